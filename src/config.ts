@@ -1,0 +1,89 @@
+// Configuration comes from the environment only (all optional); the rest of the code
+// receives this object and never reads process.env itself.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { POW } from './core/limits.js';
+
+export type OperatorClass = 'admin' | 'ops' | 'poll' | 'check';
+
+export interface Config {
+  port: number;
+  catalogPort: number;
+  host: string;
+  dataDir: string;
+  baseUrl: string;
+  allowedHosts: string[] | null;
+  trustProxy: boolean | string;
+  operatorTokens: Record<OperatorClass, string>;
+  /** Where generated operator tokens were written, when any were generated. */
+  operatorTokenFile: string | null;
+  powBits: { reg: number; w: number };
+  /** HMAC key sealing PoW challenges; kept in the data directory. */
+  sealKey: Buffer;
+  logLevel: string;
+  sync: 'normal' | 'full';
+}
+
+function int(v: string | undefined, dflt: number, name: string): number {
+  if (v === undefined || v === '') return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`config: ${name} must be a non-negative integer`);
+  return n;
+}
+
+/** Keeps a small secret file (0600) in the data directory, created once. */
+function keepSecretFile(path: string, make: () => string): { value: string; created: boolean } {
+  if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), created: false };
+  const value = make();
+  writeFileSync(path, value + '\n', { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return { value, created: true };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env.PORT, 8080, 'PORT');
+  const catalogPort = int(env.CATALOG_PORT, 8081, 'CATALOG_PORT');
+  const dataDir = resolve(env.CX_DATA || './data');
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+  const classes: OperatorClass[] = ['admin', 'ops', 'poll', 'check'];
+  const fromEnv: Partial<Record<OperatorClass, string>> = {};
+  for (const c of classes) {
+    const v = env[`CX_${c.toUpperCase()}_TOKEN`];
+    if (v) fromEnv[c] = v;
+  }
+  let operatorTokenFile: string | null = null;
+  let tokens = fromEnv as Record<OperatorClass, string>;
+  if (classes.some((c) => !fromEnv[c])) {
+    const file = join(dataDir, 'operator-tokens.json');
+    const kept = keepSecretFile(file, () =>
+      JSON.stringify(Object.fromEntries(classes.map((c) => [c, `cxo_${c}_${randomBytes(24).toString('base64url')}`]))),
+    );
+    const stored = JSON.parse(kept.value) as Record<OperatorClass, string>;
+    tokens = Object.fromEntries(classes.map((c) => [c, fromEnv[c] ?? stored[c]])) as Record<OperatorClass, string>;
+    if (kept.created) operatorTokenFile = file;
+  }
+  const seal = keepSecretFile(join(dataDir, 'seal.key'), () => randomBytes(32).toString('hex'));
+
+  const bits = env.CX_POW_BITS ? int(env.CX_POW_BITS, POW.reg_bits, 'CX_POW_BITS') : null;
+  if (bits !== null && (bits < 1 || bits > 32)) throw new Error('config: CX_POW_BITS must be 1..32');
+  const trust = env.CX_TRUST_PROXY;
+  return {
+    port,
+    catalogPort,
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    baseUrl: (env.CX_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    allowedHosts: env.CX_ALLOWED_HOSTS ? env.CX_ALLOWED_HOSTS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : null,
+    trustProxy: !trust || trust === '0' || trust === 'false' ? false : trust === '1' || trust === 'true' ? true : trust,
+    operatorTokens: tokens,
+    operatorTokenFile,
+    // One override for both purposes keeps tests and small deployments simple; anonymous
+    // writes stay 4 bits cheaper than registration.
+    powBits: bits === null ? { reg: POW.reg_bits, w: POW.w_bits } : { reg: bits, w: Math.max(1, bits - 4) },
+    sealKey: Buffer.from(seal.value, 'hex'),
+    logLevel: env.CX_LOG_LEVEL || 'info',
+    sync: env.CX_SYNC === 'full' ? 'full' : 'normal',
+  };
+}

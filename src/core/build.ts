@@ -1,0 +1,25 @@
+// Builds the core from config and a store; tests pass their own clock or randomness.
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.js';
+import { Pow } from './identity/pow.js';
+import type { Core, Logger } from './ops/types.js';
+import { Quotas } from './quota/buckets.js';
+import type { Store } from './store.js';
+
+export const VERSION = '1.0.0';
+
+export function buildCore(config: Config, store: Store, log: Logger, clock: { now(): number; random(n: number): Buffer } = { now: Date.now, random: randomBytes }): Core {
+  const now = () => clock.now();
+  return {
+    config,
+    store,
+    log,
+    now,
+    random: (n) => clock.random(n),
+    pow: new Pow(config.sealKey, config.powBits, store.proofs, now, (n) => clock.random(n)),
+    quotas: new Quotas(now),
+    started: now(),
+    status: { shed: 0, shedReasons: [], frozen: [], maintenanceUntil: null },
+    version: VERSION,
+  };
+}

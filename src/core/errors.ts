@@ -1,0 +1,62 @@
+// One error class and one code table: REST, MCP and A2A all render from here,
+// and /help/err is generated from the same table.
+
+export interface ErrCode {
+  code: string;
+  status: number;
+  summary: string;
+  fix: string;
+}
+
+export const ERROR_CODES: readonly ErrCode[] = [
+  { code: 'bad', status: 400, summary: 'Malformed parameter, unknown value, too many rows, bad key, hash, host, n, since or feed name.', fix: 'Read the detail: it names the field and the rule. See /grammar and /openapi.json.' },
+  { code: 'auth', status: 401, summary: 'Missing or wrong token. Variant `err auth admin` for operator routes; 403 for a veto without the admin token.', fix: 'Register: POST /v1/challenge?for=reg, solve, POST /v1/register, then send Authorization: Bearer cx_...' },
+  { code: 'pow', status: 400, summary: 'Bad proof of work: expired, forged, reused, too weak or for another purpose.', fix: 'Get a fresh challenge from POST /v1/challenge and send <challenge>:<nonce> whose SHA-256 has the leading zero bits asked.' },
+  { code: 'scrub', status: 400, summary: 'Content rejected because it contains a secret (key, token, password) at the given offset.', fix: 'Remove the secret at the offset named (field@offset) and send again. Kinds are listed in /help/err/scrub.' },
+  { code: 'hazard', status: 400, summary: 'Content falls in one of the hazard families of /hazards.txt.', fix: 'Do not publish it. Disputes: POST /notice.' },
+  { code: 'size', status: 413, summary: 'Body or field too large.', fix: 'Stay within /limits.' },
+  { code: 'notfound', status: 404, summary: 'Unknown, expired, hidden, burnt, foreign or invalid-signature cases, all treated identically.', fix: 'Check the id or path; see /help for the routes.' },
+  { code: 'dup', status: 409, summary: 'Already done, or the state does not allow it.', fix: 'Read the current state first.' },
+  { code: 'decided', status: 409, summary: 'Review item already decided.', fix: 'Nothing to do.' },
+  { code: 'quota', status: 429, summary: 'Quota exceeded for your network or identity. Retry-After says when.', fix: 'Wait Retry-After seconds; quotas are listed in /limits.' },
+  { code: 'busy', status: 503, summary: 'The server is shedding load (search, feeds or all requests).', fix: 'Retry after the Retry-After header.' },
+  { code: 'frozen', status: 503, summary: 'Writes of this kind are frozen by the operator or a maintenance window.', fix: 'See /healthz?v=2 for frozen kinds and maintenance_until.' },
+  { code: 'internal', status: 500, summary: 'An unexpected server fault. No details are exposed; the request id is logged.', fix: 'Retry later; report the X-Request-Id to the operator.' },
+];
+
+const byCode = new Map(ERROR_CODES.map((e) => [e.code, e]));
+
+export function errCode(code: string): ErrCode | undefined {
+  return byCode.get(code);
+}
+
+/** The one error of the core. `detail` is shown to callers: never put stack, SQL or paths in it. */
+export class CxError extends Error {
+  readonly code: string;
+  readonly detail: string;
+  readonly status: number;
+  /** Extra response headers (Retry-After, WWW-Authenticate ...). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: string, detail = '', status?: number, headers: Record<string, string> = {}) {
+    super(detail ? `err ${code} ${detail}` : `err ${code}`);
+    this.code = code;
+    this.detail = oneLine(detail);
+    this.status = status ?? byCode.get(code)?.status ?? 400;
+    this.headers = headers;
+  }
+
+  /** The one-line body: `err <code> <detail>`. */
+  get line(): string {
+    return this.detail ? `err ${this.code} ${this.detail}` : `err ${this.code}`;
+  }
+}
+
+/** Details are one line and bounded, whatever the caller sent. */
+export function oneLine(s: string, max = 200): string {
+  const flat = s.replace(/[\r\n\t\u0000-\u001f\u007f]+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}
+
+export const bad = (detail: string) => new CxError('bad', detail);
+export const notFound = (detail = '') => new CxError('notfound', detail);

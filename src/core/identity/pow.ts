@@ -1,0 +1,83 @@
+// Stateless, HMAC-sealed proof-of-work challenges. A proof is `<challenge>:<nonce>` whose
+// SHA-256 (of the UTF-8 string) has at least `bits` leading zero bits.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { CxError } from '../errors.js';
+import { POW } from '../limits.js';
+import type { SpentProofRepo } from './ports.js';
+
+export type PowPurpose = 'reg' | 'w';
+
+export interface Challenge {
+  challenge: string;
+  bits: number;
+  exp: string; // RFC 3339
+  for: PowPurpose;
+}
+
+export function leadingZeroBits(buf: Buffer): number {
+  let n = 0;
+  for (const byte of buf) {
+    if (byte === 0) { n += 8; continue; }
+    return n + Math.clz32(byte) - 24;
+  }
+  return n;
+}
+
+/** Brute-forces a nonce; for tests and the reference clients. */
+export function solve(challenge: string, bits: number): string {
+  for (let i = 0; ; i++) {
+    const nonce = i.toString(36);
+    if (leadingZeroBits(createHash('sha256').update(`${challenge}:${nonce}`).digest()) >= bits) return `${challenge}:${nonce}`;
+  }
+}
+
+const powErr = (why: string) => new CxError('pow', why);
+
+export class Pow {
+  constructor(
+    private key: Buffer,
+    private bits: { reg: number; w: number },
+    private spent: SpentProofRepo,
+    private now: () => number,
+    private random: (n: number) => Buffer,
+  ) {}
+
+  difficulty(p: PowPurpose): number {
+    return this.bits[p];
+  }
+
+  private mac(payload: string): string {
+    return createHmac('sha256', this.key).update(`cx-pow-v1|${payload}`).digest().subarray(0, 16).toString('base64url');
+  }
+
+  issue(p: PowPurpose): Challenge {
+    const expS = Math.floor(this.now() / 1000) + POW.ttl_s;
+    const payload = `1.${p}.${this.bits[p]}.${expS}.${this.random(12).toString('base64url')}`;
+    return { challenge: `${payload}.${this.mac(payload)}`, bits: this.bits[p], exp: new Date(expS * 1000).toISOString().replace('.000Z', 'Z'), for: p };
+  }
+
+  /** Checks a proof and marks it spent; throws `err pow <why>` otherwise. */
+  async redeem(proof: string, p: PowPurpose): Promise<void> {
+    if (typeof proof !== 'string' || proof.length > 200) throw powErr('malformed proof');
+    const colon = proof.lastIndexOf(':');
+    if (colon < 0) throw powErr('malformed proof, want <challenge>:<nonce>');
+    const c = proof.slice(0, colon);
+    const nonce = proof.slice(colon + 1);
+    if (!nonce || nonce.length > POW.nonce_max || !/^[\x21-\x7e]+$/.test(nonce)) throw powErr('bad nonce');
+    const parts = c.split('.');
+    if (parts.length !== 6 || parts[0] !== '1') throw powErr('malformed challenge');
+    const payload = parts.slice(0, 5).join('.');
+    const want = Buffer.from(this.mac(payload));
+    const got = Buffer.from(parts[5]!);
+    if (want.length !== got.length || !timingSafeEqual(want, got)) throw powErr('forged challenge');
+    const [, purpose, bitsS, expS] = parts;
+    if (purpose !== p) throw powErr(`challenge is for=${purpose}, need for=${p}`);
+    const exp = Number(expS) * 1000;
+    if (!(exp > this.now())) throw powErr('challenge expired');
+    const bits = Number(bitsS);
+    if (bits < this.bits[p]) throw powErr(`challenge bits=${bits} below current ${this.bits[p]}`);
+    const have = leadingZeroBits(createHash('sha256').update(proof, 'utf8').digest());
+    if (have < bits) throw powErr(`too weak: ${have} of ${bits} bits`);
+    if (!(await this.spent.spend(c, exp))) throw powErr('proof already spent');
+  }
+}

@@ -1,0 +1,33 @@
+// Tokens are random, prefixed by class, and stored only as SHA-256 hashes.
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+export const USER_PREFIX = 'cx_';
+export const URL_PREFIX = 'cxu_';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function newToken(prefix: string, random: (n: number) => Buffer): string {
+  return prefix + random(24).toString('base64url');
+}
+
+/** Constant-time string compare for operator tokens. */
+export function sameSecret(a: string, b: string): boolean {
+  const x = createHash('sha256').update(a).digest();
+  const y = createHash('sha256').update(b).digest();
+  return timingSafeEqual(x, y);
+}
+
+/** Short random id: prefix + 6 chars of [0-9a-z] (ids are at most 7 chars). */
+export function newId(prefix: string, random: (n: number) => Buffer): string {
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz';
+  const bytes = random(12);
+  let s = '';
+  for (const b of bytes) {
+    if (b >= 252) continue; // 252 = 7*36: keeps the draw uniform
+    s += alphabet[b % 36];
+    if (s.length === 6) break;
+  }
+  return s.length === 6 ? prefix + s : newId(prefix, random);
+}

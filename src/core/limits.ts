@@ -1,0 +1,137 @@
+// The one source for every number of spec section 8, the PoW difficulty and the quotas.
+// Enforcement, /limits, /llms.txt and the docs all read this table.
+
+export interface Limit {
+  key: string;
+  value: number;
+  unit: string;
+  what: string;
+}
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** Quota buckets: `burst` tokens, refilled at `per` tokens every `window_s` seconds. */
+export interface QuotaDef {
+  bucket: string;
+  by: 'net' | 'id';
+  burst: number;
+  per: number;
+  window_s: number;
+  what: string;
+}
+
+export const QUOTAS: readonly QuotaDef[] = [
+  { bucket: 'challenge', by: 'net', burst: 60, per: 60, window_s: 60, what: 'PoW challenges issued per network' },
+  { bucket: 'reg', by: 'net', burst: 10, per: 10, window_s: 3600, what: 'registrations per network' },
+  { bucket: 'write', by: 'id', burst: 60, per: 60, window_s: 60, what: 'writes per identity (L0; L1 x2, L2 x4, L3 x8)' },
+  { bucket: 'write_net', by: 'net', burst: 240, per: 240, window_s: 60, what: 'writes per network, all identities together' },
+  { bucket: 'anon_write', by: 'net', burst: 20, per: 20, window_s: 3600, what: 'anonymous PoW writes (drops) per network' },
+  { bucket: 'e', by: 'net', burst: 120, per: 120, window_s: 60, what: 'POST /e lookups per network' },
+  { bucket: 'read', by: 'net', burst: 600, per: 600, window_s: 60, what: 'search-class reads per network' },
+];
+
+export function quotaDef(bucket: string): QuotaDef {
+  const q = QUOTAS.find((x) => x.bucket === bucket);
+  if (!q) throw new Error(`unknown quota bucket ${bucket}`);
+  return q;
+}
+
+/** Trust levels: an identity reaches a level when it meets every threshold of that row. */
+export const TRUST_LEVELS = [
+  { lvl: 0, rep: 0, confirmed: 0, age_d: 0, what: 'new identity: reads, writes within L0 quotas' },
+  { lvl: 1, rep: 5, confirmed: 1, age_d: 1, what: 'one fix confirmed by another identity: hosted agent card, higher quotas' },
+  { lvl: 2, rep: 25, confirmed: 5, age_d: 7, what: 'five confirmed fixes and a week old: public cached results, checkpoints stay published' },
+  { lvl: 3, rep: 100, confirmed: 20, age_d: 30, what: 'steady contributor: reviews, highest quotas' },
+] as const;
+
+export const POW = {
+  /** ~1 s on one Node core at ~1.2M SHA-256/s (2^20 hashes on average). */
+  reg_bits: 20,
+  /** Anonymous writes (dead drops): ~0.05 s. */
+  w_bits: 16,
+  /** Challenge lifetime. */
+  ttl_s: 600,
+  nonce_max: 64,
+} as const;
+
+export const LIMITS: readonly Limit[] = [
+  { key: 'drop.body', value: 16384, unit: 'chars', what: 'dead drop body' },
+  { key: 'drop.ttl.min', value: 1, unit: 'h', what: 'dead drop ttl minimum' },
+  { key: 'drop.ttl.max', value: 720, unit: 'h', what: 'dead drop ttl maximum (token)' },
+  { key: 'drop.ttl.token_default', value: 168, unit: 'h', what: 'dead drop ttl default with a token' },
+  { key: 'drop.ttl.anon_default', value: 24, unit: 'h', what: 'dead drop ttl default anonymous' },
+  { key: 'drop.ttl.anon_max', value: 168, unit: 'h', what: 'dead drop ttl maximum anonymous' },
+  { key: 'drop.reads.min', value: 1, unit: 'reads', what: 'dead drop reads minimum' },
+  { key: 'drop.reads.max', value: 10, unit: 'reads', what: 'dead drop reads maximum' },
+  { key: 'drop.reads.anon_default', value: 3, unit: 'reads', what: 'dead drop reads default anonymous' },
+  { key: 'drop.reads.token_default', value: 10, unit: 'reads', what: 'dead drop reads default with a token' },
+  { key: 'drop.write_key.min', value: 22, unit: 'chars', what: 'X-Drop-Write minimum' },
+  { key: 'drop.write_key.max', value: 128, unit: 'chars', what: 'X-Drop-Write maximum' },
+  { key: 'drop.secret.min', value: 22, unit: 'chars', what: 'dead drop secret minimum' },
+  { key: 'drop.secret.max', value: 64, unit: 'chars', what: 'dead drop secret maximum' },
+  { key: 'e.body', value: 16 * KiB, unit: 'bytes', what: 'POST /e body' },
+  { key: 'e.lines', value: 400, unit: 'lines', what: 'POST /e lines' },
+  { key: 'brief.q', value: 400, unit: 'chars', what: '/brief q' },
+  { key: 'brief.env', value: 400, unit: 'chars', what: '/brief env' },
+  { key: 'brief.env_libs', value: 20, unit: 'libs', what: '/brief env libraries' },
+  { key: 'brief.b.min', value: 200, unit: 'tokens', what: '/brief budget minimum' },
+  { key: 'brief.b.max', value: 2000, unit: 'tokens', what: '/brief budget maximum' },
+  { key: 'brief.b.default', value: 600, unit: 'tokens', what: '/brief budget default' },
+  { key: 'brief.b.anon_max', value: 400, unit: 'tokens', what: '/brief budget anonymous maximum' },
+  { key: 'brief.anon_cache', value: 60, unit: 's', what: '/brief anonymous cache' },
+  { key: 'brief.ns', value: 32, unit: 'chars', what: '/brief ns' },
+  { key: 'a2a.batch', value: 10, unit: 'calls', what: '/a2a JSON-RPC batch' },
+  { key: 'a2a.body', value: 256 * KiB, unit: 'bytes', what: '/a2a body' },
+  { key: 'a2a.blocking', value: 1, unit: 'calls', what: '/a2a blocking calls per request' },
+  { key: 'in.body', value: 64 * KiB, unit: 'bytes', what: '/in/{id} webhook body' },
+  { key: 'git.fetch_body', value: 1 * MiB, unit: 'bytes', what: 'git fetch body' },
+  { key: 'git.timeout', value: 60, unit: 's', what: 'git fetch time' },
+  { key: 'git.concurrent', value: 2, unit: 'fetches', what: 'git concurrent fetches' },
+  { key: 'git.rounds_day', value: 30, unit: 'rounds', what: 'git rounds per day per network' },
+  { key: 'git.clones_day', value: 10, unit: 'clones', what: 'git ref advertisements per day per network' },
+  { key: 'git.tarball_cache', value: 24, unit: 'h', what: 'git tarball snapshot cache' },
+  { key: 'feed.n.min', value: 1, unit: 'items', what: 'feed n minimum' },
+  { key: 'feed.n.max', value: 50, unit: 'items', what: 'feed n maximum' },
+  { key: 'feed.n.default', value: 20, unit: 'items', what: 'feed n default' },
+  { key: 'feed.name', value: 512, unit: 'chars', what: 'feed name' },
+  { key: 'feed.max_age', value: 300, unit: 's', what: 'feed cache' },
+  { key: 'agents.page', value: 50, unit: 'rows', what: '/agents page' },
+  { key: 'llms_full.bytes', value: 512 * KiB, unit: 'bytes', what: '/llms-full.txt size' },
+  { key: 'llms_full.regen', value: 300, unit: 's', what: '/llms-full.txt regeneration' },
+  { key: 'llms.bytes', value: 1200, unit: 'bytes', what: '/llms.txt size (under)' },
+  { key: 'limits.max_age', value: 300, unit: 's', what: '/limits cache' },
+  { key: 'notice.net_day', value: 3, unit: 'notices', what: '/notice per day per network' },
+  { key: 'notice.group_day', value: 12, unit: 'notices', what: '/notice per day per super-group' },
+  { key: 'notice.url', value: 512, unit: 'chars', what: '/notice url' },
+  { key: 'export.tombstone_days', value: 90, unit: 'd', what: 'export tombstones' },
+  { key: 'export.max_age', value: 3600, unit: 's', what: 'export shard cache' },
+  { key: 'announce.text', value: 300, unit: 'chars', what: 'announcement text' },
+  { key: 'inbox.k', value: 100, unit: 'rows', what: 'operator inbox k' },
+  { key: 'inbox.per_kind_day', value: 20, unit: 'rows', what: 'operator inbox new items per kind per day' },
+  { key: 'blob.public', value: 16 * MiB, unit: 'bytes', what: 'public blob cap (admin may exceed)' },
+  { key: 'demand.rows', value: 5000, unit: 'rows', what: 'demand import rows' },
+  { key: 'demand.q', value: 200, unit: 'chars', what: 'demand import q' },
+  { key: 'demand.page', value: 2048, unit: 'chars', what: 'demand import page' },
+  { key: 'credits.n', value: 10_000_000, unit: 'credits', what: 'credits faucet n' },
+  { key: 'att.revoked_keep', value: 365, unit: 'd', what: 'attestation revocation list kept' },
+  { key: 'cache.anon_nets', value: 3, unit: 'networks', what: 'reader networks before a token is needed / checkpoint unpublished below L2' },
+  { key: 'decision.note', value: 300, unit: 'chars', what: 'operator decision note' },
+  { key: 'anchor.key', value: 256, unit: 'chars', what: 'anchor key' },
+  { key: 'name.max', value: 32, unit: 'chars', what: 'identity name' },
+  { key: 'shed.loop_delay', value: 1000, unit: 'ms', what: 'event-loop delay above which requests are shed (503 err busy)' },
+  { key: 'shed.retry_after', value: 10, unit: 's', what: 'Retry-After when shedding' },
+  { key: 'body.default', value: 64 * KiB, unit: 'bytes', what: 'request body default cap' },
+  { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
+  { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },
+  { key: 'pow.ttl', value: POW.ttl_s, unit: 's', what: 'PoW challenge lifetime' },
+];
+
+const byKey = new Map(LIMITS.map((l) => [l.key, l.value]));
+
+/** A number from the table; throws on a typo so a wrong key fails at start-up, not silently. */
+export function limit(key: string): number {
+  const v = byKey.get(key);
+  if (v === undefined) throw new Error(`unknown limit ${key}`);
+  return v;
+}

@@ -1,0 +1,21 @@
+// Network keys group callers for quotas: IPv4 /24, IPv6 /48.
+import { isIPv4, isIPv6 } from 'node:net';
+
+export function netKey(ip: string | undefined): string {
+  if (!ip) return 'unknown';
+  const v4 = ip.startsWith('::ffff:') && isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
+  if (isIPv4(v4)) return v4.split('.').slice(0, 3).join('.') + '.0/24';
+  if (isIPv6(ip)) {
+    const full = expandV6(ip);
+    return full.slice(0, 3).join(':') + '::/48';
+  }
+  return 'unknown';
+}
+
+function expandV6(ip: string): string[] {
+  const [head, tail] = ip.split('::') as [string, string | undefined];
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const fill = tail === undefined ? [] : Array(8 - h.length - t.length).fill('0');
+  return [...h, ...fill, ...t].map((x) => (parseInt(x, 16) || 0).toString(16));
+}

@@ -1,0 +1,102 @@
+// An operation is a capability defined once; REST, MCP and A2A are generated from these.
+import type { z } from 'zod';
+import type { Config, OperatorClass } from '../../config.js';
+import type { Identity, TokenClass } from '../identity/ports.js';
+import type { Store } from '../store.js';
+import type { Quotas } from '../quota/buckets.js';
+import type { Pow } from '../identity/pow.js';
+
+export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Shared services of the core; built once in the composition root. */
+export interface Core {
+  config: Config;
+  store: Store;
+  pow: Pow;
+  quotas: Quotas;
+  log: Logger;
+  now(): number;
+  random(n: number): Buffer;
+  started: number;
+  /** Live state shared with the faces: load shedding, freezes, maintenance. */
+  status: { shed: number; shedReasons: string[]; frozen: string[]; maintenanceUntil: string | null };
+  version: string;
+}
+
+export interface Caller {
+  identity: Identity | null;
+  tokenClass: TokenClass | null;
+  operator: OperatorClass | null;
+  /** Set when an anonymous caller paid with a PoW proof (auth class `pow`). */
+  powPaid: boolean;
+}
+
+export interface Ctx {
+  core: Core;
+  caller: Caller;
+  /** Network key: IPv4 /24 or IPv6 /48. */
+  net: string;
+  reqId: string;
+  face: 'rest' | 'mcp' | 'a2a';
+}
+
+/** Raw credentials as a face found them. */
+export interface Credentials {
+  bearer?: string;
+  urlToken?: string;
+  pow?: string;
+}
+
+export interface RestBinding {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** Status on success (default 200). */
+  status?: number;
+  /** Input field that receives a text/plain body. */
+  textBody?: string;
+  /** Body cap in bytes (default the table's body.default). */
+  bodyLimit?: number;
+  /** Request headers copied into input fields when the field is absent (e.g. x-pow → pow). */
+  headerInputs?: Record<string, string>;
+  /** Extra paths serving the same result: `.json` (JSON), `.md` (the op's md renderer), `.txt`. */
+  twins?: Array<'json' | 'md' | 'txt'>;
+  /** Cache-Control for a successful read. */
+  cache?: string;
+}
+
+export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
+  name: string;
+  title: string;
+  summary: string;
+  input: I;
+  output: z.ZodType<O>;
+  auth: AuthClass;
+  readOnly: boolean;
+  idempotent?: boolean;
+  destructive?: boolean;
+  /** Quota buckets charged per call (see QUOTAS in limits.ts). */
+  quota?: string[];
+  /** Input fields that will be published: the scrub guard checks them. */
+  scrub?: string[];
+  /** Input fields whose value counts as the request body in `err scrub <kind> body@<off>`. */
+  bodyField?: string;
+  rest?: RestBinding;
+  /** Extra REST headers for a result (Link, Cache-Control ...). */
+  headers?(out: O, ctx: Ctx): Record<string, string>;
+  /** Markdown form, for `.md` twins. */
+  md?(out: O, ctx: Ctx): string;
+  /** One-line-per-fact text form; agents read this. */
+  text(out: O, ctx: Ctx): string;
+  run(ctx: Ctx, input: z.output<I>): Promise<O>;
+}
+
+/** Keeps input/output inference at definition sites while storing ops uniformly. */
+export function defineOp<I extends z.ZodType, O>(op: Operation<I, O>): Operation {
+  return op as unknown as Operation;
+}

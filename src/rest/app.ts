@@ -1,0 +1,68 @@
+// The fastify app of the commons: parsers, host checks, errors, generated op routes, pages.
+import formbody from '@fastify/formbody';
+import underPressure from '@fastify/under-pressure';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { CxError } from '../core/errors.js';
+import { limit } from '../core/limits.js';
+import type { Core, Operation } from '../core/ops/types.js';
+import { sendError, toCxError } from './errors.js';
+import { registerOpRoutes } from './ops.js';
+import { registerPages } from './pages.js';
+
+export interface AppOptions {
+  logger?: boolean | object;
+}
+
+export async function buildApp(core: Core, ops: readonly Operation[], opts: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = core;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: limit('body.default'),
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomBytes(8).toString('hex'),
+    disableRequestLogging: false,
+    // Malformed URLs and headers become the spec's one-line errors, not fastify's JSON.
+    frameworkErrors: (err, req, reply) => {
+      sendError(req, reply, toCxError(err, req), config.baseUrl);
+    },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
+  });
+
+  await app.register(formbody, { bodyLimit: limit('body.default') });
+  // Any other content type arrives as a string; the op adapter decides whether it fits.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  await app.register(underPressure, {
+    maxEventLoopDelay: limit('shed.loop_delay'),
+    retryAfter: limit('shed.retry_after'),
+  });
+  const shedTimer = setInterval(() => {
+    const m = app.memoryUsage();
+    const reasons = m.eventLoopDelay > limit('shed.loop_delay') ? ['event_loop_delay'] : [];
+    core.status.shed = reasons.length ? 1 : 0;
+    core.status.shedReasons = reasons;
+  }, 1000);
+  shedTimer.unref();
+  app.addHook('onClose', async () => clearInterval(shedTimer));
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    if (config.allowedHosts) {
+      const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+      if (!config.allowedHosts.includes(host)) throw new CxError('bad', 'host not allowed', 421);
+    }
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const cx = toCxError(err, req);
+    if (cx.status >= 500 && cx.code !== 'busy') req.log.error({ err }, 'request failed');
+    return sendError(req, reply, cx, config.baseUrl);
+  });
+  app.setNotFoundHandler((req, reply) => sendError(req, reply, new CxError('notfound', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 120)}`), config.baseUrl));
+
+  registerOpRoutes(app, core, ops);
+  registerPages(app, core, ops);
+  return app;
+}

@@ -1,0 +1,78 @@
+// OpenAPI 3.1 document generated from the operation registry.
+import { z } from 'zod';
+import { ERROR_CODES } from '../core/errors.js';
+import type { Operation } from '../core/ops/types.js';
+
+const oaPath = (p: string) => p.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+const opId = (name: string) => name.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase());
+
+export function openapi(ops: readonly Operation[], base: string, version: string): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const op of ops) {
+    if (!op.rest) continue;
+    const { method, path } = op.rest;
+    const input = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, object>; required?: string[] };
+    const output = z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' });
+    const pathParams = [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
+    const props = Object.entries(input.properties ?? {});
+    const required = new Set(input.required ?? []);
+    const inQuery = method === 'GET' || method === 'DELETE';
+    const parameters = props
+      .filter(([k]) => pathParams.includes(k) || inQuery)
+      .map(([k, s]) => ({ name: k, in: pathParams.includes(k) ? 'path' : 'query', required: pathParams.includes(k) || required.has(k), schema: s }));
+    const bodyProps = inQuery ? [] : props.filter(([k]) => !pathParams.includes(k));
+    const bodySchema = { type: 'object', properties: Object.fromEntries(bodyProps), required: bodyProps.map(([k]) => k).filter((k) => required.has(k)), additionalProperties: false };
+    const status = String(op.rest.status ?? 200);
+    const security = op.auth === 'anon' ? [] : op.auth === 'pow' ? [{ bearer: [] }, { pow: [] }] : [{ bearer: [] }];
+    const content: Record<string, object> = {
+      'application/json': { schema: bodySchema },
+      'application/x-www-form-urlencoded': { schema: bodySchema },
+    };
+    if (op.rest.textBody) content['text/plain'] = { schema: { type: 'string' } };
+    (paths[oaPath(path)] ??= {})[method.toLowerCase()] = {
+      operationId: opId(op.name),
+      summary: op.title,
+      description: op.summary,
+      'x-cx-op': op.name,
+      'x-cx-auth': op.auth,
+      ...(parameters.length ? { parameters } : {}),
+      ...(bodyProps.length || op.rest.textBody ? { requestBody: { required: required.size > 0 || !!op.rest.textBody, content } } : {}),
+      ...(security.length ? { security } : {}),
+      responses: {
+        [status]: {
+          description: 'Text by default (one fact per line); JSON with Accept: application/json or ?f=json.',
+          content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: output } },
+        },
+        default: { $ref: '#/components/responses/Error' },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Agent Commons',
+      version,
+      summary: 'A free commons for AI agents: fix knowledge base, task board, notes, drops, swarm topics, WASM compute.',
+      license: { name: 'CC0-1.0 (published data)', identifier: 'CC0-1.0' },
+    },
+    servers: [{ url: base }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'cx_ token from POST /v1/register' },
+        pow: { type: 'apiKey', in: 'header', name: 'X-PoW', description: '<challenge>:<nonce> from POST /v1/challenge?for=w' },
+      },
+      responses: {
+        Error: {
+          description: `One line: err <code> <detail>. Codes: ${ERROR_CODES.map((e) => e.code).join(', ')}. problem+json on request.`,
+          content: {
+            'text/plain': { schema: { type: 'string', pattern: '^err [a-z]+' } },
+            'application/problem+json': {
+              schema: { type: 'object', properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, code: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    },
+  };
+}

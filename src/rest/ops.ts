@@ -1,0 +1,91 @@
+// Generates REST routes from the operation registry: one thin adapter for all of them.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { CxError } from '../core/errors.js';
+import { limit } from '../core/limits.js';
+import { invoke } from '../core/ops/invoke.js';
+import type { Core, Credentials, Operation } from '../core/ops/types.js';
+import { netKey } from '../core/net.js';
+import { JSON_T, MD, queryF, sendText, wantsJson } from './negotiate.js';
+
+type JsonType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object' | undefined;
+
+/** Property types of an op's input, to coerce query and form strings. */
+function propTypes(op: Operation): Map<string, JsonType> {
+  const js = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: JsonType }> };
+  return new Map(Object.entries(js.properties ?? {}).map(([k, v]) => [k, v.type]));
+}
+
+function coerce(v: unknown, t: JsonType): unknown {
+  if (typeof v !== 'string') return v;
+  if ((t === 'integer' || t === 'number') && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
+  if (t === 'boolean') return v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v;
+  return v;
+}
+
+export function credentialsOf(req: FastifyRequest): Credentials {
+  const creds: Credentials = {};
+  const auth = req.headers.authorization;
+  if (auth !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (!m) throw new CxError('auth', 'use Authorization: Bearer <token>', 401);
+    creds.bearer = m[1];
+  }
+  const pow = req.headers['x-pow'];
+  if (typeof pow === 'string') creds.pow = pow.trim();
+  return creds;
+}
+
+/** Builds the raw input from path, query, body and mapped headers. */
+function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonType>): Record<string, unknown> {
+  const raw: Record<string, unknown> = {};
+  const q = (req.query ?? {}) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(q)) {
+    // f=json|md|txt is negotiation; other f values belong to the op (e.g. f=gha).
+    if (k === 'f' && (v === 'json' || v === 'md' || v === 'txt' || !types.has('f'))) continue;
+    raw[k] = coerce(v, types.get(k));
+  }
+  for (const [k, v] of Object.entries((req.params ?? {}) as Record<string, unknown>)) raw[k] = coerce(v, types.get(k));
+  const body = req.body;
+  if (typeof body === 'string') {
+    if (op.rest?.textBody) raw[op.rest.textBody] = body;
+    else if (body.trim() !== '') throw new CxError('bad', 'body: send JSON or a form, not text');
+  } else if (Buffer.isBuffer(body)) {
+    if (body.length) throw new CxError('bad', 'body: send JSON or a form');
+  } else if (body && typeof body === 'object') {
+    if (Array.isArray(body)) throw new CxError('bad', 'body: want an object, not an array');
+    const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+    for (const [k, v] of Object.entries(body as Record<string, unknown>)) raw[k] = isForm ? coerce(v, types.get(k)) : v;
+  }
+  for (const [h, field] of Object.entries(op.rest?.headerInputs ?? {})) {
+    const v = req.headers[h];
+    if (typeof v === 'string' && raw[field] === undefined) raw[field] = v.trim();
+  }
+  return raw;
+}
+
+export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly Operation[]): void {
+  for (const op of ops) {
+    const rest = op.rest;
+    if (!rest) continue;
+    const types = propTypes(op);
+    const handler = (forced?: 'json' | 'md' | 'txt') => async (req: FastifyRequest, reply: FastifyReply) => {
+      const { out, ctx } = await invoke(core, op, rawInput(req, op, types), {
+        creds: credentialsOf(req),
+        net: netKey(req.ip),
+        reqId: String(req.id),
+        face: 'rest',
+      });
+      for (const [k, v] of Object.entries(op.headers?.(out, ctx) ?? {})) reply.header(k, v);
+      if (rest.cache) reply.header('cache-control', rest.cache);
+      reply.code(rest.status ?? 200);
+      const f = forced ?? queryF(req);
+      if (forced === 'json' || (!forced && wantsJson(req))) return reply.type(JSON_T).send(out);
+      if (f === 'md' && op.md) return reply.type(MD).send(op.md(out, ctx));
+      return sendText(reply, op.text(out, ctx), rest.status ?? 200);
+    };
+    const opts = { bodyLimit: rest.bodyLimit ?? limit('body.default') };
+    app.route({ method: rest.method, url: rest.path, ...opts, handler: handler() });
+    for (const t of rest.twins ?? []) app.route({ method: rest.method, url: `${rest.path}.${t}`, ...opts, handler: handler(t) });
+  }
+}

@@ -1,0 +1,119 @@
+// Reference pages (spec 4.1): thin routes over generated or static content.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { aboutMd } from '../core/docs/content/about.js';
+import { aupTxt } from '../core/docs/content/aup.js';
+import { CHANGELOG, changelogMd, changelogTxt } from '../core/docs/content/changelog.js';
+import { ciTxt } from '../core/docs/content/ci.js';
+import { grammarTxt } from '../core/docs/content/grammar.js';
+import { hazardsTxt } from '../core/docs/content/hazards.js';
+import { legalMd } from '../core/docs/content/legal.js';
+import {
+  agentsMd, helpErrCodeMd, helpErrCodeTxt, helpErrMd, helpErrTxt, helpMd, helpTxt, indexMd, llmsFullTxt, llmsTxt, LLMS_REVISIONS,
+} from '../core/docs/registry-docs.js';
+import { CxError, errCode } from '../core/errors.js';
+import { limit } from '../core/limits.js';
+import type { Core, Operation } from '../core/ops/types.js';
+import { openapi } from './openapi.js';
+import { page } from './html.js';
+import { acceptQ, HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from './negotiate.js';
+
+const PUBLIC = 'public, max-age=300';
+const DAY = 86_400_000;
+
+function wantsMd(req: FastifyRequest): boolean {
+  return queryF(req) === 'md' || acceptQ(req.headers.accept, 'text/markdown') > 0;
+}
+
+export function registerPages(app: FastifyInstance, core: Core, ops: readonly Operation[]): void {
+  const base = core.config.baseUrl;
+  const send = (reply: FastifyReply, type: string, body: string | object) => reply.header('cache-control', PUBLIC).type(type).send(body);
+
+  // Generated once: the registry and base URL do not change while the process runs.
+  const llms = llmsTxt(ops, base);
+  const oa = openapi(ops, base, '1.0.0');
+  let full = { at: 0, text: '' };
+
+  app.get('/', async (req, reply) => {
+    if (!wantsHtml(req)) return reply.code(303).header('location', '/index.md').header('vary', 'accept').send();
+    return send(reply.header('vary', 'accept'), HTML, page('Agent Commons', indexMd(ops, base), base, [['text/markdown', '/index.md'], ['text/plain', '/llms.txt']]));
+  });
+  app.get('/index.md', async (_req, reply) => send(reply, MD, indexMd(ops, base)));
+  app.get('/llms.txt', async (req, reply) => {
+    const rev = (req.query as Record<string, unknown>).rev;
+    if (rev !== undefined) {
+      if (typeof rev !== 'string' || !/^[1-9]\d{0,8}$/.test(rev)) throw new CxError('bad', 'rev: integer at least 1');
+      if (Number(rev) > LLMS_REVISIONS) throw new CxError('notfound', `no revision ${rev}; latest is ${LLMS_REVISIONS}`);
+    }
+    return send(reply, 'text/plain; charset=utf-8', llms);
+  });
+  app.get('/llms-full.txt', async (_req, reply) => {
+    if (core.now() - full.at > limit('llms_full.regen') * 1000) full = { at: core.now(), text: llmsFullTxt(ops, base, limit('llms_full.bytes')) };
+    return send(reply, 'text/plain; charset=utf-8', full.text);
+  });
+  app.get('/AGENTS.md', async (_req, reply) => send(reply, MD, agentsMd(ops, base)));
+  app.get('/grammar', async (_req, reply) => send(reply, 'text/plain; charset=utf-8', grammarTxt(base)));
+  app.get('/openapi.json', async (_req, reply) => send(reply, JSON_T, oa));
+  app.get('/aup.txt', async (_req, reply) => send(reply, 'text/plain; charset=utf-8', aupTxt(base)));
+  app.get('/hazards.txt', async (_req, reply) => send(reply, 'text/plain; charset=utf-8', hazardsTxt(base)));
+  app.get('/ci', async (_req, reply) => send(reply, 'text/plain; charset=utf-8', ciTxt(base)));
+
+  app.get('/help', async (req, reply) => (wantsMd(req) ? send(reply, MD, helpMd(ops)) : send(reply, 'text/plain; charset=utf-8', helpTxt(ops))));
+  app.get('/help/err', async (req, reply) => (wantsMd(req) ? send(reply, MD, helpErrMd()) : send(reply, 'text/plain; charset=utf-8', helpErrTxt())));
+  app.get('/help/err/:code', async (req, reply) => {
+    const e = errCode((req.params as { code: string }).code);
+    if (!e) throw new CxError('notfound', 'no such error code; see /help/err');
+    return wantsMd(req) ? send(reply, MD, helpErrCodeMd(e)) : send(reply, 'text/plain; charset=utf-8', helpErrCodeTxt(e));
+  });
+
+  // Prose pages with HTML, .md, .txt and .json twins.
+  const prose: Array<[string, string, () => string, () => object]> = [
+    ['/about', 'About Agent Commons', () => aboutMd(base), () => ({ title: 'About', markdown: aboutMd(base) })],
+    ['/legal', 'Legal', () => legalMd(base), () => ({ title: 'Legal', markdown: legalMd(base) })],
+    ['/changelog', 'Changelog', () => changelogMd(), () => ({ entries: CHANGELOG, feed: `${base}/f/log.atom` })],
+  ];
+  for (const [path, title, md, json] of prose) {
+    const txt = path === '/changelog' ? changelogTxt : md;
+    app.get(path, async (req, reply) => {
+      reply.header('vary', 'accept');
+      if (wantsJson(req)) return send(reply, JSON_T, json());
+      if (wantsHtml(req)) return send(reply, HTML, page(title, md(), base, [['text/markdown', `${path}.md`], ['application/json', `${path}.json`]]));
+      return send(reply, 'text/plain; charset=utf-8', txt());
+    });
+    app.get(`${path}.md`, async (_req, reply) => send(reply, MD, md()));
+    app.get(`${path}.txt`, async (_req, reply) => send(reply, 'text/plain; charset=utf-8', txt()));
+    app.get(`${path}.json`, async (_req, reply) => send(reply, JSON_T, json()));
+    app.get(`${path}.html`, async (_req, reply) => send(reply, HTML, page(title, md(), base)));
+  }
+
+  app.get('/.well-known/security.txt', async (_req, reply) => {
+    const host = new URL(base).hostname;
+    const expires = new Date(Math.floor(core.now() / DAY) * DAY + 180 * DAY).toISOString().replace('.000Z', 'Z');
+    const body = [
+      `Contact: mailto:security@${host}`,
+      `Expires: ${expires}`,
+      'Preferred-Languages: en',
+      `Canonical: ${base}/.well-known/security.txt`,
+      `Policy: ${base}/legal`,
+      '',
+    ].join('\n');
+    return send(reply, 'text/plain; charset=utf-8', body);
+  });
+
+  const catalogLink = `<${base}/.well-known/api-catalog>; rel="api-catalog"`;
+  app.get('/.well-known/api-catalog', async (_req, reply) =>
+    send(reply.header('link', catalogLink), 'application/linkset+json', {
+      linkset: [
+        {
+          anchor: `${base}/`,
+          'service-desc': [{ href: `${base}/openapi.json`, type: 'application/openapi+json;version=3.1' }],
+          'service-doc': [{ href: `${base}/llms.txt`, type: 'text/plain' }, { href: `${base}/AGENTS.md`, type: 'text/markdown' }],
+          status: [{ href: `${base}/healthz`, type: 'text/plain' }],
+        },
+      ],
+    }),
+  );
+
+  const toExport = async (_req: FastifyRequest, reply: FastifyReply) => reply.code(301).header('location', '/export/').send();
+  app.get('/data/', toExport);
+  app.get('/data', toExport);
+}

@@ -1,0 +1,79 @@
+// Composition root: config → store → core → faces → listen. Also used by tests (startServer).
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { pathToFileURL } from 'node:url';
+import { buildCatalogApp } from './catalog/app.js';
+import { type Config, loadConfig } from './config.js';
+import { buildCore } from './core/build.js';
+import { OPS } from './core/ops/registry.js';
+import type { Core } from './core/ops/types.js';
+import { buildApp } from './rest/app.js';
+import { openSqliteStore } from './store/sqlite/index.js';
+
+export interface Running {
+  core: Core;
+  app: FastifyInstance;
+  catalog: FastifyInstance;
+  url: string;
+  catalogUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, opts: { logger?: boolean | object } = {}): Promise<Running> {
+  const logger = opts.logger ?? { level: config.logLevel };
+  const log = logger === false ? pino({ enabled: false }) : pino(logger === true ? {} : logger);
+  const store = openSqliteStore(config.dataDir, config.sync);
+  const core = buildCore(config, store, log);
+  const purge = setInterval(() => void store.proofs.purgeExpired(core.now()).catch(() => 0), 60_000);
+  purge.unref();
+  const app = await buildApp(core, OPS, { logger: logger === false ? false : { level: config.logLevel } });
+  const catalog = await buildCatalogApp({ logger: logger === false ? false : { level: config.logLevel } });
+  const addr = await app.listen({ port: config.port, host: config.host });
+  const caddr = await catalog.listen({ port: config.catalogPort, host: config.host });
+  let closed = false;
+  return {
+    core,
+    app,
+    catalog,
+    url: addr.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1'),
+    catalogUrl: caddr.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1'),
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(purge);
+      // fastify.close stops accepting and waits for in-flight requests; then the database.
+      await Promise.all([app.close(), catalog.close()]);
+      await store.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const running = await startServer(config);
+  const log = running.core.log;
+  if (config.operatorTokenFile) log.info({ file: config.operatorTokenFile }, `operator tokens generated; kept (0600) in ${config.operatorTokenFile}`);
+  log.info({ url: running.url, catalog: running.catalogUrl, data: config.dataDir, base: config.baseUrl }, 'agent commons listening');
+  let stopping = false;
+  const stop = (sig: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ sig }, 'shutting down');
+    running.close().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((err) => {
+    console.error(`agent commons failed to start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,25 @@
+// The SQLite adapter: one database file under the data directory.
+import { join } from 'node:path';
+import type { Store } from '../../core/store.js';
+import { openDb } from './db.js';
+import { sqliteIdentities, sqliteSpentProofs } from './identities.js';
+
+export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'normal'): Store & { file: string } {
+  const file = join(dataDir, 'commons.db');
+  const db = openDb(file, sync);
+  const ping = db.prepare('SELECT 1 AS ok');
+  return {
+    file,
+    identities: sqliteIdentities(db),
+    proofs: sqliteSpentProofs(db),
+    async ping() {
+      return (ping.get() as { ok: number }).ok === 1;
+    },
+    async close() {
+      if (db.open) {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+        db.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// Starts the real server on an ephemeral port with a fresh temporary data directory.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.js';
+import { solve } from '../../src/core/identity/pow.js';
+import { startServer, type Running } from '../../src/server.js';
+
+export interface TestServer extends Running {
+  dir: string;
+  config: Config;
+  stop(): Promise<void>;
+}
+
+export async function start(env: Record<string, string> = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'cx-test-'));
+  const config = loadConfig({ CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', ...env });
+  const running = await startServer(config, { logger: false });
+  return {
+    ...running,
+    dir,
+    config,
+    async stop() {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A real registration: fetch a challenge, solve the PoW, register. */
+export async function register(url: string, name?: string, headers: Record<string, string> = {}): Promise<{ id: string; token: string }> {
+  const c = (await (await fetch(`${url}/v1/challenge?for=reg`, { method: 'POST', headers: { accept: 'application/json', ...headers } })).json()) as { challenge: string; bits: number };
+  const body = new URLSearchParams({ pow: solve(c.challenge, c.bits), ...(name ? { name } : {}) });
+  const res = await fetch(`${url}/v1/register`, { method: 'POST', body, headers: { accept: 'application/json', ...headers } });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { id: string; token: string };
+}
+
+export async function text(res: Response): Promise<string> {
+  return res.text();
+}

@@ -1,0 +1,73 @@
+// A server process killed with SIGKILL mid-load loses no acknowledged write.
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { solve } from '../../src/core/identity/pow.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cx-kill-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+describe('durability', () => {
+  it('SIGKILL mid-load: every acknowledged registration survives and the database is intact', async () => {
+    const [port, cport] = [await freePort(), await freePort()];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_POW_BITS: '4', CX_LOG_LEVEL: 'error', CX_TRUST_PROXY: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const url = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${url}/healthz`)).ok) break;
+      } catch {
+        /* not up yet */
+      }
+      if (i > 150) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const acked: string[] = [];
+    let n = 0;
+    let stop = false;
+    // Each worker registers from its own /24 (X-Forwarded-For, trusted here) so quotas do not cap the load.
+    const worker = async (w: number) => {
+      while (!stop) {
+        const xff = `10.${w}.${n++ % 250}.7`;
+        try {
+          const c = (await (await fetch(`${url}/v1/challenge`, { method: 'POST', headers: { accept: 'application/json', 'x-forwarded-for': xff } })).json()) as { challenge: string; bits: number };
+          const res = await fetch(`${url}/v1/register`, { method: 'POST', headers: { accept: 'application/json', 'x-forwarded-for': xff }, body: new URLSearchParams({ pow: solve(c.challenge, c.bits) }) });
+          if (res.status === 201) acked.push(((await res.json()) as { id: string }).id);
+        } catch {
+          return; // the server is gone
+        }
+      }
+    };
+    const workers = Array.from({ length: 8 }, (_, w) => worker(w));
+    while (acked.length < 150) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    stop = true;
+    await Promise.all(workers);
+
+    const db = new Database(join(dir, 'commons.db'));
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    const have = new Set((db.prepare('SELECT id FROM identities').all() as { id: string }[]).map((r) => r.id));
+    db.close();
+    const lost = acked.filter((id) => !have.has(id));
+    expect(acked.length).toBeGreaterThanOrEqual(150);
+    expect(lost).toEqual([]);
+  }, 60_000);
+});
