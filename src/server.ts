@@ -8,6 +8,7 @@ import { buildCore } from './core/build.js';
 import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
 import { buildApp } from './rest/app.js';
+import { logSerializers } from './rest/logging.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 
 export interface Running {
@@ -19,15 +20,15 @@ export interface Running {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, opts: { logger?: boolean | object } = {}): Promise<Running> {
-  const logger = opts.logger ?? { level: config.logLevel };
-  const log = logger === false ? pino({ enabled: false }) : pino(logger === true ? {} : logger);
+export async function startServer(config: Config, opts: { logger?: boolean } = {}): Promise<Running> {
+  const logger = opts.logger ?? true;
+  const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
   const store = openSqliteStore(config.dataDir, config.sync);
   const core = buildCore(config, store, log);
   const purge = setInterval(() => void store.proofs.purgeExpired(core.now()).catch(() => 0), 60_000);
   purge.unref();
-  const app = await buildApp(core, OPS, { logger: logger === false ? false : { level: config.logLevel } });
-  const catalog = await buildCatalogApp({ logger: logger === false ? false : { level: config.logLevel } });
+  const app = await buildApp(core, OPS, { logger });
+  const catalog = await buildCatalogApp({ logger: logger ? { level: config.logLevel, serializers: logSerializers } : false });
   const addr = await app.listen({ port: config.port, host: config.host });
   const caddr = await catalog.listen({ port: config.catalogPort, host: config.host });
   let closed = false;

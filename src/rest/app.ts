@@ -8,21 +8,21 @@ import { limit } from '../core/limits.js';
 import type { Core, Operation } from '../core/ops/types.js';
 import { sendError, toCxError } from './errors.js';
 import { registerOpRoutes } from './ops.js';
+import { logSerializers } from './logging.js';
 import { registerPages } from './pages.js';
 
 export interface AppOptions {
-  logger?: boolean | object;
+  logger?: boolean;
 }
 
 export async function buildApp(core: Core, ops: readonly Operation[], opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = core;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers },
     trustProxy: config.trustProxy,
     bodyLimit: limit('body.default'),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomBytes(8).toString('hex'),
-    disableRequestLogging: false,
     // Malformed URLs and headers become the spec's one-line errors, not fastify's JSON.
     frameworkErrors: (err, req, reply) => {
       sendError(req, reply, toCxError(err, req), config.baseUrl);
