@@ -17,12 +17,19 @@ export interface AppOptions {
 
 export async function buildApp(core: Core, ops: readonly Operation[], opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = core;
+  const reqPrefix = randomBytes(4).toString('hex');
+  let reqSeq = 0;
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers },
     trustProxy: config.trustProxy,
     bodyLimit: limit('body.default'),
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomBytes(8).toString('hex'),
+    // A caller's X-Request-Id is kept only when it is short and plain; otherwise a random
+    // per-process prefix and a counter: unique without a CSPRNG call per request.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : reqPrefix + (reqSeq++).toString(16).padStart(8, '0');
+    },
     // Malformed URLs and headers become the spec's one-line errors, not fastify's JSON.
     frameworkErrors: (err, req, reply) => {
       sendError(req, reply, toCxError(err, req), config.baseUrl);

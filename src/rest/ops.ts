@@ -64,6 +64,15 @@ function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonTyp
   return raw;
 }
 
+// Memoized renderings of results an op hands out more than once (e.g. the limits table).
+const textMemo = new WeakMap<object, string>();
+function render(op: Operation, out: unknown, ctx: Parameters<Operation['text']>[1]): string {
+  if (!op.readOnly || typeof out !== 'object' || out === null) return op.text(out, ctx);
+  let t = textMemo.get(out);
+  if (t === undefined) textMemo.set(out, (t = op.text(out, ctx)));
+  return t;
+}
+
 export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly Operation[]): void {
   for (const op of ops) {
     const rest = op.rest;
@@ -82,7 +91,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       const f = forced ?? queryF(req);
       if (forced === 'json' || (!forced && wantsJson(req))) return reply.type(JSON_T).send(out);
       if (f === 'md' && op.md) return reply.type(MD).send(op.md(out, ctx));
-      return sendText(reply, op.text(out, ctx), rest.status ?? 200);
+      return sendText(reply, render(op, out, ctx), rest.status ?? 200);
     };
     const opts = { bodyLimit: rest.bodyLimit ?? limit('body.default') };
     app.route({ method: rest.method, url: rest.path, ...opts, handler: handler() });

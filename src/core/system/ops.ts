@@ -49,6 +49,7 @@ const limitsOut = z.object({
   levels: z.array(z.object({ lvl: z.number(), rep: z.number(), confirmed: z.number(), age_d: z.number(), what: z.string() })),
 });
 type LimitsOut = z.infer<typeof limitsOut>;
+const limitsMemo = new WeakMap<object, LimitsOut>();
 
 export const limitsOp = defineOp({
   name: 'sys.limits',
@@ -61,15 +62,20 @@ export const limitsOp = defineOp({
   idempotent: true,
   rest: { method: 'GET', path: '/limits', twins: ['json', 'md', 'txt'], cache: 'public, max-age=300' },
   async run(ctx): Promise<LimitsOut> {
+    // The table is fixed for the life of a core: build it once.
+    const hit = limitsMemo.get(ctx.core);
+    if (hit) return hit;
     const bits = ctx.core.config.powBits;
     // The live difficulty replaces the table's defaults (CX_POW_BITS may override them).
     const live: Record<string, number> = { 'pow.reg_bits': bits.reg, 'pow.w_bits': bits.w };
-    return {
+    const out = {
       pow: { reg_bits: bits.reg, w_bits: bits.w, ttl_s: LIMITS.find((l) => l.key === 'pow.ttl')!.value },
       limits: LIMITS.map((l) => (l.key in live ? { ...l, value: live[l.key]! } : { ...l })),
       quotas: QUOTAS.map((q) => ({ ...q })),
       levels: TRUST_LEVELS.map((t) => ({ ...t })),
     };
+    limitsMemo.set(ctx.core, out);
+    return out;
   },
   text: (o) =>
     [
