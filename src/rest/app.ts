@@ -10,6 +10,7 @@ import { sendError, toCxError } from './errors.js';
 import { registerOpRoutes } from './ops.js';
 import { logSerializers } from './logging.js';
 import { registerPages } from './pages.js';
+import { registerMcp } from '../mcp/routes.js';
 
 export interface AppOptions {
   logger?: boolean;
@@ -71,5 +72,8 @@ export async function buildApp(core: Core, ops: readonly Operation[], opts: AppO
 
   registerOpRoutes(app, core, ops);
   registerPages(app, core, ops);
+  const mcp = registerMcp(app, core, ops);
+  // Open SSE streams would keep close() waiting: end MCP sessions first.
+  app.addHook('preClose', async () => mcp.close());
   return app;
 }

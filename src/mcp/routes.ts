@@ -1,0 +1,212 @@
+// MCP over HTTP: Streamable HTTP at /mcp and /mcp/t/{token} (sessions and stateless), and the
+// legacy HTTP+SSE pair /sse + /messages?s=. Tools come from the registry (see server.ts).
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { isInitializeRequest, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { CxError } from '../core/errors.js';
+import { resolveCaller } from '../core/identity/auth.js';
+import { limit } from '../core/limits.js';
+import { netKey } from '../core/net.js';
+import type { Core, Credentials, Operation } from '../core/ops/types.js';
+import { credentialsOf } from '../rest/ops.js';
+import { SessionEventStore } from './events.js';
+import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
+import { LegacySseTransport } from './sse.js';
+
+interface Session {
+  kind: 'http' | 'sse';
+  server: Server;
+  state: SessionState;
+  http?: StreamableHTTPServerTransport;
+  sse?: LegacySseTransport;
+  /** The credential the session was opened with (a different one is refused). */
+  bound: string;
+  seen: number;
+}
+
+const PARSE_ERROR = Symbol('parse error');
+function parseBody(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return PARSE_ERROR;
+  }
+}
+
+const credKey = (c: Credentials) => (c.urlToken ? `u:${c.urlToken}` : c.bearer ? `b:${c.bearer}` : '');
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Operation[]): { close(): Promise<void>; sessions: () => number } {
+  const cat = new McpCatalog(core, ops);
+  const sessions = new Map<string, Session>();
+  const base = new URL(core.config.baseUrl);
+  // DNS-rebinding guard: the configured hosts (or the base URL's), and localhost for development.
+  const hosts = new Set([...(core.config.allowedHosts ?? [base.hostname.toLowerCase()]), 'localhost', '127.0.0.1', '[::1]', '::1']);
+
+  const dropSession = (id: string) => {
+    const s = sessions.get(id);
+    if (!s) return;
+    sessions.delete(id);
+    void s.server.close().catch(() => {});
+  };
+  const sweep = setInterval(() => {
+    const idle = core.now() - limit('mcp.idle') * 1000;
+    for (const [id, s] of sessions) if (s.seen < idle) dropSession(id);
+  }, 60_000);
+  sweep.unref();
+
+  /** Host and Origin checks, credentials and per-request facts; null when already answered. */
+  async function admit(req: FastifyRequest, reply: FastifyReply, creds: Credentials): Promise<RequestFacts | null> {
+    const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+    const origin = req.headers.origin;
+    let originHost = '';
+    try {
+      originHost = origin ? new URL(origin).hostname.toLowerCase() : '';
+    } catch {
+      originHost = '\0';
+    }
+    if (!hosts.has(host) || (origin !== undefined && origin !== 'null' && !hosts.has(originHost))) {
+      reply.hijack();
+      rpcError(reply.raw, 403, -32000, 'host or origin not allowed');
+      return null;
+    }
+    return { net: netKey(req.ip), reqId: String(req.id) };
+  }
+
+  function attachFacts(req: FastifyRequest, facts: RequestFacts): void {
+    (req.raw as typeof req.raw & { auth?: unknown }).auth = { token: '', clientId: facts.net, scopes: [], extra: facts };
+  }
+
+  async function streamable(req: FastifyRequest, reply: FastifyReply, creds: Credentials): Promise<void> {
+    const facts = await admit(req, reply, creds);
+    if (!facts) return;
+    const sid = req.headers['mcp-session-id'];
+    if (typeof sid === 'string') {
+      const s = sessions.get(sid);
+      reply.hijack();
+      if (!s || s.kind !== 'http') return rpcError(reply.raw, 404, -32001, 'Session not found: initialize again');
+      const key = credKey(creds);
+      if (key && key !== s.bound && key !== credKey(s.state.creds)) return rpcError(reply.raw, 403, -32000, 'session belongs to another credential');
+      s.seen = core.now();
+      attachFacts(req, facts);
+      const parsed = req.method === 'POST' ? parseBody(req.body) : undefined;
+      if (parsed === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
+      await s.http!.handleRequest(req.raw, reply.raw, parsed);
+      return;
+    }
+    if (req.method !== 'POST') {
+      reply.hijack();
+      return rpcError(reply.raw, 400, -32000, 'Mcp-Session-Id header required');
+    }
+    // A present but unknown token is refused before any session exists.
+    try {
+      await resolveCaller(core, creds);
+    } catch (err) {
+      const cx = err as CxError;
+      reply.hijack();
+      return rpcError(reply.raw, 401, -32001, cx.line, cx.headers);
+    }
+    const body = parseBody(req.body);
+    if (body === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
+    const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+    attachFacts(req, facts);
+    reply.hijack();
+    if (initializing) {
+      if (sessions.size >= limit('mcp.sessions')) return rpcError(reply.raw, 503, -32000, 'err busy too many sessions', { 'retry-after': '60' });
+      const state: SessionState = { creds, stateful: true };
+      const server = buildMcpServer(cat, state);
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        eventStore: new SessionEventStore(limit('mcp.events')),
+        onsessioninitialized: (id) => {
+          sessions.set(id, { kind: 'http', server, state, http: transport, bound: credKey(creds), seen: core.now() });
+        },
+        onsessionclosed: (id) => dropSession(id),
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) dropSession(transport.sessionId);
+      };
+      await server.connect(transport);
+      await transport.handleRequest(req.raw, reply.raw, body);
+      return;
+    }
+    // Stateless: a client that sends no session gets a one-shot server for this request.
+    const server = buildMcpServer(cat, { creds, stateful: false });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.raw.on('close', () => {
+      void transport.close().catch(() => {});
+      void server.close().catch(() => {});
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req.raw, reply.raw, body);
+  }
+
+  const bodyLimit = limit('mcp.body');
+  const fromHeaders = (req: FastifyRequest): Credentials => credentialsOf(req);
+  const fromPath = (req: FastifyRequest): Credentials => ({ urlToken: (req.params as { token: string }).token });
+  // JSON arrives as text in this scope so malformed JSON gets a JSON-RPC parse error, not err bad.
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    for (const method of ['POST', 'GET', 'DELETE'] as const) {
+      scope.route({ method, url: '/mcp', bodyLimit, handler: (req, reply) => streamable(req, reply, fromHeaders(req)) });
+      scope.route({ method, url: '/mcp/t/:token', bodyLimit, handler: (req, reply) => streamable(req, reply, fromPath(req)) });
+    }
+  });
+
+  // Legacy HTTP+SSE.
+  app.get('/sse', async (req, reply) => {
+    const creds = fromHeaders(req);
+    const facts = await admit(req, reply, creds);
+    if (!facts) return;
+    try {
+      await resolveCaller(core, creds);
+    } catch (err) {
+      throw err instanceof CxError ? err : new CxError('auth', 'unknown token', 401);
+    }
+    if (sessions.size >= limit('mcp.sessions')) throw new CxError('busy', 'too many sessions', 503, { 'Retry-After': '60' });
+    reply.hijack();
+    const id = randomUUID();
+    const state: SessionState = { creds, stateful: true };
+    const server = buildMcpServer(cat, state);
+    const transport = new LegacySseTransport(id, reply.raw, `/messages?s=${id}`);
+    sessions.set(id, { kind: 'sse', server, state, sse: transport, bound: credKey(creds), seen: core.now() });
+    transport.onclose = () => dropSession(id);
+    await server.connect(transport);
+  });
+
+  app.post('/messages', { bodyLimit }, async (req, reply) => {
+    const s = (req.query as Record<string, unknown>).s;
+    const session = typeof s === 'string' ? sessions.get(s) : undefined;
+    if (!session || session.kind !== 'sse') throw new CxError('auth', 'no such SSE session: open GET /sse first', 403);
+    const facts = await admit(req, reply, session.state.creds);
+    if (!facts) return;
+    const parsed = JSONRPCMessageSchema.safeParse(req.body);
+    if (!parsed.success) return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: not a JSON-RPC message' }, id: null });
+    session.seen = core.now();
+    const answer = await session.sse!.deliver(parsed.data as JSONRPCMessage, { authInfo: { token: '', clientId: facts.net, scopes: [], extra: { ...facts } } }, limit('mcp.sse_wait') * 1000);
+    if (answer === null) return reply.code(202).send();
+    return reply.code(200).type('application/json').send(answer);
+  });
+
+  return {
+    sessions: () => sessions.size,
+    async close() {
+      clearInterval(sweep);
+      for (const id of [...sessions.keys()]) {
+        const s = sessions.get(id);
+        await s?.http?.close().catch(() => {});
+        await s?.sse?.close().catch(() => {});
+        dropSession(id);
+      }
+    },
+  };
+}

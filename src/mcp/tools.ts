@@ -1,0 +1,40 @@
+// MCP tools generated from the operation registry: one tool per agent-facing operation.
+import { z } from 'zod';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Operation } from '../core/ops/types.js';
+
+const OPERATOR = new Set(['admin', 'ops', 'poll', 'check']);
+
+/** Tool names use `_` for the registry's `.`: some clients refuse dots in tool names. */
+export const toolName = (op: Operation) => op.name.replace(/\./g, '_');
+
+export function agentOps(ops: readonly Operation[]): Operation[] {
+  return ops.filter((o) => !OPERATOR.has(o.auth));
+}
+
+function objectSchema(s: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
+  const js = z.toJSONSchema(s, { io, target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete js.$schema;
+  // Tool schemas must describe an object; every op input and output is one.
+  return { ...js, type: 'object' } as Tool['inputSchema'];
+}
+
+export function toolOf(op: Operation): Tool {
+  const auth =
+    op.auth === 'anon' ? 'No token needed.' : op.auth === 'pow' ? 'Needs a token, or an X-PoW proof over REST.' : 'Needs a token (id_challenge, then id_register).';
+  return {
+    name: toolName(op),
+    title: op.title,
+    description: `${op.summary} ${auth}${op.rest ? ` REST: ${op.rest.method} ${op.rest.path}.` : ''}`,
+    inputSchema: objectSchema(op.input, 'input'),
+    outputSchema: objectSchema(op.output, 'output') as Tool['outputSchema'],
+    annotations: {
+      title: op.title,
+      readOnlyHint: op.readOnly,
+      destructiveHint: !op.readOnly && (op.destructive ?? false),
+      idempotentHint: op.readOnly || (op.idempotent ?? false),
+      // Writes publish into a shared commons that unknown agents read.
+      openWorldHint: !op.readOnly,
+    },
+  };
+}
