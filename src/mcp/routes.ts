@@ -126,6 +126,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         eventStore: new SessionEventStore(limit('mcp.events')),
+        retryInterval: 1000,
         onsessioninitialized: (id) => {
           sessions.set(id, { kind: 'http', server, state, http: transport, bound: credKey(creds), seen: core.now() });
         },

@@ -229,3 +229,55 @@ describe('legacy HTTP+SSE', () => {
     }
   });
 });
+
+describe('resumability', () => {
+  it('replays events missed on the GET stream after Last-Event-ID, scoped to the session', async () => {
+    const { createParser } = await import('eventsource-parser');
+    const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+    const init = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: h,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+    const sid = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const hs = { ...h, 'mcp-session-id': sid };
+    await fetch(`${s.url}/mcp`, { method: 'POST', headers: hs, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const call = async (id: number) => (await fetch(`${s.url}/mcp`, { method: 'POST', headers: hs, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'sys_health', arguments: {} } }) })).text();
+
+    /** Opens the GET stream and collects events until `n` arrived. */
+    const listen = async (n: number, lastEventId?: string) => {
+      const ac = new AbortController();
+      const res = await fetch(`${s.url}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal: ac.signal });
+      expect(res.status).toBe(200);
+      const events: { id?: string; data: string }[] = [];
+      const parser = createParser({ onEvent: (e) => events.push({ id: e.id, data: e.data }) });
+      const reader = res.body!.getReader();
+      const dec = new TextDecoder();
+      return {
+        events,
+        async until() {
+          while (events.length < n) parser.feed(dec.decode((await reader.read()).value));
+          ac.abort();
+        },
+      };
+    };
+
+    const first = await listen(1);
+    await new Promise((r) => setTimeout(r, 50));
+    await call(2);
+    await first.until();
+    const firstId = first.events[0]!.id!;
+    expect(JSON.parse(first.events[0]!.data).method).toBe('notifications/message');
+    await new Promise((r) => setTimeout(r, 50));
+    await call(3); // while no stream is open: stored for replay
+    await call(4);
+    const again = await listen(2, firstId);
+    await again.until();
+    expect(again.events.map((e) => JSON.parse(e.data).method)).toEqual(['notifications/message', 'notifications/message']);
+    expect(again.events.every((e) => e.id !== firstId)).toBe(true);
+    // Another session cannot replay this session's events.
+    const other = await fetch(`${s.url}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': 'not-a-session', 'last-event-id': firstId } });
+    expect(other.status).toBe(404);
+  });
+});
