@@ -22,6 +22,8 @@ export interface Config {
   /** HMAC key sealing PoW challenges; kept in the data directory. */
   sealKey: Buffer;
   logLevel: string;
+  /** Text served at /.well-known/mcp-registry-auth (MCP registry HTTP domain verification). */
+  mcpRegistryAuth: string | null;
   sync: 'normal' | 'full';
 }
 
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     powBits: bits === null ? { reg: POW.reg_bits, w: POW.w_bits } : { reg: bits, w: Math.max(1, bits - 4) },
     sealKey: Buffer.from(seal.value, 'hex'),
     logLevel: env.CX_LOG_LEVEL || 'info',
+    mcpRegistryAuth: env.CX_MCP_REGISTRY_AUTH || null,
     sync: env.CX_SYNC === 'full' ? 'full' : 'normal',
   };
 }

@@ -12,6 +12,7 @@ import { limit } from '../core/limits.js';
 import { netKey } from '../core/net.js';
 import type { Core, Credentials, Operation } from '../core/ops/types.js';
 import { credentialsOf } from '../rest/ops.js';
+import { buildCards } from './cards.js';
 import { SessionEventStore } from './events.js';
 import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
 import { LegacySseTransport } from './sse.js';
@@ -161,6 +162,18 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       scope.route({ method, url: '/mcp', bodyLimit, handler: (req, reply) => streamable(req, reply, fromHeaders(req)) });
       scope.route({ method, url: '/mcp/t/:token', bodyLimit, handler: (req, reply) => streamable(req, reply, fromPath(req)) });
     }
+  });
+
+  const cards = buildCards(core.config.baseUrl, core.version, cat.tools);
+  const json = (body: object) => async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').type('application/json; charset=utf-8').send(body);
+  app.get('/.well-known/mcp.json', json(cards.serverCard));
+  app.get('/.well-known/mcp/server.json', json(cards.registry));
+  app.get('/.well-known/ai-plugin.json', json(cards.aiPlugin));
+  app.get('/.well-known/mcp-registry-auth', async (_req, reply) => {
+    const key = core.config.mcpRegistryAuth;
+    if (!key) throw new CxError('notfound', 'no registry key configured');
+    return reply.type('text/plain; charset=utf-8').send(key.endsWith('\n') ? key : key + '\n');
   });
 
   // Legacy HTTP+SSE.
