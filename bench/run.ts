@@ -36,6 +36,34 @@ const http = require('node:http');
 http.createServer((req, res) => { res.writeHead(200, {'content-type': 'text/plain'}); res.end('ok\\n'); }).listen(Number(process.env.PORT), '127.0.0.1');
 `;
 
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+
+async function waitUpPost(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      await fetch(url, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' }) });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** Initializes an MCP session and returns its id. */
+async function mcpSession(url: string): Promise<string> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: MCP_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+  });
+  await res.text();
+  const sid = res.headers.get('mcp-session-id');
+  if (!sid) throw new Error(`no session from ${url}`);
+  await fetch(url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  return sid;
+}
+
 interface Row { route: string; rps: number; p50: number; p99: number; non2xx: number }
 
 async function run(route: string, url: string, opts: Partial<autocannon.Options> = {}): Promise<Row> {
@@ -45,7 +73,7 @@ async function run(route: string, url: string, opts: Partial<autocannon.Options>
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cx-bench-'));
-  const [bport, port, cport] = [await freePort(), await freePort(), await freePort()];
+  const [bport, port, cport, mport] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const kids: ChildProcess[] = [];
   try {
     kids.push(spawn(process.execPath, ['-e', BASELINE], { env: { ...process.env, PORT: String(bport) }, stdio: 'ignore' }));
@@ -71,11 +99,26 @@ async function main(): Promise<void> {
         requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${(n >> 8) & 255}.${n++ & 255}.1` } }) }],
       }),
     );
+    // MCP: tools/call of a cheap read tool, session and stateless, beside the SDK's minimal server.
+    kids.push(spawn(process.execPath, ['bench/minimal-mcp.mjs'], { env: { ...process.env, PORT: String(mport) }, stdio: 'ignore' }));
+    const mini = `http://127.0.0.1:${mport}`;
+    await waitUpPost(mini);
+    const mcpRows = async (label: string, url: string, tool: string) => {
+      // Unique JSON-RPC ids: concurrent requests in one session must not collide.
+      let id = 0;
+      const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool, arguments: {} } }) }) }];
+      const sid = await mcpSession(url);
+      rows.push(await run(`${label} tools/call session`, url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sid }, requests: calls as never }));
+      rows.push(await run(`${label} tools/call stateless`, url, { method: 'POST', headers: MCP_HEADERS, requests: calls as never }));
+    };
+    await mcpRows('minimal SDK', `${mini}/mcp`, 'ping');
+    await mcpRows('commons', `${cx}/mcp`, 'sys_health');
+
     const b = rows[0]!.rps;
     const pad = (s: string, w: number) => s.padEnd(w);
     console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION} s per route, same machine, same run\n`);
-    console.log(`${pad('route', 30)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('non-2xx', 8)} ratio`);
-    for (const r of rows) console.log(`${pad(r.route, 30)} ${pad(r.rps.toFixed(0), 9)} ${pad(String(r.p50), 7)} ${pad(String(r.p99), 7)} ${pad(String(r.non2xx), 8)} ${(r.rps / b).toFixed(2)}`);
+    console.log(`${pad('route', 38)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('non-2xx', 8)} ratio`);
+    for (const r of rows) console.log(`${pad(r.route, 38)} ${pad(r.rps.toFixed(0), 9)} ${pad(String(r.p50), 7)} ${pad(String(r.p99), 7)} ${pad(String(r.non2xx), 8)} ${(r.rps / b).toFixed(2)}`);
   } finally {
     for (const k of kids) k.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });

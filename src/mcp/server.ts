@@ -4,7 +4,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import {
   CallToolRequestSchema, CompleteRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema,
   ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema,
-  type CallToolResult, type Tool,
+  LoggingLevelSchema, SetLevelRequestSchema, type CallToolResult, type LoggingLevel, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
@@ -16,6 +16,8 @@ import { agentOps, toolName, toolOf } from './tools.js';
 export interface SessionState {
   creds: Credentials;
   stateful: boolean;
+  /** Set by logging/setLevel; tool-call logs are sent only to sessions that asked for them. */
+  logLevel?: LoggingLevel;
 }
 
 /** Per-request facts the HTTP layer passes through the SDK's authInfo.extra. */
@@ -25,6 +27,7 @@ export interface RequestFacts {
 }
 
 const PAGE = 20;
+const SEVERITY = LoggingLevelSchema.options;
 
 /** Everything that does not depend on the session, computed once per process. */
 export class McpCatalog {
@@ -62,6 +65,15 @@ export function buildMcpServer(cat: McpCatalog, state: SessionState): Server {
     },
   );
 
+  server.setRequestHandler(SetLevelRequestSchema, async (req) => {
+    state.logLevel = req.params.level;
+    return {};
+  });
+  const log = (level: LoggingLevel, data: object) => {
+    if (state.logLevel === undefined || SEVERITY.indexOf(level) < SEVERITY.indexOf(state.logLevel)) return;
+    void server.notification({ method: 'notifications/message', params: { level, logger: 'commons', data } }).catch(() => {});
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: cat.tools }));
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
@@ -78,13 +90,13 @@ export function buildMcpServer(cat: McpCatalog, state: SessionState): Server {
       });
       // A session that registers acts as its new identity from then on.
       if (op.name === 'id.register' && state.stateful) state.creds = { bearer: (out as { token: string }).token };
-      void server.sendLoggingMessage({ level: 'debug', logger: 'commons', data: { tool: req.params.name, ok: true, ms: Math.round(performance.now() - t0) } }, extra.sessionId).catch(() => {});
+      log('debug', { tool: req.params.name, ok: true, ms: Math.round(performance.now() - t0) });
       return { content: [{ type: 'text', text: op.text(out, ctx) }], structuredContent: out as Record<string, unknown> };
     } catch (err) {
       const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId ?? '-'}`, 500);
       if (!(err instanceof CxError)) core.log.error({ err, tool: req.params.name }, 'mcp tool failed');
       const hint = cx.code === 'auth' && !state.creds.bearer && !state.creds.urlToken ? '\nnext: call id_challenge {"for":"reg"}, solve it, then id_register {"pow":"<challenge>:<nonce>"}' : '';
-      void server.sendLoggingMessage({ level: 'info', logger: 'commons', data: { tool: req.params.name, ok: false, err: cx.line } }, extra.sessionId).catch(() => {});
+      log('info', { tool: req.params.name, ok: false, err: cx.line });
       return { content: [{ type: 'text', text: cx.line + hint }], isError: true };
     }
   });

@@ -178,13 +178,21 @@ describe('MCP resources, prompts, logging, completions', () => {
     await client.close();
   });
 
-  it('accepts logging/setLevel and sends log notifications', async () => {
+  it('sends log notifications only after logging/setLevel, at or above the level', async () => {
     const { client } = await connect();
-    const logs: unknown[] = [];
+    const logs: { level: string }[] = [];
     const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-      logs.push(n.params);
+      logs.push(n.params as { level: string });
     });
+    await client.callTool({ name: 'sys_health', arguments: {} });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(logs).toEqual([]);
+    await client.setLoggingLevel('info');
+    await client.callTool({ name: 'sys_health', arguments: {} }); // debug: filtered
+    await client.callTool({ name: 'id_challenge', arguments: { for: 'bad' } }); // failure: info
+    await new Promise((r) => setTimeout(r, 100));
+    expect(logs.map((l) => l.level)).toEqual(['info']);
     await client.setLoggingLevel('debug');
     await client.callTool({ name: 'sys_health', arguments: {} });
     await new Promise((r) => setTimeout(r, 100));
@@ -243,6 +251,8 @@ describe('resumability', () => {
     await init.text();
     const hs = { ...h, 'mcp-session-id': sid };
     await fetch(`${s.url}/mcp`, { method: 'POST', headers: hs, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    // Tool-call logs go to sessions that asked for them; they are the events replayed below.
+    await (await fetch(`${s.url}/mcp`, { method: 'POST', headers: hs, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'logging/setLevel', params: { level: 'debug' } }) })).text();
     const call = async (id: number) => (await fetch(`${s.url}/mcp`, { method: 'POST', headers: hs, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'sys_health', arguments: {} } }) })).text();
 
     /** Opens the GET stream and collects events until `n` arrived. */
