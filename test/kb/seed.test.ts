@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { describe, it, expect } from 'vitest';
+import { z } from 'zod';
+import { scrubFind } from '../../src/core/safety/scrub.js';
+
+// Validates the KB sample data loaded on first start (src/core/kb/seed/fixes.jsonl).
+// The file is hand-curated, so every rule here is a guard against editing mistakes.
+
+const FILE = new URL('../../src/core/kb/seed/fixes.jsonl', import.meta.url);
+
+const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'] as const;
+
+// name@version, or name@* when the error does not depend on the version. Scoped npm names keep their @.
+const LIB_RE = /^[A-Za-z0-9@._/-]+@(\*|[0-9A-Za-z.+-]+)$/;
+const TAG_RE = /^[a-z0-9][a-z0-9.+#-]{0,31}$/;
+
+/** No leading/trailing whitespace: the text is shown and hashed as is. */
+const trimmed = (s: string): boolean => s === s.trim();
+/** Raw tool output may start indented (pip, jest, docker), but never with a blank line or trailing space. */
+const tidyOutput = (s: string): boolean => s.trim() !== '' && !/^[ \t]*\n/.test(s) && s === s.trimEnd();
+const lineCount = (s: string): number => s.split('\n').length;
+
+const Entry = z.strictObject({
+  title: z.string().min(8).max(100).refine(trimmed, 'title has surrounding whitespace').refine((s) => !s.includes('\n'), 'title must be one line'),
+  eco: z.enum(ECOS),
+  libs: z.array(z.string().max(120).regex(LIB_RE, 'lib must be name@version or name@*')).max(10),
+  tags: z
+    .array(z.string().regex(TAG_RE, 'tag must be lowercase [a-z0-9.+#-]'))
+    .min(1)
+    .max(5)
+    .refine((t) => new Set(t).size === t.length, 'duplicate tag'),
+  error: z
+    .string()
+    .min(10)
+    .max(4000)
+    .refine(tidyOutput, 'error starts with a blank line or ends with whitespace')
+    .refine((s) => lineCount(s) >= 1 && lineCount(s) <= 40, 'error must be 1-40 lines'),
+  fix: z.string().min(40).max(1200).refine(trimmed, 'fix has surrounding whitespace'),
+});
+type Entry = z.infer<typeof Entry>;
+
+const raw = readFileSync(FILE, 'utf8');
+const lines = raw.split('\n');
+
+/** Parses every non-empty line; a broken line becomes a labelled failure instead of aborting the file. */
+function parseAll(): { entries: Entry[]; problems: string[] } {
+  const entries: Entry[] = [];
+  const problems: string[] = [];
+  lines.forEach((line, i) => {
+    if (line === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (e) {
+      problems.push(`line ${i + 1}: invalid JSON (${(e as Error).message})`);
+      return;
+    }
+    const r = Entry.safeParse(json);
+    if (!r.success) {
+      const msg = r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ');
+      problems.push(`line ${i + 1}: ${msg}`);
+      return;
+    }
+    entries.push(r.data);
+  });
+  return { entries, problems };
+}
+
+const { entries, problems } = parseAll();
+
+describe('KB seed fixes.jsonl', () => {
+  it('is one JSON object per line, newline-terminated, no blank lines', () => {
+    expect(raw.endsWith('\n')).toBe(true);
+    expect(lines.slice(0, -1).filter((l) => l.trim() === '')).toEqual([]);
+  });
+
+  it('every line matches the entry schema', () => {
+    expect(problems).toEqual([]);
+  });
+
+  it('has at least 220 entries', () => {
+    expect(entries.length).toBeGreaterThanOrEqual(220);
+  });
+
+  it('has no duplicate error texts or titles', () => {
+    const dups = (key: (e: Entry) => string): string[] => {
+      const seen = new Set<string>();
+      const out: string[] = [];
+      for (const e of entries) {
+        const k = key(e);
+        if (seen.has(k)) out.push(k.slice(0, 80));
+        seen.add(k);
+      }
+      return out;
+    };
+    expect(dups((e) => e.error)).toEqual([]);
+    // Also catch near-copies that differ only in whitespace or case.
+    expect(dups((e) => e.error.replace(/\s+/g, ' ').toLowerCase())).toEqual([]);
+    expect(dups((e) => e.title.toLowerCase())).toEqual([]);
+  });
+
+  it('covers at least 8 ecosystems', () => {
+    const perEco = new Map<string, number>();
+    for (const e of entries) perEco.set(e.eco, (perEco.get(e.eco) ?? 0) + 1);
+    expect(perEco.size).toBeGreaterThanOrEqual(8);
+    // The two biggest ecosystems must not crowd out the rest.
+    for (const eco of ['pypi', 'npm', 'go', 'crates', 'maven', 'docker', 'gem', 'nuget']) {
+      expect(perEco.get(eco) ?? 0, `entries for ${eco}`).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it('contains no secrets in any error or fix (scrubber finds nothing)', () => {
+    const leaks: string[] = [];
+    entries.forEach((e, i) => {
+      for (const field of ['error', 'fix', 'title'] as const) {
+        const hit = scrubFind(e[field]);
+        if (hit) leaks.push(`entry ${i + 1} ${field}: ${hit.kind} at ${hit.offset}`);
+      }
+    });
+    expect(leaks).toEqual([]);
+  });
+
+  it('the schema rejects malformed entries', () => {
+    const good = entries[0]!;
+    expect(Entry.safeParse(good).success).toBe(true);
+    expect(Entry.safeParse({ ...good, eco: 'cargo' }).success).toBe(false);
+    expect(Entry.safeParse({ ...good, libs: ['numpy'] }).success).toBe(false);
+    expect(Entry.safeParse({ ...good, libs: ['@types/node@20.1.0', 'left-pad@*'] }).success).toBe(true);
+    expect(Entry.safeParse({ ...good, tags: ['Python'] }).success).toBe(false);
+    expect(Entry.safeParse({ ...good, tags: [] }).success).toBe(false);
+    expect(Entry.safeParse({ ...good, error: Array.from({ length: 41 }, (_, i) => `line ${i}`).join('\n') }).success).toBe(false);
+    expect(Entry.safeParse({ ...good, title: 'x'.repeat(101) }).success).toBe(false);
+    expect(Entry.safeParse({ ...good, extra: 1 }).success).toBe(false);
+  });
+});
