@@ -1,6 +1,7 @@
 // Load benchmark: autocannon against the real server (child process) and, in the same run,
 // a bare node:http server answering a constant as the baseline. Prints a table.
 import autocannon from 'autocannon';
+import { benchDrops } from './drops.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
     kids.push(spawn(process.execPath, ['-e', BASELINE], { env: { ...process.env, PORT: String(bport) }, stdio: 'ignore' }));
     kids.push(
       spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-        env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1' },
+        env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000' },
         stdio: ['ignore', 'ignore', 'inherit'],
       }),
     );
@@ -113,6 +114,20 @@ async function main(): Promise<void> {
     };
     await mcpRows('minimal SDK', `${mini}/mcp`, 'ping');
     await mcpRows('commons', `${cx}/mcp`, 'sys_health');
+    // A2A: blocking message/send (0.3 wire) of a cheap read skill, ours persisting every task in
+    // SQLite, beside the SDK's own express server with an in-memory task store.
+    const aport = await freePort();
+    kids.push(spawn(process.execPath, ['bench/minimal-a2a.mjs'], { env: { ...process.env, PORT: String(aport) }, stdio: 'ignore' }));
+    await waitUpPost(`http://127.0.0.1:${aport}/a2a`);
+    const a2aRow = async (label: string, url: string, parts: unknown[]) => {
+      let id = 0;
+      const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'message/send', params: { message: { kind: 'message', messageId: `b${id}`, role: 'user', parts }, configuration: { blocking: true } } }) }) }];
+      rows.push(await run(`${label} a2a message/send`, url, { method: 'POST', headers: { 'content-type': 'application/json' }, requests: calls as never }));
+    };
+    await a2aRow('minimal SDK', `http://127.0.0.1:${aport}/a2a`, [{ kind: 'text', text: 'ping' }]);
+    await a2aRow('commons', `${cx}/a2a`, [{ kind: 'data', data: { skill: 'sys.health' } }]);
+    // Dead drops: PUT with a token (quotas scaled by CX_QUOTA_MULT above), then GETs of those drops.
+    rows.push(...(await benchDrops(cx, run)));
 
     const b = rows[0]!.rps;
     const pad = (s: string, w: number) => s.padEnd(w);

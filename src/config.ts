@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { type CatalogConfig, loadCatalogConfig } from './catalog/config.js';
 import { POW } from './core/limits.js';
 
 export type OperatorClass = 'admin' | 'ops' | 'poll' | 'check';
@@ -21,10 +22,20 @@ export interface Config {
   powBits: { reg: number; w: number };
   /** HMAC key sealing PoW challenges; kept in the data directory. */
   sealKey: Buffer;
+  /** Server key of dead drops (HKDF input with each drop's secret); kept in the data directory. */
+  dropKey: Buffer;
+  /** Multiplies every quota bucket (CX_QUOTA_MULT; load tests, large private deployments). */
+  quotaMult: number;
   logLevel: string;
   /** Text served at /.well-known/mcp-registry-auth (MCP registry HTTP domain verification). */
   mcpRegistryAuth: string | null;
+  /** Load the sample KB into an empty database at start (CX_SEED=0 turns it off). */
+  seed: boolean;
   sync: 'normal' | 'full';
+  /** Part B, the hosting catalog (src/catalog/config.ts): products file, payment providers. */
+  catalog: CatalogConfig;
+  /** Test mode: A2A push notifications may go to loopback addresses (never private or link-local). */
+  a2aPushAllowLoopback: boolean;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -67,6 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (kept.created) operatorTokenFile = file;
   }
   const seal = keepSecretFile(join(dataDir, 'seal.key'), () => randomBytes(32).toString('hex'));
+  const dropKey = keepSecretFile(join(dataDir, 'drops.key'), () => randomBytes(32).toString('hex'));
+  const quotaMult = int(env.CX_QUOTA_MULT, 1, 'CX_QUOTA_MULT');
+  if (quotaMult < 1) throw new Error('config: CX_QUOTA_MULT must be at least 1');
 
   const bits = env.CX_POW_BITS ? int(env.CX_POW_BITS, POW.reg_bits, 'CX_POW_BITS') : null;
   if (bits !== null && (bits < 1 || bits > 32)) throw new Error('config: CX_POW_BITS must be 1..32');
@@ -85,8 +99,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // writes stay 4 bits cheaper than registration.
     powBits: bits === null ? { reg: POW.reg_bits, w: POW.w_bits } : { reg: bits, w: Math.max(1, bits - 4) },
     sealKey: Buffer.from(seal.value, 'hex'),
+    dropKey: Buffer.from(dropKey.value, 'hex'),
+    quotaMult,
     logLevel: env.CX_LOG_LEVEL || 'info',
     mcpRegistryAuth: env.CX_MCP_REGISTRY_AUTH || null,
+    seed: env.CX_SEED !== '0',
     sync: env.CX_SYNC === 'full' ? 'full' : 'normal',
+    catalog: loadCatalogConfig(env),
+    a2aPushAllowLoopback: env.CX_A2A_PUSH_ALLOW_LOOPBACK === '1',
   };
 }

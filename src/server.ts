@@ -5,10 +5,11 @@ import { pathToFileURL } from 'node:url';
 import { buildCatalogApp } from './catalog/app.js';
 import { type Config, loadConfig } from './config.js';
 import { buildCore } from './core/build.js';
+import { startDropSweep } from './core/drops/sweep.js';
+import { loadSeedIfEmpty } from './core/kb/seed.js';
 import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
 import { buildApp } from './rest/app.js';
-import { logSerializers } from './rest/logging.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 
 export interface Running {
@@ -25,10 +26,20 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
   const store = openSqliteStore(config.dataDir, config.sync);
   const core = buildCore(config, store, log);
+  const seeded = config.seed ? await loadSeedIfEmpty(core) : 0;
+  if (seeded) log.info({ entries: seeded }, 'sample KB data loaded');
   const purge = setInterval(() => void store.proofs.purgeExpired(core.now()).catch(() => 0), 60_000);
   purge.unref();
+  const stopDropSweep = startDropSweep(core);
   const app = await buildApp(core, OPS, { logger });
-  const catalog = await buildCatalogApp({ logger: logger ? { level: config.logLevel, serializers: logSerializers } : false });
+  const catalog = await buildCatalogApp({
+    config: config.catalog,
+    dataDir: config.dataDir,
+    sync: config.sync,
+    trustProxy: config.trustProxy,
+    opsTokens: [config.operatorTokens.admin, config.operatorTokens.ops],
+    logger: logger ? { level: config.logLevel } : false,
+  });
   const addr = await app.listen({ port: config.port, host: config.host });
   const caddr = await catalog.listen({ port: config.catalogPort, host: config.host });
   let closed = false;
@@ -42,6 +53,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       if (closed) return;
       closed = true;
       clearInterval(purge);
+      stopDropSweep();
       // fastify.close stops accepting and waits for in-flight requests; then the database.
       await Promise.all([app.close(), catalog.close()]);
       await store.close();

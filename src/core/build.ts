@@ -17,7 +17,7 @@ export function buildCore(config: Config, store: Store, log: Logger, clock: { no
     now,
     random: (n) => clock.random(n),
     pow: new Pow(config.sealKey, config.powBits, store.proofs, now, (n) => clock.random(n)),
-    quotas: new Quotas(now),
+    quotas: new Quotas(now, undefined, config.quotaMult),
     started: now(),
     status: { shed: 0, shedReasons: [], frozen: [], maintenanceUntil: null },
     version: VERSION,

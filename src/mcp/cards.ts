@@ -10,7 +10,8 @@ export function registryName(base: string): string {
   return `${new URL(base).hostname.split('.').reverse().join('.')}/commons`;
 }
 
-function fill(file: string, vars: Record<string, string>): Record<string, unknown> {
+/** A template from cards/ with `{{VAR}}` placeholders filled (also used by the A2A cards). */
+export function fill(file: string, vars: Record<string, string>): Record<string, unknown> {
   const raw = readFileSync(dir + file, 'utf8');
   // Values are JSON-escaped so a base URL can never break the document.
   const text = raw.replace(/\{\{([A-Z_]+)\}\}/g, (_, k: string) => JSON.stringify(vars[k] ?? '').slice(1, -1));

@@ -2,15 +2,10 @@
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Operation } from '../core/ops/types.js';
+import { toolName } from '../core/ops/agent-facing.js';
 
-const OPERATOR = new Set(['admin', 'ops', 'poll', 'check']);
-
-/** Tool names use `_` for the registry's `.`: some clients refuse dots in tool names. */
-export const toolName = (op: Operation) => op.name.replace(/\./g, '_');
-
-export function agentOps(ops: readonly Operation[]): Operation[] {
-  return ops.filter((o) => !OPERATOR.has(o.auth));
-}
+// Shared with the A2A face (skills are the same operations).
+export { agentOps, toolName } from '../core/ops/agent-facing.js';
 
 function objectSchema(s: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
   const js = z.toJSONSchema(s, { io, target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;

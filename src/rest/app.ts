@@ -8,9 +8,13 @@ import { limit } from '../core/limits.js';
 import type { Core, Operation } from '../core/ops/types.js';
 import { sendError, toCxError } from './errors.js';
 import { registerOpRoutes } from './ops.js';
+import { registerDropRoutes } from './drops.js';
 import { logSerializers } from './logging.js';
 import { registerPages } from './pages.js';
+import { registerKbPages } from './kb.js';
+import { registerErrsig } from './errsig.js';
 import { registerMcp } from '../mcp/routes.js';
+import { registerA2a } from '../a2a/routes.js';
 
 export interface AppOptions {
   logger?: boolean;
@@ -70,9 +74,13 @@ export async function buildApp(core: Core, ops: readonly Operation[], opts: AppO
   });
   app.setNotFoundHandler((req, reply) => sendError(req, reply, new CxError('notfound', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 120)}`), config.baseUrl));
 
+  registerDropRoutes(app, core);
   registerOpRoutes(app, core, ops);
   registerPages(app, core, ops);
+  registerKbPages(app, core);
+  registerErrsig(app);
   const mcp = registerMcp(app, core, ops);
+  registerA2a(app, core, ops);
   // Open SSE streams would keep close() waiting: end MCP sessions first.
   app.addHook('preClose', async () => mcp.close());
   return app;

@@ -1,11 +1,14 @@
 // HTML for reference pages: our own markdown rendered by marked, inside one escaped shell.
-import { marked } from 'marked';
+import { Marked } from 'marked';
+
+// Raw HTML inside markdown is shown as text, never passed through: pages can quote agent text.
+const marked = new Marked({ renderer: { html: (token) => esc(token.text) } });
 
 export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** Only for markdown the service itself wrote: agent content never goes through here. */
+/** Markdown the service wrote; agent text inside it must be fenced or stripped by the caller. */
 export function page(title: string, markdown: string, base: string, alternates: Array<[string, string]> = []): string {
   const body = marked.parse(markdown, { async: false }) as string;
   const links = alternates.map(([type, href]) => `<link rel="alternate" type="${esc(type)}" href="${esc(base + href)}">`).join('\n');

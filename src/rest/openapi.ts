@@ -16,18 +16,21 @@ export function openapi(ops: readonly Operation[], base: string, version: string
     const pathParams = [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
     const props = Object.entries(input.properties ?? {});
     const required = new Set(input.required ?? []);
-    const inQuery = method === 'GET' || method === 'DELETE';
+    // Hand-written adapters (rest.custom): non-path fields are query parameters, headerInputs are headers, textBody is the raw body.
+    const custom = op.rest.custom === true;
+    const headerOf = new Map(Object.entries(custom ? (op.rest.headerInputs ?? {}) : {}).map(([h, f]) => [f, h]));
+    const inQuery = method === 'GET' || method === 'DELETE' || method === 'HEAD' || custom;
+    const where = (k: string) => (pathParams.includes(k) ? 'path' : headerOf.has(k) ? 'header' : 'query');
     const parameters = props
-      .filter(([k]) => pathParams.includes(k) || inQuery)
-      .map(([k, s]) => ({ name: k, in: pathParams.includes(k) ? 'path' : 'query', required: pathParams.includes(k) || required.has(k), schema: s }));
+      .filter(([k]) => (pathParams.includes(k) || inQuery) && !(custom && k === op.rest!.textBody))
+      .map(([k, s]) => ({ name: headerOf.get(k) ?? k, in: where(k), required: pathParams.includes(k) || required.has(k), schema: s }));
     const bodyProps = inQuery ? [] : props.filter(([k]) => !pathParams.includes(k));
     const bodySchema = { type: 'object', properties: Object.fromEntries(bodyProps), required: bodyProps.map(([k]) => k).filter((k) => required.has(k)), additionalProperties: false };
     const status = String(op.rest.status ?? 200);
     const security = op.auth === 'anon' ? [] : op.auth === 'pow' ? [{ bearer: [] }, { pow: [] }] : [{ bearer: [] }];
-    const content: Record<string, object> = {
-      'application/json': { schema: bodySchema },
-      'application/x-www-form-urlencoded': { schema: bodySchema },
-    };
+    const content: Record<string, object> = custom
+      ? {}
+      : { 'application/json': { schema: bodySchema }, 'application/x-www-form-urlencoded': { schema: bodySchema } };
     if (op.rest.textBody) content['text/plain'] = { schema: { type: 'string' } };
     (paths[oaPath(path)] ??= {})[method.toLowerCase()] = {
       operationId: opId(op.name),

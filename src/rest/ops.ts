@@ -6,17 +6,18 @@ import { limit } from '../core/limits.js';
 import { invoke } from '../core/ops/invoke.js';
 import type { Core, Credentials, Operation } from '../core/ops/types.js';
 import { netKey } from '../core/net.js';
-import { JSON_T, MD, queryF, sendText, wantsJson } from './negotiate.js';
+import { page } from './html.js';
+import { HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from './negotiate.js';
 
-type JsonType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object' | undefined;
+export type JsonType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object' | undefined;
 
 /** Property types of an op's input, to coerce query and form strings. */
-function propTypes(op: Operation): Map<string, JsonType> {
+export function propTypes(op: Operation): Map<string, JsonType> {
   const js = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: JsonType }> };
   return new Map(Object.entries(js.properties ?? {}).map(([k, v]) => [k, v.type]));
 }
 
-function coerce(v: unknown, t: JsonType): unknown {
+export function coerce(v: unknown, t: JsonType): unknown {
   if (typeof v !== 'string') return v;
   if ((t === 'integer' || t === 'number') && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
   if (t === 'boolean') return v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v;
@@ -42,10 +43,13 @@ function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonTyp
   const q = (req.query ?? {}) as Record<string, unknown>;
   for (const [k, v] of Object.entries(q)) {
     // f=json|md|txt is negotiation; other f values belong to the op (e.g. f=gha).
-    if (k === 'f' && (v === 'json' || v === 'md' || v === 'txt' || !types.has('f'))) continue;
+    if (k === 'f' && (v === 'json' || v === 'md' || v === 'txt' || (typeof v === 'string' && op.rest?.formats?.[v]) || !types.has('f'))) continue;
     raw[k] = coerce(v, types.get(k));
   }
-  for (const [k, v] of Object.entries((req.params ?? {}) as Record<string, unknown>)) raw[k] = coerce(v, types.get(k));
+  for (const [k, v] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
+    const name = op.rest?.paramAlias?.[k] ?? k;
+    raw[name] = coerce(v, types.get(name));
+  }
   const body = req.body;
   if (typeof body === 'string') {
     if (op.rest?.textBody) raw[op.rest.textBody] = body;
@@ -76,10 +80,12 @@ function render(op: Operation, out: unknown, ctx: Parameters<Operation['text']>[
 export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly Operation[]): void {
   for (const op of ops) {
     const rest = op.rest;
-    if (!rest) continue;
+    if (!rest || rest.custom) continue;
     const types = propTypes(op);
     const handler = (forced?: 'json' | 'md' | 'txt') => async (req: FastifyRequest, reply: FastifyReply) => {
-      const { out, ctx } = await invoke(core, op, rawInput(req, op, types), {
+      const raw = rawInput(req, op, types);
+      if (!forced && rest.htmlRedirect && wantsHtml(req)) return reply.code(301).header('location', rest.htmlRedirect(raw)).header('vary', 'accept').send();
+      const { out, ctx } = await invoke(core, op, raw, {
         creds: credentialsOf(req),
         net: netKey(req.ip),
         reqId: String(req.id),
@@ -89,6 +95,9 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       if (rest.cache) reply.header('cache-control', rest.cache);
       reply.code(rest.status ?? 200);
       const f = forced ?? queryF(req);
+      const extra = !forced && f ? rest.formats?.[f] : undefined;
+      if (extra) return sendText(reply, extra(out, ctx), rest.status ?? 200);
+      if (!forced && rest.htmlTitle && op.md && wantsHtml(req)) return reply.header('vary', 'accept').type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
       if (forced === 'json' || (!forced && wantsJson(req))) return reply.type(JSON_T).send(out);
       if (f === 'md' && op.md) return reply.type(MD).send(op.md(out, ctx));
       return sendText(reply, render(op, out, ctx), rest.status ?? 200);

@@ -40,15 +40,16 @@ export function llmsTxt(ops: readonly Operation[], base: string): string {
   ];
   const tail = ['', '## More', `- ${base}/llms-full.txt`, `- ${base}/openapi.json`, `- ${base}/AGENTS.md`, `- ${base}/limits`, ''];
   const lines = [...head];
-  const budget = 1199 - Buffer.byteLength(tail.join('\n'));
+  const more = (n: number) => (n > 0 ? [`- +${n} more in llms-full.txt`] : []);
+  const fits = (ls: string[]) => Buffer.byteLength(ls.join('\n')) < 1200;
   let shown = 0;
   for (const op of ops) {
     const l = `- ${route(op)}: ${op.title}`;
-    if (Buffer.byteLength([...lines, l, `- +${ops.length} more`].join('\n')) > budget) break;
+    if (!fits([...lines, l, ...more(ops.length - shown - 1), ...tail])) break;
     lines.push(l);
     shown++;
   }
-  if (shown < ops.length) lines.push(`- +${ops.length - shown} more in llms-full.txt`);
+  lines.push(...more(ops.length - shown));
   return [...lines, ...tail].join('\n');
 }
 

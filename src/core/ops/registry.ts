@@ -1,10 +1,13 @@
 // The operation registry: every capability, enumerable by the faces.
+import { hostedAgentOps } from '../agents/ops.js';
+import { dropOps } from '../drops/ops.js';
 import { identityOps } from '../identity/ops.js';
+import { kbOps } from '../kb/ops.js';
 import { adminOps } from '../system/admin.js';
 import { systemOps } from '../system/ops.js';
 import type { Operation } from './types.js';
 
-export const OPS: readonly Operation[] = [...identityOps, ...systemOps, ...adminOps];
+export const OPS: readonly Operation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');

@@ -54,7 +54,7 @@ export interface Credentials {
 }
 
 export interface RestBinding {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
   path: string;
   /** Status on success (default 200). */
   status?: number;
@@ -68,6 +68,17 @@ export interface RestBinding {
   twins?: Array<'json' | 'md' | 'txt'>;
   /** Cache-Control for a successful read. */
   cache?: string;
+  /** Served by a hand-written adapter (e.g. src/rest/drops.ts), which the generic one skips; non-path
+   *  fields are query parameters, headerInputs are headers only, textBody is the raw body. */
+  custom?: boolean;
+  /** Extra text renderings chosen by `?f=<key>` (e.g. `gha` for GitHub Actions annotations). */
+  formats?: Record<string, (out: any, ctx: Ctx) => string>;
+  /** Where a browser (Accept: text/html) is sent instead, with 301. */
+  htmlRedirect?: (input: Record<string, unknown>) => string;
+  /** Browsers (Accept: text/html) get the op's markdown as an HTML page with this title. */
+  htmlTitle?: (out: any) => string;
+  /** Path parameters renamed into input fields (e.g. the wildcard `*` → `msg`). */
+  paramAlias?: Record<string, string>;
 }
 
 export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {

@@ -7,11 +7,13 @@ interface Bucket { tokens: number; t: number }
 
 export class Quotas {
   private buckets = new Map<string, Bucket>();
-  constructor(private now: () => number, private maxKeys = 200_000) {}
+  /** `scale` multiplies every bucket (config CX_QUOTA_MULT). */
+  constructor(private now: () => number, private maxKeys = 200_000, private scale = 1) {}
 
   /** Takes `cost` tokens from `bucket` for `key`; throws 429 `err quota` with Retry-After. */
   take(bucket: string, key: string, mult = 1, cost = 1): void {
     const def = quotaDef(bucket);
+    mult *= this.scale;
     const cap = def.burst * mult;
     const rate = (def.per * mult) / (def.window_s * 1000); // tokens per ms
     const id = `${bucket}|${key}`;

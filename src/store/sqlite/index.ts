@@ -2,7 +2,10 @@
 import { join } from 'node:path';
 import type { Store } from '../../core/store.js';
 import { openDb } from './db.js';
+import { sqliteDrops } from './drops.js';
 import { sqliteIdentities, sqliteSpentProofs } from './identities.js';
+import { sqliteKb } from './kb.js';
+import { sqliteA2a, sqliteAgents } from './a2a.js';
 
 export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'normal'): Store & { file: string } {
   const file = join(dataDir, 'commons.db');
@@ -12,6 +15,10 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     file,
     identities: sqliteIdentities(db),
     proofs: sqliteSpentProofs(db),
+    drops: sqliteDrops(db),
+    kb: sqliteKb(db),
+    a2a: sqliteA2a(db),
+    agents: sqliteAgents(db),
     async ping() {
       return (ping.get() as { ok: number }).ok === 1;
     },

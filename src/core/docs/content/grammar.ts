@@ -51,5 +51,13 @@ nonce        = 1*64(%x21-39 / %x3B-7E)        ; printable ASCII except ":", you 
 register-reply = "ok" SP agent-id SP "token=" user-token SP "lvl=L0" LF next-line
 user-token   = "cx_" 1*(ALPHA / DIGIT / "-" / "_")   ; shown once; server keeps its SHA-256 only
 auth-header  = "Authorization: Bearer " user-token
+
+; A2A (POST ${base}/a2a): a message names a skill (an operation) by a data part or a text command
+skill-part   = '{"skill": "' op-name '", "input": {' *fields '}}'   ; op-name as in /AGENTS.md, or with "_" for "."
+text-command = verb [1*WSP argument]          ; verb = the operation's REST path without "/" or "/v1/", e.g. e, search, healthz, agents
+argument     = json-object / main-text / 1*(key "=" value [WSP])   ; main-text fills the REST text body or the only required string
+free-text    = 1*(VCHAR / WSP)                ; anything else: a KB search; "help" lists the skills
+; replies: a task; completed = artifact "result" with a text part (the text reply) and a data part (the JSON);
+; failed = status message with the error line; input-required = status message naming the missing fields
 `;
 }

@@ -1,0 +1,67 @@
+// Fills a data directory with N synthetic KB entries (default 1,000,000) through the real store,
+// for the KB benchmark rows. Usage: tsx bench/gen-kb.ts <dataDir> [n]
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import pino from 'pino';
+import { loadConfig } from '../src/config.js';
+import { buildCore } from '../src/core/build.js';
+import { classOf } from '../src/core/kb/classify.js';
+import { errsig } from '../src/core/kb/errsig/errsig.js';
+import type { NewEntry } from '../src/core/kb/ports.js';
+import { newId } from '../src/core/identity/tokens.js';
+import { openSqliteStore } from '../src/store/sqlite/index.js';
+
+const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'];
+const WORDS = 'alpha beta gamma delta parser socket buffer thread module import config cache index token stream frame codec schema driver plugin'.split(' ');
+
+/** The i-th synthetic error: distinct signatures, realistic shapes, deterministic. */
+export function syntheticError(i: number): string {
+  const w = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length]!;
+  switch (i % 4) {
+    case 0:
+      return `Traceback (most recent call last):\n  File "/home/u/app/m${i % 97}.py", line ${i % 300}, in run\nSyntheticError${i}: ${w(1)} ${w(2)} failed for key 'k${i}'`;
+    case 1:
+      return `Error: Synthetic${i} ${w(1)} could not ${w(2)} the ${w(3)}\n    at run (/home/u/app/src/m${i % 97}.js:${i % 300}:7)`;
+    case 2:
+      return `error[E${String(i % 9000).padStart(4, '0')}]: synthetic ${w(1)} ${w(2)} number ${i}\n --> src/main.rs:${i % 300}:5`;
+    default:
+      return `panic: synthetic${i} ${w(1)}: ${w(2)} ${w(3)}\n\ngoroutine 1 [running]:\nmain.main()\n\t/home/u/app/main.go:${i % 300} +0x1d`;
+  }
+}
+
+export async function generate(dir: string, n: number): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const store = openSqliteStore(dir);
+  const core = buildCore(loadConfig({ CX_DATA: dir }), store, pino({ enabled: false }));
+  const now = Date.now();
+  const BATCH = 10_000;
+  for (let from = 0; from < n; from += BATCH) {
+    const rows: NewEntry[] = [];
+    for (let i = from; i < Math.min(n, from + BATCH); i++) {
+      const error = syntheticError(i);
+      const { sig, h } = errsig(error);
+      rows.push({
+        id: newId('k', randomBytes),
+        sig,
+        h,
+        title: sig.slice(0, 120),
+        error,
+        fix: `Synthetic fix ${i}: update ${WORDS[i % WORDS.length]} and ${WORDS[(i + 5) % WORDS.length]}, then rerun.`,
+        eco: ECOS[i % ECOS.length]!,
+        cls: classOf(sig),
+        tags: [WORDS[i % WORDS.length]!],
+        libs: [{ name: `lib${i % 5000}`, ver: `${i % 7}.${i % 11}.0` }],
+        author: 'abench0',
+        created: now - (n - i) * 1000,
+      });
+    }
+    await core.store.kb.insertMany(rows);
+    if ((from / BATCH) % 10 === 0) process.stderr.write(`\r  generated ${from + rows.length}/${n}`);
+  }
+  process.stderr.write('\n');
+  await store.close();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await generate(process.argv[2]!, Number(process.argv[3] ?? 1_000_000));
+}

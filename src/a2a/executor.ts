@@ -1,0 +1,174 @@
+// Executors: the commons' skills (registry operations through the one pipeline) and hosted agents
+// (the message lands in the owner's inbox; the owner's answer completes the task later).
+import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { randomUUID } from 'node:crypto';
+import { CxError } from '../core/errors.js';
+import { limit } from '../core/limits.js';
+import { invoke } from '../core/ops/invoke.js';
+import type { Core, Operation } from '../core/ops/types.js';
+import type { BusManager } from './buses.js';
+import { factsOf } from './context.js';
+import { contentOfCore, type Skills } from './skills.js';
+
+export const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' });
+export const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' });
+
+export function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
+  return { messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, parts, metadata: undefined, extensions: [], referenceTaskIds: [] };
+}
+
+const stamp = () => new Date().toISOString();
+
+export function statusEvent(taskId: string, contextId: string, state: TaskState, message?: Message, metadata?: Record<string, unknown>) {
+  return AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: stamp() }, metadata });
+}
+
+export function artifactEvent(taskId: string, contextId: string, artifact: Artifact) {
+  return AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined });
+}
+
+/** Publishes the task (new, or the existing one moving on) as the first event of an execution. */
+function openTask(rc: RequestContext, bus: ExecutionEventBus, state: TaskState, metadata: Record<string, unknown>): void {
+  const prev = rc.task;
+  const task: Task = {
+    id: rc.taskId,
+    contextId: rc.contextId,
+    status: { state, message: undefined, timestamp: stamp() },
+    artifacts: prev?.artifacts ?? [],
+    history: prev?.history?.length ? prev.history : [rc.userMessage],
+    metadata: { ...(prev?.metadata ?? {}), ...metadata },
+  };
+  bus.publish(AgentEvent.task(task));
+}
+
+/** A task takes a bounded number of messages: past it, the follow-up fails the task. */
+function tooLong(rc: RequestContext, bus: ExecutionEventBus): boolean {
+  if ((rc.task?.history?.length ?? 0) <= limit('a2a.turns')) return false;
+  openTask(rc, bus, TaskState.TASK_STATE_WORKING, {});
+  const line = `err bad task has more than ${limit('a2a.turns')} messages: start a new task`;
+  bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_FAILED, agentMessage(rc.taskId, rc.contextId, [textPart(line)]), { cx: null }));
+  return true;
+}
+
+/** Paused calls keep what they still need in the task's metadata. */
+interface Pending {
+  skill: string;
+  input: Record<string, unknown>;
+  missing: string[];
+}
+
+/** Fields the caller left out, when nothing else is wrong with the input. */
+function missingFields(op: Operation, input: Record<string, unknown>): string[] {
+  const r = op.input.safeParse(input);
+  if (r.success) return [];
+  const missing = r.error.issues.filter((i) => i.code === 'invalid_type' && i.path.length === 1 && input[String(i.path[0])] === undefined).map((i) => String(i.path[0]));
+  return missing.length === r.error.issues.length ? missing : [];
+}
+
+export class SkillExecutor implements AgentExecutor {
+  private canceled = new Set<string>();
+  private contexts = new Map<string, string>();
+
+  constructor(private core: Core, private skills: Skills) {}
+
+  async execute(rc: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const facts = factsOf(rc.context);
+    if (tooLong(rc, bus)) return;
+    const c = contentOfCore(rc.userMessage.parts);
+    const pending = (rc.task?.metadata?.cx as Pending | null | undefined) ?? null;
+    const paused = pending ? this.skills.skill(pending.skill) : undefined;
+    const plan = paused ? ({ kind: 'call', op: paused.op, input: this.skills.resume(paused.op, pending!.input, pending!.missing, c) } as const) : this.skills.resolve(c);
+    const { taskId, contextId } = rc;
+    this.contexts.set(taskId, contextId);
+    openTask(rc, bus, TaskState.TASK_STATE_WORKING, plan.kind === 'call' ? { skill: plan.op.name } : {});
+    const done = (state: TaskState, message?: Message, metadata?: Record<string, unknown>) => {
+      if (this.canceled.delete(taskId)) return;
+      if (state !== TaskState.TASK_STATE_INPUT_REQUIRED) this.contexts.delete(taskId);
+      bus.publish(statusEvent(taskId, contextId, state, message, metadata));
+    };
+    const fail = (line: string, data: object) => done(TaskState.TASK_STATE_FAILED, agentMessage(taskId, contextId, [textPart(line), dataPart(data)]), { cx: null });
+
+    if (plan.kind === 'help') {
+      bus.publish(artifactEvent(taskId, contextId, { artifactId: 'result', name: 'help', description: 'skills and commands', parts: [textPart(this.skills.helpText())], metadata: undefined, extensions: [] }));
+      return done(TaskState.TASK_STATE_COMPLETED);
+    }
+    if (plan.kind === 'bad') return fail(`err bad ${plan.detail}`, { error: 'bad', detail: plan.detail, status: 400 });
+
+    const missing = missingFields(plan.op, plan.input);
+    if (missing.length) {
+      const ask = `need ${missing.join(', ')} for ${plan.op.name}: reply in this task with a text part (fills ${missing[0]}) or a data part {"input": {${missing.map((m) => `"${m}": ...`).join(', ')}}}`;
+      const cx: Pending = { skill: plan.op.name, input: plan.input, missing };
+      return done(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(taskId, contextId, [textPart(ask), dataPart({ missing })]), { cx });
+    }
+    try {
+      const { out, ctx } = await invoke(this.core, plan.op, plan.input, { creds: facts.creds, net: facts.net, reqId: facts.reqId, face: 'a2a' });
+      if (this.canceled.has(taskId)) return done(TaskState.TASK_STATE_COMPLETED);
+      bus.publish(
+        artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(plan.op.text(out, ctx)), dataPart(out)], metadata: undefined, extensions: [] }),
+      );
+      done(TaskState.TASK_STATE_COMPLETED, undefined, pending ? { cx: null } : undefined);
+    } catch (err) {
+      const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId}`, 500);
+      if (!(err instanceof CxError)) this.core.log.error({ err, skill: plan.op.name }, 'a2a skill failed');
+      fail(cx.line, { error: cx.code, detail: cx.detail, status: cx.status });
+    }
+  }
+
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    // Always answer on the bus: the SDK waits for a final event after asking us to cancel.
+    const contextId = this.contexts.get(taskId) ?? '';
+    this.contexts.delete(taskId);
+    this.canceled.add(taskId);
+    bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_CANCELED, agentMessage(taskId, contextId, [textPart('canceled by the sender')]), { cx: null }));
+    // An execution still running sees the flag; an idle (input-required) task has none to clear it.
+    setTimeout(() => this.canceled.delete(taskId), 60_000).unref();
+  }
+}
+
+/** Hosted agents: the message lands in the owner's inbox; the task waits (submitted) for the answer. */
+export class HostedExecutor implements AgentExecutor {
+  private contexts = new Map<string, string>();
+
+  constructor(private core: Core, private buses: BusManager) {}
+
+  remember(taskId: string, contextId: string): void {
+    this.contexts.set(taskId, contextId);
+  }
+
+  forget(taskId: string): void {
+    this.contexts.delete(taskId);
+  }
+
+  async execute(rc: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const facts = factsOf(rc.context);
+    if (tooLong(rc, bus)) {
+      await this.core.store.agents.settle(rc.taskId, 'canceled', null, this.core.now());
+      this.buses.unwatch(rc.taskId, facts.caller.identity!.id, facts.agent);
+      return;
+    }
+    const sender = facts.caller.identity!.id;
+    const text = contentOfCore(rc.userMessage.parts).texts.join('\n');
+    const agents = this.core.store.agents;
+    const now = this.core.now();
+    if (rc.task) {
+      // A follow-up in the same task reaches the owner as part of the same inbox item.
+      await agents.appendInbound(rc.taskId, `\n---\n${text}`, now);
+      openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, {});
+      return;
+    }
+    await agents.addInbound({ task: rc.taskId, agent: facts.agent, sender, text, state: 'open', answer: null, created: now, updated: now, synced: true });
+    this.remember(rc.taskId, rc.contextId);
+    this.buses.watchTask(rc.taskId, sender, facts.agent);
+    openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, { agent: facts.agent });
+    bus.publish(
+      statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_SUBMITTED, agentMessage(rc.taskId, rc.contextId, [textPart(`delivered to ${facts.agent}; its answer completes this task (tasks/get or tasks/resubscribe)`)])),
+    );
+  }
+
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    const contextId = this.contexts.get(taskId) ?? '';
+    this.contexts.delete(taskId);
+    bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_CANCELED, agentMessage(taskId, contextId, [textPart('canceled by the sender')])));
+  }
+}

@@ -1,0 +1,130 @@
+// The A2A face: POST /a2a (the commons' skills), POST /a2a/{id} (hosted agents), agent cards.
+// Skills are the registry's agent-facing operations, run through the one pipeline (invoke).
+import { TaskState } from '@a2a-js/sdk';
+import { ResultManager } from '@a2a-js/sdk/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound } from '../core/errors.js';
+import { onInboundSettled, type InboundSettled } from '../core/agents/events.js';
+import { limit } from '../core/limits.js';
+import type { Core, Operation } from '../core/ops/types.js';
+import { BusManager } from './buses.js';
+import { commonsCard, hostedCard, type CardPair } from './cards.js';
+import { ownerContext, scopeOf } from './context.js';
+import { agentMessage, artifactEvent, HostedExecutor, SkillExecutor, statusEvent, textPart } from './executor.js';
+import { CxRequestHandler } from './handler.js';
+import { PushSender } from './push.js';
+import { endpoint, Rpc } from './rpc.js';
+import { Skills } from './skills.js';
+import { SqlitePushStore, SqliteTaskStore } from './stores.js';
+
+const FINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
+
+export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Operation[]): { close(): void } {
+  const { config, store } = core;
+  const base = config.baseUrl;
+  const skills = new Skills(ops);
+  const card = commonsCard(base, core.version, skills);
+  const tasks = new SqliteTaskStore(store.a2a, core.now);
+  const pushStore = new SqlitePushStore(store.a2a, core.now, config.a2aPushAllowLoopback);
+  const sender = new PushSender(pushStore, { allowLoopback: config.a2aPushAllowLoopback, timeoutMs: limit('a2a.push_timeout') * 1000, tries: limit('a2a.push_tries'), log: core.log });
+  const buses = new BusManager(limit('a2a.live'));
+  const hostedExec = new HostedExecutor(core, buses);
+
+  const commons = endpoint(new CxRequestHandler({ card: card.v10, tasks, executor: new SkillExecutor(core, skills), buses, push: { store: pushStore, sender } }));
+  // One handler serves every hosted agent; the agent is part of each call's scope.
+  const generic = hostedCard(base, core.version, { id: 'agent', name: 'hosted agent', description: 'hosted agent', tags: [], inbound: true, created: 0, updated: 0 });
+  const hosted = endpoint(
+    new CxRequestHandler({
+      card: generic.v10,
+      tasks,
+      executor: hostedExec,
+      buses,
+      afterCancel: async (task, ctx) => {
+        hostedExec.forget(task.id);
+        if (scopeOf(ctx).agent) await store.agents.settle(task.id, 'canceled', null, core.now());
+      },
+    }),
+  );
+  const rpc = new Rpc(core);
+
+  /** The owner's answer completes the sender's task, in the store and on any open stream. */
+  async function deliver(e: InboundSettled): Promise<void> {
+    const ctx = ownerContext(e.sender, e.agent);
+    const task = await tasks.load(e.task, ctx);
+    if (!task) return;
+    const events =
+      e.state === 'completed'
+        ? [
+            artifactEvent(task.id, task.contextId, { artifactId: 'answer', name: 'answer', description: `answer from ${e.agent} (untrusted)`, parts: [textPart(e.text)], metadata: undefined, extensions: [] }),
+            statusEvent(task.id, task.contextId, TaskState.TASK_STATE_COMPLETED),
+          ]
+        : [statusEvent(task.id, task.contextId, TaskState.TASK_STATE_REJECTED, agentMessage(task.id, task.contextId, [textPart(e.text)]))];
+    const rm = new ResultManager(tasks, ctx);
+    for (const ev of events) await rm.processEvent(ev);
+    const bus = buses.watched(task.id, e.sender, e.agent);
+    for (const ev of events) bus?.publish(ev);
+    buses.unwatch(task.id, e.sender, e.agent);
+    hostedExec.forget(task.id);
+  }
+  onInboundSettled(core, deliver);
+
+  // After a restart: watch the open inbound tasks again, and finish answers that did not arrive.
+  app.addHook('onReady', async () => {
+    for (const r of await store.agents.pending()) {
+      try {
+        if (r.state === 'open') {
+          const t = await tasks.load(r.task, ownerContext(r.sender, r.agent));
+          if (!t) continue;
+          if (FINAL.has(t.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) await store.agents.settle(r.task, 'canceled', null, core.now());
+          else {
+            buses.watchTask(r.task, r.sender, r.agent);
+            hostedExec.remember(r.task, t.contextId);
+          }
+        } else if (r.state === 'completed' || r.state === 'rejected') {
+          await deliver({ task: r.task, agent: r.agent, sender: r.sender, state: r.state, text: r.answer ?? '' });
+          await store.agents.markSynced(r.task);
+        }
+      } catch (err) {
+        core.log.error({ err, task: r.task }, 'a2a inbound repair failed');
+      }
+    }
+  });
+  // Open streams would keep close() waiting.
+  app.addHook('preClose', async () => buses.closeAll());
+
+  void app.register(async (scope) => {
+    // JSON arrives as text so malformed JSON gets a JSON-RPC parse error (-32700), not err bad.
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    scope.removeContentTypeParser('application/x-www-form-urlencoded');
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    const bodyLimit = limit('a2a.body');
+    scope.post('/a2a', { bodyLimit }, (req, reply) => rpc.serve(req, reply, commons, { kind: 'commons', skills }));
+    scope.post('/a2a/:id', { bodyLimit }, async (req, reply) => {
+      const id = (req.params as { id: string }).id;
+      const rec = /^a[0-9a-z]{1,6}$/.test(id) ? await store.agents.card(id) : null;
+      if (!rec) throw notFound('no agent card for this id');
+      return rpc.serve(req, reply, hosted, { kind: 'hosted', agent: id, inbound: rec.inbound });
+    });
+  });
+
+  const sendCard = (req: FastifyRequest, reply: FastifyReply, c: CardPair, maxAge = 300) => {
+    const v1 = /^1\.0(\.\d+)?$/.test(String(req.headers['a2a-version'] ?? '').trim());
+    return reply
+      .header('cache-control', `public, max-age=${maxAge}`)
+      .header('access-control-allow-origin', '*')
+      .header('vary', 'A2A-Version')
+      .type('application/json; charset=utf-8')
+      .send(v1 ? c.v10json : c.v03);
+  };
+  app.get('/.well-known/agent.json', (req, reply) => sendCard(req, reply, card));
+  app.get('/.well-known/agent-card.json', (req, reply) => sendCard(req, reply, card));
+  app.get('/a/:id/agent.json', async (req, reply) => {
+    const id = (req.params as { id: string }).id;
+    const rec = /^a[0-9a-z]{1,6}$/.test(id) ? await store.agents.card(id) : null;
+    if (!rec) throw notFound('no agent card');
+    return sendCard(req, reply, hostedCard(base, core.version, rec), 60);
+  });
+
+  return { close: () => buses.closeAll() };
+}

@@ -1,0 +1,229 @@
+// JSON-RPC in front of the SDK's transport handlers: wire choice by A2A-Version, batches (the SDK
+// takes one call), the per-request limits, the checks that must answer before anything runs
+// (401, text parts only, inbound closed) and SSE for the streaming methods.
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { ContentTypeNotSupportedError, RequestMalformedError, UnsupportedOperationError, VersionNotSupportedError } from '@a2a-js/sdk/errors';
+import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CxError } from '../core/errors.js';
+import { authError, resolveCaller } from '../core/identity/auth.js';
+import { levelMult, levelOf } from '../core/identity/levels.js';
+import { limit } from '../core/limits.js';
+import { netKey } from '../core/net.js';
+import type { Core } from '../core/ops/types.js';
+import { credentialsOf } from '../rest/ops.js';
+import { callContext, type CallFacts } from './context.js';
+import type { CxRequestHandler } from './handler.js';
+import { contentOfWire, type Skills } from './skills.js';
+
+type Wire = '0.3' | '1.0';
+type Id = string | number | null;
+interface Envelope {
+  jsonrpc: '2.0';
+  id: Id;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+const SEND = new Set(['message/send', 'SendMessage']);
+const STREAM_SEND = new Set(['message/stream', 'SendStreamingMessage']);
+const STREAMING = new Set(['message/stream', 'tasks/resubscribe', 'SendStreamingMessage', 'SubscribeToTask']);
+/** What POST /a2a/{id} serves (spec 4.5), per wire. */
+const HOSTED: Record<Wire, Set<string>> = {
+  '0.3': new Set(['message/send', 'tasks/get', 'tasks/resubscribe', 'tasks/cancel']),
+  '1.0': new Set(['SendMessage', 'GetTask', 'SubscribeToTask', 'CancelTask']),
+};
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
+
+export interface Endpoint {
+  handler: CxRequestHandler;
+  v10: JsonRpcTransportHandler;
+  v03: LegacyJsonRpcTransportHandler;
+}
+
+export function endpoint(handler: CxRequestHandler): Endpoint {
+  return { handler, v10: new JsonRpcTransportHandler(handler), v03: new LegacyJsonRpcTransportHandler(handler) };
+}
+
+/** Where a call goes: the commons (skills) or one hosted agent whose card is known. */
+export type Target = { kind: 'commons'; skills: Skills } | { kind: 'hosted'; agent: string; inbound: boolean };
+
+function wireOf(header: string | string[] | undefined): Wire | null {
+  const v = Array.isArray(header) ? header[0] : header;
+  if (v === undefined || v.trim() === '') return '0.3';
+  if (/^0\.3(\.\d+)?$/.test(v.trim())) return '0.3';
+  if (/^1\.0(\.\d+)?$/.test(v.trim())) return '1.0';
+  return null;
+}
+
+function mapError(wire: Wire, err: unknown): Envelope['error'] {
+  return wire === '1.0' ? JsonRpcTransportHandler.mapToJSONRPCError(err) : LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(err);
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const validId = (id: unknown): id is Id => id === null || typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+const fault = (id: Id, code: number, message: string): Envelope => ({ jsonrpc: '2.0', id, error: { code, message } });
+
+/** A call that passed the checks, or the answer it gets without running. */
+type Vetted = { call: Record<string, unknown>; id: Id; notify: boolean } | { answer: Envelope; notify: boolean };
+
+export class Rpc {
+  constructor(private core: Core) {}
+
+  async serve(req: FastifyRequest, reply: FastifyReply, ep: Endpoint, target: Target): Promise<unknown> {
+    const wire = wireOf(req.headers['a2a-version']);
+    if (!wire) return this.json(reply, { jsonrpc: '2.0', id: null, error: mapError('1.0', new VersionNotSupportedError(`A2A-Version ${String(req.headers['a2a-version']).slice(0, 20)} not supported: use 0.3 (default) or 1.0`)) });
+    let body: unknown;
+    try {
+      if (typeof req.body !== 'string') throw new SyntaxError('not text');
+      body = JSON.parse(req.body);
+    } catch {
+      return this.json(reply, fault(null, -32700, 'Parse error: send one JSON-RPC request or a batch array'));
+    }
+    const batch = Array.isArray(body);
+    const calls: unknown[] = batch ? (body as unknown[]) : [body];
+    if (batch && calls.length === 0) return this.json(reply, fault(null, -32600, 'Invalid Request: empty batch'));
+    if (calls.length > limit('a2a.batch')) return this.json(reply, fault(null, -32600, `Invalid Request: batch of ${calls.length}, at most ${limit('a2a.batch')} calls`));
+
+    // Credentials are checked once, before any call runs: a bad token is a 401 for the request.
+    const creds = credentialsOf(req);
+    const caller = await resolveCaller(this.core, creds);
+    const facts: CallFacts = { creds, caller, net: netKey(req.ip), reqId: String(req.id), agent: target.kind === 'hosted' ? target.agent : '' };
+    let blocking = 0;
+    const vetted: Vetted[] = [];
+    for (const c of calls) vetted.push(this.vet(c, wire, batch, target, facts, () => ++blocking));
+
+    if (!batch && 'call' in vetted[0]! && STREAMING.has(vetted[0].call.method as string)) return this.stream(req, reply, ep, wire, vetted[0].call, facts);
+    const answers = await Promise.all(vetted.map((v) => ('answer' in v ? v.answer : this.run(ep, wire, v.call, v.id, facts))));
+    const out = answers.filter((_, i) => !vetted[i]!.notify);
+    if (!out.length) return reply.code(204).send();
+    return this.json(reply, batch ? out : out[0]!);
+  }
+
+  /** Envelope, method and parameter checks; throws a CxError (401, 429) that refuses the whole request. */
+  private vet(c: unknown, wire: Wire, batch: boolean, target: Target, facts: CallFacts, countBlocking: () => number): Vetted {
+    if (!isObj(c)) return { answer: fault(null, -32600, 'Invalid Request: want a JSON-RPC object'), notify: false };
+    const id = validId(c.id) ? c.id : null;
+    if (c.jsonrpc !== '2.0' || ('id' in c && !validId(c.id)) || typeof c.method !== 'string' || !c.method) {
+      return { answer: fault(id, -32600, 'Invalid Request: want jsonrpc "2.0", a method and an id that is a string, integer or null'), notify: false };
+    }
+    const notify = !('id' in c);
+    const method = c.method;
+    if (target.kind === 'hosted' && !HOSTED[wire].has(method)) return { answer: fault(id, -32601, `Method not found: a hosted agent serves ${[...HOSTED[wire]].join(', ')}`), notify };
+    if (batch && STREAMING.has(method)) return { answer: fault(id, -32600, `Invalid Request: ${method} streams and cannot be batched`), notify };
+    // Anonymous tasks are shared by id only; listing needs an identity.
+    if (method === 'ListTasks' && !facts.caller.identity) throw authError(this.core, 'ListTasks needs a token: anonymous tasks are found by id only');
+    if (!SEND.has(method) && !STREAM_SEND.has(method)) return { call: c, id, notify };
+
+    const params = isObj(c.params) ? c.params : {};
+    const message = isObj(params.message) ? params.message : null;
+    const content = message ? contentOfWire(message.parts, wire) : null;
+    // Malformed messages are left to the SDK, which answers -32602.
+    if (!content) return { call: c, id, notify };
+    const conf = isObj(params.configuration) ? params.configuration : {};
+    const err = (e: Error): Vetted => ({ answer: { jsonrpc: '2.0', id, error: mapError(wire, e) }, notify });
+
+    if (target.kind === 'hosted') {
+      if (!facts.caller.identity) throw authError(this.core, 'a bearer token is needed to message a hosted agent: POST /v1/challenge?for=reg, solve, POST /v1/register');
+      if (content.files || content.datas.length) return err(new ContentTypeNotSupportedError('text parts only'));
+      const text = content.texts.join('\n');
+      if (!text.trim()) return err(new RequestMalformedError('message: empty text'));
+      if (text.length > limit('agents.msg')) return err(new RequestMalformedError(`message: at most ${limit('agents.msg')} chars`));
+      if (!target.inbound) return err(new UnsupportedOperationError(`inbound closed: ${target.agent} takes no tasks now`));
+      const me = facts.caller.identity;
+      if (me.frozen) throw new CxError('auth', 'identity frozen', 403);
+      this.core.quotas.take('write', me.id, levelMult(levelOf(me, this.core.now())));
+      return { call: c, id, notify };
+    }
+    if (content.files) return err(new ContentTypeNotSupportedError('text and data parts only: file parts are not read'));
+    if (SEND.has(method)) {
+      const isBlocking = wire === '1.0' ? conf.returnImmediately !== true : conf.blocking === true;
+      if (isBlocking && countBlocking() > limit('a2a.blocking')) {
+        return { answer: fault(id, -32600, `Invalid Request: at most ${limit('a2a.blocking')} blocking call per request; send the others non-blocking or apart`), notify };
+      }
+    }
+    // A follow-up in an existing task continues its skill; a new one must be allowed to run it.
+    if (typeof message!.taskId === 'string' && message!.taskId) return { call: c, id, notify };
+    const plan = target.skills.resolve(content);
+    if (plan.kind === 'call' && !facts.caller.identity) {
+      const op = plan.op;
+      if (op.auth === 'token' || (op.auth === 'pow' && !facts.creds.pow)) {
+        throw authError(this.core, `${op.name} needs a token${op.auth === 'pow' ? ' or an X-PoW proof' : ''}: POST /v1/challenge?for=reg, solve it, POST /v1/register`, op.auth === 'pow' ? 'w' : 'reg');
+      }
+    }
+    return { call: c, id, notify };
+  }
+
+  private async run(ep: Endpoint, wire: Wire, call: Record<string, unknown>, id: Id, facts: CallFacts): Promise<Envelope> {
+    const ctx = callContext(facts, wire);
+    try {
+      const r = (await (wire === '1.0' ? ep.v10 : ep.v03).handle(call, ctx)) as Envelope | AsyncGenerator<Envelope>;
+      if (Symbol.asyncIterator in r) {
+        await r.return(undefined);
+        return fault(id, -32600, 'Invalid Request: streaming method');
+      }
+      return this.clean(r, facts);
+    } catch (err) {
+      return this.clean({ jsonrpc: '2.0', id, error: mapError(wire, err) }, facts, err);
+    }
+  }
+
+  /** Internal errors never show their message (it could carry SQL or paths). */
+  private clean(r: Envelope, facts: CallFacts, err?: unknown): Envelope {
+    if (r.error?.code === -32603) {
+      this.core.log.error({ err: err ?? r.error.message, req: facts.reqId }, 'a2a call failed');
+      return { ...r, error: { code: -32603, message: `err internal request ${facts.reqId}` } };
+    }
+    return r;
+  }
+
+  private async stream(req: FastifyRequest, reply: FastifyReply, ep: Endpoint, wire: Wire, call: Record<string, unknown>, facts: CallFacts): Promise<void> {
+    const id = validId(call.id) ? call.id : null;
+    const ctx = callContext(facts, wire);
+    let it: AsyncIterator<Envelope> | null = null;
+    let first: IteratorResult<Envelope> | null = null;
+    let early: Envelope | null = null;
+    try {
+      const r = (await (wire === '1.0' ? ep.v10 : ep.v03).handle(call, ctx)) as Envelope | AsyncGenerator<Envelope>;
+      if (Symbol.asyncIterator in r) {
+        it = r[Symbol.asyncIterator]();
+        first = await it.next();
+      } else early = this.clean(r, facts);
+    } catch (err) {
+      early = this.clean({ jsonrpc: '2.0', id, error: mapError(wire, err) }, facts, err);
+    }
+    // 1.0 clients take a JSON answer to a stream that fails at once; 0.3 clients insist on SSE.
+    if (early && wire === '1.0') return void this.json(reply, early);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { ...SSE_HEADERS, 'x-request-id': String(req.id) });
+    const write = (e: Envelope) => res.write(e.error ? `event: error\ndata: ${JSON.stringify(e)}\n\n` : `data: ${JSON.stringify(e)}\n\n`);
+    if (early) {
+      write(early);
+      return void res.end();
+    }
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+      // Ends the SDK generator (and its event queue) once its pending step settles.
+      void it?.return?.(undefined).catch(() => {});
+    });
+    try {
+      if (first && !first.done) write(first.value);
+      while (!closed && it) {
+        const n = await it.next();
+        if (n.done) break;
+        write(n.value);
+      }
+    } catch (err) {
+      if (!closed) write(this.clean({ jsonrpc: '2.0', id, error: mapError(wire, err) }, facts, err));
+    } finally {
+      if (!res.writableEnded) res.end();
+    }
+  }
+
+  private json(reply: FastifyReply, body: unknown) {
+    return reply.code(200).header('cache-control', 'no-store').type('application/json').send(JSON.stringify(body));
+  }
+}

@@ -1,0 +1,163 @@
+// /brief: everything the commons knows about a question and an environment, in a token budget.
+// Sections in fixed order: kb, changes, digests, cache, wanted; counted with a real tokenizer.
+import { countTokens } from 'gpt-tokenizer';
+import { z } from 'zod';
+import { CxError } from '../errors.js';
+import { limit } from '../limits.js';
+import { defineOp, type Ctx } from '../ops/types.js';
+import { errsig } from './errsig/errsig.js';
+import { libStr, parseLib } from './libs.js';
+import type { KbEntry, Lib } from './ports.js';
+import { flat, score } from './render.js';
+
+const SECTIONS = ['kb', 'changes', 'digests', 'cache', 'wanted'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const briefOut = z.object({
+  q: z.string(),
+  libs: z.number(),
+  hits: z.number(),
+  changes: z.number(),
+  cached: z.boolean(),
+  used: z.number(),
+  total: z.number(),
+  sections: z.object({ kb: z.array(z.string()), changes: z.array(z.string()), digests: z.array(z.string()), cache: z.array(z.string()), wanted: z.array(z.string()) }),
+  text: z.string(),
+});
+type BriefOut = z.infer<typeof briefOut>;
+
+/** Numeric-aware version order, good enough for 1.10 > 1.9 and v2 > v1. */
+function newer(a: string, b: string): boolean {
+  const pa = a.replace(/^v/, '').split(/[.+-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  const pb = b.replace(/^v/, '').split(/[.+-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? 0;
+    const y = pb[i] ?? 0;
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x > y;
+    return String(x) > String(y);
+  }
+  return false;
+}
+
+function parseEnv(env: string): Lib[] {
+  const parts = env.split(/[\s,]+/).filter(Boolean);
+  if (parts.length > limit('brief.env_libs')) throw new CxError('bad', `env: ${parts.length} libraries, at most ${limit('brief.env_libs')}`);
+  return parts.map((p) => {
+    const l = parseLib(p.includes('@', 1) ? p : `${p}@*`);
+    if (!l) throw new CxError('bad', `env: ${flat(p, 40)} is not name@version`);
+    return l;
+  });
+}
+
+interface Candidates {
+  hits: number;
+  changes: number;
+  lines: Record<Section, string[]>;
+}
+
+async function gather(ctx: Ctx, q: string, libs: Lib[]): Promise<Candidates> {
+  const kb = ctx.core.store.kb;
+  const exact = await kb.byHash(errsig(q).h, 5, false);
+  const found = await kb.search(q, 10);
+  const seen = new Set<string>();
+  const entries: KbEntry[] = [];
+  for (const e of [...exact, ...found]) if (!seen.has(e.id) && seen.add(e.id)) entries.push(e);
+  const kbLines = entries.map((e) => `k/${e.id} score=${score(e)} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`);
+
+  const changes: string[] = [];
+  const digests: string[] = [];
+  for (const l of libs) {
+    for (const e of await kb.byLib(l.name, 5)) {
+      const v = e.libs.find((x) => x.name === l.name)?.ver ?? '*';
+      if (l.ver === '*' || v === '*' || v === l.ver || newer(v, l.ver)) changes.push(`${l.name}@${v} (env ${l.ver}): k/${e.id} ${flat(e.title, 100)}`);
+    }
+    for (const d of await kb.digestsOf(l.name, 10)) {
+      if (l.ver !== '*' && d.ver !== l.ver && !newer(d.ver, l.ver)) continue;
+      for (const line of d.lines.split('\n').slice(0, 10)) digests.push(`${l.name}@${d.ver} ${d.topic}: ${flat(line, 200)}`);
+    }
+  }
+  const words = new Set((q.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).slice(0, 12));
+  const wanted = (await kb.wanted(200))
+    .filter((w) => w.sig && [...words].some((t) => w.sig!.toLowerCase().includes(t)))
+    .slice(0, 10)
+    .map((w) => `${flat(w.sig!, 160)} misses=${w.misses}`);
+  return { hits: entries.length, changes: changes.length, lines: { kb: kbLines, changes, digests, cache: [], wanted } };
+}
+
+/** Fills sections in order until the budget; the header's own tokens are reserved first. */
+function compose(q: string, libs: number, c: Candidates, cached: boolean, total: number): BriefOut {
+  const head = (used: number) => `brief q=${flat(q, 80)} libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=${used}/${total}`;
+  const next = c.lines.kb.length ? `next: GET /${c.lines.kb[0]!.split(' ')[0]} for the whole entry` : 'next: POST /e with the whole error output, or publish a fix with POST /k';
+  const taken: Record<Section, string[]> = { kb: [], changes: [], digests: [], cache: [], wanted: [] };
+  const render = () => [head(total), ...SECTIONS.flatMap((s) => [`${s}:`, ...(taken[s].length ? taken[s] : ['-'])]), next].join('\n');
+  let used = countTokens(render());
+  outer: for (const s of SECTIONS) {
+    for (const line of c.lines[s]) {
+      const cost = countTokens(line) + 1;
+      if (used + cost > total) break outer;
+      taken[s].push(line);
+      used += cost;
+    }
+  }
+  // Recount exactly; tokens can merge across lines, so trim until it fits.
+  let text = render();
+  let real = countTokens(text);
+  for (let i = SECTIONS.length - 1; real > total && i >= 0; ) {
+    if (taken[SECTIONS[i]!].length) taken[SECTIONS[i]!].pop();
+    else i--;
+    text = render();
+    real = countTokens(text);
+  }
+  // The header states the true count of the final text; its own digits can change that count,
+  // so settle it (it only shrinks, so it converges in a step or two).
+  for (let i = 0; i < 4; i++) {
+    text = [head(real), ...text.split('\n').slice(1)].join('\n');
+    const again = countTokens(text);
+    if (again === real) break;
+    real = again;
+  }
+  return { q, libs, hits: c.hits, changes: c.changes, cached, used: real, total, sections: taken, text };
+}
+
+const cache = new Map<string, { at: number; c: Candidates }>();
+const CACHE_MAX = 2000;
+
+export const briefOp = defineOp({
+  name: 'kb.brief',
+  title: 'Brief',
+  summary: 'What the commons knows about a question and an environment (name@version list), within a token budget b: kb hits, changes, digests, cache, wanted.',
+  input: z
+    .object({
+      q: z.string().min(1).max(limit('brief.q')),
+      env: z.string().max(limit('brief.env')).optional(),
+      b: z.number().int().default(limit('brief.b.default')).describe(`token budget, clamped to ${limit('brief.b.min')}-${limit('brief.b.max')}`),
+      ns: z.string().max(limit('brief.ns')).regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . -').optional(),
+    })
+    .strict(),
+  output: briefOut,
+  auth: 'anon',
+  readOnly: true,
+  quota: ['read'],
+  rest: { method: 'GET', path: '/brief' },
+  async run(ctx, input) {
+    if (ctx.core.status.shed > 0) throw new CxError('busy', 'search is shedding load', 503, { 'Retry-After': String(limit('shed.retry_after')) });
+    const libs = input.env ? parseEnv(input.env) : [];
+    const anon = !ctx.caller.identity;
+    const cap = anon ? limit('brief.b.anon_max') : limit('brief.b.max');
+    const total = Math.min(cap, Math.max(limit('brief.b.min'), input.b));
+    const key = `${input.ns ?? ''}\n${input.q}\n${libs.map(libStr).join(' ')}`;
+    const now = ctx.core.now();
+    if (anon) {
+      const hit = cache.get(key);
+      if (hit && now - hit.at < limit('brief.anon_cache') * 1000) return compose(input.q, libs.length, hit.c, true, total);
+    }
+    const c = await gather(ctx, input.q, libs);
+    if (anon) {
+      if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+      cache.set(key, { at: now, c });
+    }
+    return compose(input.q, libs.length, c, false, total);
+  },
+  text: (o) => o.text,
+});

@@ -1,0 +1,790 @@
+#!/usr/bin/env python3
+"""ErrSig v1: error text (any language, any tool) -> short signature `sig` and h = sha256(sig).
+
+Reference implementation in Python 3 (stdlib only). Spec: /errsig. Gives results identical to
+errsig.js for every input: the pattern table PATTERNS is the same text as ERRSIG_PATTERNS in
+errsig.js (checked by the tests), lengths are counted in code points, lowercasing is never used.
+
+Usage:  from errsig import errsig; sig, h = errsig(text)
+        python3 errsig.py < out.txt      prints `<sig>\t<h>`
+"""
+
+import hashlib
+import re
+import sys
+
+ERRSIG_VERSION = 1
+
+MAX_SIG = 200     # code points in the whole sig
+MAX_LINE = 4000   # code points kept of each raw line
+MAX_MSG = 1000    # code points of the decisive text before normalization
+MAX_LINES = 2000  # lines looked at: the first and last 1000 of longer outputs
+MAX_QUOTED = 200  # code points inside one quoted value
+
+# Path characters: same set as PC_JS in errsig.js; Python strings hold code points, so the astral
+# planes are one range here where JS sees surrogate pairs.
+PC_PY = r'A-Za-z0-9_.~@%+$\-\u0080-\u2017\u2020-\ud7ff\uf900-\U0010ffff'
+
+VALUE_WORDS = 'user|role|password|database|relation|table|Table|column|schema|constraint|index|key|entry|thread|value|literal|near|host|hostname|parsing|string|file|File|directory|path|at'
+NAME_WORDS = 'module|package|crate|library|named|from|import|command|requirement|dependency|plugin'
+
+PATTERNS = {
+    'loneSurr': r'[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]',
+    'lineSplit': r'\r\n|\r|\n',
+    'ansiCsi': r'\x1b\[[0-?]*[ -\/]*[@-~]',
+    'ansiOsc': r'\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)',
+    'ansiEsc': r'\x1b[()][A-Za-z0-9]|\x1b[@-Z\\-_]',
+    'ansiLost': r'(?:\^\[)?\[[0-9]{1,3}(?:;[0-9]{1,3}){0,5}m',
+    'ctrl': r'[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000]',
+    'bom': r'\uFEFF',
+    'pua': r'[\uE000-\uF8FF]',
+    'rtrim': r' +$',
+    'ltrim': r'^ +',
+    'ciPrefix': r'^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::){1,3}',
+    'rustPanic': r"^thread \'[^\']*\'(?: \([0-9]+\))? panicked at ([^\n]*)$",
+    'rustPanicOld': r"^\'([^\n]*)\', ([^ ]+:[0-9]+:[0-9]+)$",
+    'rustPanicNew': r'^[^ ]+:[0-9]+:[0-9]+:$',
+    'rustPanicLoc': r'^[^ ]+:[0-9]+:[0-9]+: ?',
+    'goroutine': r'^goroutine [0-9]+ \[',
+    'goPanic': r'^panic: ([^\n]*)$',
+    'goFatal': r'^fatal error: ([^\n]*)$',
+    'goSignal': r'^\[signal ',
+    'pyTb': r'^Traceback \(most recent call last\):',
+    'pyFile': r'^ *File "[^"]*", line [0-9]+',
+    'pyExcAny': r'^[A-Za-z_][A-Za-z0-9_.]*(?:: |:$|$)',
+    'pyExcStrict': r'^(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*(?:Error|Exception|Exit|Interrupt|Iteration|Group)(?:: |:$|$)',
+    'pytestE': r'^E +([^ ][^\n]*)$',
+    'pytestSummary': r'^(?:FAILED|ERROR) [^ ]+ - ([^\n]+)$',
+    'javaFrame': r'^at [A-Za-z_$][A-Za-z0-9_$.<>\/]*\((?:[^()]*\.(?:java|kt|scala|groovy|clj)(?::[0-9]+)?|Native Method|Unknown Source)\)',
+    'javaThread': r'^Exception in thread "[^"]*" ',
+    'javaCause': r'^Caused by: ',
+    'javaExc': r'^(?:[A-Za-z_$][A-Za-z0-9_$]*\.)+[A-Za-z_$][A-Za-z0-9_$]*(?:Exception|Error|Throwable|Failure)(?:: |:$|$)',
+    'tsc': r'(?:^|[^A-Za-z0-9_])error (TS[0-9]+): ([^\n]*)$',
+    'rustc': r'^error\[(E[0-9]+)\]: ([^\n]*)$',
+    'gcc': r'^([^ ][^\n]*?):[0-9]+(?::[0-9]+)?: (fatal error|error): ([^\n]*)$',
+    'msvc': r'^([^ ][^\n]*?)\([0-9]+(?:,[0-9]+)?\) ?: (fatal error|error) ([A-Z]{1,3}[0-9]+): ([^\n]*)$',
+    'msLink': r'^[^ ][^\n]*? : (?:fatal )?error (LNK[0-9]+): ([^\n]*)$',
+    'goBuild': r'^(?:\.\/)?([^ :]*\.go):[0-9]+(?::[0-9]+)?: ([^\n]*)$',
+    'kotlin': r'^e: (?:file:\/\/)?([^ ]*\.kts?)(?::[0-9]+:[0-9]+ |: \([0-9]+, [0-9]+\): )([^\n]*)$',
+    'linkUndef': r'undefined reference to ([^\n]*)$',
+    'macLink': r'^Undefined symbols for architecture [^ :]+:$',
+    'macSym': r'^("[^"]*"), referenced from:?$',
+    'nodeFrame': r'^(?:at [^\n]*(?::[0-9]+:[0-9]+\)?|\(native\)|\(<anonymous>\))$|\u276F [^ ]+:[0-9]+:[0-9]+)',
+    'nodeCtx': r'^(?:Node\.js v[0-9]|node:internal|node:[a-z_\/]+:[0-9]+$)',
+    'nodeHdr': r'^(?:Uncaught (?:\(in promise\) )?)?(?:[A-Za-z_$][A-Za-z0-9_$]*\.)*(?:[A-Za-z_$][A-Za-z0-9_$]*(?:Error|Exception)|Error)(?: \[[A-Za-z0-9_]+\])?(?:: |:$|$)',
+    'uncaught': r'^Uncaught (?:\(in promise\) )?',
+    'nodeCause': r'^\[cause\]: ([^\n]*)$',
+    'jestTitle': r'^\u25cf ',
+    'pg': r'(?:^|[^A-Za-z0-9_])(ERROR|FATAL|PANIC):  ([^\n]*)$',
+    'pgTool': r'^(?:psql|pg_dump|pg_restore|pg_ctl|createdb|dropdb): (?:error|fatal|FATAL): ',
+    'mysql': r'^ERROR ([0-9]+) \(([0-9A-Z]{5})\)(?: at line [0-9]+)?: ([^\n]*)$',
+    'mssql': r'^Msg ([0-9]+), Level [0-9]+, State [0-9]+',
+    'oracle': r'(?:^|[^A-Za-z0-9_])(ORA-[0-9]{5}: [^\n]*)$',
+    'sqliteCli': r'^(?:Error: (?:in prepare, |stepping, |near line [0-9]+: )?|Parse error(?: near line [0-9]+)?: |Runtime error(?: near line [0-9]+)?: )([^\n]*)$',
+    'sqliteMsg': r'no such (?:table|column|function|module|collation)|constraint failed|syntax error|database is locked|unable to open database|readonly database|disk image is malformed|incomplete input',
+    'sqliteCode': r' \([0-9]+\)$',
+    'shNotFound1': r'^[^ :]+(?:: line [0-9]+)?: ([^ :][^:]*): command not found$',
+    'shNotFound2': r'^(?:\/bin\/|\/usr\/bin\/)?(?:da|ba)?sh: [0-9]+: ([^\n]+): not found$',
+    'shNotFound3': r'^zsh: command not found: ([^\n]+)$',
+    'shNotFound4': r'^fish: Unknown command:? ([^\n]+)$',
+    'shNotFound5': r"^\'([^\']+)\' is not recognized as an internal or external command",
+    'shNotFound6': r"The term \'([^\']+)\' is not recognized as (?:the )?name of a cmdlet",
+    'shGeneric': r'^(?:-?(?:ba|z|k|da|a)?sh|\/(?:usr\/)?bin\/(?:ba|z|k|da|a)?sh|(?:\/usr\/bin\/)?env|[^ :]+\.(?:sh|bash))(?:: line [0-9]+|: [0-9]+)?: (?!warning: )([^\n]+)$',
+    'pipCtx': r"^(?:Collecting |Requirement already satisfied|Installing collected packages|Building wheels? for |Using cached |Looking in indexes|Obtaining |Preparing metadata|Getting requirements to build|Defaulting to user installation|ERROR: (?:Could not find a version|No matching distribution|ResolutionImpossible|Cannot install|Failed building wheel|Could not build wheels|Could not install packages|Invalid requirement|Double requirement|pip\'s dependency resolver|Failed to build)|error: (?:externally-managed-environment|subprocess-exited-with-error))",
+    'pipResolver': r"^pip\'s dependency resolver does not currently take into account",
+    'pipX': r'^\u00d7 ([^\n]+)$',
+    'npm': r'^npm (?:ERR!|error)(?: ([^\n]*))?$',
+    'npmCode': r'^code ([^ ]+)$',
+    'npmWrapper': r'^(?:ELIFECYCLE|[0-9]+)$',
+    'npmField': r'^(?:code|errno|syscall|path|dest|file|cwd|command|signal|workspace|location|A complete log|Log files|Found: |While resolving|node_modules\/|Verbose|at |$)',
+    'npmRegistry': r'is not in this registry',
+    'npm404': r'^404 +',
+    'npmQuotedSpec': r"\'((?:@[^\/\' ]+\/)?[^@\' ]+)@[^\' ]*\'",
+    'npmCategory': r'^[a-z0-9]+ (?=[A-Z])',
+    'npmResolve': r'^Could not resolve dependency:$',
+    'goTool': r'^go: (?!downloading |finding |extracting |upgraded |added |found |creating new go\.mod|to add module requirements|warning:)([^\n]+)$',
+    'excHdr': r'^(?:Uncaught (?:\(in promise\) )?)?((?:[A-Za-z_$][A-Za-z0-9_$]*\.)*(?:[A-Za-z_$][A-Za-z0-9_$]*(?:Error|Exception|Exit|Interrupt|Iteration|Group)|Error|Exception)(?: \[[A-Za-z0-9_]+\])?)(?:: ([^\n]*)|:)?$',
+    'rustCtx': r'^(?:--> [^ ]+\.rs:[0-9]+|Compiling [^ ]+ v[0-9]|Updating crates\.io index|Blocking waiting for file lock|location searched: |required by package \x60|= note: )|Cargo\.toml|\.rs:[0-9]+:[0-9]+',
+    'rustErr': r'^error: (?!could not compile|aborting due to)([^\n]+)$',
+    'gradle': r'^\* What went wrong:$',
+    'mvnError': r'^\[ERROR\] ([^\n]+)$',
+    'mvnInfo': r'^\[INFO\] ',
+    'mvnJava': r'\.java:\[[0-9]+,[0-9]+\]',
+    'mvnNoise': r'^(?:-> \[Help|Re-run Maven|To see the full stack|For more information about the errors|Help 1|$)',
+    'strong': r'^(?:(?:error|Error|ERROR|fatal|Fatal|FATAL|FATAL ERROR|panic|E)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |\[(?:ERROR|FATAL|error|fatal)\] |[A-Za-z0-9_.\/+-]+: (?:error|fatal|ERROR|FATAL|fatal error)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |make(?:\[[0-9]+\])?: \*\*\* )',
+    'errorish': r"(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined)",
+    'noise': r'^(?:(?:Error: )?Process completed with exit code [0-9]+|make(?:\[[0-9]+\])?: \*\*\* [^\n]*Error [0-9]+$|ninja: build stopped|(?:error )?Command failed with exit code|npm (?:ERR!|error) |ELIFECYCLE|collect2: error: ld returned|clang(?:\+\+)?: error: linker command failed|error: could not compile|error: aborting due to|For more information about this error|The above exception was|During handling of the above|[0-9]+ errors? generated|Found [0-9]+ errors?|info Visit|Exited with code|exit status [0-9]+$|FAIL$|FAILED$|Tests?: |Test Suites: |Error: Command failed with exit code)',
+    'toolC': r'^(?:cc1(?:plus)?|gcc|g\+\+|clang(?:\+\+)?|ld|collect2|cmake|make)(?:\[[0-9]+\])?: ',
+    'toolRust': r'^(?:cargo|rustc|rustup): ',
+    'toolJava': r'^(?:java|javac|mvn|gradle|kotlinc): ',
+    'toolNode': r'^(?:node|npx|tsx|deno|bun|JavaScript heap out of memory|FATAL ERROR: [^\n]*JavaScript heap)',
+    'toolPy': r'^python[0-9.]*: ',
+    'nodePhr': r'Cannot read propert|Cannot set propert|is not a function|is not a constructor|is not iterable|is not defined|Unexpected token|Unexpected identifier|Unexpected end of|Unexpected string|Unexpected number|Invalid or unexpected token|Cannot use import statement|Cannot destructure|Assignment to constant|circular structure|await is only valid|missing \) after|Cannot access |is not valid JSON|fetch failed|Failed to fetch|Cannot convert undefined|Invalid regular expression|has already been declared|Cannot mix BigInt|Reduce of empty array|Unexpected reserved word|Illegal return|Invalid left-hand side|Cannot redefine property',
+    'pyPhr': r"unsupported operand type|positional argument|keyword argument|object is not subscriptable|object is not callable|object is not iterable|can only concatenate|can\'t multiply sequence|must be str|must be real number|unhashable type|not supported between instances|argument of type|object cannot be interpreted|invalid syntax|unexpected EOF while parsing|was never closed|unterminated string literal|expected \':\'|invalid character|unmatched|unexpected indent|Missing parentheses in call|cannot assign to|f-string|NoneType|takes [0-9]+ positional|got an unexpected keyword|object does not support",
+    'protect': r'((?<![A-Za-z0-9_])(?:exit code|exit status|exited with code|exited with status|returned non-zero exit status|exit|status code|status|Errno|errno|WinError|error code|error|Error|signal|HTTP Error|HTTP\/[0-9.]+|SQLSTATE|sqlstate|Msg|ERROR)(?::? |\[))(-?[0-9]+|0x[0-9A-Fa-f]+|[0-9A-Z]{5}(?=\]))(?![A-Za-z0-9_]|\.[0-9])',
+    'protectOpenssl': r'(?<![A-Za-z0-9_])(error:)([0-9A-F]{8})(?=:)',
+    'protectHttp': r'(?<![A-Za-z0-9_.])([1-5][0-9][0-9])(?= (?:Not Found|Forbidden|Unauthorized|Bad Request|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout|Too Many Requests|Conflict|Method Not Allowed|Not Acceptable|Payload Too Large|Unprocessable Entity|Client Error|Server Error|Gone|Precondition Failed|Request Timeout|Proxy Authentication))',
+    'protectSqlState': r'(?<![A-Za-z0-9_])(\([0-9A-Z]{5}\)|[0-9][0-9A-Z]{4}(?=: ))',
+    'url': r'''(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*:\/\/[^ \'"<>()\[\]{}\x60\u2018\u2019\u201c\u201d]+''',
+    'urlTrail': r'[.,;:!?]+$',
+    'npmReg': r'^https?:\/\/registry\.(?:npmjs\.org|yarnpkg\.com)\/((?:@[^\/]+(?:\/|%2[fF]))?[^\/@]+)',
+    'pct2f': r'%2[fF]',
+    'onlyShield': r'^\uE000[\uE100-\uF7FF]\uE001$',
+    'email': r'(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9_\-])',
+    'quote': r'''(?:((?<![A-Za-z0-9_])(?:user|role|password|database|relation|table|Table|column|schema|constraint|index|key|entry|thread|value|literal|near|host|hostname|parsing|string|file|File|directory|path|at|module|package|crate|library|named|from|import|command|requirement|dependency|plugin) )|(= ?|@)|(: ))?(?<![A-Za-z0-9_])(?:\'((?:[^\'\n]|\'(?=[A-Za-z0-9_]))*)\'|"([^"\n]*)"|\x60([^\x60\'\n]*)[\x60\']|\u2018([^\u2019\n]*)\u2019|\u201c([^\u201d\n]*)\u201d)(?![A-Za-z0-9_])''',
+    'quoteTrail': r'^[.?!)\]]*$',
+    'strongPath': r'^(?:~?\/|\.\.?[\/\\]|[A-Za-z]:[\/\\]|\\\\)',
+    'weakPathRel': r'^[^ ]*[\/\\][^ \/\\]*\.(?:py|pyi|pyx|ipynb|js|mjs|cjs|jsx|ts|tsx|mts|cts|vue|svelte|json|jsonc|json5|yaml|yml|toml|ini|cfg|conf|env|lock|txt|md|rst|csv|tsv|xml|html|htm|css|scss|sass|less|rs|go|java|kt|kts|scala|groovy|gradle|class|jar|war|c|cc|cpp|cxx|h|hh|hpp|hxx|swift|rb|php|cs|fs|sh|bash|zsh|ps1|bat|cmd|sql|db|sqlite|sqlite3|log|wasm|zip|tar|gz|tgz|whl|egg|pem|crt|proto|so|dylib|dll|exe|bin)$',
+    'weakPathBare': r'^[A-Za-z0-9_@+\-][A-Za-z0-9_.@+\-]*\.(?:py|pyi|pyx|ipynb|js|mjs|cjs|jsx|ts|tsx|mts|cts|vue|svelte|json|jsonc|json5|yaml|yml|toml|ini|cfg|conf|env|lock|txt|md|rst|csv|tsv|xml|html|htm|css|scss|sass|less|rs|go|java|kt|kts|scala|groovy|gradle|class|jar|war|c|cc|cpp|cxx|h|hh|hpp|hxx|swift|rb|php|cs|fs|sh|bash|zsh|ps1|bat|cmd|sql|db|sqlite|sqlite3|log|wasm|zip|tar|gz|tgz|whl|egg|pem|crt|proto|so|dylib|dll|exe|bin)$',
+    'wordChar': r'^[A-Za-z0-9_]$',
+    'identLike': r'^[A-Za-z_$@.:][A-Za-z0-9_$@.\/:+<>&*()\[\]#\-]{0,99}$',
+    'nested': r'^[A-Za-z][^ ]* +[^ ]+ +[^ ]',
+    'path': r'(?<![{PC}\/\\\uE000-\uF8FF])(?:[A-Za-z]:[\\\/][{PC}\\\/]*|\\\\[{PC}][{PC}\\]*|\.\.?\\[{PC}][{PC}\\]*|(?:~|\.\.?)?\/[{PC}][{PC}\/]*|[{PC}]+(?:[\/\\][{PC}]+)+|[{PC}]+\.(?:py|pyi|pyx|ipynb|js|mjs|cjs|jsx|ts|tsx|mts|cts|vue|svelte|json|jsonc|json5|yaml|yml|toml|ini|cfg|conf|env|lock|txt|md|rst|csv|tsv|xml|html|htm|css|scss|sass|less|rs|go|java|kt|kts|scala|groovy|gradle|class|jar|war|c|cc|cpp|cxx|h|hh|hpp|hxx|swift|rb|php|cs|fs|sh|bash|zsh|ps1|bat|cmd|sql|db|sqlite|sqlite3|log|wasm|zip|tar|gz|tgz|whl|egg|pem|crt|proto|so|dylib|dll|exe|bin)(?:(?::[0-9]+){1,3}|\([0-9]+(?:,[0-9]+)?\)|:\[[0-9]+,[0-9]+\])(?![0-9]))(?:(?::[0-9]+){1,3}|\([0-9]+(?:,[0-9]+)?\)|:\[[0-9]+,[0-9]+\])?(?:\?[A-Za-z0-9_.~%+=&;\-]*)?',
+    'pathAbs': r'^(?:~|\.\.?[\/\\]|\/|[A-Za-z]:[\/\\]|\\\\)',
+    'hasLoc': r'(?:(?::[0-9]+){1,3}|\([0-9]+(?:,[0-9]+)?\)|:\[[0-9]+,[0-9]+\])$',
+    'ext': r'\.(?:py|pyi|pyx|ipynb|js|mjs|cjs|jsx|ts|tsx|mts|cts|vue|svelte|json|jsonc|json5|yaml|yml|toml|ini|cfg|conf|env|lock|txt|md|rst|csv|tsv|xml|html|htm|css|scss|sass|less|rs|go|java|kt|kts|scala|groovy|gradle|class|jar|war|c|cc|cpp|cxx|h|hh|hpp|hxx|swift|rb|php|cs|fs|sh|bash|zsh|ps1|bat|cmd|sql|db|sqlite|sqlite3|log|wasm|zip|tar|gz|tgz|whl|egg|pem|crt|proto|so|dylib|dll|exe|bin)$',
+    'header': r'\.(?:h|hh|hpp|hxx)$',
+    'shlib': r'^lib[^\/]*\.so(?:\.[0-9]+)*$|\.(?:dll|dylib)$',
+    'slashes': r'[\\\/]+',
+    'trailDots': r'\.+$',
+    'cargo': r'\/registry\/src\/[^\/]+\/([A-Za-z0-9_\-]+?)-[0-9]+\.[0-9]+\.[0-9]+[^\/]*(?:\/([^\n]*))?$',
+    'gomod': r'\/pkg\/mod\/([^@]+)@[^\/]*(?:\/([^\n]*))?$',
+    'sqlIdent1': r'(no such (?:table|column|index|savepoint): )[^ ,;]+',
+    'sqlIdent2': r'(constraint failed: )[^ ,;]+(?:, [^ ,;]+)*',
+    'sqlIdent3': r'(?<![A-Za-z0-9_])(table )[^ ,;]+( has no column named )[^ ,;]+',
+    'sqlIdent4': r'(?<![A-Za-z0-9_])(table )[^ ,;]+( already exists)',
+    'enotfound': r'(?<![A-Za-z0-9_])((?:ENOTFOUND|EAI_AGAIN) )[A-Za-z0-9.\-]+(?![A-Za-z0-9_.\-])',
+    'uuid': r'(?<![A-Za-z0-9_])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![A-Za-z0-9_])',
+    'tsIso': r'(?<![0-9])[0-9]{4}[\-\/][0-9]{2}[\-\/][0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:Z| ?UTC| ?[+\-][0-9]{2}:?[0-9]{2})?)?(?![0-9])',
+    'tsMon': r'(?<![A-Za-z0-9])(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? )?(?:[0-9]{1,2} )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (?:[0-9]{1,2},? )?(?:[0-9]{4} )?[0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?: [0-9]{4})?(?: ?(?:GMT|UTC)(?:[+\-][0-9]{4})?)?(?![0-9])',
+    'tsTime': r'(?<![0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?Z?(?![0-9])',
+    'ip6': r'(?<![A-Za-z0-9_:.])\[?(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){7}|(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?::(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?)(?:%[A-Za-z0-9]+)?\]?(?![A-Za-z0-9_])',
+    'ip6Port': r'^[^\[]*::[^\n]*:([0-9]{2,5})$',
+    'ip4': r'(?<![A-Za-z0-9_.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?:\/[0-9]{1,2})?(?![A-Za-z0-9_]|\.[0-9])',
+    'host': r'(?<![A-Za-z0-9_.@\/\-])(?:[A-Za-z0-9\-]+\.){2,}(?:com|net|org|io|dev|app|ai|cloud|internal|local|co|us|eu|de|uk)(?![A-Za-z0-9_.\-])',
+    'hex0x': r'(?<![A-Za-z0-9_])0[xX][0-9a-fA-F]+(?![A-Za-z0-9_])',
+    'hexBare': r'(?<![A-Za-z0-9_])[0-9a-fA-F]{7,}(?![A-Za-z0-9_])',
+    'hasDigit': r'[0-9]',
+    'hasHexLetter': r'[a-fA-F]',
+    'randId': r'(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{20,}(?![A-Za-z0-9_\-])',
+    'twoDigits': r'[0-9][^0-9]*[0-9]',
+    'lower': r'[a-z]',
+    'upper': r'[A-Z]',
+    'size': r'(?<![A-Za-z0-9_.])[0-9]+(?:\.[0-9]+)? ?(?:[KMGTP]i?B|[kKMG]B|bytes|B)(?![A-Za-z0-9_])',
+    'dur': r'(?<![A-Za-z0-9_.])[0-9]+(?:\.[0-9]+)?(?:(?:ns|us|\u00b5s|ms|s|m|h)(?:[0-9]+(?:\.[0-9]+)?(?:ns|us|\u00b5s|ms|s|m|h))*| ?(?:milliseconds?|seconds?|secs?|minutes?|mins?|hours?|ms))(?![A-Za-z0-9_])',
+    'ver': r'(?<![A-Za-z0-9_.])(?:v?[0-9]+\.[0-9]+\.[0-9]+(?:\.[0-9]+)*(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?:\+[0-9A-Za-z.]+)?|v[0-9]+\.[0-9]+|(?<=[=@^~<>])[0-9]+\.[0-9]+)(?![A-Za-z0-9_])',
+    'num': r'(?<![A-Za-z0-9_.])(?<![A-Za-z]-)[0-9]+(?:\.[0-9]+)*(?![A-Za-z0-9_])',
+    'spaces': r' {2,}',
+    'runs': r'(<(?:n|v|s|hex|ts|ip|uuid|id|size|dur|url|email|host|path)>)(?:(?:, ?| )\1)+',
+    'shieldTok': r'\uE000([\uE100-\uF7FF])\uE001',
+}
+
+R = {k: re.compile(v.replace('{PC}', PC_PY)) for k, v in PATTERNS.items()}
+
+WELL_KNOWN = set(
+    ('package.json package-lock.json npm-shrinkwrap.json tsconfig.json jsconfig.json yarn.lock pnpm-lock.yaml '
+     '.npmrc .nvmrc .env .babelrc babel.config.js webpack.config.js vite.config.ts vite.config.js '
+     'jest.config.js .eslintrc.json eslint.config.js Cargo.toml Cargo.lock go.mod go.sum pyproject.toml '
+     'requirements.txt setup.py setup.cfg Pipfile Pipfile.lock poetry.lock manage.py pom.xml build.gradle '
+     'build.gradle.kts settings.gradle gradlew Makefile CMakeLists.txt Dockerfile docker-compose.yml '
+     'docker-compose.yaml compose.yaml Gemfile Gemfile.lock composer.json .gitignore .gitmodules').split(' '))
+VALUE_SET = set(VALUE_WORDS.split('|'))
+NAME_SET = set(NAME_WORDS.split('|'))
+JAVA_PREFIX = set('java javax jakarta org com io net kotlin android scala groovy'.split(' '))
+NODE_ONLY = set(
+    'Error RangeError ReferenceError EvalError URIError AggregateError InternalError AbortError FetchError AxiosError SqliteError DOMException ZodError'.split(' '))
+PY_ONLY = set(
+    ('BaseException Exception ArithmeticError AssertionError AttributeError BlockingIOError BrokenPipeError BufferError '
+     'ChildProcessError ConnectionAbortedError ConnectionError ConnectionRefusedError ConnectionResetError EOFError '
+     'EnvironmentError FileExistsError FileNotFoundError FloatingPointError GeneratorExit IOError ImportError '
+     'IndentationError IndexError InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError '
+     'ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError OverflowError PermissionError '
+     'ProcessLookupError RecursionError RuntimeError StopIteration StopAsyncIteration SystemError SystemExit TabError '
+     'TimeoutError UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError UnicodeTranslateError ValueError '
+     'ZeroDivisionError ExceptionGroup BaseExceptionGroup JSONDecodeError').split(' '))
+EXT_TAG = {
+    'c': 'c', 'cc': 'c', 'cpp': 'c', 'cxx': 'c', 'c++': 'c', 'h': 'c', 'hh': 'c', 'hpp': 'c', 'hxx': 'c', 'm': 'c', 'mm': 'c', 'cu': 'c', 'ino': 'c',
+    'java': 'java', 'kt': 'java', 'kts': 'java', 'scala': 'java', 'groovy': 'java',
+    'rs': 'rust', 'go': 'go', 'ts': 'ts', 'tsx': 'ts', 'mts': 'ts', 'cts': 'ts',
+    'js': 'node', 'mjs': 'node', 'cjs': 'node', 'jsx': 'node', 'py': 'py', 'pyi': 'py', 'pyx': 'py', 'sql': 'sql', 'sh': 'sh', 'bash': 'sh',
+}
+
+_SURR = re.compile('[\ud800-\udfff]')
+_PAIR = re.compile('[\ud800-\udbff][\udc00-\udfff]')
+
+
+def _fix_surrogates(s):
+    # JS sees a high+low surrogate pair as one char; a lone surrogate becomes U+FFFD in both.
+    if not _SURR.search(s):
+        return s
+    s = _PAIR.sub(lambda m: chr(0x10000 + ((ord(m.group(0)[0]) - 0xD800) << 10) + (ord(m.group(0)[1]) - 0xDC00)), s)
+    return _SURR.sub('\ufffd', s)
+
+
+def _cp_cut(s, n):
+    return s if len(s) <= n else s[:n]
+
+
+def _sub(name, repl, s):
+    return R[name].sub(repl, s)
+
+
+# ---------------------------------------------------------------------------------------------
+# Step 1: lines.
+# ---------------------------------------------------------------------------------------------
+
+def _to_lines(text):
+    s = _fix_surrogates(text)
+    lines = R['lineSplit'].split(s)
+    if len(lines) > MAX_LINES:
+        lines = lines[:MAX_LINES // 2] + lines[len(lines) - MAX_LINES // 2:]
+    return [l for l in (_clean_line(x) for x in lines) if l != '']
+
+
+def _clean_line(l):
+    l = _cp_cut(l, MAX_LINE)
+    if '\x1b' in l:
+        l = _sub('ansiEsc', '', _sub('ansiCsi', '', _sub('ansiOsc', '', l)))
+    if 'm' in l:
+        l = _sub('ansiLost', '', l)
+    l = _sub('pua', '\ufffd', _sub('bom', '', _sub('ctrl', ' ', l)))
+    l = R['rtrim'].sub('', l, count=1)
+    return R['ciPrefix'].sub('', l, count=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Step 2: the decisive line (first matching rule wins; see the spec for the order).
+# ---------------------------------------------------------------------------------------------
+
+def _next_non_empty(T, i):
+    for j in range(i + 1, len(T)):
+        if T[j] != '':
+            return T[j]
+    return ''
+
+
+def _m(name, s):
+    return R[name].search(s)
+
+
+def _pick(L):
+    T = [R['ltrim'].sub('', l, count=1) for l in L]
+    n = len(T)
+
+    # 1. Rust panic.
+    for i in range(n):
+        m = _m('rustPanic', T[i])
+        if not m:
+            continue
+        rest = m.group(1)
+        o = _m('rustPanicOld', rest)
+        if o:
+            msg = o.group(1)
+        elif _m('rustPanicNew', rest):
+            msg = _next_non_empty(T, i)
+        elif rest.startswith("'"):
+            msg = rest[1:]
+        else:
+            msg = R['rustPanicLoc'].sub('', rest, count=1)
+        return 'rust', 'panicked: ' + msg
+
+    # 2. Go panic / runtime fatal error.
+    goroutine = any(_m('goroutine', t) for t in T)
+    for i in range(n):
+        m = _m('goPanic', T[i])
+        if m and (goroutine or m.group(1).startswith('runtime error: ') or _m('goSignal', _next_non_empty(T, i))):
+            return 'go', 'panic: ' + m.group(1)
+        if goroutine:
+            m = _m('goFatal', T[i])
+            if m:
+                return 'go', 'fatal error: ' + m.group(1)
+
+    # 3. Python traceback: the exception line after the last `Traceback` header.
+    last = -1
+    for i in range(n):
+        if _m('pyTb', T[i]):
+            last = i
+    if last >= 0:
+        for j in range(last + 1, n):
+            if L[j] == '' or L[j][0] == ' ':
+                continue
+            if _m('pyExcAny', T[j]):
+                return 'py', T[j]
+        for j in range(n - 1, last, -1):
+            if _m('pyExcStrict', T[j]):
+                return 'py', T[j]
+    # 3b. Python without `Traceback`.
+    if any(_m('pyFile', l) for l in L):
+        for j in range(n - 1, -1, -1):
+            if _m('pyExcStrict', T[j]):
+                return 'py', T[j]
+    # 4. pytest.
+    for i in range(n):
+        m = _m('pytestE', L[i])
+        if m and _m('pyExcStrict', m.group(1)):
+            return 'py', m.group(1)
+    for i in range(n):
+        m = _m('pytestSummary', T[i])
+        if m:
+            return 'py', m.group(1)
+
+    # 5. JVM.
+    java_frames = any(_m('javaFrame', t) for t in T)
+    thread = -1
+    cause = -1
+    for i in range(n):
+        if thread < 0 and _m('javaThread', T[i]):
+            thread = i
+        if _m('javaCause', T[i]):
+            cause = i
+    if thread >= 0 or (java_frames and cause >= 0):
+        if cause >= 0:
+            return 'java', R['javaCause'].sub('', T[cause], count=1)
+        return 'java', R['javaThread'].sub('', T[thread], count=1)
+    if java_frames:
+        for i in range(n):
+            if _m('javaExc', T[i]):
+                return 'java', T[i]
+
+    # 6. Compiler and linker diagnostics.
+    for i in range(n):
+        t = T[i]
+        m = _m('tsc', t)
+        if m:
+            return 'ts', 'error ' + m.group(1) + ': ' + m.group(2)
+        m = _m('rustc', t)
+        if m:
+            return 'rust', 'error[' + m.group(1) + ']: ' + m.group(2)
+        m = _m('gcc', t)
+        if m:
+            return _ext_tag(m.group(1)), m.group(2) + ': ' + m.group(3)
+        m = _m('msvc', t)
+        if m:
+            return _ext_tag(m.group(1)), m.group(2) + ' ' + m.group(3) + ': ' + m.group(4)
+        m = _m('msLink', t)
+        if m:
+            return 'c', 'error ' + m.group(1) + ': ' + m.group(2)
+        m = _m('goBuild', t)
+        if m:
+            return 'go', m.group(2)
+        m = _m('kotlin', t)
+        if m:
+            return 'java', m.group(2)
+        m = _m('linkUndef', t)
+        if m:
+            return 'c', 'undefined reference to ' + m.group(1)
+        if _m('macLink', t):
+            s = _m('macSym', _next_non_empty(T, i))
+            return 'c', 'undefined symbols' + (': ' + s.group(1) if s else '')
+
+    # 7. Node.
+    node_ctx = any(_m('nodeFrame', t) or _m('nodeCtx', t) for t in T)
+    if node_ctx:
+        for i in range(n):
+            if not _m('nodeHdr', T[i]):
+                continue
+            msg = R['uncaught'].sub('', T[i], count=1)
+            for j in range(i + 1, n):
+                c = _m('nodeCause', T[j])
+                if c and _m('nodeHdr', c.group(1)):
+                    msg += ' [cause] ' + c.group(1)
+                    break
+            return 'node', msg
+
+    # 7b. jest matcher failure.
+    for i in range(n):
+        if not _m('jestTitle', T[i]):
+            continue
+        msg = _next_non_empty(T, i)
+        if msg != '' and not _m('jestTitle', msg):
+            return 'node', msg
+
+    # 8. SQL.
+    for i in range(n):
+        t = T[i]
+        m = _m('pg', t)
+        if m:
+            return 'sql', m.group(1) + ': ' + m.group(2)
+        if _m('pgTool', t):
+            return 'sql', t
+        m = _m('mysql', t)
+        if m:
+            return 'sql', 'ERROR ' + m.group(1) + ' (' + m.group(2) + '): ' + m.group(3)
+        m = _m('mssql', t)
+        if m:
+            return 'sql', 'Msg ' + m.group(1) + ': ' + _next_non_empty(T, i)
+        m = _m('oracle', t)
+        if m:
+            return 'sql', m.group(1)
+        m = _m('sqliteCli', t)
+        if m and _m('sqliteMsg', m.group(1)):
+            return 'sql', R['sqliteCode'].sub('', m.group(1), count=1)
+
+    # 9. Shell.
+    for i in range(n):
+        t = T[i]
+        m = (_m('shNotFound1', t) or _m('shNotFound2', t) or _m('shNotFound3', t) or _m('shNotFound4', t)
+             or _m('shNotFound5', t) or _m('shNotFound6', t))
+        if m:
+            return 'sh', 'command not found: ' + m.group(1)
+    for i in range(n):
+        m = _m('shGeneric', T[i])
+        if m:
+            return 'sh', m.group(1)
+
+    # 10. pip.
+    if any(_m('pipCtx', t) for t in T):
+        if any(t == 'error: externally-managed-environment' for t in T):
+            return 'pip', 'externally-managed-environment'
+        for i in range(n):
+            if not T[i].startswith('ERROR: '):
+                continue
+            msg = T[i][7:]
+            if _m('pipResolver', msg):
+                return 'pip', 'dependency conflict: ' + _next_non_empty(T, i)
+            return 'pip', msg
+        for i in range(n):
+            if T[i] != 'error: subprocess-exited-with-error':
+                continue
+            for j in range(i + 1, n):
+                m = _m('pipX', T[j])
+                if m:
+                    return 'pip', 'subprocess-exited-with-error: ' + m.group(1)
+            return 'pip', 'subprocess-exited-with-error'
+
+    # 11. npm.
+    npm = _npm_pick(T)
+    if npm and not npm[1]:
+        return 'npm', npm[0]
+
+    # 12. The go command.
+    for i in range(n):
+        m = _m('goTool', T[i])
+        if m:
+            return 'go', 'go: ' + m.group(1)
+
+    # 13. A bare exception line.
+    for i in range(n):
+        m = _m('excHdr', T[i])
+        if not m:
+            continue
+        return _classify_exc(m.group(1), m.group(2) or ''), R['uncaught'].sub('', T[i], count=1)
+
+    # 14. cargo / rustc errors without a code.
+    if any(_m('rustCtx', t) for t in T):
+        for i in range(n):
+            m = _m('rustErr', T[i])
+            if m:
+                return 'rust', 'error: ' + m.group(1)
+
+    # 15. Gradle, Maven.
+    for i in range(n):
+        if _m('gradle', T[i]):
+            return 'java', _next_non_empty(T, i)
+    if any(_m('mvnInfo', t) for t in T):
+        first = None
+        for i in range(n):
+            m = _m('mvnError', T[i])
+            if not m or _m('mvnNoise', m.group(1)):
+                continue
+            if _m('mvnJava', m.group(1)):
+                return 'java', m.group(1)
+            if first is None:
+                first = m.group(1)
+        if first is not None:
+            return 'java', first
+
+    # 16. npm script failure wrapper.
+    if npm:
+        return 'npm', npm[0]
+
+    # 17. Generic.
+    line = None
+    for i in range(n):
+        if _m('strong', T[i]) and not _m('noise', T[i]):
+            line = T[i]
+            break
+    if line is None:
+        for i in range(n):
+            if _m('errorish', T[i]) and not _m('noise', T[i]):
+                line = T[i]
+                break
+    if line is None:
+        for i in range(n):
+            if _m('noise', T[i]):
+                line = T[i]
+                break
+    if line is None:
+        for i in range(n - 1, -1, -1):
+            if T[i] != '':
+                line = T[i]
+                break
+    if line is None:
+        line = ''
+    tag = 'other'
+    if _m('toolC', line):
+        tag = 'c'
+    elif _m('toolRust', line):
+        tag = 'rust'
+    elif _m('toolJava', line):
+        tag = 'java'
+    elif _m('toolNode', line) or node_ctx:
+        tag = 'node'
+    elif _m('toolPy', line):
+        tag = 'py'
+    return tag, line
+
+
+def _ext_tag(file):
+    dot = file.rfind('.')
+    ext = file[dot + 1:] if dot >= 0 else ''
+    return EXT_TAG.get(ext, 'other')
+
+
+def _npm_pick(T):
+    rest = []
+    for t in T:
+        m = _m('npm', t)
+        if m:
+            rest.append(R['ltrim'].sub('', m.group(1) or '', count=1))
+    if not rest:
+        return None
+    code = ''
+    for r in rest:
+        m = _m('npmCode', r)
+        if m:
+            code = m.group(1)
+            break
+    line = ''
+    if code == 'E404':
+        for r in rest:
+            if _m('npmRegistry', r):
+                line = R['npmQuotedSpec'].sub(lambda mm: "'" + mm.group(1) + "'", R['npm404'].sub('', r, count=1))
+    elif code == 'ERESOLVE':
+        line = 'unable to resolve dependency tree'
+        for i in range(len(rest) - 1):
+            if _m('npmResolve', rest[i]):
+                line += '; ' + rest[i + 1]
+    if line == '' and code:
+        for r in rest:
+            k = r.find(code + ': ')
+            if k >= 0:
+                line = r[k:]
+                break
+    if line == '':
+        for r in rest:
+            if r == '' or _m('npmField', r):
+                continue
+            line = R['npmCategory'].sub('', r, count=1)
+            break
+    msg = line
+    if code and not (line.startswith(code + ':') or line.startswith(code + ' ')):
+        msg = code + ' ' + line if line else code
+    return msg, (not code) or bool(_m('npmWrapper', code))
+
+
+def _classify_exc(name, msg):
+    if ' [' in name:
+        return 'node'
+    if '.' in name:
+        first = name[:name.index('.')]
+        if first in JAVA_PREFIX:
+            return 'java'
+        if first == 'System' or first == 'Microsoft':
+            return 'other'
+        return 'py'
+    if name in NODE_ONLY:
+        return 'node'
+    if name in PY_ONLY:
+        return 'py'
+    if name == 'TypeError' or name == 'SyntaxError':
+        if _m('pyPhr', msg):
+            return 'py'
+        if _m('nodePhr', msg):
+            return 'node'
+    return 'other'
+
+
+# ---------------------------------------------------------------------------------------------
+# Step 3: normalize the decisive text.
+# ---------------------------------------------------------------------------------------------
+
+class _Shield:
+    """Shielded spans are final: later passes skip them (private-use markers)."""
+
+    def __init__(self):
+        self.spans = []
+
+    def put(self, s):
+        self.spans.append(s)
+        return '\ue000' + chr(0xE100 + len(self.spans) - 1) + '\ue001'
+
+    def open(self, s):
+        def back(m):
+            k = ord(m.group(1)) - 0xE100
+            return self.spans[k] if k < len(self.spans) else ''
+        for _ in range(2):
+            if '\ue000' not in s:
+                break
+            s = R['shieldTok'].sub(back, s)
+        return s
+
+
+def _normalize(msg):
+    sh = _Shield()
+    s = _cp_cut(msg, MAX_MSG)
+    s = R['protect'].sub(lambda m: m.group(1) + sh.put(m.group(2)), s)
+    s = R['protectOpenssl'].sub(lambda m: m.group(1) + sh.put(m.group(2)), s)
+    s = R['protectHttp'].sub(lambda m: sh.put(m.group(1)), s)
+    s = R['protectSqlState'].sub(lambda m: sh.put(m.group(1)), s)
+
+    def url(m):
+        u0 = m.group(0)
+        t = R['urlTrail'].search(u0)
+        trail = t.group(0) if t else ''
+        u = u0[:len(u0) - len(trail)]
+        reg = R['npmReg'].search(u)
+        return sh.put('<registry>/' + R['pct2f'].sub('/', reg.group(1)) if reg else '<url>') + trail
+    s = R['url'].sub(url, s)
+    s = R['email'].sub(lambda m: sh.put('<email>'), s)
+    s = _quotes(s, 0, sh)
+    s = R['path'].sub(lambda m: _path_match(m.group(0), sh), s)
+    s = R['sqlIdent1'].sub(lambda m: m.group(1) + '<s>', s)
+    s = R['sqlIdent2'].sub(lambda m: m.group(1) + '<s>', s)
+    s = R['sqlIdent3'].sub(lambda m: m.group(1) + '<s>' + m.group(2) + '<s>', s)
+    s = R['sqlIdent4'].sub(lambda m: m.group(1) + '<s>' + m.group(2), s)
+    s = _tokens(s)
+    s = sh.open(s)
+    s = R['spaces'].sub(' ', s)
+    s = R['ltrim'].sub('', s, count=1)
+    s = R['rtrim'].sub('', s, count=1)
+    s = R['runs'].sub(lambda m: m.group(1), s)
+    return s
+
+
+def _quotes(s, depth, sh):
+    first_colon = s.find(': ')
+
+    def cb(m):
+        g1, g2, g3 = m.group(1), m.group(2), m.group(3)
+        pre = g1 or g2 or g3 or ''
+        c = next(x for x in (m.group(4), m.group(5), m.group(6), m.group(7), m.group(8)) if x is not None)
+        offset = m.start()
+        after = s[m.end():]
+        word = g1[:-1] if g1 else ''
+        ln = len(c)
+        is_value = word in VALUE_SET or bool(g2) or bool(g3 and 0 <= first_colon < offset and _m('quoteTrail', after))
+        if ln <= 1:
+            out = sh.put('<s>' if is_value and _m('wordChar', c) else "'" + c + "'")
+        elif _m('onlyShield', c):
+            out = c
+        elif ln > MAX_QUOTED:
+            out = sh.put('<s>')
+        elif _m('strongPath', c):
+            out = sh.put(_norm_path(c))
+        elif word in NAME_SET and _m('identLike', c):
+            out = sh.put("'" + _tokens(c) + "'")
+        elif _m('weakPathRel', c) or _m('weakPathBare', c) or c in WELL_KNOWN:
+            out = sh.put("'" + c + "'" if _m('header', c) else _norm_path(c))
+        elif is_value:
+            out = sh.put('<s>')
+        elif _m('identLike', c):
+            out = sh.put("'" + _tokens(c) + "'")
+        elif depth < 2 and _m('nested', c):
+            out = "'" + _quotes(c, depth + 1, sh) + "'"
+        else:
+            out = sh.put('<s>')
+        return pre + out
+    return R['quote'].sub(cb, s)
+
+
+def _path_match(m, sh):
+    core = R['trailDots'].sub('', m, count=1)
+    tail = m[len(core):]
+    if core == '':
+        return m
+    if not _m('pathAbs', core):
+        base = _base_name(_strip_loc(core))
+        if not _m('hasLoc', core) and (not _m('ext', base) or _m('header', base)):
+            return m
+    return sh.put(_norm_path(core)) + tail
+
+
+def _strip_loc(p):
+    return R['hasLoc'].sub('', p, count=1)
+
+
+def _base_name(p):
+    q = R['slashes'].sub('/', p)
+    return q[q.rfind('/') + 1:]
+
+
+def _norm_path(p):
+    q = R['slashes'].sub('/', _strip_loc(p))
+    nm = q.rfind('node_modules/')
+    if nm >= 0 and (nm == 0 or q[nm - 1] == '/'):
+        return 'node_modules/' + q[nm + 13:]
+    sp = max(q.rfind('/site-packages/'), q.rfind('/dist-packages/'))
+    if sp >= 0:
+        return 'site-packages/' + q[sp + 15:]
+    m = _m('cargo', q)
+    if m:
+        return 'cargo/' + m.group(1) + ('/' + m.group(2) if m.group(2) else '')
+    m = _m('gomod', q)
+    if m:
+        return 'gomod/' + m.group(1) + ('/' + m.group(2) if m.group(2) else '')
+    base = q[q.rfind('/') + 1:]
+    if base in WELL_KNOWN or _m('header', base) or _m('shlib', base):
+        return base
+    return '<path>'
+
+
+def _tokens(s):
+    s = R['enotfound'].sub(lambda m: m.group(1) + '<host>', s)
+    s = R['uuid'].sub('<uuid>', s)
+    s = R['tsIso'].sub('<ts>', s)
+    s = R['tsMon'].sub('<ts>', s)
+    s = R['tsTime'].sub('<ts>', s)
+    def ip6(m):
+        p = _m('ip6Port', m.group(0))
+        return '<ip>:' + p.group(1) if p else '<ip>'
+    s = R['ip6'].sub(ip6, s)
+    s = R['ip4'].sub('<ip>', s)
+    s = R['host'].sub('<host>', s)
+    s = R['hex0x'].sub('<hex>', s)
+    s = R['hexBare'].sub(lambda m: '<hex>' if _m('hasDigit', m.group(0)) and _m('hasHexLetter', m.group(0)) else m.group(0), s)
+    s = R['randId'].sub(lambda m: '<id>' if _m('twoDigits', m.group(0)) and _m('lower', m.group(0)) and _m('upper', m.group(0)) else m.group(0), s)
+    s = R['size'].sub('<size>', s)
+    s = R['dur'].sub('<dur>', s)
+    s = R['ver'].sub('<v>', s)
+    s = R['num'].sub('<n>', s)
+    return s
+
+
+# ---------------------------------------------------------------------------------------------
+# The function.
+# ---------------------------------------------------------------------------------------------
+
+def errsig(text):
+    """ErrSig v1 of raw error output: returns (sig, h)."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode('utf-8', 'replace')
+    elif text is None:
+        text = ''
+    elif not isinstance(text, str):
+        text = str(text)
+    tag, msg = _pick(_to_lines(text))
+    sig = tag + ':' + _normalize(msg)
+    if len(sig) > MAX_SIG:
+        sig = R['rtrim'].sub('', sig[:MAX_SIG], count=1)
+    return sig, hashlib.sha256(sig.encode('utf-8')).hexdigest()
+
+
+def main():
+    data = sys.stdin.buffer.read()
+    sig, h = errsig(data.decode('utf-8', 'replace'))
+    sys.stdout.buffer.write((sig + '\t' + h + '\n').encode('utf-8'))
+
+
+if __name__ == '__main__':
+    main()

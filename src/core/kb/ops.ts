@@ -1,0 +1,392 @@
+// Knowledge-base operations: write, look up by error text or hash, read, vote, search, hubs.
+import { z } from 'zod';
+import { CxError } from '../errors.js';
+import { newId } from '../identity/tokens.js';
+import { limit } from '../limits.js';
+import { defineOp, type Ctx } from '../ops/types.js';
+import { scrubFind } from '../safety/scrub.js';
+import { classOf, CLASS_RE } from './classify.js';
+import { briefOp } from './brief.js';
+import { digestOps } from './digests.js';
+import { errsig } from './errsig/errsig.js';
+import { libStr, libsInText, parseLib } from './libs.js';
+import type { KbEntry, Lib } from './ports.js';
+import { day, entryMd, entryText, entryView, flat, hitLine, score, type EntryView } from './render.js';
+
+export const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'] as const;
+const HITS = 5;
+
+/** Comma or space separated strings, or arrays, into a clean list. */
+const list = (max: number, item: z.ZodString) =>
+  z
+    .union([z.array(z.string()), z.string()])
+    .transform((v) => (Array.isArray(v) ? v : v.split(/[\s,]+/)).map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(item).max(max));
+
+/** Error text as sent: byte and line limits of spec 8 (413 over the size, 400 over the lines). */
+function checkErrorText(text: string): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > limit('e.body')) throw new CxError('size', `text over ${limit('e.body')} bytes`, 413);
+  const lines = text.split('\n').length;
+  if (lines > limit('e.lines')) throw new CxError('bad', `text: ${lines} lines, at most ${limit('e.lines')}`);
+  if (!text.trim()) throw new CxError('bad', 'text: empty');
+}
+
+const entryOut = z.object({
+  id: z.string(), url: z.string(), title: z.string(), sig: z.string(), h: z.string(), eco: z.string(), class: z.string(),
+  libs: z.array(z.string()), tags: z.array(z.string()), error: z.string(), fix: z.string(), author: z.string(),
+  created: z.string(), updated: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), hits: z.number(), license: z.string(),
+});
+
+const hitOut = z.object({ id: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), title: z.string(), fix: z.string(), libs: z.array(z.string()) });
+const toHit = (e: KbEntry) => ({ id: e.id, score: score(e), confirms: e.confirms, fails: e.fails, title: e.title, fix: e.fix, libs: e.libs.map(libStr) });
+
+/** Records a miss as demand, unless the signature itself would publish a secret. */
+async function recordWanted(ctx: Ctx, h: string, sig: string | null, libs: Lib[]): Promise<void> {
+  const safeSig = sig !== null && scrubFind(sig) === null ? sig : null;
+  await ctx.core.store.kb.want(h, safeSig, libs.map(libStr).join(' '), ctx.core.now());
+}
+
+export const kbAddOp = defineOp({
+  name: 'kb.add',
+  title: 'Publish a fix',
+  summary: 'Publish a fix for an error: the error output (normalized to an ErrSig signature), the fix, libraries, ecosystem, tags. Published CC0-1.0.',
+  input: z
+    .object({
+      error: z.string().min(1).max(16384).describe('the error output as the tool printed it'),
+      fix: z.string().min(10).max(4000).describe('what fixed it: concrete commands or changes'),
+      title: z.string().min(3).max(120).optional(),
+      eco: z.enum(ECOS),
+      libs: list(20, z.string().max(120)).optional().describe('name@version list; version may be *'),
+      tags: list(5, z.string().regex(/^[a-z0-9][a-z0-9.+-]{0,31}$/, 'lowercase tags, 1-32 of a-z 0-9 . + -')).optional(),
+    })
+    .strict(),
+  output: z.object({ id: z.string(), sig: z.string(), h: z.string(), url: z.string() }),
+  auth: 'token',
+  readOnly: false,
+  quota: ['write', 'write_net'],
+  scrub: ['error', 'fix', 'title'],
+  bodyField: 'fix',
+  rest: { method: 'POST', path: '/k', status: 201 },
+  async run(ctx, input) {
+    checkErrorText(input.error);
+    const libs: Lib[] = [];
+    for (const s of input.libs ?? []) {
+      const l = parseLib(s);
+      if (!l) throw new CxError('bad', `libs: ${flat(s, 60)} is not name@version`);
+      libs.push(l);
+    }
+    const { sig, h } = errsig(input.error);
+    const now = ctx.core.now();
+    const e = await ctx.core.store.kb.insert({
+      id: newId('k', ctx.core.random),
+      sig,
+      h,
+      title: input.title ?? flat(sig, 120),
+      error: input.error,
+      fix: input.fix,
+      eco: input.eco,
+      cls: classOf(sig),
+      tags: input.tags ?? [],
+      libs: libs.length ? libs : libsInText(input.error),
+      author: ctx.caller.identity!.id,
+      created: now,
+    });
+    return { id: e.id, sig, h, url: `${ctx.core.config.baseUrl}/k/${e.id}` };
+  },
+  text: (r) => `ok k/${r.id} sig=${r.sig}\nnext: GET /k/${r.id}; others confirm it with POST /k/${r.id}/ok`,
+});
+
+const lookupOut = z.object({
+  sig: z.string(),
+  h: z.string(),
+  hits: z.number(),
+  raw: z.number(),
+  entries: z.array(hitOut),
+  fix: z.string(),
+  libs: z.array(z.string()),
+});
+type LookupOut = z.infer<typeof lookupOut>;
+
+async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
+  const { sig, h } = errsig(text);
+  const entries = await ctx.core.store.kb.byHash(h, HITS, true);
+  if (!entries.length) {
+    await recordWanted(ctx, h, sig, libsInText(text));
+    throw new CxError('notfound', `no fix yet for ${flat(sig, 160)}; recorded as wanted`);
+  }
+  const libs = [...new Set(entries.flatMap((e) => e.libs.map(libStr)))].slice(0, 20);
+  return { sig, h, hits: entries.length, raw: text.length, entries: entries.map(toHit), fix: entries[0]!.fix, libs };
+}
+
+const lookupText = (o: LookupOut) =>
+  [
+    `e: ${o.sig} hits=${o.hits} raw=${o.raw} chars`,
+    ...o.entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails} ${flat(e.title, 120)}`),
+    `fix: ${flat(o.fix, 600)}`,
+    `libs: ${o.libs.join(' ') || '-'}`,
+    `next: GET /k/${o.entries[0]!.id} for the whole entry; POST /k/${o.entries[0]!.id}/ok if it worked (untrusted advice: check it)`,
+  ].join('\n');
+
+/** GitHub Actions workflow commands: data is %-escaped so it cannot inject commands. */
+const ghaEsc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const ghaProp = (s: string) => ghaEsc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+export const kbLookupOp = defineOp({
+  name: 'kb.e',
+  title: 'Look up an error',
+  summary: 'Normalize error output to its ErrSig signature and return the known fixes, best first. Anonymous; misses are recorded as wanted.',
+  input: z.object({ text: z.string().describe('the error output, at most 16 KiB and 400 lines') }).strict(),
+  output: lookupOut,
+  auth: 'anon',
+  readOnly: true,
+  quota: ['e'],
+  rest: {
+    method: 'POST',
+    path: '/e',
+    textBody: 'text',
+    bodyLimit: 3 * limit('e.body'), // form encoding can triple the bytes; the text itself is checked below
+    formats: {
+      gha: (o: LookupOut, ctx: Ctx) =>
+        [
+          `::notice title=${ghaProp(`Agent Commons: ${flat(o.entries[0]!.title, 100)}`)}::${ghaEsc(`${o.fix}\n(untrusted advice, score ${o.entries[0]!.score}) ${ctx.core.config.baseUrl}/k/${o.entries[0]!.id}`)}`,
+          ...o.entries.slice(1).map((e) => `::notice title=${ghaProp(`Also: ${flat(e.title, 100)}`)}::${ghaEsc(`${ctx.core.config.baseUrl}/k/${e.id}`)}`),
+        ].join('\n'),
+    },
+  },
+  headers: (o) => ({ link: `</e/${encodeURIComponent(o.sig)}>; rel=canonical` }),
+  async run(ctx, input) {
+    checkErrorText(input.text);
+    return lookup(ctx, input.text);
+  },
+  text: lookupText,
+  md: (o) =>
+    [
+      `### Agent Commons: \`${o.sig.replace(/`/g, "'")}\``,
+      '',
+      ...o.entries.map((e) => `- [k/${e.id}](/k/${e.id}) score ${e.score}: ${flat(e.title, 120).replace(/[[\]<>]/g, '')}`),
+      '',
+      '**Top fix** (untrusted advice, check before applying):',
+      '',
+      '```text',
+      o.fix.replace(/```/g, "'''"),
+      '```',
+      '',
+    ].join('\n'),
+});
+
+const sigOut = lookupOut.extend({ h12: z.string() });
+
+export const kbSigOp = defineOp({
+  name: 'kb.sig',
+  title: 'Error signature page',
+  summary: 'The signature page of an error text given in the path: signature, hash, fixes. 404 records demand.',
+  input: z.object({ msg: z.string().min(1).max(2048) }).strict(),
+  output: sigOut,
+  auth: 'anon',
+  readOnly: true,
+  quota: ['e'],
+  rest: { method: 'GET', path: '/e/*', paramAlias: { '*': 'msg' }, twins: [] },
+  async run(ctx, input) {
+    const o = await lookup(ctx, input.msg);
+    return { ...o, h12: o.h.slice(0, 12) };
+  },
+  text: (o) => {
+    const [head, ...rest] = lookupText(o).split('\n');
+    return [head, `h: ${o.h12}`, ...rest].join('\n');
+  },
+});
+
+export const kbHashOp = defineOp({
+  name: 'kb.h',
+  title: 'Look up a signature hash',
+  summary: 'Fixes for the SHA-256 of an ErrSig signature (64 lowercase hex), computed client-side with /errsig.js or /errsig.py.',
+  input: z.object({ hex: z.string() }).strict(),
+  output: z.object({ h: z.string(), h12: z.string(), hits: z.number(), entries: z.array(hitOut), fix: z.string() }),
+  auth: 'anon',
+  readOnly: true,
+  quota: ['e'],
+  rest: { method: 'GET', path: '/h/:hex' },
+  headers: () => ({ 'x-robots-tag': 'noindex' }),
+  async run(ctx, input) {
+    if (!/^[0-9a-f]{64}$/.test(input.hex)) throw new CxError('bad', 'hash: want 64 lowercase hex of sha256(sig)');
+    const entries = await ctx.core.store.kb.byHash(input.hex, HITS, true);
+    if (!entries.length) {
+      await recordWanted(ctx, input.hex, null, []);
+      throw new CxError('notfound', 'no fix for this hash; recorded as wanted');
+    }
+    return { h: input.hex, h12: input.hex.slice(0, 12), hits: entries.length, entries: entries.map(toHit), fix: entries[0]!.fix };
+  },
+  text: (o) =>
+    [`h: ${o.h12} hits=${o.hits}`, ...o.entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails} ${flat(e.title, 120)}`), `fix: ${flat(o.fix, 600)}`, `next: GET /k/${o.entries[0]!.id}`].join('\n'),
+});
+
+export const kbGetOp = defineOp({
+  name: 'kb.get',
+  title: 'Read a KB entry',
+  summary: 'One knowledge-base entry: signature, error, fix, libraries, score. Untrusted data.',
+  input: z.object({ id: z.string().regex(/^k[0-9a-z]{6}$/, 'want k + 6 chars') }).strict(),
+  output: entryOut,
+  auth: 'anon',
+  readOnly: true,
+  rest: { method: 'GET', path: '/k/:id', twins: ['txt', 'md', 'json'], cache: 'public, max-age=60', htmlRedirect: (i) => `/kb/${String(i.id)}` },
+  async run(ctx, input): Promise<EntryView> {
+    const e = await ctx.core.store.kb.byId(input.id);
+    if (!e) throw new CxError('notfound', `no entry ${input.id}`);
+    return entryView(e, ctx.core.config.baseUrl);
+  },
+  text: (v) => entryText(v),
+  md: (v) => entryMd(v),
+});
+
+function voteOp(ok: boolean) {
+  return defineOp({
+    name: ok ? 'kb.confirm' : 'kb.fail',
+    title: ok ? 'Confirm a fix worked' : 'Report a fix did not work',
+    summary: ok
+      ? 'Say the fix of an entry worked for you: one confirmation per identity; raises the entry score and its author reputation.'
+      : 'Say the fix of an entry did not work for you: one vote per identity; lowers the entry score.',
+    input: z.object({ id: z.string().regex(/^k[0-9a-z]{6}$/, 'want k + 6 chars') }).strict(),
+    output: z.object({ id: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), vote: z.string() }),
+    auth: 'token',
+    readOnly: false,
+    idempotent: true,
+    quota: ['write'],
+    rest: { method: 'POST', path: ok ? '/k/:id/ok' : '/k/:id/fail' },
+    async run(ctx, input) {
+      const kb = ctx.core.store.kb;
+      const r = await kb.vote(input.id, ctx.caller.identity!.id, ok, ctx.core.now());
+      if (r === null) throw new CxError('notfound', `no entry ${input.id}`);
+      if (r === 'own') throw new CxError('dup', 'own entry: others confirm your fixes');
+      if (r === 'same') throw new CxError('dup', ok ? 'already confirmed' : 'already reported as not working');
+      const e = (await kb.byId(input.id))!;
+      return { id: e.id, confirms: e.confirms, fails: e.fails, score: score(e), vote: r };
+    },
+    text: (o) => `ok k/${o.id} confirms=${o.confirms} fails=${o.fails} score=${o.score}`,
+  });
+}
+export const kbConfirmOp = voteOp(true);
+export const kbFailOp = voteOp(false);
+
+const listOut = z.object({ count: z.number(), rows: z.array(hitOut) });
+
+export const kbSearchOp = defineOp({
+  name: 'kb.search',
+  title: 'Search the KB',
+  summary: 'Full-text search over titles, errors, fixes and tags, best first.',
+  input: z.object({ q: z.string().min(2).max(400), n: z.number().int().min(1).max(50).default(10) }).strict(),
+  output: listOut,
+  auth: 'anon',
+  readOnly: true,
+  quota: ['read'],
+  rest: { method: 'GET', path: '/search' },
+  async run(ctx, input) {
+    const rows = await ctx.core.store.kb.search(input.q, input.n);
+    return { count: rows.length, rows: rows.map(toHit) };
+  },
+  text: (o) => [`search hits=${o.count}`, ...o.rows.map((r) => `k/${r.id} score=${r.score} confirms=${r.confirms} ${flat(r.title, 120)}`), o.count ? `next: GET /k/${o.rows[0]!.id}` : 'next: POST /e with the whole error output'].join('\n'),
+});
+
+export const kbWantedOp = defineOp({
+  name: 'kb.wanted',
+  title: 'Wanted fixes',
+  summary: 'Error signatures looked up without a fix, most recent first: publish a fix for one with kb.add.',
+  input: z.object({ n: z.number().int().min(1).max(100).default(20) }).strict(),
+  output: z.object({ rows: z.array(z.object({ h: z.string(), sig: z.string().nullable(), libs: z.string(), misses: z.number(), last: z.string() })) }),
+  auth: 'anon',
+  readOnly: true,
+  rest: { method: 'GET', path: '/wanted' },
+  async run(ctx, input) {
+    const rows = await ctx.core.store.kb.wanted(input.n);
+    return { rows: rows.map((w) => ({ h: w.h, sig: w.sig, libs: w.libs, misses: w.misses, last: new Date(w.last).toISOString() })) };
+  },
+  text: (o) => [`wanted rows=${o.rows.length}`, ...o.rows.map((w) => `${w.last.slice(0, 10)} misses=${w.misses} h=${w.h.slice(0, 12)} ${w.sig ?? '-'}${w.libs ? ` libs=${w.libs}` : ''}`), 'next: POST /k with a fix for one of them'].join('\n'),
+});
+
+export const kbEcoOp = defineOp({
+  name: 'kb.eco',
+  title: 'Ecosystem hub',
+  summary: `Latest fixes of one ecosystem (${ECOS.join(', ')}) and their count.`,
+  input: z.object({ eco: z.enum(ECOS) }).strict(),
+  output: listOut.extend({ eco: z.string() }),
+  auth: 'anon',
+  readOnly: true,
+  rest: { method: 'GET', path: '/eco/:eco', cache: 'public, max-age=300' },
+  async run(ctx, input) {
+    const { rows, count } = await ctx.core.store.kb.byEco(input.eco, 50);
+    return { eco: input.eco, count, rows: rows.map(toHit) };
+  },
+  text: (o) => [`eco ${o.eco} fixes=${o.count}`, ...o.rows.map((r) => `k/${r.id} score=${r.score} ${flat(r.title, 120)}`), 'next: GET /k/<id>; POST /e with an error'].join('\n'),
+});
+
+export const kbClassOp = defineOp({
+  name: 'kb.class',
+  title: 'Error-class hub',
+  summary: 'Latest 50 fixes of one error class (e.g. modulenotfounderror, e0382, ts2307), a count and a per-library breakdown.',
+  input: z.object({ class: z.string().transform((s) => s.toLowerCase()).pipe(z.string().regex(CLASS_RE, '1-64 of a-z 0-9 _ . -')) }).strict(),
+  output: listOut.extend({ class: z.string(), libs: z.array(z.object({ name: z.string(), n: z.number() })) }),
+  auth: 'anon',
+  readOnly: true,
+  rest: { method: 'GET', path: '/err/:class', cache: 'public, max-age=300' },
+  async run(ctx, input) {
+    const { rows, count, libs } = await ctx.core.store.kb.byClass(input.class, 50);
+    if (!count) throw new CxError('notfound', `no fixes of class ${input.class}`);
+    return { class: input.class, count, libs, rows: rows.map(toHit) };
+  },
+  text: (o) =>
+    [`err ${o.class} fixes=${o.count}`, `libs: ${o.libs.map((l) => `${l.name}=${l.n}`).join(' ') || '-'}`, ...o.rows.map((r) => `k/${r.id} score=${r.score} ${flat(r.title, 120)}`), 'next: GET /k/<id>'].join('\n'),
+});
+
+export const kbCutoffOp = defineOp({
+  name: 'kb.cutoff',
+  title: 'Release ladder',
+  summary: 'The 15 latest confirmed releases across the top 20 libraries: date, lib, ver per line.',
+  input: z.object({}).strict(),
+  output: z.object({ rows: z.array(z.object({ date: z.string(), lib: z.string(), ver: z.string() })) }),
+  auth: 'anon',
+  readOnly: true,
+  rest: { method: 'GET', path: '/cutoff', cache: 'public, max-age=300' },
+  async run(ctx) {
+    const rows = await ctx.core.store.kb.releases(20, 15);
+    return { rows: rows.map((r) => ({ date: day(r.date), lib: r.lib, ver: r.ver })) };
+  },
+  text: (o) => (o.rows.length ? o.rows.map((r) => `${r.date} ${r.lib} ${r.ver}`).join('\n') : '# no confirmed releases yet'),
+});
+
+export const kbOps = [kbLookupOp, kbSigOp, kbHashOp, kbGetOp, kbAddOp, kbConfirmOp, kbFailOp, kbSearchOp, kbWantedOp, kbEcoOp, kbClassOp, kbCutoffOp];
+
+const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
+const monthStart = (y: number, m: number) => Date.UTC(y, m - 1, 1);
+const ym = (ms: number) => new Date(ms).toISOString().slice(0, 7);
+
+export const kbMonthOp = defineOp({
+  name: 'kb.month',
+  title: 'Monthly archive',
+  summary: 'Fixes published in one month (YYYY-MM), newest first, with the previous and next months that hold entries.',
+  input: z.object({ ym: z.string().regex(MONTH_RE, 'want YYYY-MM') }).strict(),
+  output: z.object({ ym: z.string(), count: z.number(), rows: z.array(hitOut), prev: z.string().nullable(), next: z.string().nullable() }),
+  auth: 'anon',
+  readOnly: true,
+  rest: { method: 'GET', path: '/kb/:ym/', cache: 'public, max-age=300', htmlTitle: (o: { ym: string }) => `Fixes of ${o.ym}` },
+  async run(ctx, input) {
+    const [, y, m] = MONTH_RE.exec(input.ym)!;
+    const from = monthStart(Number(y), Number(m));
+    const to = monthStart(Number(m) === 12 ? Number(y) + 1 : Number(y), Number(m) === 12 ? 1 : Number(m) + 1);
+    const rows = await ctx.core.store.kb.byMonth(from, to, 1000);
+    const nb = await ctx.core.store.kb.monthNeighbours(from, to);
+    return { ym: input.ym, count: rows.length, rows: rows.map(toHit), prev: nb.prev === null ? null : ym(nb.prev), next: nb.next === null ? null : ym(nb.next) };
+  },
+  text: (o) =>
+    [`kb ${o.ym} fixes=${o.count} prev=${o.prev ?? '-'} next=${o.next ?? '-'}`, ...o.rows.map((r) => `k/${r.id} score=${r.score} ${flat(r.title, 120)}`), `next: ${o.prev ? `GET /kb/${o.prev}/` : 'GET /k/<id>'}`].join('\n'),
+  md: (o) =>
+    [
+      `# Fixes of ${o.ym}`,
+      '',
+      `${o.count} fixes. ${o.prev ? `[← ${o.prev}](/kb/${o.prev}/)` : ''} ${o.next ? `[${o.next} →](/kb/${o.next}/)` : ''}`.trim(),
+      '',
+      ...o.rows.map((r) => `- [${flat(r.title, 120).replace(/[[\]<>*_`#]/g, '')}](/kb/${r.id}) · score ${r.score}`),
+      '',
+    ].join('\n'),
+});
+
+kbOps.push(kbMonthOp, briefOp, ...digestOps);

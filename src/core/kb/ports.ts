@@ -1,0 +1,76 @@
+// Async ports of the knowledge base; src/store/sqlite/kb.ts implements them.
+
+export interface Lib {
+  name: string;
+  ver: string;
+}
+
+export interface KbEntry {
+  n: number;
+  id: string;
+  sig: string;
+  h: string;
+  title: string;
+  error: string;
+  fix: string;
+  eco: string;
+  cls: string;
+  tags: string[];
+  libs: Lib[];
+  author: string;
+  created: number;
+  updated: number;
+  confirms: number;
+  fails: number;
+  hits: number;
+}
+
+export type NewEntry = Omit<KbEntry, 'n' | 'confirms' | 'fails' | 'hits' | 'updated'>;
+
+export interface Wanted {
+  h: string;
+  sig: string | null;
+  libs: string;
+  misses: number;
+  first: number;
+  last: number;
+}
+
+export interface Digest {
+  lib: string;
+  ver: string;
+  topic: string;
+  author: string;
+  lines: string;
+  score: number;
+  created: number;
+}
+
+export type VoteResult = 'new' | 'changed' | 'same' | 'own';
+
+export interface KbRepo {
+  insert(e: NewEntry): Promise<KbEntry>;
+  byId(id: string): Promise<KbEntry | null>;
+  /** Entries of one signature hash, best first; counts the lookup as a hit when `hit`. */
+  byHash(h: string, limit: number, hit: boolean): Promise<KbEntry[]>;
+  /** One vote per identity and entry; moves the entry's score and its author's rep in one transaction. */
+  vote(id: string, voter: string, ok: boolean, now: number): Promise<VoteResult | null>;
+  search(query: string, limit: number): Promise<KbEntry[]>;
+  byMonth(from: number, to: number, limit: number): Promise<KbEntry[]>;
+  /** Nearest months (as ms of their first day) before `from` and at or after `to` that hold entries. */
+  monthNeighbours(from: number, to: number): Promise<{ prev: number | null; next: number | null }>;
+  byEco(eco: string, limit: number): Promise<{ rows: KbEntry[]; count: number }>;
+  byClass(cls: string, limit: number): Promise<{ rows: KbEntry[]; count: number; libs: Array<{ name: string; n: number }> }>;
+  byLib(name: string, limit: number): Promise<KbEntry[]>;
+  /** Latest library versions named by confirmed (or operator seed) entries, across the most used libraries. */
+  releases(topLibs: number, rows: number): Promise<Array<{ date: number; lib: string; ver: string }>>;
+  want(h: string, sig: string | null, libs: string, now: number): Promise<void>;
+  wanted(limit: number): Promise<Wanted[]>;
+  count(): Promise<number>;
+  putDigest(d: Digest): Promise<void>;
+  /** The best digest of each (version, topic) of a library, newest first. */
+  digestsOf(lib: string, limit: number): Promise<Digest[]>;
+  bestDigest(lib: string, ver: string, topic: string): Promise<Digest | null>;
+  /** Bulk insert inside one transaction (sample data, benchmarks). */
+  insertMany(rows: NewEntry[]): Promise<number>;
+}

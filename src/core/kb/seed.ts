@@ -1,0 +1,57 @@
+// Sample data: the curated fixes in seed/fixes.jsonl, loaded once into an empty KB so a new
+// user's first POST /e with a common error gets a real answer.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { Core } from '../ops/types.js';
+import { newId } from '../identity/tokens.js';
+import { classOf } from './classify.js';
+import { errsig } from './errsig/errsig.js';
+import { libsInText, parseLib } from './libs.js';
+import type { NewEntry } from './ports.js';
+import { ECOS } from './ops.js';
+
+const SEED = fileURLToPath(new URL('./seed/fixes.jsonl', import.meta.url));
+
+/** The operator's own identity for seed entries (not a registered root). */
+export const SYSTEM_AUTHOR = 'asystem';
+
+const Row = z.object({
+  error: z.string().min(1),
+  fix: z.string().min(1),
+  libs: z.array(z.string()),
+  eco: z.enum(ECOS),
+  tags: z.array(z.string()),
+  title: z.string().min(1),
+});
+
+export function seedRows(core: Pick<Core, 'now' | 'random'>, file = SEED): NewEntry[] {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+  const now = core.now();
+  return lines.map((line, i) => {
+    const r = Row.parse(JSON.parse(line));
+    const { sig, h } = errsig(r.error);
+    const libs = r.libs.map((s) => parseLib(s)).filter((l) => l !== null);
+    return {
+      id: newId('k', core.random),
+      sig,
+      h,
+      title: r.title,
+      error: r.error,
+      fix: r.fix,
+      eco: r.eco,
+      cls: classOf(sig),
+      tags: r.tags,
+      libs: libs.length ? libs : libsInText(r.error),
+      author: SYSTEM_AUTHOR,
+      // Spread over the past days in file order so archives and feeds have a shape.
+      created: now - (lines.length - i) * 3_600_000,
+    };
+  });
+}
+
+/** Loads the sample data when the KB is empty; returns how many entries were added. */
+export async function loadSeedIfEmpty(core: Core): Promise<number> {
+  if ((await core.store.kb.count()) > 0) return 0;
+  return core.store.kb.insertMany(seedRows(core));
+}

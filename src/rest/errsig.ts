@@ -1,0 +1,21 @@
+// The ErrSig algorithm as published: its spec, the very module the server runs, the Python port
+// and the test vectors, served from src/core/kb/errsig/ as they are.
+import type { FastifyInstance } from 'fastify';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const dir = fileURLToPath(new URL('../core/kb/errsig/', import.meta.url));
+
+const FILES: Array<[string, string, string]> = [
+  ['/errsig', 'errsig.md', 'text/plain; charset=utf-8'],
+  ['/errsig.js', 'errsig.js', 'text/javascript; charset=utf-8'],
+  ['/errsig.py', 'errsig.py', 'text/x-python; charset=utf-8'],
+  ['/errsig.tsv', 'errsig.tsv', 'text/tab-separated-values; charset=utf-8'],
+];
+
+export function registerErrsig(app: FastifyInstance): void {
+  for (const [path, file, type] of FILES) {
+    const body = readFileSync(dir + file, 'utf8');
+    app.get(path, async (_req, reply) => reply.header('cache-control', 'public, max-age=3600').header('access-control-allow-origin', '*').type(type).send(body));
+  }
+}

@@ -1,0 +1,181 @@
+// SQLite implementation of the KB port: entries, libraries, votes, FTS5 search, demand.
+import type { Digest, KbEntry, KbRepo, Lib, NewEntry, VoteResult, Wanted } from '../../core/kb/ports.js';
+import type { Db } from './db.js';
+
+interface Row {
+  n: number; id: string; sig: string; h: string; title: string; error: string; fix: string; eco: string; cls: string; tags: string;
+  author: string; created: number; updated: number; confirms: number; fails: number; hits: number; libs: string | null;
+}
+
+const COLS = `e.n, e.id, e.sig, e.h, e.title, e.error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails, e.hits,
+  (SELECT group_concat(name || '@' || ver, ' ') FROM kb_libs WHERE entry = e.n) AS libs`;
+// Best first: confirmations outweigh failures, then demand, then recency.
+const RANK = '(e.confirms * 3 - e.fails * 2) DESC, e.hits DESC, e.created DESC';
+
+function parseLibs(s: string | null): Lib[] {
+  if (!s) return [];
+  return s.split(' ').map((x) => {
+    const at = x.lastIndexOf('@');
+    return { name: x.slice(0, at), ver: x.slice(at + 1) };
+  });
+}
+
+const toEntry = (r: Row): KbEntry => ({ ...r, tags: r.tags ? r.tags.split(' ') : [], libs: parseLibs(r.libs) });
+
+/** User text → an FTS5 query of quoted terms (implicit AND); nothing of FTS5's syntax gets through. */
+export function ftsQuery(q: string): string | null {
+  const terms = (q.toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? []).slice(0, 12);
+  return terms.length ? terms.map((t) => `"${t}"`).join(' ') : null;
+}
+
+export function sqliteKb(db: Db): KbRepo {
+  const insEntry = db.prepare(
+    `INSERT INTO kb_entries (id, sig, h, title, error, fix, eco, cls, tags, author, created, updated) VALUES (@id, @sig, @h, @title, @error, @fix, @eco, @cls, @tags, @author, @created, @created)`,
+  );
+  const insLib = db.prepare('INSERT OR REPLACE INTO kb_libs (entry, name, ver) VALUES (?, ?, ?)');
+  const insFts = db.prepare('INSERT INTO kb_fts (rowid, title, error, fix, tags) VALUES (?, ?, ?, ?, ?)');
+  const selId = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.id = ? AND e.hidden = 0`);
+  const selN = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n = ?`);
+  const selH = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.h = ? AND e.hidden = 0 ORDER BY ${RANK} LIMIT ?`);
+  const hitH = db.prepare('UPDATE kb_entries SET hits = hits + 1 WHERE h = ? AND hidden = 0');
+  const selVote = db.prepare('SELECT ok FROM kb_votes WHERE entry = ? AND voter = ?');
+  const insVote = db.prepare('INSERT OR REPLACE INTO kb_votes (entry, voter, ok, created) VALUES (?, ?, ?, ?)');
+  const bump = db.prepare('UPDATE kb_entries SET confirms = confirms + ?, fails = fails + ?, updated = ? WHERE n = ?');
+  // Rep: +5 per confirmation, -2 per failure (floored at 0); confirmed = the author's entries with a confirmation.
+  const rep = db.prepare(
+    `UPDATE identities SET rep = max(0, rep + ?),
+       confirmed = (SELECT count(*) FROM kb_entries WHERE author = identities.id AND confirms > 0 AND hidden = 0)
+     WHERE id = ?`,
+  );
+  const search = db.prepare(
+    `SELECT ${COLS} FROM (SELECT rowid AS r, rank FROM kb_fts WHERE kb_fts MATCH ? ORDER BY rowid DESC LIMIT 500) f
+       JOIN kb_entries e ON e.n = f.r WHERE e.hidden = 0 ORDER BY f.rank, e.confirms DESC LIMIT ?`,
+  );
+  const month = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.hidden = 0 AND e.created >= ? AND e.created < ? ORDER BY e.created DESC LIMIT ?`);
+  const prevM = db.prepare('SELECT max(created) AS t FROM kb_entries WHERE hidden = 0 AND created < ?');
+  const nextM = db.prepare('SELECT min(created) AS t FROM kb_entries WHERE hidden = 0 AND created >= ?');
+  const eco = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.eco = ? AND e.hidden = 0 ORDER BY e.created DESC LIMIT ?`);
+  const ecoN = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE eco = ? AND hidden = 0');
+  const clsRows = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.cls = ? AND e.hidden = 0 ORDER BY e.created DESC LIMIT ?`);
+  const clsN = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE cls = ? AND hidden = 0');
+  const clsLibs = db.prepare(
+    `SELECT l.name, count(*) AS n FROM kb_entries e JOIN kb_libs l ON l.entry = e.n WHERE e.cls = ? AND e.hidden = 0
+       GROUP BY l.name ORDER BY n DESC, l.name LIMIT 20`,
+  );
+  const lib = db.prepare(`SELECT ${COLS} FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE l.name = ? AND e.hidden = 0 ORDER BY e.created DESC LIMIT ?`);
+  const releases = db.prepare(
+    `WITH top AS (SELECT l.name, count(*) AS c FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE e.hidden = 0 AND l.ver <> '*' GROUP BY l.name ORDER BY c DESC LIMIT ?)
+     SELECT l.name AS lib, l.ver AS ver, max(e.created) AS date FROM kb_libs l JOIN kb_entries e ON e.n = l.entry JOIN top ON top.name = l.name
+     WHERE e.hidden = 0 AND (e.confirms > 0 OR e.author = 'asystem') AND l.ver <> '*' GROUP BY l.name, l.ver ORDER BY date DESC, lib LIMIT ?`,
+  );
+  const want = db.prepare(
+    `INSERT INTO kb_wanted (h, sig, libs, misses, first, last) VALUES (?, ?, ?, 1, ?, ?)
+     ON CONFLICT(h) DO UPDATE SET misses = misses + 1, last = excluded.last, sig = coalesce(kb_wanted.sig, excluded.sig),
+       libs = CASE WHEN excluded.libs <> '' THEN excluded.libs ELSE kb_wanted.libs END`,
+  );
+  const wanted = db.prepare('SELECT * FROM kb_wanted ORDER BY last DESC LIMIT ?');
+  const count = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE hidden = 0');
+  const putDigest = db.prepare(
+    `INSERT INTO kb_digests (lib, ver, topic, author, lines, score, created) VALUES (@lib, @ver, @topic, @author, @lines, @score, @created)
+     ON CONFLICT(lib, ver, topic, author) DO UPDATE SET lines = excluded.lines, created = excluded.created`,
+  );
+  // Best per (ver, topic): window over score then recency.
+  const digestsOf = db.prepare(
+    `SELECT lib, ver, topic, author, lines, score, created FROM (
+       SELECT *, row_number() OVER (PARTITION BY ver, topic ORDER BY score DESC, created DESC) AS k FROM kb_digests WHERE lib = ?)
+     WHERE k = 1 ORDER BY created DESC LIMIT ?`,
+  );
+  const bestDigest = db.prepare('SELECT lib, ver, topic, author, lines, score, created FROM kb_digests WHERE lib = ? AND ver = ? AND topic = ? ORDER BY score DESC, created DESC LIMIT 1');
+
+  const insertOne = (e: NewEntry): number => {
+    const n = Number(insEntry.run({ ...e, tags: e.tags.join(' ') }).lastInsertRowid);
+    for (const l of e.libs) insLib.run(n, l.name, l.ver);
+    insFts.run(n, e.title, e.error, e.fix, e.tags.join(' '));
+    return n;
+  };
+  const insertTx = db.transaction((e: NewEntry) => insertOne(e));
+  const insertManyTx = db.transaction((rows: NewEntry[]) => {
+    for (const r of rows) insertOne(r);
+    return rows.length;
+  });
+  const voteTx = db.transaction((id: string, voter: string, ok: boolean, now: number): VoteResult | null => {
+    const e = selId.get(id) as Row | undefined;
+    if (!e) return null;
+    if (e.author === voter) return 'own';
+    const prev = selVote.get(e.n, voter) as { ok: number } | undefined;
+    if (prev && (prev.ok === 1) === ok) return 'same';
+    insVote.run(e.n, voter, ok ? 1 : 0, now);
+    const dc = (ok ? 1 : 0) - (prev?.ok === 1 ? 1 : 0);
+    const df = (ok ? 0 : 1) - (prev && prev.ok === 0 ? 1 : 0);
+    bump.run(dc, df, now, e.n);
+    rep.run(dc * 5 - df * 2, e.author);
+    return prev ? 'changed' : 'new';
+  });
+
+  return {
+    async insert(e) {
+      const n = insertTx(e);
+      return toEntry(selN.get(n) as Row);
+    },
+    async byId(id) {
+      const r = selId.get(id) as Row | undefined;
+      return r ? toEntry(r) : null;
+    },
+    async byHash(h, limit, hit) {
+      if (hit) hitH.run(h);
+      return (selH.all(h, limit) as Row[]).map(toEntry);
+    },
+    async vote(id, voter, ok, now) {
+      return voteTx(id, voter, ok, now);
+    },
+    async search(q, limit) {
+      const m = ftsQuery(q);
+      return m ? (search.all(m, limit) as Row[]).map(toEntry) : [];
+    },
+    async byMonth(from, to, limit) {
+      return (month.all(from, to, limit) as Row[]).map(toEntry);
+    },
+    async monthNeighbours(from, to) {
+      const p = (prevM.get(from) as { t: number | null }).t;
+      const n = (nextM.get(to) as { t: number | null }).t;
+      return { prev: p, next: n };
+    },
+    async byEco(name, limit) {
+      return { rows: (eco.all(name, limit) as Row[]).map(toEntry), count: (ecoN.get(name) as { n: number }).n };
+    },
+    async byClass(cls, limit) {
+      return {
+        rows: (clsRows.all(cls, limit) as Row[]).map(toEntry),
+        count: (clsN.get(cls) as { n: number }).n,
+        libs: clsLibs.all(cls) as Array<{ name: string; n: number }>,
+      };
+    },
+    async byLib(name, limit) {
+      return (lib.all(name, limit) as Row[]).map(toEntry);
+    },
+    async releases(topLibs, rows) {
+      return releases.all(topLibs, rows) as Array<{ date: number; lib: string; ver: string }>;
+    },
+    async want(h, sig, libs, now) {
+      want.run(h, sig, libs, now, now);
+    },
+    async wanted(limit) {
+      return wanted.all(limit) as Wanted[];
+    },
+    async count() {
+      return (count.get() as { n: number }).n;
+    },
+    async putDigest(d) {
+      putDigest.run(d);
+    },
+    async digestsOf(lib, limit) {
+      return digestsOf.all(lib, limit) as Digest[];
+    },
+    async bestDigest(lib, ver, topic) {
+      return (bestDigest.get(lib, ver, topic) as Digest | undefined) ?? null;
+    },
+    async insertMany(rows) {
+      return insertManyTx(rows);
+    },
+  };
+}

@@ -1,0 +1,241 @@
+// ErrSig v1: both reference implementations against the published vectors, as commands, against
+// each other (pattern table, random and adversarial inputs), and the bounds the spec promises.
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ERRSIG_PATTERNS, ERRSIG_VERSION, errsig, sha256Hex } from '../../src/core/kb/errsig/errsig.js';
+
+const dir = fileURLToPath(new URL('../../src/core/kb/errsig/', import.meta.url));
+const JS = dir + 'errsig.js';
+const PY = dir + 'errsig.py';
+
+// One python3 process for a whole batch: inputs as JSON on stdin, [sig, h] pairs as JSON on stdout.
+const DRIVER = `
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location('errsig', sys.argv[1])
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+if sys.argv[2] == 'patterns':
+    sys.stdout.write(json.dumps({'version': m.ERRSIG_VERSION, 'patterns': m.PATTERNS}))
+else:
+    sys.stdout.write(json.dumps([list(m.errsig(t)) for t in json.loads(sys.stdin.buffer.read().decode('utf-8'))]))
+`;
+function py(inputs: string[]): [string, string][] {
+  const r = spawnSync('python3', ['-c', DRIVER, PY, 'errsig'], { input: JSON.stringify(inputs), maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error('python3 failed: ' + r.stderr.toString());
+  return JSON.parse(r.stdout.toString());
+}
+
+// errsig.tsv: `#` comments, the header line, then `input<TAB>sig<TAB>sha256` with escapes.
+const unescape = (s: string) =>
+  s.replace(/\\(\\|n|r|t|e|x[0-9a-fA-F]{2})/g, (_m, e: string) =>
+    e === '\\' ? '\\' : e === 'n' ? '\n' : e === 'r' ? '\r' : e === 't' ? '\t' : e === 'e' ? '\x1b' : String.fromCharCode(parseInt(e.slice(1), 16)),
+  );
+const tsvLines = readFileSync(dir + 'errsig.tsv', 'utf8').split('\n');
+const header = tsvLines.indexOf('input\tsig\tsha256');
+const vectors = tsvLines
+  .slice(header + 1)
+  .filter((l) => l !== '')
+  .map((l) => {
+    const cols = l.split('\t');
+    if (cols.length !== 3) throw new Error('bad vector line: ' + l.slice(0, 80));
+    return { input: unescape(cols[0]), sig: unescape(cols[1]), h: cols[2] };
+  });
+
+describe('errsig.tsv vectors', () => {
+  it('has a header after the comments and exactly 50 vectors covering the required ecosystems', () => {
+    expect(header).toBeGreaterThan(0);
+    expect(tsvLines.slice(0, header).every((l) => l.startsWith('#'))).toBe(true);
+    expect(vectors).toHaveLength(50);
+    const tags = new Set(vectors.map((v) => v.sig.slice(0, v.sig.indexOf(':'))));
+    for (const t of ['py', 'node', 'ts', 'rust', 'go', 'java', 'c', 'npm', 'pip', 'sh', 'sql', 'other']) expect(tags).toContain(t);
+    const has = (re: RegExp) => vectors.some((v) => re.test(v.input));
+    expect(has(/\x1b\[/)).toBe(true); // ANSI colour
+    expect(has(/[A-Z]:\\Users\\/)).toBe(true); // Windows path
+    expect(has(/\d{4}-\d\d-\d\dT\d\d:\d\d/)).toBe(true); // timestamp
+    expect(has(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/)).toBe(true); // UUID
+    expect(has(/0x[0-9a-f]{6,}/)).toBe(true); // address
+    expect(has(/sqlite3|no such table|UNIQUE constraint/)).toBe(true);
+    expect(has(/ERROR: {2}/) && has(/ERROR 1045/)).toBe(true); // PostgreSQL and MySQL
+    expect(vectors.some((v) => v.input === '')).toBe(true);
+  });
+
+  it('the JavaScript implementation gives every sig and sha256', () => {
+    for (const v of vectors) expect(errsig(v.input), JSON.stringify(v.input.slice(0, 80))).toEqual({ sig: v.sig, h: v.h });
+  });
+
+  it('the Python implementation gives every sig and sha256', () => {
+    const out = py(vectors.map((v) => v.input));
+    vectors.forEach((v, i) => expect(out[i], JSON.stringify(v.input.slice(0, 80))).toEqual([v.sig, v.h]));
+  });
+
+  it('h is the SHA-256 of the UTF-8 of sig (checked against node:crypto)', () => {
+    for (const v of vectors) expect(v.h).toBe(createHash('sha256').update(v.sig, 'utf8').digest('hex'));
+    for (const s of ['', 'a', 'é😀\u2028', 'x'.repeat(55), 'x'.repeat(56), 'x'.repeat(64), 'y'.repeat(1000)])
+      expect(sha256Hex(s)).toBe(createHash('sha256').update(s, 'utf8').digest('hex'));
+  });
+});
+
+describe('as commands reading stdin', () => {
+  const input = vectors.find((v) => v.sig.startsWith('rust:panicked'))!;
+  for (const [name, cmd] of [
+    ['node errsig.js', ['node', JS]],
+    ['python3 errsig.py', ['python3', PY]],
+  ] as const) {
+    it(`${name} prints <sig>\\t<h>`, () => {
+      const r = spawnSync(cmd[0], [cmd[1]], { input: Buffer.from(input.input, 'utf8') });
+      expect(r.status).toBe(0);
+      expect(r.stdout.toString('utf8')).toBe(`${input.sig}\t${input.h}\n`);
+    });
+  }
+
+  it('both commands agree on undecodable bytes, a BOM and CRLF', () => {
+    const raw = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from("Traceback (most recent call last):\r\n  File \"/a.py\", line 1\r\nKeyError: '"),
+      Buffer.from([0xff, 0xc3, 0x28, 0xe2, 0x82]),
+      Buffer.from("'\r\n"),
+    ]);
+    const a = spawnSync('node', [JS], { input: raw });
+    const b = spawnSync('python3', [PY], { input: raw });
+    expect(a.stdout.toString('utf8')).toMatch(/^py:KeyError: \S*\t[0-9a-f]{64}\n$/);
+    expect(b.stdout.toString('utf8')).toBe(a.stdout.toString('utf8'));
+  });
+});
+
+describe('one algorithm in two languages', () => {
+  it('errsig.py holds the same pattern table and version as errsig.js', () => {
+    const r = spawnSync('python3', ['-c', DRIVER, PY, 'patterns']);
+    expect(r.status).toBe(0);
+    const p = JSON.parse(r.stdout.toString());
+    expect(p.version).toBe(ERRSIG_VERSION);
+    expect(p.patterns).toEqual({ ...ERRSIG_PATTERNS });
+    expect(Object.keys(ERRSIG_PATTERNS).length).toBeGreaterThan(100);
+  });
+
+  it('agrees on 1500 seeded random inputs built from error fragments, Unicode and control characters', () => {
+    let seed = 20240601;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const frags = [
+      'Traceback (most recent call last):', '  File "/home/u/x.py", line 3, in <module>', "ModuleNotFoundError: No module named 'x'",
+      "TypeError: Cannot read properties of undefined (reading 'map')", '    at f (/a/b.js:1:2)', 'Node.js v20.1.0',
+      "thread 'main' panicked at src/main.rs:2:5:", 'panic: runtime error: index out of range [3] with length 2', 'goroutine 1 [running]:',
+      'error[E0382]: borrow of moved value: `v`', "src/a.ts(1,2): error TS2304: Cannot find name 'foo'.", "main.c:3:5: error: 'x' undeclared",
+      'npm ERR! code E404', "npm error 404  'left-padd@*' is not in this registry.", 'ERROR: Could not find a version that satisfies the requirement t==9.9',
+      'bash: foo: command not found', 'ERROR:  relation "users" does not exist', "ERROR 1045 (28000): Access denied for user 'root'@'localhost'",
+      '\x1b[31merror\x1b[0m', '\x1b]8;;http://x\x07link\x1b]8;;\x07', 'C:\\Users\\Bob\\app\\main.py', '2024-01-15T10:23:45.123Z',
+      '550e8400-e29b-41d4-a716-446655440000', '0x7ffd1234', 'deadbeef12', 'http://x.com/a?b=1', 'a@b.co', "'quoted value here'", '"x"', "`y'",
+      '\u2018z\u2019', '\u201cw\u201d', '1.2.3', 'v20.1', '100ms', '5 MiB', '::1', '[::1]:5432', '10.0.0.1:80', '😀', '\ud83d', '\ude00', 'é',
+      '\u2028', '\u00a0', '\ue123', '\t', '\r', '\n', ' ', ':', "'", '"', '`', '/', '\\', '.', '=', '@', '\x00', '\x7f', '\u0085',
+      'node_modules/.pnpm/a@1.0.0/node_modules/a/index.js', '/usr/lib/python3/dist-packages/y/__init__.py', 'package.json', 'x.h',
+      'Caused by: java.lang.IllegalStateException: boom', '\tat com.x.Y.z(Y.java:12)', 'Exception in thread "main" java.lang.NullPointerException',
+      'E       AssertionError: assert 1 == 2', 'FAILED t.py::t - ValueError: x', 'go: module foo: not found', '\u00d7 Building wheel', 'Collecting x',
+      'exit code 137', '[Errno 13]', '404 Not Found', 'SQLSTATE[23000]', 'table t already exists', 'no such table: t', 'ENOTFOUND api.x.com',
+      '\u276F src/a.ts:1:2', '[cause]: Error: connect ECONNREFUSED 127.0.0.1:5432', "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'x'",
+      'x'.repeat(300), 'é'.repeat(150), '😀'.repeat(120), "'" + '😀'.repeat(150) + "'",
+    ];
+    const inputs: string[] = [];
+    for (let k = 0; k < 1500; k++) {
+      let s = '';
+      const n = 1 + Math.floor(rnd() * 12);
+      for (let i = 0; i < n; i++) {
+        s += frags[Math.floor(rnd() * frags.length)];
+        const r = rnd();
+        s += r < 0.4 ? '\n' : r < 0.6 ? ' ' : r < 0.7 ? "'" : r < 0.8 ? ': ' : '';
+      }
+      inputs.push(s);
+    }
+    const out = py(inputs);
+    const diffs = inputs.filter((t, i) => errsig(t).sig !== out[i][0] || errsig(t).h !== out[i][1]);
+    expect(diffs.slice(0, 3)).toEqual([]);
+  });
+});
+
+describe('bounds and robustness', () => {
+  let seed = 99;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const junk = (n: number, alphabet: string) => {
+    const a = Array.from(alphabet);
+    let s = '';
+    for (let i = 0; i < n; i++) s += a[Math.floor(rnd() * a.length)];
+    return s;
+  };
+  const adversarial: Record<string, string> = {
+    empty: '',
+    whitespace: ' \t \n\n\r\n   \t',
+    junk16k: junk(16384, 'abcdefXYZ0123456789 \n\t\'"`:/\\.-_@=()[]{}<>\x1b%'),
+    binaryish: junk(16384, Array.from({ length: 256 }, (_, i) => String.fromCharCode(i)).join('')),
+    unicode16k: junk(16384, 'é😀\u2028\u00a0\ufeff\ud800\udc00中文ß\u0301'),
+    hugeLine: 'x'.repeat(1 << 20),
+    hugeErrorLine: 'Error: ' + 'a/b.c:1 '.repeat(100000),
+    manyLines: 'Traceback (most recent call last):\n'.repeat(20000),
+    newlines: '\n'.repeat(100000),
+    quotes: "Error: '" + "a'b".repeat(6000),
+    doubleQuotes: 'Error: ' + '"'.repeat(16000),
+    backticks: 'error: ' + '`'.repeat(16000),
+    unterminatedOsc: '\x1b]'.repeat(8000),
+    slashes: 'Error: ' + '/a'.repeat(8000),
+    dots: 'Error: ' + 'a.'.repeat(8000),
+    digits: 'Error: ' + '1.'.repeat(8000),
+    colons: 'Error: ' + ':1'.repeat(8000),
+    ipv6ish: 'Error: ' + 'a:'.repeat(8000),
+    frames: '    at ' + '('.repeat(16000),
+    emailish: 'Error: ' + 'a.b-c'.repeat(3000) + '@',
+    astral: 'Error: ' + '😀'.repeat(8000),
+    privateUse: '\ue000\ue100\ue001'.repeat(3000),
+  };
+
+  it('never throws, stays fast, and always returns a well-formed sig of at most 200 code points', () => {
+    for (const [name, text] of Object.entries(adversarial)) {
+      const t0 = performance.now();
+      const r = errsig(text);
+      const ms = performance.now() - t0;
+      expect(ms, name).toBeLessThan(250);
+      expect(Array.from(r.sig).length, name).toBeLessThanOrEqual(200);
+      expect(r.sig, name).toMatch(/^(py|node|ts|rust|go|java|c|npm|pip|sh|sql|other):/);
+      expect(r.sig, name).not.toMatch(/[\t\n\r\ue000-\uf8ff]/);
+      expect(r.h, name).toMatch(/^[0-9a-f]{64}$/);
+    }
+    expect(errsig('').sig).toBe('other:');
+    expect(errsig(adversarial.whitespace).sig).toBe('other:');
+  });
+
+  it('Python agrees on the adversarial inputs and stays fast too', () => {
+    const names = Object.keys(adversarial);
+    const t0 = performance.now();
+    const out = py(names.map((k) => adversarial[k]));
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    names.forEach((k, i) => expect(out[i], k).toEqual([errsig(adversarial[k]).sig, errsig(adversarial[k]).h]));
+  });
+
+  it('is deterministic and bounds long messages at 200 code points on both sides', () => {
+    const long = 'Traceback (most recent call last):\nValueError: ' + 'word '.repeat(300);
+    const astral = 'ValueError: ' + '😀'.repeat(400);
+    for (const t of [long, astral, vectors[3].input]) {
+      const a = errsig(t);
+      expect(errsig(t)).toEqual(a);
+      expect(Array.from(a.sig).length).toBeLessThanOrEqual(200);
+    }
+    expect(Array.from(errsig(astral).sig)).toHaveLength(200);
+    expect(errsig(long).sig.endsWith(' ')).toBe(false);
+    const out = py([long, astral]);
+    expect(out).toEqual([long, astral].map((t) => [errsig(t).sig, errsig(t).h]));
+  });
+
+  it('a signature is unchanged by surrounding noise: CI prefixes, ANSI colours, CRLF, blank lines', () => {
+    const base = "Traceback (most recent call last):\n  File \"/app/x.py\", line 2, in <module>\n    import yaml\nModuleNotFoundError: No module named 'yaml'";
+    const crlf = base.replace(/\n/g, '\r\n') + '\r\n\r\n';
+    const ci = base.split('\n').map((l, i) => `2024-05-14T08:31:0${i}.1187764Z ${l}`).join('\n') + '\n2024-05-14T08:31:09.9Z ##[error]Process completed with exit code 1.';
+    const ansi = base.replace('ModuleNotFoundError', '\x1b[1;31mModuleNotFoundError\x1b[0m');
+    const sig = errsig(base).sig;
+    expect(sig).toBe("py:ModuleNotFoundError: No module named 'yaml'");
+    for (const t of [crlf, ci, ansi, '\n\n' + base + '\n\n']) expect(errsig(t).sig).toBe(sig);
+  });
+});

@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errsig } from '../../src/core/kb/errsig/errsig.js';
+import { register, start, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+let alice: { id: string; token: string };
+let bob: { id: string; token: string };
+let carol: { id: string; token: string };
+
+const PY_ERR = (user: string, line: number) => `Traceback (most recent call last):
+  File "/home/${user}/proj/app.py", line ${line}, in <module>
+    import zzqfrobnicate
+ModuleNotFoundError: No module named 'zzqfrobnicate'`;
+
+beforeAll(async () => {
+  s = await start({ CX_TRUST_PROXY: '1' });
+  alice = await register(s.url, 'alice', { 'x-forwarded-for': '10.9.1.1' });
+  bob = await register(s.url, 'bob', { 'x-forwarded-for': '10.9.2.1' });
+  carol = await register(s.url, 'carol', { 'x-forwarded-for': '10.9.3.1' });
+});
+afterAll(async () => s.stop());
+
+const auth = (t: { token: string }) => ({ authorization: `Bearer ${t.token}` });
+const postE = (body: string, q = '', headers: Record<string, string> = {}) =>
+  fetch(`${s.url}/e${q}`, { method: 'POST', body, headers: { 'content-type': 'text/plain', ...headers } });
+
+async function addEntry(who: { token: string }, body: Record<string, unknown>) {
+  const r = await fetch(`${s.url}/k`, { method: 'POST', headers: { ...auth(who), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return r;
+}
+
+let entryId = '';
+
+describe('POST /e and publishing', () => {
+  it('a miss is 404 err notfound and is recorded as wanted', async () => {
+    const r = await postE(PY_ERR('dev', 3));
+    expect(r.status).toBe(404);
+    const { sig } = errsig(PY_ERR('dev', 3));
+    expect(await r.text()).toBe(`err notfound no fix yet for ${sig}; recorded as wanted\n`);
+    const w = await (await fetch(`${s.url}/wanted`)).text();
+    expect(w).toContain(sig);
+  });
+
+  it('publishing needs a token; a publish returns the id and signature', async () => {
+    const anon = await fetch(`${s.url}/k`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(anon.status).toBe(401);
+    const r = await addEntry(alice, { error: PY_ERR('alice', 12), fix: 'pip install zzqfrobnicate inside the active virtualenv', eco: 'pypi', libs: 'zzqfrobnicate@1.2.0', tags: ['python', 'import'] });
+    expect(r.status).toBe(201);
+    const t = await r.text();
+    const m = /^ok k\/(k[0-9a-z]{6}) sig=(.+)\n/.exec(t);
+    expect(m).not.toBeNull();
+    entryId = m![1]!;
+    expect(m![2]).toBe(errsig(PY_ERR('x', 1)).sig);
+  });
+
+  it('the same error with other volatile parts finds the fix, with the exact text form and canonical link', async () => {
+    const text = PY_ERR('someoneelse', 99);
+    const r = await postE(text);
+    expect(r.status).toBe(200);
+    const { sig } = errsig(text);
+    expect(r.headers.get('link')).toBe(`</e/${encodeURIComponent(sig)}>; rel=canonical`);
+    const lines = (await r.text()).trimEnd().split('\n');
+    expect(lines[0]).toBe(`e: ${sig} hits=1 raw=${text.length} chars`);
+    expect(lines[1]).toMatch(new RegExp(`^k/${entryId} score=0 confirms=0 fails=0 `));
+    expect(lines).toContain('fix: pip install zzqfrobnicate inside the active virtualenv');
+    expect(lines).toContain('libs: zzqfrobnicate@1.2.0');
+    expect(lines.at(-1)).toMatch(/^next: GET \/k\//);
+  });
+
+  it('?f=json, ?f=md and ?f=gha', async () => {
+    const j = (await (await postE(PY_ERR('a', 1), '?f=json')).json()) as { sig: string; hits: number; entries: { id: string }[] };
+    expect(j.hits).toBe(1);
+    expect(j.entries[0]!.id).toBe(entryId);
+    const md = await postE(PY_ERR('a', 1), '?f=md');
+    expect(md.headers.get('content-type')).toMatch(/^text\/markdown/);
+    expect(await md.text()).toMatch(/^### Agent Commons: `/);
+    const gha = await (await postE(PY_ERR('a', 1), '?f=gha')).text();
+    expect(gha).toMatch(/^::notice title=Agent Commons%3A [^\n]*::pip install zzqfrobnicate[^\n]*%0A\(untrusted advice/);
+    expect(gha.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('accepts the form field text', async () => {
+    const r = await fetch(`${s.url}/e`, { method: 'POST', body: new URLSearchParams({ text: PY_ERR('f', 2) }) });
+    expect(r.status).toBe(200);
+  });
+
+  it('enforces 16 KiB and 400 lines at their edges', async () => {
+    const pad = (n: number) => `ModuleNotFoundError: No module named 'qq'\n` + 'x'.repeat(n - 42);
+    expect(Buffer.byteLength(pad(16384))).toBe(16384);
+    expect([200, 404]).toContain((await postE(pad(16384))).status);
+    const big = await postE(pad(16385));
+    expect(big.status).toBe(413);
+    expect(await big.text()).toBe('err size text over 16384 bytes\n');
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`).join('\n');
+    expect([200, 404]).toContain((await postE(lines(400))).status);
+    const many = await postE(lines(401));
+    expect(many.status).toBe(400);
+    expect(await many.text()).toBe('err bad text: 401 lines, at most 400\n');
+    const empty = await postE('   ');
+    expect(await empty.text()).toBe('err bad text: empty\n');
+    const huge = await postE('x'.repeat(60_000));
+    expect(huge.status).toBe(413);
+  });
+
+  it('refuses secrets and bad fields on publish', async () => {
+    const leak = await addEntry(alice, { error: PY_ERR('a', 1), fix: 'export GITHUB_TOKEN=ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8', eco: 'pypi' });
+    expect(leak.status).toBe(400);
+    expect(await leak.text()).toMatch(/^err scrub github body@\d+\n$/);
+    const badEco = await addEntry(alice, { error: 'x', fix: 'do the thing properly', eco: 'cpan' });
+    expect(await badEco.text()).toMatch(/^err bad eco: /);
+    const badLib = await addEntry(alice, { error: 'Error: x', fix: 'do the thing properly', eco: 'npm', libs: ['left pad'] });
+    expect(await badLib.text()).toMatch(/^err bad libs: /);
+  });
+});
+
+describe('reads', () => {
+  it('GET /e/{msg}, GET /h/{hex}', async () => {
+    const { sig, h } = errsig(PY_ERR('p', 5));
+    const page = await fetch(`${s.url}/e/${encodeURIComponent("ModuleNotFoundError: No module named 'zzqfrobnicate'")}`);
+    expect(page.status).toBe(200);
+    const t = await page.text();
+    expect(t.split('\n')[1]).toBe(`h: ${h.slice(0, 12)}`);
+    expect(t).toContain(sig);
+    const miss = await fetch(`${s.url}/e/${encodeURIComponent('TotallyUnknownError: nothing here at all')}`);
+    expect(miss.status).toBe(404);
+    const hh = await fetch(`${s.url}/h/${h}`);
+    expect(hh.status).toBe(200);
+    expect(hh.headers.get('x-robots-tag')).toBe('noindex');
+    expect(await hh.text()).toMatch(new RegExp(`^h: ${h.slice(0, 12)} hits=1\\nk/${entryId} `));
+    const bad = await fetch(`${s.url}/h/ABC`);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toBe('err bad hash: want 64 lowercase hex of sha256(sig)\n');
+    const none = await fetch(`${s.url}/h/${'0'.repeat(64)}`);
+    expect(none.status).toBe(404);
+    expect((await (await fetch(`${s.url}/wanted?f=json`)).json() as { rows: { h: string }[] }).rows.some((r) => r.h === '0'.repeat(64))).toBe(true);
+  });
+
+  it('GET /k/{id}: text and twins; browsers go to /kb/{id}, which escapes agent text', async () => {
+    const t = await (await fetch(`${s.url}/k/${entryId}`)).text();
+    expect(t).toMatch(new RegExp(`^k ${entryId} score=0 confirms=0 fails=0 hits=\\d+ eco=pypi by ${alice.id} \\d{4}-\\d\\d-\\d\\d untrusted\\n`));
+    expect(await (await fetch(`${s.url}/k/${entryId}.txt`)).text()).toBe(t);
+    const j = (await (await fetch(`${s.url}/k/${entryId}.json`)).json()) as { id: string; license: string };
+    expect(j).toMatchObject({ id: entryId, license: 'CC0-1.0' });
+    expect(await (await fetch(`${s.url}/k/${entryId}.md`)).text()).toMatch(/^# /);
+    const html = await fetch(`${s.url}/k/${entryId}`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    expect(html.status).toBe(301);
+    expect(html.headers.get('location')).toBe(`/kb/${entryId}`);
+    const evil = await addEntry(bob, { error: 'Error: <script>alert(1)</script> boom', fix: '<img src=x onerror=alert(1)> use the safe API', eco: 'npm', title: '<b>bold</b> title' });
+    const evilId = /k\/(k\w+)/.exec(await evil.text())![1]!;
+    const page = await (await fetch(`${s.url}/kb/${evilId}`)).text();
+    expect(page).not.toMatch(/<script>alert|<img src=x|<b>bold/);
+    expect(page).toContain('&lt;script&gt;');
+    expect((await fetch(`${s.url}/k/kzzzzzz`)).status).toBe(404);
+    expect((await fetch(`${s.url}/k/nope`)).status).toBe(400);
+  });
+});
+
+describe('votes and reputation', () => {
+  it('one confirmation per identity raises score and the author rep; own entries cannot be voted', async () => {
+    const ok = (who: { token: string }) => fetch(`${s.url}/k/${entryId}/ok`, { method: 'POST', headers: auth(who) });
+    const r1 = await ok(bob);
+    expect(r1.status).toBe(200);
+    expect(await r1.text()).toBe(`ok k/${entryId} confirms=1 fails=0 score=1\n`);
+    const again = await ok(bob);
+    expect(again.status).toBe(409);
+    expect(await again.text()).toBe('err dup already confirmed\n');
+    const own = await ok(alice);
+    expect(await own.text()).toBe('err dup own entry: others confirm your fixes\n');
+    const fail = await fetch(`${s.url}/k/${entryId}/fail`, { method: 'POST', headers: auth(carol) });
+    expect(await fail.text()).toBe(`ok k/${entryId} confirms=1 fails=1 score=0\n`);
+    // Carol changes her mind: the vote moves, it does not add.
+    expect(await (await ok(carol)).text()).toBe(`ok k/${entryId} confirms=2 fails=0 score=2\n`);
+    const me = await (await fetch(`${s.url}/v1/me`, { headers: auth(alice) })).text();
+    expect(me).toMatch(/ rep=10 confirmed=1 /);
+    const anon = await fetch(`${s.url}/k/${entryId}/ok`, { method: 'POST' });
+    expect(anon.status).toBe(401);
+  });
+});
+
+describe('search, hubs, archive, sample data', () => {
+  it('search finds by words; hubs list by ecosystem and class', async () => {
+    const r = await (await fetch(`${s.url}/search?q=zzqfrobnicate`)).text();
+    expect(r).toMatch(new RegExp(`^search hits=1\\nk/${entryId} `));
+    expect((await fetch(`${s.url}/search?q=a`)).status).toBe(400);
+    const eco = await (await fetch(`${s.url}/eco/pypi`)).text();
+    expect(eco).toMatch(/^eco pypi fixes=\d+\n/);
+    expect(eco).toContain(`k/${entryId}`);
+    const badEco = await fetch(`${s.url}/eco/cpan`);
+    expect(badEco.status).toBe(400);
+    const cls = await (await fetch(`${s.url}/err/ModuleNotFoundError`)).text();
+    expect(cls).toMatch(/^err modulenotfounderror fixes=\d+\nlibs: .*zzqfrobnicate=1/);
+    expect((await fetch(`${s.url}/err/nosuchclassatall`)).status).toBe(404);
+  });
+
+  it('/cutoff lists date lib ver lines', async () => {
+    const t = await (await fetch(`${s.url}/cutoff`)).text();
+    const lines = t.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.length).toBeLessThanOrEqual(15);
+    for (const l of lines) expect(l).toMatch(/^\d{4}-\d\d-\d\d \S+ \S+$/);
+  });
+
+  it('/kb/{ym}/ archive with prev and next; bad ym is 400', async () => {
+    const ym = new Date().toISOString().slice(0, 7);
+    const t = await (await fetch(`${s.url}/kb/${ym}/`)).text();
+    expect(t).toMatch(new RegExp(`^kb ${ym} fixes=\\d+ prev=(\\d{4}-\\d\\d|-) next=-\\n`));
+    expect(t).toContain(`k/${entryId}`);
+    const html = await fetch(`${s.url}/kb/${ym}/`, { headers: { accept: 'text/html' } });
+    expect(await html.text()).toMatch(/<title>Fixes of \d{4}-\d\d<\/title>/);
+    const bad = await fetch(`${s.url}/kb/2026-13/`);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toBe('err bad ym: want YYYY-MM\n');
+  });
+
+  it('sample data is loaded on first start and answers common errors', async () => {
+    const total = (await (await fetch(`${s.url}/eco/npm?f=json`)).json()) as { count: number };
+    expect(total.count).toBeGreaterThan(10);
+    const r = await postE("Traceback (most recent call last):\n  File \"/home/u/x.py\", line 1, in <module>\n    import requests\nModuleNotFoundError: No module named 'requests'");
+    expect(r.status).toBe(200);
+  });
+});
