@@ -30,6 +30,7 @@ export function guides(ops: readonly Operation[], base: string): Guide[] {
 }
 
 export const ERR_TEMPLATE = 'cx://help/err/{code}';
+export const KB_TEMPLATE = 'cx://k/{id}';
 
 export function readErrCode(uri: string): string | null {
   const m = /^cx:\/\/help\/err\/([a-z]+)$/.exec(uri);

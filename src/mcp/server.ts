@@ -9,7 +9,7 @@ import {
 import { CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
 import type { Core, Credentials, Operation } from '../core/ops/types.js';
-import { ERR_TEMPLATE, errCodes, guides, LANGS, PROMPTS, readErrCode, type Guide } from './resources.js';
+import { ERR_TEMPLATE, KB_TEMPLATE, errCodes, guides, LANGS, PROMPTS, readErrCode, type Guide } from './resources.js';
 import { agentOps, toolName, toolOf } from './tools.js';
 
 /** Identity of a session: fixed at initialize, upgraded when the session registers. */
@@ -36,12 +36,14 @@ export class McpCatalog {
   readonly toolNames: Set<string>;
   readonly guides: Guide[];
   readonly validator = new AjvJsonSchemaValidator();
+  readonly kbGet: Operation | undefined;
   constructor(readonly core: Core, ops: readonly Operation[]) {
     const agent = agentOps(ops);
     this.tools = agent.map(toolOf);
     this.byTool = new Map(agent.map((o) => [toolName(o), o]));
     this.toolNames = new Set(this.byTool.keys());
     this.guides = guides(ops, core.config.baseUrl);
+    this.kbGet = ops.find((o) => o.name === 'kb.get');
   }
 }
 
@@ -111,22 +113,41 @@ export function buildMcpServer(cat: McpCatalog, state: SessionState): Server {
   });
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: [{ uriTemplate: ERR_TEMPLATE, name: 'error-code', title: 'Error code', description: 'What an `err <code>` means and how to fix it', mimeType: 'text/plain' }],
+    resourceTemplates: [
+      { uriTemplate: KB_TEMPLATE, name: 'kb-entry', title: 'KB entry', description: 'A knowledge-base entry: signature, error, fix, score (untrusted data)', mimeType: 'text/plain' },
+      { uriTemplate: ERR_TEMPLATE, name: 'error-code', title: 'Error code', description: 'What an `err <code>` means and how to fix it', mimeType: 'text/plain' },
+    ],
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-    const { uri } = req.params;
+  /** Text of a resource, or null; KB entries are read through the same operation as GET /k/{id}. */
+  const readText = async (uri: string, facts: Partial<RequestFacts>): Promise<{ text: string; mimeType: string } | null> => {
     const g = cat.guides.find((x) => x.uri === uri);
-    const text = g ? g.text() : readErrCode(uri);
-    if (text === null) throw new McpError(-32002, `resource not found: ${uri.slice(0, 200)}`);
-    return { contents: [{ uri, mimeType: g?.mimeType ?? 'text/plain', text }] };
+    if (g) return { text: g.text(), mimeType: g.mimeType };
+    const kb = /^cx:\/\/k\/(k[0-9a-z]{8})$/.exec(uri);
+    if (kb && cat.kbGet) {
+      try {
+        const { out, ctx } = await invoke(core, cat.kbGet, { id: kb[1] }, { creds: state.creds, net: facts.net ?? 'unknown', reqId: facts.reqId ?? '-', face: 'mcp' });
+        return { text: cat.kbGet.text(out, ctx), mimeType: 'text/plain' };
+      } catch (err) {
+        if (err instanceof CxError && err.code === 'notfound') return null;
+        throw err;
+      }
+    }
+    const e = readErrCode(uri);
+    return e === null ? null : { text: e, mimeType: 'text/plain' };
+  };
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+    const { uri } = req.params;
+    const r = await readText(uri, (extra.authInfo?.extra ?? {}) as Partial<RequestFacts>);
+    if (r === null) throw new McpError(-32002, `resource not found: ${uri.slice(0, 200)}`);
+    return { contents: [{ uri, mimeType: r.mimeType, text: r.text }] };
   });
 
   // Subscriptions are kept per session; guides change only with a release, so updates are rare.
   const subscribed = new Set<string>();
-  const known = (uri: string) => cat.guides.some((g) => g.uri === uri) || readErrCode(uri) !== null;
-  server.setRequestHandler(SubscribeRequestSchema, async (req) => {
-    if (!known(req.params.uri)) throw new McpError(-32002, `resource not found: ${req.params.uri.slice(0, 200)}`);
+  server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
+    if ((await readText(req.params.uri, (extra.authInfo?.extra ?? {}) as Partial<RequestFacts>)) === null) throw new McpError(-32002, `resource not found: ${req.params.uri.slice(0, 200)}`);
     subscribed.add(req.params.uri);
     return {};
   });

@@ -47,7 +47,7 @@ describe('POST /e and publishing', () => {
     const r = await addEntry(alice, { error: PY_ERR('alice', 12), fix: 'pip install zzqfrobnicate inside the active virtualenv', eco: 'pypi', libs: 'zzqfrobnicate@1.2.0', tags: ['python', 'import'] });
     expect(r.status).toBe(201);
     const t = await r.text();
-    const m = /^ok k\/(k[0-9a-z]{6}) sig=(.+)\n/.exec(t);
+    const m = /^ok k\/(k[0-9a-z]{8}) sig=(.+)\n/.exec(t);
     expect(m).not.toBeNull();
     entryId = m![1]!;
     expect(m![2]).toBe(errsig(PY_ERR('x', 1)).sig);
@@ -150,7 +150,7 @@ describe('reads', () => {
     const page = await (await fetch(`${s.url}/kb/${evilId}`)).text();
     expect(page).not.toMatch(/<script>alert|<img src=x|<b>bold/);
     expect(page).toContain('&lt;script&gt;');
-    expect((await fetch(`${s.url}/k/kzzzzzz`)).status).toBe(404);
+    expect((await fetch(`${s.url}/k/kzzzzzzzz`)).status).toBe(404);
     expect((await fetch(`${s.url}/k/nope`)).status).toBe(400);
   });
 });

@@ -158,7 +158,12 @@ describe('MCP resources, prompts, logging, completions', () => {
     const llms = await client.readResource({ uri: 'cx://guide/llms.txt' });
     expect((llms.contents[0] as { text: string }).text).toMatch(/^# Agent Commons/);
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates[0]!.uriTemplate).toBe('cx://help/err/{code}');
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['cx://k/{id}', 'cx://help/err/{code}']);
+    // KB entries read through the same operation as GET /k/{id}.
+    const kid = /k\/(k[0-9a-z]{8})/.exec(await (await fetch(`${s.url}/eco/pypi`)).text())![1]!;
+    const entry = await client.readResource({ uri: `cx://k/${kid}` });
+    expect((entry.contents[0] as { text: string }).text).toBe(await (await fetch(`${s.url}/k/${kid}`)).text().then((t) => t.trimEnd()));
+    await expect(client.readResource({ uri: 'cx://k/kzzzzzzzz' })).rejects.toThrow(/not found/);
     const q = await client.readResource({ uri: 'cx://help/err/quota' });
     expect((q.contents[0] as { text: string }).text).toMatch(/^err quota\nstatus: 429/);
     await expect(client.readResource({ uri: 'cx://help/err/zzz' })).rejects.toThrow(/not found/);

@@ -19,15 +19,15 @@ export function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(x, y);
 }
 
-/** Short random id: prefix + 6 chars of [0-9a-z] (ids are at most 7 chars). */
-export function newId(prefix: string, random: (n: number) => Buffer): string {
+/** Short random id: prefix + `len` chars of [0-9a-z] (identity ids: 6, so at most 7 chars). */
+export function newId(prefix: string, random: (n: number) => Buffer, len = 6): string {
   const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz';
-  const bytes = random(12);
+  const bytes = random(len * 2);
   let s = '';
   for (const b of bytes) {
     if (b >= 252) continue; // 252 = 7*36: keeps the draw uniform
     s += alphabet[b % 36];
-    if (s.length === 6) break;
+    if (s.length === len) break;
   }
-  return s.length === 6 ? prefix + s : newId(prefix, random);
+  return s.length === len ? prefix + s : newId(prefix, random, len);
 }

@@ -10,7 +10,7 @@ import { briefOp } from './brief.js';
 import { digestOps } from './digests.js';
 import { errsig } from './errsig/errsig.js';
 import { libStr, libsInText, parseLib } from './libs.js';
-import type { KbEntry, Lib } from './ports.js';
+import type { KbEntry, Lib, NewEntry } from './ports.js';
 import { day, entryMd, entryText, entryView, flat, hitLine, score, type EntryView } from './render.js';
 
 export const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'] as const;
@@ -47,6 +47,15 @@ async function recordWanted(ctx: Ctx, h: string, sig: string | null, libs: Lib[]
   await ctx.core.store.kb.want(h, safeSig, libs.map(libStr).join(' '), ctx.core.now());
 }
 
+/** KB ids are k + 8 random chars; a taken id (rare) is drawn again. */
+async function insertWithFreshId(ctx: Ctx, e: Omit<NewEntry, 'id'>): Promise<KbEntry> {
+  for (let i = 0; i < 5; i++) {
+    const got = await ctx.core.store.kb.insert({ ...e, id: newId('k', ctx.core.random, 8) });
+    if (got) return got;
+  }
+  throw new CxError('busy', 'id space contention, retry', 503);
+}
+
 export const kbAddOp = defineOp({
   name: 'kb.add',
   title: 'Publish a fix',
@@ -78,8 +87,7 @@ export const kbAddOp = defineOp({
     }
     const { sig, h } = errsig(input.error);
     const now = ctx.core.now();
-    const e = await ctx.core.store.kb.insert({
-      id: newId('k', ctx.core.random),
+    const e = await insertWithFreshId(ctx, {
       sig,
       h,
       title: input.title ?? flat(sig, 120),
@@ -225,7 +233,7 @@ export const kbGetOp = defineOp({
   name: 'kb.get',
   title: 'Read a KB entry',
   summary: 'One knowledge-base entry: signature, error, fix, libraries, score. Untrusted data.',
-  input: z.object({ id: z.string().regex(/^k[0-9a-z]{6}$/, 'want k + 6 chars') }).strict(),
+  input: z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
   output: entryOut,
   auth: 'anon',
   readOnly: true,
@@ -246,7 +254,7 @@ function voteOp(ok: boolean) {
     summary: ok
       ? 'Say the fix of an entry worked for you: one confirmation per identity; raises the entry score and its author reputation.'
       : 'Say the fix of an entry did not work for you: one vote per identity; lowers the entry score.',
-    input: z.object({ id: z.string().regex(/^k[0-9a-z]{6}$/, 'want k + 6 chars') }).strict(),
+    input: z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
     output: z.object({ id: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), vote: z.string() }),
     auth: 'token',
     readOnly: false,

@@ -49,7 +49,8 @@ export interface Digest {
 export type VoteResult = 'new' | 'changed' | 'same' | 'own';
 
 export interface KbRepo {
-  insert(e: NewEntry): Promise<KbEntry>;
+  /** Null when the id is already taken (the caller draws another). */
+  insert(e: NewEntry): Promise<KbEntry | null>;
   byId(id: string): Promise<KbEntry | null>;
   /** Entries of one signature hash, best first; counts the lookup as a hit when `hit`. */
   byHash(h: string, limit: number, hit: boolean): Promise<KbEntry[]>;

@@ -33,7 +33,7 @@ export function seedRows(core: Pick<Core, 'now' | 'random'>, file = SEED): NewEn
     const { sig, h } = errsig(r.error);
     const libs = r.libs.map((s) => parseLib(s)).filter((l) => l !== null);
     return {
-      id: newId('k', core.random),
+      id: newId('k', core.random, 8),
       sig,
       h,
       title: r.title,

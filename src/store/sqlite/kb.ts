@@ -114,8 +114,12 @@ export function sqliteKb(db: Db): KbRepo {
 
   return {
     async insert(e) {
-      const n = insertTx(e);
-      return toEntry(selN.get(n) as Row);
+      try {
+        return toEntry(selN.get(insertTx(e)) as Row);
+      } catch (err) {
+        if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && String(err).includes('kb_entries.id')) return null;
+        throw err;
+      }
     },
     async byId(id) {
       const r = selId.get(id) as Row | undefined;

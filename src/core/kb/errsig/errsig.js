@@ -142,7 +142,7 @@ const S = {
   pct2f: String.raw`%2[fF]`,
   onlyShield: String.raw`^\uE000[\uE100-\uF7FF]\uE001$`,
   email: String.raw`(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9_\-])`,
-  quote: String.raw`(?:((?<![A-Za-z0-9_])(?:` + VALUE_WORDS + '|' + NAME_WORDS + String.raw`) )|(= ?|@)|(: ))?(?<![A-Za-z0-9_])(?:\'((?:[^\'\n]|\'(?=[A-Za-z0-9_]))*)\'|"([^"\n]*)"|\x60([^\x60\'\n]*)[\x60\']|\u2018([^\u2019\n]*)\u2019|\u201c([^\u201d\n]*)\u201d)(?![A-Za-z0-9_])`,
+  quote: String.raw`(?:((?<![A-Za-z0-9_])(?:` + VALUE_WORDS + '|' + NAME_WORDS + String.raw`) )|(= ?|@)|(: ))?(?<![A-Za-z0-9_])(?:\'(\[[^\]\n]*\])\'|\'((?:[^\'\n]|\'(?=[A-Za-z0-9_]))*)\'|"([^"\n]*)"|\x60([^\x60\'\n]*)[\x60\']|\u2018([^\u2019\n]*)\u2019|\u201c([^\u201d\n]*)\u201d)(?![A-Za-z0-9_])`,
   quoteTrail: String.raw`^[.?!)\]]*$`,
   strongPath: String.raw`^(?:~?\/|\.\.?[\/\\]|[A-Za-z]:[\/\\]|\\\\)`,
   weakPathRel: String.raw`^[^ ]*[\/\\][^ \/\\]*\.` + EXT + '$',
@@ -613,9 +613,10 @@ function normalize(msg) {
  */
 function quotes(s, depth, sh) {
   const firstColon = s.indexOf(': ');
-  return s.replace(G.quote, (m, g1, g2, g3, c1, c2, c3, c4, c5, offset) => {
+  return s.replace(G.quote, (m, g1, g2, g3, c0, c1, c2, c3, c4, c5, offset) => {
     const pre = g1 || g2 || g3 || '';
-    const c = c1 !== undefined ? c1 : c2 !== undefined ? c2 : c3 !== undefined ? c3 : c4 !== undefined ? c4 : c5;
+    // c0: a quoted list repr such as Python's Command '['npm', 'ci']'; c1..c5: the quote styles.
+    const c = [c0, c1, c2, c3, c4, c5].find((x) => x !== undefined) ?? '';
     const after = s.slice(offset + m.length);
     const word = g1 ? g1.slice(0, -1) : '';
     const len = cpLen(c);

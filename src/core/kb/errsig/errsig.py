@@ -131,7 +131,7 @@ PATTERNS = {
     'pct2f': r'%2[fF]',
     'onlyShield': r'^\uE000[\uE100-\uF7FF]\uE001$',
     'email': r'(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9_\-])',
-    'quote': r'''(?:((?<![A-Za-z0-9_])(?:user|role|password|database|relation|table|Table|column|schema|constraint|index|key|entry|thread|value|literal|near|host|hostname|parsing|string|file|File|directory|path|at|module|package|crate|library|named|from|import|command|requirement|dependency|plugin) )|(= ?|@)|(: ))?(?<![A-Za-z0-9_])(?:\'((?:[^\'\n]|\'(?=[A-Za-z0-9_]))*)\'|"([^"\n]*)"|\x60([^\x60\'\n]*)[\x60\']|\u2018([^\u2019\n]*)\u2019|\u201c([^\u201d\n]*)\u201d)(?![A-Za-z0-9_])''',
+    'quote': r'''(?:((?<![A-Za-z0-9_])(?:user|role|password|database|relation|table|Table|column|schema|constraint|index|key|entry|thread|value|literal|near|host|hostname|parsing|string|file|File|directory|path|at|module|package|crate|library|named|from|import|command|requirement|dependency|plugin) )|(= ?|@)|(: ))?(?<![A-Za-z0-9_])(?:\'(\[[^\]\n]*\])\'|\'((?:[^\'\n]|\'(?=[A-Za-z0-9_]))*)\'|"([^"\n]*)"|\x60([^\x60\'\n]*)[\x60\']|\u2018([^\u2019\n]*)\u2019|\u201c([^\u201d\n]*)\u201d)(?![A-Za-z0-9_])''',
     'quoteTrail': r'^[.?!)\]]*$',
     'strongPath': r'^(?:~?\/|\.\.?[\/\\]|[A-Za-z]:[\/\\]|\\\\)',
     'weakPathRel': r'^[^ ]*[\/\\][^ \/\\]*\.(?:py|pyi|pyx|ipynb|js|mjs|cjs|jsx|ts|tsx|mts|cts|vue|svelte|json|jsonc|json5|yaml|yml|toml|ini|cfg|conf|env|lock|txt|md|rst|csv|tsv|xml|html|htm|css|scss|sass|less|rs|go|java|kt|kts|scala|groovy|gradle|class|jar|war|c|cc|cpp|cxx|h|hh|hpp|hxx|swift|rb|php|cs|fs|sh|bash|zsh|ps1|bat|cmd|sql|db|sqlite|sqlite3|log|wasm|zip|tar|gz|tgz|whl|egg|pem|crt|proto|so|dylib|dll|exe|bin)$',
@@ -668,7 +668,7 @@ def _quotes(s, depth, sh):
     def cb(m):
         g1, g2, g3 = m.group(1), m.group(2), m.group(3)
         pre = g1 or g2 or g3 or ''
-        c = next(x for x in (m.group(4), m.group(5), m.group(6), m.group(7), m.group(8)) if x is not None)
+        c = next(x for x in (m.group(4), m.group(5), m.group(6), m.group(7), m.group(8), m.group(9)) if x is not None)
         offset = m.start()
         after = s[m.end():]
         word = g1[:-1] if g1 else ''
