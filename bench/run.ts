@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import { benchDrops } from './drops.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { benchKb } from './kb.js';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,11 +130,17 @@ async function main(): Promise<void> {
     // Dead drops: PUT with a token (quotas scaled by CX_QUOTA_MULT above), then GETs of those drops.
     rows.push(...(await benchDrops(cx, run)));
 
+    // KB at scale (issue 3): its own server over the generated database.
+    const kb = await benchKb(run, await freePort(), await freePort(), kids);
+    rows.push(...kb.rows);
+
     const b = rows[0]!.rps;
     const pad = (s: string, w: number) => s.padEnd(w);
     console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION} s per route, same machine, same run\n`);
     console.log(`${pad('route', 38)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('non-2xx', 8)} ratio`);
     for (const r of rows) console.log(`${pad(r.route, 38)} ${pad(r.rps.toFixed(0), 9)} ${pad(String(r.p50), 7)} ${pad(String(r.p99), 7)} ${pad(String(r.non2xx), 8)} ${(r.rps / b).toFixed(2)}`);
+    const f = kb.facts;
+    console.log(`\nKB: ${f.entries} entries, database ${f.dbMb} MB, server RSS after the KB rows ${f.rssMb} MB, cold start ${f.coldStartMs} ms${f.generatedS === null ? ' (database reused from .bench/)' : `, generated in ${f.generatedS} s`}`);
   } finally {
     for (const k of kids) k.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });

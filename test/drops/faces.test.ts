@@ -84,6 +84,40 @@ describe('MCP tools', () => {
   });
 });
 
+describe('A2A skills', () => {
+  let n = 0;
+  const skill = async (name: string, input: Record<string, unknown>) => {
+    const res = await fetch(`${s.url}/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...xff() },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: ++n,
+        method: 'message/send',
+        params: { message: { kind: 'message', messageId: `drop-${n}`, role: 'user', parts: [{ kind: 'data', data: { skill: name, input } }] }, configuration: { blocking: true } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { result: { status: { state: string; message?: { parts: { text: string }[] } }; artifacts?: { parts: { text?: string; data?: Record<string, unknown> }[] }[] } }).result;
+  };
+
+  it('drop.put, drop.get and drop.delete run as skills over the same pipeline', async () => {
+    const sec = secret();
+    const k = wkey();
+    const put1 = await skill('drop.put', { secret: sec, body: 'via a2a', write_key: k, pow: await proof(s.url) });
+    expect(put1.status.state).toBe('completed');
+    expect(put1.artifacts![0]!.parts[0]!.text).toMatch(new RegExp(`^ok /d/${sec} exp=\\S+ once=0 reads=3 size=7 masked=0`));
+    const read = await skill('drop.get', { secret: sec });
+    expect(read.artifacts![0]!.parts[0]!.text).toBe('via a2a');
+    expect((await get(s.url, sec, 'HEAD')).headers.get('x-drop-reads')).toBe('2');
+    const foreign = await skill('drop.delete', { secret: sec, write_key: wkey() });
+    expect(foreign.status.state).toBe('failed');
+    expect(foreign.status.message!.parts[0]!.text).toBe('err notfound');
+    expect((await skill('drop.delete', { secret: sec, write_key: k })).status.state).toBe('completed');
+    expect((await get(s.url, sec, 'HEAD')).status).toBe(404);
+  });
+});
+
 describe('OpenAPI', () => {
   it('documents /d/{secret}: PUT with a raw text body, query parameters, X-Drop-Write and X-PoW headers; GET, HEAD, DELETE', async () => {
     const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as {

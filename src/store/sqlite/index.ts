@@ -11,12 +11,13 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
   const file = join(dataDir, 'commons.db');
   const db = openDb(file, sync);
   const ping = db.prepare('SELECT 1 AS ok');
+  const kb = sqliteKb(db);
   return {
     file,
     identities: sqliteIdentities(db),
     proofs: sqliteSpentProofs(db),
     drops: sqliteDrops(db),
-    kb: sqliteKb(db),
+    kb,
     a2a: sqliteA2a(db),
     agents: sqliteAgents(db),
     async ping() {
@@ -24,6 +25,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     },
     async close() {
       if (db.open) {
+        kb.flush();
         db.pragma('wal_checkpoint(TRUNCATE)');
         db.close();
       }

@@ -28,7 +28,7 @@ export function ftsQuery(q: string): string | null {
   return terms.length ? terms.map((t) => `"${t}"`).join(' ') : null;
 }
 
-export function sqliteKb(db: Db): KbRepo {
+export function sqliteKb(db: Db): KbRepo & { flush(): void } {
   const insEntry = db.prepare(
     `INSERT INTO kb_entries (id, sig, h, title, error, fix, eco, cls, tags, author, created, updated) VALUES (@id, @sig, @h, @title, @error, @fix, @eco, @cls, @tags, @author, @created, @created)`,
   );
@@ -37,7 +37,20 @@ export function sqliteKb(db: Db): KbRepo {
   const selId = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.id = ? AND e.hidden = 0`);
   const selN = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n = ?`);
   const selH = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.h = ? AND e.hidden = 0 ORDER BY ${RANK} LIMIT ?`);
-  const hitH = db.prepare('UPDATE kb_entries SET hits = hits + 1 WHERE h = ? AND hidden = 0');
+  const hitH = db.prepare('UPDATE kb_entries SET hits = hits + ? WHERE h = ? AND hidden = 0');
+  // Lookups count hits in memory and write them once a second in one transaction: a read must
+  // not cost a write transaction each.
+  let pending = new Map<string, number>();
+  const flush = () => {
+    if (!pending.size || !db.open) return;
+    const batch = pending;
+    pending = new Map();
+    db.transaction(() => {
+      for (const [h, n] of batch) hitH.run(n, h);
+    })();
+  };
+  const timer = setInterval(flush, 1000);
+  timer.unref();
   const selVote = db.prepare('SELECT ok FROM kb_votes WHERE entry = ? AND voter = ?');
   const insVote = db.prepare('INSERT OR REPLACE INTO kb_votes (entry, voter, ok, created) VALUES (?, ?, ?, ?)');
   const bump = db.prepare('UPDATE kb_entries SET confirms = confirms + ?, fails = fails + ?, updated = ? WHERE n = ?');
@@ -125,8 +138,12 @@ export function sqliteKb(db: Db): KbRepo {
       const r = selId.get(id) as Row | undefined;
       return r ? toEntry(r) : null;
     },
+    flush() {
+      clearInterval(timer);
+      flush();
+    },
     async byHash(h, limit, hit) {
-      if (hit) hitH.run(h);
+      if (hit) pending.set(h, (pending.get(h) ?? 0) + 1);
       return (selH.all(h, limit) as Row[]).map(toEntry);
     },
     async vote(id, voter, ok, now) {

@@ -1,0 +1,70 @@
+// KB rows at scale: a server over a generated database of N synthetic entries (default 1,000,000,
+// cached under .bench/), measured for POST /e hit and miss, GET /h/{hex}, GET /brief; plus RSS,
+// database size and cold start time.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type autocannon from 'autocannon';
+import { errsig } from '../src/core/kb/errsig/errsig.js';
+import { generate, syntheticError } from './gen-kb.js';
+
+interface Row { route: string; rps: number; p50: number; p99: number; non2xx: number }
+type Run = (route: string, url: string, opts?: Partial<autocannon.Options>) => Promise<Row>;
+
+export interface KbFacts { entries: number; rssMb: number; dbMb: number; coldStartMs: number; generatedS: number | null }
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+export async function benchKb(run: Run, port: number, cport: number, kids: ChildProcess[]): Promise<{ rows: Row[]; facts: KbFacts }> {
+  const n = Number(process.env.BENCH_KB_ENTRIES || 1_000_000);
+  const dir = join('.bench', `kb-${n}`);
+  let generatedS: number | null = null;
+  if (!existsSync(join(dir, 'commons.db'))) {
+    const t = performance.now();
+    await generate(dir, n);
+    generatedS = Math.round((performance.now() - t) / 1000);
+  }
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_SEED: '0', CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  kids.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  const coldStartMs = Math.round(performance.now() - t0);
+
+  // Quotas are per network: spread the load over many /24s, as real traffic is.
+  let k = 0;
+  const xff = () => `10.${(k >> 8) & 255}.${k++ & 255}.1`;
+  const pick = () => Math.floor(Math.random() * n);
+  const rows: Row[] = [];
+  rows.push(await run(`POST /e hit (${n} entries)`, `${url}/e`, {
+    method: 'POST',
+    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick()) }) }] as never,
+  }));
+  rows.push(await run('POST /e miss', `${url}/e`, {
+    method: 'POST',
+    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: `NeverSeenError${Math.random()}: nothing like it` }) }] as never,
+  }));
+  const hashes = Array.from({ length: 2000 }, () => errsig(syntheticError(pick())).h);
+  rows.push(await run('GET /h/{hex}', `${url}/h/${hashes[0]}`, {
+    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': xff() } }) }] as never,
+  }));
+  const words = ['parser failed', 'socket buffer', 'thread module', 'config cache index', 'token stream', 'SyntheticError42', 'codec schema driver'];
+  rows.push(await run('GET /brief (anonymous, b=400)', `${url}/brief`, {
+    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/brief?q=${encodeURIComponent(words[k % words.length]! + ' ' + (k % 997))}&env=lib${k % 5000}@1.2.0`, headers: { 'x-forwarded-for': xff() } }) }] as never,
+  }));
+  const facts: KbFacts = { entries: n, rssMb: rssMb(child.pid!), dbMb: Math.round(statSync(join(dir, 'commons.db')).size / 1048576), coldStartMs, generatedS };
+  child.kill('SIGTERM');
+  return { rows, facts };
+}
