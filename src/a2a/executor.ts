@@ -81,6 +81,8 @@ export class SkillExecutor implements AgentExecutor {
     const plan = paused ? ({ kind: 'call', op: paused.op, input: this.skills.resume(paused.op, pending!.input, pending!.missing, c) } as const) : this.skills.resolve(c);
     const { taskId, contextId } = rc;
     this.contexts.set(taskId, contextId);
+    // Paused tasks may never resume: keep the map as bounded as the live buses.
+    if (this.contexts.size > 2 * limit('a2a.live')) this.contexts.delete(this.contexts.keys().next().value as string);
     openTask(rc, bus, TaskState.TASK_STATE_WORKING, plan.kind === 'call' ? { skill: plan.op.name } : {});
     const done = (state: TaskState, message?: Message, metadata?: Record<string, unknown>) => {
       if (this.canceled.delete(taskId)) return;

@@ -1,5 +1,6 @@
-// The SDK's request handler with the two things A2A 0.3 needs that it lacks: push config `get`
-// with only the task id, and a hook after a cancel (to close the hosted inbox item and the buses).
+// The SDK's request handler with what it lacks here: push config `get` with only the task id
+// (A2A 0.3 clients ask that way), a webhook notice for a cancel stored without a live bus (after a
+// restart), and a hook after a cancel (to close the hosted inbox item and the buses).
 import { TaskState, type AgentCard, type CancelTaskRequest, type GetTaskPushNotificationConfigRequest, type Task, type TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { PushNotificationNotSupportedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, type AgentExecutor, type PushNotificationSender, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';

@@ -2,7 +2,7 @@
 // takes one call), the per-request limits, the checks that must answer before anything runs
 // (401, text parts only, inbound closed) and SSE for the streaming methods.
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { ContentTypeNotSupportedError, RequestMalformedError, UnsupportedOperationError, VersionNotSupportedError } from '@a2a-js/sdk/errors';
+import { ContentTypeNotSupportedError, PushNotificationNotSupportedError, RequestMalformedError, UnsupportedOperationError, VersionNotSupportedError } from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
@@ -131,6 +131,7 @@ export class Rpc {
       if (!text.trim()) return err(new RequestMalformedError('message: empty text'));
       if (text.length > limit('agents.msg')) return err(new RequestMalformedError(`message: at most ${limit('agents.msg')} chars`));
       if (!target.inbound) return err(new UnsupportedOperationError(`inbound closed: ${target.agent} takes no tasks now`));
+      if (conf.pushNotificationConfig || conf.taskPushNotificationConfig) return err(new PushNotificationNotSupportedError('hosted agents send no push notifications: use tasks/resubscribe or tasks/get'));
       const me = facts.caller.identity;
       if (me.frozen) throw new CxError('auth', 'identity frozen', 403);
       this.core.quotas.take('write', me.id, levelMult(levelOf(me, this.core.now())));

@@ -5,7 +5,7 @@ import type { A2AClient } from 'a2a-sdk-03/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solve } from '../../src/core/identity/pow.js';
 import { register, start, type TestServer } from '../helpers/server.js';
-import { client03, client13, collect, serveBase, data03, msg03, receiver, rpc, text03, type Json, type Receiver } from './helpers.js';
+import { client03, client13, collect, serveBase, subscribed, data03, msg03, receiver, rpc, text03, type Json, type Receiver } from './helpers.js';
 
 let s: TestServer;
 let hook: Receiver;
@@ -135,12 +135,11 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
     expect(t.status.state).toBe('input-required');
     expect(t.status.message.parts[0].text).toMatch(/^need pow for id\.register/);
     // A resubscriber sees the task now and the cancel when it comes.
-    const sub = collect(c03.resubscribeTask({ id: t.id }));
-    await new Promise((r) => setTimeout(r, 100));
+    const sub = await subscribed(c03.resubscribeTask({ id: t.id }));
+    expect(sub.first).toMatchObject({ kind: 'task', id: t.id, status: { state: 'input-required' } });
     const canceled = ok<Json>(await c03.cancelTask({ id: t.id }));
     expect(canceled.status.state).toBe('canceled');
-    const events = (await sub) as Json[];
-    expect(events[0]).toMatchObject({ kind: 'task', id: t.id });
+    const events = (await sub.rest) as Json[];
     expect(events.at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'canceled' }, final: true });
     // Canceling again answers the task; a finished task cannot be canceled.
     expect(ok<Json>(await c03.cancelTask({ id: t.id })).status.state).toBe('canceled');
@@ -308,12 +307,11 @@ describe('A2A 1.3 client (1.0 wire)', () => {
     hook.hits.length = 0;
     const cfg = await client.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: t.id, url: hook.url, token: 'tok-10', authentication: undefined });
     expect(cfg.id).toBeTruthy();
-    const sub = collect(client.resubscribeTask({ tenant: '', id: t.id }));
-    await new Promise((r) => setTimeout(r, 100));
+    const sub = await subscribed(client.resubscribeTask({ tenant: '', id: t.id }));
+    expect(sub.first.payload?.$case).toBe('task');
     const c = await client.cancelTask({ tenant: '', id: t.id, metadata: {} });
     expect(c.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    const events = await sub;
-    expect(events[0]!.payload?.$case).toBe('task');
+    const events = await sub.rest;
     expect(events.at(-1)!.payload).toMatchObject({ $case: 'statusUpdate', value: { status: { state: TaskState.TASK_STATE_CANCELED } } });
     await hook.waitFor((h) => h.some((x) => x.body.statusUpdate?.status?.state === 'TASK_STATE_CANCELED'));
     expect(hook.hits[0]!.headers['x-a2a-notification-token']).toBe('tok-10');

@@ -63,6 +63,13 @@ export async function collect<T>(gen: AsyncGenerator<T>): Promise<T[]> {
   return out;
 }
 
+/** Waits for a stream's first event (the server is then attached), and collects the rest. */
+export async function subscribed<T>(gen: AsyncGenerator<T>): Promise<{ first: T; rest: Promise<T[]> }> {
+  const first = await gen.next();
+  if (first.done) throw new Error('stream ended before its first event');
+  return { first: first.value, rest: collect(gen) };
+}
+
 export interface Receiver {
   url: string;
   hits: { headers: IncomingHttpHeaders; body: any }[];

@@ -4,9 +4,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import type { A2AClient } from 'a2a-sdk-03/client';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, start, type TestServer } from '../helpers/server.js';
-import { client03, client13, collect, data03, msg03, raiseToL1, rpc, serveBase, text03, type Json } from './helpers.js';
+import { client03, client13, data03, subscribed, msg03, raiseToL1, rpc, serveBase, text03, type Json } from './helpers.js';
 
 let s: TestServer;
 let owner: { id: string; token: string };
@@ -51,7 +53,7 @@ describe('publishing a card', () => {
     const dir = await (await fetch(`${s.url}/agents`)).text();
     expect(dir).toMatch(/^agents total=1 page=1\/1\n/);
     expect(dir).toContain(`${owner.id} tags=npm,node`);
-    expect(((await (await fetch(`${s.url}/agents?tag=node&f=json`)).json()) as Json).rows.map((x: Json) => x.id)).toEqual([owner.id]);
+    expect(((await (await fetch(`${s.url}/agents?tag=Node&f=json`)).json()) as Json).rows.map((x: Json) => x.id)).toEqual([owner.id]);
     expect(((await (await fetch(`${s.url}/agents?tag=python&f=json`)).json()) as Json).total).toBe(0);
     expect(((await (await fetch(`${s.url}/agents?page=2&f=json`)).json()) as Json).rows).toEqual([]);
     toOwner = await client03(`${s.url}/a/${owner.id}/agent.json`, sender.token);
@@ -68,6 +70,8 @@ describe('a task between two identities', () => {
     expect(data.error.code).toBe(-32005);
     const stream = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'message/stream', params: { message: msg03([text03('hi')]) } }, { authorization: `Bearer ${sender.token}` });
     expect(stream.body.error.code).toBe(-32601);
+    const push = (await toOwner.sendMessage({ message: msg03([text03('hi')]) as never, configuration: { pushNotificationConfig: { url: 'https://example.com/hook' } } })) as Json;
+    expect(push.error.code).toBe(-32003);
     expect((await rpc(`${s.url}/a2a/${sender.id}`, { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x' } })).status).toBe(404);
   });
 
@@ -75,7 +79,8 @@ describe('a task between two identities', () => {
     const sent = ok<Json>(await toOwner.sendMessage({ message: msg03([text03('How do I fix ERESOLVE in npm 10?')]) as never, configuration: { blocking: true } }));
     expect(sent.status.state).toBe('submitted');
     expect(sent.status.message.parts[0].text).toMatch(new RegExp(`^delivered to ${owner.id}`));
-    const watching = collect(toOwner.resubscribeTask({ id: sent.id }));
+    const watching = await subscribed(toOwner.resubscribeTask({ id: sent.id }));
+    expect(watching.first).toMatchObject({ kind: 'task', id: sent.id, status: { state: 'submitted' } });
 
     const box = await inbox(owner.token);
     expect(box.open).toBe(1);
@@ -90,8 +95,7 @@ describe('a task between two identities', () => {
     expect(ans.status.state).toBe('completed');
     expect(ans.artifacts[0].parts[1].data).toEqual({ task: sent.id, state: 'completed', to: sender.id, delivered: true });
 
-    const events = (await watching) as Json[];
-    expect(events[0]).toMatchObject({ kind: 'task', id: sent.id, status: { state: 'submitted' } });
+    const events = (await watching.rest) as Json[];
     expect(events.at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'completed' }, final: true });
     const done = ok<Json>(await toOwner.getTask({ id: sent.id }));
     expect(done.status.state).toBe('completed');
@@ -138,5 +142,34 @@ describe('a task between two identities', () => {
     expect(r.error.code).toBe(-32004);
     expect(((await (await fetch(`${s.url}/agents?f=json`)).json()) as Json).total).toBe(0);
     expect(((await (await fetch(`${s.url}/a/${owner.id}/agent.json`)).json()) as Json).skills[0].description).toMatch(/^Inbound is closed/);
+  });
+});
+
+describe('the directory', () => {
+  it('pages by 50, newest first, and lists only L1+ owners with inbound open', async () => {
+    const db = new Database(join(s.dir, 'commons.db'));
+    const now = Date.now();
+    const ins = db.prepare('INSERT INTO identities (id, name, created, rep, confirmed, frozen) VALUES (?, NULL, ?, ?, ?, 0)');
+    const card = db.prepare("INSERT INTO agent_cards (id, name, description, tags, inbound, created, updated) VALUES (?, ?, 'bulk', 'bulk', 1, ?, ?)");
+    db.transaction(() => {
+      for (let i = 0; i < 55; i++) {
+        ins.run(`ab${String(i).padStart(3, '0')}`, now - 3 * 86_400_000, 5, 1);
+        card.run(`ab${String(i).padStart(3, '0')}`, `bulk ${i}`, now + i, now + i);
+      }
+      // An L0 owner's card is not listed.
+      ins.run('al0card', now, 0, 0);
+      card.run('al0card', 'new', now + 100, now + 100);
+    })();
+    db.close();
+    const page = async (q: string) => (await (await fetch(`${s.url}/agents?f=json&${q}`)).json()) as Json;
+    const p1 = await page('tag=bulk');
+    expect(p1).toMatchObject({ total: 55, page: 1, pages: 2 });
+    expect(p1.rows).toHaveLength(50);
+    expect(p1.rows[0].id).toBe('ab054');
+    const p2 = await page('tag=bulk&page=2');
+    expect(p2.rows.map((r: Json) => r.id)).toEqual(['ab004', 'ab003', 'ab002', 'ab001', 'ab000']);
+    expect((await page('')).rows.map((r: Json) => r.id)).not.toContain('al0card');
+    expect((await fetch(`${s.url}/agents?tag=a%20b`)).status).toBe(400);
+    expect(await (await fetch(`${s.url}/agents?tag=bulk`)).text()).toMatch(/\nnext: GET \/agents\?tag=bulk&page=2\n?$/);
   });
 });

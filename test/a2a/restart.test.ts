@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type Running } from '../../src/server.js';
 import { register } from '../helpers/server.js';
-import { client03, collect, data03, msg03, raiseToL1, receiver, serveBase, text03, type Json } from './helpers.js';
+import { client03, data03, msg03, raiseToL1, receiver, serveBase, subscribed, text03, type Json } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cx-a2a-restart-'));
 let running: Running | null = null;
@@ -72,12 +72,11 @@ describe('restart', () => {
       expect(repaired.artifacts[0].parts[0].text).toBe('repaired answer');
 
       // The open one is watched again: a resubscriber sees the owner's answer.
-      const watching = collect(toOwner.resubscribeTask({ id: h1.id }));
-      await new Promise((r) => setTimeout(r, 100));
+      const watching = await subscribed(toOwner.resubscribeTask({ id: h1.id }));
+      expect(watching.first).toMatchObject({ kind: 'task', status: { state: 'submitted' } });
       const ans = await fetch(`${s.url}/v1/agent/inbox/${h1.id}`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: new URLSearchParams({ text: 'after restart' }) });
       expect(await ans.text()).toMatch(new RegExp(`^ok completed ${h1.id} to=${sender.id} delivered=1`));
-      const events = (await watching) as Json[];
-      expect(events[0]).toMatchObject({ kind: 'task', status: { state: 'submitted' } });
+      const events = (await watching.rest) as Json[];
       expect(events.at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'completed' }, final: true });
       expect(ok<Json>(await toOwner.getTask({ id: h1.id })).artifacts[0].parts[0].text).toBe('after restart');
 

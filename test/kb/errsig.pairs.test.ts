@@ -15,7 +15,7 @@ m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
 sys.stdout.write(json.dumps([list(m.errsig(t)) for t in json.loads(sys.stdin.buffer.read().decode('utf-8'))]))
 `;
 function py(inputs: string[]): [string, string][] {
-  const r = spawnSync('python3', ['-c', DRIVER, PY], { input: JSON.stringify(inputs), maxBuffer: 1 << 26 });
+  const r = spawnSync('python3', ['-B', '-c', DRIVER, PY], { input: JSON.stringify(inputs), maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error('python3 failed: ' + r.stderr.toString());
   return JSON.parse(r.stdout.toString());
 }
@@ -98,6 +98,14 @@ const SAME: [string, string, string][] = [
    "PermissionError: [Errno 13] Permission denied: '/private/var/folders/7x/k2h_1b9n3_5d8q0000gn/T/pytest-of-mia/pytest-3/test_export0/out.json'"],
  ['git auth failure, different repos', "fatal: unable to access 'https://github.com/acme/private-repo.git/': The requested URL returned error: 403",
    "fatal: unable to access 'https://gitlab.example.com/team/tools.git/': The requested URL returned error: 403"],
+ ['pip build backend failure, different versions and paths', "Collecting psycopg2==2.9.9\n  Downloading psycopg2-2.9.9.tar.gz (384 kB)\n  error: subprocess-exited-with-error\n\n  \u00d7 python setup.py egg_info did not run successfully.\n  \u2502 exit code: 1\n  \u2570\u2500> [23 lines of output]\n      running egg_info\n      creating /tmp/pip-pip-egg-info-x1y2z3/psycopg2.egg-info\n      Error: pg_config executable not found.\n      [end of output]",
+   "Collecting psycopg2==2.9.6\n  Downloading psycopg2-2.9.6.tar.gz (383 kB)\n  error: subprocess-exited-with-error\n\n  \u00d7 python setup.py egg_info did not run successfully.\n  \u2502 exit code: 1\n  \u2570\u2500> [25 lines of output]\n      running egg_info\n      writing /private/var/folders/qq/T/pip-pip-egg-info-9kd/psycopg2.egg-info/PKG-INFO\n      Error: pg_config executable not found.\n      [end of output]"],
+ ['spring boot failure analyzer, different ports', "***************************\nAPPLICATION FAILED TO START\n***************************\n\nDescription:\n\nWeb server failed to start. Port 8080 was already in use.\n\nAction:\n\nIdentify and stop the process that's listening on port 8080.",
+   "2024-03-01T10:00:00.000Z ERROR 4242 --- [main] o.s.b.d.LoggingFailureAnalysisReporter :\n\n***************************\nAPPLICATION FAILED TO START\n***************************\n\nDescription:\n\nWeb server failed to start. Port 9090 was already in use.\n\nAction:\n\nIdentify and stop the process that's listening on port 9090."],
+ ['docker compose service prefix vs plain output', "api-1  | Error: connect ECONNREFUSED 172.18.0.2:5432\napi-1  |     at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)",
+   "Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1595:16)"],
+ ['eslint error, different files and positions', "/home/u/web/src/App.tsx\n  12:7  error  'unused' is assigned a value but never used  @typescript-eslint/no-unused-vars\n\n\u2716 1 problem (1 error, 0 warnings)",
+   "C:\\dev\\site\\src\\App.tsx\n  3:11  error  'unused' is assigned a value but never used  @typescript-eslint/no-unused-vars\n\n\u2716 4 problems (1 error, 3 warnings)"],
 ];
 const DIFF: [string, string, string][] = [
  ['different missing python modules', "ModuleNotFoundError: No module named 'requests'", "ModuleNotFoundError: No module named 'numpy'"],
@@ -139,6 +147,15 @@ const DIFF: [string, string, string][] = [
  ['same message, python vs node tag', "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nTypeError: 'str' object is not callable", "TypeError: 'str' object is not callable\n    at Object.<anonymous> (/a.js:1:1)"],
  ['go module missing gorilla vs chi', "main.go:5:2: no required module provides package github.com/gorilla/mux; to add it:", "main.go:5:2: no required module provides package github.com/go-chi/chi/v5; to add it:"],
  ['shared library libGL vs libssl', "ImportError: libGL.so.1: cannot open shared object file: No such file or directory", "ImportError: libssl.so.1.1: cannot open shared object file: No such file or directory"],
+ ['pip build backend: pg_config missing vs deprecated sklearn', "  error: subprocess-exited-with-error\n  \u2570\u2500> [23 lines of output]\n      running egg_info\n      Error: pg_config executable not found.\n      [end of output]",
+   "  error: subprocess-exited-with-error\n  \u2570\u2500> [15 lines of output]\n      The 'sklearn' PyPI package is deprecated, use 'scikit-learn'\n      [end of output]"],
+ ['spring boot: port in use vs missing datasource url', "APPLICATION FAILED TO START\n\nDescription:\n\nWeb server failed to start. Port 8080 was already in use.",
+   "APPLICATION FAILED TO START\n\nDescription:\n\nFailed to configure a DataSource: 'url' attribute is not specified and no embedded datasource could be configured."],
+ ['undici fetch failed: connect timeout vs refused', "TypeError: fetch failed\n    at node:internal/deps/undici/undici:12345:11 {\n  cause: ConnectTimeoutError: Connect Timeout Error\n      at onConnectTimeout (node:internal/deps/undici/undici:7492:28)\n}",
+   "TypeError: fetch failed\n    at node:internal/deps/undici/undici:12345:11 {\n  cause: Error: connect ECONNREFUSED ::1:3000\n      at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)\n}"],
+ ['abort after double free vs after stack smashing', "free(): double free detected in tcache 2\nAborted (core dumped)", "*** stack smashing detected ***: terminated\nAborted (core dumped)"],
+ ['node-gyp: python missing vs make failed', "npm ERR! code 1\nnpm ERR! command failed\nnpm ERR! gyp info it worked if it ends with ok\nnpm ERR! gyp ERR! stack Error: Could not find any Python installation to use",
+   "npm ERR! code 1\nnpm ERR! command failed\nnpm ERR! gyp info it worked if it ends with ok\nnpm ERR! gyp ERR! stack Error: `make` failed with exit code: 2"],
 ];
 
 describe('same error, volatile parts differ: one signature', () => {

@@ -22,7 +22,7 @@ else:
     sys.stdout.write(json.dumps([list(m.errsig(t)) for t in json.loads(sys.stdin.buffer.read().decode('utf-8'))]))
 `;
 function py(inputs: string[]): [string, string][] {
-  const r = spawnSync('python3', ['-c', DRIVER, PY, 'errsig'], { input: JSON.stringify(inputs), maxBuffer: 1 << 28 });
+  const r = spawnSync('python3', ['-B', '-c', DRIVER, PY, 'errsig'], { input: JSON.stringify(inputs), maxBuffer: 1 << 28 });
   if (r.status !== 0) throw new Error('python3 failed: ' + r.stderr.toString());
   return JSON.parse(r.stdout.toString());
 }
@@ -106,7 +106,7 @@ describe('as commands reading stdin', () => {
 
 describe('one algorithm in two languages', () => {
   it('errsig.py holds the same pattern table and version as errsig.js', () => {
-    const r = spawnSync('python3', ['-c', DRIVER, PY, 'patterns']);
+    const r = spawnSync('python3', ['-B', '-c', DRIVER, PY, 'patterns']);
     expect(r.status).toBe(0);
     const p = JSON.parse(r.stdout.toString());
     expect(p.version).toBe(ERRSIG_VERSION);

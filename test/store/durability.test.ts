@@ -45,13 +45,14 @@ describe('durability', () => {
     const d = mkdtempSync(join(tmpdir(), 'cx-term-'));
     try {
       const { child, url } = await spawnServer(d);
-      const inflight = Array.from({ length: 20 }, () => fetch(`${url}/limits`).then((r) => r.status, () => 0));
+      const inflight = Array.from({ length: 20 }, () => fetch(`${url}/limits`).then(async (r) => `${r.status} ${(await r.text()).split('\n')[0]}`, () => 'refused'));
       child.kill('SIGTERM');
       const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
       expect(code).toBe(0);
       const statuses = await Promise.all(inflight);
-      // Requests either completed or were refused at connect: none got a half answer or a 5xx.
-      for (const st of statuses) expect([0, 200]).toContain(st);
+      // Requests completed, were refused at connect, or (on a loaded machine) were shed with the
+      // one-line busy answer: none got a half answer or a fault.
+      for (const st of statuses) expect(st).toMatch(/^(200 limits |503 err busy |refused$)/);
       const { existsSync, statSync } = await import('node:fs');
       const wal = join(d, 'commons.db-wal');
       expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true);

@@ -57,7 +57,7 @@ export const publishOp = defineOp({
 });
 
 const dirRow = z.object({ id: z.string(), name: z.string(), description: z.string(), tags: z.array(z.string()), card: z.string(), a2a: z.string(), updated: z.string() });
-const dirOut = z.object({ total: z.number(), page: z.number(), pages: z.number(), rows: z.array(dirRow) });
+const dirOut = z.object({ tag: z.string().nullable(), total: z.number(), page: z.number(), pages: z.number(), rows: z.array(dirRow) });
 
 export const directoryOp = defineOp({
   name: 'agents.list',
@@ -78,6 +78,7 @@ export const directoryOp = defineOp({
     const { rows, total } = await core.store.agents.directory({ tag: input.tag, offset: (input.page - 1) * per, limit: per, floor });
     const base = core.config.baseUrl;
     return {
+      tag: input.tag ?? null,
       total,
       page: input.page,
       pages: Math.max(1, Math.ceil(total / per)),
@@ -89,7 +90,7 @@ export const directoryOp = defineOp({
       `agents total=${o.total} page=${o.page}/${o.pages}`,
       ...o.rows.map((r) => `${r.id} tags=${r.tags.join(',') || '-'} updated=${r.updated} untrusted: ${oneLine(r.name, 64)}: ${oneLine(r.description, 160)}`),
       o.rows.length ? `next: GET /a/${o.rows[0]!.id}/agent.json; send a task with A2A message/send to POST /a2a/${o.rows[0]!.id} (bearer token, text parts)` : 'next: PUT /v1/agent to publish yours (L1+)',
-      ...(o.page < o.pages ? [`next: GET /agents?page=${o.page + 1}`] : []),
+      ...(o.page < o.pages ? [`next: GET /agents?${o.tag ? `tag=${o.tag}&` : ''}page=${o.page + 1}`] : []),
     ].join('\n'),
 });
 

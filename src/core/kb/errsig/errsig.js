@@ -47,7 +47,7 @@ const S = {
   pua: String.raw`[\uE000-\uF8FF]`,
   rtrim: String.raw` +$`,
   ltrim: String.raw`^ +`,
-  ciPrefix: String.raw`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::){1,3}`,
+  ciPrefix: String.raw`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::|[a-z0-9][a-z0-9_.\-]*-[0-9]+ +\| ){1,3}`,
 
   // decisive-line detectors (run on left-trimmed lines unless noted)
   rustPanic: String.raw`^thread \'[^\']*\'(?: \([0-9]+\))? panicked at ([^\n]*)$`,
@@ -72,7 +72,14 @@ const S = {
   rustc: String.raw`^error\[(E[0-9]+)\]: ([^\n]*)$`,
   gcc: String.raw`^([^ ][^\n]*?):[0-9]+(?::[0-9]+)?: (fatal error|error): ([^\n]*)$`,
   msvc: String.raw`^([^ ][^\n]*?)\([0-9]+(?:,[0-9]+)?\) ?: (fatal error|error) ([A-Z]{1,3}[0-9]+): ([^\n]*)$`,
-  msLink: String.raw`^[^ ][^\n]*? : (?:fatal )?error (LNK[0-9]+): ([^\n]*)$`,
+  msLink: String.raw`^[^ ][^\n]*? ?: (?:fatal )?error ([A-Z]{1,7}[0-9]+): ([^\n]*)$`,
+  msCodeC: String.raw`^(?:LNK|C)[0-9]+$`,
+  eslint: String.raw`^[0-9]+:[0-9]+ +error +([^\n]*)$`,
+  pyWarn: String.raw`^[^ ][^\n]*?\.py:[0-9]+: ((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*):(?: ([^\n]*))?$`,
+  eslintWarn: String.raw`^[0-9]+:[0-9]+ +warning +([^\n]*)$`,
+  spring: String.raw`^APPLICATION FAILED TO START$`,
+  springDesc: String.raw`^Description:$`,
+  goSum: String.raw`^(verifying [^ ]+: checksum mismatch)$`,
   goBuild: String.raw`^(?:\.\/)?([^ :]*\.go):[0-9]+(?::[0-9]+)?: ([^\n]*)$`,
   kotlin: String.raw`^e: (?:file:\/\/)?([^ ]*\.kts?)(?::[0-9]+:[0-9]+ |: \([0-9]+, [0-9]+\): )([^\n]*)$`,
   linkUndef: String.raw`undefined reference to ([^\n]*)$`,
@@ -82,9 +89,10 @@ const S = {
   nodeCtx: String.raw`^(?:Node\.js v[0-9]|node:internal|node:[a-z_\/]+:[0-9]+$)`,
   nodeHdr: String.raw`^(?:Uncaught (?:\(in promise\) )?)?(?:[A-Za-z_$][A-Za-z0-9_$]*\.)*(?:[A-Za-z_$][A-Za-z0-9_$]*(?:Error|Exception)|Error)(?: \[[A-Za-z0-9_]+\])?(?:: |:$|$)`,
   uncaught: String.raw`^Uncaught (?:\(in promise\) )?`,
-  nodeCause: String.raw`^\[cause\]: ([^\n]*)$`,
+  nodeCause: String.raw`^\[?cause\]?: ([^\n]*)$`,
+  emptyMsg: String.raw`:$`,
   jestTitle: String.raw`^\u25cf `,
-  pg: String.raw`(?:^|[^A-Za-z0-9_])(ERROR|FATAL|PANIC):  ([^\n]*)$`,
+  pg: String.raw`(?:^|[^A-Za-z0-9_])(ERROR|FATAL|PANIC):  (?! |Error installing |While executing gem)([^\n]*)$`,
   pgTool: String.raw`^(?:psql|pg_dump|pg_restore|pg_ctl|createdb|dropdb): (?:error|fatal|FATAL): `,
   mysql: String.raw`^ERROR ([0-9]+) \(([0-9A-Z]{5})\)(?: at line [0-9]+)?: ([^\n]*)$`,
   mssql: String.raw`^Msg ([0-9]+), Level [0-9]+, State [0-9]+`,
@@ -99,13 +107,16 @@ const S = {
   shNotFound5: String.raw`^\'([^\']+)\' is not recognized as an internal or external command`,
   shNotFound6: String.raw`The term \'([^\']+)\' is not recognized as (?:the )?name of a cmdlet`,
   shGeneric: String.raw`^(?:-?(?:ba|z|k|da|a)?sh|\/(?:usr\/)?bin\/(?:ba|z|k|da|a)?sh|(?:\/usr\/bin\/)?env|[^ :]+\.(?:sh|bash))(?:: line [0-9]+|: [0-9]+)?: (?!warning: )([^\n]+)$`,
-  pipCtx: String.raw`^(?:Collecting |Requirement already satisfied|Installing collected packages|Building wheels? for |Using cached |Looking in indexes|Obtaining |Preparing metadata|Getting requirements to build|Defaulting to user installation|ERROR: (?:Could not find a version|No matching distribution|ResolutionImpossible|Cannot install|Failed building wheel|Could not build wheels|Could not install packages|Invalid requirement|Double requirement|pip\'s dependency resolver|Failed to build)|error: (?:externally-managed-environment|subprocess-exited-with-error))`,
+  pipCtx: String.raw`^(?:Collecting |Requirement already satisfied|Installing collected packages|Building wheels? for |Using cached |Looking in indexes|Obtaining |Preparing metadata|Getting requirements to build|Defaulting to user installation|ERROR: (?:Could not find a version|No matching distribution|ResolutionImpossible|Cannot install|Failed building wheel|Could not build wheels|Could not install packages|Invalid requirement|Double requirement|pip\'s dependency resolver)|error: (?:externally-managed-environment|subprocess-exited-with-error))`,
   pipResolver: String.raw`^pip\'s dependency resolver does not currently take into account`,
   pipX: String.raw`^\u00d7 ([^\n]+)$`,
+  pipBlock: String.raw`^\u2570\u2500> \[[0-9]+ lines? of output\]$`,
+  pipBlockEnd: String.raw`^\[end of output\]$`,
   npm: String.raw`^npm (?:ERR!|error)(?: ([^\n]*))?$`,
   npmCode: String.raw`^code ([^ ]+)$`,
   npmWrapper: String.raw`^(?:ELIFECYCLE|[0-9]+)$`,
-  npmField: String.raw`^(?:code|errno|syscall|path|dest|file|cwd|command|signal|workspace|location|A complete log|Log files|Found: |While resolving|node_modules\/|Verbose|at |$)`,
+  npmField: String.raw`^(?:code|errno|syscall|path|dest|file|cwd|command|signal|workspace|location|A complete log|Log files|Found: |While resolving|node_modules\/|Verbose|at |gyp info|gyp verb|Building: |$)`,
+  npmGyp: String.raw`^gyp ERR! stack (Error: [^\n]*)$`,
   npmRegistry: String.raw`is not in this registry`,
   npm404: String.raw`^404 +`,
   npmQuotedSpec: String.raw`\'((?:@[^\/\' ]+\/)?[^@\' ]+)@[^\' ]*\'`,
@@ -113,26 +124,30 @@ const S = {
   npmResolve: String.raw`^Could not resolve dependency:$`,
   goTool: String.raw`^go: (?!downloading |finding |extracting |upgraded |added |found |creating new go\.mod|to add module requirements|warning:)([^\n]+)$`,
   excHdr: String.raw`^(?:Uncaught (?:\(in promise\) )?)?((?:[A-Za-z_$][A-Za-z0-9_$]*\.)*(?:[A-Za-z_$][A-Za-z0-9_$]*(?:Error|Exception|Exit|Interrupt|Iteration|Group)|Error|Exception)(?: \[[A-Za-z0-9_]+\])?)(?:: ([^\n]*)|:)?$`,
-  rustCtx: String.raw`^(?:--> [^ ]+\.rs:[0-9]+|Compiling [^ ]+ v[0-9]|Updating crates\.io index|Blocking waiting for file lock|location searched: |required by package \x60|= note: )|Cargo\.toml|\.rs:[0-9]+:[0-9]+`,
+  rustCtx: String.raw`^(?:--> [^ ]+\.rs:[0-9]+|Compiling [^ ]+ v[0-9]|Updating crates\.io index|Blocking waiting for file lock|location searched: |required by package \x60|= note: )|Cargo\.toml|\.rs:[0-9]+:[0-9]+|(?:^|[^A-Za-z0-9_])(?:rustc|cargo) `,
   rustErr: String.raw`^error: (?!could not compile|aborting due to)([^\n]+)$`,
   gradle: String.raw`^\* What went wrong:$`,
   mvnError: String.raw`^\[ERROR\] ([^\n]+)$`,
-  mvnInfo: String.raw`^\[INFO\] `,
+  mvnInfo: String.raw`^\[INFO\] |^\[ERROR\] (?:Failed to execute goal|BUILD FAILURE|[^\n]*\.java:\[[0-9]+,[0-9]+\])`,
   mvnJava: String.raw`\.java:\[[0-9]+,[0-9]+\]`,
-  mvnNoise: String.raw`^(?:-> \[Help|Re-run Maven|To see the full stack|For more information about the errors|Help 1|$)`,
-  strong: String.raw`^(?:(?:error|Error|ERROR|fatal|Fatal|FATAL|FATAL ERROR|panic|E)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |\[(?:ERROR|FATAL|error|fatal)\] |[A-Za-z0-9_.\/+-]+: (?:error|fatal|ERROR|FATAL|fatal error)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |make(?:\[[0-9]+\])?: \*\*\* )`,
-  errorish: String.raw`(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined)`,
-  noise: String.raw`^(?:(?:Error: )?Process completed with exit code [0-9]+|make(?:\[[0-9]+\])?: \*\*\* [^\n]*Error [0-9]+$|ninja: build stopped|(?:error )?Command failed with exit code|npm (?:ERR!|error) |ELIFECYCLE|collect2: error: ld returned|clang(?:\+\+)?: error: linker command failed|error: could not compile|error: aborting due to|For more information about this error|The above exception was|During handling of the above|[0-9]+ errors? generated|Found [0-9]+ errors?|info Visit|Exited with code|exit status [0-9]+$|FAIL$|FAILED$|Tests?: |Test Suites: |Error: Command failed with exit code)`,
-  toolC: String.raw`^(?:cc1(?:plus)?|gcc|g\+\+|clang(?:\+\+)?|ld|collect2|cmake|make)(?:\[[0-9]+\])?: `,
-  toolRust: String.raw`^(?:cargo|rustc|rustup): `,
+  mvnNoise: String.raw`^(?:-> \[Help|Re-run Maven|To see the full stack|For more information about the errors|Help 1|COMPILATION ERROR :?$|$)`,
+  strong: String.raw`^(?:(?:error|Error|ERROR|fatal|Fatal|FATAL|FATAL ERROR|panic|E)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |\[(?:ERROR|FATAL|error|fatal)\] |[A-Za-z0-9_.\/+-]+: (?:error|fatal|ERROR|FATAL|fatal error)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |make(?:\[[0-9]+\])?: \*\*\* |\*\*\* [^\n]*\*\*\*|(?:free|malloc|realloc|calloc|munmap_chunk)\(\): |double free or corruption|==[0-9]+==ERROR: )`,
+  errorish: String.raw`(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined|not accessible|not allowed|not permitted|forbidden|Forbidden|unauthorized|Unauthorized|does not exist|doesn\'t exist|not supported|mismatch|no matching|No matching|bad permissions|too open|incompatible)`,
+  hasLetter: String.raw`[A-Za-z]`,
+  warnish: String.raw`^(?:[A-Za-z0-9_.\/\-]+: )?(?:Warning|warning|WARNING|WARN)(?:\[[A-Za-z0-9_ .:\/\-]{0,40}\])?:? `,
+  prompt: String.raw`^\$ `,
+  noise: String.raw`^(?:(?:Error: )?Process completed with exit code [0-9]+|make(?:\[[0-9]+\])?: \*\*\* [^\n]*Error [0-9]+$|ninja: build stopped|(?:error )?Command failed with exit code|npm (?:ERR!|error) |ELIFECYCLE|collect2: error: ld returned|clang(?:\+\+)?: error: linker command failed|error: could not compile|error: aborting due to|For more information about this error|The above exception was|During handling of the above|[0-9]+ errors? generated|Found [0-9]+ errors?|info Visit|Exited with code|exit status [0-9]+$|FAIL$|FAILED$|Tests?: |Test Suites: |Error: Command failed with exit code|\u2716 [0-9]+ problems? )`,
+  toolC: String.raw`^(?:[^ :]*\/)?(?:cc1(?:plus)?|gcc|g\+\+|clang(?:\+\+)?|ld|collect2|cmake|make)(?:\[[0-9]+\])?: `,
+  toolRust: String.raw`^(?:cargo|rustc|rustup): |^Blocking waiting for file lock`,
+  toolNpm: String.raw`^(?:ERR_PNPM_[A-Z0-9_]+|error (?:An unexpected error occurred|Couldn\'t find package|Command failed)|npm (?:WARN|warn) )`,
   toolJava: String.raw`^(?:java|javac|mvn|gradle|kotlinc): `,
-  toolNode: String.raw`^(?:node|npx|tsx|deno|bun|JavaScript heap out of memory|FATAL ERROR: [^\n]*JavaScript heap)`,
+  toolNode: String.raw`^(?:node|npx|tsx|deno|bun|JavaScript heap out of memory|FATAL ERROR: [^\n]*JavaScript heap|Module not found: )`,
   toolPy: String.raw`^python[0-9.]*: `,
   nodePhr: String.raw`Cannot read propert|Cannot set propert|is not a function|is not a constructor|is not iterable|is not defined|Unexpected token|Unexpected identifier|Unexpected end of|Unexpected string|Unexpected number|Invalid or unexpected token|Cannot use import statement|Cannot destructure|Assignment to constant|circular structure|await is only valid|missing \) after|Cannot access |is not valid JSON|fetch failed|Failed to fetch|Cannot convert undefined|Invalid regular expression|has already been declared|Cannot mix BigInt|Reduce of empty array|Unexpected reserved word|Illegal return|Invalid left-hand side|Cannot redefine property`,
   pyPhr: String.raw`unsupported operand type|positional argument|keyword argument|object is not subscriptable|object is not callable|object is not iterable|can only concatenate|can\'t multiply sequence|must be str|must be real number|unhashable type|not supported between instances|argument of type|object cannot be interpreted|invalid syntax|unexpected EOF while parsing|was never closed|unterminated string literal|expected \':\'|invalid character|unmatched|unexpected indent|Missing parentheses in call|cannot assign to|f-string|NoneType|takes [0-9]+ positional|got an unexpected keyword|object does not support`,
 
   // normalization
-  protect: String.raw`((?<![A-Za-z0-9_])(?:exit code|exit status|exited with code|exited with status|returned non-zero exit status|exit|status code|status|Errno|errno|WinError|error code|error|Error|signal|HTTP Error|HTTP\/[0-9.]+|SQLSTATE|sqlstate|Msg|ERROR)(?::? |\[))(-?[0-9]+|0x[0-9A-Fa-f]+|[0-9A-Z]{5}(?=\]))(?![A-Za-z0-9_]|\.[0-9])`,
+  protect: String.raw`((?<![A-Za-z0-9_])(?:exit code|exit status|exited with code|exited with status|returned non-zero exit status|exit|status code|status|Errno|errno|WinError|error code|error|Error|signal|HTTP Error|HTTP\/[0-9.]+|SQLSTATE|sqlstate|Msg|ERROR|Exited)(?::? |\[| \())(-?[0-9]+|0x[0-9A-Fa-f]+|[0-9A-Z]{5}(?=\]))(?![A-Za-z0-9_]|\.[0-9])`,
   protectOpenssl: String.raw`(?<![A-Za-z0-9_])(error:)([0-9A-F]{8})(?=:)`,
   protectHttp: String.raw`(?<![A-Za-z0-9_.])([1-5][0-9][0-9])(?= (?:Not Found|Forbidden|Unauthorized|Bad Request|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout|Too Many Requests|Conflict|Method Not Allowed|Not Acceptable|Payload Too Large|Unprocessable Entity|Client Error|Server Error|Gone|Precondition Failed|Request Timeout|Proxy Authentication))`,
   protectSqlState: String.raw`(?<![A-Za-z0-9_])(\([0-9A-Z]{5}\)|[0-9][0-9A-Z]{4}(?=: ))`,
@@ -178,12 +193,12 @@ const S = {
   hasDigit: String.raw`[0-9]`,
   hasHexLetter: String.raw`[a-fA-F]`,
   randId: String.raw`(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{20,}(?![A-Za-z0-9_\-])`,
-  twoDigits: String.raw`[0-9][^0-9]*[0-9]`,
   lower: String.raw`[a-z]`,
   upper: String.raw`[A-Z]`,
+  alnumFlip: String.raw`(?=[0-9][A-Za-z]|[A-Za-z][0-9])`,
   size: String.raw`(?<![A-Za-z0-9_.])[0-9]+(?:\.[0-9]+)? ?(?:[KMGTP]i?B|[kKMG]B|bytes|B)(?![A-Za-z0-9_])`,
   dur: String.raw`(?<![A-Za-z0-9_.])[0-9]+(?:\.[0-9]+)?(?:(?:ns|us|\u00b5s|ms|s|m|h)(?:[0-9]+(?:\.[0-9]+)?(?:ns|us|\u00b5s|ms|s|m|h))*| ?(?:milliseconds?|seconds?|secs?|minutes?|mins?|hours?|ms))(?![A-Za-z0-9_])`,
-  ver: String.raw`(?<![A-Za-z0-9_.])(?:v?[0-9]+\.[0-9]+\.[0-9]+(?:\.[0-9]+)*(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?:\+[0-9A-Za-z.]+)?|v[0-9]+\.[0-9]+|(?<=[=@^~<>])[0-9]+\.[0-9]+)(?![A-Za-z0-9_])`,
+  ver: String.raw`(?<![A-Za-z0-9_.])(?:v?[0-9]+\.[0-9]+\.[0-9]+(?:\.[0-9]+)*(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*|\.?(?:a|b|rc|alpha|beta|pre|post|dev)[0-9]*)?(?:\+[0-9A-Za-z.]+)?|v[0-9]+\.[0-9]+|(?<=[=@^~<>])[0-9]+\.[0-9]+)(?![A-Za-z0-9_])`,
   num: String.raw`(?<![A-Za-z0-9_.])(?<![A-Za-z]-)[0-9]+(?:\.[0-9]+)*(?![A-Za-z0-9_])`,
   spaces: String.raw` {2,}`,
   runs: String.raw`(<(?:n|v|s|hex|ts|ip|uuid|id|size|dur|url|email|host|path)>)(?:(?:, ?| )\1)+`,
@@ -360,9 +375,10 @@ function pick(L) {
     if ((m = R.rustc.exec(t))) return { tag: 'rust', msg: 'error[' + m[1] + ']: ' + m[2] };
     if ((m = R.gcc.exec(t))) return { tag: extTag(m[1]), msg: m[2] + ': ' + m[3] };
     if ((m = R.msvc.exec(t))) return { tag: extTag(m[1]), msg: m[2] + ' ' + m[3] + ': ' + m[4] };
-    if ((m = R.msLink.exec(t))) return { tag: 'c', msg: 'error ' + m[1] + ': ' + m[2] };
+    if ((m = R.msLink.exec(t))) return { tag: R.msCodeC.test(m[1]) ? 'c' : 'other', msg: 'error ' + m[1] + ': ' + m[2] };
     if ((m = R.goBuild.exec(t))) return { tag: 'go', msg: m[2] };
     if ((m = R.kotlin.exec(t))) return { tag: 'java', msg: m[2] };
+    if ((m = R.eslint.exec(t))) return { tag: 'node', msg: 'error ' + m[1] };
     if ((m = R.linkUndef.exec(t))) return { tag: 'c', msg: 'undefined reference to ' + m[1] };
     if (R.macLink.test(t)) {
       const s = R.macSym.exec(nextNonEmpty(T, i));
@@ -375,7 +391,7 @@ function pick(L) {
   if (nodeCtx) {
     for (let i = 0; i < n; i++) {
       if (!R.nodeHdr.test(T[i])) continue;
-      let msg = T[i].replace(R.uncaught, '');
+      let msg = withNext(T, i);
       for (let j = i + 1; j < n; j++) {
         const c = R.nodeCause.exec(T[j]);
         if (c && R.nodeHdr.test(c[1])) {
@@ -416,6 +432,17 @@ function pick(L) {
   // 10. pip.
   if (T.some((t) => R.pipCtx.test(t))) {
     if (T.some((t) => t === 'error: externally-managed-environment')) return { tag: 'pip', msg: 'externally-managed-environment' };
+    // A build backend's own output sits in the `╰─> [N lines of output]` block: its first error
+    // line (else its first line) is the cause; pip's ERROR lines only name the package.
+    for (let i = 0; i < n; i++) {
+      if (!R.pipBlock.test(T[i])) continue;
+      let first = '';
+      for (let j = i + 1; j < n && !R.pipBlockEnd.test(T[j]); j++) {
+        if ((R.strong.test(T[j]) || R.errorish.test(T[j])) && !R.noise.test(T[j])) return { tag: 'pip', msg: T[j] };
+        if (first === '') first = T[j];
+      }
+      if (first !== '') return { tag: 'pip', msg: first };
+    }
     for (let i = 0; i < n; i++) {
       if (!T[i].startsWith('ERROR: ')) continue;
       const msg = T[i].slice(7);
@@ -435,12 +462,15 @@ function pick(L) {
   if (npm && !npm.wrapper) return { tag: 'npm', msg: npm.msg };
 
   // 12. The go command.
-  for (let i = 0; i < n; i++) if ((m = R.goTool.exec(T[i]))) return { tag: 'go', msg: 'go: ' + m[1] };
+  for (let i = 0; i < n; i++) {
+    if ((m = R.goTool.exec(T[i]))) return { tag: 'go', msg: 'go: ' + m[1] };
+    if ((m = R.goSum.exec(T[i]))) return { tag: 'go', msg: m[1] };
+  }
 
   // 13. A bare exception line `XError: msg` without a stack: the name (and message) tell the runtime.
   for (let i = 0; i < n; i++) {
-    if (!(m = R.excHdr.exec(T[i]))) continue;
-    return { tag: classifyExc(m[1], m[2] || ''), msg: T[i].replace(R.uncaught, '') };
+    if (!(m = R.excHdr.exec(T[i])) || R.noise.test(T[i])) continue;
+    return { tag: classifyExc(m[1], m[2] || ''), msg: withNext(T, i) };
   }
 
   // 14. cargo / rustc errors without a code.
@@ -448,6 +478,8 @@ function pick(L) {
 
   // 15. Gradle `* What went wrong:`, Maven `[ERROR]` (a javac location line first).
   for (let i = 0; i < n; i++) if (R.gradle.test(T[i])) return { tag: 'java', msg: nextNonEmpty(T, i) };
+  // Spring Boot's failure analyzer: the line after `Description:`.
+  if (T.some((t) => R.spring.test(t))) for (let i = 0; i < n; i++) if (R.springDesc.test(T[i])) return { tag: 'java', msg: nextNonEmpty(T, i) };
   if (T.some((t) => R.mvnInfo.test(t))) {
     /** @type {string | null} */
     let first = null;
@@ -462,20 +494,36 @@ function pick(L) {
   // 16. npm script failure wrapper.
   if (npm) return { tag: 'npm', msg: npm.msg };
 
-  // 17. Generic: first strong error line, else first error-ish line, else first noise line, else last line.
+  // 16b. Warnings when there is no error: Python `file.py:12: XWarning: msg` (the message may be
+  // on the next line), ESLint `12:5  warning  msg  rule`.
+  for (let i = 0; i < n; i++) {
+    if ((m = R.pyWarn.exec(T[i]))) return { tag: 'py', msg: m[1] + ': ' + (m[2] || nextNonEmpty(T, i)) };
+    if ((m = R.eslintWarn.exec(T[i]))) return { tag: 'node', msg: 'warning ' + m[1] };
+  }
+
+  // 17. Generic: the first strong error line, else error-ish line, else warning, else wrapper line,
+  // else the first line (echoed `$ command` lines skipped).
   let line = null;
   for (let i = 0; i < n && line === null; i++) if (R.strong.test(T[i]) && !R.noise.test(T[i])) line = T[i];
-  for (let i = 0; i < n && line === null; i++) if (R.errorish.test(T[i]) && !R.noise.test(T[i])) line = T[i];
+  for (let i = 0; i < n && line === null; i++) if (R.errorish.test(T[i]) && !R.noise.test(T[i]) && !R.prompt.test(T[i])) line = T[i];
+  for (let i = 0; i < n && line === null; i++) if (R.warnish.test(T[i])) line = T[i];
   for (let i = 0; i < n && line === null; i++) if (R.noise.test(T[i])) line = T[i];
-  for (let i = n - 1; i >= 0 && line === null; i--) if (T[i] !== '') line = T[i];
-  if (line === null) line = '';
+  for (let i = 0; i < n && line === null; i++) if (!R.prompt.test(T[i]) && R.hasLetter.test(T[i])) line = T[i];
+  if (line === null) line = n > 0 ? T[0] : '';
   let tag = 'other';
   if (R.toolC.test(line)) tag = 'c';
   else if (R.toolRust.test(line)) tag = 'rust';
   else if (R.toolJava.test(line)) tag = 'java';
+  else if (R.toolNpm.test(line)) tag = 'npm';
   else if (R.toolNode.test(line) || nodeCtx) tag = 'node';
   else if (R.toolPy.test(line)) tag = 'py';
   return { tag, msg: line };
+}
+
+/** An exception line whose message is empty (`Error:`) takes the next line as its message. @param {string[]} T @param {number} i */
+function withNext(T, i) {
+  const line = T[i].replace(R.uncaught, '');
+  return R.emptyMsg.test(line) ? line + ' ' + nextNonEmpty(T, i) : line;
 }
 
 /** @param {string} file */
@@ -508,6 +556,16 @@ function npmPick(T) {
   } else if (code === 'ERESOLVE') {
     line = 'unable to resolve dependency tree';
     for (let i = 0; i < rest.length - 1; i++) if (R.npmResolve.test(rest[i])) line += '; ' + rest[i + 1];
+  }
+  if (line === '' && code && R.npmWrapper.test(code)) {
+    // node-gyp failures inside a script: the stack's Error line names the cause.
+    for (const r of rest) {
+      const g = R.npmGyp.exec(r);
+      if (g) {
+        line = 'gyp ' + g[1];
+        break;
+      }
+    }
   }
   if (line === '' && code) {
     // `ENOENT: ...` may sit after a prefix that differs between npm versions.
@@ -697,7 +755,9 @@ function tokens(s) {
   s = s.replace(G.host, '<host>');
   s = s.replace(G.hex0x, '<hex>');
   s = s.replace(G.hexBare, (m) => (R.hasDigit.test(m) && R.hasHexLetter.test(m) ? '<hex>' : m));
-  s = s.replace(G.randId, (m) => (R.twoDigits.test(m) && R.lower.test(m) && R.upper.test(m) ? '<id>' : m));
+  // Random ids (keys, request ids) switch between letters and digits often; CamelCase names with a
+  // version suffix (PydanticDeprecatedSince20) do not.
+  s = s.replace(G.randId, (m) => (R.lower.test(m) && R.upper.test(m) && (m.match(G.alnumFlip) || []).length >= 4 ? '<id>' : m));
   s = s.replace(G.size, '<size>');
   s = s.replace(G.dur, '<dur>');
   s = s.replace(G.ver, '<v>');

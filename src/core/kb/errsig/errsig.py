@@ -40,7 +40,7 @@ PATTERNS = {
     'pua': r'[\uE000-\uF8FF]',
     'rtrim': r' +$',
     'ltrim': r'^ +',
-    'ciPrefix': r'^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::){1,3}',
+    'ciPrefix': r'^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::|[a-z0-9][a-z0-9_.\-]*-[0-9]+ +\| ){1,3}',
     'rustPanic': r"^thread \'[^\']*\'(?: \([0-9]+\))? panicked at ([^\n]*)$",
     'rustPanicOld': r"^\'([^\n]*)\', ([^ ]+:[0-9]+:[0-9]+)$",
     'rustPanicNew': r'^[^ ]+:[0-9]+:[0-9]+:$',
@@ -63,7 +63,14 @@ PATTERNS = {
     'rustc': r'^error\[(E[0-9]+)\]: ([^\n]*)$',
     'gcc': r'^([^ ][^\n]*?):[0-9]+(?::[0-9]+)?: (fatal error|error): ([^\n]*)$',
     'msvc': r'^([^ ][^\n]*?)\([0-9]+(?:,[0-9]+)?\) ?: (fatal error|error) ([A-Z]{1,3}[0-9]+): ([^\n]*)$',
-    'msLink': r'^[^ ][^\n]*? : (?:fatal )?error (LNK[0-9]+): ([^\n]*)$',
+    'msLink': r'^[^ ][^\n]*? ?: (?:fatal )?error ([A-Z]{1,7}[0-9]+): ([^\n]*)$',
+    'msCodeC': r'^(?:LNK|C)[0-9]+$',
+    'eslint': r'^[0-9]+:[0-9]+ +error +([^\n]*)$',
+    'pyWarn': r'^[^ ][^\n]*?\.py:[0-9]+: ((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*):(?: ([^\n]*))?$',
+    'eslintWarn': r'^[0-9]+:[0-9]+ +warning +([^\n]*)$',
+    'spring': r'^APPLICATION FAILED TO START$',
+    'springDesc': r'^Description:$',
+    'goSum': r'^(verifying [^ ]+: checksum mismatch)$',
     'goBuild': r'^(?:\.\/)?([^ :]*\.go):[0-9]+(?::[0-9]+)?: ([^\n]*)$',
     'kotlin': r'^e: (?:file:\/\/)?([^ ]*\.kts?)(?::[0-9]+:[0-9]+ |: \([0-9]+, [0-9]+\): )([^\n]*)$',
     'linkUndef': r'undefined reference to ([^\n]*)$',
@@ -73,9 +80,10 @@ PATTERNS = {
     'nodeCtx': r'^(?:Node\.js v[0-9]|node:internal|node:[a-z_\/]+:[0-9]+$)',
     'nodeHdr': r'^(?:Uncaught (?:\(in promise\) )?)?(?:[A-Za-z_$][A-Za-z0-9_$]*\.)*(?:[A-Za-z_$][A-Za-z0-9_$]*(?:Error|Exception)|Error)(?: \[[A-Za-z0-9_]+\])?(?:: |:$|$)',
     'uncaught': r'^Uncaught (?:\(in promise\) )?',
-    'nodeCause': r'^\[cause\]: ([^\n]*)$',
+    'nodeCause': r'^\[?cause\]?: ([^\n]*)$',
+    'emptyMsg': r':$',
     'jestTitle': r'^\u25cf ',
-    'pg': r'(?:^|[^A-Za-z0-9_])(ERROR|FATAL|PANIC):  ([^\n]*)$',
+    'pg': r'(?:^|[^A-Za-z0-9_])(ERROR|FATAL|PANIC):  (?! |Error installing |While executing gem)([^\n]*)$',
     'pgTool': r'^(?:psql|pg_dump|pg_restore|pg_ctl|createdb|dropdb): (?:error|fatal|FATAL): ',
     'mysql': r'^ERROR ([0-9]+) \(([0-9A-Z]{5})\)(?: at line [0-9]+)?: ([^\n]*)$',
     'mssql': r'^Msg ([0-9]+), Level [0-9]+, State [0-9]+',
@@ -90,13 +98,16 @@ PATTERNS = {
     'shNotFound5': r"^\'([^\']+)\' is not recognized as an internal or external command",
     'shNotFound6': r"The term \'([^\']+)\' is not recognized as (?:the )?name of a cmdlet",
     'shGeneric': r'^(?:-?(?:ba|z|k|da|a)?sh|\/(?:usr\/)?bin\/(?:ba|z|k|da|a)?sh|(?:\/usr\/bin\/)?env|[^ :]+\.(?:sh|bash))(?:: line [0-9]+|: [0-9]+)?: (?!warning: )([^\n]+)$',
-    'pipCtx': r"^(?:Collecting |Requirement already satisfied|Installing collected packages|Building wheels? for |Using cached |Looking in indexes|Obtaining |Preparing metadata|Getting requirements to build|Defaulting to user installation|ERROR: (?:Could not find a version|No matching distribution|ResolutionImpossible|Cannot install|Failed building wheel|Could not build wheels|Could not install packages|Invalid requirement|Double requirement|pip\'s dependency resolver|Failed to build)|error: (?:externally-managed-environment|subprocess-exited-with-error))",
+    'pipCtx': r"^(?:Collecting |Requirement already satisfied|Installing collected packages|Building wheels? for |Using cached |Looking in indexes|Obtaining |Preparing metadata|Getting requirements to build|Defaulting to user installation|ERROR: (?:Could not find a version|No matching distribution|ResolutionImpossible|Cannot install|Failed building wheel|Could not build wheels|Could not install packages|Invalid requirement|Double requirement|pip\'s dependency resolver)|error: (?:externally-managed-environment|subprocess-exited-with-error))",
     'pipResolver': r"^pip\'s dependency resolver does not currently take into account",
     'pipX': r'^\u00d7 ([^\n]+)$',
+    'pipBlock': r'^\u2570\u2500> \[[0-9]+ lines? of output\]$',
+    'pipBlockEnd': r'^\[end of output\]$',
     'npm': r'^npm (?:ERR!|error)(?: ([^\n]*))?$',
     'npmCode': r'^code ([^ ]+)$',
     'npmWrapper': r'^(?:ELIFECYCLE|[0-9]+)$',
-    'npmField': r'^(?:code|errno|syscall|path|dest|file|cwd|command|signal|workspace|location|A complete log|Log files|Found: |While resolving|node_modules\/|Verbose|at |$)',
+    'npmField': r'^(?:code|errno|syscall|path|dest|file|cwd|command|signal|workspace|location|A complete log|Log files|Found: |While resolving|node_modules\/|Verbose|at |gyp info|gyp verb|Building: |$)',
+    'npmGyp': r'^gyp ERR! stack (Error: [^\n]*)$',
     'npmRegistry': r'is not in this registry',
     'npm404': r'^404 +',
     'npmQuotedSpec': r"\'((?:@[^\/\' ]+\/)?[^@\' ]+)@[^\' ]*\'",
@@ -104,24 +115,28 @@ PATTERNS = {
     'npmResolve': r'^Could not resolve dependency:$',
     'goTool': r'^go: (?!downloading |finding |extracting |upgraded |added |found |creating new go\.mod|to add module requirements|warning:)([^\n]+)$',
     'excHdr': r'^(?:Uncaught (?:\(in promise\) )?)?((?:[A-Za-z_$][A-Za-z0-9_$]*\.)*(?:[A-Za-z_$][A-Za-z0-9_$]*(?:Error|Exception|Exit|Interrupt|Iteration|Group)|Error|Exception)(?: \[[A-Za-z0-9_]+\])?)(?:: ([^\n]*)|:)?$',
-    'rustCtx': r'^(?:--> [^ ]+\.rs:[0-9]+|Compiling [^ ]+ v[0-9]|Updating crates\.io index|Blocking waiting for file lock|location searched: |required by package \x60|= note: )|Cargo\.toml|\.rs:[0-9]+:[0-9]+',
+    'rustCtx': r'^(?:--> [^ ]+\.rs:[0-9]+|Compiling [^ ]+ v[0-9]|Updating crates\.io index|Blocking waiting for file lock|location searched: |required by package \x60|= note: )|Cargo\.toml|\.rs:[0-9]+:[0-9]+|(?:^|[^A-Za-z0-9_])(?:rustc|cargo) ',
     'rustErr': r'^error: (?!could not compile|aborting due to)([^\n]+)$',
     'gradle': r'^\* What went wrong:$',
     'mvnError': r'^\[ERROR\] ([^\n]+)$',
-    'mvnInfo': r'^\[INFO\] ',
+    'mvnInfo': r'^\[INFO\] |^\[ERROR\] (?:Failed to execute goal|BUILD FAILURE|[^\n]*\.java:\[[0-9]+,[0-9]+\])',
     'mvnJava': r'\.java:\[[0-9]+,[0-9]+\]',
-    'mvnNoise': r'^(?:-> \[Help|Re-run Maven|To see the full stack|For more information about the errors|Help 1|$)',
-    'strong': r'^(?:(?:error|Error|ERROR|fatal|Fatal|FATAL|FATAL ERROR|panic|E)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |\[(?:ERROR|FATAL|error|fatal)\] |[A-Za-z0-9_.\/+-]+: (?:error|fatal|ERROR|FATAL|fatal error)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |make(?:\[[0-9]+\])?: \*\*\* )',
-    'errorish': r"(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined)",
-    'noise': r'^(?:(?:Error: )?Process completed with exit code [0-9]+|make(?:\[[0-9]+\])?: \*\*\* [^\n]*Error [0-9]+$|ninja: build stopped|(?:error )?Command failed with exit code|npm (?:ERR!|error) |ELIFECYCLE|collect2: error: ld returned|clang(?:\+\+)?: error: linker command failed|error: could not compile|error: aborting due to|For more information about this error|The above exception was|During handling of the above|[0-9]+ errors? generated|Found [0-9]+ errors?|info Visit|Exited with code|exit status [0-9]+$|FAIL$|FAILED$|Tests?: |Test Suites: |Error: Command failed with exit code)',
-    'toolC': r'^(?:cc1(?:plus)?|gcc|g\+\+|clang(?:\+\+)?|ld|collect2|cmake|make)(?:\[[0-9]+\])?: ',
-    'toolRust': r'^(?:cargo|rustc|rustup): ',
+    'mvnNoise': r'^(?:-> \[Help|Re-run Maven|To see the full stack|For more information about the errors|Help 1|COMPILATION ERROR :?$|$)',
+    'strong': r'^(?:(?:error|Error|ERROR|fatal|Fatal|FATAL|FATAL ERROR|panic|E)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |\[(?:ERROR|FATAL|error|fatal)\] |[A-Za-z0-9_.\/+-]+: (?:error|fatal|ERROR|FATAL|fatal error)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |make(?:\[[0-9]+\])?: \*\*\* |\*\*\* [^\n]*\*\*\*|(?:free|malloc|realloc|calloc|munmap_chunk)\(\): |double free or corruption|==[0-9]+==ERROR: )',
+    'errorish': r"(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined|not accessible|not allowed|not permitted|forbidden|Forbidden|unauthorized|Unauthorized|does not exist|doesn\'t exist|not supported|mismatch|no matching|No matching|bad permissions|too open|incompatible)",
+    'hasLetter': r'[A-Za-z]',
+    'warnish': r'^(?:[A-Za-z0-9_.\/\-]+: )?(?:Warning|warning|WARNING|WARN)(?:\[[A-Za-z0-9_ .:\/\-]{0,40}\])?:? ',
+    'prompt': r'^\$ ',
+    'noise': r'^(?:(?:Error: )?Process completed with exit code [0-9]+|make(?:\[[0-9]+\])?: \*\*\* [^\n]*Error [0-9]+$|ninja: build stopped|(?:error )?Command failed with exit code|npm (?:ERR!|error) |ELIFECYCLE|collect2: error: ld returned|clang(?:\+\+)?: error: linker command failed|error: could not compile|error: aborting due to|For more information about this error|The above exception was|During handling of the above|[0-9]+ errors? generated|Found [0-9]+ errors?|info Visit|Exited with code|exit status [0-9]+$|FAIL$|FAILED$|Tests?: |Test Suites: |Error: Command failed with exit code|\u2716 [0-9]+ problems? )',
+    'toolC': r'^(?:[^ :]*\/)?(?:cc1(?:plus)?|gcc|g\+\+|clang(?:\+\+)?|ld|collect2|cmake|make)(?:\[[0-9]+\])?: ',
+    'toolRust': r'^(?:cargo|rustc|rustup): |^Blocking waiting for file lock',
+    'toolNpm': r"^(?:ERR_PNPM_[A-Z0-9_]+|error (?:An unexpected error occurred|Couldn\'t find package|Command failed)|npm (?:WARN|warn) )",
     'toolJava': r'^(?:java|javac|mvn|gradle|kotlinc): ',
-    'toolNode': r'^(?:node|npx|tsx|deno|bun|JavaScript heap out of memory|FATAL ERROR: [^\n]*JavaScript heap)',
+    'toolNode': r'^(?:node|npx|tsx|deno|bun|JavaScript heap out of memory|FATAL ERROR: [^\n]*JavaScript heap|Module not found: )',
     'toolPy': r'^python[0-9.]*: ',
     'nodePhr': r'Cannot read propert|Cannot set propert|is not a function|is not a constructor|is not iterable|is not defined|Unexpected token|Unexpected identifier|Unexpected end of|Unexpected string|Unexpected number|Invalid or unexpected token|Cannot use import statement|Cannot destructure|Assignment to constant|circular structure|await is only valid|missing \) after|Cannot access |is not valid JSON|fetch failed|Failed to fetch|Cannot convert undefined|Invalid regular expression|has already been declared|Cannot mix BigInt|Reduce of empty array|Unexpected reserved word|Illegal return|Invalid left-hand side|Cannot redefine property',
     'pyPhr': r"unsupported operand type|positional argument|keyword argument|object is not subscriptable|object is not callable|object is not iterable|can only concatenate|can\'t multiply sequence|must be str|must be real number|unhashable type|not supported between instances|argument of type|object cannot be interpreted|invalid syntax|unexpected EOF while parsing|was never closed|unterminated string literal|expected \':\'|invalid character|unmatched|unexpected indent|Missing parentheses in call|cannot assign to|f-string|NoneType|takes [0-9]+ positional|got an unexpected keyword|object does not support",
-    'protect': r'((?<![A-Za-z0-9_])(?:exit code|exit status|exited with code|exited with status|returned non-zero exit status|exit|status code|status|Errno|errno|WinError|error code|error|Error|signal|HTTP Error|HTTP\/[0-9.]+|SQLSTATE|sqlstate|Msg|ERROR)(?::? |\[))(-?[0-9]+|0x[0-9A-Fa-f]+|[0-9A-Z]{5}(?=\]))(?![A-Za-z0-9_]|\.[0-9])',
+    'protect': r'((?<![A-Za-z0-9_])(?:exit code|exit status|exited with code|exited with status|returned non-zero exit status|exit|status code|status|Errno|errno|WinError|error code|error|Error|signal|HTTP Error|HTTP\/[0-9.]+|SQLSTATE|sqlstate|Msg|ERROR|Exited)(?::? |\[| \())(-?[0-9]+|0x[0-9A-Fa-f]+|[0-9A-Z]{5}(?=\]))(?![A-Za-z0-9_]|\.[0-9])',
     'protectOpenssl': r'(?<![A-Za-z0-9_])(error:)([0-9A-F]{8})(?=:)',
     'protectHttp': r'(?<![A-Za-z0-9_.])([1-5][0-9][0-9])(?= (?:Not Found|Forbidden|Unauthorized|Bad Request|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout|Too Many Requests|Conflict|Method Not Allowed|Not Acceptable|Payload Too Large|Unprocessable Entity|Client Error|Server Error|Gone|Precondition Failed|Request Timeout|Proxy Authentication))',
     'protectSqlState': r'(?<![A-Za-z0-9_])(\([0-9A-Z]{5}\)|[0-9][0-9A-Z]{4}(?=: ))',
@@ -167,12 +182,12 @@ PATTERNS = {
     'hasDigit': r'[0-9]',
     'hasHexLetter': r'[a-fA-F]',
     'randId': r'(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{20,}(?![A-Za-z0-9_\-])',
-    'twoDigits': r'[0-9][^0-9]*[0-9]',
     'lower': r'[a-z]',
     'upper': r'[A-Z]',
+    'alnumFlip': r'(?=[0-9][A-Za-z]|[A-Za-z][0-9])',
     'size': r'(?<![A-Za-z0-9_.])[0-9]+(?:\.[0-9]+)? ?(?:[KMGTP]i?B|[kKMG]B|bytes|B)(?![A-Za-z0-9_])',
     'dur': r'(?<![A-Za-z0-9_.])[0-9]+(?:\.[0-9]+)?(?:(?:ns|us|\u00b5s|ms|s|m|h)(?:[0-9]+(?:\.[0-9]+)?(?:ns|us|\u00b5s|ms|s|m|h))*| ?(?:milliseconds?|seconds?|secs?|minutes?|mins?|hours?|ms))(?![A-Za-z0-9_])',
-    'ver': r'(?<![A-Za-z0-9_.])(?:v?[0-9]+\.[0-9]+\.[0-9]+(?:\.[0-9]+)*(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?:\+[0-9A-Za-z.]+)?|v[0-9]+\.[0-9]+|(?<=[=@^~<>])[0-9]+\.[0-9]+)(?![A-Za-z0-9_])',
+    'ver': r'(?<![A-Za-z0-9_.])(?:v?[0-9]+\.[0-9]+\.[0-9]+(?:\.[0-9]+)*(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*|\.?(?:a|b|rc|alpha|beta|pre|post|dev)[0-9]*)?(?:\+[0-9A-Za-z.]+)?|v[0-9]+\.[0-9]+|(?<=[=@^~<>])[0-9]+\.[0-9]+)(?![A-Za-z0-9_])',
     'num': r'(?<![A-Za-z0-9_.])(?<![A-Za-z]-)[0-9]+(?:\.[0-9]+)*(?![A-Za-z0-9_])',
     'spaces': r' {2,}',
     'runs': r'(<(?:n|v|s|hex|ts|ip|uuid|id|size|dur|url|email|host|path)>)(?:(?:, ?| )\1)+',
@@ -363,13 +378,16 @@ def _pick(L):
             return _ext_tag(m.group(1)), m.group(2) + ' ' + m.group(3) + ': ' + m.group(4)
         m = _m('msLink', t)
         if m:
-            return 'c', 'error ' + m.group(1) + ': ' + m.group(2)
+            return ('c' if _m('msCodeC', m.group(1)) else 'other'), 'error ' + m.group(1) + ': ' + m.group(2)
         m = _m('goBuild', t)
         if m:
             return 'go', m.group(2)
         m = _m('kotlin', t)
         if m:
             return 'java', m.group(2)
+        m = _m('eslint', t)
+        if m:
+            return 'node', 'error ' + m.group(1)
         m = _m('linkUndef', t)
         if m:
             return 'c', 'undefined reference to ' + m.group(1)
@@ -383,7 +401,7 @@ def _pick(L):
         for i in range(n):
             if not _m('nodeHdr', T[i]):
                 continue
-            msg = R['uncaught'].sub('', T[i], count=1)
+            msg = _with_next(T, i)
             for j in range(i + 1, n):
                 c = _m('nodeCause', T[j])
                 if c and _m('nodeHdr', c.group(1)):
@@ -437,6 +455,19 @@ def _pick(L):
         if any(t == 'error: externally-managed-environment' for t in T):
             return 'pip', 'externally-managed-environment'
         for i in range(n):
+            if not _m('pipBlock', T[i]):
+                continue
+            first = ''
+            j = i + 1
+            while j < n and not _m('pipBlockEnd', T[j]):
+                if (_m('strong', T[j]) or _m('errorish', T[j])) and not _m('noise', T[j]):
+                    return 'pip', T[j]
+                if first == '':
+                    first = T[j]
+                j += 1
+            if first != '':
+                return 'pip', first
+        for i in range(n):
             if not T[i].startswith('ERROR: '):
                 continue
             msg = T[i][7:]
@@ -462,13 +493,16 @@ def _pick(L):
         m = _m('goTool', T[i])
         if m:
             return 'go', 'go: ' + m.group(1)
+        m = _m('goSum', T[i])
+        if m:
+            return 'go', m.group(1)
 
     # 13. A bare exception line.
     for i in range(n):
         m = _m('excHdr', T[i])
-        if not m:
+        if not m or _m('noise', T[i]):
             continue
-        return _classify_exc(m.group(1), m.group(2) or ''), R['uncaught'].sub('', T[i], count=1)
+        return _classify_exc(m.group(1), m.group(2) or ''), _with_next(T, i)
 
     # 14. cargo / rustc errors without a code.
     if any(_m('rustCtx', t) for t in T):
@@ -481,6 +515,10 @@ def _pick(L):
     for i in range(n):
         if _m('gradle', T[i]):
             return 'java', _next_non_empty(T, i)
+    if any(_m('spring', t) for t in T):
+        for i in range(n):
+            if _m('springDesc', T[i]):
+                return 'java', _next_non_empty(T, i)
     if any(_m('mvnInfo', t) for t in T):
         first = None
         for i in range(n):
@@ -498,6 +536,15 @@ def _pick(L):
     if npm:
         return 'npm', npm[0]
 
+    # 16b. Python warnings.
+    for i in range(n):
+        m = _m('pyWarn', T[i])
+        if m:
+            return 'py', m.group(1) + ': ' + (m.group(2) or _next_non_empty(T, i))
+        m = _m('eslintWarn', T[i])
+        if m:
+            return 'node', 'warning ' + m.group(1)
+
     # 17. Generic.
     line = None
     for i in range(n):
@@ -506,7 +553,12 @@ def _pick(L):
             break
     if line is None:
         for i in range(n):
-            if _m('errorish', T[i]) and not _m('noise', T[i]):
+            if _m('errorish', T[i]) and not _m('noise', T[i]) and not _m('prompt', T[i]):
+                line = T[i]
+                break
+    if line is None:
+        for i in range(n):
+            if _m('warnish', T[i]):
                 line = T[i]
                 break
     if line is None:
@@ -515,12 +567,12 @@ def _pick(L):
                 line = T[i]
                 break
     if line is None:
-        for i in range(n - 1, -1, -1):
-            if T[i] != '':
+        for i in range(n):
+            if not _m('prompt', T[i]) and _m('hasLetter', T[i]):
                 line = T[i]
                 break
     if line is None:
-        line = ''
+        line = T[0] if n > 0 else ''
     tag = 'other'
     if _m('toolC', line):
         tag = 'c'
@@ -528,11 +580,18 @@ def _pick(L):
         tag = 'rust'
     elif _m('toolJava', line):
         tag = 'java'
+    elif _m('toolNpm', line):
+        tag = 'npm'
     elif _m('toolNode', line) or node_ctx:
         tag = 'node'
     elif _m('toolPy', line):
         tag = 'py'
     return tag, line
+
+
+def _with_next(T, i):
+    line = R['uncaught'].sub('', T[i], count=1)
+    return line + ' ' + _next_non_empty(T, i) if _m('emptyMsg', line) else line
 
 
 def _ext_tag(file):
@@ -565,6 +624,12 @@ def _npm_pick(T):
         for i in range(len(rest) - 1):
             if _m('npmResolve', rest[i]):
                 line += '; ' + rest[i + 1]
+    if line == '' and code and _m('npmWrapper', code):
+        for r in rest:
+            g = _m('npmGyp', r)
+            if g:
+                line = 'gyp ' + g.group(1)
+                break
     if line == '' and code:
         for r in rest:
             k = r.find(code + ': ')
@@ -753,7 +818,7 @@ def _tokens(s):
     s = R['host'].sub('<host>', s)
     s = R['hex0x'].sub('<hex>', s)
     s = R['hexBare'].sub(lambda m: '<hex>' if _m('hasDigit', m.group(0)) and _m('hasHexLetter', m.group(0)) else m.group(0), s)
-    s = R['randId'].sub(lambda m: '<id>' if _m('twoDigits', m.group(0)) and _m('lower', m.group(0)) and _m('upper', m.group(0)) else m.group(0), s)
+    s = R['randId'].sub(lambda m: '<id>' if _m('lower', m.group(0)) and _m('upper', m.group(0)) and len(R['alnumFlip'].findall(m.group(0))) >= 4 else m.group(0), s)
     s = R['size'].sub('<size>', s)
     s = R['dur'].sub('<dur>', s)
     s = R['ver'].sub('<v>', s)
