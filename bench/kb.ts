@@ -2,7 +2,8 @@
 // cached under .bench/), measured for POST /e hit and miss, GET /h/{hex}, GET /brief; plus RSS,
 // database size and cold start time.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { errsig } from '../src/core/kb/errsig/errsig.js';
@@ -22,9 +23,14 @@ export async function benchKb(run: Run, port: number, cport: number, kids: Child
   const n = Number(process.env.BENCH_KB_ENTRIES || 1_000_000);
   const dir = join('.bench', `kb-${n}`);
   let generatedS: number | null = null;
-  if (!existsSync(join(dir, 'commons.db'))) {
+  // The cached database is reused only if it was made by this generator and this ErrSig.
+  const stamp = createHash('sha256').update(readFileSync('src/core/kb/errsig/errsig.js')).update(readFileSync('bench/gen-kb.ts')).digest('hex');
+  const stampFile = join(dir, 'GENERATED');
+  if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+    rmSync(dir, { recursive: true, force: true });
     const t = performance.now();
     await generate(dir, n);
+    writeFileSync(stampFile, stamp);
     generatedS = Math.round((performance.now() - t) / 1000);
   }
   const t0 = performance.now();

@@ -36,7 +36,10 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
   const insFts = db.prepare('INSERT INTO kb_fts (rowid, title, error, fix, tags) VALUES (?, ?, ?, ?, ?)');
   const selId = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.id = ? AND e.hidden = 0`);
   const selN = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n = ?`);
-  const selH = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.h = ? AND e.hidden = 0 ORDER BY ${RANK} LIMIT ?`);
+  // A very common signature can hold thousands of entries: rank only its 200 newest.
+  const selH = db.prepare(
+    `SELECT ${COLS} FROM (SELECT n FROM kb_entries WHERE h = ? AND hidden = 0 ORDER BY n DESC LIMIT 200) c JOIN kb_entries e ON e.n = c.n ORDER BY ${RANK} LIMIT ?`,
+  );
   const hitH = db.prepare('UPDATE kb_entries SET hits = hits + ? WHERE h = ? AND hidden = 0');
   // Lookups count hits in memory and write them once a second in one transaction: a read must
   // not cost a write transaction each.
