@@ -3,22 +3,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
+import { acceptQ } from '../rest/negotiate.js';
 
 export const TEXT = 'text/plain; charset=utf-8';
 export const JSON_T = 'application/json; charset=utf-8';
 export const HTML = 'text/html; charset=utf-8';
-
-function acceptQ(accept: string | undefined, type: string): number {
-  if (!accept) return 0;
-  let best = 0;
-  for (const part of accept.split(',')) {
-    const [t, ...params] = part.trim().split(';');
-    if (t?.trim().toLowerCase() !== type) continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    best = Math.max(best, q ? Number(q.slice(2)) || 0 : 1);
-  }
-  return best;
-}
 
 export function wantsJson(req: FastifyRequest): boolean {
   const f = (req.query as Record<string, unknown> | undefined)?.f;

@@ -1,7 +1,7 @@
 // SQLite adapter of the catalog store: its own file (catalog.db in the data directory), WAL,
 // numbered migrations from src/catalog/migrations applied at start-up.
-import Database from 'better-sqlite3';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { openDb } from '../store/sqlite/db.js';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,28 +9,9 @@ import type { CatalogStore, CheckoutInfo, Order, OrderEvent, OrderStatus, Paymen
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 
-function migrate(db: Database.Database): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (n INTEGER PRIMARY KEY, name TEXT NOT NULL, applied INTEGER NOT NULL)');
-  const done = new Set((db.prepare('SELECT n FROM schema_migrations').all() as { n: number }[]).map((r) => r.n));
-  for (const f of readdirSync(migrationsDir).filter((x) => /^\d{3}_.+\.sql$/.test(x)).sort()) {
-    const n = Number(f.slice(0, 3));
-    if (done.has(n)) continue;
-    const sql = readFileSync(join(migrationsDir, f), 'utf8');
-    db.transaction(() => {
-      db.exec(sql);
-      db.prepare('INSERT INTO schema_migrations (n, name, applied) VALUES (?, ?, ?)').run(n, f, Date.now());
-    })();
-  }
-}
-
 export function openCatalogStore(dataDir: string, sync: 'normal' | 'full' = 'normal'): CatalogStore {
   const file = join(dataDir, 'catalog.db');
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
+  const db = openDb(file, sync, migrationsDir);
   const opened = statSync(file);
 
   const insert = db.prepare(`INSERT INTO orders (id, token_hash, product, product_name, billing_period, location, payment, email,

@@ -8,7 +8,8 @@ export type Db = Database.Database;
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 
-export function openDb(file: string, sync: 'normal' | 'full' = 'normal'): Db {
+/** Opens a database file with our pragmas and applies the numbered migrations of `dir`. */
+export function openDb(file: string, sync: 'normal' | 'full' = 'normal', dir = migrationsDir): Db {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode: a committed transaction is in the WAL before the call returns, so a
@@ -16,19 +17,19 @@ export function openDb(file: string, sync: 'normal' | 'full' = 'normal'): Db {
   db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db);
+  migrate(db, dir);
   return db;
 }
 
-export function migrate(db: Db): number {
+export function migrate(db: Db, dir = migrationsDir): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (n INTEGER PRIMARY KEY, name TEXT NOT NULL, applied INTEGER NOT NULL)');
   const done = new Set((db.prepare('SELECT n FROM schema_migrations').all() as { n: number }[]).map((r) => r.n));
-  const files = readdirSync(migrationsDir).filter((f) => /^\d{3}_.+\.sql$/.test(f)).sort();
+  const files = readdirSync(dir).filter((f) => /^\d{3}_.+\.sql$/.test(f)).sort();
   let applied = 0;
   for (const f of files) {
     const n = Number(f.slice(0, 3));
     if (done.has(n)) continue;
-    const sql = readFileSync(join(migrationsDir, f), 'utf8');
+    const sql = readFileSync(join(dir, f), 'utf8');
     db.transaction(() => {
       db.exec(sql);
       db.prepare('INSERT INTO schema_migrations (n, name, applied) VALUES (?, ?, ?)').run(n, f, Date.now());
