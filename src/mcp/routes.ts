@@ -128,6 +128,10 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         sessionIdGenerator: () => randomUUID(),
         eventStore: new SessionEventStore(limit('mcp.events')),
         retryInterval: 1000,
+        // Tool calls send no request-scoped notifications (logs go to the GET stream), so a POST
+        // is answered as one JSON body: one write, no chunked SSE framing. GET streams stay SSE
+        // and resumable.
+        enableJsonResponse: true,
         onsessioninitialized: (id) => {
           sessions.set(id, { kind: 'http', server, state, http: transport, bound: credKey(creds), seen: core.now() });
         },
