@@ -1,6 +1,8 @@
 // Fills a data directory with N synthetic KB entries (default 1,000,000) through the real store,
 // for the KB benchmark rows. Usage: tsx bench/gen-kb.ts <dataDir> [n]
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { buildCore } from '../src/core/build.js';
@@ -60,6 +62,16 @@ export async function generate(dir: string, n: number): Promise<void> {
   await store.close();
 }
 
+// A cached database is reused only if this generator and this ErrSig made it.
+const stamp = () => createHash('sha256').update(readFileSync('src/core/kb/errsig/errsig.js')).update(readFileSync('bench/gen-kb.ts')).digest('hex');
+export const isFresh = (dir: string) => existsSync(join(dir, 'GENERATED')) && readFileSync(join(dir, 'GENERATED'), 'utf8') === stamp();
+
+export async function generateStamped(dir: string, n: number): Promise<void> {
+  rmSync(dir, { recursive: true, force: true });
+  await generate(dir, n);
+  writeFileSync(join(dir, 'GENERATED'), stamp());
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await generate(process.argv[2]!, Number(process.argv[3] ?? 1_000_000));
+  await generateStamped(process.argv[2]!, Number(process.argv[3] ?? 1_000_000));
 }

@@ -2,12 +2,11 @@
 // cached under .bench/), measured for POST /e hit and miss, GET /h/{hex}, GET /brief; plus RSS,
 // database size and cold start time.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { errsig } from '../src/core/kb/errsig/errsig.js';
-import { generate, syntheticError } from './gen-kb.js';
+import { generateStamped, isFresh, syntheticError } from './gen-kb.js';
 
 interface Row { route: string; rps: number; p50: number; p99: number; non2xx: number }
 type Run = (route: string, url: string, opts?: Partial<autocannon.Options>) => Promise<Row>;
@@ -23,14 +22,9 @@ export async function benchKb(run: Run, port: number, cport: number, kids: Child
   const n = Number(process.env.BENCH_KB_ENTRIES || 1_000_000);
   const dir = join('.bench', `kb-${n}`);
   let generatedS: number | null = null;
-  // The cached database is reused only if it was made by this generator and this ErrSig.
-  const stamp = createHash('sha256').update(readFileSync('src/core/kb/errsig/errsig.js')).update(readFileSync('bench/gen-kb.ts')).digest('hex');
-  const stampFile = join(dir, 'GENERATED');
-  if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
-    rmSync(dir, { recursive: true, force: true });
+  if (!isFresh(dir)) {
     const t = performance.now();
-    await generate(dir, n);
-    writeFileSync(stampFile, stamp);
+    await generateStamped(dir, n);
     generatedS = Math.round((performance.now() - t) / 1000);
   }
   const t0 = performance.now();

