@@ -63,9 +63,11 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
        confirmed = (SELECT count(*) FROM kb_entries WHERE author = identities.id AND confirms > 0 AND hidden = 0)
      WHERE id = ?`,
   );
+  // Search: the 200 newest matches (FTS5 walks rowids backwards without scoring), then ranked by
+  // confirmations, hits and recency. bm25 over a common term scored every match (10+ ms at 1M).
   const search = db.prepare(
-    `SELECT ${COLS} FROM (SELECT rowid AS r, rank FROM kb_fts WHERE kb_fts MATCH ? ORDER BY rowid DESC LIMIT 500) f
-       JOIN kb_entries e ON e.n = f.r WHERE e.hidden = 0 ORDER BY f.rank, e.confirms DESC LIMIT ?`,
+    `SELECT ${COLS} FROM (SELECT rowid AS r FROM kb_fts WHERE kb_fts MATCH ? ORDER BY rowid DESC LIMIT 200) f
+       JOIN kb_entries e ON e.n = f.r WHERE e.hidden = 0 ORDER BY ${RANK} LIMIT ?`,
   );
   const month = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.hidden = 0 AND e.created >= ? AND e.created < ? ORDER BY e.created DESC LIMIT ?`);
   const prevM = db.prepare('SELECT max(created) AS t FROM kb_entries WHERE hidden = 0 AND created < ?');
