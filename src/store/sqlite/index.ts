@@ -1,15 +1,24 @@
 // The SQLite adapter: one database file under the data directory.
 import { join } from 'node:path';
 import type { Store } from '../../core/store.js';
+import { startCheckpointer } from './checkpointer.js';
 import { openDb } from './db.js';
 import { sqliteDrops } from './drops.js';
 import { sqliteIdentities, sqliteSpentProofs } from './identities.js';
 import { sqliteKb } from './kb.js';
 import { sqliteA2a, sqliteAgents } from './a2a.js';
+import { sqliteLedger } from './ledger.js';
+import { sqliteTasks } from './tasks.js';
+import { sqliteSpaces } from './spaces.js';
+import { sqliteSaved } from './saved.js';
+import { sqliteWorkspace } from './workspace.js';
 
 export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'normal'): Store & { file: string } {
   const file = join(dataDir, 'commons.db');
   const db = openDb(file, sync);
+  // Checkpoints run in a worker; the serving connection keeps only a far backstop (400 MB of WAL).
+  db.pragma('wal_autocheckpoint = 100000');
+  const checkpointer = startCheckpointer(file);
   const ping = db.prepare('SELECT 1 AS ok');
   const kb = sqliteKb(db);
   return {
@@ -20,10 +29,16 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     kb,
     a2a: sqliteA2a(db),
     agents: sqliteAgents(db),
+    ledger: sqliteLedger(db),
+    tasks: sqliteTasks(db),
+    spaces: sqliteSpaces(db),
+    saved: sqliteSaved(db),
+    ...sqliteWorkspace(db),
     async ping() {
       return (ping.get() as { ok: number }).ok === 1;
     },
     async close() {
+      await checkpointer.stop();
       if (db.open) {
         kb.flush();
         db.pragma('wal_checkpoint(TRUNCATE)');

@@ -41,18 +41,24 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
   // statement with a temp b-tree (most signatures have a single entry).
   const rankH = db.prepare('SELECT n, confirms, fails, hits, created FROM kb_entries WHERE h = ? AND hidden = 0 ORDER BY n DESC LIMIT 200');
   const hitH = db.prepare('UPDATE kb_entries SET hits = hits + ? WHERE h = ? AND hidden = 0');
-  // Lookups count hits in memory and write them every 10 s in one transaction: a read must not
-  // cost a write transaction, and popular signatures fold into one update each.
-  let pending = new Map<string, number>();
-  const flush = () => {
+  // Lookups count hits in memory; a timer writes them in small transactions (at most 1000
+  // signatures a second) so a read never costs a write transaction and no flush stalls the loop.
+  // Hits are statistics: beyond 100k distinct signatures waiting, new ones go uncounted.
+  const pending = new Map<string, number>();
+  const writeHits = db.transaction((batch: Array<[string, number]>) => {
+    for (const [h, n] of batch) hitH.run(n, h);
+  });
+  const flush = (max = Infinity) => {
     if (!pending.size || !db.open) return;
-    const batch = pending;
-    pending = new Map();
-    db.transaction(() => {
-      for (const [h, n] of batch) hitH.run(n, h);
-    })();
+    const batch: Array<[string, number]> = [];
+    for (const e of pending) {
+      if (batch.length >= max) break;
+      batch.push(e);
+    }
+    for (const [h] of batch) pending.delete(h);
+    writeHits(batch);
   };
-  const timer = setInterval(flush, 10_000);
+  const timer = setInterval(() => flush(1000), 1000);
   timer.unref();
   const selVote = db.prepare('SELECT ok FROM kb_votes WHERE entry = ? AND voter = ?');
   const insVote = db.prepare('INSERT OR REPLACE INTO kb_votes (entry, voter, ok, created) VALUES (?, ?, ?, ?)');
@@ -93,6 +99,7 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
   );
   const wanted = db.prepare('SELECT * FROM kb_wanted ORDER BY last DESC LIMIT ?');
   const count = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE hidden = 0');
+  const countByAuthor = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE author = ? AND hidden = 0');
   const putDigest = db.prepare(
     `INSERT INTO kb_digests (lib, ver, topic, author, lines, score, created) VALUES (@lib, @ver, @topic, @author, @lines, @score, @created)
      ON CONFLICT(lib, ver, topic, author) DO UPDATE SET lines = excluded.lines, created = excluded.created`,
@@ -148,7 +155,7 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
       flush();
     },
     async byHash(h, limit, hit) {
-      if (hit) pending.set(h, (pending.get(h) ?? 0) + 1);
+      if (hit && (pending.size < 100_000 || pending.has(h))) pending.set(h, (pending.get(h) ?? 0) + 1);
       const cands = rankH.all(h) as Array<{ n: number; confirms: number; fails: number; hits: number; created: number }>;
       if (cands.length > 1) cands.sort((a, b) => b.confirms * 3 - b.fails * 2 - (a.confirms * 3 - a.fails * 2) || b.hits - a.hits || b.created - a.created);
       return cands.slice(0, limit).map((c) => toEntry(selN.get(c.n) as Row));
@@ -192,6 +199,9 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
     },
     async count() {
       return (count.get() as { n: number }).n;
+    },
+    async countByAuthor(author) {
+      return (countByAuthor.get(author) as { n: number }).n;
     },
     async putDigest(d) {
       putDigest.run(d);
