@@ -9,6 +9,8 @@ import type { Core, Operation } from '../core/ops/types.js';
 import { sendError, toCxError } from './errors.js';
 import { registerOpRoutes } from './ops.js';
 import { registerDropRoutes } from './drops.js';
+import { registerCacheRoutes } from './cache.js';
+import { registerBlobRoutes } from './blobs.js';
 import { logSerializers } from './logging.js';
 import { registerPages } from './pages.js';
 import { registerKbPages } from './kb.js';
@@ -43,6 +45,17 @@ export async function buildApp(core: Core, ops: readonly Operation[], opts: AppO
   });
 
   await app.register(formbody, { bodyLimit: limit('body.default') });
+  // An empty JSON body means no fields (clients often send the header on body-less POSTs).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (!text.trim()) return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new CxError('bad', 'json: malformed body'), undefined);
+    }
+  });
   // Any other content type arrives as a string; the op adapter decides whether it fits.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
@@ -75,6 +88,8 @@ export async function buildApp(core: Core, ops: readonly Operation[], opts: AppO
   app.setNotFoundHandler((req, reply) => sendError(req, reply, new CxError('notfound', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 120)}`), config.baseUrl));
 
   registerDropRoutes(app, core);
+  registerCacheRoutes(app, core);
+  registerBlobRoutes(app, core);
   registerOpRoutes(app, core, ops);
   registerPages(app, core, ops);
   registerKbPages(app, core);

@@ -27,6 +27,12 @@ describe('error paths, each with its exact one-line body', () => {
     expect(await j.text()).toBe('err size body over 65536 bytes\n');
   });
 
+  it('an empty JSON body means no fields', async () => {
+    const r = await post('/v1/challenge', '', 'application/json');
+    expect(r.status).toBe(200);
+    expect(await r.text()).toMatch(/^challenge /);
+  });
+
   it('malformed JSON → 400 err bad', async () => {
     const res = await post('/v1/register', '{"pow": ', 'application/json');
     expect(res.status).toBe(400);
