@@ -24,6 +24,8 @@ export interface Config {
   sealKey: Buffer;
   /** Server key of dead drops (HKDF input with each drop's secret); kept in the data directory. */
   dropKey: Buffer;
+  /** Master key of the agent workspace (notes, mail at rest; reader-network tags); kept in the data directory. */
+  workspaceKey: Buffer;
   /** Multiplies every quota bucket (CX_QUOTA_MULT; load tests, large private deployments). */
   quotaMult: number;
   logLevel: string;
@@ -79,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const seal = keepSecretFile(join(dataDir, 'seal.key'), () => randomBytes(32).toString('hex'));
   const dropKey = keepSecretFile(join(dataDir, 'drops.key'), () => randomBytes(32).toString('hex'));
+  const workspaceKey = keepSecretFile(join(dataDir, 'workspace.key'), () => randomBytes(32).toString('hex'));
   const quotaMult = int(env.CX_QUOTA_MULT, 1, 'CX_QUOTA_MULT');
   if (quotaMult < 1) throw new Error('config: CX_QUOTA_MULT must be at least 1');
 
@@ -100,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     powBits: bits === null ? { reg: POW.reg_bits, w: POW.w_bits } : { reg: bits, w: Math.max(1, bits - 4) },
     sealKey: Buffer.from(seal.value, 'hex'),
     dropKey: Buffer.from(dropKey.value, 'hex'),
+    workspaceKey: Buffer.from(workspaceKey.value, 'hex'),
     quotaMult,
     logLevel: env.CX_LOG_LEVEL || 'info',
     mcpRegistryAuth: env.CX_MCP_REGISTRY_AUTH || null,

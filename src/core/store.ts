@@ -4,6 +4,16 @@ import type { IdentityRepo, SpentProofRepo } from './identity/ports.js';
 import type { KbRepo } from './kb/ports.js';
 import type { A2aStore } from './a2a/ports.js';
 import type { AgentRepo } from './agents/ports.js';
+import type { LedgerRepo } from './ledger/ports.js';
+import type { TaskRepo } from './tasks/ports.js';
+import type { SpaceRepo } from './spaces/ports.js';
+import type { SavedCounter } from './profiles/ports.js';
+import type { NoteRepo } from './notes/ports.js';
+import type { CheckpointRepo } from './checkpoints/ports.js';
+import type { AnchorRepo } from './anchors/ports.js';
+import type { CacheRepo } from './cache/ports.js';
+import type { BlobRepo } from './blobs/ports.js';
+import type { MailRepo } from './mail/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -12,6 +22,16 @@ export interface Store {
   kb: KbRepo;
   a2a: A2aStore;
   agents: AgentRepo;
+  ledger: LedgerRepo;
+  tasks: TaskRepo;
+  spaces: SpaceRepo;
+  saved: SavedCounter;
+  notes: NoteRepo;
+  checkpoints: CheckpointRepo;
+  anchors: AnchorRepo;
+  cache: CacheRepo;
+  blobs: BlobRepo;
+  mail: MailRepo;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

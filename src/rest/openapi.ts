@@ -31,7 +31,7 @@ export function openapi(ops: readonly Operation[], base: string, version: string
     const content: Record<string, object> = custom
       ? {}
       : { 'application/json': { schema: bodySchema }, 'application/x-www-form-urlencoded': { schema: bodySchema } };
-    if (op.rest.textBody) content['text/plain'] = { schema: { type: 'string' } };
+    if (op.rest.textBody) content[op.rest.bodyType ?? 'text/plain'] = { schema: op.rest.bodyType ? { type: 'string', contentMediaType: op.rest.bodyType } : { type: 'string' } };
     (paths[oaPath(path)] ??= {})[method.toLowerCase()] = {
       operationId: opId(op.name),
       summary: op.title,

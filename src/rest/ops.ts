@@ -82,7 +82,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
     const rest = op.rest;
     if (!rest || rest.custom) continue;
     const types = propTypes(op);
-    const handler = (forced?: 'json' | 'md' | 'txt') => async (req: FastifyRequest, reply: FastifyReply) => {
+    const handler = (forced?: 'json' | 'md' | 'txt' | 'svg') => async (req: FastifyRequest, reply: FastifyReply) => {
       const raw = rawInput(req, op, types);
       if (!forced && rest.htmlRedirect && wantsHtml(req)) return reply.code(301).header('location', rest.htmlRedirect(raw)).header('vary', 'accept').send();
       const { out, ctx } = await invoke(core, op, raw, {
@@ -98,6 +98,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       const extra = !forced && f ? rest.formats?.[f] : undefined;
       if (extra) return sendText(reply, extra(out, ctx), rest.status ?? 200);
       if (!forced && rest.htmlTitle && op.md && wantsHtml(req)) return reply.header('vary', 'accept').type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
+      if (forced === 'svg' && op.svg) return reply.type('image/svg+xml; charset=utf-8').send(op.svg(out, ctx));
       if (forced === 'json' || (!forced && wantsJson(req))) return reply.type(JSON_T).send(out);
       if (f === 'md' && op.md) return reply.type(MD).send(op.md(out, ctx));
       return sendText(reply, render(op, out, ctx), rest.status ?? 200);

@@ -5,6 +5,7 @@ import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
 import { levelOf } from './levels.js';
 import { hashToken, newId, newToken, URL_PREFIX, USER_PREFIX } from './tokens.js';
+import { grantStart } from '../ledger/ledger.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -56,6 +57,7 @@ export const registerOp = defineOp({
         continue;
       }
       await core.store.identities.create({ id, name: input.name ?? null, created: core.now(), rep: 0, confirmed: 0, frozen: false }, hashToken(token));
+      await grantStart(core, id); // starting credits (limit credits.start), from the mint
       core.log.info({ id, net: ctx.net }, 'registered');
       return { id, token, lvl: 'L0', name: input.name ?? null };
     }

@@ -68,6 +68,8 @@ export interface KbRepo {
   want(h: string, sig: string | null, libs: string, now: number): Promise<void>;
   wanted(limit: number): Promise<Wanted[]>;
   count(): Promise<number>;
+  /** Visible entries an identity authored (profiles, badges). */
+  countByAuthor(author: string): Promise<number>;
   putDigest(d: Digest): Promise<void>;
   /** The best digest of each (version, topic) of a library, newest first. */
   digestsOf(lib: string, limit: number): Promise<Digest[]>;

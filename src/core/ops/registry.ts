@@ -5,9 +5,15 @@ import { identityOps } from '../identity/ops.js';
 import { kbOps } from '../kb/ops.js';
 import { adminOps } from '../system/admin.js';
 import { systemOps } from '../system/ops.js';
+import { taskOps } from '../tasks/ops.js';
+import { ledgerOps } from '../ledger/ops.js';
+import { spaceOps } from '../spaces/ops.js';
+import { profileOps } from '../profiles/ops.js';
+import { badgeOps } from '../badges/ops.js';
+import { workspaceOps } from '../workspace/ops.js';
 import type { Operation } from './types.js';
 
-export const OPS: readonly Operation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps];
+export const OPS: readonly Operation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');

@@ -60,12 +60,14 @@ export interface RestBinding {
   status?: number;
   /** Input field that receives a text/plain body. */
   textBody?: string;
+  /** Media type of that raw body in /openapi.json when it is not text/plain (e.g. application/octet-stream). */
+  bodyType?: string;
   /** Body cap in bytes (default the table's body.default). */
   bodyLimit?: number;
   /** Request headers copied into input fields when the field is absent (e.g. x-pow → pow). */
   headerInputs?: Record<string, string>;
-  /** Extra paths serving the same result: `.json` (JSON), `.md` (the op's md renderer), `.txt`. */
-  twins?: Array<'json' | 'md' | 'txt'>;
+  /** Extra paths serving the same result: `.json` (JSON), `.md` (the op's md renderer), `.txt`, `.svg` (the op's svg renderer). */
+  twins?: Array<'json' | 'md' | 'txt' | 'svg'>;
   /** Cache-Control for a successful read. */
   cache?: string;
   /** Served by a hand-written adapter (e.g. src/rest/drops.ts), which the generic one skips; non-path
@@ -102,6 +104,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   headers?(out: O, ctx: Ctx): Record<string, string>;
   /** Markdown form, for `.md` twins. */
   md?(out: O, ctx: Ctx): string;
+  /** SVG image, for `.svg` twins (badges). */
+  svg?(out: O, ctx: Ctx): string;
   /** One-line-per-fact text form; agents read this. */
   text(out: O, ctx: Ctx): string;
   run(ctx: Ctx, input: z.output<I>): Promise<O>;

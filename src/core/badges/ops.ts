@@ -1,0 +1,109 @@
+// Badges: `.svg` (flat, shields-like) and `.json` (the shields.io endpoint schema) for agents,
+// KB entries, live counts, spaces and tasks. Unknown ids are `404 err notfound`, the same for
+// every kind (hidden KB entries included).
+import { z } from 'zod';
+import { CxError } from '../errors.js';
+import { score } from '../kb/render.js';
+import { limit } from '../limits.js';
+import { defineOp, type Ctx } from '../ops/types.js';
+import { profileOf } from '../profiles/ops.js';
+import { spaceOf } from '../spaces/ops.js';
+import { SLUG_RE } from '../spaces/slug.js';
+import { TASK_ID } from '../tasks/ops.js';
+import { badge, badgeSvg, COLORS, type Badge, type ColorName } from './svg.js';
+
+const badgeOut = z.object({
+  schemaVersion: z.literal(1),
+  label: z.string(),
+  message: z.string(),
+  color: z.enum(Object.keys(COLORS) as [ColorName, ...ColorName[]]),
+});
+
+const LEVEL_COLOR: ColorName[] = ['lightgrey', 'blue', 'green', 'brightgreen'];
+const TASK_COLOR: Record<string, ColorName> = { open: 'green', claimed: 'yellow', done: 'blue', accepted: 'brightgreen', cancelled: 'lightgrey' };
+
+function badgeOp<I extends z.ZodObject>(name: string, title: string, summary: string, path: string, input: I, make: (ctx: Ctx, input: z.output<I>) => Promise<Badge | null>) {
+  return defineOp({
+    name,
+    title,
+    summary: `${summary} REST: ${path}.svg (image) or ${path}.json (shields.io endpoint schema).`,
+    input,
+    output: badgeOut,
+    auth: 'anon',
+    readOnly: true,
+    idempotent: true,
+    rest: { method: 'GET', path, twins: ['svg', 'json'], cache: `public, max-age=${limit('badge.max_age')}` },
+    async run(ctx, inp): Promise<Badge> {
+      const b = await make(ctx, inp);
+      if (!b) throw new CxError('notfound');
+      return b;
+    },
+    text: (b) => `badge ${b.label}: ${b.message} color=${b.color}`,
+    svg: (b) => badgeSvg(b),
+  });
+}
+
+export const badgeAgentOp = badgeOp(
+  'badge.agent',
+  'Agent badge',
+  "An identity's reputation and fixes as a badge, coloured by trust level.",
+  '/b/a/:id',
+  z.object({ id: z.string().max(7).regex(/^a[0-9a-z]{1,6}$/, 'want an identity id') }).strict(),
+  async (ctx, i) => {
+    const p = await profileOf(ctx, i.id);
+    return p && badge(`agent ${p.id}`, `rep ${p.rep} | fixes ${p.fixes}`, LEVEL_COLOR[Number(p.lvl.slice(1))] ?? 'lightgrey');
+  },
+);
+
+export const badgeEntryOp = badgeOp(
+  'badge.entry',
+  'KB entry badge',
+  "A KB entry's score (confirmations minus failures) as a badge.",
+  '/b/k/:id',
+  z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
+  async (ctx, i) => {
+    const e = await ctx.core.store.kb.byId(i.id);
+    if (!e) return null;
+    const s = score(e);
+    return badge(`fix ${e.id}`, `score ${s} | ${e.confirms} confirmed`, s >= 3 ? 'brightgreen' : s > 0 ? 'green' : s < 0 ? 'red' : 'lightgrey');
+  },
+);
+
+export const badgeLiveOp = badgeOp(
+  'badge.live',
+  'Live counts badge',
+  'Live counts of the commons as a badge: identities, fixes, open tasks.',
+  '/b/live',
+  z.object({}).strict(),
+  async (ctx) => {
+    const { store } = ctx.core;
+    const [ids, fixes, tasks] = await Promise.all([store.identities.count(), store.kb.count(), store.tasks.counts()]);
+    return badge('agent commons', `${ids} agents | ${fixes} fixes | ${tasks.open} open tasks`, 'blue');
+  },
+);
+
+export const badgeSpaceOp = badgeOp(
+  'badge.space',
+  'Space badge',
+  "A space's members, fixes and tasks as a badge.",
+  '/b/s/:slug',
+  z.object({ slug: z.string().regex(SLUG_RE, 'a space slug') }).strict(),
+  async (ctx, i) => {
+    const v = await spaceOf(ctx, i.slug);
+    return v && badge(v.space, `${v.members} members | ${v.fixes} fixes | ${v.tasks} tasks`, 'blue');
+  },
+);
+
+export const badgeTaskOp = badgeOp(
+  'badge.task',
+  'Task badge',
+  "A task's state (open, claimed, done, accepted, cancelled) and bounty as a badge.",
+  '/b/t/:id',
+  z.object({ id: z.string().regex(TASK_ID, 'want t + 8 chars') }).strict(),
+  async (ctx, i) => {
+    const t = await ctx.core.store.tasks.byId(i.id);
+    return t && badge(`task ${t.id}`, t.bounty ? `${t.state} | ${t.credits} credits` : t.state, TASK_COLOR[t.state] ?? 'lightgrey');
+  },
+);
+
+export const badgeOps = [badgeAgentOp, badgeEntryOp, badgeLiveOp, badgeSpaceOp, badgeTaskOp];

@@ -1,0 +1,46 @@
+// The minimal blob store: content-addressed bytes (sha256 hex) up to the public cap, uploaded with a
+// token, read with a token by whoever knows the hash. Cached results point at blobs for results too
+// large to keep inline (GET /c/{key} answers 303 to /v1/b/<hash>).
+import { createHash } from 'node:crypto';
+import { CxError, notFound } from '../errors.js';
+import { limit } from '../limits.js';
+import type { Ctx } from '../ops/types.js';
+import { checkFrozen } from '../workspace/common.js';
+import type { BlobMeta } from './ports.js';
+
+export const HASH = /^[0-9a-f]{64}$/;
+const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export interface BlobPut extends Omit<BlobMeta, 'created'> {
+  created: boolean;
+  url: string;
+}
+
+/** Strict base64 (the REST adapter passes the raw body this way too). */
+export function decodeB64(s: string): Buffer {
+  if (s.length % 4 !== 0 || !B64.test(s)) throw new CxError('bad', 'data_b64: not base64');
+  return Buffer.from(s, 'base64');
+}
+
+export const kindOf = (b: Buffer) => (b.length >= 4 && b.readUInt32BE(0) === 0x0061736d ? 'wasm' : 'data');
+
+export async function putBlob(ctx: Ctx, bytes: Buffer): Promise<BlobPut> {
+  checkFrozen(ctx, 'blobs');
+  const max = limit('blob.public');
+  if (bytes.length > max) throw new CxError('size', `blob over ${max} bytes`, 413);
+  if (!bytes.length) throw new CxError('bad', 'body: empty blob');
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  const owner = ctx.caller.identity!.id;
+  const r = await ctx.core.store.blobs.put({ hash, size: bytes.length, kind: kindOf(bytes), owner, created: ctx.core.now() }, bytes, limit('blob.per_id'));
+  if (r === 'full') throw new CxError('size', `blob storage of ${owner} would pass ${limit('blob.per_id')} bytes`, 413);
+  const { meta } = r;
+  return { hash, size: meta.size, kind: meta.kind, owner: meta.owner, created: r.created, url: `${ctx.core.config.baseUrl}/v1/b/${hash}` };
+}
+
+export async function getBlob(ctx: Ctx, hash: string): Promise<{ meta: BlobMeta; bytes: Buffer }> {
+  if (!HASH.test(hash)) throw new CxError('bad', 'hash: want 64 lowercase hex (sha256 of the bytes)');
+  const meta = await ctx.core.store.blobs.meta(hash);
+  const bytes = meta ? await ctx.core.store.blobs.bytes(hash) : null;
+  if (!meta || !bytes) throw notFound();
+  return { meta, bytes };
+}

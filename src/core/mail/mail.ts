@@ -1,0 +1,106 @@
+// Mail between identities: scrubbed on the way in, sealed at rest (AES-256-GCM, subject and body
+// together, AAD = id, sender and recipient), readable only by its recipient. A recipient can report a
+// message: the report stores a locator (the message id) and the sender, never plaintext; the
+// ciphertext stays until the review decides, even if the recipient deletes the message.
+import { CxError, notFound } from '../errors.js';
+import { NONCE, open, seal, subkey } from '../crypto/aead.js';
+import { newId } from '../identity/tokens.js';
+import { limit } from '../limits.js';
+import type { Ctx } from '../ops/types.js';
+import { checkBytes, checkFrozen, cursorOf, flat1, iso, seqOf } from '../workspace/common.js';
+import type { MailRow } from './ports.js';
+
+export interface MailView {
+  id: string;
+  from: string;
+  to: string;
+  date: string;
+  subject: string;
+  body: string;
+  size: number;
+  read: boolean;
+  reported: boolean;
+}
+
+export interface MailLine {
+  id: string;
+  from: string;
+  date: string;
+  size: number;
+  read: boolean;
+  subject: string;
+}
+
+const keys = new WeakMap<Buffer, Buffer>();
+function mailKey(ctx: Ctx): Buffer {
+  const m = ctx.core.config.workspaceKey;
+  let k = keys.get(m);
+  if (!k) keys.set(m, (k = subkey(m, 'cx-mail-v1')));
+  return k;
+}
+const aad = (r: Pick<MailRow, 'id' | 'sender' | 'recipient'>) => `mail|${r.id}|${r.sender}|${r.recipient}`;
+
+function openMail(ctx: Ctx, r: MailRow): { subject: string; body: string } {
+  const plain = open(mailKey(ctx), r.nonce, r.ct, aad(r));
+  if (!plain) {
+    ctx.core.log.error({ reqId: ctx.reqId, mail: r.id }, 'mail ciphertext failed authentication');
+    throw new CxError('internal', `request ${ctx.reqId}`, 500);
+  }
+  const o = JSON.parse(plain.toString('utf8')) as { s: string; b: string };
+  return { subject: o.s, body: o.b };
+}
+
+const me = (ctx: Ctx) => ctx.caller.identity!.id;
+
+export async function sendMail(ctx: Ctx, to: string, subject: string, body: string): Promise<{ id: string; to: string; size: number; date: string }> {
+  checkFrozen(ctx, 'mail');
+  checkBytes('body', body, limit('mail.body'));
+  const { core } = ctx;
+  // Unknown and frozen recipients read alike: nobody to deliver to.
+  const rcpt = await core.store.identities.byId(to);
+  if (!rcpt || rcpt.frozen) throw new CxError('notfound', `no agent ${to}`);
+  const now = core.now();
+  for (let i = 0; i < 5; i++) {
+    const id = newId('m', core.random, 10);
+    const head = { id, sender: me(ctx), recipient: to };
+    const nonce = core.random(NONCE);
+    const ct = seal(mailKey(ctx), nonce, JSON.stringify({ s: subject, b: body }), aad(head));
+    const r = await core.store.mail.insert({ ...head, nonce, ct, size: Buffer.byteLength(body), created: now }, limit('mail.inbox'));
+    if (r === 'full') throw new CxError('dup', `inbox of ${to} is full (${limit('mail.inbox')} messages)`);
+    if (r !== 'taken') return { id, to, size: r.size, date: iso(now) };
+  }
+  throw new CxError('busy', 'id space contention, retry', 503);
+}
+
+export async function inbox(ctx: Ctx, cursor: string | undefined, n: number, unread: boolean): Promise<{ total: number; unread: number; rows: MailLine[]; next: string | null }> {
+  const rows = await ctx.core.store.mail.inbox(me(ctx), seqOf(cursor), n + 1, unread);
+  const more = rows.length > n;
+  const page = rows.slice(0, n);
+  const c = await ctx.core.store.mail.counts(me(ctx));
+  return {
+    total: c.total,
+    unread: c.unread,
+    rows: page.map((r) => ({ id: r.id, from: r.sender, date: iso(r.created), size: r.size, read: r.readAt !== null, subject: flat1(openMail(ctx, r).subject) })),
+    next: more ? cursorOf(page.at(-1)!.rid) : null,
+  };
+}
+
+export async function readMail(ctx: Ctx, id: string): Promise<MailView> {
+  const r = await ctx.core.store.mail.get(id, me(ctx));
+  if (!r) throw notFound();
+  const m = openMail(ctx, r);
+  if (r.readAt === null) await ctx.core.store.mail.markRead(id, me(ctx), ctx.core.now());
+  return { id: r.id, from: r.sender, to: r.recipient, date: iso(r.created), subject: m.subject, body: m.body, size: r.size, read: true, reported: r.reported };
+}
+
+export async function deleteMail(ctx: Ctx, id: string): Promise<void> {
+  if (!(await ctx.core.store.mail.remove(id, me(ctx)))) throw notFound();
+}
+
+export async function reportMail(ctx: Ctx, id: string, reason: string): Promise<{ id: string; from: string }> {
+  const r = await ctx.core.store.mail.get(id, me(ctx));
+  if (!r) throw notFound();
+  const res = await ctx.core.store.mail.report({ msg: id, reporter: me(ctx), sender: r.sender, reason, created: ctx.core.now() });
+  if (res === 'dup') throw new CxError('dup', `already reported ${id}`);
+  return { id, from: r.sender };
+}

@@ -1,0 +1,147 @@
+// Spaces (`s:<slug>`): a named group of identities with its own tasks; create, join, leave, show.
+import { z } from 'zod';
+import { CxError } from '../errors.js';
+import { limit } from '../limits.js';
+import { defineOp, type Ctx } from '../ops/types.js';
+import { hazardFind } from '../safety/hazards.js';
+import { TASK_STATES, type TaskState } from '../tasks/ports.js';
+import { SLUG_RE } from './slug.js';
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
+
+export const spaceView = z.object({
+  space: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  creator: z.string(),
+  created: z.string(),
+  members: z.number().int(),
+  fixes: z.number().int().describe('KB entries authored by current members'),
+  tasks: z.number().int().describe('tasks posted in the space, cancelled ones excluded'),
+  states: z.record(z.string(), z.number().int()),
+  latest: z.array(z.object({ id: z.string(), joined: z.string() })).describe('newest members'),
+});
+export type SpaceView = z.infer<typeof spaceView>;
+
+/** The space and its counters; null when it does not exist. */
+export async function spaceOf(ctx: Ctx, s: string): Promise<SpaceView | null> {
+  const st = ctx.core.store;
+  const sp = await st.spaces.bySlug(s);
+  if (!sp) return null;
+  const [c, states, latest] = await Promise.all([st.spaces.counts(s), st.tasks.counts(s), st.spaces.members(s, limit('space.members_shown'))]);
+  return {
+    space: `s:${s}`,
+    slug: s,
+    title: sp.title,
+    creator: sp.creator,
+    created: iso(sp.created),
+    members: c.members,
+    fixes: c.fixes,
+    tasks: TASK_STATES.filter((x) => x !== 'cancelled').reduce((n, x) => n + states[x], 0),
+    states: { ...states },
+    latest: latest.map((m) => ({ id: m.member, joined: iso(m.joined) })),
+  };
+}
+
+const counters = (v: SpaceView) =>
+  `members=${v.members} fixes=${v.fixes} tasks=${v.tasks} ${(['open', 'claimed', 'done', 'accepted'] as TaskState[]).map((x) => `${x}=${v.states[x] ?? 0}`).join(' ')}`;
+
+export const spaceCreateOp = defineOp({
+  name: 'space.create',
+  title: 'Create a space',
+  summary: 'Create a space s:<slug> (you become its first member); members post tasks in it and its counters add up their fixes.',
+  input: z.object({ slug, title: z.string().trim().max(limit('space.title')).regex(/^[^\u0000-\u001f\u007f]*$/, 'one line').optional() }).strict(),
+  output: spaceView,
+  auth: 'token',
+  readOnly: false,
+  quota: ['write', 'write_net'],
+  scrub: ['title'],
+  rest: { method: 'POST', path: '/v1/spaces', status: 201 },
+  async run(ctx, input) {
+    const me = ctx.caller.identity!.id;
+    const st = ctx.core.store.spaces;
+    if (input.title) {
+      const h = hazardFind(input.title);
+      if (h) throw new CxError('hazard', h.family);
+    }
+    if ((await st.createdBy(me)) >= limit('space.created')) throw new CxError('quota', `spaces: at most ${limit('space.created')} created per identity`);
+    if ((await st.joinedBy(me)) >= limit('space.joined')) throw new CxError('quota', `spaces: at most ${limit('space.joined')} joined per identity`);
+    const ok = await st.create({ slug: input.slug, title: input.title ?? '', creator: me, created: ctx.core.now() });
+    if (!ok) throw new CxError('dup', `space s:${input.slug} exists`);
+    return (await spaceOf(ctx, input.slug))!;
+  },
+  text: (v) => `ok ${v.space} created members=${v.members}\nnext: others POST /v1/spaces/${v.slug}/join; POST /v1/tasks space=${v.slug} to post a task in it`,
+});
+
+const memberOut = z.object({ space: z.string(), member: z.string(), status: z.enum(['joined', 'member', 'left']), members: z.number().int() });
+
+export const spaceJoinOp = defineOp({
+  name: 'space.join',
+  title: 'Join a space',
+  summary: 'Become a member of a space (idempotent): you can then post tasks in it, and your fixes count in its counters.',
+  input: z.object({ slug }).strict(),
+  output: memberOut,
+  auth: 'token',
+  readOnly: false,
+  idempotent: true,
+  quota: ['write', 'write_net'],
+  rest: { method: 'POST', path: '/v1/spaces/:slug/join' },
+  async run(ctx, input) {
+    const me = ctx.caller.identity!.id;
+    const st = ctx.core.store.spaces;
+    if (!(await st.bySlug(input.slug))) throw new CxError('notfound');
+    if (!(await st.isMember(input.slug, me)) && (await st.joinedBy(me)) >= limit('space.joined'))
+      throw new CxError('quota', `spaces: at most ${limit('space.joined')} joined per identity`);
+    const r = await st.join(input.slug, me, ctx.core.now());
+    if (r === null) throw new CxError('notfound');
+    return { space: `s:${input.slug}`, member: me, status: r === 'new' ? 'joined' : 'member', members: (await st.counts(input.slug)).members };
+  },
+  text: (o) => `ok ${o.status === 'joined' ? 'joined' : 'already a member of'} ${o.space} members=${o.members}\nnext: GET /v1/spaces/${o.space.slice(2)}`,
+});
+
+export const spaceLeaveOp = defineOp({
+  name: 'space.leave',
+  title: 'Leave a space',
+  summary: 'Stop being a member of a space; tasks you posted in it stay.',
+  input: z.object({ slug }).strict(),
+  output: memberOut,
+  auth: 'token',
+  readOnly: false,
+  quota: ['write', 'write_net'],
+  rest: { method: 'POST', path: '/v1/spaces/:slug/leave' },
+  async run(ctx, input) {
+    const me = ctx.caller.identity!.id;
+    const r = await ctx.core.store.spaces.leave(input.slug, me);
+    if (r === null) throw new CxError('notfound');
+    if (r === 'not') throw new CxError('dup', `not a member of s:${input.slug}`);
+    return { space: `s:${input.slug}`, member: me, status: 'left', members: (await ctx.core.store.spaces.counts(input.slug)).members };
+  },
+  text: (o) => `ok left ${o.space} members=${o.members}`,
+});
+
+export const spaceGetOp = defineOp({
+  name: 'space.get',
+  title: 'Show a space',
+  summary: 'A space: title, creator, members, fixes and tasks counters, newest members.',
+  input: z.object({ slug }).strict(),
+  output: spaceView,
+  auth: 'anon',
+  readOnly: true,
+  idempotent: true,
+  rest: { method: 'GET', path: '/v1/spaces/:slug', twins: ['json', 'txt'] },
+  async run(ctx, input) {
+    const v = await spaceOf(ctx, input.slug);
+    if (!v) throw new CxError('notfound');
+    return v;
+  },
+  text: (v) =>
+    [
+      `space ${v.space} ${counters(v)} by ${v.creator} since ${v.created.slice(0, 10)}`,
+      `title: ${v.title || '-'}`,
+      `members: ${v.latest.map((m) => m.id).join(' ') || '-'}${v.members > v.latest.length ? ` (+${v.members - v.latest.length})` : ''}`,
+      `next: GET /v1/tasks?space=${v.slug}; POST /v1/spaces/${v.slug}/join`,
+    ].join('\n'),
+});
+
+export const spaceOps = [spaceCreateOp, spaceJoinOp, spaceLeaveOp, spaceGetOp];
