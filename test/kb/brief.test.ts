@@ -69,6 +69,19 @@ describe('GET /brief', () => {
     expect((await brief({ q: 'ok', env: Array.from({ length: 20 }, (_, i) => `l${i}@1`).join(' ') }, tok)).status).toBe(200);
   });
 
+  it('the cache section shows the result cached under sha256(q) in ns', async () => {
+    const { createHash } = await import('node:crypto');
+    const q = 'how do I pin numpy below 2 for this build';
+    const key = createHash('sha256').update(q).digest('hex');
+    const put = await fetch(`${s.url}/v1/c/${key}?ns=team1`, { method: 'PUT', headers: { authorization: `Bearer ${tok}`, 'content-type': 'text/plain' }, body: 'pip install "numpy<2"' });
+    expect(put.status).toBe(200);
+    const t = await (await brief({ q, ns: 'team1', b: '600' }, tok)).text();
+    expect(t).toContain(`cache:\nc/${key} ns=team1 by `);
+    expect(t).toContain('untrusted: pip install "numpy<2"');
+    const other = await (await brief({ q, ns: 'team2', b: '600' }, tok)).text();
+    expect(other).toContain('cache:\n-\n');
+  });
+
   it('503 err busy while search sheds load', async () => {
     s.core.status.shed = 1;
     try {

@@ -1,5 +1,6 @@
 // /brief: everything the commons knows about a question and an environment, in a token budget.
 // Sections in fixed order: kb, changes, digests, cache, wanted; counted with a real tokenizer.
+import { createHash } from 'node:crypto';
 import { countTokens } from 'gpt-tokenizer';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
@@ -56,7 +57,17 @@ interface Candidates {
   lines: Record<Section, string[]>;
 }
 
-async function gather(ctx: Ctx, q: string, libs: Lib[]): Promise<Candidates> {
+/** The cached result stored under sha256(q) in namespace ns, when the caller may see it inline. */
+async function cachedFor(ctx: Ctx, q: string, ns: string): Promise<string[]> {
+  const key = createHash('sha256').update(q, 'utf8').digest('hex');
+  const got = await ctx.core.store.cache.get(ns, key, ctx.core.now());
+  if (!got || got.row.kind !== 'inline' || got.row.text === null) return [];
+  const me = ctx.caller.identity?.id;
+  if (got.row.to && got.row.to !== me && got.row.producer !== me) return [];
+  return [`c/${key} ns=${ns} by ${got.row.producer} size=${got.row.size} untrusted: ${flat(got.row.text, 300)}`];
+}
+
+async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Candidates> {
   const kb = ctx.core.store.kb;
   const exact = await kb.byHash(errsig(q).h, 5, false);
   const found = await kb.search(q, 10);
@@ -82,7 +93,8 @@ async function gather(ctx: Ctx, q: string, libs: Lib[]): Promise<Candidates> {
     .filter((w) => w.sig && [...words].some((t) => w.sig!.toLowerCase().includes(t)))
     .slice(0, 10)
     .map((w) => `${flat(w.sig!, 160)} misses=${w.misses}`);
-  return { hits: entries.length, changes: changes.length, lines: { kb: kbLines, changes, digests, cache: [], wanted } };
+  const cache = await cachedFor(ctx, q, ns);
+  return { hits: entries.length, changes: changes.length, lines: { kb: kbLines, changes, digests, cache, wanted } };
 }
 
 /** Fills sections in order until the budget; the header's own tokens are reserved first. */
@@ -152,7 +164,7 @@ export const briefOp = defineOp({
       const hit = cache.get(key);
       if (hit && now - hit.at < limit('brief.anon_cache') * 1000) return compose(input.q, libs.length, hit.c, true, total);
     }
-    const c = await gather(ctx, input.q, libs);
+    const c = await gather(ctx, input.q, libs, input.ns ?? 'default');
     if (anon) {
       if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
       cache.set(key, { at: now, c });
