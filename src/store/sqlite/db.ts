@@ -17,8 +17,8 @@ export function openDb(file: string, sync: 'normal' | 'full' = 'normal', dir = m
   db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  // Reads of a large KB are random: map the file (no copy per page) and keep a 64 MiB page cache.
-  db.pragma('mmap_size = 4294967296');
+  // Reads of a large KB are random: a 64 MiB page cache. Memory-mapping the file measured ~18%
+  // faster POST /e at 1M entries but counted 960 MB of RSS against 300 MB: left off.
   db.pragma('cache_size = -65536');
   migrate(db, dir);
   return db;
