@@ -219,3 +219,30 @@ describe('search, hubs, archive, sample data', () => {
     expect(r.status).toBe(200);
   });
 });
+
+describe('/errsig pages', () => {
+  it('serves the spec, the very module the server runs, the Python port and the vectors', async () => {
+    const { readFileSync } = await import('node:fs');
+    const dir = new URL('../../src/core/kb/errsig/', import.meta.url);
+    for (const [path, file, type] of [
+      ['/errsig', 'errsig.md', 'text/plain'],
+      ['/errsig.js', 'errsig.js', 'text/javascript'],
+      ['/errsig.py', 'errsig.py', 'text/x-python'],
+      ['/errsig.tsv', 'errsig.tsv', 'text/tab-separated-values'],
+    ] as const) {
+      const r = await fetch(`${s.url}${path}`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toMatch(new RegExp(`^${type}`));
+      expect(await r.text()).toBe(readFileSync(new URL(file, dir), 'utf8'));
+    }
+    // The served module is importable as-is and gives the server's answer.
+    const code = await (await fetch(`${s.url}/errsig.js`)).text();
+    const mod = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as { errsig: typeof errsig };
+    expect(mod.errsig(PY_ERR('z', 1))).toEqual(errsig(PY_ERR('z', 1)));
+    // `#` comments only come before the header (one vector's input itself starts with #).
+    const lines = (await (await fetch(`${s.url}/errsig.tsv`)).text()).split('\n').filter(Boolean);
+    const header = lines.findIndex((l) => l.startsWith('input\tsig\tsha256'));
+    expect(header).toBeGreaterThanOrEqual(0);
+    expect(lines.length - header - 1).toBe(50);
+  });
+});
