@@ -57,6 +57,8 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: CATALOG_LIMITS.order_body,
     frameworkErrors: (err, req, reply) => sendErr(req, reply, toCxError(err, req)),
+    // Drain requests on open connections while closing rather than fastify's own JSON 503.
+    return503OnClosing: false,
   });
   const store = openCatalogStore(opts.dataDir, opts.sync);
   const rpc = new MoneroRpc(cfg.monero);

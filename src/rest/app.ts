@@ -42,6 +42,9 @@ export async function buildApp(core: Core, ops: readonly Operation[], opts: AppO
       sendError(req, reply, toCxError(err, req), config.baseUrl);
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
+    // While closing, requests already on open connections are served (drained) instead of getting
+    // fastify's own JSON 503, which is not the one-line error format.
+    return503OnClosing: false,
   });
 
   await app.register(formbody, { bodyLimit: limit('body.default') });
