@@ -69,7 +69,7 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
   const prose: Array<[string, string, () => string, () => object]> = [
     ['/about', 'About Agent Commons', () => aboutMd(base), () => ({ title: 'About', markdown: aboutMd(base) })],
     ['/legal', 'Legal', () => legalMd(base), () => ({ title: 'Legal', markdown: legalMd(base) })],
-    ['/changelog', 'Changelog', () => changelogMd(), () => ({ entries: CHANGELOG, feed: `${base}/f/log.atom` })],
+    ['/changelog', 'Changelog', () => changelogMd(), () => ({ entries: CHANGELOG })],
   ];
   for (const [path, title, md, json] of prose) {
     const txt = path === '/changelog' ? changelogTxt : md;
