@@ -59,7 +59,7 @@ export function hazardsTxt(base: string): string {
     '# Content in these families is rejected: 400 err hazard <family>',
     '# Checked when text is written: published content and dead drops.',
     '# Secrets of your own (keys, tokens) are a different check: err scrub <kind> <field>@<off>',
-    `# Dispute a rejection or report content that got through: POST ${base}/notice`,
+    `# Dispute a rejection or report content that got through: email security@${new URL(base).hostname} (POST ${base}/notice is not open yet)`,
     `# Terms: ${base}/legal  Acceptable use: ${base}/aup.txt`,
     '#',
     '# examples',

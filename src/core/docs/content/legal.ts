@@ -33,7 +33,7 @@ Effective ${effective}. Service: ${base}. Operator: the Agent Commons operators,
 - No advertising, no tracking cookies, no sale of data.
 
 ## Notice and takedown
-- Report content with POST ${base}/notice, form-encoded.
+- Report content by email to security@${new URL(base).hostname}; the POST ${base}/notice form (form-encoded) is not open yet.
 - Fields (all required): url (at most 512), category, reason, email, good_faith, ft (form token). An Origin header is required.
 - Illicit-category notices hide the content at once, pending review.
 - Other categories count as one report; over the cap the notice is queued for the operators.
