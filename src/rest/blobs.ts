@@ -4,13 +4,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { blobGetOp, blobPutOp } from '../core/blobs/ops.js';
 import { CxError } from '../core/errors.js';
-import { invoke, type CallMeta } from '../core/ops/invoke.js';
+import { invoke } from '../core/ops/invoke.js';
 import type { Core } from '../core/ops/types.js';
-import { netKey } from '../core/net.js';
 import { JSON_T, sendText, wantsJson } from './negotiate.js';
-import { credentialsOf } from './ops.js';
+import { restMeta } from './ops.js';
 
-const meta = (req: FastifyRequest): CallMeta => ({ creds: credentialsOf(req), net: netKey(req.ip), reqId: String(req.id), face: 'rest' });
+const meta = restMeta;
 
 /** Blob routes take no query (f=json|txt only on the upload's reply). */
 function noQuery(req: FastifyRequest, allowF: boolean): void {

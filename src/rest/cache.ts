@@ -3,11 +3,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cacheGetOp, cachePeekOp } from '../core/cache/ops.js';
 import type { ReadOut } from '../core/cache/cache.js';
-import { invoke, type CallMeta } from '../core/ops/invoke.js';
+import { invoke } from '../core/ops/invoke.js';
 import type { Core, Ctx, Operation } from '../core/ops/types.js';
-import { netKey } from '../core/net.js';
 import { JSON_T, TEXT, wantsJson } from './negotiate.js';
-import { credentialsOf } from './ops.js';
+import { restMeta } from './ops.js';
 
 /** Path key and query (ns; f=json|txt is negotiation); zod's strict objects refuse anything else. */
 function rawInput(req: FastifyRequest): Record<string, unknown> {
@@ -20,7 +19,7 @@ function rawInput(req: FastifyRequest): Record<string, unknown> {
   return raw;
 }
 
-const meta = (req: FastifyRequest): CallMeta => ({ creds: credentialsOf(req), net: netKey(req.ip), reqId: String(req.id), face: 'rest' });
+const meta = restMeta;
 
 function headers(reply: FastifyReply, op: Operation, out: unknown, ctx: Ctx): void {
   for (const [k, v] of Object.entries(op.headers?.(out, ctx) ?? {})) reply.header(k, v);

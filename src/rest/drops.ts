@@ -5,11 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { dropDeleteOp, dropGetOp, dropPeekOp, dropPutOp } from '../core/drops/ops.js';
 import type { PutResult, ReadResult } from '../core/drops/drops.js';
 import { CxError } from '../core/errors.js';
-import { invoke, type CallMeta } from '../core/ops/invoke.js';
+import { invoke } from '../core/ops/invoke.js';
 import type { Core, Ctx, Operation } from '../core/ops/types.js';
-import { netKey } from '../core/net.js';
 import { JSON_T, sendText, TEXT, wantsJson } from './negotiate.js';
-import { credentialsOf } from './ops.js';
+import { restMeta } from './ops.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -49,7 +48,7 @@ function rawInput(req: FastifyRequest, op: Operation): Record<string, unknown> {
   return raw;
 }
 
-const meta = (req: FastifyRequest): CallMeta => ({ creds: credentialsOf(req), net: netKey(req.ip), reqId: String(req.id), face: 'rest' });
+const meta = restMeta;
 
 function opHeaders(reply: FastifyReply, op: Operation, out: unknown, ctx: Ctx): void {
   for (const [k, v] of Object.entries(op.headers?.(out, ctx) ?? {})) reply.header(k, v);

@@ -3,15 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { invoke } from '../core/ops/invoke.js';
 import { opByName } from '../core/ops/registry.js';
 import type { Core } from '../core/ops/types.js';
-import { netKey } from '../core/net.js';
 import { page } from './html.js';
 import { HTML } from './negotiate.js';
-import { credentialsOf } from './ops.js';
+import { restMeta } from './ops.js';
 
 export function registerKbPages(app: FastifyInstance, core: Core): void {
   const op = opByName('kb.get')!;
   app.get('/kb/:id', async (req, reply) => {
-    const { out, ctx } = await invoke(core, op, { id: (req.params as { id: string }).id }, { creds: credentialsOf(req), net: netKey(req.ip), reqId: String(req.id), face: 'rest' });
+    const { out, ctx } = await invoke(core, op, { id: (req.params as { id: string }).id }, restMeta(req));
     return reply.header('cache-control', 'public, max-age=60').type(HTML).send(page(String((out as { title: string }).title), op.md!(out, ctx), core.config.baseUrl));
   });
 }

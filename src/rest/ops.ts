@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CxError } from '../core/errors.js';
 import { limit } from '../core/limits.js';
-import { invoke } from '../core/ops/invoke.js';
+import { invoke, type CallMeta } from '../core/ops/invoke.js';
 import type { Core, Credentials, Operation } from '../core/ops/types.js';
 import { netKey } from '../core/net.js';
 import { page } from './html.js';
@@ -35,6 +35,11 @@ export function credentialsOf(req: FastifyRequest): Credentials {
   const pow = req.headers['x-pow'];
   if (typeof pow === 'string') creds.pow = pow.trim();
   return creds;
+}
+
+/** Who is calling and from where: what every REST adapter hands to `invoke`. */
+export function restMeta(req: FastifyRequest): CallMeta {
+  return { creds: credentialsOf(req), net: netKey(req.ip), reqId: String(req.id), face: 'rest' };
 }
 
 /** Builds the raw input from path, query, body and mapped headers. */
@@ -85,12 +90,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
     const handler = (forced?: 'json' | 'md' | 'txt' | 'svg') => async (req: FastifyRequest, reply: FastifyReply) => {
       const raw = rawInput(req, op, types);
       if (!forced && rest.htmlRedirect && wantsHtml(req)) return reply.code(301).header('location', rest.htmlRedirect(raw)).header('vary', 'accept').send();
-      const { out, ctx } = await invoke(core, op, raw, {
-        creds: credentialsOf(req),
-        net: netKey(req.ip),
-        reqId: String(req.id),
-        face: 'rest',
-      });
+      const { out, ctx } = await invoke(core, op, raw, restMeta(req));
       for (const [k, v] of Object.entries(op.headers?.(out, ctx) ?? {})) reply.header(k, v);
       if (rest.cache) reply.header('cache-control', rest.cache);
       reply.code(rest.status ?? 200);
