@@ -11,6 +11,8 @@ import { join } from 'node:path';
 
 const DURATION = Number(process.env.BENCH_SECONDS || 8);
 const CONNECTIONS = 50;
+// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, kb) runs only those beside the baseline.
+const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb').split(','));
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -92,10 +94,10 @@ async function main(): Promise<void> {
     let n = 0;
     const rows: Row[] = [];
     rows.push(await run('baseline node:http constant', base));
-    rows.push(await run('GET /healthz', `${cx}/healthz`));
-    rows.push(await run('GET /limits', `${cx}/limits`));
+    if (ONLY.has('core')) rows.push(await run('GET /healthz', `${cx}/healthz`));
+    if (ONLY.has('core')) rows.push(await run('GET /limits', `${cx}/limits`));
     // Challenges are quota'd per /24: spread the load over many (trusted X-Forwarded-For), as real traffic is.
-    rows.push(
+    if (ONLY.has('core')) rows.push(
       await run('POST /v1/challenge', `${cx}/v1/challenge`, {
         method: 'POST',
         requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${(n >> 8) & 255}.${n++ & 255}.1` } }) }],
@@ -113,8 +115,8 @@ async function main(): Promise<void> {
       rows.push(await run(`${label} tools/call session`, url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sid }, requests: calls as never }));
       rows.push(await run(`${label} tools/call stateless`, url, { method: 'POST', headers: MCP_HEADERS, requests: calls as never }));
     };
-    await mcpRows('minimal SDK', `${mini}/mcp`, 'ping');
-    await mcpRows('commons', `${cx}/mcp`, 'sys_health');
+    if (ONLY.has('mcp')) await mcpRows('minimal SDK', `${mini}/mcp`, 'ping');
+    if (ONLY.has('mcp')) await mcpRows('commons', `${cx}/mcp`, 'sys_health');
     // A2A: blocking message/send (0.3 wire) of a cheap read skill, ours persisting every task in
     // SQLite, beside the SDK's own express server with an in-memory task store.
     const aport = await freePort();
@@ -125,22 +127,22 @@ async function main(): Promise<void> {
       const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'message/send', params: { message: { kind: 'message', messageId: `b${id}`, role: 'user', parts }, configuration: { blocking: true } } }) }) }];
       rows.push(await run(`${label} a2a message/send`, url, { method: 'POST', headers: { 'content-type': 'application/json' }, requests: calls as never }));
     };
-    await a2aRow('minimal SDK', `http://127.0.0.1:${aport}/a2a`, [{ kind: 'text', text: 'ping' }]);
-    await a2aRow('commons', `${cx}/a2a`, [{ kind: 'data', data: { skill: 'sys.health' } }]);
+    if (ONLY.has('a2a')) await a2aRow('minimal SDK', `http://127.0.0.1:${aport}/a2a`, [{ kind: 'text', text: 'ping' }]);
+    if (ONLY.has('a2a')) await a2aRow('commons', `${cx}/a2a`, [{ kind: 'data', data: { skill: 'sys.health' } }]);
     // Dead drops: PUT with a token (quotas scaled by CX_QUOTA_MULT above), then GETs of those drops.
-    rows.push(...(await benchDrops(cx, run)));
+    if (ONLY.has('drops')) rows.push(...(await benchDrops(cx, run)));
 
     // KB at scale (issue 3): its own server over the generated database.
-    const kb = await benchKb(run, await freePort(), await freePort(), kids);
-    rows.push(...kb.rows);
+    const kb = ONLY.has('kb') ? await benchKb(run, await freePort(), await freePort(), kids) : null;
+    if (kb) rows.push(...kb.rows);
 
     const b = rows[0]!.rps;
     const pad = (s: string, w: number) => s.padEnd(w);
     console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION} s per route, same machine, same run\n`);
     console.log(`${pad('route', 38)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('non-2xx', 8)} ratio`);
     for (const r of rows) console.log(`${pad(r.route, 38)} ${pad(r.rps.toFixed(0), 9)} ${pad(String(r.p50), 7)} ${pad(String(r.p99), 7)} ${pad(String(r.non2xx), 8)} ${(r.rps / b).toFixed(2)}`);
-    const f = kb.facts;
-    console.log(`\nKB: ${f.entries} entries, database ${f.dbMb} MB, server RSS after the KB rows ${f.rssMb} MB, cold start ${f.coldStartMs} ms${f.generatedS === null ? ' (database reused from .bench/)' : `, generated in ${f.generatedS} s`}`);
+    const f = kb?.facts;
+    if (f) console.log(`\nKB: ${f.entries} entries, database ${f.dbMb} MB, server RSS after the KB rows ${f.rssMb} MB, cold start ${f.coldStartMs} ms${f.generatedS === null ? ' (database reused from .bench/)' : `, generated in ${f.generatedS} s`}`);
   } finally {
     for (const k of kids) k.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import type { Core, Credentials, Operation } from '../core/ops/types.js';
 import { credentialsOf } from '../rest/ops.js';
 import { buildCards } from './cards.js';
 import { SessionEventStore } from './events.js';
+import { FastPost, fastEligible } from './fastpost.js';
 import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
 import { LegacySseTransport } from './sse.js';
 
@@ -22,6 +23,7 @@ interface Session {
   server: Server;
   state: SessionState;
   http?: StreamableHTTPServerTransport;
+  fast?: FastPost;
   sse?: LegacySseTransport;
   /** The credential the session was opened with (a different one is refused). */
   bound: string;
@@ -82,8 +84,9 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     return { net: netKey(req.ip), reqId: String(req.id) };
   }
 
+  const authInfoOf = (facts: RequestFacts) => ({ token: '', clientId: facts.net, scopes: [], extra: { ...facts } });
   function attachFacts(req: FastifyRequest, facts: RequestFacts): void {
-    (req.raw as typeof req.raw & { auth?: unknown }).auth = { token: '', clientId: facts.net, scopes: [], extra: facts };
+    (req.raw as typeof req.raw & { auth?: unknown }).auth = authInfoOf(facts);
   }
 
   async function streamable(req: FastifyRequest, reply: FastifyReply, creds: Credentials): Promise<void> {
@@ -97,9 +100,13 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       const key = credKey(creds);
       if (key && key !== s.bound && key !== credKey(s.state.creds)) return rpcError(reply.raw, 403, -32000, 'session belongs to another credential');
       s.seen = core.now();
-      attachFacts(req, facts);
       const parsed = req.method === 'POST' ? parseBody(req.body) : undefined;
       if (parsed === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
+      if (req.method === 'POST' && s.fast && fastEligible(req.raw, parsed)) {
+        if (s.fast.busy(parsed.id)) return rpcError(reply.raw, 400, -32600, `Invalid Request: id ${JSON.stringify(parsed.id).slice(0, 40)} is already in flight in this session`);
+        return s.fast.handle(req.raw, reply.raw, parsed, authInfoOf(facts));
+      }
+      attachFacts(req, facts);
       await s.http!.handleRequest(req.raw, reply.raw, parsed);
       return;
     }
@@ -133,10 +140,11 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         // and resumable.
         enableJsonResponse: true,
         onsessioninitialized: (id) => {
-          sessions.set(id, { kind: 'http', server, state, http: transport, bound: credKey(creds), seen: core.now() });
+          sessions.set(id, { kind: 'http', server, state, http: transport, fast, bound: credKey(creds), seen: core.now() });
         },
         onsessionclosed: (id) => dropSession(id),
       });
+      const fast = new FastPost(transport);
       transport.onclose = () => {
         if (transport.sessionId) dropSession(transport.sessionId);
       };

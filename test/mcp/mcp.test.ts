@@ -119,6 +119,42 @@ describe('MCP over Streamable HTTP (session)', () => {
     await client.close();
   });
 
+  it('answers concurrent raw POSTs in one session each with its own result; bad headers answer as the SDK does', async () => {
+    const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+    const init = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: H,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+    const sid = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const post = (body: unknown, headers: Record<string, string> = {}) => fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...H, 'mcp-session-id': sid, ...headers }, body: JSON.stringify(body) });
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    // 40 calls at once, two different tools, string and number ids: each answer carries its own id.
+    const calls = Array.from({ length: 40 }, (_, i) => ({ jsonrpc: '2.0', id: i % 2 ? i : `s${i}`, method: 'tools/call', params: { name: i % 2 ? 'sys_health' : 'sys_limits', arguments: {} } }));
+    const answers = await Promise.all(calls.map(async (c) => {
+      const r = await post(c);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('mcp-session-id')).toBe(sid);
+      return (await r.json()) as { id: unknown; result: ToolText };
+    }));
+    answers.forEach((a, i) => {
+      expect(a.id).toBe(calls[i]!.id);
+      expect(a.result.content[0]!.text).toMatch(i % 2 ? /^ok version=/ : /^limits /);
+    });
+    // An unknown tool is a JSON-RPC error on this path too; an unsupported protocol version and a
+    // missing Accept type are refused as the SDK transport refuses them.
+    const unknown = (await (await post({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'nope', arguments: {} } })).json()) as { error: { code: number } };
+    expect(unknown.error.code).toBe(-32602);
+    expect((await post({ jsonrpc: '2.0', id: 100, method: 'ping' }, { 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
+    expect((await post({ jsonrpc: '2.0', id: 101, method: 'ping' }, { accept: 'application/json' })).status).toBe(406);
+    // A batch still goes through the SDK transport and gets an array back.
+    const batch = (await (await post([{ jsonrpc: '2.0', id: 102, method: 'ping' }, { jsonrpc: '2.0', id: 103, method: 'tools/list' }])).json()) as { id: number }[];
+    expect(batch.map((b) => b.id).sort()).toEqual([102, 103]);
+    await fetch(`${s.url}/mcp`, { method: 'DELETE', headers: { ...H, 'mcp-session-id': sid } });
+    expect((await post({ jsonrpc: '2.0', id: 104, method: 'ping' })).status).toBe(404);
+  });
+
   it('malformed JSON gets a JSON-RPC parse error', async () => {
     const res = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":' });
     expect(res.status).toBe(400);
