@@ -1,7 +1,7 @@
 // Fills a data directory with N synthetic KB entries (default 1,000,000) through the real store,
 // for the KB benchmark rows. Usage: tsx bench/gen-kb.ts <dataDir> [n]
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
@@ -62,8 +62,13 @@ export async function generate(dir: string, n: number): Promise<void> {
   await store.close();
 }
 
-// A cached database is reused only if this generator and this ErrSig made it.
-const stamp = () => createHash('sha256').update(readFileSync('src/core/kb/errsig/errsig.js')).update(readFileSync('bench/gen-kb.ts')).digest('hex');
+// A cached database is reused only if this generator, this ErrSig and these migrations made it.
+const MIGRATIONS = 'src/store/sqlite/migrations';
+const stamp = () => {
+  const hash = createHash('sha256').update(readFileSync('src/core/kb/errsig/errsig.js')).update(readFileSync('bench/gen-kb.ts'));
+  for (const f of readdirSync(MIGRATIONS).sort()) hash.update(f).update(readFileSync(join(MIGRATIONS, f)));
+  return hash.digest('hex');
+};
 export const isFresh = (dir: string) => existsSync(join(dir, 'GENERATED')) && readFileSync(join(dir, 'GENERATED'), 'utf8') === stamp();
 
 export async function generateStamped(dir: string, n: number): Promise<void> {

@@ -135,6 +135,21 @@ describe('reads', () => {
     expect((await (await fetch(`${s.url}/wanted?f=json`)).json() as { rows: { h: string }[] }).rows.some((r) => r.h === '0'.repeat(64))).toBe(true);
   });
 
+  it('lookups are counted per signature and show on the entry, written in the background', async () => {
+    const hitsOf = async () => ((await (await fetch(`${s.url}/k/${entryId}.json`)).json()) as { hits: number }).hits;
+    // Earlier tests' lookups settle first (counts are handed over every 200 ms).
+    await new Promise((r) => setTimeout(r, 600));
+    const before = await hitsOf();
+    for (let i = 0; i < 3; i++) expect((await postE(PY_ERR(`u${i}`, 40 + i))).status).toBe(200);
+    expect((await fetch(`${s.url}/h/${errsig(PY_ERR('x', 1)).h}`)).status).toBe(200);
+    let after = before;
+    for (let i = 0; i < 40 && after < before + 4; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await hitsOf();
+    }
+    expect(after).toBe(before + 4);
+  });
+
   it('GET /k/{id}: text and twins; browsers go to /kb/{id}, which escapes agent text', async () => {
     const t = await (await fetch(`${s.url}/k/${entryId}`)).text();
     expect(t).toMatch(new RegExp(`^k ${entryId} score=0 confirms=0 fails=0 hits=\\d+ eco=pypi by ${alice.id} \\d{4}-\\d\\d-\\d\\d untrusted\\n`));

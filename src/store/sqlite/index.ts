@@ -1,7 +1,7 @@
 // The SQLite adapter: one database file under the data directory.
 import { join } from 'node:path';
 import type { Store } from '../../core/store.js';
-import { startCheckpointer } from './checkpointer.js';
+import { startBackground } from './background.js';
 import { openDb } from './db.js';
 import { sqliteDrops } from './drops.js';
 import { sqliteIdentities, sqliteSpentProofs } from './identities.js';
@@ -18,9 +18,9 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
   const db = openDb(file, sync);
   // Checkpoints run in a worker; the serving connection keeps only a far backstop (400 MB of WAL).
   db.pragma('wal_autocheckpoint = 100000');
-  const checkpointer = startCheckpointer(file);
+  const background = startBackground(file);
   const ping = db.prepare('SELECT 1 AS ok');
-  const kb = sqliteKb(db);
+  const kb = sqliteKb(db, background);
   return {
     file,
     identities: sqliteIdentities(db),
@@ -38,9 +38,9 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
       return (ping.get() as { ok: number }).ok === 1;
     },
     async close() {
-      await checkpointer.stop();
+      kb.flush();
+      await background.stop();
       if (db.open) {
-        kb.flush();
         db.pragma('wal_checkpoint(TRUNCATE)');
         db.close();
       }

@@ -1,26 +1,9 @@
 // SQLite implementation of the KB port: entries, libraries, votes, FTS5 search, demand.
-import type { Digest, KbEntry, KbRepo, Lib, NewEntry, VoteResult, Wanted } from '../../core/kb/ports.js';
+import type { Digest, KbRepo, NewEntry, VoteResult, Wanted } from '../../core/kb/ports.js';
+import type { Background } from './background.js';
 import type { Db } from './db.js';
-
-interface Row {
-  n: number; id: string; sig: string; h: string; title: string; error: string; fix: string; eco: string; cls: string; tags: string;
-  author: string; created: number; updated: number; confirms: number; fails: number; hits: number; libs: string | null;
-}
-
-const COLS = `e.n, e.id, e.sig, e.h, e.title, e.error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails, e.hits,
-  (SELECT group_concat(name || '@' || ver, ' ') FROM kb_libs WHERE entry = e.n) AS libs`;
-// Best first: confirmations outweigh failures, then demand, then recency.
-const RANK = '(e.confirms * 3 - e.fails * 2) DESC, e.hits DESC, e.created DESC';
-
-function parseLibs(s: string | null): Lib[] {
-  if (!s) return [];
-  return s.split(' ').map((x) => {
-    const at = x.lastIndexOf('@');
-    return { name: x.slice(0, at), ver: x.slice(at + 1) };
-  });
-}
-
-const toEntry = (r: Row): KbEntry => ({ ...r, tags: r.tags ? r.tags.split(' ') : [], libs: parseLibs(r.libs) });
+import { kbSearch } from './kb-search.js';
+import { COLS, toEntry, type Row } from './kb-rows.js';
 
 /** User text → an FTS5 query of quoted terms (implicit AND); nothing of FTS5's syntax gets through. */
 export function ftsQuery(q: string): string | null {
@@ -29,7 +12,7 @@ export function ftsQuery(q: string): string | null {
   return terms.length ? terms.map((t) => `"${t}"`).join(' ') : null;
 }
 
-export function sqliteKb(db: Db): KbRepo & { flush(): void } {
+export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { flush(): void } {
   const insEntry = db.prepare(
     `INSERT INTO kb_entries (id, sig, h, title, error, fix, eco, cls, tags, author, created, updated) VALUES (@id, @sig, @h, @title, @error, @fix, @eco, @cls, @tags, @author, @created, @created)`,
   );
@@ -37,31 +20,19 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
   const insFts = db.prepare('INSERT INTO kb_fts (rowid, title, error, fix, tags) VALUES (?, ?, ?, ?, ?)');
   const selId = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.id = ? AND e.hidden = 0`);
   const selN = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n = ?`);
-  // A very common signature can hold thousands of entries: rank only its 200 newest. Ranking in
-  // JS over the few rank columns, then fetching the winners, measured ~3x faster than one SQL
-  // statement with a temp b-tree (most signatures have a single entry).
-  const rankH = db.prepare('SELECT n, confirms, fails, hits, created FROM kb_entries WHERE h = ? AND hidden = 0 ORDER BY n DESC LIMIT 200');
-  const hitH = db.prepare('UPDATE kb_entries SET hits = hits + ? WHERE h = ? AND hidden = 0');
-  // Lookups count hits in memory; a timer writes them in small transactions (at most 200
-  // signatures a second, oldest first) so a read never costs a write transaction and random-page
-  // writes into a large file stay few: measured at 1M entries, writing every hit halved POST /e
-  // throughput and pushed p99 from 27 ms to 455 ms.
-  // Hits are statistics: beyond 100k distinct signatures waiting, new ones go uncounted.
+  // The best entries of one signature straight off the kb_by_h index, already in rank order (its
+  // entries share the signature's hits, so confirmations and recency decide among them).
+  const bestH = db.prepare('SELECT n FROM kb_entries WHERE h = ? AND hidden = 0 ORDER BY (confirms * 3 - fails * 2) DESC, created DESC LIMIT ?').pluck();
+  // Lookups are counted in memory and handed to the background writer a few times a second, so a
+  // read never waits for a write: measured at 1M entries, writing hits on the serving thread
+  // halved POST /e throughput and pushed p99 from 27 ms to 455 ms.
   const pending = new Map<string, number>();
-  const writeHits = db.transaction((batch: Array<[string, number]>) => {
-    for (const [h, n] of batch) hitH.run(n, h);
-  });
-  const flush = (max = Infinity) => {
-    if (!pending.size || !db.open) return;
-    const batch: Array<[string, number]> = [];
-    for (const e of pending) {
-      if (batch.length >= max) break;
-      batch.push(e);
-    }
-    for (const [h] of batch) pending.delete(h);
-    writeHits(batch);
+  const flush = () => {
+    if (!pending.size) return;
+    bg.countHits([...pending]);
+    pending.clear();
   };
-  const timer = setInterval(() => flush(200), 1000);
+  const timer = setInterval(flush, 200);
   timer.unref();
   const selVote = db.prepare('SELECT ok FROM kb_votes WHERE entry = ? AND voter = ?');
   const insVote = db.prepare('INSERT OR REPLACE INTO kb_votes (entry, voter, ok, created) VALUES (?, ?, ?, ?)');
@@ -72,12 +43,7 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
        confirmed = (SELECT count(*) FROM kb_entries WHERE author = identities.id AND confirms > 0 AND hidden = 0)
      WHERE id = ?`,
   );
-  // Search: the 200 newest matches (FTS5 walks rowids backwards without scoring), then ranked by
-  // confirmations, hits and recency. bm25 over a common term scored every match (10+ ms at 1M).
-  const search = db.prepare(
-    `SELECT ${COLS} FROM (SELECT rowid AS r FROM kb_fts WHERE kb_fts MATCH ? ORDER BY rowid DESC LIMIT 200) f
-       JOIN kb_entries e ON e.n = f.r WHERE e.hidden = 0 ORDER BY ${RANK} LIMIT ?`,
-  );
+  const search = kbSearch(db);
   const month = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.hidden = 0 AND e.created >= ? AND e.created < ? ORDER BY e.created DESC LIMIT ?`);
   const prevM = db.prepare('SELECT max(created) AS t FROM kb_entries WHERE hidden = 0 AND created < ?');
   const nextM = db.prepare('SELECT min(created) AS t FROM kb_entries WHERE hidden = 0 AND created >= ?');
@@ -89,7 +55,9 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
     `SELECT l.name, count(*) AS n FROM kb_entries e JOIN kb_libs l ON l.entry = e.n WHERE e.cls = ? AND e.hidden = 0
        GROUP BY l.name ORDER BY n DESC, l.name LIMIT 20`,
   );
-  const lib = db.prepare(`SELECT ${COLS} FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE l.name = ? AND e.hidden = 0 ORDER BY e.created DESC LIMIT ?`);
+  // Newest first by entry number (entries are numbered as they are published), so the newest few
+  // come straight off kb_libs_by_name; ordering by created joined every entry of a popular library.
+  const lib = db.prepare(`SELECT ${COLS} FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE l.name = ? AND e.hidden = 0 ORDER BY l.entry DESC LIMIT ?`);
   const releases = db.prepare(
     `WITH top AS (SELECT l.name, count(*) AS c FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE e.hidden = 0 AND l.ver <> '*' GROUP BY l.name ORDER BY c DESC LIMIT ?)
      SELECT l.name AS lib, l.ver AS ver, max(e.created) AS date FROM kb_libs l JOIN kb_entries e ON e.n = l.entry JOIN top ON top.name = l.name
@@ -142,6 +110,7 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
 
   return {
     async insert(e) {
+      search.changed();
       try {
         return toEntry(selN.get(insertTx(e)) as Row);
       } catch (err) {
@@ -158,17 +127,16 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
       flush();
     },
     async byHash(h, limit, hit) {
-      if (hit && (pending.size < 100_000 || pending.has(h))) pending.set(h, (pending.get(h) ?? 0) + 1);
-      const cands = rankH.all(h) as Array<{ n: number; confirms: number; fails: number; hits: number; created: number }>;
-      if (cands.length > 1) cands.sort((a, b) => b.confirms * 3 - b.fails * 2 - (a.confirms * 3 - a.fails * 2) || b.hits - a.hits || b.created - a.created);
-      return cands.slice(0, limit).map((c) => toEntry(selN.get(c.n) as Row));
+      if (hit) pending.set(h, (pending.get(h) ?? 0) + 1);
+      return (bestH.all(h, limit) as number[]).map((n) => toEntry(selN.get(n) as Row));
     },
     async vote(id, voter, ok, now) {
+      search.changed();
       return voteTx(id, voter, ok, now);
     },
     async search(q, limit) {
       const m = ftsQuery(q);
-      return m ? (search.all(m, limit) as Row[]).map(toEntry) : [];
+      return m ? search.run(m, limit) : [];
     },
     async byMonth(from, to, limit) {
       return (month.all(from, to, limit) as Row[]).map(toEntry);
@@ -216,6 +184,7 @@ export function sqliteKb(db: Db): KbRepo & { flush(): void } {
       return (bestDigest.get(lib, ver, topic) as Digest | undefined) ?? null;
     },
     async insertMany(rows) {
+      search.changed();
       return insertManyTx(rows);
     },
   };

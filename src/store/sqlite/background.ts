@@ -1,0 +1,78 @@
+// Writes the serving thread should not wait for, done by a worker thread with its own connection:
+// WAL checkpoints (a checkpoint of a large database copies scattered pages and fsyncs, stalling
+// every request for hundreds of ms; PASSIVE ones never block writers) and KB lookup counts (one
+// upsert per signature looked up; at 1M entries these random-page writes cost more than the
+// lookups themselves). Reads are never blocked by this writer (WAL); a main-thread write waits at
+// most for one small transaction of counts.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+const require = createRequire(import.meta.url);
+
+const CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+// This thread runs at the lowest CPU priority (Linux: a thread's nice value is its own), so on a
+// busy machine serving goes first and counts wait, or past CAP go uncounted.
+try { require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), 19); } catch {}
+const Database = require(workerData.module);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+db.pragma('synchronous = NORMAL');
+const tick = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
+const timer = setInterval(tick, workerData.everyMs);
+// Counts waiting to be written, per signature. Counts are statistics: beyond CAP distinct
+// signatures waiting, new ones go uncounted rather than grow memory without bound.
+const CHUNK = 256, CAP = 200000;
+const pending = new Map();
+const up = db.prepare('INSERT INTO kb_sig_hits (h, hits) VALUES (?, ?) ON CONFLICT(h) DO UPDATE SET hits = hits + excluded.hits');
+const write = db.transaction((batch) => { for (const [h, n] of batch) up.run(h, n); });
+let scheduled = false;
+function drainOnce() {
+  const batch = [];
+  for (const e of pending) { batch.push(e); if (batch.length >= CHUNK) break; }
+  write(batch);
+  for (const [h] of batch) pending.delete(h);
+}
+function drain() {
+  scheduled = false;
+  if (!pending.size) return;
+  try { drainOnce(); } catch { return void setTimeout(schedule, 50); }
+  schedule();
+}
+function schedule() { if (!scheduled && pending.size) { scheduled = true; setImmediate(drain); } }
+parentPort.on('message', (m) => {
+  if (m && m.hits) {
+    for (const [h, n] of m.hits) if (pending.size < CAP || pending.has(h)) pending.set(h, (pending.get(h) || 0) + n);
+    schedule();
+  } else if (m === 'stop') {
+    clearInterval(timer);
+    for (let i = 0; pending.size && i < 10000; i++) { try { drainOnce(); } catch {} }
+    tick();
+    db.close();
+    parentPort.postMessage('stopped');
+  }
+});
+`;
+
+export interface Background {
+  /** Adds lookup counts per signature hash. */
+  countHits(hits: Array<[string, number]>): void;
+  /** Writes what is waiting, checkpoints once more and ends the worker. */
+  stop(): Promise<void>;
+}
+
+export function startBackground(file: string, everyMs = 1000): Background {
+  const worker = new Worker(CODE, { eval: true, workerData: { file, everyMs, module: require.resolve('better-sqlite3') } });
+  worker.unref();
+  return {
+    countHits: (hits) => worker.postMessage({ hits }),
+    stop: () =>
+      new Promise((resolve) => {
+        const done = () => resolve();
+        worker.once('message', () => void worker.terminate().then(done, done));
+        worker.once('error', done);
+        worker.once('exit', done);
+        worker.postMessage('stop');
+      }),
+  };
+}

@@ -1,0 +1,25 @@
+// KB rows as the SQLite adapter reads them: the columns, the rank order and the mapping to entries.
+import type { KbEntry, Lib } from '../../core/kb/ports.js';
+
+export interface Row {
+  n: number; id: string; sig: string; h: string; title: string; error: string; fix: string; eco: string; cls: string; tags: string;
+  author: string; created: number; updated: number; confirms: number; fails: number; hits: number; libs: string | null;
+}
+
+// Lookups are counted per signature (kb_sig_hits): an entry's hits are its signature's.
+export const HITS = '(SELECT hits FROM kb_sig_hits WHERE h = e.h)';
+export const COLS = `e.n, e.id, e.sig, e.h, e.title, e.error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails,
+  coalesce(${HITS}, 0) AS hits, (SELECT group_concat(name || '@' || ver, ' ') FROM kb_libs WHERE entry = e.n) AS libs`;
+// Best first: confirmations outweigh failures, then demand, then recency.
+export const RANK = `(e.confirms * 3 - e.fails * 2) DESC, ${HITS} DESC NULLS LAST, e.created DESC`;
+
+function parseLibs(s: string | null): Lib[] {
+  if (!s) return [];
+  return s.split(' ').map((x) => {
+    const at = x.lastIndexOf('@');
+    return { name: x.slice(0, at), ver: x.slice(at + 1) };
+  });
+}
+
+export const toEntry = (r: Row): KbEntry => ({ ...r, tags: r.tags ? r.tags.split(' ') : [], libs: parseLibs(r.libs) });
+
