@@ -45,7 +45,7 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
       },
     }),
   );
-  const rpc = new Rpc(core);
+  const rpc = new Rpc(core, () => tasks.flushed());
 
   /** The owner's answer completes the sender's task, in the store and on any open stream. */
   async function deliver(e: InboundSettled): Promise<void> {
@@ -61,6 +61,8 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
         : [statusEvent(task.id, task.contextId, TaskState.TASK_STATE_REJECTED, agentMessage(task.id, task.contextId, [textPart(e.text)]))];
     const rm = new ResultManager(tasks, ctx);
     for (const ev of events) await rm.processEvent(ev);
+    // Stored before the inbound item may be marked as delivered.
+    await tasks.flushed();
     const bus = buses.watched(task.id, e.sender, e.agent);
     for (const ev of events) bus?.publish(ev);
     buses.unwatch(task.id, e.sender, e.agent);
@@ -91,6 +93,8 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
   });
   // Open streams would keep close() waiting.
   app.addHook('preClose', async () => buses.closeAll());
+  // Tasks saved by the last requests are written before the database closes.
+  app.addHook('onClose', async () => tasks.flushed().catch((err) => core.log.error({ err }, 'a2a tasks not written at close')));
 
   void app.register(async (scope) => {
     // JSON arrives as text so malformed JSON gets a JSON-RPC parse error (-32700), not err bad.

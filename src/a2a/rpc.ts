@@ -69,7 +69,8 @@ const fault = (id: Id, code: number, message: string): Envelope => ({ jsonrpc: '
 type Vetted = { call: Record<string, unknown>; id: Id; notify: boolean } | { answer: Envelope; notify: boolean };
 
 export class Rpc {
-  constructor(private core: Core) {}
+  /** `flushed` resolves once every task saved so far is stored: nothing is answered before that. */
+  constructor(private core: Core, private flushed: () => Promise<void>) {}
 
   async serve(req: FastifyRequest, reply: FastifyReply, ep: Endpoint, target: Target): Promise<unknown> {
     const wire = wireOf(req.headers['a2a-version']);
@@ -96,6 +97,14 @@ export class Rpc {
 
     if (!batch && 'call' in vetted[0]! && STREAMING.has(vetted[0].call.method as string)) return this.stream(req, reply, ep, wire, vetted[0].call, facts);
     const answers = await Promise.all(vetted.map((v) => ('answer' in v ? v.answer : this.run(ep, wire, v.call, v.id, facts))));
+    try {
+      await this.flushed();
+    } catch (err) {
+      // The tasks these answers name were not stored: say so instead of answering.
+      const line = this.clean({ jsonrpc: '2.0', id: null, error: { code: -32603, message: '' } }, facts, err);
+      const failed = answers.map((a) => ({ ...line, id: a.id }));
+      return this.json(reply, batch ? failed : failed[0]!);
+    }
     const out = answers.filter((_, i) => !vetted[i]!.notify);
     if (!out.length) return reply.code(204).send();
     return this.json(reply, batch ? out : out[0]!);
@@ -199,9 +208,16 @@ export class Rpc {
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { ...SSE_HEADERS, 'x-request-id': String(req.id) });
-    const write = (e: Envelope) => res.write(e.error ? `event: error\ndata: ${JSON.stringify(e)}\n\n` : `data: ${JSON.stringify(e)}\n\n`);
+    const send = (e: Envelope) => res.write(e.error ? `event: error\ndata: ${JSON.stringify(e)}\n\n` : `data: ${JSON.stringify(e)}\n\n`);
+    // Each event goes out once the task state it shows is stored.
+    const write = async (e: Envelope) => {
+      await this.flushed().catch((err) => {
+        e = this.clean({ jsonrpc: '2.0', id, error: { code: -32603, message: '' } }, facts, err);
+      });
+      if (!res.writableEnded) send(e);
+    };
     if (early) {
-      write(early);
+      await write(early);
       return void res.end();
     }
     let closed = false;
@@ -211,14 +227,14 @@ export class Rpc {
       void it?.return?.(undefined).catch(() => {});
     });
     try {
-      if (first && !first.done) write(first.value);
+      if (first && !first.done) await write(first.value);
       while (!closed && it) {
         const n = await it.next();
         if (n.done) break;
-        write(n.value);
+        await write(n.value);
       }
     } catch (err) {
-      if (!closed) write(this.clean({ jsonrpc: '2.0', id, error: mapError(wire, err) }, facts, err));
+      if (!closed) await write(this.clean({ jsonrpc: '2.0', id, error: mapError(wire, err) }, facts, err));
     } finally {
       if (!res.writableEnded) res.end();
     }

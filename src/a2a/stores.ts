@@ -8,33 +8,98 @@ import { limit } from '../core/limits.js';
 import { scopeOf } from './context.js';
 import { checkPushUrl, PushTargetError } from './push.js';
 
+/**
+ * Tasks in SQLite with group commit. The SDK saves a task on every event and reloads it before
+ * the next, so one message/send is three loads and three saves. Here a save only marks the task
+ * dirty; whatever is dirty at the end of the event loop's turn is written in one transaction,
+ * each task once, in its last version. Nothing is answered before it is stored: the JSON-RPC
+ * layer waits for `flushed()` before it sends a response or a stream event. Tasks are kept as
+ * copies in memory (this process is the only writer), so reloads cost a copy, not a query.
+ */
 export class SqliteTaskStore implements TaskStore {
-  constructor(private store: A2aStore, private now: () => number) {}
+  private recent = new Map<string, Task>();
+  private dirty = new Map<string, { task: Task; owner: string; agent: string }>();
+  private waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
+  private scheduled = false;
+
+  constructor(private store: A2aStore, private now: () => number, private keep = 2000) {}
+
+  private remember(key: string, task: Task): void {
+    this.recent.delete(key);
+    this.recent.set(key, task);
+    if (this.recent.size > this.keep) this.recent.delete(this.recent.keys().next().value as string);
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => void this.commit());
+  }
 
   async save(task: Task, ctx: ServerCallContext): Promise<void> {
     const { owner, agent } = scopeOf(ctx);
-    const now = this.now();
-    const at = task.status?.timestamp ? Date.parse(task.status.timestamp) : NaN;
-    await this.store.tasks.save({
-      id: task.id,
-      owner,
-      agent,
-      contextId: task.contextId,
-      state: taskStateToJSON(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED),
-      stateAt: Number.isFinite(at) ? at : now,
-      body: JSON.stringify(Task.toJSON(task)),
-      created: now,
-      updated: now,
+    // A copy: the SDK edits the objects it passes in after saving them.
+    this.dirty.set(`${owner}\0${agent}\0${task.id}`, { task: structuredClone(task), owner, agent });
+    this.schedule();
+  }
+
+  /** Resolves once everything saved so far is committed (rejects if that write failed). */
+  flushed(): Promise<void> {
+    if (!this.dirty.size && !this.scheduled) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      this.schedule();
     });
+  }
+
+  private async commit(): Promise<void> {
+    this.scheduled = false;
+    const batch = [...this.dirty];
+    const waiters = this.waiters;
+    this.dirty = new Map();
+    this.waiters = [];
+    const now = this.now();
+    try {
+      if (batch.length) {
+        await this.store.tasks.saveMany(
+          batch.map(([, { task, owner, agent }]) => {
+            const at = task.status?.timestamp ? Date.parse(task.status.timestamp) : NaN;
+            return {
+              id: task.id,
+              owner,
+              agent,
+              contextId: task.contextId,
+              state: taskStateToJSON(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED),
+              stateAt: Number.isFinite(at) ? at : now,
+              body: JSON.stringify(Task.toJSON(task)),
+              created: now,
+              updated: now,
+            };
+          }),
+        );
+      }
+      for (const [key, { task }] of batch) this.remember(key, task);
+      for (const w of waiters) w.resolve();
+    } catch (err) {
+      for (const [key] of batch) this.recent.delete(key);
+      for (const w of waiters) w.reject(err);
+    }
   }
 
   async load(taskId: string, ctx: ServerCallContext): Promise<Task | undefined> {
     const { owner, agent } = scopeOf(ctx);
+    const key = `${owner}\0${agent}\0${taskId}`;
+    const mine = this.dirty.get(key)?.task ?? this.recent.get(key);
+    if (mine) return structuredClone(mine);
     const rec = await this.store.tasks.load(taskId, owner, agent);
-    return rec ? Task.fromJSON(JSON.parse(rec.body)) : undefined;
+    if (!rec) return undefined;
+    const task = Task.fromJSON(JSON.parse(rec.body));
+    this.remember(key, structuredClone(task));
+    return task;
   }
 
   async list(params: ListTasksRequest, ctx: ServerCallContext): Promise<ListTasksResponse> {
+    await this.flushed();
     const { owner, agent } = scopeOf(ctx);
     const pageSize = params.pageSize ?? 50;
     const offset = params.pageToken ? Number(params.pageToken) : 0;

@@ -95,4 +95,45 @@ describe('durability', () => {
     expect(acked.length).toBeGreaterThanOrEqual(150);
     expect(lost).toEqual([]);
   }, 60_000);
+
+  it('SIGKILL mid-load: every A2A task whose answer was sent is stored in the state answered', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'cx-a2akill-'));
+    try {
+      const { child, url } = await spawnServer(d);
+      const acked: Array<{ id: string; state: string }> = [];
+      let stop = false;
+      let k = 0;
+      // Blocking and non-blocking sends: group commit must store a task before either answer.
+      const worker = async () => {
+        while (!stop) {
+          const blocking = k++ % 2 === 0;
+          const body = { jsonrpc: '2.0', id: k, method: 'message/send', params: { message: { kind: 'message', messageId: `m${k}`, role: 'user', parts: [{ kind: 'data', data: { skill: 'sys.health' } }] }, configuration: { blocking } } };
+          try {
+            const r = (await (await fetch(`${url}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { result?: { id: string; status: { state: string } } };
+            if (r.result) acked.push({ id: r.result.id, state: r.result.status.state });
+          } catch {
+            return;
+          }
+        }
+      };
+      const workers = Array.from({ length: 8 }, () => worker());
+      while (acked.length < 300) await new Promise((r) => setTimeout(r, 10));
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      stop = true;
+      await Promise.all(workers);
+
+      const db = new Database(join(d, 'commons.db'));
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      const stored = new Map((db.prepare('SELECT id, state FROM a2a_tasks').all() as { id: string; state: string }[]).map((r) => [r.id, r.state]));
+      db.close();
+      // A stored task may have moved on past the state its answer showed, never fallen behind it.
+      const ORDER = ['submitted', 'working', 'completed'];
+      const behind = acked.filter((a) => !stored.has(a.id) || ORDER.indexOf(stored.get(a.id)!.replace('TASK_STATE_', '').toLowerCase()) < ORDER.indexOf(a.state));
+      expect(acked.length).toBeGreaterThanOrEqual(300);
+      expect(behind).toEqual([]);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -31,6 +31,8 @@ export interface A2aTaskQuery {
 export interface A2aTaskRepo {
   /** Insert or replace; `created` is kept from the first save. */
   save(rec: A2aTaskRecord): Promise<void>;
+  /** Several saves in one transaction: all or none. */
+  saveMany(recs: A2aTaskRecord[]): Promise<void>;
   /** A task is visible only within its (owner, agent) scope. */
   load(id: string, owner: string, agent: string): Promise<A2aTaskRecord | null>;
   list(q: A2aTaskQuery): Promise<{ rows: A2aTaskRecord[]; total: number }>;

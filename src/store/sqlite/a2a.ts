@@ -20,10 +20,20 @@ export function sqliteA2a(db: Db): A2aStore {
   const pushDelOne = db.prepare('DELETE FROM a2a_push WHERE task = ? AND owner = ? AND agent = ? AND id = ?');
   const pushDelAll = db.prepare('DELETE FROM a2a_push WHERE task = ? AND owner = ? AND agent = ?');
   const pushCount = db.prepare('SELECT count(*) AS n FROM a2a_push WHERE task = ? AND owner = ? AND agent = ?');
+  // Tasks that ever had a push config: every task event asks for the task's configs, and most
+  // tasks have none, so those are answered without a query.
+  const pushTasks = new Set(db.prepare('SELECT DISTINCT task FROM a2a_push').pluck().all() as string[]);
+  const put = (t: A2aTaskRecord) => upsert.run(t.id, t.owner, t.agent, t.contextId, t.state, t.stateAt, t.body, t.created, t.updated);
+  const putMany = db.transaction((recs: A2aTaskRecord[]) => {
+    for (const t of recs) put(t);
+  });
   return {
     tasks: {
       async save(t) {
-        upsert.run(t.id, t.owner, t.agent, t.contextId, t.state, t.stateAt, t.body, t.created, t.updated);
+        put(t);
+      },
+      async saveMany(recs) {
+        putMany(recs);
       },
       async load(id, owner, agent) {
         const r = sel.get(id, owner, agent) as TaskRow | undefined;
@@ -44,8 +54,10 @@ export function sqliteA2a(db: Db): A2aStore {
     push: {
       async save(p) {
         pushIns.run(p.task, p.id, p.owner, p.agent, p.body, p.wire, p.created);
+        pushTasks.add(p.task);
       },
       async list(task, owner, agent) {
+        if (!pushTasks.has(task)) return [];
         return pushSel.all(task, owner, agent) as A2aPushRecord[];
       },
       async delete(task, owner, agent, id) {
