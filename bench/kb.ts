@@ -28,7 +28,7 @@ export async function benchKb(run: Run, port: number, cport: number, kids: Child
     generatedS = Math.round((performance.now() - t) / 1000);
   }
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['dist/src/server.js'], {
     env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_SEED: '0', CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

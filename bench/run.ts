@@ -2,7 +2,7 @@
 // a bare node:http server answering a constant as the baseline. Prints a table.
 import autocannon from 'autocannon';
 import { benchDrops } from './drops.js';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { benchKb } from './kb.js';
 import { createServer } from 'node:net';
@@ -76,13 +76,15 @@ async function run(route: string, url: string, opts: Partial<autocannon.Options>
 }
 
 async function main(): Promise<void> {
+  // The service as `npm start` runs it: compiled JavaScript under plain node.
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'cx-bench-'));
   const [bport, port, cport, mport] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const kids: ChildProcess[] = [];
   try {
     kids.push(spawn(process.execPath, ['-e', BASELINE], { env: { ...process.env, PORT: String(bport) }, stdio: 'ignore' }));
     kids.push(
-      spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      spawn(process.execPath, ['dist/src/server.js'], {
         env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000' },
         stdio: ['ignore', 'ignore', 'inherit'],
       }),

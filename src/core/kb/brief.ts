@@ -8,7 +8,7 @@ import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
 import { errsig } from './errsig/errsig.js';
 import { libStr, parseLib } from './libs.js';
-import type { KbEntry, Lib } from './ports.js';
+import type { KbEntry, Lib, Wanted } from './ports.js';
 import { flat, score } from './render.js';
 
 const SECTIONS = ['kb', 'changes', 'digests', 'cache', 'wanted'] as const;
@@ -67,6 +67,17 @@ async function cachedFor(ctx: Ctx, q: string, ns: string): Promise<string[]> {
   return [`c/${key} ns=${ns} by ${got.row.producer} size=${got.row.size} untrusted: ${flat(got.row.text, 300)}`];
 }
 
+// Every brief scans the 200 most recent wanted signatures: read them at most once a second.
+const wantedSeen = new WeakMap<object, { at: number; rows: Wanted[] }>();
+async function recentWanted(ctx: Ctx): Promise<Wanted[]> {
+  const now = ctx.core.now();
+  const seen = wantedSeen.get(ctx.core.store);
+  if (seen && now - seen.at < 1000) return seen.rows;
+  const rows = await ctx.core.store.kb.wanted(200);
+  wantedSeen.set(ctx.core.store, { at: now, rows });
+  return rows;
+}
+
 async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Candidates> {
   const kb = ctx.core.store.kb;
   const exact = await kb.byHash(errsig(q).h, 5, false);
@@ -89,7 +100,7 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
     }
   }
   const words = new Set((q.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).slice(0, 12));
-  const wanted = (await kb.wanted(200))
+  const wanted = (await recentWanted(ctx))
     .filter((w) => w.sig && [...words].some((t) => w.sig!.toLowerCase().includes(t)))
     .slice(0, 10)
     .map((w) => `${flat(w.sig!, 160)} misses=${w.misses}`);
@@ -132,7 +143,8 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
   return { q, libs, hits: c.hits, changes: c.changes, cached, used: real, total, sections: taken, text };
 }
 
-const cache = new Map<string, { at: number; c: Candidates }>();
+// Per store (one per server), so servers sharing a process never see each other's briefs.
+const caches = new WeakMap<object, Map<string, { at: number; c: Candidates }>>();
 const CACHE_MAX = 2000;
 
 export const briefOp = defineOp({
@@ -160,6 +172,8 @@ export const briefOp = defineOp({
     const total = Math.min(cap, Math.max(limit('brief.b.min'), input.b));
     const key = `${input.ns ?? ''}\n${input.q}\n${libs.map(libStr).join(' ')}`;
     const now = ctx.core.now();
+    let cache = caches.get(ctx.core.store);
+    if (!cache) caches.set(ctx.core.store, (cache = new Map()));
     if (anon) {
       const hit = cache.get(key);
       if (hit && now - hit.at < limit('brief.anon_cache') * 1000) return compose(input.q, libs.length, hit.c, true, total);

@@ -7,6 +7,7 @@
 import type { KbEntry } from '../../core/kb/ports.js';
 import type { Db } from './db.js';
 import { COLS, RANK, toEntry, type Row } from './kb-rows.js';
+import { Memo } from './memo.js';
 
 const CANDIDATES = 200;
 
@@ -16,14 +17,15 @@ export interface KbSearchOptions {
   firstWindow?: number;
   ttlMs?: number;
   memoSize?: number;
+  /** The KB's write generation: memoized results from an older one are not served. */
+  gen?: () => number;
 }
 
-export function kbSearch(db: Db, { budgetMs = 4, firstWindow = 65_536, ttlMs = 60_000, memoSize = 2000 }: KbSearchOptions = {}) {
+export function kbSearch(db: Db, { budgetMs = 4, firstWindow = 65_536, ttlMs = 60_000, memoSize = 2000, gen }: KbSearchOptions = {}) {
   const maxN = db.prepare('SELECT coalesce(max(n), 0) FROM kb_entries').pluck();
   const window = db.prepare('SELECT rowid FROM kb_fts WHERE kb_fts MATCH ? AND rowid > ? AND rowid <= ? ORDER BY rowid DESC LIMIT ?').pluck();
   const ranked = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n IN (SELECT value FROM json_each(?)) AND e.hidden = 0 ORDER BY ${RANK} LIMIT ?`);
-  const memo = new Map<string, { gen: number; at: number; rows: KbEntry[] }>();
-  let gen = 0;
+  const memo = new Memo<KbEntry[]>({ ttlMs, max: memoSize, gen });
 
   /** Rowids of the newest matches, within the budget. */
   const candidates = (match: string): number[] => {
@@ -45,20 +47,11 @@ export function kbSearch(db: Db, { budgetMs = 4, firstWindow = 65_536, ttlMs = 6
   };
 
   return {
-    /** Called on every write that can change results (new entries, votes). */
-    changed(): void {
-      gen++;
-    },
     run(match: string, limit: number, now = Date.now()): KbEntry[] {
-      const key = `${limit}\0${match}`;
-      const hit = memo.get(key);
-      if (hit && hit.gen === gen && now - hit.at < ttlMs) return hit.rows;
-      const ids = candidates(match);
-      const rows = ids.length ? (ranked.all(JSON.stringify(ids), limit) as Row[]).map(toEntry) : [];
-      memo.delete(key);
-      memo.set(key, { gen, at: now, rows });
-      if (memo.size > memoSize) memo.delete(memo.keys().next().value as string);
-      return rows;
+      return memo.get(`${limit}\0${match}`, now, () => {
+        const ids = candidates(match);
+        return ids.length ? (ranked.all(JSON.stringify(ids), limit) as Row[]).map(toEntry) : [];
+      });
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Background } from './background.js';
 import type { Db } from './db.js';
 import { kbSearch } from './kb-search.js';
 import { COLS, toEntry, type Row } from './kb-rows.js';
+import { Memo } from './memo.js';
 
 /** User text → an FTS5 query of quoted terms (implicit AND); nothing of FTS5's syntax gets through. */
 export function ftsQuery(q: string): string | null {
@@ -43,7 +44,13 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
        confirmed = (SELECT count(*) FROM kb_entries WHERE author = identities.id AND confirms > 0 AND hidden = 0)
      WHERE id = ?`,
   );
-  const search = kbSearch(db);
+  // Every write that can change what reads return moves the generation on; memoized reads of an
+  // older one are recomputed. Library changes and digests are asked for on every brief.
+  let gen = 0;
+  const changed = () => void gen++;
+  const search = kbSearch(db, { gen: () => gen });
+  const libMemo = new Memo<ReturnType<typeof toEntry>[]>({ ttlMs: 60_000, max: 5000, gen: () => gen });
+  const digestMemo = new Memo<Digest[]>({ ttlMs: 60_000, max: 5000, gen: () => gen });
   const month = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.hidden = 0 AND e.created >= ? AND e.created < ? ORDER BY e.created DESC LIMIT ?`);
   const prevM = db.prepare('SELECT max(created) AS t FROM kb_entries WHERE hidden = 0 AND created < ?');
   const nextM = db.prepare('SELECT min(created) AS t FROM kb_entries WHERE hidden = 0 AND created >= ?');
@@ -110,7 +117,7 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
 
   return {
     async insert(e) {
-      search.changed();
+      changed();
       try {
         return toEntry(selN.get(insertTx(e)) as Row);
       } catch (err) {
@@ -131,7 +138,7 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
       return (bestH.all(h, limit) as number[]).map((n) => toEntry(selN.get(n) as Row));
     },
     async vote(id, voter, ok, now) {
-      search.changed();
+      changed();
       return voteTx(id, voter, ok, now);
     },
     async search(q, limit) {
@@ -157,7 +164,7 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
       };
     },
     async byLib(name, limit) {
-      return (lib.all(name, limit) as Row[]).map(toEntry);
+      return libMemo.get(`${limit}\0${name}`, Date.now(), () => (lib.all(name, limit) as Row[]).map(toEntry));
     },
     async releases(topLibs, rows) {
       return releases.all(topLibs, rows) as Array<{ date: number; lib: string; ver: string }>;
@@ -175,16 +182,17 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
       return (countByAuthor.get(author) as { n: number }).n;
     },
     async putDigest(d) {
+      changed();
       putDigest.run(d);
     },
     async digestsOf(lib, limit) {
-      return digestsOf.all(lib, limit) as Digest[];
+      return digestMemo.get(`${limit}\0${lib}`, Date.now(), () => digestsOf.all(lib, limit) as Digest[]);
     },
     async bestDigest(lib, ver, topic) {
       return (bestDigest.get(lib, ver, topic) as Digest | undefined) ?? null;
     },
     async insertMany(rows) {
-      search.changed();
+      changed();
       return insertManyTx(rows);
     },
   };
