@@ -113,8 +113,12 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
   const head = (used: number) => `brief q=${flat(q, 80)} libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=${used}/${total}`;
   const next = c.lines.kb.length ? `next: GET /${c.lines.kb[0]!.split(' ')[0]} for the whole entry` : 'next: POST /e with the whole error output, or publish a fix with POST /k';
   const taken: Record<Section, string[]> = { kb: [], changes: [], digests: [], cache: [], wanted: [] };
-  const render = () => [head(total), ...SECTIONS.flatMap((s) => [`${s}:`, ...(taken[s].length ? taken[s] : ['-'])]), next].join('\n');
-  let used = countTokens(render());
+  const body = () => ['', ...SECTIONS.flatMap((s) => [`${s}:`, ...(taken[s].length ? taken[s] : ['-'])]), next].join('\n');
+  // The header ends in digits and the body starts with a line break, where the tokenizer's
+  // pre-split always cuts: the text's count is the header's plus the body's, so settling the
+  // header's own digits recounts only the header.
+  let bodyCount = countTokens(body());
+  let used = countTokens(head(total)) + bodyCount;
   outer: for (const s of SECTIONS) {
     for (const line of c.lines[s]) {
       const cost = countTokens(line) + 1;
@@ -124,22 +128,22 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
     }
   }
   // Recount exactly; tokens can merge across lines, so trim until it fits.
-  let text = render();
-  let real = countTokens(text);
+  bodyCount = countTokens(body());
+  let real = countTokens(head(total)) + bodyCount;
   for (let i = SECTIONS.length - 1; real > total && i >= 0; ) {
     if (taken[SECTIONS[i]!].length) taken[SECTIONS[i]!].pop();
     else i--;
-    text = render();
-    real = countTokens(text);
+    bodyCount = countTokens(body());
+    real = countTokens(head(total)) + bodyCount;
   }
   // The header states the true count of the final text; its own digits can change that count,
   // so settle it (it only shrinks, so it converges in a step or two).
   for (let i = 0; i < 4; i++) {
-    text = [head(real), ...text.split('\n').slice(1)].join('\n');
-    const again = countTokens(text);
+    const again = countTokens(head(real)) + bodyCount;
     if (again === real) break;
     real = again;
   }
+  const text = head(real) + body();
   return { q, libs, hits: c.hits, changes: c.changes, cached, used: real, total, sections: taken, text };
 }
 
