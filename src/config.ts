@@ -48,7 +48,7 @@ function int(v: string | undefined, dflt: number, name: string): number {
 }
 
 /** Keeps a small secret file (0600) in the data directory, created once. */
-function keepSecretFile(path: string, make: () => string): { value: string; created: boolean } {
+export function keepSecretFile(path: string, make: () => string): { value: string; created: boolean } {
   if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), created: false };
   const value = make();
   writeFileSync(path, value + '\n', { mode: 0o600 });

@@ -24,7 +24,7 @@ export interface Running {
 export async function startServer(config: Config, opts: { logger?: boolean } = {}): Promise<Running> {
   const logger = opts.logger ?? true;
   const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
-  const store = openSqliteStore(config.dataDir, config.sync);
+  const store = openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
   const core = buildCore(config, store, log);
   const seeded = config.seed ? await loadSeedIfEmpty(core) : 0;
   if (seeded) log.info({ entries: seeded }, 'sample KB data loaded');

@@ -16,6 +16,7 @@ import { PushSender } from './push.js';
 import { endpoint, Rpc } from './rpc.js';
 import { Skills } from './skills.js';
 import { SqlitePushStore, SqliteTaskStore } from './stores.js';
+import { startTaskSweep } from './sweep.js';
 
 const FINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
 
@@ -91,6 +92,12 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
       }
     }
   });
+  // Retention: started once the service is up (after the repair above), stopped before the database closes.
+  let stopSweep = () => {};
+  app.addHook('onReady', async () => {
+    stopSweep = startTaskSweep(core, tasks);
+  });
+  app.addHook('onClose', async () => stopSweep());
   // Open streams would keep close() waiting.
   app.addHook('preClose', async () => buses.closeAll());
   // Tasks saved by the last requests are written before the database closes.

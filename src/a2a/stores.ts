@@ -3,7 +3,7 @@ import { Task, TaskPushNotificationConfig, TaskState, taskStateToJSON, type List
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { PushNotificationStore, ServerCallContext, StoredPushNotificationConfig, TaskStore } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
-import type { A2aStore } from '../core/a2a/ports.js';
+import type { A2aStore, A2aTaskKey } from '../core/a2a/ports.js';
 import { limit } from '../core/limits.js';
 import { scopeOf } from './context.js';
 import { checkPushUrl, PushTargetError } from './push.js';
@@ -41,6 +41,11 @@ export class SqliteTaskStore implements TaskStore {
     // A copy: the SDK edits the objects it passes in after saving them.
     this.dirty.set(`${owner}\0${agent}\0${task.id}`, { task: structuredClone(task), owner, agent });
     this.schedule();
+  }
+
+  /** Drops the in-memory copies of tasks the retention sweep deleted. */
+  forget(keys: readonly A2aTaskKey[]): void {
+    for (const k of keys) this.recent.delete(`${k.owner}\0${k.agent}\0${k.id}`);
   }
 
   /** Resolves once everything saved so far is committed (rejects if that write failed). */

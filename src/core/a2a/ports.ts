@@ -28,6 +28,22 @@ export interface A2aTaskQuery {
   limit: number;
 }
 
+/** What the retention sweep removes: tasks whose last update is older than their state's cutoff. */
+export interface A2aSweepRule {
+  /** Final task states (as stored) and their cutoff, ms since epoch. */
+  final: readonly string[];
+  finalBefore: number;
+  /** Every other state the A2A face writes, and their cutoff. */
+  open: readonly string[];
+  openBefore: number;
+}
+
+export interface A2aTaskKey {
+  id: string;
+  owner: string;
+  agent: string;
+}
+
 export interface A2aTaskRepo {
   /** Insert or replace; `created` is kept from the first save. */
   save(rec: A2aTaskRecord): Promise<void>;
@@ -36,6 +52,11 @@ export interface A2aTaskRepo {
   /** A task is visible only within its (owner, agent) scope. */
   load(id: string, owner: string, agent: string): Promise<A2aTaskRecord | null>;
   list(q: A2aTaskQuery): Promise<{ rows: A2aTaskRecord[]; total: number }>;
+  /**
+   * Deletes at most `max` tasks the rule selects, with their push configs, in one transaction;
+   * returns the deleted tasks. Callers repeat until fewer than `max` come back.
+   */
+  sweep(rule: A2aSweepRule, max: number): Promise<A2aTaskKey[]>;
 }
 
 export interface A2aPushRecord {
@@ -43,7 +64,7 @@ export interface A2aPushRecord {
   owner: string;
   agent: string;
   id: string;
-  /** The config as JSON text (url, token, authentication). */
+  /** The config as JSON text (url, token, authentication); the store keeps it sealed at rest. */
   body: string;
   /** Wire version it was registered over ('0.3' or '1.0'): notifications use the same shape. */
   wire: string;

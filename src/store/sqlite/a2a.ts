@@ -1,5 +1,8 @@
 // SQLite adapters for A2A tasks and push configs, hosted agent cards and inbound tasks.
-import type { A2aPushRecord, A2aStore, A2aTaskRecord } from '../../core/a2a/ports.js';
+import type { Statement } from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import type { A2aPushRecord, A2aStore, A2aTaskKey, A2aTaskRecord } from '../../core/a2a/ports.js';
+import { NONCE, open, seal, subkey } from '../../core/crypto/aead.js';
 import type { AgentCardRec, AgentRepo, InboundRec, InboundState } from '../../core/agents/ports.js';
 import type { Db } from './db.js';
 
@@ -8,18 +11,71 @@ const toTask = (r: TaskRow): A2aTaskRecord => ({
   id: r.id, owner: r.owner, agent: r.agent, contextId: r.context_id, state: r.state, stateAt: r.state_at, body: r.body, created: r.created, updated: r.updated,
 });
 
-export function sqliteA2a(db: Db): A2aStore {
+interface PushRow { task: string; id: string; owner: string; agent: string; body: string; wire: string; created: number; sealed: Buffer | null }
+
+// Push configs carry the caller's webhook token and credentials: sealed with a subkey of the data
+// directory's workspace key, the AAD naming the row so a ciphertext copied onto another row fails.
+const pushAad = (task: string, id: string, owner: string, agent: string) => JSON.stringify(['a2a-push', task, id, owner, agent]);
+
+/** `master` is the data directory's workspace key (workspace.key); `random` draws the nonces. */
+export function sqliteA2a(db: Db, master: Buffer, random: (n: number) => Buffer = randomBytes): A2aStore {
+  const key = subkey(master, 'cx-a2a-push-v1');
+  const sealPush = (task: string, id: string, owner: string, agent: string, body: string): Buffer => {
+    const nonce = random(NONCE);
+    return Buffer.concat([nonce, seal(key, nonce, body, pushAad(task, id, owner, agent))]);
+  };
+  /** The plaintext config, or null for a row that is unsealed or fails authentication (never used). */
+  const openPush = (r: PushRow): string | null => {
+    if (!r.sealed || r.sealed.length <= NONCE) return null;
+    const plain = open(key, r.sealed.subarray(0, NONCE), r.sealed.subarray(NONCE), pushAad(r.task, r.id, r.owner, r.agent));
+    return plain ? plain.toString('utf8') : null;
+  };
+  // Rows from before migration 008 hold the config in plain text: sealed once, here, in one
+  // transaction. secure_delete zeroes the freed plain text instead of leaving it in free space.
+  const plainRows = db.prepare('SELECT * FROM a2a_push WHERE sealed IS NULL').all() as PushRow[];
+  if (plainRows.length) {
+    const setSealed = db.prepare("UPDATE a2a_push SET body = '', sealed = ? WHERE task = ? AND id = ?");
+    const was = db.pragma('secure_delete', { simple: true }) as number;
+    db.pragma('secure_delete = ON');
+    try {
+      db.transaction(() => {
+        for (const r of plainRows) setSealed.run(sealPush(r.task, r.id, r.owner, r.agent, r.body), r.task, r.id);
+      })();
+    } finally {
+      db.pragma(`secure_delete = ${Number(was)}`);
+    }
+  }
+
   const upsert = db.prepare(
     `INSERT INTO a2a_tasks (id, owner, agent, context_id, state, state_at, body, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT(id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state, state_at = excluded.state_at, body = excluded.body, updated = excluded.updated
      WHERE a2a_tasks.owner = excluded.owner AND a2a_tasks.agent = excluded.agent`,
   );
   const sel = db.prepare('SELECT * FROM a2a_tasks WHERE id = ? AND owner = ? AND agent = ?');
-  const pushIns = db.prepare('INSERT OR REPLACE INTO a2a_push (task, id, owner, agent, body, wire, created) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const pushIns = db.prepare("INSERT OR REPLACE INTO a2a_push (task, id, owner, agent, body, wire, created, sealed) VALUES (?, ?, ?, ?, '', ?, ?, ?)");
   const pushSel = db.prepare('SELECT * FROM a2a_push WHERE task = ? AND owner = ? AND agent = ? ORDER BY created, id');
   const pushDelOne = db.prepare('DELETE FROM a2a_push WHERE task = ? AND owner = ? AND agent = ? AND id = ?');
   const pushDelAll = db.prepare('DELETE FROM a2a_push WHERE task = ? AND owner = ? AND agent = ?');
   const pushCount = db.prepare('SELECT count(*) AS n FROM a2a_push WHERE task = ? AND owner = ? AND agent = ?');
+  const taskDel = db.prepare('DELETE FROM a2a_tasks WHERE id = ?');
+  const pushDelTask = db.prepare('DELETE FROM a2a_push WHERE task = ?');
+  // One statement per state list: `state IN (...) AND updated < ?` seeks a2a_tasks_sweep per state.
+  const sweepSel = new Map<number, Statement>();
+  const pick = (states: readonly string[], before: number, n: number): A2aTaskKey[] => {
+    if (n <= 0 || !states.length) return [];
+    let st = sweepSel.get(states.length);
+    if (!st) sweepSel.set(states.length, (st = db.prepare(`SELECT id, owner, agent FROM a2a_tasks WHERE state IN (${states.map(() => '?').join(', ')}) AND updated < ? LIMIT ?`)));
+    return st.all(...states, before, n) as A2aTaskKey[];
+  };
+  const sweepTx = db.transaction((rule: Parameters<A2aStore['tasks']['sweep']>[0], max: number): A2aTaskKey[] => {
+    const gone = pick(rule.final, rule.finalBefore, max);
+    gone.push(...pick(rule.open, rule.openBefore, max - gone.length));
+    for (const k of gone) {
+      taskDel.run(k.id);
+      pushDelTask.run(k.id);
+    }
+    return gone;
+  });
   // Tasks that ever had a push config: every task event asks for the task's configs, and most
   // tasks have none, so those are answered without a query.
   const pushTasks = new Set(db.prepare('SELECT DISTINCT task FROM a2a_push').pluck().all() as string[]);
@@ -50,15 +106,26 @@ export function sqliteA2a(db: Db): A2aStore {
         const rows = db.prepare(`SELECT * FROM a2a_tasks WHERE ${w} ORDER BY updated DESC, id LIMIT ? OFFSET ?`).all(...args, q.limit, q.offset) as TaskRow[];
         return { rows: rows.map(toTask), total };
       },
+      async sweep(rule, max) {
+        const gone = sweepTx(rule, max);
+        for (const k of gone) pushTasks.delete(k.id);
+        return gone;
+      },
     },
     push: {
       async save(p) {
-        pushIns.run(p.task, p.id, p.owner, p.agent, p.body, p.wire, p.created);
+        pushIns.run(p.task, p.id, p.owner, p.agent, p.wire, p.created, sealPush(p.task, p.id, p.owner, p.agent, p.body));
         pushTasks.add(p.task);
       },
       async list(task, owner, agent) {
         if (!pushTasks.has(task)) return [];
-        return pushSel.all(task, owner, agent) as A2aPushRecord[];
+        const out: A2aPushRecord[] = [];
+        for (const r of pushSel.all(task, owner, agent) as PushRow[]) {
+          const body = openPush(r);
+          // A row that does not authenticate (moved, tampered, other key) is left out, never guessed at.
+          if (body !== null) out.push({ task: r.task, id: r.id, owner: r.owner, agent: r.agent, body, wire: r.wire, created: r.created });
+        }
+        return out;
       },
       async delete(task, owner, agent, id) {
         if (id === undefined) pushDelAll.run(task, owner, agent);

@@ -1,5 +1,7 @@
 // The SQLite adapter: one database file under the data directory.
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { keepSecretFile } from '../../config.js';
 import type { Store } from '../../core/store.js';
 import { startBackground } from './background.js';
 import { openDb } from './db.js';
@@ -13,7 +15,12 @@ import { sqliteSpaces } from './spaces.js';
 import { sqliteSaved } from './saved.js';
 import { sqliteWorkspace } from './workspace.js';
 
-export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'normal'): Store & { file: string } {
+/**
+ * `workspaceKey` seals A2A push configs at rest; without it (tools, tests) the data directory's
+ * workspace.key is read, or made, exactly as the config does, so the server reads the same rows.
+ */
+export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'normal', workspaceKey?: Buffer): Store & { file: string } {
+  const master = workspaceKey ?? Buffer.from(keepSecretFile(join(dataDir, 'workspace.key'), () => randomBytes(32).toString('hex')).value, 'hex');
   const file = join(dataDir, 'commons.db');
   const db = openDb(file, sync);
   // Checkpoints run in a worker; the serving connection keeps only a far backstop (400 MB of WAL).
@@ -27,7 +34,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     proofs: sqliteSpentProofs(db),
     drops: sqliteDrops(db),
     kb,
-    a2a: sqliteA2a(db),
+    a2a: sqliteA2a(db, master),
     agents: sqliteAgents(db),
     ledger: sqliteLedger(db),
     tasks: sqliteTasks(db),
