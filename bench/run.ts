@@ -75,6 +75,29 @@ async function run(route: string, url: string, opts: Partial<autocannon.Options>
   return { route, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
 }
 
+type Leg = (seconds: number) => Promise<Omit<Row, 'route'>>;
+const leg = (url: string, opts: Partial<autocannon.Options>): Leg => async (seconds) => {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, ...opts });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+};
+
+/**
+ * A head-to-head pair on this shared, noisy machine: A, B, B, A, each for half the duration, so a
+ * slow stretch of the host weighs on both sides alike. req/s is the mean of the two legs; p50 and
+ * p99 are the worse leg's (percentiles of two runs cannot be merged exactly).
+ */
+async function pair(a: [string, Leg], b: [string, Leg]): Promise<[Row, Row]> {
+  const half = Math.max(1, Math.round(DURATION / 2));
+  const a1 = await a[1](half);
+  const b1 = await b[1](half);
+  const b2 = await b[1](half);
+  const a2 = await a[1](half);
+  const merge = (route: string, x: Omit<Row, 'route'>, y: Omit<Row, 'route'>): Row => ({
+    route, rps: (x.rps + y.rps) / 2, p50: Math.max(x.p50, y.p50), p99: Math.max(x.p99, y.p99), non2xx: x.non2xx + y.non2xx,
+  });
+  return [merge(a[0], a1, a2), merge(b[0], b1, b2)];
+}
+
 async function main(): Promise<void> {
   // The service as `npm start` runs it: compiled JavaScript under plain node.
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
@@ -109,28 +132,43 @@ async function main(): Promise<void> {
     kids.push(spawn(process.execPath, ['bench/minimal-mcp.mjs'], { env: { ...process.env, PORT: String(mport) }, stdio: 'ignore' }));
     const mini = `http://127.0.0.1:${mport}`;
     await waitUpPost(mini);
-    const mcpRows = async (label: string, url: string, tool: string) => {
-      // Unique JSON-RPC ids: concurrent requests in one session must not collide.
+    // Unique JSON-RPC ids: concurrent requests in one session must not collide.
+    const mcpLegs = async (url: string, tool: string): Promise<{ session: Leg; stateless: Leg }> => {
       let id = 0;
       const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool, arguments: {} } }) }) }];
       const sid = await mcpSession(url);
-      rows.push(await run(`${label} tools/call session`, url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sid }, requests: calls as never }));
-      rows.push(await run(`${label} tools/call stateless`, url, { method: 'POST', headers: MCP_HEADERS, requests: calls as never }));
+      return {
+        session: leg(url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sid }, requests: calls as never }),
+        stateless: leg(url, { method: 'POST', headers: MCP_HEADERS, requests: calls as never }),
+      };
     };
-    if (ONLY.has('mcp')) await mcpRows('minimal SDK', `${mini}/mcp`, 'ping');
-    if (ONLY.has('mcp')) await mcpRows('commons', `${cx}/mcp`, 'sys_health');
+    const ratios: string[] = [];
+    const vs = (what: string, [m, c]: [Row, Row]) => {
+      rows.push(m, c);
+      ratios.push(`${what}: commons ${(c.rps / m.rps).toFixed(2)}x the minimal SDK server`);
+    };
+    if (ONLY.has('mcp')) {
+      const m = await mcpLegs(`${mini}/mcp`, 'ping');
+      const c = await mcpLegs(`${cx}/mcp`, 'sys_health');
+      vs('MCP tools/call session', await pair(['minimal SDK tools/call session', m.session], ['commons tools/call session', c.session]));
+      vs('MCP tools/call stateless', await pair(['minimal SDK tools/call stateless', m.stateless], ['commons tools/call stateless', c.stateless]));
+    }
     // A2A: blocking message/send (0.3 wire) of a cheap read skill, ours persisting every task in
     // SQLite, beside the SDK's own express server with an in-memory task store.
     const aport = await freePort();
     kids.push(spawn(process.execPath, ['bench/minimal-a2a.mjs'], { env: { ...process.env, PORT: String(aport) }, stdio: 'ignore' }));
     await waitUpPost(`http://127.0.0.1:${aport}/a2a`);
-    const a2aRow = async (label: string, url: string, parts: unknown[]) => {
+    const a2aLeg = (url: string, parts: unknown[]): Leg => {
       let id = 0;
       const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'message/send', params: { message: { kind: 'message', messageId: `b${id}`, role: 'user', parts }, configuration: { blocking: true } } }) }) }];
-      rows.push(await run(`${label} a2a message/send`, url, { method: 'POST', headers: { 'content-type': 'application/json' }, requests: calls as never }));
+      return leg(url, { method: 'POST', headers: { 'content-type': 'application/json' }, requests: calls as never });
     };
-    if (ONLY.has('a2a')) await a2aRow('minimal SDK', `http://127.0.0.1:${aport}/a2a`, [{ kind: 'text', text: 'ping' }]);
-    if (ONLY.has('a2a')) await a2aRow('commons', `${cx}/a2a`, [{ kind: 'data', data: { skill: 'sys.health' } }]);
+    if (ONLY.has('a2a')) {
+      vs('A2A message/send', await pair(
+        ['minimal SDK a2a message/send', a2aLeg(`http://127.0.0.1:${aport}/a2a`, [{ kind: 'text', text: 'ping' }])],
+        ['commons a2a message/send', a2aLeg(`${cx}/a2a`, [{ kind: 'data', data: { skill: 'sys.health' } }])],
+      ));
+    }
     // Dead drops: PUT with a token (quotas scaled by CX_QUOTA_MULT above), then GETs of those drops.
     if (ONLY.has('drops')) rows.push(...(await benchDrops(cx, run)));
 
@@ -143,6 +181,7 @@ async function main(): Promise<void> {
     console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION} s per route, same machine, same run\n`);
     console.log(`${pad('route', 38)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('non-2xx', 8)} ratio`);
     for (const r of rows) console.log(`${pad(r.route, 38)} ${pad(r.rps.toFixed(0), 9)} ${pad(String(r.p50), 7)} ${pad(String(r.p99), 7)} ${pad(String(r.non2xx), 8)} ${(r.rps / b).toFixed(2)}`);
+    if (ratios.length) console.log(`\nhead to head (A B B A, ${Math.max(1, Math.round(DURATION / 2))} s legs): ${ratios.join('; ')}`);
     const f = kb?.facts;
     if (f) console.log(`\nKB: ${f.entries} entries, database ${f.dbMb} MB, server RSS after the KB rows ${f.rssMb} MB, cold start ${f.coldStartMs} ms${f.generatedS === null ? ' (database reused from .bench/)' : `, generated in ${f.generatedS} s`}`);
   } finally {

@@ -28,9 +28,17 @@ export function artifactEvent(taskId: string, contextId: string, artifact: Artif
   return AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined });
 }
 
+/** The task store learns of a task the SDK just made up an id for, so it need not look for it. */
+export interface NewTasks {
+  expectNew(taskId: string, ctx: RequestContext['context']): void;
+}
+
 /** Publishes the task (new, or the existing one moving on) as the first event of an execution. */
-function openTask(rc: RequestContext, bus: ExecutionEventBus, state: TaskState, metadata: Record<string, unknown>): void {
+function openTask(rc: RequestContext, bus: ExecutionEventBus, state: TaskState, metadata: Record<string, unknown>, fresh?: NewTasks): void {
   const prev = rc.task;
+  // No task in the request context: the SDK found none and generated this id (a caller's own
+  // taskId must name a stored task), so nothing is stored under it yet.
+  if (!prev) fresh?.expectNew(rc.taskId, rc.context);
   const task: Task = {
     id: rc.taskId,
     contextId: rc.contextId,
@@ -70,7 +78,7 @@ export class SkillExecutor implements AgentExecutor {
   private canceled = new Set<string>();
   private contexts = new Map<string, string>();
 
-  constructor(private core: Core, private skills: Skills) {}
+  constructor(private core: Core, private skills: Skills, private fresh?: NewTasks) {}
 
   async execute(rc: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const facts = factsOf(rc.context);
@@ -83,7 +91,7 @@ export class SkillExecutor implements AgentExecutor {
     this.contexts.set(taskId, contextId);
     // Paused tasks may never resume: keep the map as bounded as the live buses.
     if (this.contexts.size > 2 * limit('a2a.live')) this.contexts.delete(this.contexts.keys().next().value as string);
-    openTask(rc, bus, TaskState.TASK_STATE_WORKING, plan.kind === 'call' ? { skill: plan.op.name } : {});
+    openTask(rc, bus, TaskState.TASK_STATE_WORKING, plan.kind === 'call' ? { skill: plan.op.name } : {}, this.fresh);
     const done = (state: TaskState, message?: Message, metadata?: Record<string, unknown>) => {
       if (this.canceled.delete(taskId)) return;
       if (state !== TaskState.TASK_STATE_INPUT_REQUIRED) this.contexts.delete(taskId);
@@ -132,7 +140,7 @@ export class SkillExecutor implements AgentExecutor {
 export class HostedExecutor implements AgentExecutor {
   private contexts = new Map<string, string>();
 
-  constructor(private core: Core, private buses: BusManager) {}
+  constructor(private core: Core, private buses: BusManager, private fresh?: NewTasks) {}
 
   remember(taskId: string, contextId: string): void {
     this.contexts.set(taskId, contextId);
@@ -162,7 +170,7 @@ export class HostedExecutor implements AgentExecutor {
     await agents.addInbound({ task: rc.taskId, agent: facts.agent, sender, text, state: 'open', answer: null, created: now, updated: now, synced: true });
     this.remember(rc.taskId, rc.contextId);
     this.buses.watchTask(rc.taskId, sender, facts.agent);
-    openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, { agent: facts.agent });
+    openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, { agent: facts.agent }, this.fresh);
     bus.publish(
       statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_SUBMITTED, agentMessage(rc.taskId, rc.contextId, [textPart(`delivered to ${facts.agent}; its answer completes this task (tasks/get or tasks/resubscribe)`)])),
     );

@@ -29,9 +29,9 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
   const pushStore = new SqlitePushStore(store.a2a, core.now, config.a2aPushAllowLoopback);
   const sender = new PushSender(pushStore, { allowLoopback: config.a2aPushAllowLoopback, timeoutMs: limit('a2a.push_timeout') * 1000, tries: limit('a2a.push_tries'), log: core.log });
   const buses = new BusManager(limit('a2a.live'));
-  const hostedExec = new HostedExecutor(core, buses);
+  const hostedExec = new HostedExecutor(core, buses, tasks);
 
-  const commons = endpoint(new CxRequestHandler({ card: card.v10, tasks, executor: new SkillExecutor(core, skills), buses, push: { store: pushStore, sender } }));
+  const commons = endpoint(new CxRequestHandler({ card: card.v10, tasks, executor: new SkillExecutor(core, skills, tasks), buses, push: { store: pushStore, sender } }));
   // One handler serves every hosted agent; the agent is part of each call's scope.
   const generic = hostedCard(base, core.version, { id: 'agent', name: 'hosted agent', description: 'hosted agent', tags: [], inbound: true, created: 0, updated: 0 });
   const hosted = endpoint(

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { A2aStore, A2aTaskKey } from '../core/a2a/ports.js';
 import { limit } from '../core/limits.js';
 import { scopeOf } from './context.js';
+import type { NewTasks } from './executor.js';
 import { checkPushUrl, PushTargetError } from './push.js';
 
 /**
@@ -16,11 +17,13 @@ import { checkPushUrl, PushTargetError } from './push.js';
  * layer waits for `flushed()` before it sends a response or a stream event. Tasks are kept as
  * copies in memory (this process is the only writer), so reloads cost a copy, not a query.
  */
-export class SqliteTaskStore implements TaskStore {
+export class SqliteTaskStore implements TaskStore, NewTasks {
   private recent = new Map<string, Task>();
   private dirty = new Map<string, { task: Task; owner: string; agent: string }>();
   private waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
   private scheduled = false;
+  /** Tasks whose ids the SDK has just generated, not saved yet: their first reload skips the query. */
+  private fresh = new Set<string>();
 
   constructor(private store: A2aStore, private now: () => number, private keep = 2000) {}
 
@@ -38,9 +41,18 @@ export class SqliteTaskStore implements TaskStore {
 
   async save(task: Task, ctx: ServerCallContext): Promise<void> {
     const { owner, agent } = scopeOf(ctx);
+    const key = `${owner}\0${agent}\0${task.id}`;
+    this.fresh.delete(key);
     // A copy: the SDK edits the objects it passes in after saving them.
-    this.dirty.set(`${owner}\0${agent}\0${task.id}`, { task: structuredClone(task), owner, agent });
+    this.dirty.set(key, { task: structuredClone(task), owner, agent });
     this.schedule();
+  }
+
+  /** See NewTasks: executions that end before their first save leave a mark, hence the bound. */
+  expectNew(taskId: string, ctx: ServerCallContext): void {
+    const { owner, agent } = scopeOf(ctx);
+    if (this.fresh.size >= this.keep) this.fresh.clear();
+    this.fresh.add(`${owner}\0${agent}\0${taskId}`);
   }
 
   /** Drops the in-memory copies of tasks the retention sweep deleted. */
@@ -96,6 +108,7 @@ export class SqliteTaskStore implements TaskStore {
     const key = `${owner}\0${agent}\0${taskId}`;
     const mine = this.dirty.get(key)?.task ?? this.recent.get(key);
     if (mine) return structuredClone(mine);
+    if (this.fresh.has(key)) return undefined;
     const rec = await this.store.tasks.load(taskId, owner, agent);
     if (!rec) return undefined;
     const task = Task.fromJSON(JSON.parse(rec.body));
