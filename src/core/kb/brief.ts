@@ -91,7 +91,7 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
   const digests: string[] = [];
   for (const l of libs) {
     for (const e of await kb.byLib(l.name, 5)) {
-      const v = e.libs.find((x) => x.name === l.name)?.ver ?? '*';
+      const v = e.ver;
       if (l.ver === '*' || v === '*' || v === l.ver || newer(v, l.ver)) changes.push(`${l.name}@${v} (env ${l.ver}): k/${e.id} ${flat(e.title, 100)}`);
     }
     for (const d of await kb.digestsOf(l.name, 10)) {

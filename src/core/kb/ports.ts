@@ -62,7 +62,8 @@ export interface KbRepo {
   monthNeighbours(from: number, to: number): Promise<{ prev: number | null; next: number | null }>;
   byEco(eco: string, limit: number): Promise<{ rows: KbEntry[]; count: number }>;
   byClass(cls: string, limit: number): Promise<{ rows: KbEntry[]; count: number; libs: Array<{ name: string; n: number }> }>;
-  byLib(name: string, limit: number): Promise<KbEntry[]>;
+  /** The newest visible entries naming a library: id, title and the version they name. */
+  byLib(name: string, limit: number): Promise<Array<{ id: string; title: string; ver: string }>>;
   /** Latest library versions named by confirmed (or operator seed) entries, across the most used libraries. */
   releases(topLibs: number, rows: number): Promise<Array<{ date: number; lib: string; ver: string }>>;
   want(h: string, sig: string | null, libs: string, now: number): Promise<void>;
