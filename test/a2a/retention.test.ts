@@ -61,6 +61,11 @@ describe('retention sweep (store and task store, fake clock)', () => {
       const push = (t: string) => store.a2a.push.save({ task: t, id: 'p1', owner: 'i1', agent: '', body: JSON.stringify({ url: 'https://example.com/h', token: `tok-${t}` }), wire: '0.3', created: clock });
       await push('old-done');
       await push('old-waiting');
+      // old-waiting and new-done stand for hosted-agent tasks: their inbox items live beside them.
+      await store.identities.create({ id: 'agent1', name: null, created: clock, rep: 0, confirmed: 0, frozen: false }, 'h-agent1');
+      const inbox = (t: string) => store.agents.addInbound({ task: t, agent: 'agent1', sender: 'i1', text: `hello ${t}`, state: 'open', answer: null, created: clock, updated: clock, synced: true });
+      await inbox('old-waiting');
+      await inbox('new-done');
       // Everything is now in the in-memory copies.
       for (const [id] of plan) expect(await tasks.load(id, ctx)).toBeTruthy();
 
@@ -78,6 +83,7 @@ describe('retention sweep (store and task store, fake clock)', () => {
       expect((await tasks.load('new-done', ctx))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(await store.a2a.push.count('old-done', 'i1', '')).toBe(0);
       expect(await store.a2a.push.list('old-waiting', 'i1', '')).toHaveLength(1);
+      expect(await store.agents.countOpen('agent1')).toBe(2);
 
       // Open tasks end too, 90 days after their last update (and the new one is 61 days old by then).
       clock = at(91);
@@ -85,6 +91,10 @@ describe('retention sweep (store and task store, fake clock)', () => {
       expect(await tasks.load('old-waiting', ctx)).toBeUndefined();
       expect(await tasks.load('new-done', ctx)).toBeUndefined();
       expect(await store.a2a.push.count('old-waiting', 'i1', '')).toBe(0);
+      // The abandoned inbox items went with their tasks: they no longer hold the agent's open-inbox slots.
+      expect(await store.agents.inbound('old-waiting')).toBeNull();
+      expect(await store.agents.inbound('new-done')).toBeNull();
+      expect(await store.agents.countOpen('agent1')).toBe(0);
     } finally {
       await store.close();
     }

@@ -59,6 +59,9 @@ export function sqliteA2a(db: Db, master: Buffer, random: (n: number) => Buffer 
   const pushCount = db.prepare('SELECT count(*) AS n FROM a2a_push WHERE task = ? AND owner = ? AND agent = ?');
   const taskDel = db.prepare('DELETE FROM a2a_tasks WHERE id = ?');
   const pushDelTask = db.prepare('DELETE FROM a2a_push WHERE task = ?');
+  // A hosted agent's inbox item is the same task seen from the owner's side: it goes with it, or an
+  // abandoned open item would count against the agent's open-inbox limit for ever.
+  const inboundDelTask = db.prepare('DELETE FROM agent_inbound WHERE task = ?');
   // One statement per state list: `state IN (...) AND updated < ?` seeks a2a_tasks_sweep per state.
   const sweepSel = new Map<number, Statement>();
   const pick = (states: readonly string[], before: number, n: number): A2aTaskKey[] => {
@@ -73,6 +76,7 @@ export function sqliteA2a(db: Db, master: Buffer, random: (n: number) => Buffer 
     for (const k of gone) {
       taskDel.run(k.id);
       pushDelTask.run(k.id);
+      inboundDelTask.run(k.id);
     }
     return gone;
   });
