@@ -1,6 +1,7 @@
 // KB rows at scale: a server over a generated database of N synthetic entries (default 1,000,000,
 // cached under .bench/), measured for POST /e hit and miss, GET /h/{hex}, GET /brief; plus RSS,
 // database size and cold start time.
+import { serverArgs } from './server-args.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
-export async function benchKb(run: Run, port: number, cport: number, kids: ChildProcess[]): Promise<{ rows: Row[]; facts: KbFacts }> {
+export async function benchKb(run: Run, port: number, cport: number, kids: ChildProcess[]): Promise<{ rows: Row[]; light: Row[]; facts: KbFacts }> {
   const n = Number(process.env.BENCH_KB_ENTRIES || 1_000_000);
   const dir = join('.bench', `kb-${n}`);
   let generatedS: number | null = null;
@@ -28,7 +29,7 @@ export async function benchKb(run: Run, port: number, cport: number, kids: Child
     generatedS = Math.round((performance.now() - t) / 1000);
   }
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['dist/src/server.js'], {
+  const child = spawn(process.execPath, serverArgs(), {
     env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_SEED: '0', CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -47,24 +48,31 @@ export async function benchKb(run: Run, port: number, cport: number, kids: Child
   let k = 0;
   const xff = () => `10.${(k >> 8) & 255}.${k++ & 255}.1`;
   const pick = () => Math.floor(Math.random() * n);
-  const rows: Row[] = [];
-  rows.push(await run(`POST /e hit (${n} entries)`, `${url}/e`, {
-    method: 'POST',
-    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick()) }) }] as never,
-  }));
-  rows.push(await run('POST /e miss', `${url}/e`, {
-    method: 'POST',
-    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: `NeverSeenError${Math.random()}: nothing like it` }) }] as never,
-  }));
   const hashes = Array.from({ length: 2000 }, () => errsig(syntheticError(pick())).h);
-  rows.push(await run('GET /h/{hex}', `${url}/h/${hashes[0]}`, {
-    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': xff() } }) }] as never,
-  }));
   const words = ['parser failed', 'socket buffer', 'thread module', 'config cache index', 'token stream', 'SyntheticError42', 'codec schema driver'];
-  rows.push(await run('GET /brief (anonymous, b=400)', `${url}/brief`, {
-    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/brief?q=${encodeURIComponent(words[k % words.length]! + ' ' + (k % 997))}&env=lib${k % 5000}@1.2.0`, headers: { 'x-forwarded-for': xff() } }) }] as never,
-  }));
+  const routes: Array<[string, string, Partial<autocannon.Options>]> = [
+    [`POST /e hit (${n} entries)`, `${url}/e`, {
+      method: 'POST',
+      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick()) }) }] as never,
+    }],
+    ['POST /e miss', `${url}/e`, {
+      method: 'POST',
+      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: `NeverSeenError${Math.random()}: nothing like it` }) }] as never,
+    }],
+    ['GET /h/{hex}', `${url}/h/${hashes[0]}`, {
+      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': xff() } }) }] as never,
+    }],
+    ['GET /brief (anonymous, b=400)', `${url}/brief`, {
+      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/brief?q=${encodeURIComponent(words[k % words.length]! + ' ' + (k % 997))}&env=lib${k % 5000}@1.2.0`, headers: { 'x-forwarded-for': xff() } }) }] as never,
+    }],
+  ];
+  const rows: Row[] = [];
+  for (const [route, u, opts] of routes) rows.push(await run(route, u, opts));
+  // The same requests one at a time: the service time itself, without the queueing that 50
+  // connections on two shared cores add to every percentile above.
+  const light: Row[] = [];
+  for (const [route, u, opts] of routes) light.push(await run(`${route}, 1 connection`, u, { ...opts, connections: 1, duration: 4 }));
   const facts: KbFacts = { entries: n, rssMb: rssMb(child.pid!), dbMb: Math.round(statSync(join(dir, 'commons.db')).size / 1048576), coldStartMs, generatedS };
   child.kill('SIGTERM');
-  return { rows, facts };
+  return { rows, light, facts };
 }

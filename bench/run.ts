@@ -1,5 +1,6 @@
 // Load benchmark: autocannon against the real server (child process) and, in the same run,
 // a bare node:http server answering a constant as the baseline. Prints a table.
+import { serverArgs } from './server-args.js';
 import autocannon from 'autocannon';
 import { benchDrops } from './drops.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
   try {
     kids.push(spawn(process.execPath, ['-e', BASELINE], { env: { ...process.env, PORT: String(bport) }, stdio: 'ignore' }));
     kids.push(
-      spawn(process.execPath, ['dist/src/server.js'], {
+      spawn(process.execPath, serverArgs(), {
         env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000' },
         stdio: ['ignore', 'ignore', 'inherit'],
       }),
@@ -181,6 +182,10 @@ async function main(): Promise<void> {
     console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION} s per route, same machine, same run\n`);
     console.log(`${pad('route', 38)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('non-2xx', 8)} ratio`);
     for (const r of rows) console.log(`${pad(r.route, 38)} ${pad(r.rps.toFixed(0), 9)} ${pad(String(r.p50), 7)} ${pad(String(r.p99), 7)} ${pad(String(r.non2xx), 8)} ${(r.rps / b).toFixed(2)}`);
+    if (kb) {
+      console.log('\nKB rows again, one connection (service time, no queueing)\n');
+      for (const r of kb.light) console.log(`${pad(r.route, 50)} ${pad(r.rps.toFixed(0), 9)} p50 ${pad(String(r.p50), 4)} p99 ${r.p99} ms`);
+    }
     if (ratios.length) console.log(`\nhead to head (A B B A, ${Math.max(1, Math.round(DURATION / 2))} s legs): ${ratios.join('; ')}`);
     const f = kb?.facts;
     if (f) console.log(`\nKB: ${f.entries} entries, database ${f.dbMb} MB, server RSS after the KB rows ${f.rssMb} MB, cold start ${f.coldStartMs} ms${f.generatedS === null ? ' (database reused from .bench/)' : `, generated in ${f.generatedS} s`}`);
