@@ -1,0 +1,61 @@
+// Quota buckets under traffic from many networks: full buckets are dropped as the map grows, so
+// memory follows the networks active lately; a drained bucket is never dropped (its limit holds),
+// whatever its multiplier; and the map never passes its hard cap.
+import { describe, expect, it } from 'vitest';
+import { CxError } from '../../src/core/errors.js';
+import { quotaDef } from '../../src/core/limits.js';
+import { Quotas } from '../../src/core/quota/buckets.js';
+
+const refused = (f: () => void): boolean => {
+  try {
+    f();
+    return false;
+  } catch (err) {
+    if (err instanceof CxError && err.code === 'quota') return true;
+    throw err;
+  }
+};
+
+describe('quota buckets', () => {
+  const def = quotaDef('challenge'); // 60 a minute, burst 60, per network
+  const msPerToken = (def.window_s * 1000) / def.per;
+
+  it('drops the buckets of networks that are full again, keeps a drained one and its 429', () => {
+    let now = 1_000_000;
+    const q = new Quotas(() => now, 200_000, 1, 1000);
+    const reg = quotaDef('reg'); // 10 an hour: one token per 360 s
+    for (let i = 0; i < reg.burst; i++) q.take('reg', 'drained');
+    expect(refused(() => q.take('reg', 'drained'))).toBe(true);
+    // 50,000 other networks, one challenge each, 1 ms apart: each bucket is full again 1 s later.
+    for (let i = 0; i < 50_000; i++) {
+      q.take('challenge', `net${i}`);
+      now += 1;
+    }
+    expect(now - 1_000_000).toBeLessThan((reg.window_s * 1000) / reg.per);
+    // Without pruning the map would hold 50,001 buckets; it holds about those of the last second or two.
+    expect(q.size).toBeGreaterThan(msPerToken - 1);
+    expect(q.size).toBeLessThan(3 * msPerToken);
+    expect(refused(() => q.take('reg', 'drained'))).toBe(true);
+  });
+
+  it('a bucket with a multiplier, drained below its own capacity but above the plain burst, is kept', () => {
+    const now = 5_000_000;
+    const q = new Quotas(() => now, 200_000, 1, 100);
+    const mult = 4;
+    // Take 2x burst of the 4x capacity: 2x burst tokens remain, more than a plain bucket holds.
+    for (let i = 0; i < 2 * def.burst; i++) q.take('challenge', 'big', mult);
+    for (let i = 0; i < 1000; i++) q.take('challenge', `other${i}`); // several prunes, same instant
+    let more = 0;
+    while (!refused(() => q.take('challenge', 'big', mult))) more++;
+    expect(more).toBe(2 * def.burst);
+  });
+
+  it('never holds more than its hard cap, even when every bucket is drained', () => {
+    const now = 9_000_000;
+    const q = new Quotas(() => now, 500, 1, 100);
+    for (let i = 0; i < 5000; i++) {
+      for (let k = 0; k < def.burst; k++) q.take('challenge', `flood${i}`);
+      expect(q.size).toBeLessThanOrEqual(500);
+    }
+  });
+});
