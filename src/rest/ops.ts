@@ -42,6 +42,13 @@ export function restMeta(req: FastifyRequest): CallMeta {
   return { creds: credentialsOf(req), net: netKey(req.ip), reqId: String(req.id), face: 'rest' };
 }
 
+/** Whether the op's text-body field must be given (updates may leave it out). */
+function textBodyRequired(op: Operation): boolean {
+  const shape = (op.input as unknown as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> }).shape;
+  const field = op.rest?.textBody ? shape?.[op.rest.textBody] : undefined;
+  return !!field && !field.safeParse(undefined).success;
+}
+
 /** Builds the raw input from path, query, body and mapped headers. */
 function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonType>): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
@@ -64,6 +71,10 @@ function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonTyp
   } else if (body && typeof body === 'object') {
     if (Array.isArray(body)) throw new CxError('bad', 'body: want an object, not an array');
     const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+    // `curl -d @out.txt` sends raw text labelled as a form: say how to send it instead of naming
+    // the stray "fields" the form parser made of it.
+    const tb = op.rest?.textBody;
+    if (isForm && tb && !(tb in (body as object)) && textBodyRequired(op)) throw new CxError('bad', `${tb}: required (send the text as Content-Type: text/plain, or as form field ${tb})`);
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) raw[k] = isForm ? coerce(v, types.get(k)) : v;
   }
   for (const [h, field] of Object.entries(op.rest?.headerInputs ?? {})) {

@@ -84,6 +84,12 @@ describe('POST /e and publishing', () => {
     expect(r.status).toBe(200);
   });
 
+  it('tells a caller who sent raw text labelled as a form (curl -d) how to send it', async () => {
+    const r = await fetch(`${s.url}/e`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: PY_ERR('f', 2) });
+    expect(r.status).toBe(400);
+    expect(await r.text()).toBe('err bad text: required (send the text as Content-Type: text/plain, or as form field text)\n');
+  });
+
   it('enforces 16 KiB and 400 lines at their edges', async () => {
     const pad = (n: number) => `ModuleNotFoundError: No module named 'qq'\n` + 'x'.repeat(n - 42);
     expect(Buffer.byteLength(pad(16384))).toBe(16384);
