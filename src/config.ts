@@ -48,12 +48,17 @@ function int(v: string | undefined, dflt: number, name: string): number {
 }
 
 /** Keeps a small secret file (0600) in the data directory, created once. */
-export function keepSecretFile(path: string, make: () => string): { value: string; created: boolean } {
+function keepSecretFile(path: string, make: () => string): { value: string; created: boolean } {
   if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), created: false };
   const value = make();
   writeFileSync(path, value + '\n', { mode: 0o600 });
   chmodSync(path, 0o600);
   return { value, created: true };
+}
+
+/** The data directory's workspace key (workspace.key, made on first use): config and tools read the same one. */
+export function workspaceKeyOf(dataDir: string): Buffer {
+  return Buffer.from(keepSecretFile(join(dataDir, 'workspace.key'), () => randomBytes(32).toString('hex')).value, 'hex');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -81,7 +86,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const seal = keepSecretFile(join(dataDir, 'seal.key'), () => randomBytes(32).toString('hex'));
   const dropKey = keepSecretFile(join(dataDir, 'drops.key'), () => randomBytes(32).toString('hex'));
-  const workspaceKey = keepSecretFile(join(dataDir, 'workspace.key'), () => randomBytes(32).toString('hex'));
   const quotaMult = int(env.CX_QUOTA_MULT, 1, 'CX_QUOTA_MULT');
   if (quotaMult < 1) throw new Error('config: CX_QUOTA_MULT must be at least 1');
 
@@ -103,7 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     powBits: bits === null ? { reg: POW.reg_bits, w: POW.w_bits } : { reg: bits, w: Math.max(1, bits - 4) },
     sealKey: Buffer.from(seal.value, 'hex'),
     dropKey: Buffer.from(dropKey.value, 'hex'),
-    workspaceKey: Buffer.from(workspaceKey.value, 'hex'),
+    workspaceKey: workspaceKeyOf(dataDir),
     quotaMult,
     logLevel: env.CX_LOG_LEVEL || 'info',
     mcpRegistryAuth: env.CX_MCP_REGISTRY_AUTH || null,

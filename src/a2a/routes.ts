@@ -16,9 +16,9 @@ import { PushSender } from './push.js';
 import { endpoint, Rpc } from './rpc.js';
 import { Skills } from './skills.js';
 import { SqlitePushStore, SqliteTaskStore } from './stores.js';
-import { startTaskSweep } from './sweep.js';
+import { FINAL, startTaskSweep } from './sweep.js';
 
-const FINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
+const FINAL_SET = new Set(FINAL);
 
 export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Operation[]): { close(): void } {
   const { config, store } = core;
@@ -78,7 +78,7 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
         if (r.state === 'open') {
           const t = await tasks.load(r.task, ownerContext(r.sender, r.agent));
           if (!t) continue;
-          if (FINAL.has(t.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) await store.agents.settle(r.task, 'canceled', null, core.now());
+          if (FINAL_SET.has(t.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) await store.agents.settle(r.task, 'canceled', null, core.now());
           else {
             buses.watchTask(r.task, r.sender, r.agent);
             hostedExec.remember(r.task, t.contextId);

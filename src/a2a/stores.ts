@@ -17,6 +17,8 @@ import { checkPushUrl, PushTargetError } from './push.js';
  * layer waits for `flushed()` before it sends a response or a stream event. Tasks are kept as
  * copies in memory (this process is the only writer), so reloads cost a copy, not a query.
  */
+const keyOf = (owner: string, agent: string, id: string) => `${owner}\0${agent}\0${id}`;
+
 export class SqliteTaskStore implements TaskStore, NewTasks {
   private recent = new Map<string, Task>();
   private dirty = new Map<string, { task: Task; owner: string; agent: string }>();
@@ -41,7 +43,7 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
 
   async save(task: Task, ctx: ServerCallContext): Promise<void> {
     const { owner, agent } = scopeOf(ctx);
-    const key = `${owner}\0${agent}\0${task.id}`;
+    const key = keyOf(owner, agent, task.id);
     this.fresh.delete(key);
     // A copy: the SDK edits the objects it passes in after saving them.
     this.dirty.set(key, { task: structuredClone(task), owner, agent });
@@ -52,12 +54,12 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
   expectNew(taskId: string, ctx: ServerCallContext): void {
     const { owner, agent } = scopeOf(ctx);
     if (this.fresh.size >= this.keep) this.fresh.clear();
-    this.fresh.add(`${owner}\0${agent}\0${taskId}`);
+    this.fresh.add(keyOf(owner, agent, taskId));
   }
 
   /** Drops the in-memory copies of tasks the retention sweep deleted. */
   forget(keys: readonly A2aTaskKey[]): void {
-    for (const k of keys) this.recent.delete(`${k.owner}\0${k.agent}\0${k.id}`);
+    for (const k of keys) this.recent.delete(keyOf(k.owner, k.agent, k.id));
   }
 
   /** Resolves once everything saved so far is committed (rejects if that write failed). */
@@ -105,7 +107,7 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
 
   async load(taskId: string, ctx: ServerCallContext): Promise<Task | undefined> {
     const { owner, agent } = scopeOf(ctx);
-    const key = `${owner}\0${agent}\0${taskId}`;
+    const key = keyOf(owner, agent, taskId);
     const mine = this.dirty.get(key)?.task ?? this.recent.get(key);
     if (mine) return structuredClone(mine);
     if (this.fresh.has(key)) return undefined;

@@ -9,7 +9,8 @@ import type { Core } from '../core/ops/types.js';
 import type { SqliteTaskStore } from './stores.js';
 
 const DAY = 86_400_000;
-const FINAL = [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED];
+/** The states a task ends in. */
+export const FINAL: readonly TaskState[] = [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED];
 // Every state name the store can hold (SqliteTaskStore writes taskStateToJSON of the enum), so
 // the store seeks each one by index instead of scanning for "not final".
 const OPEN = Object.values(TaskState).filter((v): v is TaskState => typeof v === 'number' && !FINAL.includes(v));

@@ -1,7 +1,6 @@
 // The SQLite adapter: one database file under the data directory.
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { keepSecretFile } from '../../config.js';
+import { workspaceKeyOf } from '../../config.js';
 import type { Store } from '../../core/store.js';
 import { startBackground } from './background.js';
 import { openDb } from './db.js';
@@ -20,7 +19,7 @@ import { sqliteWorkspace } from './workspace.js';
  * workspace.key is read, or made, exactly as the config does, so the server reads the same rows.
  */
 export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'normal', workspaceKey?: Buffer): Store & { file: string } {
-  const master = workspaceKey ?? Buffer.from(keepSecretFile(join(dataDir, 'workspace.key'), () => randomBytes(32).toString('hex')).value, 'hex');
+  const master = workspaceKey ?? workspaceKeyOf(dataDir);
   const file = join(dataDir, 'commons.db');
   const db = openDb(file, sync);
   // Checkpoints run in a worker; the serving connection keeps only a far backstop (400 MB of WAL).

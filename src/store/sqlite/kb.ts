@@ -86,9 +86,9 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
     `INSERT INTO kb_digests (lib, ver, topic, author, lines, score, created) VALUES (@lib, @ver, @topic, @author, @lines, @score, @created)
      ON CONFLICT(lib, ver, topic, author) DO UPDATE SET lines = excluded.lines, created = excluded.created`,
   );
-  // Best per (ver, topic): window over score then recency.
   // Most libraries have no digest: a plain index probe answers those without the window query's sorters.
   const hasDigests = db.prepare('SELECT 1 FROM kb_digests WHERE lib = ? LIMIT 1').pluck();
+  // Best per (ver, topic): window over score then recency.
   const digestsOf = db.prepare(
     `SELECT lib, ver, topic, author, lines, score, created FROM (
        SELECT *, row_number() OVER (PARTITION BY ver, topic ORDER BY score DESC, created DESC) AS k FROM kb_digests WHERE lib = ?)
