@@ -1,7 +1,7 @@
 // SQLite adapter of the catalog store: its own file (catalog.db in the data directory), WAL,
 // numbered migrations from src/catalog/migrations applied at start-up.
 import { statSync } from 'node:fs';
-import { openDb } from '../store/sqlite/db.js';
+import { LIMIT, openDb } from '../store/sqlite/db.js';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,10 +26,10 @@ export function openCatalogStore(dataDir: string, sync: 'normal' | 'full' = 'nor
     updated = ? WHERE id = ?`);
   const touch = db.prepare('UPDATE orders SET updated = ? WHERE id = ?');
   const events = db.prepare('SELECT at, status, note FROM order_events WHERE order_id = ? ORDER BY id');
-  const listAll = db.prepare('SELECT * FROM orders ORDER BY created DESC LIMIT ?');
-  const listBy = db.prepare('SELECT * FROM orders WHERE status = ? ORDER BY created DESC LIMIT ?');
+  const listAll = db.prepare(`SELECT * FROM orders ORDER BY created DESC ${LIMIT}`);
+  const listBy = db.prepare(`SELECT * FROM orders WHERE status = ? ORDER BY created DESC ${LIMIT}`);
   const pendingMonero = db.prepare(
-    "SELECT * FROM orders WHERE status = 'pending_payment' AND payment = 'monero' AND provider_ref IS NOT NULL ORDER BY created LIMIT ?",
+    `SELECT * FROM orders WHERE status = 'pending_payment' AND payment = 'monero' AND provider_ref IS NOT NULL ORDER BY created ${LIMIT}`,
   );
   const ping = db.prepare('SELECT count(*) AS n FROM schema_migrations');
 

@@ -8,7 +8,7 @@ import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
 import { errsig } from './errsig/errsig.js';
 import { libStr, parseLib } from './libs.js';
-import type { KbEntry, Lib, Wanted } from './ports.js';
+import type { KbHit, Lib, Wanted } from './ports.js';
 import { flat, score } from './render.js';
 
 const SECTIONS = ['kb', 'changes', 'digests', 'cache', 'wanted'] as const;
@@ -83,7 +83,7 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
   const exact = await kb.byHash(errsig(q).h, 5, false);
   const found = await kb.search(q, 10);
   const seen = new Set<string>();
-  const entries: KbEntry[] = [];
+  const entries: KbHit[] = [];
   for (const e of [...exact, ...found]) if (!seen.has(e.id) && seen.add(e.id)) entries.push(e);
   const kbLines = entries.map((e) => `k/${e.id} score=${score(e)} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`);
 

@@ -10,7 +10,7 @@ import { briefOp } from './brief.js';
 import { digestOps } from './digests.js';
 import { errsig } from './errsig/errsig.js';
 import { libStr, libsInText, parseLib } from './libs.js';
-import type { KbEntry, Lib, NewEntry } from './ports.js';
+import type { KbEntry, KbHit, Lib, NewEntry } from './ports.js';
 import { day, entryMd, entryText, entryView, flat, hitLine, score, type EntryView } from './render.js';
 
 export const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'] as const;
@@ -39,7 +39,7 @@ const entryOut = z.object({
 });
 
 const hitOut = z.object({ id: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), title: z.string(), fix: z.string(), libs: z.array(z.string()) });
-const toHit = (e: KbEntry) => ({ id: e.id, score: score(e), confirms: e.confirms, fails: e.fails, title: e.title, fix: e.fix, libs: e.libs.map(libStr) });
+const toHit = (e: KbHit) => ({ id: e.id, score: score(e), confirms: e.confirms, fails: e.fails, title: e.title, fix: e.fix, libs: e.libs.map(libStr) });
 
 /** Records a miss as demand, unless the signature itself would publish a secret. */
 async function recordWanted(ctx: Ctx, h: string, sig: string | null, libs: Lib[]): Promise<void> {

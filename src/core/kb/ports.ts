@@ -25,6 +25,9 @@ export interface KbEntry {
   hits: number;
 }
 
+/** What a lookup shows of an entry: enough to rank it and print its fix. */
+export type KbHit = Pick<KbEntry, 'id' | 'title' | 'fix' | 'confirms' | 'fails' | 'libs'>;
+
 export type NewEntry = Omit<KbEntry, 'n' | 'confirms' | 'fails' | 'hits' | 'updated'>;
 
 export interface Wanted {
@@ -53,7 +56,7 @@ export interface KbRepo {
   insert(e: NewEntry): Promise<KbEntry | null>;
   byId(id: string): Promise<KbEntry | null>;
   /** Entries of one signature hash, best first; counts the lookup as a hit when `hit`. */
-  byHash(h: string, limit: number, hit: boolean): Promise<KbEntry[]>;
+  byHash(h: string, limit: number, hit: boolean): Promise<KbHit[]>;
   /** One vote per identity and entry; moves the entry's score and its author's rep in one transaction. */
   vote(id: string, voter: string, ok: boolean, now: number): Promise<VoteResult | null>;
   search(query: string, limit: number): Promise<KbEntry[]>;

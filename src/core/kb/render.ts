@@ -3,7 +3,7 @@ import type { KbEntry } from './ports.js';
 import { libStr } from './libs.js';
 
 export const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-export const score = (e: KbEntry) => e.confirms - e.fails;
+export const score = (e: Pick<KbEntry, 'confirms' | 'fails'>) => e.confirms - e.fails;
 
 /** One line, bounded: published text never spans lines where a line is expected. */
 export function flat(s: string, max = 400): string {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { A2aPushRecord, A2aStore, A2aTaskKey, A2aTaskRecord } from '../../core/a2a/ports.js';
 import { NONCE, open, seal, subkey } from '../../core/crypto/aead.js';
 import type { AgentCardRec, AgentRepo, InboundRec, InboundState } from '../../core/agents/ports.js';
-import type { Db } from './db.js';
+import { LIMIT, type Db } from './db.js';
 
 interface TaskRow { id: string; owner: string; agent: string; context_id: string; state: string; state_at: number; body: string; created: number; updated: number }
 const toTask = (r: TaskRow): A2aTaskRecord => ({
@@ -67,7 +67,7 @@ export function sqliteA2a(db: Db, master: Buffer, random: (n: number) => Buffer 
   const pick = (states: readonly string[], before: number, n: number): A2aTaskKey[] => {
     if (n <= 0 || !states.length) return [];
     let st = sweepSel.get(states.length);
-    if (!st) sweepSel.set(states.length, (st = db.prepare(`SELECT id, owner, agent FROM a2a_tasks WHERE state IN (${states.map(() => '?').join(', ')}) AND updated < ? LIMIT ?`)));
+    if (!st) sweepSel.set(states.length, (st = db.prepare(`SELECT id, owner, agent FROM a2a_tasks WHERE state IN (${states.map(() => '?').join(', ')}) AND updated < ? ${LIMIT}`)));
     return st.all(...states, before, n) as A2aTaskKey[];
   };
   const sweepTx = db.transaction((rule: Parameters<A2aStore['tasks']['sweep']>[0], max: number): A2aTaskKey[] => {
@@ -107,7 +107,7 @@ export function sqliteA2a(db: Db, master: Buffer, random: (n: number) => Buffer 
         if (q.after !== undefined) (where.push('state_at > ?'), args.push(q.after));
         const w = where.join(' AND ');
         const total = (db.prepare(`SELECT count(*) AS n FROM a2a_tasks WHERE ${w}`).get(...args) as { n: number }).n;
-        const rows = db.prepare(`SELECT * FROM a2a_tasks WHERE ${w} ORDER BY updated DESC, id LIMIT ? OFFSET ?`).all(...args, q.limit, q.offset) as TaskRow[];
+        const rows = db.prepare(`SELECT * FROM a2a_tasks WHERE ${w} ORDER BY updated DESC, id ${LIMIT} OFFSET ?`).all(...args, q.limit, q.offset) as TaskRow[];
         return { rows: rows.map(toTask), total };
       },
       async sweep(rule, max) {
@@ -177,7 +177,7 @@ export function sqliteAgents(db: Db): AgentRepo {
       if (q.tag) (where.push("(' ' || c.tags || ' ') LIKE ? ESCAPE '\\'"), args.push(`% ${q.tag.replace(/[\\%_]/g, (m) => '\\' + m)} %`));
       const from = `FROM agent_cards c JOIN identities i ON i.id = c.id WHERE ${where.join(' AND ')}`;
       const total = (db.prepare(`SELECT count(*) AS n ${from}`).get(...args) as { n: number }).n;
-      const rows = db.prepare(`SELECT c.* ${from} ORDER BY c.updated DESC, c.id LIMIT ? OFFSET ?`).all(...args, q.limit, q.offset) as CardRow[];
+      const rows = db.prepare(`SELECT c.* ${from} ORDER BY c.updated DESC, c.id ${LIMIT} OFFSET ?`).all(...args, q.limit, q.offset) as CardRow[];
       return { rows: rows.map(toCard), total };
     },
     async addInbound(r) {
@@ -195,7 +195,7 @@ export function sqliteAgents(db: Db): AgentRepo {
       const args: unknown[] = [agent];
       if (q.open) where.push("state = 'open'");
       if (q.before !== undefined) (where.push('created < ?'), args.push(q.before));
-      const rows = db.prepare(`SELECT * FROM agent_inbound WHERE ${where.join(' AND ')} ORDER BY created DESC, task LIMIT ?`).all(...args, q.limit) as InRow[];
+      const rows = db.prepare(`SELECT * FROM agent_inbound WHERE ${where.join(' AND ')} ORDER BY created DESC, task ${LIMIT}`).all(...args, q.limit) as InRow[];
       return rows.map(toIn);
     },
     async countOpen(agent) {

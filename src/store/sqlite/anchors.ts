@@ -1,7 +1,7 @@
 // SQLite implementation of the AnchorRepo port.
 import type { AnchorClaim, AnchorRepo } from '../../core/anchors/ports.js';
 import type { Identity } from '../../core/identity/ports.js';
-import type { Db } from './db.js';
+import { LIMIT, type Db } from './db.js';
 
 export function sqliteAnchors(db: Db): AnchorRepo {
   const mineLive = db.prepare('SELECT 1 FROM anchors WHERE key = ? AND owner = ? AND exp > ?');
@@ -19,7 +19,7 @@ export function sqliteAnchors(db: Db): AnchorRepo {
      WHERE a.key = ? AND a.exp > ? AND i.frozen = 0 ORDER BY a.created, a.owner`,
   );
   const del = db.prepare('DELETE FROM anchors WHERE key = ? AND owner = ? AND exp > ?');
-  const mine = db.prepare('SELECT * FROM anchors WHERE owner = ? AND exp > ? ORDER BY updated DESC LIMIT ?');
+  const mine = db.prepare(`SELECT * FROM anchors WHERE owner = ? AND exp > ? ORDER BY updated DESC ${LIMIT}`);
   const purge = db.prepare('DELETE FROM anchors WHERE exp <= ?');
 
   const claim = db.transaction((c: AnchorClaim, now: number, perKey: number, perOwner: number) => {

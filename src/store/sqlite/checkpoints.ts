@@ -35,7 +35,7 @@ export function sqliteCheckpoints(db: Db): CheckpointRepo {
   const addReader = db.prepare('INSERT OR IGNORE INTO cp_readers (cp, net) VALUES (?, ?)');
   const lose = db.prepare('UPDATE checkpoints SET published = 0, lost = 1 WHERE rid = ?');
   const setPub = db.prepare(`UPDATE checkpoints SET published = @on WHERE id = @id AND owner = @owner AND exp > @now AND (@on = 0 OR lost = 0) RETURNING ${META}`);
-  const page = db.prepare(`SELECT ${META} FROM checkpoints WHERE owner = @owner AND exp > @now AND rid < @before AND (@name IS NULL OR name = @name) ORDER BY rid DESC LIMIT @n`);
+  const page = db.prepare(`SELECT ${META} FROM checkpoints WHERE owner = @owner AND exp > @now AND rid < @before AND (@name IS NULL OR name = @name) ORDER BY rid DESC LIMIT CAST(@n AS INTEGER)`);
   const del = db.prepare('DELETE FROM checkpoints WHERE id = ? AND owner = ?');
   const purge = db.prepare('DELETE FROM checkpoints WHERE exp <= ?');
 

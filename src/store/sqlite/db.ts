@@ -6,6 +6,14 @@ import { fileURLToPath } from 'node:url';
 
 export type Db = Database.Database;
 
+/**
+ * A row limit bound at run time. SQLite lets the value bound to a bare `LIMIT ?` steer the
+ * query plan, so each call with a new binding re-prepares the statement: measured 29 against
+ * 14 us per KB lookup at 1M entries, and 13% of the server's CPU under POST /e. A cast keeps
+ * the value out of the planner; the limit still applies. test/sql-limit.test.ts keeps it so.
+ */
+export const LIMIT = 'LIMIT CAST(? AS INTEGER)';
+
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 
 /** Opens a database file with our pragmas and applies the numbered migrations of `dir`. */

@@ -6,6 +6,9 @@ export interface Row {
   author: string; created: number; updated: number; confirms: number; fails: number; hits: number; libs: string | null;
 }
 
+/** A lookup's row: what KbHit holds, libraries still packed. */
+export interface HitRow { id: string; title: string; fix: string; confirms: number; fails: number; libs: string | null }
+
 // Lookups are counted per signature (kb_sig_hits): an entry's hits are its signature's.
 export const HITS = '(SELECT hits FROM kb_sig_hits WHERE h = e.h)';
 export const COLS = `e.n, e.id, e.sig, e.h, e.title, e.error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails,
@@ -13,7 +16,7 @@ export const COLS = `e.n, e.id, e.sig, e.h, e.title, e.error, e.fix, e.eco, e.cl
 // Best first: confirmations outweigh failures, then demand, then recency.
 export const RANK = `(e.confirms * 3 - e.fails * 2) DESC, ${HITS} DESC NULLS LAST, e.created DESC`;
 
-function parseLibs(s: string | null): Lib[] {
+export function parseLibs(s: string | null): Lib[] {
   if (!s) return [];
   return s.split(' ').map((x) => {
     const at = x.lastIndexOf('@');

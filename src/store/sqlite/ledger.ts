@@ -3,7 +3,7 @@
 // credit movement commit in one transaction.
 import { accountKind, assertBalanced } from '../../core/ledger/ledger.js';
 import type { AuditReport, LedgerRepo, PostingRow, Short, TxDraft } from '../../core/ledger/ports.js';
-import type { Db } from './db.js';
+import { LIMIT, type Db } from './db.js';
 
 /** Thrown inside a transaction to roll it back when an account would go negative. */
 export class ShortFunds extends Error {
@@ -56,7 +56,7 @@ export function sqliteLedger(db: Db): LedgerRepo {
   const bal = db.prepare('SELECT balance FROM ledger_accounts WHERE id = ?');
   const recent = db.prepare(
     `SELECT p.tx, t.kind, t.ref, p.amount, t.created FROM ledger_postings p JOIN ledger_tx t ON t.n = p.tx
-     WHERE p.account = ? ORDER BY p.tx DESC LIMIT ?`,
+     WHERE p.account = ? ORDER BY p.tx DESC ${LIMIT}`,
   );
   const counts = db.prepare('SELECT (SELECT count(*) FROM ledger_accounts) AS accounts, (SELECT count(*) FROM ledger_tx) AS txs');
   const sums = db.prepare("SELECT kind, coalesce(sum(balance), 0) AS s FROM ledger_accounts GROUP BY kind");

@@ -1,6 +1,6 @@
 // SQLite implementation of the MailRepo port. Every inbox statement is scoped by recipient.
 import type { MailRepo, MailReport, MailRow, NewMail } from '../../core/mail/ports.js';
-import type { Db } from './db.js';
+import { LIMIT, type Db } from './db.js';
 import { isUnique } from './workspace.js';
 
 interface Row extends Omit<MailRow, 'readAt' | 'reported'> {
@@ -19,13 +19,13 @@ export function sqliteMail(db: Db): MailRepo {
   );
   const sel = db.prepare('SELECT * FROM mail WHERE id = ? AND recipient = ? AND deleted = 0');
   const mark = db.prepare('UPDATE mail SET read_at = ? WHERE id = ? AND recipient = ? AND read_at IS NULL');
-  const page = db.prepare('SELECT * FROM mail WHERE recipient = @r AND deleted = 0 AND rid < @before AND (@unread = 0 OR read_at IS NULL) ORDER BY rid DESC LIMIT @n');
+  const page = db.prepare('SELECT * FROM mail WHERE recipient = @r AND deleted = 0 AND rid < @before AND (@unread = 0 OR read_at IS NULL) ORDER BY rid DESC LIMIT CAST(@n AS INTEGER)');
   // A reported message leaves the inbox but keeps its ciphertext for the review (locator = id).
   const hide = db.prepare('UPDATE mail SET deleted = 1 WHERE id = ? AND recipient = ? AND deleted = 0 AND reported = 1');
   const del = db.prepare('DELETE FROM mail WHERE id = ? AND recipient = ? AND deleted = 0 AND reported = 0');
   const flag = db.prepare('UPDATE mail SET reported = 1 WHERE id = ?');
   const insReport = db.prepare('INSERT INTO mail_reports (msg, reporter, sender, reason, created) VALUES (@msg, @reporter, @sender, @reason, @created)');
-  const open = db.prepare("SELECT id, msg, reporter, sender, reason, created FROM mail_reports WHERE status = 'open' ORDER BY id LIMIT ?");
+  const open = db.prepare(`SELECT id, msg, reporter, sender, reason, created FROM mail_reports WHERE status = 'open' ORDER BY id ${LIMIT}`);
 
   const insert = db.transaction((m: NewMail, max: number): MailRow | 'full' | 'taken' => {
     if ((cnt.get(m.recipient) as { n: number }).n >= max) return 'full';

@@ -1,6 +1,6 @@
 // SQLite implementation of the NoteRepo port. Every statement is scoped by owner.
 import type { NoteRepo, NoteRow } from '../../core/notes/ports.js';
-import type { Db } from './db.js';
+import { LIMIT, type Db } from './db.js';
 import { isUnique } from './workspace.js';
 
 export function sqliteNotes(db: Db): NoteRepo {
@@ -10,7 +10,7 @@ export function sqliteNotes(db: Db): NoteRepo {
   );
   const sel = db.prepare('SELECT * FROM notes WHERE id = ? AND owner = ?');
   const upd = db.prepare('UPDATE notes SET nonce = @nonce, ct = @ct, size = @size, updated = @updated WHERE id = @id AND owner = @owner');
-  const page = db.prepare('SELECT * FROM notes WHERE owner = ? AND rid < ? ORDER BY rid DESC LIMIT ?');
+  const page = db.prepare(`SELECT * FROM notes WHERE owner = ? AND rid < ? ORDER BY rid DESC ${LIMIT}`);
   const del = db.prepare('DELETE FROM notes WHERE id = ? AND owner = ?');
 
   const insert = db.transaction((row: Omit<NoteRow, 'rid'>, max: number): NoteRow | 'full' | 'taken' => {

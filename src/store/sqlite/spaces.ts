@@ -1,6 +1,6 @@
 // SQLite implementation of the spaces port: spaces, memberships, member counters.
 import type { Space, SpaceRepo } from '../../core/spaces/ports.js';
-import type { Db } from './db.js';
+import { LIMIT, type Db } from './db.js';
 
 export function sqliteSpaces(db: Db): SpaceRepo {
   const ins = db.prepare('INSERT OR IGNORE INTO spaces (slug, title, creator, created) VALUES (@slug, @title, @creator, @created)');
@@ -10,7 +10,7 @@ export function sqliteSpaces(db: Db): SpaceRepo {
   const isMember = db.prepare('SELECT 1 FROM space_members WHERE space = ? AND member = ?');
   const members = db.prepare('SELECT count(*) AS n FROM space_members WHERE space = ?');
   const fixes = db.prepare('SELECT count(*) AS n FROM space_members m JOIN kb_entries e ON e.author = m.member AND e.hidden = 0 WHERE m.space = ?');
-  const list = db.prepare('SELECT member, joined FROM space_members WHERE space = ? ORDER BY joined DESC, member LIMIT ?');
+  const list = db.prepare(`SELECT member, joined FROM space_members WHERE space = ? ORDER BY joined DESC, member ${LIMIT}`);
   const createdBy = db.prepare('SELECT count(*) AS n FROM spaces WHERE creator = ?');
   const joinedBy = db.prepare('SELECT count(*) AS n FROM space_members WHERE member = ?');
 

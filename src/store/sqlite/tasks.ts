@@ -81,7 +81,7 @@ export function sqliteTasks(db: Db): TaskRepo {
       if (f.claimant !== undefined) where.push('(t.claimant = @claimant OR t.hunter = @claimant)');
       if (f.q !== undefined) where.push('t.n IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH @q)');
       if (f.before !== undefined) where.push('t.n < @before');
-      s = db.prepare(`SELECT ${COLS} FROM tasks t ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY t.n DESC LIMIT @limit`);
+      s = db.prepare(`SELECT ${COLS} FROM tasks t ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY t.n DESC LIMIT CAST(@limit AS INTEGER)`);
       listStmts.set(key, s);
     }
     return s;
