@@ -30,6 +30,23 @@ describe('GET /brief', () => {
     expect(lines.at(-1)).toMatch(/^next: /);
   });
 
+  it('special-token markers in a question or a published fix are counted as plain text, not a 500', async () => {
+    const plain = (t: string) => countTokens(t, { disallowedSpecial: new Set() });
+    const k = await fetch(`${s.url}/k`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ error: 'QuuxSpecialError: token <|endoftext|> leaked', fix: 'strip <|endoftext|> and <|im_start|> markers before sending', eco: 'pypi' }),
+    });
+    expect(k.status).toBe(201);
+    const r = await brief({ q: 'QuuxSpecialError <|endoftext|> leaked', b: '600' }, tok);
+    expect(r.status).toBe(200);
+    const t = (await r.text()).trimEnd();
+    expect(t).toContain('fix: strip <|endoftext|> and <|im_start|> markers');
+    const used = Number(/b=(\d+)\/600$/.exec(t.split('\n')[0]!)![1]);
+    expect(plain(t)).toBe(used);
+    expect(used).toBeLessThanOrEqual(600);
+  });
+
   it('never exceeds any budget, from 200 to 2000, and clamps out-of-range b', async () => {
     for (const b of ['200', '350', '600', '2000']) {
       const t = (await (await brief({ q: 'error', b }, tok)).text()).trimEnd();

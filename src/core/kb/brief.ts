@@ -108,6 +108,26 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
   return { hits: entries.length, changes: changes.length, lines: { kb: kbLines, changes, digests, cache, wanted } };
 }
 
+// Agents' text is data: a special-token marker such as <|endoftext|> in a question or a fix is
+// counted as the plain text it is (the tokenizer's default throws on it).
+const PLAIN = { disallowedSpecial: new Set<string>() };
+const tokens = (s: string) => countTokens(s, PLAIN);
+
+// Counts of lines seen lately, with their line break: the same entries answer the same questions
+// and the same libraries recur, so most candidate lines were counted before. The final text is
+// always recounted whole; these only choose which lines to take.
+const lineCounts = new Map<string, number>();
+const LINE_COUNTS_MAX = 4000;
+function lineCost(line: string): number {
+  let n = lineCounts.get(line);
+  if (n === undefined) {
+    n = tokens(line) + 1;
+    if (lineCounts.size >= LINE_COUNTS_MAX) lineCounts.delete(lineCounts.keys().next().value!);
+    lineCounts.set(line, n);
+  }
+  return n;
+}
+
 /** Fills sections in order until the budget; the header's own tokens are reserved first. */
 function compose(q: string, libs: number, c: Candidates, cached: boolean, total: number): BriefOut {
   const head = (used: number) => `brief q=${flat(q, 80)} libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=${used}/${total}`;
@@ -117,29 +137,29 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
   // The header ends in digits and the body starts with a line break, where the tokenizer's
   // pre-split always cuts: the text's count is the header's plus the body's, so settling the
   // header's own digits recounts only the header.
-  let bodyCount = countTokens(body());
-  let used = countTokens(head(total)) + bodyCount;
+  let bodyCount = tokens(body());
+  let used = tokens(head(total)) + bodyCount;
   outer: for (const s of SECTIONS) {
     for (const line of c.lines[s]) {
-      const cost = countTokens(line) + 1;
+      const cost = lineCost(line);
       if (used + cost > total) break outer;
       taken[s].push(line);
       used += cost;
     }
   }
   // Recount exactly; tokens can merge across lines, so trim until it fits.
-  bodyCount = countTokens(body());
-  let real = countTokens(head(total)) + bodyCount;
+  bodyCount = tokens(body());
+  let real = tokens(head(total)) + bodyCount;
   for (let i = SECTIONS.length - 1; real > total && i >= 0; ) {
     if (taken[SECTIONS[i]!].length) taken[SECTIONS[i]!].pop();
     else i--;
-    bodyCount = countTokens(body());
-    real = countTokens(head(total)) + bodyCount;
+    bodyCount = tokens(body());
+    real = tokens(head(total)) + bodyCount;
   }
   // The header states the true count of the final text; its own digits can change that count,
   // so settle it (it only shrinks, so it converges in a step or two).
   for (let i = 0; i < 4; i++) {
-    const again = countTokens(head(real)) + bodyCount;
+    const again = tokens(head(real)) + bodyCount;
     if (again === real) break;
     real = again;
   }
