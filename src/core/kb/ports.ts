@@ -59,7 +59,7 @@ export interface KbRepo {
   byHash(h: string, limit: number, hit: boolean): Promise<KbHit[]>;
   /** One vote per identity and entry; moves the entry's score and its author's rep in one transaction. */
   vote(id: string, voter: string, ok: boolean, now: number): Promise<VoteResult | null>;
-  search(query: string, limit: number): Promise<KbEntry[]>;
+  search(query: string, limit: number): Promise<KbHit[]>;
   byMonth(from: number, to: number, limit: number): Promise<KbEntry[]>;
   /** Nearest months (as ms of their first day) before `from` and at or after `to` that hold entries. */
   monthNeighbours(from: number, to: number): Promise<{ prev: number | null; next: number | null }>;

@@ -1,5 +1,5 @@
 // KB rows as the SQLite adapter reads them: the columns, the rank order and the mapping to entries.
-import type { KbEntry, Lib } from '../../core/kb/ports.js';
+import type { KbEntry, KbHit, Lib } from '../../core/kb/ports.js';
 
 export interface Row {
   n: number; id: string; sig: string; h: string; title: string; error: string; fix: string; eco: string; cls: string; tags: string;
@@ -11,12 +11,15 @@ export interface HitRow { id: string; title: string; fix: string; confirms: numb
 
 // Lookups are counted per signature (kb_sig_hits): an entry's hits are its signature's.
 export const HITS = '(SELECT hits FROM kb_sig_hits WHERE h = e.h)';
+const LIBS = "(SELECT group_concat(name || '@' || ver, ' ') FROM kb_libs WHERE entry = e.n)";
 export const COLS = `e.n, e.id, e.sig, e.h, e.title, e.error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails,
-  coalesce(${HITS}, 0) AS hits, (SELECT group_concat(name || '@' || ver, ' ') FROM kb_libs WHERE entry = e.n) AS libs`;
+  coalesce(${HITS}, 0) AS hits, ${LIBS} AS libs`;
+/** What lookups and searches print of an entry (KbHit): no error text, so memoized results stay small. */
+export const HIT_COLS = `e.id, e.title, e.fix, e.confirms, e.fails, ${LIBS} AS libs`;
 // Best first: confirmations outweigh failures, then demand, then recency.
 export const RANK = `(e.confirms * 3 - e.fails * 2) DESC, ${HITS} DESC NULLS LAST, e.created DESC`;
 
-export function parseLibs(s: string | null): Lib[] {
+function parseLibs(s: string | null): Lib[] {
   if (!s) return [];
   return s.split(' ').map((x) => {
     const at = x.lastIndexOf('@');
@@ -25,4 +28,4 @@ export function parseLibs(s: string | null): Lib[] {
 }
 
 export const toEntry = (r: Row): KbEntry => ({ ...r, tags: r.tags ? r.tags.split(' ') : [], libs: parseLibs(r.libs) });
-
+export const toHit = (r: HitRow): KbHit => ({ ...r, libs: parseLibs(r.libs) });

@@ -4,9 +4,9 @@
 // entries. So the walk goes through windows of rowids, newest first and doubling, and stops once
 // the next window would overrun the budget; what it found is ranked and kept for 60 s (or until
 // the KB changes), since agents ask the same questions again.
-import type { KbEntry } from '../../core/kb/ports.js';
+import type { KbHit } from '../../core/kb/ports.js';
 import { LIMIT, type Db } from './db.js';
-import { COLS, RANK, toEntry, type Row } from './kb-rows.js';
+import { HIT_COLS, RANK, toHit, type HitRow } from './kb-rows.js';
 import { Memo } from './memo.js';
 
 const CANDIDATES = 200;
@@ -24,8 +24,8 @@ export interface KbSearchOptions {
 export function kbSearch(db: Db, { budgetMs = 4, firstWindow = 65_536, ttlMs = 60_000, memoSize = 2000, gen }: KbSearchOptions = {}) {
   const maxN = db.prepare('SELECT coalesce(max(n), 0) FROM kb_entries').pluck();
   const window = db.prepare(`SELECT rowid FROM kb_fts WHERE kb_fts MATCH ? AND rowid > ? AND rowid <= ? ORDER BY rowid DESC ${LIMIT}`).pluck();
-  const ranked = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n IN (SELECT value FROM json_each(?)) AND e.hidden = 0 ORDER BY ${RANK} ${LIMIT}`);
-  const memo = new Memo<KbEntry[]>({ ttlMs, max: memoSize, gen });
+  const ranked = db.prepare(`SELECT ${HIT_COLS} FROM kb_entries e WHERE e.n IN (SELECT value FROM json_each(?)) AND e.hidden = 0 ORDER BY ${RANK} ${LIMIT}`);
+  const memo = new Memo<KbHit[]>({ ttlMs, max: memoSize, gen });
 
   /** Rowids of the newest matches, within the budget. */
   const candidates = (match: string): number[] => {
@@ -47,10 +47,10 @@ export function kbSearch(db: Db, { budgetMs = 4, firstWindow = 65_536, ttlMs = 6
   };
 
   return {
-    run(match: string, limit: number, now = Date.now()): KbEntry[] {
+    run(match: string, limit: number, now = Date.now()): KbHit[] {
       return memo.get(`${limit}\0${match}`, now, () => {
         const ids = candidates(match);
-        return ids.length ? (ranked.all(JSON.stringify(ids), limit) as Row[]).map(toEntry) : [];
+        return ids.length ? (ranked.all(JSON.stringify(ids), limit) as HitRow[]).map(toHit) : [];
       });
     },
   };

@@ -3,7 +3,7 @@ import type { Digest, KbRepo, NewEntry, VoteResult, Wanted } from '../../core/kb
 import type { Background } from './background.js';
 import { LIMIT, type Db } from './db.js';
 import { kbSearch } from './kb-search.js';
-import { COLS, parseLibs, toEntry, type HitRow, type Row } from './kb-rows.js';
+import { COLS, HIT_COLS, toEntry, toHit, type HitRow, type Row } from './kb-rows.js';
 import { Memo } from './memo.js';
 
 type LibChange = Awaited<ReturnType<KbRepo['byLib']>>[number];
@@ -28,8 +28,7 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   // statement reading only what a lookup prints: fetching whole entries row by row cost about
   // twice as much per hit at 1M entries.
   const bestH = db.prepare(
-    `SELECT e.id, e.title, e.fix, e.confirms, e.fails, (SELECT group_concat(name || '@' || ver, ' ') FROM kb_libs WHERE entry = e.n) AS libs
-     FROM kb_entries e WHERE e.h = ? AND e.hidden = 0 ORDER BY (e.confirms * 3 - e.fails * 2) DESC, e.created DESC ${LIMIT}`,
+    `SELECT ${HIT_COLS} FROM kb_entries e WHERE e.h = ? AND e.hidden = 0 ORDER BY (e.confirms * 3 - e.fails * 2) DESC, e.created DESC ${LIMIT}`,
   );
   // Lookups are counted in memory and handed to the background writer a few times a second, so a
   // read never waits for a write: measured at 1M entries, writing hits on the serving thread
@@ -146,7 +145,7 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
     },
     async byHash(h, limit, hit) {
       if (hit) pending.set(h, (pending.get(h) ?? 0) + 1);
-      return (bestH.all(h, limit) as HitRow[]).map((r) => ({ ...r, libs: parseLibs(r.libs) }));
+      return (bestH.all(h, limit) as HitRow[]).map(toHit);
     },
     async vote(id, voter, ok, now) {
       changed();
