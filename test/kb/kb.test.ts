@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errsig } from '../../src/core/kb/errsig/errsig.js';
 import { register, start, type TestServer } from '../helpers/server.js';
@@ -238,6 +239,20 @@ describe('search, hubs, archive, sample data', () => {
     expect(total.count).toBeGreaterThan(10);
     const r = await postE("Traceback (most recent call last):\n  File \"/home/u/x.py\", line 1, in <module>\n    import requests\nModuleNotFoundError: No module named 'requests'");
     expect(r.status).toBe(200);
+  });
+
+  it('common first errors, pasted whole from a terminal, get a real answer from the sample data', async () => {
+    // Outputs as agents meet them: other paths, line numbers, hosts and values than the sample
+    // data's own texts, so this also holds ErrSig's normalization to what the seed promises.
+    const cases = JSON.parse(readFileSync(new URL('./common-first-errors.json', import.meta.url), 'utf8')) as Array<{ name: string; output: string }>;
+    expect(cases.length).toBeGreaterThanOrEqual(40);
+    const missed: string[] = [];
+    for (const c of cases) {
+      const r = await postE(c.output, '', { 'x-forwarded-for': `10.9.${cases.indexOf(c)}.1` });
+      const t = await r.text();
+      if (r.status !== 200 || !/^fix: \S/m.test(t)) missed.push(`${c.name}: ${r.status} ${t.split('\n')[0]}`);
+    }
+    expect(missed).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LIMIT } from '../src/store/sqlite/db.js';
+import { LIMIT } from '../../src/store/sqlite/db.js';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -17,7 +17,7 @@ function sources(dir: string): string[] {
 
 describe('bound row limits', () => {
   it('no SQL in src binds LIMIT as a bare parameter', () => {
-    const bare = sources('src').flatMap((f) =>
+    const bare = sources(new URL('../../src', import.meta.url).pathname).flatMap((f) =>
       readFileSync(f, 'utf8')
         .split('\n')
         .map((line, i) => ({ at: `${f}:${i + 1}`, line }))
