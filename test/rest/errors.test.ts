@@ -54,6 +54,13 @@ describe('error paths, each with its exact one-line body', () => {
     expect(await r4.text()).toMatch(/^err bad for: .+\n$/);
   });
 
+  it('a field of the wrong type is named as such, a missing one as required', async () => {
+    expect(await (await fetch(`${s.url}/brief?q=x&b=abc`)).text()).toBe('err bad b: Invalid input: expected number, received string\n');
+    expect(await (await fetch(`${s.url}/brief?q=x&q=y`)).text()).toBe('err bad q: Invalid input: expected string, received array\n');
+    expect(await (await post('/e', JSON.stringify({ text: 5 }), 'application/json')).text()).toBe('err bad text: Invalid input: expected string, received number\n');
+    expect(await (await fetch(`${s.url}/brief?b=300`)).text()).toBe('err bad q: required\n');
+  });
+
   it('a malformed URL → 400 err bad, not a stack', async () => {
     const res = await fetch(`${s.url}/help/err/%E0%A4%A`);
     expect(res.status).toBe(400);

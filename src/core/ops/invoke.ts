@@ -29,7 +29,8 @@ export async function invoke(core: Core, op: Operation, raw: unknown, meta: Call
   const ctx: Ctx = { core, caller, net: meta.net, reqId: meta.reqId, face: meta.face };
   // Auth before validation so an anonymous write learns how to register, not a field rule.
   if (op.auth !== 'pow') await authorize(core, op.auth, caller, meta.creds);
-  const parsed = op.input.safeParse(raw ?? {});
+  // Inputs are reported in issues so a field of the wrong type is not taken for a missing one.
+  const parsed = op.input.safeParse(raw ?? {}, { reportInput: true });
   if (!parsed.success) throw new CxError('bad', zodDetail(parsed.error));
   const input = parsed.data as Record<string, unknown>;
   for (const b of op.quota ?? []) {
