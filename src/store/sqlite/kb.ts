@@ -17,8 +17,9 @@ export function ftsQuery(q: string): string | null {
 
 export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { flush(): void } {
   const insEntry = db.prepare(
-    `INSERT INTO kb_entries (id, sig, h, title, error, fix, eco, cls, tags, author, created, updated) VALUES (@id, @sig, @h, @title, @error, @fix, @eco, @cls, @tags, @author, @created, @created)`,
+    `INSERT INTO kb_entries (id, sig, h, title, fix, eco, cls, tags, author, created, updated) VALUES (@id, @sig, @h, @title, @fix, @eco, @cls, @tags, @author, @created, @created)`,
   );
+  const insError = db.prepare('INSERT INTO kb_errors (n, error) VALUES (?, ?)');
   const insLib = db.prepare('INSERT OR REPLACE INTO kb_libs (entry, name, ver) VALUES (?, ?, ?)');
   const insFts = db.prepare('INSERT INTO kb_fts (rowid, title, error, fix, tags) VALUES (?, ?, ?, ?, ?)');
   const selId = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.id = ? AND e.hidden = 0`);
@@ -102,6 +103,7 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
 
   const insertOne = (e: NewEntry): number => {
     const n = Number(insEntry.run({ ...e, tags: e.tags.join(' ') }).lastInsertRowid);
+    insError.run(n, e.error);
     for (const l of e.libs) insLib.run(n, l.name, l.ver);
     insFts.run(n, e.title, e.error, e.fix, e.tags.join(' '));
     return n;
