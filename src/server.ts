@@ -6,6 +6,7 @@ import { buildCatalogApp } from './catalog/app.js';
 import { type Config, loadConfig } from './config.js';
 import { buildCore } from './core/build.js';
 import { startDropSweep } from './core/drops/sweep.js';
+import { startWantedSweep } from './core/kb/wanted-sweep.js';
 import { loadSeedIfEmpty } from './core/kb/seed.js';
 import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
@@ -31,6 +32,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const purge = setInterval(() => void store.proofs.purgeExpired(core.now()).catch(() => 0), 60_000);
   purge.unref();
   const stopDropSweep = startDropSweep(core);
+  const stopWantedSweep = startWantedSweep(core);
   const app = await buildApp(core, OPS, { logger });
   const catalog = await buildCatalogApp({
     config: config.catalog,
@@ -54,6 +56,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       closed = true;
       clearInterval(purge);
       stopDropSweep();
+      stopWantedSweep();
       // fastify.close stops accepting and waits for in-flight requests; then the database.
       await Promise.all([app.close(), catalog.close()]);
       await store.close();

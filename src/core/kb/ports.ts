@@ -55,7 +55,7 @@ export interface KbRepo {
   /** Null when the id is already taken (the caller draws another). */
   insert(e: NewEntry): Promise<KbEntry | null>;
   byId(id: string): Promise<KbEntry | null>;
-  /** Entries of one signature hash, best first; counts the lookup as a hit when `hit`. */
+  /** Entries of one signature hash, best first; when `hit`, a lookup that finds entries is counted. */
   byHash(h: string, limit: number, hit: boolean): Promise<KbHit[]>;
   /** One vote per identity and entry; moves the entry's score and its author's rep in one transaction. */
   vote(id: string, voter: string, ok: boolean, now: number): Promise<VoteResult | null>;
@@ -71,6 +71,8 @@ export interface KbRepo {
   releases(topLibs: number, rows: number): Promise<Array<{ date: number; lib: string; ver: string }>>;
   want(h: string, sig: string | null, libs: string, now: number): Promise<void>;
   wanted(limit: number): Promise<Wanted[]>;
+  /** Drops wanted signatures last asked for before `before`, then all but the `keep` most recent; returns how many went. */
+  pruneWanted(before: number, keep: number): Promise<number>;
   count(): Promise<number>;
   /** Visible entries an identity authored (profiles, badges). */
   countByAuthor(author: string): Promise<number>;

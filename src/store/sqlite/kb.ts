@@ -85,6 +85,9 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
        libs = CASE WHEN excluded.libs <> '' THEN excluded.libs ELSE kb_wanted.libs END`,
   );
   const wanted = db.prepare(`SELECT * FROM kb_wanted ORDER BY last DESC ${LIMIT}`);
+  const wantedOld = db.prepare('DELETE FROM kb_wanted WHERE last < ?');
+  // Past the cap, the least recently asked go: everything older than the keep-th newest `last`.
+  const wantedOver = db.prepare(`DELETE FROM kb_wanted WHERE last < (SELECT last FROM kb_wanted ORDER BY last DESC LIMIT 1 OFFSET CAST(? AS INTEGER))`);
   const count = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE hidden = 0');
   const countByAuthor = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE author = ? AND hidden = 0');
   const putDigest = db.prepare(
@@ -146,8 +149,11 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
       flush();
     },
     async byHash(h, limit, hit) {
-      if (hit) pending.set(h, (pending.get(h) ?? 0) + 1);
-      return (bestH.all(h, limit) as HitRow[]).map(toHit);
+      const rows = (bestH.all(h, limit) as HitRow[]).map(toHit);
+      // Only lookups that find entries are hits; misses are demand (kb_wanted), or every random
+      // hash asked for would add a row of counts.
+      if (hit && rows.length) pending.set(h, (pending.get(h) ?? 0) + 1);
+      return rows;
     },
     async vote(id, voter, ok, now) {
       changed();
@@ -186,6 +192,9 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
     },
     async wanted(limit) {
       return wanted.all(limit) as Wanted[];
+    },
+    async pruneWanted(before, keep) {
+      return Number(wantedOld.run(before).changes) + Number(wantedOver.run(Math.max(0, keep - 1)).changes);
     },
     async count() {
       return (count.get() as { n: number }).n;
