@@ -26,8 +26,8 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   const selN = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n = ?`);
   // The best entries of one signature straight off the kb_by_h index, already in rank order (its
   // entries share the signature's hits, so confirmations and recency decide among them). One
-  // statement reading only what a lookup prints: fetching whole entries row by row cost about
-  // twice as much per hit at 1M entries.
+  // statement reading only what a lookup prints: about a fifth less per hit at 1M entries than
+  // reading the numbers, then each whole entry.
   const bestH = db.prepare(
     `SELECT ${HIT_COLS} FROM kb_entries e WHERE e.h = ? AND e.hidden = 0 ORDER BY (e.confirms * 3 - e.fails * 2) DESC, e.created DESC ${LIMIT}`,
   );
