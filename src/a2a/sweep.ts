@@ -6,6 +6,7 @@ import { TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { A2aStore, A2aSweepRule } from '../core/a2a/ports.js';
 import { limit } from '../core/limits.js';
 import type { Core } from '../core/ops/types.js';
+import { startSweep } from '../core/sweep.js';
 import type { SqliteTaskStore } from './stores.js';
 
 const DAY = 86_400_000;
@@ -41,25 +42,5 @@ export async function sweepTasks(store: A2aStore, tasks: SqliteTaskStore, now: n
 
 /** Sweeps once now, then every a2a.sweep seconds; returns the function that stops it. */
 export function startTaskSweep(core: Core, tasks: SqliteTaskStore, everyMs = limit('a2a.sweep') * 1000): () => void {
-  let stopped = false;
-  let running = false;
-  const run = async () => {
-    if (running || stopped) return;
-    running = true;
-    try {
-      const n = await sweepTasks(core.store.a2a, tasks, core.now(), undefined, () => stopped);
-      if (n) core.log.info({ n }, 'expired a2a tasks deleted');
-    } catch (err) {
-      core.log.error({ err }, 'a2a task sweep failed');
-    } finally {
-      running = false;
-    }
-  };
-  void run();
-  const t = setInterval(() => void run(), everyMs);
-  t.unref();
-  return () => {
-    stopped = true;
-    clearInterval(t);
-  };
+  return startSweep(core, { what: 'expired a2a tasks deleted', everyMs, run: (stopped) => sweepTasks(core.store.a2a, tasks, core.now(), undefined, stopped) });
 }

@@ -3,20 +3,15 @@
 // again within wanted.days go; past wanted.max rows, the least recently asked go first.
 import { limit } from '../limits.js';
 import type { Core } from '../ops/types.js';
+import { startSweep } from '../sweep.js';
 
 const DAY = 86_400_000;
 
 /** Prunes once now, then every `everyMs`; returns the function that stops it. */
 export function startWantedSweep(core: Core, everyMs = limit('wanted.sweep') * 1000): () => void {
-  const sweep = () =>
-    core.store.kb.pruneWanted(core.now() - limit('wanted.days') * DAY, limit('wanted.max')).then(
-      (n) => {
-        if (n) core.log.info({ n }, 'wanted signatures pruned');
-      },
-      (err: unknown) => core.log.error({ err }, 'wanted sweep failed'),
-    );
-  void sweep();
-  const t = setInterval(sweep, everyMs);
-  t.unref();
-  return () => clearInterval(t);
+  return startSweep(core, {
+    what: 'wanted signatures pruned',
+    everyMs,
+    run: () => core.store.kb.pruneWanted(core.now() - limit('wanted.days') * DAY, limit('wanted.max')),
+  });
 }

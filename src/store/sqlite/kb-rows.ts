@@ -29,4 +29,4 @@ function parseLibs(s: string | null): Lib[] {
 }
 
 export const toEntry = (r: Row): KbEntry => ({ ...r, tags: r.tags ? r.tags.split(' ') : [], libs: parseLibs(r.libs) });
-export const toHit = (r: HitRow): KbHit => ({ ...r, libs: parseLibs(r.libs) });
+export const toKbHit = (r: HitRow): KbHit => ({ ...r, libs: parseLibs(r.libs) });

@@ -6,7 +6,7 @@
 // the KB changes), since agents ask the same questions again.
 import type { KbHit } from '../../core/kb/ports.js';
 import { LIMIT, type Db } from './db.js';
-import { HIT_COLS, RANK, toHit, type HitRow } from './kb-rows.js';
+import { HIT_COLS, RANK, toKbHit, type HitRow } from './kb-rows.js';
 import { Memo } from './memo.js';
 
 const CANDIDATES = 200;
@@ -50,7 +50,7 @@ export function kbSearch(db: Db, { budgetMs = 4, firstWindow = 65_536, ttlMs = 6
     run(match: string, limit: number, now = Date.now()): KbHit[] {
       return memo.get(`${limit}\0${match}`, now, () => {
         const ids = candidates(match);
-        return ids.length ? (ranked.all(JSON.stringify(ids), limit) as HitRow[]).map(toHit) : [];
+        return ids.length ? (ranked.all(JSON.stringify(ids), limit) as HitRow[]).map(toKbHit) : [];
       });
     },
   };

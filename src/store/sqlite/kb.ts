@@ -3,7 +3,7 @@ import type { Digest, KbRepo, NewEntry, VoteResult, Wanted } from '../../core/kb
 import type { Background } from './background.js';
 import { LIMIT, type Db } from './db.js';
 import { kbSearch } from './kb-search.js';
-import { COLS, HIT_COLS, toEntry, toHit, type HitRow, type Row } from './kb-rows.js';
+import { COLS, HIT_COLS, toEntry, toKbHit, type HitRow, type Row } from './kb-rows.js';
 import { Memo } from './memo.js';
 
 type LibChange = Awaited<ReturnType<KbRepo['byLib']>>[number];
@@ -149,7 +149,7 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
       flush();
     },
     async byHash(h, limit, hit) {
-      const rows = (bestH.all(h, limit) as HitRow[]).map(toHit);
+      const rows = (bestH.all(h, limit) as HitRow[]).map(toKbHit);
       // Only lookups that find entries are hits; misses are demand (kb_wanted), or every random
       // hash asked for would add a row of counts.
       if (hit && rows.length) pending.set(h, (pending.get(h) ?? 0) + 1);
