@@ -1,0 +1,41 @@
+// Event bus port: domains publish facts, subscribers (sinks, streams, feeds, exports) follow them.
+// SQLite: an outbox table written in the same transaction as the change, fanned out in process
+// after commit. PostgreSQL (later): the same outbox, NOTIFY carrying only ids after commit; every
+// subscriber reads the rows by id, so domain code does not change.
+
+/** One published event. `id` is gapless and monotonic per topic, in commit order. */
+export interface BusEvent<P = unknown> {
+  topic: string;
+  id: number;
+  /** Commit time, epoch ms. */
+  time: number;
+  payload: P;
+}
+
+/** An event a write carries: repositories that accept `emit` store it in the write's own transaction. */
+export interface EventDraft {
+  topic: string;
+  payload: unknown;
+}
+
+/** A topic exactly, or every topic starting with a prefix (e.g. `tasks.`). */
+export type TopicSelector = { topic: string } | { prefix: string };
+
+/** Where a subscriber resumes: the last id it saw per topic (a reconnecting stream sends this back). */
+export type Resume = Record<string, number>;
+
+export interface EventBus {
+  /** Publishes in its own transaction; resolves after commit, with the event as stored. */
+  publish(topic: string, payload: unknown): Promise<BusEvent>;
+  /** Events of one topic after id `after` (exclusive), oldest first, at most `limit`. Pruned events are gone. */
+  read(topic: string, after: number, limit: number): Promise<BusEvent[]>;
+  /** The newest id of a topic (0 when it has none). */
+  head(topic: string): Promise<number>;
+  /**
+   * Live events of a topic or prefix. With `resume`, retained events after those ids are replayed
+   * first, then live ones follow: no gaps, no duplicates, per-topic order. Ends when `signal` aborts.
+   */
+  subscribe(sel: TopicSelector, opts?: { resume?: Resume; signal?: AbortSignal }): AsyncIterable<BusEvent>;
+  /** In-process callback form for domain subscribers; returns the unsubscribe function. */
+  on(sel: TopicSelector, fn: (e: BusEvent) => void): () => void;
+}
