@@ -18,7 +18,10 @@ import { sqliteWorkspace } from './workspace.js';
  * `workspaceKey` seals A2A push configs at rest; without it (tools, tests) the data directory's
  * workspace.key is read, or made, exactly as the config does, so the server reads the same rows.
  */
-export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'normal', workspaceKey?: Buffer): Store & { file: string } {
+/** `opts.now`: the clock of time-based ports (event retention, job leases); tests move it by hand. */
+export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'normal', workspaceKey?: Buffer, opts: { now?: () => number } = {}): Store & { file: string } {
+  const now = opts.now ?? Date.now;
+  void now;
   const master = workspaceKey ?? workspaceKeyOf(dataDir);
   const file = join(dataDir, 'commons.db');
   const db = openDb(file, sync);
