@@ -1,0 +1,83 @@
+// Generates the tables of docs/architecture.md from the operation registry and the source tree:
+// route → operation → ports, and operation-name prefixes → folders. `npm run docs:arch` rewrites
+// them; test/docs/architecture.test.ts fails when the committed file is stale.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OPS } from '../src/core/ops/registry.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const coreDir = join(root, 'src/core');
+export const DOC = join(root, 'docs/architecture.md');
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
+
+/** The domain folder (src/core/<folder>) whose source defines an operation `name: '<op>'`. */
+function folderOf(sources: Map<string, string>): (op: string) => string {
+  return (op) => {
+    for (const [file, text] of sources) if (text.includes(`name: '${op}'`)) return relative(coreDir, dirname(file));
+    return '?';
+  };
+}
+
+/** Store ports (repositories of src/core/store.ts) a folder's code reaches: `store.<repo>`. */
+function portsOf(sources: Map<string, string>, folder: string): string[] {
+  const found = new Set<string>();
+  for (const [file, text] of sources) {
+    if (relative(coreDir, dirname(file)).split('/')[0] !== folder.split('/')[0]) continue;
+    for (const m of text.matchAll(/\bstore\.([a-z][A-Za-z0-9]*)\b/g)) if (m[1] !== 'close' && m[1] !== 'ping') found.add(m[1]!);
+  }
+  return [...found].sort();
+}
+
+export function tables(): string {
+  const sources = new Map(files(coreDir).map((f) => [f, readFileSync(f, 'utf8')]));
+  const folder = folderOf(sources);
+  const rows = OPS.map((op) => ({ op, folder: folder(op.name) }));
+  const routes = rows
+    .filter((r) => r.op.rest)
+    .map(({ op, folder: f }) => `| \`${op.rest!.method} ${op.rest!.path}\` | \`${op.name}\` | ${op.auth} | \`src/core/${f}\` | ${portsOf(sources, f).map((p) => `\`${p}\``).join(', ') || '—'} |`)
+    .sort();
+  const other = rows.filter((r) => !r.op.rest).map(({ op, folder: f }) => `| (no REST route) | \`${op.name}\` | ${op.auth} | \`src/core/${f}\` | ${portsOf(sources, f).map((p) => `\`${p}\``).join(', ') || '—'} |`);
+  const prefixes = new Map<string, Set<string>>();
+  for (const { op, folder: f } of rows) {
+    const p = op.name.split('.')[0]!;
+    if (!prefixes.has(p)) prefixes.set(p, new Set());
+    prefixes.get(p)!.add(`src/core/${f}`);
+  }
+  const prefixRows = [...prefixes].sort(([a], [b]) => a.localeCompare(b)).map(([p, fs]) => `| \`${p}.\` | ${[...fs].sort().map((x) => `\`${x}\``).join(', ')} |`);
+  return [
+    `### Routes, operations and ports (${OPS.length} operations)`,
+    '',
+    'Ports are the repositories of `src/core/store.ts` that the operation\'s domain folder reaches.',
+    '',
+    '| route | operation | auth | folder | ports |',
+    '|---|---|---|---|---|',
+    ...routes,
+    ...other,
+    '',
+    '### Operation-name prefixes and their folders',
+    '',
+    '| prefix | folder |',
+    '|---|---|',
+    ...prefixRows,
+  ].join('\n');
+}
+
+const BEGIN = '<!-- generated: npm run docs:arch -->';
+const END = '<!-- end generated -->';
+
+/** The document with its generated block replaced by today's tables. */
+export function regenerated(doc: string): string {
+  const a = doc.indexOf(BEGIN);
+  const b = doc.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`docs/architecture.md lacks the ${BEGIN} … ${END} markers`);
+  return doc.slice(0, a + BEGIN.length) + '\n' + tables() + '\n' + doc.slice(b);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  writeFileSync(DOC, regenerated(readFileSync(DOC, 'utf8')));
+  console.log(`wrote ${relative(root, DOC)}`);
+}
