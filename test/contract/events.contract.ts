@@ -14,7 +14,7 @@ function collect(bus: EventBus, sel: TopicSelector, resume?: Resume, onEach?: (e
   const ac = new AbortController();
   const got: BusEvent[] = [];
   const sub = bus.subscribe(sel, { resume, signal: ac.signal });
-  let waiter: { n: number; res: () => void } | null = null;
+  let waiter = null as { n: number; res: () => void } | null;
   const done = (async () => {
     for await (const e of sub) {
       got.push(e);
