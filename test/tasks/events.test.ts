@@ -68,3 +68,33 @@ it('open, claim, done, accept over REST appear on topic tasks in order, with the
   ac.abort();
   await sub;
 });
+
+it('release, reject and cancel publish too; each event carries the state after the change', async () => {
+  const bus = s.core.store.events;
+  const head = await bus.head(TASKS_TOPIC);
+  const mk = async (title: string) => ((await (await post(s, '/v1/tasks', alice, { title }, { accept: 'application/json' })).json()) as { id: string }).id;
+  const a = await mk('Task to release and reject');
+  const b = await mk('Task to cancel');
+  for (const [id, action, who, body] of [
+    [a, 'claim', bob, undefined],
+    [a, 'release', bob, undefined],
+    [a, 'claim', bob, undefined],
+    [a, 'done', bob, { result: 'r' }],
+    [a, 'reject', alice, { note: 'again' }],
+    [b, 'cancel', alice, undefined],
+  ] as const) {
+    const res = await post(s, `/v1/tasks/${id}/${action}`, who, body);
+    expect(res.status, await res.clone().text()).toBe(200);
+  }
+  const got = (await bus.read(TASKS_TOPIC, head, 100)).map((e) => e.payload as TaskEvent).map((p) => [p.id, p.state, p.claimant]);
+  expect(got).toEqual([
+    [a, 'open', null],
+    [b, 'open', null],
+    [a, 'claimed', bob.id],
+    [a, 'open', null],
+    [a, 'claimed', bob.id],
+    [a, 'done', bob.id],
+    [a, 'claimed', bob.id],
+    [b, 'cancelled', null],
+  ]);
+});
