@@ -7,7 +7,9 @@
 // deliver what the write appended: it reads the committed rows of the touched topics after the last
 // id it delivered, so an event whose transaction rolled back is never seen, and the live feed is in
 // commit order per topic. Subscribers (src/core/events/subscription.ts) treat that feed as a
-// shortcut and read anything they missed back from the table by id.
+// shortcut and read anything they missed back from the table by id. Events another process writes
+// to the same file (a tool) are readable at once and reach this process's live subscribers with
+// its next write of that topic (a subscriber fills the gap by id); today one process serves a file.
 //
 // PostgreSQL later, with no change to domain code: the same outbox (heads bumped with
 // `UPDATE ... RETURNING` in the write's transaction), and after commit `NOTIFY events, '<topic> <id>'`
