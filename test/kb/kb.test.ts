@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errsig } from '../../src/core/kb/errsig/errsig.js';
 import { register, start, type TestServer } from '../helpers/server.js';
@@ -244,7 +244,10 @@ describe('search, hubs, archive, sample data', () => {
   it('common first errors, pasted whole from a terminal, get a real answer from the sample data', async () => {
     // Outputs as agents meet them: other paths, line numbers, hosts and values than the sample
     // data's own texts, so this also holds ErrSig's normalization to what the seed promises.
-    const cases = JSON.parse(readFileSync(new URL('./common-first-errors.json', import.meta.url), 'utf8')) as Array<{ name: string; output: string }>;
+    // common-first-errors.json, plus any test/kb/realistic/*.json (same shape).
+    const dir = new URL('./realistic/', import.meta.url);
+    const extra = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => new URL(f, dir)) : [];
+    const cases = [new URL('./common-first-errors.json', import.meta.url), ...extra].flatMap((u) => JSON.parse(readFileSync(u, 'utf8')) as Array<{ name: string; output: string }>);
     expect(cases.length).toBeGreaterThanOrEqual(40);
     const missed: string[] = [];
     for (const c of cases) {

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { seedFiles } from '../../src/core/kb/seed.js';
 import { describe, it, expect } from 'vitest';
 import { z } from 'zod';
 import { scrubFind } from '../../src/core/safety/scrub.js';
 
-// Validates the KB sample data loaded on first start (src/core/kb/seed/fixes.jsonl).
+// Validates the KB sample data loaded on first start (src/core/kb/seed/*.jsonl).
 // The file is hand-curated, so every rule here is a guard against editing mistakes.
 
-const FILE = new URL('../../src/core/kb/seed/fixes.jsonl', import.meta.url);
 
 const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'] as const;
 
@@ -39,26 +40,28 @@ const Entry = z.strictObject({
 });
 type Entry = z.infer<typeof Entry>;
 
-const raw = readFileSync(FILE, 'utf8');
-const lines = raw.split('\n');
+const FILES = seedFiles();
+const raws = FILES.map((f) => ({ name: basename(f), raw: readFileSync(f, 'utf8') }));
+/** Every line of every file, labelled `<file>:<line>` in problems. */
+const lines = raws.flatMap(({ name, raw }) => raw.split('\n').map((text, i) => ({ text, at: `${name}:${i + 1}` })));
 
 /** Parses every non-empty line; a broken line becomes a labelled failure instead of aborting the file. */
 function parseAll(): { entries: Entry[]; problems: string[] } {
   const entries: Entry[] = [];
   const problems: string[] = [];
-  lines.forEach((line, i) => {
+  lines.forEach(({ text: line, at }) => {
     if (line === '') return;
     let json: unknown;
     try {
       json = JSON.parse(line);
     } catch (e) {
-      problems.push(`line ${i + 1}: invalid JSON (${(e as Error).message})`);
+      problems.push(`${at}: invalid JSON (${(e as Error).message})`);
       return;
     }
     const r = Entry.safeParse(json);
     if (!r.success) {
       const msg = r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ');
-      problems.push(`line ${i + 1}: ${msg}`);
+      problems.push(`${at}: ${msg}`);
       return;
     }
     entries.push(r.data);
@@ -68,10 +71,13 @@ function parseAll(): { entries: Entry[]; problems: string[] } {
 
 const { entries, problems } = parseAll();
 
-describe('KB seed fixes.jsonl', () => {
-  it('is one JSON object per line, newline-terminated, no blank lines', () => {
-    expect(raw.endsWith('\n')).toBe(true);
-    expect(lines.slice(0, -1).filter((l) => l.trim() === '')).toEqual([]);
+describe('KB seed files', () => {
+  it('are one JSON object per line, newline-terminated, no blank lines', () => {
+    expect(FILES[0]).toMatch(/fixes\.jsonl$/);
+    for (const { name, raw } of raws) {
+      expect(raw.endsWith('\n'), name).toBe(true);
+      expect(raw.split('\n').slice(0, -1).filter((l) => l.trim() === ''), name).toEqual([]);
+    }
   });
 
   it('every line matches the entry schema', () => {

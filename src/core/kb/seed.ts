@@ -1,6 +1,7 @@
-// Sample data: the curated fixes in seed/fixes.jsonl, loaded once into an empty KB so a new
+// Sample data: the curated fixes in seed/*.jsonl (file name order), loaded once into an empty KB so a new
 // user's first POST /e with a common error gets a real answer.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Core } from '../ops/types.js';
@@ -11,7 +12,15 @@ import { libsInText, parseLib } from './libs.js';
 import type { NewEntry } from './ports.js';
 import { ECOS } from './ops.js';
 
-const SEED = fileURLToPath(new URL('./seed/fixes.jsonl', import.meta.url));
+const SEED_DIR = fileURLToPath(new URL('./seed/', import.meta.url));
+
+/** The sample data files, in load order (fixes.jsonl first, then the others by name). */
+export function seedFiles(dir = SEED_DIR): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort((a, b) => (a === 'fixes.jsonl' ? -1 : b === 'fixes.jsonl' ? 1 : a.localeCompare(b)))
+    .map((f) => join(dir, f));
+}
 
 /** The operator's own identity for seed entries (not a registered root). */
 export const SYSTEM_AUTHOR = 'asystem';
@@ -25,8 +34,8 @@ const Row = z.object({
   title: z.string().min(1),
 });
 
-export function seedRows(core: Pick<Core, 'now' | 'random'>, file = SEED): NewEntry[] {
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+export function seedRows(core: Pick<Core, 'now' | 'random'>, files = seedFiles()): NewEntry[] {
+  const lines = files.flatMap((file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()));
   const now = core.now();
   return lines.map((line, i) => {
     const r = Row.parse(JSON.parse(line));
