@@ -47,10 +47,15 @@ describe('MCP session admission', () => {
   it('one network that opens sessions in a burst is refused with 429 err quota; other networks are not', async () => {
     const ip = newNet();
     const burst = quotaDef('mcp_session').burst * MULT;
-    const first = await initialize(ip);
-    expect(first.status).toBe(200);
-    for (let i = 1; i < burst; i++) expect((await initialize(ip)).status).toBe(200);
-    const over = await initialize(ip);
+    // The bucket refills while the loop runs (2 a second here), so a few more than the burst may pass.
+    let ok = 0;
+    let over = await initialize(ip);
+    while (over.status === 200 && ok < burst * 2) {
+      ok++;
+      over = await initialize(ip);
+    }
+    expect(ok).toBeGreaterThanOrEqual(burst);
+    expect(ok).toBeLessThan(burst * 1.5);
     expect(over.status).toBe(429);
     expect(over.sid).toBeNull();
     expect(over.body.error.message).toMatch(/^err quota mcp_session retry in \d+s$/);
