@@ -196,6 +196,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'mcp.idle', value: 1800, unit: 's', what: 'MCP session idle timeout' },
   { key: 'mcp.events', value: 1000, unit: 'events', what: 'MCP resumability events kept per session' },
   { key: 'mcp.sse_wait', value: 60, unit: 's', what: 'legacy /messages wait for the inline answer' },
+  { key: 'store.wal_max', value: 64 * MiB, unit: 'bytes', what: 'SQLite write-ahead log size above which it is checkpointed and truncated while serving (checked every 250 ms)' },
   { key: 'body.default', value: 64 * KiB, unit: 'bytes', what: 'request body default cap' },
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },
