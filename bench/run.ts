@@ -180,7 +180,7 @@ async function main(): Promise<void> {
     // WAL size under a burst of small writes through the store (in this process; no HTTP).
     if (ONLY.has('wal')) {
       const w = await benchWal(Number(process.env.BENCH_WAL_WRITES || 50_000));
-      notes.push(`WAL: ${w.writes} writes of 1 KiB through the store in ${w.seconds} s; WAL at most ${w.maxMb} MB, ${w.endMb} MB at the end, ${w.settledMb} MB 3 s later`);
+      notes.push(`WAL: ${w.writes} writes of 1 KiB through the store in ${w.seconds} s; WAL at most ${w.maxMb} MB, ${w.endMb} MB at the end, ${w.settledMb} MB 3 s later; longest event-loop stall ${w.maxStallMs} ms`);
     }
 
     // ── Hook for bench/bus.ts (event bus publish→delivery p50/p99 to 1 and 1,000 subscribers, job

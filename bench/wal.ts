@@ -6,9 +6,10 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 
-export interface WalFacts { writes: number; seconds: number; maxMb: number; endMb: number; settledMb: number }
+export interface WalFacts { writes: number; seconds: number; maxMb: number; endMb: number; settledMb: number; maxStallMs: number }
 
 const size = (f: string) => {
   try {
@@ -24,6 +25,9 @@ export async function benchWal(writes = 50_000): Promise<WalFacts> {
   const wal = `${store.file}-wal`;
   let max = 0;
   const sample = setInterval(() => (max = Math.max(max, size(wal))), 5);
+  // The longest the event loop waited (writes run in batches of 50 between turns, ~5 ms).
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   try {
     const t0 = performance.now();
     const ct = randomBytes(1024);
@@ -39,7 +43,8 @@ export async function benchWal(writes = 50_000): Promise<WalFacts> {
     await new Promise((r) => setTimeout(r, 3000));
     const settled = size(wal);
     const mb = (n: number) => Math.round((n / 1048576) * 10) / 10;
-    return { writes, seconds: Math.round(seconds * 10) / 10, maxMb: mb(max), endMb: mb(end), settledMb: mb(settled) };
+    loop.disable();
+    return { writes, seconds: Math.round(seconds * 10) / 10, maxMb: mb(max), endMb: mb(end), settledMb: mb(settled), maxStallMs: Math.round(loop.max / 1e6) };
   } finally {
     clearInterval(sample);
     await store.close();
@@ -49,5 +54,5 @@ export async function benchWal(writes = 50_000): Promise<WalFacts> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const f = await benchWal(Number(process.argv[2] || 50_000));
-  console.log(`wal: ${f.writes} writes of 1 KiB in ${f.seconds} s; WAL max ${f.maxMb} MB, at the end ${f.endMb} MB, 3 s later ${f.settledMb} MB`);
+  console.log(`wal: ${f.writes} writes of 1 KiB in ${f.seconds} s; WAL max ${f.maxMb} MB, at the end ${f.endMb} MB, 3 s later ${f.settledMb} MB; longest event-loop stall ${f.maxStallMs} ms`);
 }

@@ -29,7 +29,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
   // Checkpoints run in a worker; the serving connection keeps only a far backstop (400 MB of WAL)
   // and truncates the WAL when it passes store.wal_max (boundWal in background.ts).
   db.pragma('wal_autocheckpoint = 100000');
-  const background = startBackground(file);
+  const background = startBackground(file, 1000, limit('store.wal_max'));
   const stopWalBound = boundWal(db, file, limit('store.wal_max'));
   const ping = db.prepare('SELECT 1 AS ok');
   const kb = sqliteKb(db, background);
