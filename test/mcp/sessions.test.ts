@@ -60,6 +60,10 @@ describe('MCP session admission', () => {
     expect(over.sid).toBeNull();
     expect(over.body.error.message).toMatch(/^err quota mcp_session retry in \d+s$/);
     expect(Number(over.retry)).toBeGreaterThan(0);
+    // The legacy SSE transport draws on the same bucket.
+    const sse = await fetch(`${s.url}/sse`, { headers: { accept: 'text/event-stream', 'x-forwarded-for': ip } });
+    expect(sse.status).toBe(429);
+    expect(await sse.text()).toMatch(/^err quota mcp_session retry in \d+s\n$/);
     // Another client is not locked out, and the sessions already open still work.
     const other = await initialize(newNet());
     expect(other.status).toBe(200);
