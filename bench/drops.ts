@@ -3,18 +3,8 @@
 // each creates a fresh drop with reads=10; the GET row then reads the drops the PUT row made,
 // round robin, so every GET hits a live drop (it has 10 reads per drop to spend; a GET row that
 // ran out would show up as non-2xx).
-import type autocannon from 'autocannon';
 import { solve } from '../src/core/identity/pow.js';
-
-export interface BenchRow {
-  route: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
-
-export type BenchRun = (route: string, url: string, opts?: Partial<autocannon.Options>) => Promise<BenchRow>;
+import type { BenchRun, Row } from './load.js';
 
 const BODY = ('dead drop benchmark payload, plain words only. ').repeat(22).slice(0, 1024);
 
@@ -27,7 +17,7 @@ async function token(cx: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
-export async function benchDrops(cx: string, run: BenchRun): Promise<BenchRow[]> {
+export async function benchDrops(cx: string, run: BenchRun): Promise<Row[]> {
   const tok = await token(cx);
   const prefix = `bench-${Date.now().toString(36)}-`;
   let n = 0;

@@ -5,12 +5,9 @@ import { serverArgs } from './server-args.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type autocannon from 'autocannon';
 import { errsig } from '../src/core/kb/errsig/errsig.js';
 import { generateStamped, isFresh, syntheticError } from './gen-kb.js';
-
-interface Row { route: string; rps: number; p50: number; p99: number; non2xx: number }
-type Run = (route: string, url: string, opts?: Partial<autocannon.Options>) => Promise<Row>;
+import type { BenchRun, Opts, Row } from './load.js';
 
 export interface KbFacts { entries: number; rssMb: number; dbMb: number; coldStartMs: number; generatedS: number | null }
 
@@ -19,7 +16,7 @@ function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
-export async function benchKb(run: Run, port: number, cport: number, kids: ChildProcess[]): Promise<{ rows: Row[]; light: Row[]; facts: KbFacts }> {
+export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number, cport: number, kids: ChildProcess[]): Promise<{ rows: Row[]; light: Row[]; facts: KbFacts }> {
   const n = Number(process.env.BENCH_KB_ENTRIES || 1_000_000);
   const dir = join('.bench', `kb-${n}`);
   let generatedS: number | null = null;
@@ -34,6 +31,8 @@ export async function benchKb(run: Run, port: number, cport: number, kids: Child
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   kids.push(child);
+  // CPU per request is read from this server's own process.
+  const run = runnerFor(child.pid!);
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     try {
@@ -50,7 +49,7 @@ export async function benchKb(run: Run, port: number, cport: number, kids: Child
   const pick = () => Math.floor(Math.random() * n);
   const hashes = Array.from({ length: 2000 }, () => errsig(syntheticError(pick())).h);
   const words = ['parser failed', 'socket buffer', 'thread module', 'config cache index', 'token stream', 'SyntheticError42', 'codec schema driver'];
-  const routes: Array<[string, string, Partial<autocannon.Options>]> = [
+  const routes: Array<[string, string, Opts]> = [
     [`POST /e hit (${n} entries)`, `${url}/e`, {
       method: 'POST',
       requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick()) }) }] as never,

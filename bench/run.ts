@@ -1,19 +1,22 @@
-// Load benchmark: autocannon against the real server (child process) and, in the same run,
-// a bare node:http server answering a constant as the baseline. Prints a table.
+// Load benchmark: the real server (child process) and, in the same run, two floors, each in its
+// own process: a bare node:http server answering a constant, and a fastify route doing one
+// better-sqlite3 point lookup (bench/floor.mjs). Per row: req/s, p50, p99, and the serving
+// process's CPU time per request (/proc/<pid>/stat before and after the row, bench/load.ts), with
+// the ratio of each floor's CPU per request to the row's. Load comes from wrk where every request
+// of a row is the same, else autocannon.
 import { serverArgs } from './server-args.js';
-import autocannon from 'autocannon';
 import { benchDrops } from './drops.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { benchKb } from './kb.js';
+import { CONNECTIONS, DURATION, mergeRows, runner, WRK, type BenchRun, type Opts, type Row } from './load.js';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchWal } from './wal.js';
 
-const DURATION = Number(process.env.BENCH_SECONDS || 8);
-const CONNECTIONS = 50;
-// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, kb) runs only those beside the baseline.
-const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb').split(','));
+// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, kb, wal) runs only those beside the floors.
+const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb,wal').split(','));
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -69,23 +72,12 @@ async function mcpSession(url: string): Promise<string> {
   return sid;
 }
 
-interface Row { route: string; rps: number; p50: number; p99: number; non2xx: number }
-
-async function run(route: string, url: string, opts: Partial<autocannon.Options> = {}): Promise<Row> {
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, ...opts });
-  return { route, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
-}
-
-type Leg = (seconds: number) => Promise<Omit<Row, 'route'>>;
-const leg = (url: string, opts: Partial<autocannon.Options>): Leg => async (seconds) => {
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, ...opts });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
-};
+type Leg = (seconds: number) => Promise<Row>;
+const leg = (run: BenchRun, url: string, opts: Opts): Leg => (seconds) => run('leg', url, { ...opts, duration: seconds });
 
 /**
  * A head-to-head pair on this shared, noisy machine: A, B, B, A, each for half the duration, so a
- * slow stretch of the host weighs on both sides alike. req/s is the mean of the two legs; p50 and
- * p99 are the worse leg's (percentiles of two runs cannot be merged exactly).
+ * slow stretch of the host weighs on both sides alike (see mergeRows for how legs combine).
  */
 async function pair(a: [string, Leg], b: [string, Leg]): Promise<[Row, Row]> {
   const half = Math.max(1, Math.round(DURATION / 2));
@@ -93,33 +85,40 @@ async function pair(a: [string, Leg], b: [string, Leg]): Promise<[Row, Row]> {
   const b1 = await b[1](half);
   const b2 = await b[1](half);
   const a2 = await a[1](half);
-  const merge = (route: string, x: Omit<Row, 'route'>, y: Omit<Row, 'route'>): Row => ({
-    route, rps: (x.rps + y.rps) / 2, p50: Math.max(x.p50, y.p50), p99: Math.max(x.p99, y.p99), non2xx: x.non2xx + y.non2xx,
-  });
-  return [merge(a[0], a1, a2), merge(b[0], b1, b2)];
+  return [mergeRows(a[0], a1, a2), mergeRows(b[0], b1, b2)];
+}
+
+function spawnKid(kids: ChildProcess[], args: string[], env: Record<string, string>, stderr: 'ignore' | 'inherit' = 'ignore'): number {
+  const k = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', stderr] });
+  kids.push(k);
+  if (!k.pid) throw new Error(`could not start ${args.join(' ')}`);
+  return k.pid;
 }
 
 async function main(): Promise<void> {
   // The service as `npm start` runs it: compiled JavaScript under plain node.
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'cx-bench-'));
-  const [bport, port, cport, mport] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [bport, fport, port, cport] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const kids: ChildProcess[] = [];
+  /** Lines printed after the table (sections that are not HTTP rows). */
+  const notes: string[] = [];
+  if (!WRK) console.log('\nwrk not found (Debian: apt-get install -y wrk): every row falls back to autocannon, which takes more CPU of the shared machine.\n');
   try {
-    kids.push(spawn(process.execPath, ['-e', BASELINE], { env: { ...process.env, PORT: String(bport) }, stdio: 'ignore' }));
-    kids.push(
-      spawn(process.execPath, serverArgs(), {
-        env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000' },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      }),
-    );
+    const basePid = spawnKid(kids, ['-e', BASELINE], { PORT: String(bport) });
+    const floorPid = spawnKid(kids, ['bench/floor.mjs'], { PORT: String(fport) });
+    const cxPid = spawnKid(kids, serverArgs(), { PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000' }, 'inherit');
     const base = `http://127.0.0.1:${bport}`;
+    const floor = `http://127.0.0.1:${fport}`;
     const cx = `http://127.0.0.1:${port}`;
     await waitUp(base);
+    await waitUp(`${floor}/healthz`);
     await waitUp(`${cx}/healthz`);
+    const run = runner(cxPid);
     let n = 0;
     const rows: Row[] = [];
-    rows.push(await run('baseline node:http constant', base));
+    rows.push(await runner(basePid)('floor: node:http constant', base));
+    rows.push(await runner(floorPid)('floor: fastify + 1 better-sqlite3 lookup', `${floor}/row/4242`));
     if (ONLY.has('core')) rows.push(await run('GET /healthz', `${cx}/healthz`));
     if (ONLY.has('core')) rows.push(await run('GET /limits', `${cx}/limits`));
     // Challenges are quota'd per /24: spread the load over many (trusted X-Forwarded-For), as real traffic is.
@@ -129,66 +128,84 @@ async function main(): Promise<void> {
         requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${(n >> 8) & 255}.${n++ & 255}.1` } }) }],
       }),
     );
-    // MCP: tools/call of a cheap read tool, session and stateless, beside the SDK's minimal server.
-    kids.push(spawn(process.execPath, ['bench/minimal-mcp.mjs'], { env: { ...process.env, PORT: String(mport) }, stdio: 'ignore' }));
-    const mini = `http://127.0.0.1:${mport}`;
-    await waitUpPost(mini);
-    // Unique JSON-RPC ids: concurrent requests in one session must not collide.
-    const mcpLegs = async (url: string, tool: string): Promise<{ session: Leg; stateless: Leg }> => {
-      let id = 0;
-      const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool, arguments: {} } }) }) }];
-      const sid = await mcpSession(url);
-      return {
-        session: leg(url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sid }, requests: calls as never }),
-        stateless: leg(url, { method: 'POST', headers: MCP_HEADERS, requests: calls as never }),
-      };
-    };
     const ratios: string[] = [];
     const vs = (what: string, [m, c]: [Row, Row]) => {
       rows.push(m, c);
-      ratios.push(`${what}: commons ${(c.rps / m.rps).toFixed(2)}x the minimal SDK server`);
+      ratios.push(`${what}: commons ${(c.rps / m.rps).toFixed(2)}x the minimal SDK server's req/s, ${(m.cpuMs / c.cpuMs).toFixed(2)}x its CPU per request`);
     };
+    // MCP: tools/call of a cheap read tool, session and stateless, beside the SDK's minimal server.
     if (ONLY.has('mcp')) {
-      const m = await mcpLegs(`${mini}/mcp`, 'ping');
-      const c = await mcpLegs(`${cx}/mcp`, 'sys_health');
+      const mport = await freePort();
+      const miniPid = spawnKid(kids, ['bench/minimal-mcp.mjs'], { PORT: String(mport) });
+      const mini = `http://127.0.0.1:${mport}`;
+      await waitUpPost(mini);
+      // Unique JSON-RPC ids: concurrent requests in one session must not collide (autocannon).
+      const mcpLegs = async (url: string, tool: string, r: BenchRun): Promise<{ session: Leg; stateless: Leg }> => {
+        let id = 0;
+        const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool, arguments: {} } }) }) }];
+        const sid = await mcpSession(url);
+        return {
+          session: leg(r, url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sid }, requests: calls as never }),
+          stateless: leg(r, url, { method: 'POST', headers: MCP_HEADERS, requests: calls as never }),
+        };
+      };
+      const m = await mcpLegs(`${mini}/mcp`, 'ping', runner(miniPid));
+      const c = await mcpLegs(`${cx}/mcp`, 'sys_health', run);
       vs('MCP tools/call session', await pair(['minimal SDK tools/call session', m.session], ['commons tools/call session', c.session]));
       vs('MCP tools/call stateless', await pair(['minimal SDK tools/call stateless', m.stateless], ['commons tools/call stateless', c.stateless]));
     }
     // A2A: blocking message/send (0.3 wire) of a cheap read skill, ours persisting every task in
     // SQLite, beside the SDK's own express server with an in-memory task store.
-    const aport = await freePort();
-    kids.push(spawn(process.execPath, ['bench/minimal-a2a.mjs'], { env: { ...process.env, PORT: String(aport) }, stdio: 'ignore' }));
-    await waitUpPost(`http://127.0.0.1:${aport}/a2a`);
-    const a2aLeg = (url: string, parts: unknown[]): Leg => {
-      let id = 0;
-      const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'message/send', params: { message: { kind: 'message', messageId: `b${id}`, role: 'user', parts }, configuration: { blocking: true } } }) }) }];
-      return leg(url, { method: 'POST', headers: { 'content-type': 'application/json' }, requests: calls as never });
-    };
     if (ONLY.has('a2a')) {
+      const aport = await freePort();
+      const a2aPid = spawnKid(kids, ['bench/minimal-a2a.mjs'], { PORT: String(aport) });
+      await waitUpPost(`http://127.0.0.1:${aport}/a2a`);
+      const a2aLeg = (r: BenchRun, url: string, parts: unknown[]): Leg => {
+        let id = 0;
+        const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'message/send', params: { message: { kind: 'message', messageId: `b${id}`, role: 'user', parts }, configuration: { blocking: true } } }) }) }];
+        return leg(r, url, { method: 'POST', headers: { 'content-type': 'application/json' }, requests: calls as never });
+      };
       vs('A2A message/send', await pair(
-        ['minimal SDK a2a message/send', a2aLeg(`http://127.0.0.1:${aport}/a2a`, [{ kind: 'text', text: 'ping' }])],
-        ['commons a2a message/send', a2aLeg(`${cx}/a2a`, [{ kind: 'data', data: { skill: 'sys.health' } }])],
+        ['minimal SDK a2a message/send', a2aLeg(runner(a2aPid), `http://127.0.0.1:${aport}/a2a`, [{ kind: 'text', text: 'ping' }])],
+        ['commons a2a message/send', a2aLeg(run, `${cx}/a2a`, [{ kind: 'data', data: { skill: 'sys.health' } }])],
       ));
     }
     // Dead drops: PUT with a token (quotas scaled by CX_QUOTA_MULT above), then GETs of those drops.
     if (ONLY.has('drops')) rows.push(...(await benchDrops(cx, run)));
 
     // KB at scale (issue 3): its own server over the generated database.
-    const kb = ONLY.has('kb') ? await benchKb(run, await freePort(), await freePort(), kids) : null;
+    const kb = ONLY.has('kb') ? await benchKb(runner, await freePort(), await freePort(), kids) : null;
     if (kb) rows.push(...kb.rows);
 
-    const b = rows[0]!.rps;
+    // WAL size under a burst of small writes through the store (in this process; no HTTP).
+    if (ONLY.has('wal')) {
+      const w = await benchWal(Number(process.env.BENCH_WAL_WRITES || 50_000));
+      notes.push(`WAL: ${w.writes} writes of 1 KiB through the store in ${w.seconds} s; WAL at most ${w.maxMb} MB, ${w.endMb} MB at the end, ${w.settledMb} MB 3 s later; longest event-loop stall ${w.maxStallMs} ms`);
+    }
+
+    // ── Hook for bench/bus.ts (event bus publish→delivery p50/p99 to 1 and 1,000 subscribers, job
+    // queue enqueue+lease+ack per second; written on another branch). Add its group here, e.g.
+    //   if (ONLY.has('bus')) notes.push(...(await benchBus()));   // lines printed after the table
+    // and 'bus' to the default BENCH_ONLY list above. HTTP rows go to `rows` via runner(pid).
+
+    const [node, fl] = [rows[0]!, rows[1]!];
     const pad = (s: string, w: number) => s.padEnd(w);
-    console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION} s per route, same machine, same run\n`);
-    console.log(`${pad('route', 38)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('non-2xx', 8)} ratio`);
-    for (const r of rows) console.log(`${pad(r.route, 38)} ${pad(r.rps.toFixed(0), 9)} ${pad(String(r.p50), 7)} ${pad(String(r.p99), 7)} ${pad(String(r.non2xx), 8)} ${(r.rps / b).toFixed(2)}`);
+    const num = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+    const gens = [...new Set(rows.map((r) => r.gen))].map((g) => (g === 'wrk' ? `${WRK} (-t1)` : 'autocannon')).join(' and ');
+    console.log(`\n${gens}, ${CONNECTIONS} connections, ${DURATION} s per row, same machine, same run`);
+    console.log('cpu = CPU time of the serving process per request (utime+stime from /proc/<pid>/stat); node/row and floor/row = the floors\' CPU per request over the row\'s\n');
+    console.log(`${pad('route', 42)} ${pad('gen', 5)} ${pad('req/s', 8)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('non-2xx', 8)} ${pad('cpu ms', 7)} ${pad('node/row', 9)} floor/row`);
+    for (const r of rows) {
+      console.log(`${pad(r.route, 42)} ${pad(r.gen === 'wrk' ? 'wrk' : 'ac', 5)} ${pad(r.rps.toFixed(0), 8)} ${pad(num(r.p50), 7)} ${pad(num(r.p99), 7)} ${pad(String(r.non2xx), 8)} ${pad(num(r.cpuMs, 3), 7)} ${pad(num(node.cpuMs / r.cpuMs, 2), 9)} ${num(fl.cpuMs / r.cpuMs, 2)}`);
+    }
     if (kb) {
       console.log('\nKB rows again, one connection (service time, no queueing)\n');
-      for (const r of kb.light) console.log(`${pad(r.route, 50)} ${pad(r.rps.toFixed(0), 9)} p50 ${pad(String(r.p50), 4)} p99 ${r.p99} ms`);
+      for (const r of kb.light) console.log(`${pad(r.route, 50)} ${pad(r.rps.toFixed(0), 9)} p50 ${pad(num(r.p50), 4)} p99 ${num(r.p99)} ms  cpu ${num(r.cpuMs, 3)} ms`);
     }
     if (ratios.length) console.log(`\nhead to head (A B B A, ${Math.max(1, Math.round(DURATION / 2))} s legs): ${ratios.join('; ')}`);
     const f = kb?.facts;
     if (f) console.log(`\nKB: ${f.entries} entries, database ${f.dbMb} MB, server RSS after the KB rows ${f.rssMb} MB, cold start ${f.coldStartMs} ms${f.generatedS === null ? ' (database reused from .bench/)' : `, generated in ${f.generatedS} s`}`);
+    for (const line of notes) console.log(`\n${line}`);
   } finally {
     for (const k of kids) k.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });

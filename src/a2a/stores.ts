@@ -10,29 +10,73 @@ import type { NewTasks } from './executor.js';
 import { checkPushUrl, PushTargetError } from './push.js';
 
 /**
+ * The task cache port: copies of tasks recently saved or loaded, so a reload costs a copy, not a
+ * query. Bounded (the least recently used go first). Per process: it is write-through (a task is
+ * cached only once its save has committed, and a failed write evicts it), so the store always
+ * holds what this process answered, and a restart or a cache miss just reloads from the store. A
+ * copy goes stale only if another process writes the same task: several replicas need either the
+ * requests of one task routed to one replica, a shared implementation of this port, or none
+ * (capacity 0, every load a query).
+ */
+export interface TaskCache {
+  get(key: string): Task | undefined;
+  /** Stores `task` as the latest committed version (the caller hands over a copy it won't edit). */
+  put(key: string, task: Task): void;
+  evict(key: string): void;
+  readonly size: number;
+}
+
+/** Today's implementation: an in-process LRU of at most `capacity` tasks. */
+export class LruTaskCache implements TaskCache {
+  private map = new Map<string, Task>();
+  constructor(private capacity: number) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  get(key: string): Task | undefined {
+    const t = this.map.get(key);
+    if (t) {
+      this.map.delete(key);
+      this.map.set(key, t);
+    }
+    return t;
+  }
+
+  put(key: string, task: Task): void {
+    this.map.delete(key);
+    if (this.capacity <= 0) return;
+    this.map.set(key, task);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as string);
+  }
+
+  evict(key: string): void {
+    this.map.delete(key);
+  }
+}
+
+/**
  * Tasks in SQLite with group commit. The SDK saves a task on every event and reloads it before
  * the next, so one message/send is three loads and three saves. Here a save only marks the task
  * dirty; whatever is dirty at the end of the event loop's turn is written in one transaction,
  * each task once, in its last version. Nothing is answered before it is stored: the JSON-RPC
- * layer waits for `flushed()` before it sends a response or a stream event. Tasks are kept as
- * copies in memory (this process is the only writer), so reloads cost a copy, not a query.
+ * layer waits for `flushed()` before it sends a response or a stream event. Committed tasks are
+ * kept as copies in a TaskCache (above), so reloads cost a copy, not a query.
  */
 const keyOf = (owner: string, agent: string, id: string) => `${owner}\0${agent}\0${id}`;
 
 export class SqliteTaskStore implements TaskStore, NewTasks {
-  private recent = new Map<string, Task>();
   private dirty = new Map<string, { task: Task; owner: string; agent: string }>();
   private waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
   private scheduled = false;
   /** Tasks whose ids the SDK has just generated, not saved yet: their first reload skips the query. */
   private fresh = new Set<string>();
 
-  constructor(private store: A2aStore, private now: () => number, private keep = 2000) {}
+  private recent: TaskCache;
 
-  private remember(key: string, task: Task): void {
-    this.recent.delete(key);
-    this.recent.set(key, task);
-    if (this.recent.size > this.keep) this.recent.delete(this.recent.keys().next().value as string);
+  constructor(private store: A2aStore, private now: () => number, private keep = 2000, cache?: TaskCache) {
+    this.recent = cache ?? new LruTaskCache(keep);
   }
 
   private schedule(): void {
@@ -59,7 +103,7 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
 
   /** Drops the in-memory copies of tasks the retention sweep deleted. */
   forget(keys: readonly A2aTaskKey[]): void {
-    for (const k of keys) this.recent.delete(keyOf(k.owner, k.agent, k.id));
+    for (const k of keys) this.recent.evict(keyOf(k.owner, k.agent, k.id));
   }
 
   /** Resolves once everything saved so far is committed (rejects if that write failed). */
@@ -97,10 +141,10 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
           }),
         );
       }
-      for (const [key, { task }] of batch) this.remember(key, task);
+      for (const [key, { task }] of batch) this.recent.put(key, task);
       for (const w of waiters) w.resolve();
     } catch (err) {
-      for (const [key] of batch) this.recent.delete(key);
+      for (const [key] of batch) this.recent.evict(key);
       for (const w of waiters) w.reject(err);
     }
   }
@@ -114,7 +158,7 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
     const rec = await this.store.tasks.load(taskId, owner, agent);
     if (!rec) return undefined;
     const task = Task.fromJSON(JSON.parse(rec.body));
-    this.remember(key, structuredClone(task));
+    this.recent.put(key, structuredClone(task));
     return task;
   }
 

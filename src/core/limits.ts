@@ -30,6 +30,7 @@ export const QUOTAS: readonly QuotaDef[] = [
   { bucket: 'e', by: 'net', burst: 120, per: 120, window_s: 60, what: 'POST /e lookups per network' },
   { bucket: 'read', by: 'net', burst: 600, per: 600, window_s: 60, what: 'search-class reads per network' },
   { bucket: 'mail', by: 'id', burst: 30, per: 30, window_s: 3600, what: 'mail messages sent per identity (L0; x2 per level)' },
+  { bucket: 'mcp_session', by: 'net', burst: 60, per: 60, window_s: 60, what: 'new MCP sessions (Streamable HTTP initialize, GET /sse) per network' },
   { bucket: 'blob', by: 'id', burst: 20, per: 20, window_s: 3600, what: 'blob uploads per identity (L0; x2 per level)' },
 ];
 
@@ -190,10 +191,12 @@ export const LIMITS: readonly Limit[] = [
   { key: 'shed.loop_delay', value: 1000, unit: 'ms', what: 'event-loop delay above which requests are shed (503 err busy)' },
   { key: 'shed.retry_after', value: 10, unit: 's', what: 'Retry-After when shedding' },
   { key: 'mcp.body', value: 1024 * KiB, unit: 'bytes', what: 'MCP JSON-RPC request body' },
-  { key: 'mcp.sessions', value: 10_000, unit: 'sessions', what: 'open MCP sessions (Streamable HTTP and SSE together)' },
+  { key: 'mcp.sessions', value: 10_000, unit: 'sessions', what: 'open MCP sessions (Streamable HTTP and SSE together); when full, a new one ends the least recently seen' },
+  { key: 'mcp.sessions_net', value: 100, unit: 'sessions', what: 'open MCP sessions per network; a new one beyond ends that network\'s least recently seen' },
   { key: 'mcp.idle', value: 1800, unit: 's', what: 'MCP session idle timeout' },
   { key: 'mcp.events', value: 1000, unit: 'events', what: 'MCP resumability events kept per session' },
   { key: 'mcp.sse_wait', value: 60, unit: 's', what: 'legacy /messages wait for the inline answer' },
+  { key: 'store.wal_max', value: 64 * MiB, unit: 'bytes', what: 'SQLite write-ahead log size above which it is checkpointed and truncated while serving (checked every 250 ms)' },
   { key: 'body.default', value: 64 * KiB, unit: 'bytes', what: 'request body default cap' },
   { key: 'events.retention_h', value: 72, unit: 'h', what: 'bus events kept for resuming subscribers (older ones are pruned)' },
   { key: 'events.retention_max', value: 10_000, unit: 'events', what: 'bus events kept per topic at most (the oldest go first)' },

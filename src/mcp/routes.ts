@@ -16,18 +16,16 @@ import { buildCards } from './cards.js';
 import { SessionEventStore } from './events.js';
 import { FastPost, fastEligible } from './fastpost.js';
 import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
+import { makeRoom, MemorySessionStore, type SessionRecord, type SessionStore } from './session-store.js';
 import { LegacySseTransport } from './sse.js';
 
-interface Session {
-  kind: 'http' | 'sse';
+/** The live objects of a session; its record (kind, bound credential, network, last seen) is in the SessionStore. */
+interface Live {
   server: Server;
   state: SessionState;
   http?: StreamableHTTPServerTransport;
   fast?: FastPost;
   sse?: LegacySseTransport;
-  /** The credential the session was opened with (a different one is refused). */
-  bound: string;
-  seen: number;
 }
 
 const PARSE_ERROR = Symbol('parse error');
@@ -49,22 +47,37 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 
 export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Operation[]): { close(): Promise<void>; sessions: () => number } {
   const cat = new McpCatalog(core, ops);
-  const sessions = new Map<string, Session>();
+  // Records behind a port (see session-store.ts); transports and servers stay in this process.
+  const records: SessionStore = new MemorySessionStore();
+  const live = new Map<string, Live>();
+  const sessionOf = (id: string): (Live & { rec: SessionRecord }) | undefined => {
+    const rec = records.get(id);
+    const l = rec && live.get(id);
+    return l && { ...l, rec };
+  };
   const base = new URL(core.config.baseUrl);
   // DNS-rebinding guard: the configured hosts (or the base URL's), and localhost for development.
   const hosts = new Set([...(core.config.allowedHosts ?? [base.hostname.toLowerCase()]), 'localhost', '127.0.0.1', '[::1]', '::1']);
 
   const dropSession = (id: string) => {
-    const s = sessions.get(id);
+    records.remove(id);
+    const s = live.get(id);
     if (!s) return;
-    sessions.delete(id);
+    live.delete(id);
     void s.server.close().catch(() => {});
   };
   const sweep = setInterval(() => {
-    const idle = core.now() - limit('mcp.idle') * 1000;
-    for (const [id, s] of sessions) if (s.seen < idle) dropSession(id);
+    for (const rec of records.idleSince(core.now() - limit('mcp.idle') * 1000)) dropSession(rec.id);
   }, 60_000);
   sweep.unref();
+  /** Charges the per-network creation quota; throws 429 err quota. */
+  const chargeNewSession = (net: string) => core.quotas.take('mcp_session', net);
+  /** Adds a session, first ending the least recently seen ones its network or the server must give up. */
+  const addSession = (rec: SessionRecord, l: Live) => {
+    makeRoom(records, rec.net, { total: limit('mcp.sessions'), perNet: limit('mcp.sessions_net') }, (old) => dropSession(old.id));
+    records.add(rec);
+    live.set(rec.id, l);
+  };
 
   /** Host and Origin checks, credentials and per-request facts; null when already answered. */
   async function admit(req: FastifyRequest, reply: FastifyReply, creds: Credentials): Promise<RequestFacts | null> {
@@ -94,12 +107,12 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     if (!facts) return;
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
-      const s = sessions.get(sid);
+      const s = sessionOf(sid);
       reply.hijack();
-      if (!s || s.kind !== 'http') return rpcError(reply.raw, 404, -32001, 'Session not found: initialize again');
+      if (!s || s.rec.kind !== 'http') return rpcError(reply.raw, 404, -32001, 'Session not found: initialize again');
       const key = credKey(creds);
-      if (key && key !== s.bound && key !== credKey(s.state.creds)) return rpcError(reply.raw, 403, -32000, 'session belongs to another credential');
-      s.seen = core.now();
+      if (key && key !== s.rec.bound && key !== credKey(s.state.creds)) return rpcError(reply.raw, 403, -32000, 'session belongs to another credential');
+      records.touch(sid, core.now());
       const parsed = req.method === 'POST' ? parseBody(req.body) : undefined;
       if (parsed === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
       if (req.method === 'POST' && s.fast && fastEligible(req.raw, parsed)) {
@@ -128,7 +141,12 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     attachFacts(req, facts);
     reply.hijack();
     if (initializing) {
-      if (sessions.size >= limit('mcp.sessions')) return rpcError(reply.raw, 503, -32000, 'err busy too many sessions', { 'retry-after': '60' });
+      try {
+        chargeNewSession(facts.net);
+      } catch (err) {
+        const cx = err as CxError;
+        return rpcError(reply.raw, cx.status, -32000, cx.line, cx.headers);
+      }
       const state: SessionState = { creds, stateful: true };
       const server = buildMcpServer(cat, state);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -140,7 +158,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         // and resumable.
         enableJsonResponse: true,
         onsessioninitialized: (id) => {
-          sessions.set(id, { kind: 'http', server, state, http: transport, fast, bound: credKey(creds), seen: core.now() });
+          addSession({ id, kind: 'http', bound: credKey(creds), net: facts.net, seen: core.now() }, { server, state, http: transport, fast });
         },
         onsessionclosed: (id) => dropSession(id),
       });
@@ -198,37 +216,37 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     } catch (err) {
       throw err instanceof CxError ? err : new CxError('auth', 'unknown token', 401);
     }
-    if (sessions.size >= limit('mcp.sessions')) throw new CxError('busy', 'too many sessions', 503, { 'Retry-After': '60' });
+    chargeNewSession(facts.net);
     reply.hijack();
     const id = randomUUID();
     const state: SessionState = { creds, stateful: true };
     const server = buildMcpServer(cat, state);
     const transport = new LegacySseTransport(id, reply.raw, `/messages?s=${id}`);
-    sessions.set(id, { kind: 'sse', server, state, sse: transport, bound: credKey(creds), seen: core.now() });
+    addSession({ id, kind: 'sse', bound: credKey(creds), net: facts.net, seen: core.now() }, { server, state, sse: transport });
     transport.onclose = () => dropSession(id);
     await server.connect(transport);
   });
 
   app.post('/messages', { bodyLimit }, async (req, reply) => {
     const s = (req.query as Record<string, unknown>).s;
-    const session = typeof s === 'string' ? sessions.get(s) : undefined;
-    if (!session || session.kind !== 'sse') throw new CxError('auth', 'no such SSE session: open GET /sse first', 403);
+    const session = typeof s === 'string' ? sessionOf(s) : undefined;
+    if (!session || session.rec.kind !== 'sse') throw new CxError('auth', 'no such SSE session: open GET /sse first', 403);
     const facts = await admit(req, reply, session.state.creds);
     if (!facts) return;
     const parsed = JSONRPCMessageSchema.safeParse(req.body);
     if (!parsed.success) return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: not a JSON-RPC message' }, id: null });
-    session.seen = core.now();
+    records.touch(session.rec.id, core.now());
     const answer = await session.sse!.deliver(parsed.data as JSONRPCMessage, { authInfo: { token: '', clientId: facts.net, scopes: [], extra: { ...facts } } }, limit('mcp.sse_wait') * 1000);
     if (answer === null) return reply.code(202).send();
     return reply.code(200).type('application/json').send(answer);
   });
 
   return {
-    sessions: () => sessions.size,
+    sessions: () => records.size,
     async close() {
       clearInterval(sweep);
-      for (const id of [...sessions.keys()]) {
-        const s = sessions.get(id);
+      for (const id of [...live.keys()]) {
+        const s = live.get(id);
         await s?.http?.close().catch(() => {});
         await s?.sse?.close().catch(() => {});
         dropSession(id);

@@ -146,8 +146,50 @@ describe('identical 404s', () => {
     });
   });
 
-  it('no timing difference worth measuring between unknown, burnt, expired and foreign', async () => {
-    const n = 120;
+  it('unknown, burnt, expired and foreign take the same path: the same store calls, the same result', async () => {
+    const burnt = secret();
+    await put(s.url, burnt, 'b', { token: tok, query: 'once=1' });
+    await get(s.url, burnt);
+    const expired = secret();
+    await put(s.url, expired, 'e', { token: tok, query: 'ttl=1' });
+    const foreign = secret();
+    await put(s.url, foreign, 'f', { token: tok, query: 'reads=10' });
+    const other = (await register(s.url, undefined, xff())).token;
+
+    // Every call the core makes on the drop store, with what it got back (keys are opaque).
+    const repo = s.core.store.drops as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    const calls: string[] = [];
+    const names = ['get', 'peek', 'create', 'update', 'claim', 'remove'];
+    const real = Object.fromEntries(names.map((n) => [n, repo[n]!]));
+    for (const n of names) repo[n] = async (...a: unknown[]) => {
+      const r = await real[n]!.apply(s.core.store.drops, a);
+      calls.push(`${n}(${a.length}) -> ${r === null ? 'null' : typeof r === 'boolean' ? r : 'row'}`);
+      return r;
+    };
+    const trace = async (f: () => Promise<Response>) => {
+      calls.length = 0;
+      const snap = await snapshot(await f());
+      return { calls: [...calls], snap };
+    };
+    try {
+      await later(3_600_001, async () => {
+        const reads = [await trace(() => get(s.url, secret())), await trace(() => get(s.url, burnt)), await trace(() => get(s.url, expired))];
+        expect(reads[0]!.calls).toEqual(['claim(2) -> null']);
+        for (const r of reads) expect(r).toEqual(reads[0]);
+        const dels = [await trace(() => del(s.url, secret(), { token: other })), await trace(() => del(s.url, foreign, { token: other }))];
+        expect(dels[0]!.calls).toEqual(['remove(4) -> false']);
+        expect(dels[1]).toEqual(dels[0]);
+      });
+    } finally {
+      for (const n of names) repo[n] = real[n]!;
+    }
+  });
+
+  it('no timing difference worth measuring: medians of many interleaved samples, generous ratio', async () => {
+    // The path check above is exact; this one only catches a gross difference (say, a decryption
+    // or a second query on one kind), so it allows for a loaded machine: medians of interleaved
+    // samples (noise hits every kind alike) within a factor of 2 plus 1 ms.
+    const n = 200;
     const burnt: string[] = [];
     const expired: string[] = [];
     const foreign: string[] = [];
@@ -176,22 +218,24 @@ describe('identical 404s', () => {
     };
     const other = (await register(s.url, undefined, xff())).token;
     await later(3_600_001, async () => {
-      // Interleaved, so machine noise hits every kind alike.
       for (let i = 0; i < n; i++) {
-        await time(t.unknown, () => get(s.url, secret()));
-        await time(t.burnt, () => get(s.url, burnt[i]!));
-        await time(t.expired, () => get(s.url, expired[i]!));
-        await time(d.unknown, () => del(s.url, secret(), { token: other }));
-        await time(d.foreign, () => del(s.url, foreign[i % foreign.length]!, { token: other }));
+        // The order rotates too, so no kind always runs first after a pause.
+        const round = [
+          () => time(t.unknown, () => get(s.url, secret())),
+          () => time(t.burnt, () => get(s.url, burnt[i]!)),
+          () => time(t.expired, () => get(s.url, expired[i]!)),
+          () => time(d.unknown, () => del(s.url, secret(), { token: other })),
+          () => time(d.foreign, () => del(s.url, foreign[i % foreign.length]!, { token: other })),
+        ];
+        for (let k = 0; k < round.length; k++) await round[(i + k) % round.length]!();
       }
     });
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-    // A fraction of a millisecond over loopback; an internet client sees far more jitter.
     for (const group of [t, d]) {
       const m = Object.fromEntries(Object.entries(group).map(([k, v]) => [k, median(v)]));
       const lo = Math.min(...Object.values(m));
       const hi = Math.max(...Object.values(m));
-      expect(hi - lo, JSON.stringify(m)).toBeLessThan(Math.max(0.25, lo * 0.35));
+      expect(hi, JSON.stringify(m)).toBeLessThan(lo * 2 + 1);
     }
   });
 });

@@ -47,7 +47,7 @@ describe('GET /brief', () => {
     expect(used).toBeLessThanOrEqual(600);
   });
 
-  it('never exceeds any budget, from 200 to 2000, and clamps out-of-range b', async () => {
+  it('never exceeds any budget, from 200 to 2000, and refuses out-of-range b', async () => {
     for (const b of ['200', '350', '600', '2000']) {
       const t = (await (await brief({ q: 'error', b }, tok)).text()).trimEnd();
       const [, used, total] = /b=(\d+)\/(\d+)$/.exec(t.split('\n')[0]!)!;
@@ -55,8 +55,19 @@ describe('GET /brief', () => {
       expect(Number(used)).toBeLessThanOrEqual(Number(b));
       expect(countTokens(t)).toBe(Number(used));
     }
-    expect(await (await brief({ q: 'error', b: '50' }, tok)).text()).toMatch(/b=\d+\/200\n/);
-    expect(await (await brief({ q: 'error', b: '99999' }, tok)).text()).toMatch(/b=\d+\/2000\n/);
+    // Spec 4.2: b is an integer 200 to 2000; outside that is 400 err bad, not a silent clamp.
+    for (const b of ['199', '2001', '50', '99999', '-1']) {
+      const r = await brief({ q: 'error', b }, tok);
+      expect(r.status).toBe(400);
+      expect(await r.text()).toMatch(/^err bad b: [^\n]+\n$/);
+    }
+    for (const b of ['200', '2000']) expect(await (await brief({ q: 'error', b }, tok)).text()).toMatch(new RegExp(`b=\\d+/${b}\\n`));
+    // Anonymous callers asking above their cap of 400 (within 200-2000) are capped, not refused.
+    expect(await (await brief({ q: 'error', b: '2000' })).text()).toMatch(/b=\d+\/400\n/);
+    expect(await (await brief({ q: 'error', b: '200' })).text()).toMatch(/b=\d+\/200\n/);
+    const anonOut = await brief({ q: 'error', b: '2001' });
+    expect(anonOut.status).toBe(400);
+    expect(await anonOut.text()).toMatch(/^err bad b: /);
   });
 
   it('anonymous callers are capped at 400 and served from a 60 s cache', async () => {

@@ -103,6 +103,11 @@ describe('POST /e and publishing', () => {
     const many = await postE(lines(401));
     expect(many.status).toBe(400);
     expect(await many.text()).toBe('err bad text: 401 lines, at most 400\n');
+    // A final newline ends line 400; it is not a 401st line (as `wc -l` and editors count).
+    expect([200, 404]).toContain((await postE(lines(400) + '\n')).status);
+    const manyNl = await postE(lines(401) + '\n');
+    expect(manyNl.status).toBe(400);
+    expect(await manyNl.text()).toBe('err bad text: 401 lines, at most 400\n');
     const empty = await postE('   ');
     expect(await empty.text()).toBe('err bad text: empty\n');
     const huge = await postE('x'.repeat(60_000));

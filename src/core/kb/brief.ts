@@ -179,7 +179,13 @@ export const briefOp = defineOp({
     .object({
       q: z.string().min(1).max(limit('brief.q')),
       env: z.string().max(limit('brief.env')).optional(),
-      b: z.number().int().default(limit('brief.b.default')).describe(`token budget, clamped to ${limit('brief.b.min')}-${limit('brief.b.max')}`),
+      b: z
+        .number()
+        .int()
+        .min(limit('brief.b.min'))
+        .max(limit('brief.b.max'))
+        .default(limit('brief.b.default'))
+        .describe(`token budget, ${limit('brief.b.min')} to ${limit('brief.b.max')} (anonymous callers get at most ${limit('brief.b.anon_max')})`),
       ns: z.string().max(limit('brief.ns')).regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . -').optional(),
     })
     .strict(),
@@ -193,7 +199,8 @@ export const briefOp = defineOp({
     const libs = input.env ? parseEnv(input.env) : [];
     const anon = !ctx.caller.identity;
     const cap = anon ? limit('brief.b.anon_max') : limit('brief.b.max');
-    const total = Math.min(cap, Math.max(limit('brief.b.min'), input.b));
+    // Out of range is refused by the schema; the anonymous cap is a cap, not an error (spec 4.2).
+    const total = Math.min(cap, input.b);
     const key = `${input.ns ?? ''}\n${input.q}\n${libs.map(libStr).join(' ')}`;
     const now = ctx.core.now();
     let cache = caches.get(ctx.core.store);

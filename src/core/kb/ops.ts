@@ -27,7 +27,8 @@ const list = (max: number, item: z.ZodString) =>
 function checkErrorText(text: string): void {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limit('e.body')) throw new CxError('size', `text over ${limit('e.body')} bytes`, 413);
-  const lines = text.split('\n').length;
+  // A final newline ends the last line; it does not start another one.
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   if (lines > limit('e.lines')) throw new CxError('bad', `text: ${lines} lines, at most ${limit('e.lines')}`);
   if (!text.trim()) throw new CxError('bad', 'text: empty');
 }

@@ -4,8 +4,10 @@
 // upsert per signature looked up; at 1M entries these random-page writes cost more than the
 // lookups themselves). Reads are never blocked by this writer (WAL); a main-thread write waits at
 // most for one small transaction of counts.
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type { Db } from './db.js';
 
 const require = createRequire(import.meta.url);
 
@@ -20,7 +22,11 @@ db.pragma('busy_timeout = 1000');
 db.pragma('synchronous = NORMAL');
 // Small upserts and checkpoints need few pages cached: 2 MiB, not SQLite's default 16 MiB of RSS.
 db.pragma('cache_size = -2048');
-const tick = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
+const walFile = workerData.file + '-wal';
+// Over the WAL bound the serving thread truncates (boundWal below); a PASSIVE checkpoint running
+// here then would hold the checkpoint lock and make that one busy, so this one stands aside.
+const over = () => { try { return require('node:fs').statSync(walFile).size > workerData.walMax; } catch { return false; } };
+const tick = () => { if (over()) return; try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
 const timer = setInterval(tick, workerData.everyMs);
 // Counts waiting to be written, per signature. Counts are statistics: beyond CAP distinct
 // signatures waiting, new ones go uncounted rather than grow memory without bound.
@@ -49,7 +55,7 @@ parentPort.on('message', (m) => {
   } else if (m === 'stop') {
     clearInterval(timer);
     for (let i = 0; pending.size && i < 10000; i++) { try { drainOnce(); } catch {} }
-    tick();
+    try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
     db.close();
     parentPort.postMessage('stopped');
   }
@@ -63,8 +69,8 @@ export interface Background {
   stop(): Promise<void>;
 }
 
-export function startBackground(file: string, everyMs = 1000): Background {
-  const worker = new Worker(CODE, { eval: true, workerData: { file, everyMs, module: require.resolve('better-sqlite3') } });
+export function startBackground(file: string, everyMs = 1000, walMax = Infinity): Background {
+  const worker = new Worker(CODE, { eval: true, workerData: { file, everyMs, walMax, module: require.resolve('better-sqlite3') } });
   worker.unref();
   return {
     countHits: (hits) => worker.postMessage({ hits }),
@@ -77,4 +83,38 @@ export function startBackground(file: string, everyMs = 1000): Background {
         worker.postMessage('stop');
       }),
   };
+}
+
+/**
+ * Keeps the WAL file near `walMax` bytes while serving. PASSIVE checkpoints (the worker above)
+ * never shrink it under steady writes: SQLite rewinds the log only once a checkpoint has caught up
+ * with its last frame, which a busy writer never lets happen, so it grew to the autocheckpoint
+ * backstop (~400 MB; bench/wal.ts measured 553-806 MB after 50k writes of 1 KiB) and shrank only
+ * at shutdown. Here the serving connection, every `everyMs`, stats the file and above the bound
+ * runs a TRUNCATE checkpoint between requests (the worker stands aside meanwhile: two checkpointers
+ * make one busy). It must be this connection: the worker, a second writer at the lowest priority,
+ * was starved by the serving thread's writes and never got the lock during a burst (measured).
+ * Measured with bench/wal.ts (~100 MB/s of WAL): WAL at most 109-155 MB and back under the bound;
+ * the longest event-loop stall 200-244 ms against 39-194 ms before (copying what the worker had not
+ * copied yet, then emptying the file), once per `walMax` of writes; nothing when idle. A busy
+ * result (a reader still on the log) is retried at the next tick.
+ */
+export function boundWal(db: Db, file: string, walMax: number, everyMs = 250): () => void {
+  const wal = `${file}-wal`;
+  const timer = setInterval(() => {
+    let size = 0;
+    try {
+      size = statSync(wal).size;
+    } catch {
+      return;
+    }
+    if (size <= walMax || !db.open) return;
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      /* busy or closing: next tick */
+    }
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

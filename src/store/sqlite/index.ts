@@ -1,8 +1,9 @@
 // The SQLite adapter: one database file under the data directory.
 import { join } from 'node:path';
 import { workspaceKeyOf } from '../../config.js';
+import { limit } from '../../core/limits.js';
 import type { Store } from '../../core/store.js';
-import { startBackground } from './background.js';
+import { boundWal, startBackground } from './background.js';
 import { openDb } from './db.js';
 import { sqliteDrops } from './drops.js';
 import { sqliteEvents } from './events.js';
@@ -26,9 +27,11 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
   const master = workspaceKey ?? workspaceKeyOf(dataDir);
   const file = join(dataDir, 'commons.db');
   const db = openDb(file, sync);
-  // Checkpoints run in a worker; the serving connection keeps only a far backstop (400 MB of WAL).
+  // Checkpoints run in a worker; the serving connection keeps only a far backstop (400 MB of WAL)
+  // and truncates the WAL when it passes store.wal_max (boundWal in background.ts).
   db.pragma('wal_autocheckpoint = 100000');
-  const background = startBackground(file);
+  const background = startBackground(file, 1000, limit('store.wal_max'));
+  const stopWalBound = boundWal(db, file, limit('store.wal_max'));
   const ping = db.prepare('SELECT 1 AS ok');
   const kb = sqliteKb(db, background);
   const events = sqliteEvents(db, now);
@@ -55,6 +58,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
       events.close();
       jobs.close();
       kb.flush();
+      stopWalBound();
       await background.stop();
       if (db.open) {
         db.pragma('wal_checkpoint(TRUNCATE)');
