@@ -14,9 +14,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchWal } from './wal.js';
+import { benchBus, formatBusRows } from './bus.js';
 
-// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, kb, wal) runs only those beside the floors.
-const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb,wal').split(','));
+// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, kb, wal, bus) runs only those beside the floors.
+const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb,wal,bus').split(','));
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -183,10 +184,8 @@ async function main(): Promise<void> {
       notes.push(`WAL: ${w.writes} writes of 1 KiB through the store in ${w.seconds} s; WAL at most ${w.maxMb} MB, ${w.endMb} MB at the end, ${w.settledMb} MB 3 s later; longest event-loop stall ${w.maxStallMs} ms`);
     }
 
-    // ── Hook for bench/bus.ts (event bus publish→delivery p50/p99 to 1 and 1,000 subscribers, job
-    // queue enqueue+lease+ack per second; written on another branch). Add its group here, e.g.
-    //   if (ONLY.has('bus')) notes.push(...(await benchBus()));   // lines printed after the table
-    // and 'bus' to the default BENCH_ONLY list above. HTTP rows go to `rows` via runner(pid).
+    // Event bus and job queue through the SQLite store, in this process (no HTTP).
+    if (ONLY.has('bus')) notes.push(`Event bus and job queue (SQLite store in the bench process):\n${formatBusRows(await benchBus({ events1000: 500 }))}`);
 
     const [node, fl] = [rows[0]!, rows[1]!];
     const pad = (s: string, w: number) => s.padEnd(w);
