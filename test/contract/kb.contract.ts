@@ -28,7 +28,7 @@ export function contract(adapter: Adapter): void {
 
   it('insert then byId gives the entry back (tags, libraries, error text); an id in use gives null; a restart keeps it', async () => {
     const { s, now, a, b } = await setup();
-    const e = entry(a, now);
+    const e = entry(a, now, { title: 'Ошибка: модуль не найден 🐍', error: "ModuleNotFoundError: No module named 'zzlib'\n  at “main” — line 3", libs: [{ name: '@scope/pkg', ver: '1.0.0-rc.1' }, { name: 'zzlib', ver: '*' }] });
     const got = (await s.store.kb.insert(e)) as KbEntry;
     expect(got).toMatchObject({ ...e, confirms: 0, fails: 0, hits: 0, updated: now });
     expect(await s.store.kb.byId(e.id)).toEqual(got);

@@ -36,6 +36,33 @@ export function contract(adapter: Adapter): void {
     expect(await again.tasks.byBounty('b_missing')).toBeNull();
   });
 
+  it('text round-trips exactly (accents, emoji, quotes, newlines)', async () => {
+    const s = await open();
+    const now = s.clock.now();
+    const t = (await s.store.tasks.insert(task(now, { title: 'Décoder l’UTF-8 — “quoted” 🦘', body: "line 1\nline 2\t'; DROP TABLE tasks; --", tags: ['ünï', 'x-y'] }), null, now)) as Task;
+    const got = (await (await s.reopen()).tasks.byId(t.id))!;
+    expect([got.title, got.body, got.tags]).toEqual(['Décoder l’UTF-8 — “quoted” 🦘', "line 1\nline 2\t'; DROP TABLE tasks; --", ['ünï', 'x-y']]);
+    expect((await s.store.tasks.list({ tag: 'ünï' }, 10)).map((x) => x.id)).toEqual([t.id]);
+  });
+
+  it('a cursor is stable while tasks are added: paging on sees every older task once and none of the new ones', async () => {
+    const s = await open();
+    const now = s.clock.now();
+    const old: string[] = [];
+    for (let i = 0; i < 9; i++) old.push(((await s.store.tasks.insert(task(now + i), null, now + i)) as Task).id);
+    const first = await s.store.tasks.list({}, 4);
+    for (let i = 0; i < 5; i++) await s.store.tasks.insert(task(now + 100 + i), null, now + 100 + i);
+    const seen = first.map((t) => t.id);
+    let before = first.at(-1)!.n;
+    for (;;) {
+      const page = await s.store.tasks.list({ before }, 4);
+      seen.push(...page.map((t) => t.id));
+      if (page.length < 4) break;
+      before = page.at(-1)!.n;
+    }
+    expect(seen).toEqual([...old].reverse());
+  });
+
   it('an id or bounty id in use is taken; a short creator gets short and no task is written', async () => {
     const s = await open();
     const now = s.clock.now();
