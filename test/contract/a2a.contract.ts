@@ -40,6 +40,14 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.a2a.tasks.load('task-1', 'a000001', '')).toEqual(r);
   });
 
+  it('saveMany is all or none: a record the store cannot keep rolls the batch back', async () => {
+    const s = await open();
+    const t = s.clock.now();
+    const bad = { ...rec('bad', t), body: null } as unknown as A2aTaskRecord;
+    await expect(s.store.a2a.tasks.saveMany([rec('good', t), bad])).rejects.toThrow();
+    expect(await s.store.a2a.tasks.load('good', 'a000001', '')).toBeNull();
+  });
+
   it('saveMany writes every record', async () => {
     const s = await open();
     const t = s.clock.now();
