@@ -129,6 +129,19 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.drops.purgeExpired(now + 100 * MIN)).toBe(0);
   });
 
+  it('reads left survive a restart: a drop of 2 reads gives exactly one more after a read and a restart', async () => {
+    const s = await open();
+    const now = s.clock.now();
+    const d = drop(now, { reads: 2 });
+    await s.store.drops.create(d, now);
+    expect(await s.store.drops.claim(d.key, now)).toMatchObject({ reads: 1 });
+    const again = await s.reopen();
+    expect(await again.drops.peek(d.key, now)).toMatchObject({ reads: 1 });
+    expect(await again.drops.claim(d.key, now)).toMatchObject({ reads: 0 });
+    expect(await again.drops.claim(d.key, now)).toBeNull();
+    expect(await (await s.reopen()).drops.get(d.key, now)).toBeNull();
+  });
+
   it('a once drop burns on its first claim whatever reads were left', async () => {
     const s = await open();
     const now = s.clock.now();
