@@ -82,7 +82,7 @@ export function sqliteLedger(db: Db): LedgerRepo {
   const audit = db.transaction((): AuditReport => {
     const c = counts.get() as { accounts: number; txs: number };
     const by = new Map((sums.all() as { kind: string; s: number }[]).map((r) => [r.kind, r.s]));
-    const minted = -(by.get('sys') ?? 0);
+    const minted = 0 - (by.get('sys') ?? 0); // not -0 on an empty ledger
     const held = by.get('id') ?? 0;
     const escrow = by.get('escrow') ?? 0;
     const problems: string[] = [];

@@ -1,15 +1,17 @@
 // Anchors: claim, read (claimant lines, (you), cp part, headers), about, bad keys, unclaim, limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
-import { call, later, makeL2, mcp, req, snapshot, who, type Who } from './helpers.js';
+import { agent, call, later, req, snapshot, type Who } from '../helpers/http.js';
+import { mcp } from '../helpers/mcp.js';
+import { makeL2 } from '../helpers/db.js';
 
 let s: TestServer;
 let alice: Who;
 let bob: Who;
 beforeAll(async () => {
   s = await start({ CX_TRUST_PROXY: '1' });
-  alice = await who(s);
-  bob = await who(s);
+  alice = await agent(s);
+  bob = await agent(s);
 });
 afterAll(async () => s.stop());
 
@@ -118,7 +120,7 @@ describe('about and bad keys', () => {
   it('at most 100 claimants per key and 100 claims per identity', async () => {
     const t = await start({ CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '100' });
     try {
-      const me = await who(t);
+      const me = await agent(t);
       const headers = { authorization: `Bearer ${me.token}`, 'content-type': 'application/json', 'x-forwarded-for': me.net };
       const rs = await Promise.all(Array.from({ length: 100 }, (_, i) => fetch(`${t.url}/v1/anchor/k${i}`, { method: 'PUT', headers, body: JSON.stringify({ note: 'n' }) })));
       expect(rs.map((r) => r.status)).toEqual(Array(100).fill(200));
@@ -127,7 +129,7 @@ describe('about and bad keys', () => {
       // Renewing an existing claim is always possible.
       expect((await fetch(`${t.url}/v1/anchor/k5`, { method: 'PUT', headers, body: JSON.stringify({ note: 'renewed' }) })).status).toBe(200);
       // 99 more identities fill one key (registration quota is per network, so each has its own).
-      const others = await Promise.all(Array.from({ length: 100 }, () => who(t)));
+      const others = await Promise.all(Array.from({ length: 100 }, () => agent(t)));
       const full = await Promise.all(others.map((o) => fetch(`${t.url}/v1/anchor/k0`, { method: 'PUT', headers: { ...headers, authorization: `Bearer ${o.token}`, 'x-forwarded-for': o.net }, body: JSON.stringify({ note: 'me too' }) })));
       expect(full.filter((r) => r.status === 200)).toHaveLength(99);
       const refused = full.filter((r) => r.status === 409);

@@ -2,15 +2,17 @@
 // the reader-network rule below L2, identical 404s, ownership, limits, the MCP face.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
-import { call, later, makeL2, mcp, newNet, req, snapshot, sql, who, type Who } from './helpers.js';
+import { agent, call, later, newNet, req, snapshot, type Who } from '../helpers/http.js';
+import { mcp } from '../helpers/mcp.js';
+import { makeL2, sql } from '../helpers/db.js';
 
 let s: TestServer;
 let alice: Who;
 let bob: Who;
 beforeAll(async () => {
   s = await start({ CX_TRUST_PROXY: '1' });
-  alice = await who(s);
-  bob = await who(s);
+  alice = await agent(s);
+  bob = await agent(s);
 });
 afterAll(async () => s.stop());
 
@@ -70,7 +72,7 @@ describe('save and read', () => {
   });
 
   it('keeps the last cp.versions saves of a name', async () => {
-    const me = await who(s);
+    const me = await agent(s);
     const first = await save(me, 'v', 'save 1');
     for (let i = 2; i <= 11; i++) await save(me, 'v', `save ${i}`);
     const list = (await (await req(s, 'GET', '/v1/cp?name=v&n=50&f=json', { as: me })).json()) as { rows: { seq: number }[] };
@@ -79,7 +81,7 @@ describe('save and read', () => {
   });
 
   it('lists with a cursor', async () => {
-    const me = await who(s);
+    const me = await agent(s);
     for (let i = 0; i < 5; i++) await save(me, `n${i}`, 'x');
     const p1 = (await (await req(s, 'GET', '/v1/cp?n=2&f=json', { as: me })).json()) as { rows: { name: string }[]; next: string };
     const p2 = (await (await req(s, 'GET', `/v1/cp?n=2&cursor=${p1.next}&f=json`, { as: me })).json()) as { rows: { name: string }[]; next: string };
@@ -112,7 +114,7 @@ describe('reader networks', () => {
   });
 
   it('an L2 owner keeps publication whoever reads; shared caches may keep it briefly', async () => {
-    const carol = await who(s);
+    const carol = await agent(s);
     makeL2(s, carol);
     const { id } = await save(carol, 'public-notes', 'widely read');
     const p = await publish(carol, id);
@@ -141,7 +143,7 @@ describe('identical 404s', () => {
     const lost = await save(alice, 'p5', 'lost');
     await publish(alice, lost.id);
     for (let i = 0; i < 4; i++) await pub(lost.id);
-    const dave = await who(s);
+    const dave = await agent(s);
     const frozen = await save(dave, 'f', 'of a frozen owner');
     await publish(dave, frozen.id);
     expect((await pub(frozen.id)).status).toBe(200);
@@ -210,7 +212,7 @@ describe('limits', () => {
   it('an identity holds at most cp.max live checkpoints', async () => {
     const t = await start({ CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '100' });
     try {
-      const me = await who(t);
+      const me = await agent(t);
       const headers = { authorization: `Bearer ${me.token}`, 'content-type': 'text/plain', 'x-forwarded-for': me.net };
       for (let i = 0; i < 200; i += 50) {
         const rs = await Promise.all(Array.from({ length: 50 }, (_, k) => fetch(`${t.url}/v1/cp?name=n${i + k}`, { method: 'POST', headers, body: 'x' })));

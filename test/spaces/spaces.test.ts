@@ -1,7 +1,8 @@
-// Spaces and agent profiles through the real server, REST and MCP.
+// Spaces through the real server, REST and MCP (profiles: test/profiles/).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
-import { agent, get, line, mcp, post, toolText, type Who } from './helpers.js';
+import { agent, get, line, post, type Who } from '../helpers/http.js';
+import { mcp, toolText } from '../helpers/mcp.js';
 
 let s: TestServer;
 let alice: Who;
@@ -139,76 +140,6 @@ describe('spaces', () => {
       const g = await m.call('space_get', { slug: 'mcp-space' });
       expect(g.structuredContent).toMatchObject({ space: 's:mcp-space', members: 1, title: 'Via MCP', creator: carol.id });
       const missing = await m.call('space_get', { slug: 'nope-nope' });
-      expect(missing.isError).toBe(true);
-      expect(toolText(missing)).toBe('err notfound');
-    } finally {
-      await m.close();
-    }
-  });
-});
-
-describe('profiles', () => {
-  it('GET /a/{id}: one line of aggregates, a .json twin, and changes as the identity works', async () => {
-    const dan = await agent(s, 'dan');
-    const day = new Date().toISOString().slice(0, 10);
-    const p0 = await get(s, `/a/${dan.id}`);
-    expect(p0.status).toBe(200);
-    expect(await p0.text()).toBe(`${dan.id} name=dan lvl=L0 rep=0 since=${day} fixes=0 confirmed=0 tasks_done=0 saved=0 family=root\n`);
-
-    const k = await publishFix(dan);
-    await publishFix(dan);
-    expect((await post(s, `/k/${k}/ok`, carol)).status).toBe(200);
-    const t = (await (await post(s, '/v1/tasks', alice, { title: 'Profile task' }, { accept: 'application/json' })).json()) as { id: string };
-    await post(s, `/v1/tasks/${t.id}/claim`, dan);
-    await post(s, `/v1/tasks/${t.id}/done`, dan, { result: 'done' });
-    expect((await post(s, `/v1/tasks/${t.id}/accept`, alice)).status).toBe(200);
-
-    expect(await line(await get(s, `/a/${dan.id}`))).toBe(`${dan.id} name=dan lvl=L0 rep=5 since=${day} fixes=2 confirmed=1 tasks_done=1 saved=0 family=root`);
-    const j = await get(s, `/a/${dan.id}.json`);
-    expect(j.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await j.json()).toEqual({ id: dan.id, name: 'dan', lvl: 'L0', rep: 5, since: day, fixes: 2, confirmed: 1, tasks_done: 1, saved: 0, family: 'root' });
-    // Without a name there is no name field.
-    expect(await line(await get(s, `/a/${carol.id}`))).toMatch(new RegExp(`^${carol.id} lvl=L0 rep=0 since=${day} fixes=1 `));
-  });
-
-  it('saved counts live checkpoints plus cached results of the identity', async () => {
-    const eve = await agent(s, 'eve');
-    const saved = async () => Number(/ saved=(\d+) /.exec(await line(await get(s, `/a/${eve.id}`)))![1]);
-    expect(await saved()).toBe(0);
-    const m = await mcp(s, eve);
-    try {
-      const cp = await m.call('cp_save', { name: 'build-state', body: 'step 3 of 5 done' });
-      expect(cp.isError, toolText(cp)).toBeFalsy();
-      await m.call('cp_save', { name: 'build-state', body: 'step 4 of 5 done' });
-      const c = await m.call('cache_put', { key: 'ab'.repeat(32), text: 'cached answer' });
-      expect(c.isError, toolText(c)).toBeFalsy();
-      expect(await saved()).toBe(3);
-      await m.call('cp_delete', { id: (cp.structuredContent as { id: string }).id });
-      expect(await saved()).toBe(2);
-    } finally {
-      await m.close();
-    }
-    // Someone else's saves do not count.
-    expect(Number(/ saved=(\d+) /.exec(await line(await get(s, `/a/${alice.id}`)))![1])).toBe(0);
-  });
-
-  it('unknown identities are identical 404s (profile and badge); malformed ids are 400', async () => {
-    const rs = await Promise.all([get(s, '/a/a000000'), get(s, '/a/azzzzzz.json'), get(s, '/a/asystem')]);
-    const bodies = await Promise.all(rs.map((r) => r.text()));
-    expect(rs.map((r) => r.status)).toEqual([404, 404, 404]);
-    expect(new Set(bodies)).toEqual(new Set(['err notfound\n']));
-    const bad = await get(s, '/a/bob');
-    expect(bad.status).toBe(400);
-    expect(await line(bad)).toBe('err bad id: want an identity id');
-  });
-
-  it('the same read over MCP', async () => {
-    const m = await mcp(s, null);
-    try {
-      const r = await m.call('profile_get', { id: alice.id });
-      expect(toolText(r)).toMatch(new RegExp(`^${alice.id} name=alice lvl=L0 rep=0 since=\\S+ fixes=1 confirmed=0 tasks_done=0 saved=0 family=root$`));
-      expect(r.structuredContent).toMatchObject({ id: alice.id, fixes: 1, family: 'root' });
-      const missing = await m.call('profile_get', { id: 'a000000' });
       expect(missing.isError).toBe(true);
       expect(toolText(missing)).toBe('err notfound');
     } finally {

@@ -2,15 +2,17 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
-import { call, dbBytes, mcp, req, snapshot, who, type Who } from './helpers.js';
+import { agent, call, req, snapshot, type Who } from '../helpers/http.js';
+import { mcp } from '../helpers/mcp.js';
+import { dbBytes } from '../helpers/db.js';
 
 let s: TestServer;
 let alice: Who;
 let bob: Who;
 beforeAll(async () => {
   s = await start({ CX_TRUST_PROXY: '1' });
-  alice = await who(s);
-  bob = await who(s);
+  alice = await agent(s);
+  bob = await agent(s);
 });
 afterAll(async () => s.stop());
 
@@ -57,7 +59,7 @@ describe('notes over REST', () => {
   });
 
   it('lists newest first, a page at a time with a cursor', async () => {
-    const me = await who(s);
+    const me = await agent(s);
     for (let i = 0; i < 14; i++) expect((await create(me, { title: `u${i}`, body: `x ${i % 10}` })).status).toBe(201);
     const seen: string[] = [];
     let cursor = '';
@@ -83,7 +85,7 @@ describe('notes over REST', () => {
   });
 
   it('searches by words (every word, case-insensitive) over title and body', async () => {
-    const me = await who(s);
+    const me = await agent(s);
     const a = JSON.parse((await create(me, { title: 'Postgres tuning', body: 'raise shared_buffers to 25% of RAM' })).text).id as string;
     const b = JSON.parse((await create(me, { title: 'Kernel', body: 'vm.swappiness for POSTGRES hosts: 1' })).text).id as string;
     await create(me, { title: 'Other', body: 'nothing to see' });
@@ -159,7 +161,7 @@ describe('limits', () => {
   it(`an identity holds at most note.max notes`, async () => {
     const t = await start({ CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '100' });
     try {
-      const me = await who(t);
+      const me = await agent(t);
       const url = `${t.url}/v1/notes`;
       const headers = { authorization: `Bearer ${me.token}`, 'content-type': 'text/plain', 'x-forwarded-for': me.net };
       for (let i = 0; i < 1000; i += 50) {
@@ -208,7 +210,7 @@ describe('at rest', () => {
   it('the database files hold no note title or body (searched as bytes), live and after close', async () => {
     const t = await start({ CX_TRUST_PROXY: '1' });
     try {
-      const me = await who(t);
+      const me = await agent(t);
       const markers: string[] = [];
       for (let i = 0; i < 12; i++) {
         const title = `TITLE-MARK-${randomBytes(6).toString('hex')}`;

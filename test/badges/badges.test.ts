@@ -10,7 +10,8 @@ import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { badge, badgeSvg, textWidth } from '../../src/core/badges/svg.js';
 import { start, type TestServer } from '../helpers/server.js';
-import { agent, get, line, mcp, post, toolText, type Who } from './helpers.js';
+import { agent, get, line, post, type Who } from '../helpers/http.js';
+import { mcp, toolText } from '../helpers/mcp.js';
 
 let s: TestServer;
 let alice: Who;

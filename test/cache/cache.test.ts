@@ -3,7 +3,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
-import { call, later, makeL2, mcp, newNet, req, snapshot, sql, who, type Who } from './helpers.js';
+import { agent, call, later, newNet, req, snapshot, type Who } from '../helpers/http.js';
+import { mcp } from '../helpers/mcp.js';
+import { makeL2, sql } from '../helpers/db.js';
 
 let s: TestServer;
 let low: Who; // L0 producer
@@ -11,9 +13,9 @@ let high: Who; // L2 producer
 let reader: Who;
 beforeAll(async () => {
   s = await start({ CX_TRUST_PROXY: '1' });
-  low = await who(s);
-  high = await who(s);
-  reader = await who(s);
+  low = await agent(s);
+  high = await agent(s);
+  reader = await agent(s);
   makeL2(s, high);
 });
 afterAll(async () => s.stop());
@@ -201,7 +203,7 @@ describe('identical 404s', () => {
     sql(s, 'UPDATE cache SET hidden = 1 WHERE key = ?', hidden);
     const handed = key();
     await put(high, handed, { text: 'x', to: low.id });
-    const frozenProducer = await who(s);
+    const frozenProducer = await agent(s);
     const frozen = key();
     await put(frozenProducer, frozen, { text: 'x' });
     sql(s, 'UPDATE identities SET frozen = 1 WHERE id = ?', frozenProducer.id);
@@ -258,7 +260,7 @@ describe('per-identity caps', () => {
   it('at most cache.per_id live rows per producer; at most blob.per_id stored blob bytes per identity', async () => {
     const t = await start({ CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '100' });
     try {
-      const me = await who(t);
+      const me = await agent(t);
       const headers = { authorization: `Bearer ${me.token}`, 'x-forwarded-for': me.net };
       for (let i = 0; i < 1000; i += 100) {
         const rs = await Promise.all(Array.from({ length: 100 }, () => fetch(`${t.url}/v1/c/${key()}`, { method: 'PUT', headers: { ...headers, 'content-type': 'text/plain' }, body: 'r' })));

@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
-import { call, dbBytes, mcp, req, snapshot, who, type Who } from './helpers.js';
+import { agent, call, req, snapshot, type Who } from '../helpers/http.js';
+import { mcp } from '../helpers/mcp.js';
+import { dbBytes } from '../helpers/db.js';
 
 let s: TestServer;
 let alice: Who;
@@ -13,9 +15,9 @@ let bob: Who;
 let eve: Who;
 beforeAll(async () => {
   s = await start({ CX_TRUST_PROXY: '1' });
-  alice = await who(s);
-  bob = await who(s);
-  eve = await who(s);
+  alice = await agent(s);
+  bob = await agent(s);
+  eve = await agent(s);
 });
 afterAll(async () => s.stop());
 
@@ -71,7 +73,7 @@ describe('send, inbox, read, delete', () => {
   });
 
   it('inbox pages newest first with a cursor; unread=1 filters', async () => {
-    const me = await who(s);
+    const me = await agent(s);
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) ids.push(await sendId(alice, { to: me.id, subject: `s${i}`, body: `b${i}` }));
     await call(s, 'GET', `/v1/mail/${ids[6]}`, { as: me });
@@ -112,8 +114,8 @@ describe('reports', () => {
   it('a recipient reports a message: stored with a locator and the sender, no plaintext; the ciphertext outlives a delete', async () => {
     const t = await start({ CX_TRUST_PROXY: '1' });
     try {
-      const a = await who(t);
-      const b = await who(t);
+      const a = await agent(t);
+      const b = await agent(t);
       const body = `SPAM-MARK-${randomBytes(6).toString('hex')} buy now`;
       const sent = await fetch(`${t.url}/v1/mail`, { method: 'POST', headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': a.net }, body: JSON.stringify({ to: b.id, body }) });
       const id = ((await sent.json()) as { id: string }).id;
@@ -159,8 +161,8 @@ describe('limits', () => {
   it('sending is quota\'d: 30 messages per hour per L0 identity, then 429 with Retry-After', async () => {
     const t = await start({ CX_TRUST_PROXY: '1' });
     try {
-      const a = await who(t);
-      const b = await who(t);
+      const a = await agent(t);
+      const b = await agent(t);
       const headers = { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', 'x-forwarded-for': a.net };
       const rs = await Promise.all(Array.from({ length: 30 }, (_, i) => fetch(`${t.url}/v1/mail`, { method: 'POST', headers, body: JSON.stringify({ to: b.id, body: `m${i}` }) })));
       expect(rs.map((r) => r.status)).toEqual(Array(30).fill(201));
@@ -176,8 +178,8 @@ describe('limits', () => {
   it('an inbox holds at most mail.inbox messages', async () => {
     const t = await start({ CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '100' });
     try {
-      const a = await who(t);
-      const b = await who(t);
+      const a = await agent(t);
+      const b = await agent(t);
       const headers = { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', 'x-forwarded-for': a.net };
       for (let i = 0; i < 1000; i += 100) {
         const rs = await Promise.all(Array.from({ length: 100 }, (_, k) => fetch(`${t.url}/v1/mail`, { method: 'POST', headers, body: JSON.stringify({ to: b.id, body: `m${i + k}` }) })));
@@ -196,8 +198,8 @@ describe('at rest', () => {
   it('the database files hold no subject or body (searched as bytes), live and after close', async () => {
     const t = await start({ CX_TRUST_PROXY: '1' });
     try {
-      const a = await who(t);
-      const b = await who(t);
+      const a = await agent(t);
+      const b = await agent(t);
       const markers: string[] = [];
       for (let i = 0; i < 12; i++) {
         const subject = `SUBJ-MARK-${randomBytes(6).toString('hex')}`;

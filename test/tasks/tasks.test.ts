@@ -2,7 +2,8 @@
 // list and search, the operator's bounty accept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
-import { agent, get, line, mcp, post, toolText, type Who } from './helpers.js';
+import { agent, get, line, post, type Who } from '../helpers/http.js';
+import { mcp, toolText } from '../helpers/mcp.js';
 
 let s: TestServer;
 let alice: Who;

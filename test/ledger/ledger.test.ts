@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
-import { agent, get, line, mcp, post, toolText, type Who } from './helpers.js';
+import { agent, get, line, post, type Who } from '../helpers/http.js';
+import { mcp, toolText } from '../helpers/mcp.js';
 
 let s: TestServer;
 let alice: Who;

@@ -1,0 +1,18 @@
+// Rows the contracts need as preconditions, written through the ports themselves.
+import { randomBytes } from 'node:crypto';
+import type { Identity } from '../../src/core/identity/ports.js';
+import type { Store } from '../../src/core/store.js';
+
+let n = 0;
+/** A fresh identity id (a + 6 chars), unique within the test run. */
+export const newId = (prefix = 'a', len = 6): string => `${prefix}${(n++).toString(36).padStart(len, '0')}`.slice(0, len + 1);
+
+/** Creates an identity (with a throwaway token) and returns it. */
+export async function identity(store: Store, created: number, o: Partial<Identity> = {}): Promise<Identity> {
+  const rec: Identity = { id: newId(), name: null, created, rep: 0, confirmed: 0, frozen: false, ...o };
+  await store.identities.create(rec, randomBytes(16).toString('hex'));
+  return rec;
+}
+
+/** `k` promises started at once (the store sees them concurrently, as a pooled adapter would). */
+export const together = <T>(k: number, f: (i: number) => Promise<T>): Promise<T[]> => Promise.all(Array.from({ length: k }, (_, i) => f(i)));
