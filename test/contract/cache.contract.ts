@@ -106,6 +106,14 @@ export function contract(adapter: Adapter): void {
     expect((await s.store.cache.get('default', r.key, now))!.row.hits).toBe(3);
   });
 
+  it('a read of a row removed since it was looked up answers gone and records nothing', async () => {
+    const { s, now, a } = await setup();
+    const r = (await put(s, row(a, now), now)).row;
+    const got = await s.store.cache.get('default', r.key, now);
+    expect(await s.store.cache.remove('default', r.key, a, now)).toBe(true);
+    expect(await s.store.cache.read(got!.row.rid, randomBytes(16), 3, true)).toEqual({ gate: 'gone', hits: 0 });
+  });
+
   it('remove: the producer\'s live row only; purge deletes rows dead at now', async () => {
     const { s, now, a, b } = await setup();
     const r1 = (await put(s, row(a, now), now)).row;

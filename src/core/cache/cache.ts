@@ -119,6 +119,7 @@ export async function readResult(ctx: Ctx, ns: string, key: string): Promise<Rea
   const cap = limit('cache.anon_nets');
   const enforce = anon && lvl < PUBLIC_LVL;
   const r = await ctx.core.store.cache.read(row.rid, caller === row.producer ? null : netTag(ctx), cap, enforce);
+  if (r.gate === 'gone') throw notFound();
   if (r.gate === 'token') throw authError(ctx.core, `token required: this result of a producer below L2 was read from ${cap} networks already`);
   return view(row, lvl, r.hits);
 }

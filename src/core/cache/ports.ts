@@ -20,7 +20,8 @@ export interface CacheRow {
 
 export type NewCacheRow = Omit<CacheRow, 'rid' | 'hits' | 'hidden'>;
 
-export type ReadGate = 'ok' | 'token';
+/** 'gone': the row was removed or purged after it was looked up (the reader gets the same 404). */
+export type ReadGate = 'ok' | 'token' | 'gone';
 
 export interface CacheRepo {
   /**
@@ -33,7 +34,8 @@ export interface CacheRepo {
   /**
    * One read as one transaction: counts the hit and records the reader network (a keyed tag; null
    * records nothing) while fewer than `cap` are recorded. With `enforce`, a network that is not one
-   * of the first `cap` gets 'token' and nothing is counted. Returns the hit count after the read.
+   * of the first `cap` gets 'token' and nothing is counted; a row gone since `get` gives 'gone' and
+   * records nothing. Returns the hit count after the read.
    */
   read(rid: number, net: Buffer | null, cap: number, enforce: boolean): Promise<{ gate: ReadGate; hits: number }>;
   remove(ns: string, key: string, producer: string, now: number): Promise<boolean>;

@@ -49,6 +49,7 @@ export function sqliteCache(db: Db): CacheRepo {
 
   // Reader networks: only the first `cap` distinct ones are kept (that is all the rule needs).
   const read = db.transaction((rid: number, net: Buffer | null, cap: number, enforce: boolean) => {
+    if (!hits.get(rid)) return { gate: 'gone' as const, hits: 0 };
     if (net !== null && !hasNet.get(rid, net)) {
       if ((nNets.get(rid) as { n: number }).n < cap) addNet.run(rid, net);
       else if (enforce) return { gate: 'token' as const, hits: (hits.get(rid) as { hits: number }).hits };
