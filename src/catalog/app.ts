@@ -1,13 +1,14 @@
 // Part B, the hosting catalog: its own fastify instance on CATALOG_PORT with its own database
-// (catalog.db). Catalog JSON and llms.txt from the operator's products file, form orders with a
-// redirect to the payment provider, private tracking pages, provider webhooks, health.
+// (catalog.db). Catalog JSON and llms.txt from the operator's products file, the product and order
+// pages, form orders with a redirect to the payment provider, private tracking pages, provider
+// webhooks, health. Browsers get errors as pages; scripts keep the one-line `err` form.
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
 import { netKey } from '../core/net.js';
 import { registerAdmin } from './admin.js';
 import type { CatalogConfig } from './config.js';
-import { cors, HTML, JSON_T, preflight, sendErr, sendStatic, staticDoc, TEXT, toCxError, wantsJson } from './http.js';
+import { cors, HTML, JSON_T, preflight, sendErr, sendStatic, staticDoc, TEXT, toCxError, wantsHtml, wantsJson } from './http.js';
 import { CATALOG_LIMITS } from './limits.js';
 import { startMoneroPoller } from './monero-poll.js';
 import { Orders, parseOrder, TOKEN_RE, tokenHash } from './orders.js';
@@ -17,7 +18,9 @@ import { stripeAdapter } from './pay/stripe.js';
 import { OrderQuota } from './quota.js';
 import { openCatalogStore } from './sqlite.js';
 import type { PaymentMethod } from './store.js';
-import { catalogJson, indexHtml, llmsTxt, moneroPayHtml, trackingHtml, trackingJson } from './views.js';
+import { buildOffer } from './offer.js';
+import { errorHtml, indexHtml, moneroPayHtml, orderHtml, privacyHtml, termsHtml, trackingHtml } from './pages.js';
+import { catalogJson, llmsTxt, trackingJson } from './views.js';
 import { registerWebhooks } from './webhooks.js';
 
 export interface CatalogAppOptions {
@@ -48,6 +51,7 @@ const PAGE_HEADERS = {
 };
 /** The order page posts its form to CATALOG_BASE_URL, which may be another name of this host. */
 const INDEX_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'";
+const ERROR_HEADERS = { 'x-robots-tag': 'noindex', 'content-security-policy': INDEX_CSP };
 
 export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyInstance> {
   const cfg = opts.config;
@@ -56,10 +60,24 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
     logger: opts.logger ? { ...opts.logger, serializers } : false,
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: CATALOG_LIMITS.order_body,
-    frameworkErrors: (err, req, reply) => sendErr(req, reply, toCxError(err, req)),
+    frameworkErrors: (err, req, reply) => fail(req, reply, toCxError(err, req)),
     // Drain requests on open connections while closing rather than fastify's own JSON 503.
     return503OnClosing: false,
   });
+  // Hoisted for frameworkErrors: the offer is built below, before the app listens.
+  let offer: ReturnType<typeof buildOffer>;
+  /** Where a refused request leads back to: the order page of the product it named, else the list. */
+  const backFor = (req: FastifyRequest) => {
+    const slug = (req.body as Record<string, unknown> | undefined)?.product;
+    const p = req.url.startsWith('/api/order') && typeof slug === 'string' ? cfg.catalog.products.find((x) => x.slug === slug) : undefined;
+    return p ? { href: `/order/${p.slug}`, label: `Back to the order form for ${p.name}` } : { href: '/', label: 'All servers' };
+  };
+  function fail(req: FastifyRequest, reply: FastifyReply, err: CxError): FastifyReply {
+    if (!wantsHtml(req) || !offer) return sendErr(req, reply, err);
+    for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+    reply.headers({ 'cache-control': 'no-store', ...ERROR_HEADERS });
+    return reply.code(err.status).type(HTML).send(errorHtml(offer, err, backFor(req)));
+  }
   const store = openCatalogStore(opts.dataDir, opts.sync);
   const rpc = new MoneroRpc(cfg.monero);
   const adapters = { stripe: stripeAdapter(cfg.stripe), btcpay: btcpayAdapter(cfg.btcpay), monero: moneroAdapter(cfg.monero, rpc) };
@@ -77,18 +95,30 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
   app.addHook('onRequest', async (_req, reply) => {
     reply.header('x-content-type-options', 'nosniff');
   });
-  app.setErrorHandler((err, req, reply) => sendErr(req, reply, toCxError(err, req)));
-  app.setNotFoundHandler((req, reply) => sendErr(req, reply, new CxError('notfound', `no route ${req.method} ${req.url.startsWith('/o/') ? '/o/…' : req.url.split('?')[0]!.slice(0, 120)}`)));
+  app.setErrorHandler((err, req, reply) => fail(req, reply, toCxError(err, req)));
+  app.setNotFoundHandler((req, reply) => fail(req, reply, new CxError('notfound', `no route ${req.method} ${req.url.startsWith('/o/') ? '/o/…' : req.url.split('?')[0]!.slice(0, 120)}`)));
 
   // Methods buyers can use now: configured providers, and always a quote.
   const payments: PaymentMethod[] = [...(['stripe', 'btcpay', 'monero'] as const).filter((m) => !adapters[m].missing().length), 'quote'];
-  const base = cfg.baseUrl;
-  const catalogDoc = staticDoc(JSON.stringify(catalogJson(cfg.catalog, base, payments, cfg.ordersPerHour)), JSON_T);
-  const llmsDoc = staticDoc(llmsTxt(cfg.catalog, base, payments, cfg.ordersPerHour), TEXT);
-  const indexDoc = indexHtml(cfg.catalog, base, payments);
+  offer = buildOffer(cfg, payments);
+  const catalogDoc = staticDoc(JSON.stringify(catalogJson(offer)), JSON_T);
+  const llmsDoc = staticDoc(llmsTxt(offer), TEXT);
+  const indexDoc = indexHtml(offer);
+  const orderDocs = new Map(cfg.catalog.products.map((p) => [p.slug, orderHtml(offer, p)]));
   const maxAge = CATALOG_LIMITS.catalog_max_age_s;
+  const page = (reply: FastifyReply, html: string) => reply.headers({ 'cache-control': `public, max-age=${maxAge}`, 'content-security-policy': INDEX_CSP }).type(HTML).send(html);
 
-  app.get('/', async (_req, reply) => reply.headers({ 'cache-control': `public, max-age=${maxAge}`, 'content-security-policy': INDEX_CSP }).type(HTML).send(indexDoc));
+  app.get('/', async (_req, reply) => page(reply, indexDoc));
+  app.get('/order/:slug', async (req, reply) => {
+    const doc = orderDocs.get((req.params as { slug: string }).slug);
+    if (!doc) throw new CxError('notfound', 'no such product, see /api/catalog.json');
+    return page(reply, doc);
+  });
+  // The operator's own pages when configured; otherwise ours, saying plainly that they are not set.
+  const termsDoc = termsHtml(offer);
+  const privacyDoc = privacyHtml(offer);
+  app.get('/terms', async (_req, reply) => (cfg.seller.termsUrl ? reply.code(303).header('location', cfg.seller.termsUrl).send() : page(reply, termsDoc)));
+  app.get('/privacy', async (_req, reply) => (cfg.seller.privacyUrl ? reply.code(303).header('location', cfg.seller.privacyUrl).send() : page(reply, privacyDoc)));
   app.get('/api/catalog.json', async (req, reply) => sendStatic(req, reply, catalogDoc, maxAge));
   app.get('/llms.txt', async (req, reply) => sendStatic(req, reply, llmsDoc, maxAge));
   app.get('/api/health', async (req, reply) => {
@@ -129,7 +159,7 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
     reply.headers(PAGE_HEADERS);
     if (wantsJson(req)) return reply.type(JSON_T).send(trackingJson(o, events, url));
     const q = req.query as Record<string, unknown>;
-    return reply.type(HTML).send(trackingHtml(o, events, url, typeof q.paid === 'string'));
+    return reply.type(HTML).send(trackingHtml(offer, o, events, url, typeof q.paid === 'string'));
   });
 
   // Resumes payment from the tracking page: the provider's checkout, or our Monero page.
@@ -141,7 +171,7 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
     if (o.status !== 'pending_payment' || o.payment === 'quote' || !o.provider_ref) return reply.code(303).header('location', url).send();
     if (o.checkout_url) return reply.code(303).header('location', o.checkout_url).send();
     if (wantsJson(req)) return reply.type(JSON_T).send(trackingJson(o, await store.events(o.id), url));
-    return reply.type(HTML).send(moneroPayHtml(o, url, cfg.monero.confirmations, cfg.monero.ttlH));
+    return reply.type(HTML).send(moneroPayHtml(offer, o, url, cfg.monero.confirmations, cfg.monero.ttlH));
   });
 
   await registerWebhooks(app, cfg, store, orders, now);

@@ -28,8 +28,21 @@ export interface MoneroConfig {
   ttlH: number;
 }
 
+/** Who sells, shown on every page, in catalog.json and llms.txt; null = the operator has not set it. */
+export interface SellerConfig {
+  name: string | null;
+  /** Postal address of the seller (many jurisdictions require it on a shop). */
+  address: string | null;
+  /** An email address or an http(s) URL where buyers reach the seller. */
+  contact: string | null;
+  /** The operator's own terms and privacy pages; unset → the catalog's /terms and /privacy say so. */
+  termsUrl: string | null;
+  privacyUrl: string | null;
+}
+
 export interface CatalogConfig {
   baseUrl: string;
+  seller: SellerConfig;
   productsFile: string;
   catalog: Catalog;
   ordersPerHour: number;
@@ -63,6 +76,21 @@ function url(env: NodeJS.ProcessEnv, name: string): string | null {
   return v.replace(/\/+$/, '');
 }
 
+const CONTACT_EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[A-Za-z]{2,63}$/;
+
+function contact(env: NodeJS.ProcessEnv): string | null {
+  const v = str(env.CATALOG_CONTACT);
+  if (v === null || CONTACT_EMAIL.test(v)) return v;
+  if (/^https?:\/\//.test(v)) return url(env, 'CATALOG_CONTACT');
+  throw new Error('config: CATALOG_CONTACT must be an email address or an http(s) URL');
+}
+
+function text(env: NodeJS.ProcessEnv, name: string, max: number): string | null {
+  const v = str(env[name]);
+  if (v !== null && (v.length > max || /[\x00-\x1f\x7f]/.test(v))) throw new Error(`config: ${name} must be one line of at most ${max} characters`);
+  return v;
+}
+
 export function loadCatalogConfig(env: NodeJS.ProcessEnv): CatalogConfig {
   const port = env.CATALOG_PORT || '8081';
   const productsFile = resolve(env.CATALOG_PRODUCTS || defaultProducts);
@@ -70,6 +98,13 @@ export function loadCatalogConfig(env: NodeJS.ProcessEnv): CatalogConfig {
   const eurPerXmr = rate === null ? null : num(env, 'MONERO_EUR_PER_XMR', 0, 0.000001);
   return {
     baseUrl: url(env, 'CATALOG_BASE_URL') ?? `http://localhost:${port}`,
+    seller: {
+      name: text(env, 'CATALOG_SELLER_NAME', 120),
+      address: text(env, 'CATALOG_SELLER_ADDRESS', 200),
+      contact: contact(env),
+      termsUrl: url(env, 'CATALOG_TERMS_URL'),
+      privacyUrl: url(env, 'CATALOG_PRIVACY_URL'),
+    },
     productsFile,
     catalog: loadProducts(productsFile),
     ordersPerHour: Math.floor(num(env, 'CATALOG_ORDERS_PER_HOUR', CATALOG_LIMITS.orders_per_hour, 1)),

@@ -1,4 +1,5 @@
-// HTTP plumbing of the catalog: one-line errors (JSON on ?f=json or Accept: application/json),
+// HTTP plumbing of the catalog: one-line errors (JSON on ?f=json or Accept: application/json; a
+// page for browsers, see app.ts),
 // open CORS for the public GETs, and ETag revalidation for the static documents.
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -15,6 +16,14 @@ export function wantsJson(req: FastifyRequest): boolean {
   const a = req.headers.accept;
   const j = acceptQ(a, 'application/json');
   return j > 0 && j >= acceptQ(a, 'text/html') && j >= acceptQ(a, 'text/plain');
+}
+
+/** A browser (text/html preferred over text/plain and JSON, no ?f=): errors become a page. */
+export function wantsHtml(req: FastifyRequest): boolean {
+  if (typeof (req.query as Record<string, unknown> | undefined)?.f === 'string') return false;
+  const a = req.headers.accept;
+  const h = acceptQ(a, 'text/html');
+  return h > 0 && h > acceptQ(a, 'text/plain') && h >= acceptQ(a, 'application/json');
 }
 
 export function sendErr(req: FastifyRequest, reply: FastifyReply, err: CxError): FastifyReply {

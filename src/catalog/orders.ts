@@ -52,6 +52,8 @@ export function parseOrder(body: unknown, catalog: Catalog): OrderInput {
 
   const email = field(b, 'email');
   if (email !== null && (email.length > CATALOG_LIMITS.email_max || !EMAIL.test(email))) throw new CxError('bad', 'email: not a valid address');
+  // A quote is answered by email: without an address the buyer would wait for nothing.
+  if (email === null && payment === 'quote') throw new CxError('bad', 'email: required for a quote (the seller replies by email)');
 
   return { product, payment: payment as PaymentMethod, location: location as LocationId, email };
 }

@@ -133,13 +133,17 @@ describe('GET /llms.txt', () => {
 });
 
 describe('order page, health and errors', () => {
-  it('GET / is an HTML form that posts to /api/order', async () => {
+  // Was one form on / offering every location for every product; now each product has its own
+  // order page offering only its locations (issue 25), so the form and the server agree.
+  it('GET / links each product to its order page, an HTML form that posts to /api/order', async () => {
     const res = await fetch(`${c.url}/`);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const h = await res.text();
-    expect(h).toContain('<form method="post" action="http://catalog.test/api/order">');
-    expect(h).toContain('<option value="vps-s">');
-    expect(h).toContain('<option value="hel1">');
+    for (const p of fileProducts) expect(h).toContain(`href="/order/${p.slug}"`);
+    const o = await (await fetch(`${c.url}/order/vps-s`)).text();
+    expect(o).toContain('<form method="post" action="http://catalog.test/api/order">');
+    expect(o).toContain('<input type="hidden" name="product" value="vps-s">');
+    expect(o).toContain('value="hel1"');
   });
 
   it('GET /api/health is {"ok":true} with CORS', async () => {
