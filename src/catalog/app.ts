@@ -19,7 +19,7 @@ import { OrderQuota } from './quota.js';
 import { openCatalogStore } from './sqlite.js';
 import type { PaymentMethod } from './store.js';
 import { buildOffer } from './offer.js';
-import { errorHtml, indexHtml, moneroPayHtml, orderHtml, privacyHtml, termsHtml, trackingHtml } from './pages.js';
+import { errorHtml, FAVICON, indexHtml, moneroPayHtml, orderHtml, privacyHtml, termsHtml, trackingHtml } from './pages.js';
 import { catalogJson, llmsTxt, trackingJson } from './views.js';
 import { registerWebhooks } from './webhooks.js';
 
@@ -47,10 +47,10 @@ const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
   'x-robots-tag': 'noindex',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'",
 };
 /** The order page posts its form to CATALOG_BASE_URL, which may be another name of this host. */
-const INDEX_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'";
+const INDEX_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'";
 const ERROR_HEADERS = { 'x-robots-tag': 'noindex', 'content-security-policy': INDEX_CSP };
 
 export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyInstance> {
@@ -114,6 +114,8 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
     if (!doc) throw new CxError('notfound', 'no such product, see /api/catalog.json');
     return page(reply, doc);
   });
+  app.get('/favicon.svg', async (_req, reply) => reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(FAVICON));
+  app.get('/favicon.ico', async (_req, reply) => reply.code(301).header('location', '/favicon.svg').send());
   // The operator's own pages when configured; otherwise ours, saying plainly that they are not set.
   const termsDoc = termsHtml(offer);
   const privacyDoc = privacyHtml(offer);

@@ -9,6 +9,9 @@ import { eurCents, fmtEur, LOCATIONS, type Product } from './products.js';
 import type { Order, OrderEvent, PaymentMethod } from './store.js';
 import { canPay, city, iso, maskEmail, moneroUri, statusText } from './views.js';
 
+/** A small icon, so browsers do not log a 404 for /favicon.ico on every page. */
+export const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b57d0"/><path d="M4 5h8M4 8h8M4 11h8" stroke="#fff" stroke-width="1.5"/></svg>';
+
 export function esc(s: string | number): string {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
@@ -32,6 +35,7 @@ const STYLE = [
   'label.field{display:block;font-weight:600;margin:1rem 0 .25rem}input[type=email]{font:inherit;width:100%;max-width:24rem;padding:.4rem;border:1px solid #767676;border-radius:4px;box-sizing:border-box}',
   '.box{border-left:4px solid #0b57d0;background:#f0f4fb;padding:.5rem 1rem;margin:1rem 0}.err{border-left-color:#b3261e;background:#fcefee}',
   'dl.specs{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dl.specs dt{font-weight:600}dl.specs dd{margin:0}',
+  'dl.pay dd{margin:0 0 .75rem}',
   '.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}',
   // Phones: the product table becomes one card per product, each cell labelled.
   '@media (max-width:40rem){.products thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}',
@@ -52,7 +56,7 @@ function seller(o: Offer): string {
 function shell(o: Offer, title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${esc(title)} · Hosting catalog</title><style>${STYLE}</style></head><body>
+<meta name="referrer" content="no-referrer"><link rel="icon" href="/favicon.svg"><title>${esc(title)} · Hosting catalog</title><style>${STYLE}</style></head><body>
 <header><a class="site" href="/">Hosting catalog</a><span class="muted">${o.seller.name ? esc(o.seller.name) : 'servers for agents and people'}</span></header>
 <main>
 ${body}
@@ -100,7 +104,7 @@ ${paymentList(o.payments)}
 }
 
 function paymentList(ps: PaymentInfo[]): string {
-  return `<dl>${ps.map((m) => `<dt><strong>${esc(m.label)}</strong></dt><dd>${esc(m.how)}</dd>`).join('')}</dl>`;
+  return `<dl class="pay">${ps.map((m) => `<dt><strong>${esc(m.label)}</strong></dt><dd>${esc(m.how)}</dd>`).join('')}</dl>`;
 }
 
 export function orderHtml(o: Offer, p: Product): string {
@@ -131,7 +135,7 @@ ${pays.join('\n')}
 </fieldset>
 <label class="field" for="email">Email${onlyQuote ? '' : ' (needed for a quote)'}</label>
 <input type="email" id="email" name="email" autocomplete="email" maxlength="${CATALOG_LIMITS.email_max}"${onlyQuote ? ' required' : ''} aria-describedby="email-h">
-<p class="muted" id="email-h">Where the seller writes to you about this order. It is not shared beyond the payment provider you choose.</p>
+<p class="muted" id="email-h">Where the seller writes to you about this order. This site passes it on only to the payment provider you choose.</p>
 <p>By ordering you accept the seller's <a href="${esc(o.termsUrl)}">terms of sale</a>. Your order page link is private: keep it.</p>
 <p><button type="submit">Place order</button></p>
 </form>`,

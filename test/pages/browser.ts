@@ -1,0 +1,174 @@
+// Headless Chromium for the page tests: the Debian package at /usr/bin/chromium, driven by
+// puppeteer-core (which downloads no browser). One helper loads a page at phone and desktop widths
+// and checks what a visitor would notice: horizontal overflow, console errors, missing text, and
+// axe-core's accessibility rules. Screenshots of the last run go to docs/screenshots/.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+export const CHROMIUM = process.env.CX_CHROMIUM ?? '/usr/bin/chromium';
+export const HAS_CHROMIUM = existsSync(CHROMIUM);
+/** Said once per file when the tests are skipped, so a green run without a browser is not mistaken for a checked one. */
+export const SKIP_REASON = `browser page tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y --no-install-recommends chromium, or set CX_CHROMIUM)`;
+
+export const SHOTS = join(import.meta.dirname, '../../docs/screenshots');
+export const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
+export type Width = keyof typeof WIDTHS;
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface Chrome {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function launch(): Promise<Chrome> {
+  const profile = mkdtempSync(join(tmpdir(), 'cx-chrome-'));
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    userDataDir: profile,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--hide-scrollbars',
+      '--force-device-scale-factor=1',
+    ],
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A port free right now, so a server can be told its own public URL before it listens. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Watched {
+  page: Page;
+  /** Console errors, uncaught exceptions and failed requests, as lines. */
+  problems: string[];
+}
+
+/** A new tab at the given width that records every console error, page error and failed request. */
+export async function openTab(c: Chrome, width: Width, opts: { javascript?: boolean } = {}): Promise<Watched> {
+  const page = await c.browser.newPage();
+  await page.setViewport({ ...WIDTHS[width], deviceScaleFactor: 1 });
+  // axe is injected as a script: the pages' CSP (default-src 'none') would refuse it otherwise.
+  await page.setBypassCSP(true);
+  if (opts.javascript === false) await page.setJavaScriptEnabled(false);
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()} ${m.location()?.url ?? ''}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e instanceof Error ? e.message : String(e)}`));
+  page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  return { page, problems };
+}
+
+export interface Layout {
+  scrollWidth: number;
+  viewport: number;
+  /** Elements wider than the viewport or reaching past its right edge (tag.class and width). */
+  wide: string[];
+  /** Words broken across lines inside one text node, e.g. `vps-` / `xl`. */
+  broken: string[];
+  text: string;
+}
+
+/** What the page looks like to a visitor: overflow, words split mid-word, visible text. */
+export async function layout(page: Page): Promise<Layout> {
+  return page.evaluate(() => {
+    const vw = document.documentElement.clientWidth;
+    const wide: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.right > vw + 1) wide.push(`${el.tagName.toLowerCase()}.${el.className || '-'} right=${Math.round(r.right)}`);
+    }
+    // A word broken mid-word: a text node whose characters of one word sit on two line boxes.
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const t = n.textContent ?? '';
+      if (n.parentElement?.closest('.long')) continue; // addresses and URLs may wrap anywhere by design
+      for (const m of t.matchAll(/[A-Za-z0-9][A-Za-z0-9_.-]*[A-Za-z0-9]/g)) {
+        const range = document.createRange();
+        range.setStart(n, m.index!);
+        range.setEnd(n, m.index! + m[0].length);
+        const tops = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(m[0]);
+      }
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, viewport: vw, wide: wide.slice(0, 10), broken, text: document.body.innerText };
+  });
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/** axe-core's WCAG 2.1 A/AA rules and best practices; returns the serious and critical violations. */
+export async function axe(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ content: axeSource });
+  const res = (await page.evaluate(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    () => (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }),
+  )) as { violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> };
+  return res.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+}
+
+/** Full-page PNG of the last run, at 1x: docs/screenshots/<name>-<width>.png. */
+export async function shot(page: Page, name: string, width: Width): Promise<string> {
+  mkdirSync(SHOTS, { recursive: true });
+  const path = join(SHOTS, `${name}-${width}.png`);
+  await page.screenshot({ path, fullPage: true, type: 'png' });
+  return path;
+}
+
+export interface Checked extends Layout {
+  status: number;
+  problems: string[];
+  violations: AxeViolation[];
+}
+
+/**
+ * Loads `url` at one width, screenshots it as `name`, and reports status, layout, problems and
+ * accessibility violations for the caller's expectations. The tab is closed afterwards.
+ */
+export async function check(c: Chrome, url: string, name: string, width: Width, opts: { javascript?: boolean } = {}): Promise<Checked> {
+  const { page, problems } = await openTab(c, width, opts);
+  try {
+    const res = await page.goto(url, { waitUntil: 'load' });
+    const l = await layout(page);
+    await shot(page, name, width);
+    const violations = opts.javascript === false ? [] : await axe(page);
+    return { ...l, status: res?.status() ?? 0, problems, violations };
+  } finally {
+    await page.close();
+  }
+}
