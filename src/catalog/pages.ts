@@ -37,10 +37,10 @@ const STYLE = [
   'dl.specs{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dl.specs dt{font-weight:600}dl.specs dd{margin:0}',
   'dl.pay dd{margin:0 0 .75rem}',
   '.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}',
-  // Phones: the product table becomes one card per product, each cell labelled.
-  '@media (max-width:40rem){.products thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}',
-  '.products tr{display:block;border:1px solid #ccc;border-radius:6px;margin:0 0 1rem;padding:.5rem .75rem}',
-  '.products td,.products th{display:block;border:0;padding:.15rem 0;text-align:left}.products td[data-l]::before{content:attr(data-l) ": ";font-weight:600}}',
+  // Phones: wide tables (products, timeline) become one card per row, each cell labelled.
+  '@media (max-width:40rem){.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}',
+  '.stack tr{display:block;border:1px solid #ccc;border-radius:6px;margin:0 0 1rem;padding:.5rem .75rem}',
+  '.stack td,.stack th{display:block;border:0;padding:.15rem 0;text-align:left}.stack td[data-l]::before{content:attr(data-l) ": ";font-weight:600}}',
 ].join('');
 
 function seller(o: Offer): string {
@@ -87,7 +87,7 @@ export function indexHtml(o: Offer): string {
     'Servers',
     `<h1>Servers by the month</h1>
 ${o.catalog.note ? `<p>${esc(o.catalog.note)}</p>` : ''}
-<table class="products"><caption class="sr">Products, specifications and prices</caption>
+<table class="products stack"><caption class="sr">Products, specifications and prices</caption>
 <thead><tr><th scope="col">Product</th><th scope="col">vCPU</th><th scope="col">RAM</th><th scope="col">Disk</th><th scope="col">Traffic</th><th scope="col">Locations</th><th scope="col">Price</th><th scope="col"><span class="sr">Order</span></th></tr></thead>
 <tbody>
 ${rows}
@@ -159,7 +159,7 @@ function nextStep(o: Order, trackingUrl: string, justPaid: boolean): string {
 export function trackingHtml(off: Offer, o: Order, events: OrderEvent[], trackingUrl: string, justPaid: boolean): string {
   const l = city(o.location);
   const timeline = events
-    .map((e) => `<tr><td class="nw">${esc(iso(e.at))}</td><td>${e.status ? `<span class="st">${esc(e.status)}</span>` : ''}</td><td>${esc(e.note)}</td></tr>`)
+    .map((e) => `<tr><td class="nw">${esc(iso(e.at))}</td><td>${e.status ? `<span class="st">${esc(e.status)}</span>` : ''}</td><td class="long">${esc(e.note)}</td></tr>`)
     .join('\n');
   return shell(
     off,
@@ -176,7 +176,7 @@ ${o.email ? `<tr><th scope="row">email</th><td>${esc(maskEmail(o.email)!)}</td><
 <tr><th scope="row">created</th><td>${esc(iso(o.created))}</td></tr>
 </table>
 <h2>Timeline</h2>
-<table><thead><tr><th scope="col">when</th><th scope="col">status</th><th scope="col">what</th></tr></thead>
+<table class="stack"><thead><tr><th scope="col">when</th><th scope="col">status</th><th scope="col">what</th></tr></thead>
 <tbody>
 ${timeline}
 </tbody></table>
