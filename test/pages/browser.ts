@@ -2,12 +2,13 @@
 // puppeteer-core (which downloads no browser). One helper loads a page at phone and desktop widths
 // and checks what a visitor would notice: horizontal overflow, console errors, missing text, and
 // axe-core's accessibility rules. Screenshots of the last run go to docs/screenshots/.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { shrinkPng } from './png.js';
 
 export const CHROMIUM = process.env.CX_CHROMIUM ?? '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -142,11 +143,12 @@ export async function axe(page: Page): Promise<AxeViolation[]> {
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
 }
 
-/** Full-page PNG of the last run, at 1x: docs/screenshots/<name>-<width>.png. */
+/** Full-page PNG of the last run, at 1x, palette-reduced: docs/screenshots/<name>-<width>.png. */
 export async function shot(page: Page, name: string, width: Width): Promise<string> {
   mkdirSync(SHOTS, { recursive: true });
   const path = join(SHOTS, `${name}-${width}.png`);
-  await page.screenshot({ path, fullPage: true, type: 'png' });
+  const png = await page.screenshot({ fullPage: true, type: 'png' });
+  writeFileSync(path, shrinkPng(Buffer.from(png)));
   return path;
 }
 
