@@ -135,6 +135,30 @@ export function contract(adapter: Adapter): void {
     expect((await s.store.kb.byLib('zzlib', 10))).toHaveLength(4);
   });
 
+  it('confirmations over time: distinct entries confirmed since a time, and the latest confirmed first with the time of their last confirmation', async () => {
+    const { s, now, a, b } = await setup();
+    const c = (await identity(s.store, now)).id;
+    const [e1, e2, e3] = [(await s.store.kb.insert(entry(a, now)))!, (await s.store.kb.insert(entry(a, now + 1)))!, (await s.store.kb.insert(entry(a, now + 2)))!];
+    expect(await s.store.kb.confirmedSince(0)).toBe(0);
+    expect(await s.store.kb.latestConfirmed(10)).toEqual([]);
+    await s.store.kb.vote(e1.id, b, true, now + 10 * DAY);
+    await s.store.kb.vote(e1.id, c, true, now + 12 * DAY);
+    await s.store.kb.vote(e2.id, b, true, now + 11 * DAY);
+    await s.store.kb.vote(e3.id, b, false, now + 13 * DAY);
+    expect(await s.store.kb.confirmedSince(now + 10 * DAY)).toBe(2);
+    expect(await s.store.kb.confirmedSince(now + 11 * DAY)).toBe(2);
+    expect(await s.store.kb.confirmedSince(now + 12 * DAY)).toBe(1);
+    expect(await s.store.kb.confirmedSince(now + 14 * DAY)).toBe(0);
+    const latest = await s.store.kb.latestConfirmed(10);
+    expect(latest.map((e) => [e.id, e.confirmed_at])).toEqual([[e1.id, now + 12 * DAY], [e2.id, now + 11 * DAY]]);
+    expect(latest[0]).toMatchObject({ title: e1.title, fix: e1.fix, confirms: 2, libs: e1.libs });
+    expect((await s.store.kb.latestConfirmed(1)).map((e) => e.id)).toEqual([e1.id]);
+    // A vote changed to "did not work" no longer counts.
+    await s.store.kb.vote(e2.id, b, false, now + 15 * DAY);
+    expect(await s.store.kb.confirmedSince(now + 10 * DAY)).toBe(1);
+    expect((await (await s.reopen()).kb.latestConfirmed(10)).map((e) => e.id)).toEqual([e1.id]);
+  });
+
   it('wanted: misses per signature hash, most recently asked first, pruned by age and then to a cap', async () => {
     const { s, now } = await setup();
     await s.store.kb.want('h1', 'sig1', 'zzlib', now);

@@ -74,6 +74,10 @@ export interface KbRepo {
   /** Drops wanted signatures last asked for before `before`, then all but the `keep` most recent; returns how many went. */
   pruneWanted(before: number, keep: number): Promise<number>;
   count(): Promise<number>;
+  /** Distinct visible entries with a "worked" vote cast at or after `since` (landing page figures). */
+  confirmedSince(since: number): Promise<number>;
+  /** Visible entries by their latest "worked" vote, newest first, with that vote's time. */
+  latestConfirmed(limit: number): Promise<Array<KbEntry & { confirmed_at: number }>>;
   /** Visible entries an identity authored (profiles, badges). */
   countByAuthor(author: string): Promise<number>;
   putDigest(d: Digest): Promise<void>;

@@ -89,6 +89,10 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   // Past the cap, the least recently asked go: everything older than the keep-th newest `last`.
   const wantedOver = db.prepare(`DELETE FROM kb_wanted WHERE last < (SELECT last FROM kb_wanted ORDER BY last DESC LIMIT 1 OFFSET CAST(? AS INTEGER))`);
   const count = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE hidden = 0');
+  const confirmedSince = db.prepare('SELECT count(DISTINCT v.entry) AS n FROM kb_votes v JOIN kb_entries e ON e.n = v.entry WHERE v.ok = 1 AND v.created >= ? AND e.hidden = 0');
+  const latestConfirmed = db.prepare(
+    `SELECT ${COLS}, max(v.created) AS confirmed_at FROM kb_votes v JOIN kb_entries e ON e.n = v.entry WHERE v.ok = 1 AND e.hidden = 0 GROUP BY v.entry ORDER BY confirmed_at DESC, e.n DESC ${LIMIT}`,
+  );
   const countByAuthor = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE author = ? AND hidden = 0');
   const putDigest = db.prepare(
     `INSERT INTO kb_digests (lib, ver, topic, author, lines, score, created) VALUES (@lib, @ver, @topic, @author, @lines, @score, @created)
@@ -198,6 +202,12 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
     },
     async count() {
       return (count.get() as { n: number }).n;
+    },
+    async confirmedSince(since) {
+      return (confirmedSince.get(since) as { n: number }).n;
+    },
+    async latestConfirmed(limit) {
+      return (latestConfirmed.all(limit) as Array<Row & { confirmed_at: number }>).map((r) => ({ ...toEntry(r), confirmed_at: r.confirmed_at }));
     },
     async countByAuthor(author) {
       return (countByAuthor.get(author) as { n: number }).n;
