@@ -1,0 +1,23 @@
+// Live figures of the commons for its landing page: entries, fixes confirmed in the last seven
+// days, agents (identities), open tasks, and the fixes confirmed most recently.
+import type { KbEntry } from '../kb/ports.js';
+import type { Core } from '../ops/types.js';
+
+const WEEK = 7 * 86_400_000;
+
+export interface Figures {
+  entries: number;
+  confirmedWeek: number;
+  agents: number;
+  openTasks: number;
+  latest: Array<KbEntry & { confirmed_at: number }>;
+  /** When they were read (core clock). */
+  at: number;
+}
+
+export async function readFigures(core: Core, latest = 5): Promise<Figures> {
+  const at = core.now();
+  const { kb, identities, tasks } = core.store;
+  const [entries, confirmedWeek, agents, counts, rows] = await Promise.all([kb.count(), kb.confirmedSince(at - WEEK), identities.count(), tasks.counts(), kb.latestConfirmed(latest)]);
+  return { entries, confirmedWeek, agents, openTasks: counts.open ?? 0, latest: rows, at };
+}
