@@ -97,31 +97,47 @@ export interface Layout {
   text: string;
 }
 
+// Runs in the page. Kept as plain JavaScript text: a bundler's helpers (esbuild's __name) do not
+// exist there.
+const LAYOUT_JS = `(() => {
+  const vw = document.documentElement.clientWidth;
+  const wide = [];
+  for (const el of Array.from(document.body.querySelectorAll('*'))) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > vw + 1) wide.push(el.tagName.toLowerCase() + '.' + (el.className || '-') + ' right=' + Math.round(r.right));
+  }
+  // A word broken mid-word: one word's characters on two lines. Prose may break after a hyphen
+  // (case-/insensitive); an identifier in <code> (vps-xl) may not break at all. Blocks of
+  // published text (pre) and addresses or URLs (.long) wrap anywhere by design.
+  const broken = [];
+  const tops = (n, i, j) => {
+    const r = document.createRange();
+    r.setStart(n, i);
+    r.setEnd(n, j);
+    return Array.from(r.getClientRects()).filter((x) => x.width > 0).map((x) => Math.round(x.top));
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const t = n.textContent || '';
+    const el = n.parentElement;
+    if (!el || el.closest('.long, pre, script, style')) continue;
+    const code = !!el.closest('code');
+    for (const m of t.matchAll(/[A-Za-z0-9][A-Za-z0-9_.-]*[A-Za-z0-9]/g)) {
+      const s = m.index;
+      if (new Set(tops(n, s, s + m[0].length)).size < 2) continue;
+      // Where the second line starts: right after a hyphen is a fine break in prose.
+      const first = tops(n, s, s + 1)[0];
+      let k = s + 1;
+      while (k < s + m[0].length && tops(n, k, k + 1)[0] === first) k++;
+      if (code || t[k - 1] !== '-') broken.push(m[0]);
+    }
+  }
+  return { scrollWidth: document.documentElement.scrollWidth, viewport: vw, wide: wide.slice(0, 10), broken, text: document.body.innerText };
+})()`;
+
 /** What the page looks like to a visitor: overflow, words split mid-word, visible text. */
 export async function layout(page: Page): Promise<Layout> {
-  return page.evaluate(() => {
-    const vw = document.documentElement.clientWidth;
-    const wide: string[] = [];
-    for (const el of Array.from(document.body.querySelectorAll('*'))) {
-      const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.right > vw + 1) wide.push(`${el.tagName.toLowerCase()}.${el.className || '-'} right=${Math.round(r.right)}`);
-    }
-    // A word broken mid-word: a text node whose characters of one word sit on two line boxes.
-    const broken: string[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const t = n.textContent ?? '';
-      if (n.parentElement?.closest('.long')) continue; // addresses and URLs may wrap anywhere by design
-      for (const m of t.matchAll(/[A-Za-z0-9][A-Za-z0-9_.-]*[A-Za-z0-9]/g)) {
-        const range = document.createRange();
-        range.setStart(n, m.index!);
-        range.setEnd(n, m.index! + m[0].length);
-        const tops = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-        if (tops.size > 1) broken.push(m[0]);
-      }
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, viewport: vw, wide: wide.slice(0, 10), broken, text: document.body.innerText };
-  });
+  return (await page.evaluate(LAYOUT_JS)) as Layout;
 }
 
 export interface AxeViolation {
