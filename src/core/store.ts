@@ -14,6 +14,8 @@ import type { AnchorRepo } from './anchors/ports.js';
 import type { CacheRepo } from './cache/ports.js';
 import type { BlobRepo } from './blobs/ports.js';
 import type { MailRepo } from './mail/ports.js';
+import type { ControlRepo } from './control/ports.js';
+import type { QuotaRepo } from './quota/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -32,6 +34,13 @@ export interface Store {
   cache: CacheRepo;
   blobs: BlobRepo;
   mail: MailRepo;
+  /** Freezes, operator shed level, maintenance windows: shared by every process on the store. */
+  control: ControlRepo;
+  /**
+   * Quota buckets. The adapter decides where they live: per process when one process owns the
+   * store (SQLite), shared when replicas share it (src/core/quota/ports.ts).
+   */
+  quotas: QuotaRepo;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -45,6 +45,7 @@ export const registerOp = defineOp({
   idempotent: false,
   quota: ['reg'],
   scrub: ['name'],
+  freeze: 'reg',
   rest: { method: 'POST', path: '/v1/register', status: 201, headerInputs: { 'x-pow': 'pow' } },
   async run(ctx, input) {
     const { core } = ctx;

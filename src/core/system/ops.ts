@@ -30,7 +30,7 @@ export const healthOp = defineOp({
     const db = await core.store.ping().catch(() => false);
     const base = { ok: db, version: core.version, uptime_s: Math.floor((core.now() - core.started) / 1000), db };
     if (input.v < 2) return base;
-    const s = core.status;
+    const s = await core.control.status();
     return { ...base, shed: s.shed, shed_reasons: s.shedReasons, frozen: s.frozen, maintenance_until: s.maintenanceUntil };
   },
   text: (h) =>
