@@ -91,6 +91,7 @@ export const urlTokenOp = defineOp({
   output: z.object({ token: z.string(), mcp: z.string() }),
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   idempotent: false,
   quota: ['write'],
   rest: { method: 'POST', path: '/v1/token/url', status: 201 },
