@@ -1,11 +1,11 @@
 // Dead drops: defaults per caller class, creator binding, burn rules, encryption at rest.
-// Everything here runs behind the shared pipeline (auth, zod, freeze, quotas, scrub, hazard) and talks to
-// storage only through the DropRepo port.
+// Everything here runs behind the shared guards (auth, zod, freeze, quotas, scrub, hazard) and
+// talks to storage only through the DropRepo port.
 import { timingSafeEqual } from 'node:crypto';
 import { authError, authorize } from '../identity/auth.js';
 import { bad, CxError, notFound } from '../errors.js';
 import { limit } from '../limits.js';
-import type { Core, Ctx } from '../ops/types.js';
+import type { Ctx } from '../ops/types.js';
 import { hazardFind } from '../safety/hazards.js';
 import { dropKeys, open, seal, writeTag } from './crypto.js';
 
