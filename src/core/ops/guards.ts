@@ -3,7 +3,7 @@
 // domain re-codes them. The order is part of the contract:
 //   auth before validate: an anonymous write learns how to register, not a field rule;
 //   freeze before quota: a frozen write spends no quota;
-//   scrub before hazard: the error names a secret before a family, as the spec's reply lists do;
+//   scrub before hazard: a text with both is refused for the secret, as before guards were declared;
 //   PoW last: a proof is spent only by a request that will run.
 import { CxError } from '../errors.js';
 import { isFrozen } from '../control/control.js';
@@ -102,8 +102,8 @@ export const GUARDS: readonly Guard[] = [
   },
   {
     name: 'pow',
-    async check(c) {
-      if (c.op.auth === 'pow') await authorize(c.core, 'pow', c.ctx.caller, c.meta.creds);
+    check(c) {
+      if (c.op.auth === 'pow') return authorize(c.core, 'pow', c.ctx.caller, c.meta.creds);
     },
   },
 ];
