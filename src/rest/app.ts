@@ -69,8 +69,7 @@ export async function buildApp(core: Core, ops: readonly Operation[], opts: AppO
   const shedTimer = setInterval(() => {
     const m = app.memoryUsage();
     const reasons = m.eventLoopDelay > limit('shed.loop_delay') ? ['event_loop_delay'] : [];
-    core.status.shed = reasons.length ? 1 : 0;
-    core.status.shedReasons = reasons;
+    core.control.measure(reasons.length ? 1 : 0, reasons);
   }, 1000);
   shedTimer.unref();
   app.addHook('onClose', async () => clearInterval(shedTimer));

@@ -7,8 +7,7 @@ import { levelOf } from '../identity/levels.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
 import { CP_ID } from '../checkpoints/checkpoints.js';
-import { hazardFind } from '../safety/hazards.js';
-import { checkFrozen, DAY, iso, sweepSometimes } from '../workspace/common.js';
+import { DAY, iso, sweepSometimes } from '../workspace/common.js';
 
 const KEY_RULE = `1-${limit('anchor.key')} printable ASCII characters, no spaces (percent-encode / ? # % in URLs); "about" is reserved`;
 // A bad key is `400 err bad key: …` on every face.
@@ -112,11 +111,10 @@ export const anchorClaimOp = defineOp({
   idempotent: true,
   quota: ['write', 'write_net'],
   scrub: ['note'],
+  freeze: 'anchors',
+  hazard: ['note'],
   rest: { method: 'PUT', path: '/v1/anchor/:key' },
   async run(ctx, i) {
-    checkFrozen(ctx, 'anchors');
-    const h = hazardFind(i.note);
-    if (h) throw new CxError('hazard', h.family);
     await sweep(ctx);
     const me = ctx.caller.identity!.id;
     const now = ctx.core.now();

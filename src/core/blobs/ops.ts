@@ -17,6 +17,7 @@ export const blobPutOp = defineOp({
   readOnly: false,
   idempotent: true,
   quota: ['blob', 'write_net'],
+  freeze: 'blobs',
   rest: { method: 'PUT', path: '/v1/b', status: 201, textBody: 'data_b64', bodyType: 'application/octet-stream', bodyLimit: limit('blob.public'), custom: true },
   run: (ctx, i) => putBlob(ctx, decodeB64(i.data_b64)),
   text: (b) => `ok blob ${b.hash} size=${b.size} kind=${b.kind} owner=${b.owner}\nnext: PUT /v1/c/<key> with blob=${b.hash}`,

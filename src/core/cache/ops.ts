@@ -49,6 +49,8 @@ export const cachePutOp = defineOp({
   quota: ['write', 'write_net'],
   scrub: ['text'],
   bodyField: 'text',
+  freeze: 'cache',
+  hazard: ['text'],
   rest: { method: 'PUT', path: '/v1/c/:key', textBody: 'text', bodyLimit: 4 * limit('cache.inline') },
   run: (ctx, i) => putResult(ctx, i),
   text: (o) =>

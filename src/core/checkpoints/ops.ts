@@ -36,6 +36,9 @@ export const cpSaveOp = defineOp({
   quota: ['write', 'write_net'],
   scrub: ['body'],
   bodyField: 'body',
+  freeze: 'cp',
+  // Any checkpoint may be published later: hazards are refused at save, like secrets (scrub).
+  hazard: ['body'],
   rest: { method: 'POST', path: '/v1/cp', status: 201, textBody: 'body', bodyLimit: 4 * limit('cp.body') },
   run: (ctx, i) => saveCheckpoint(ctx, i.name, i.body, i.ttl_d),
   text: (v) => `ok cp ${v.id} ${v.name} seq=${v.seq} size=${v.size} exp=${v.exp} private\nnext: POST /v1/cp/${v.id}/publish to share it at /cp/${v.id}`,
@@ -90,6 +93,7 @@ export const cpPublishOp = defineOp({
   readOnly: false,
   idempotent: true,
   quota: ['write'],
+  freeze: 'cp',
   rest: { method: 'POST', path: '/v1/cp/:id/publish' },
   run: (ctx, i) => publishCheckpoint(ctx, i.id, true),
   text: publishText,

@@ -71,6 +71,8 @@ export const dropPutOp = defineOp({
   quota: ['write', 'write_net'],
   scrub: ['body'],
   bodyField: 'body',
+  freeze: 'drops',
+  hazard: ['body'],
   rest: {
     method: 'PUT',
     path: '/d/:secret',

@@ -45,6 +45,7 @@ export const registerOp = defineOp({
   idempotent: false,
   quota: ['reg'],
   scrub: ['name'],
+  freeze: 'reg',
   rest: { method: 'POST', path: '/v1/register', status: 201, headerInputs: { 'x-pow': 'pow' } },
   async run(ctx, input) {
     const { core } = ctx;
@@ -90,6 +91,7 @@ export const urlTokenOp = defineOp({
   output: z.object({ token: z.string(), mcp: z.string() }),
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   idempotent: false,
   quota: ['write'],
   rest: { method: 'POST', path: '/v1/token/url', status: 201 },

@@ -195,7 +195,7 @@ export const briefOp = defineOp({
   quota: ['read'],
   rest: { method: 'GET', path: '/brief' },
   async run(ctx, input) {
-    if (ctx.core.status.shed > 0) throw new CxError('busy', 'search is shedding load', 503, { 'Retry-After': String(limit('shed.retry_after')) });
+    if ((await ctx.core.control.shedLevel()) > 0) throw new CxError('busy', 'search is shedding load', 503, { 'Retry-After': String(limit('shed.retry_after')) });
     const libs = input.env ? parseEnv(input.env) : [];
     const anon = !ctx.caller.identity;
     const cap = anon ? limit('brief.b.anon_max') : limit('brief.b.max');

@@ -5,6 +5,8 @@ import type { Identity, TokenClass } from '../identity/ports.js';
 import type { Store } from '../store.js';
 import type { Quotas } from '../quota/buckets.js';
 import type { Pow } from '../identity/pow.js';
+import type { Control } from '../control/control.js';
+import type { FreezeKind } from '../control/kinds.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
@@ -24,8 +26,8 @@ export interface Core {
   now(): number;
   random(n: number): Buffer;
   started: number;
-  /** Live state shared with the faces: load shedding, freezes, maintenance. */
-  status: { shed: number; shedReasons: string[]; frozen: string[]; maintenanceUntil: string | null };
+  /** Freezes, shed level and maintenance windows: persisted, read from memory (bounded staleness). */
+  control: Control;
   version: string;
 }
 
@@ -99,6 +101,25 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   scrub?: string[];
   /** Input fields whose value counts as the request body in `err scrub <kind> body@<off>`. */
   bodyField?: string;
+  // ---- Declared guards: src/core/ops/guards.ts applies them, in order, for every face. ----
+  /**
+   * The freeze kind the operation belongs to (src/core/control/kinds.ts): while that kind, `all`, or
+   * (for a write kind) `write` is frozen, it answers 503 `err frozen <kind>`. A function of the
+   * validated input when only some inputs write (null: this call is not frozen). Absent: never frozen.
+   */
+  freeze?: FreezeKind | ((input: z.output<I>) => FreezeKind | null);
+  /**
+   * Whether a running maintenance window stops it (also `err frozen <kind>`). Default: true when its
+   * freeze kind is a write kind, false otherwise (reads, compute, operations with no kind).
+   */
+  maintenance?: boolean;
+  /**
+   * Texts checked against the hazard families (`err hazard <family>`): input field names, or functions
+   * of the validated input that derive the text (a joined or normalized string). Empty and absent
+   * values are skipped.
+   */
+  hazard?: ReadonlyArray<string | ((input: z.output<I>) => string | undefined)>;
+  // ---- end of declared guards ----
   rest?: RestBinding;
   /** Extra REST headers for a result (Link, Cache-Control ...). */
   headers?(out: O, ctx: Ctx): Record<string, string>;

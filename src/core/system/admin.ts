@@ -14,11 +14,12 @@ export const adminStatsOp = defineOp({
   rest: { method: 'GET', path: '/admin/stats', cache: 'no-store' },
   async run(ctx) {
     const { core } = ctx;
+    const s = await core.control.status();
     return {
       identities: await core.store.identities.count(),
       uptime_s: Math.floor((core.now() - core.started) / 1000),
-      shed: core.status.shed,
-      frozen: core.status.frozen,
+      shed: s.shed,
+      frozen: s.frozen,
       storage: 'sqlite-wal',
       version: core.version,
     };

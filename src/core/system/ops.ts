@@ -30,7 +30,9 @@ export const healthOp = defineOp({
     const db = await core.store.ping().catch(() => false);
     const base = { ok: db, version: core.version, uptime_s: Math.floor((core.now() - core.started) / 1000), db };
     if (input.v < 2) return base;
-    const s = core.status;
+    // A store that cannot be read even once leaves the control state unknown: liveness still answers.
+    const s = await core.control.status().catch(() => null);
+    if (!s) return base;
     return { ...base, shed: s.shed, shed_reasons: s.shedReasons, frozen: s.frozen, maintenance_until: s.maintenanceUntil };
   },
   text: (h) =>
