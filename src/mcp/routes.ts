@@ -71,7 +71,9 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
   }, 60_000);
   sweep.unref();
   /** Charges the per-network creation quota; throws 429 err quota. */
-  const chargeNewSession = (net: string) => core.quotas.take('mcp_session', net);
+  const chargeNewSession = async (net: string): Promise<void> => {
+    await core.quotas.take('mcp_session', net);
+  };
   /** Adds a session, first ending the least recently seen ones its network or the server must give up. */
   const addSession = (rec: SessionRecord, l: Live) => {
     makeRoom(records, rec.net, { total: limit('mcp.sessions'), perNet: limit('mcp.sessions_net') }, (old) => dropSession(old.id));
@@ -142,7 +144,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     reply.hijack();
     if (initializing) {
       try {
-        chargeNewSession(facts.net);
+        await chargeNewSession(facts.net);
       } catch (err) {
         const cx = err as CxError;
         return rpcError(reply.raw, cx.status, -32000, cx.line, cx.headers);
@@ -216,7 +218,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     } catch (err) {
       throw err instanceof CxError ? err : new CxError('auth', 'unknown token', 401);
     }
-    chargeNewSession(facts.net);
+    await chargeNewSession(facts.net);
     reply.hijack();
     const id = randomUUID();
     const state: SessionState = { creds, stateful: true };
