@@ -152,13 +152,29 @@ async function miss(ctx: Ctx, base: { sig: string; h: string; raw: number }, wor
     const next = words.length ? `try GET /brief?q=${briefQuery(words)}` : 'try POST /e with the whole error output';
     throw new CxError('notfound', `${what}; recorded as wanted; ${next}`);
   }
-  const related = words.length ? (await ctx.core.store.kb.search(words.join(' '), RELATED)).slice(0, RELATED) : [];
-  // Search ANDs its terms: with nothing for all of them, the rarest-looking half still finds neighbours.
-  const more = !related.length && words.length > 2 ? (await ctx.core.store.kb.search(words.slice(0, 3).join(' '), RELATED)).slice(0, RELATED) : [];
+  const related = await relatedTo(ctx.core.store.kb, words);
   const next = words.length
-    ? `call kb_brief {"q": ${JSON.stringify(words.join(' '))}} for what the commons knows${related.length || more.length ? ', or kb_get {"id": "<id>"} for a related entry' : ''}; publish the fix with kb_add once you have it`
+    ? `call kb_brief {"q": ${JSON.stringify(words.join(' '))}} for what the commons knows${related.length ? ', or kb_get {"id": "<id>"} for a related entry' : ''}; publish the fix with kb_add once you have it`
     : 'call kb_e with the whole error output; publish the fix with kb_add once you have it';
-  return { ...base, match: 'none', hits: 0, entries: [], fix: '', libs: [], related: [...related, ...more].map((e) => ({ id: e.id, title: e.title })), next };
+  return { ...base, match: 'none', hits: 0, entries: [], fix: '', libs: [], related, next };
+}
+
+/**
+ * Up to 3 entries found by search for a missed signature's words. Search ANDs its terms, and a miss
+ * often names an error type nobody filed: all the words, then the message without its type, then
+ * single words, longest first (at most 5 searches, each bounded and memoized by the store).
+ */
+async function relatedTo(kb: KbRepo, words: string[]): Promise<Array<{ id: string; title: string }>> {
+  const tries = [words, words.slice(1), ...[...words].filter((w) => w.length >= 4).sort((a, b) => b.length - a.length).map((w) => [w])];
+  const found = new Map<string, string>();
+  let n = 0;
+  for (const t of tries) {
+    if (found.size >= RELATED || n >= 5) break;
+    if (!t.length) continue;
+    n++;
+    for (const e of await kb.search(t.join(' '), RELATED)) if (found.size < RELATED && !found.has(e.id)) found.set(e.id, e.title);
+  }
+  return [...found].map(([id, title]) => ({ id, title }));
 }
 
 async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
