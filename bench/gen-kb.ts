@@ -7,7 +7,7 @@ import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { buildCore } from '../src/core/build.js';
 import { classOf } from '../src/core/kb/classify.js';
-import { errsig } from '../src/core/kb/errsig/errsig.js';
+import { ERRSIG_VERSION, errsig } from '../src/core/kb/errsig/errsig.js';
 import type { NewEntry } from '../src/core/kb/ports.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 
@@ -39,11 +39,13 @@ export async function generate(dir: string, n: number): Promise<void> {
     const rows: NewEntry[] = [];
     for (let i = from; i < Math.min(n, from + BATCH); i++) {
       const error = syntheticError(i);
-      const { sig, h } = errsig(error);
+      const { sig, h, ch } = errsig(error);
       rows.push({
         id: `k${i.toString(36).padStart(8, '0')}`, // deterministic: no collisions in bulk
         sig,
         h,
+        ch,
+        sigv: ERRSIG_VERSION, // signed with the current version: nothing to re-sign at start
         title: sig.slice(0, 120),
         error,
         fix: `Synthetic fix ${i}: update ${WORDS[i % WORDS.length]} and ${WORDS[(i + 5) % WORDS.length]}, then rerun.`,

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERRSIG_PATTERNS, ERRSIG_VERSION, errsig, sha256Hex } from '../../src/core/kb/errsig/errsig.js';
+import { ERRSIG_PATTERNS, ERRSIG_VERSION, errsig, sha256Hex, sha256Js } from '../../src/core/kb/errsig/errsig.js';
 import * as v1 from '../../src/core/kb/errsig/errsig-v1.js';
 
 const dir = fileURLToPath(new URL('../../src/core/kb/errsig/', import.meta.url));
@@ -77,8 +77,8 @@ describe('errsig.tsv vectors', () => {
 
   it('h is the SHA-256 of the UTF-8 of sig (checked against node:crypto)', () => {
     for (const v of vectors) expect(v.h).toBe(createHash('sha256').update(v.sig, 'utf8').digest('hex'));
-    for (const s of ['', 'a', 'é😀\u2028', 'x'.repeat(55), 'x'.repeat(56), 'x'.repeat(64), 'y'.repeat(1000)])
-      expect(sha256Hex(s)).toBe(createHash('sha256').update(s, 'utf8').digest('hex'));
+    for (const s of ['', 'a', 'é😀\u2028', 'x'.repeat(55), 'x'.repeat(56), 'x'.repeat(64), 'y'.repeat(1000), 'lone \ud800 and \udc00'])
+      for (const f of [sha256Hex, sha256Js]) expect(f(s)).toBe(createHash('sha256').update(s, 'utf8').digest('hex'));
   });
 });
 

@@ -21,8 +21,11 @@ export declare function errsig(text: string): ErrSig;
 /** The coarse signature of a fine one. */
 export declare function coarse(sig: string): string;
 
-/** 64 lowercase hex of SHA-256 of the UTF-8 bytes of `s` (pure JS, synchronous). */
+/** 64 lowercase hex of SHA-256 of the UTF-8 bytes of `s` (synchronous; Node's native hash when available). */
 export declare function sha256Hex(s: string): string;
+
+/** The same in pure JavaScript (what runs where Node's crypto is not available). */
+export declare function sha256Js(s: string): string;
 
 /** The regex sources, before the `{PC}` substitution; errsig.py holds the same texts. */
 export declare const ERRSIG_PATTERNS: Readonly<Record<string, string>>;

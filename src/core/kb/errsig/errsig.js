@@ -903,11 +903,33 @@ function utf8(s) {
   return b;
 }
 
+// Node (20.16 and later) lends its native SHA-256 synchronously; elsewhere (browsers, Deno, older
+// Node) the pure-JS one below runs. Same bytes in (UTF-8, a lone surrogate as U+FFFD), same hex out.
+/** @type {{ createHash(a: string): { update(s: string, e: string): { digest(e: string): string } } } | null} */
+const NODE_CRYPTO = (() => {
+  try {
+    // @ts-ignore: getBuiltinModule is not in every @types/node
+    const g = typeof process !== 'undefined' && process && typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('node:crypto') : null;
+    return g && typeof g.createHash === 'function' ? g : null;
+  } catch {
+    return null;
+  }
+})();
+
 /**
  * 64 lowercase hex of SHA-256 of the UTF-8 of s.
  * @param {string} s
  */
 export function sha256Hex(s) {
+  if (NODE_CRYPTO) return NODE_CRYPTO.createHash('sha256').update(s, 'utf8').digest('hex');
+  return sha256Js(s);
+}
+
+/**
+ * The same, in pure JavaScript (FIPS 180-4).
+ * @param {string} s
+ */
+export function sha256Js(s) {
   const bytes = utf8(s);
   const len = bytes.length;
   const total = (((len + 8) >> 6) + 1) << 6;
