@@ -113,7 +113,7 @@ export const kbAddOp = defineOp({
 // result (match=none) with up to 3 related entries found by search and the next tool to call.
 const MATCH = ['exact', 'coarse', 'none'] as const;
 type Match = (typeof MATCH)[number];
-const RELATED = 3;
+const RELATED = limit('e.related');
 const relatedOut = z.object({ id: z.string(), title: z.string() });
 
 const lookupOut = z.object({
