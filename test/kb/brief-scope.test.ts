@@ -51,6 +51,13 @@ describe('/brief sections scoped to the question', () => {
     expect(c.changes).toEqual([]);
   });
 
+  it('kb: an error text as the question finds its coarse match when nothing has its exact signature', async () => {
+    const a = await brief({ q: "ModuleNotFoundError: No module named 'zzqwidgets'" });
+    const kb = a.t.split('\n').slice(a.t.split('\n').indexOf('kb:') + 1, a.t.split('\n').indexOf('changes:'));
+    expect(kb.length).toBeGreaterThan(0);
+    expect(kb[0]).toMatch(/^k\/k[0-9a-z]{8} score=-?\d+ .*ModuleNotFoundError/);
+  });
+
   it('wanted: only signatures about the question, scrubbed, without the libraries or raw text', async () => {
     const a = await brief({ q: 'frobnicator broke' });
     const sig = errsig('ZzqFrobError: frobnicator broke for bob@example.com\n    at run (/home/bob/app/node_modules/zzqsecretpkg/index.js:3:9)').sig;

@@ -142,6 +142,16 @@ describe('one algorithm in two languages', () => {
       'exit code 137', '[Errno 13]', '404 Not Found', 'SQLSTATE[23000]', 'table t already exists', 'no such table: t', 'ENOTFOUND api.x.com',
       '\u276F src/a.ts:1:2', '[cause]: Error: connect ECONNREFUSED 127.0.0.1:5432', "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'x'",
       'x'.repeat(300), 'é'.repeat(150), '😀'.repeat(120), "'" + '😀'.repeat(150) + "'",
+      // v2 rules and names
+      'ERROR in ./src/a.js 1:0-9', "Module not found: Error: Can't resolve './x' in '/a/b'", 'panic: boom', 'exit status 2', 'fatal error: concurrent map writes',
+      'fatal error: stdio.h: No such file or directory', "error: 'x' undeclared (first use in this function)", 'Error: Could not find or load main class a.B',
+      'Error: Unable to access jarfile x.jar', "error[E0502]: cannot borrow `v` as mutable", "error[E0432]: unresolved import `serde`", './m.go:1:2: undefined: x.Y',
+      './m.go:1:2: declared and not used: q', 'x declared but not used', 'cannot use p (variable of type int) as string value in', 's.C undefined (type *S has no field or method C)',
+      'Cannot invoke "String.length()" because "<local1>" is null', 'java.lang.NullPointerException: ', "NameError: name 'x' is not defined. Did you mean: 'y'?",
+      "local variable 'c' referenced before assignment", 'Did you mean print(...)?', "'app'@'%'", 'Get "http://%2Fvar%2Frun%2Fdocker.sock/v1.24/x"', 'dial unix %2Fvar%2Frun%2Fx.sock',
+      'Got permission denied while trying to connect to the Docker daemon socket', 'App.java:3: error: incompatible types: String cannot be converted to int',
+      'variable t might not have been initialized', 'e: file:///a/B.kt:1:2 Unresolved reference: q', 'src/a.ts:1:2 - error TS2322: Type \'a\' is not assignable to type \'b\'.',
+      'peer vite@"^4" from @vitejs/plugin-react@4.0.0', 'torch==1.13.1', 'command not found: jq',
     ];
     const inputs: string[] = [];
     for (let k = 0; k < 1500; k++) {
@@ -195,6 +205,15 @@ describe('bounds and robustness', () => {
     emailish: 'Error: ' + 'a.b-c'.repeat(3000) + '@',
     astral: 'Error: ' + '😀'.repeat(8000),
     privateUse: '\ue000\ue100\ue001'.repeat(3000),
+    // v2 patterns on long inputs
+    didYouMean: "error: x did you mean " + 'a'.repeat(16000),
+    pctEncoded: 'Error: ' + '%2Fa'.repeat(4000),
+    dottedNames: 'undefined: ' + 'a.'.repeat(8000),
+    declared: './m.go:1:2: ' + 'a.b'.repeat(5000) + ' declared',
+    cLineLong: 'error: ' + 'x'.repeat(16000),
+    npeQuotes: 'Exception in thread "main" java.lang.NullPointerException: Cannot invoke ' + '"a" '.repeat(4000) + '\n\tat A.b(A.java:1)',
+    webpackLong: 'Module not found: Error: ' + "Can't resolve 'x' ".repeat(1000),
+    coarseNames: 'npm error code E404\nnpm error 404  ' + "'a@1.2.3' ".repeat(2000) + 'is not in this registry.',
   };
 
   it('never throws, stays fast, and always returns a well-formed sig of at most 200 code points', () => {

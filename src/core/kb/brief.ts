@@ -110,7 +110,10 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
     ...(q.match(/(?:@[\w.-]+\/)?[\w.-]+@[\w.*+-]+/g) ?? []).map((x) => parseLib(x)?.name.toLowerCase() ?? '').filter(Boolean),
   ]);
   const kb = ctx.core.store.kb;
-  const exact = await kb.byHash(errsig(q).h, 5, false);
+  // A question that is an error text: its fixes, exact signature first, else the coarse one.
+  const sig = errsig(q);
+  let exact = await kb.byHash(sig.h, 5, false);
+  if (!exact.length) exact = await kb.byCoarse(sig.ch, 5);
   const found = await kb.search(q, 10);
   const seen = new Set<string>();
   const entries: KbHit[] = [];

@@ -211,7 +211,8 @@ const ghaProp = (s: string) => ghaEsc(s).replace(/:/g, '%3A').replace(/,/g, '%2C
 export const kbLookupOp = defineOp({
   name: 'kb.e',
   title: 'Look up an error',
-  summary: 'Normalize error output to its ErrSig signature and return the known fixes, best first. Anonymous; misses are recorded as wanted.',
+  summary:
+    'Normalize error output to its ErrSig signature and return the known fixes, best first: the exact signature, else the coarse one (same error code and template, other names); match=exact|coarse says which. Anonymous; misses are recorded as wanted and (MCP, A2A) list related entries and the next tool.',
   input: z.object({ text: z.string().describe('the error output, at most 16 KiB and 400 lines') }).strict(),
   output: lookupOut,
   auth: 'anon',
@@ -276,7 +277,7 @@ export const kbSigOp = defineOp({
 export const kbHashOp = defineOp({
   name: 'kb.h',
   title: 'Look up a signature hash',
-  summary: 'Fixes for the SHA-256 of an ErrSig signature (64 lowercase hex), computed client-side with /errsig.js or /errsig.py.',
+  summary: 'Fixes for the SHA-256 of an ErrSig signature (64 lowercase hex), computed client-side with /errsig.js or /errsig.py: the fine hash h (v2, or v1 of entries signed before), else the coarse hash ch.',
   input: z.object({ hex: z.string() }).strict(),
   output: z.object({ h: z.string(), h12: z.string(), match: z.enum(MATCH), hits: z.number(), entries: z.array(hitOut), fix: z.string(), related: z.array(relatedOut), next: z.string() }),
   auth: 'anon',
