@@ -46,19 +46,21 @@ function vary(t: string, k: number): string {
 const outputs = Array.from({ length: N }, (_, k) => (k < base.length ? base[k]! : vary(base[k % base.length]!, k)));
 const mb = outputs.reduce((a, t) => a + Buffer.byteLength(t, 'utf8'), 0) / 1e6;
 
-function measure(fn: (t: string) => unknown): { ms: number; mbs: number; ops: number } {
-  for (let i = 0; i < Math.min(1000, N); i++) fn(outputs[i]!); // warm-up
-  let best = Infinity;
+// Rounds alternate between the versions (the machine is shared: load drifts), best of each kept.
+function measure(fns: Array<(t: string) => unknown>): Array<{ ms: number; mbs: number; ops: number }> {
+  for (const fn of fns) for (let i = 0; i < Math.min(1000, N); i++) fn(outputs[i]!); // warm-up
+  const best = fns.map(() => Infinity);
   for (let r = 0; r < ROUNDS; r++) {
-    const t0 = performance.now();
-    for (const t of outputs) fn(t);
-    best = Math.min(best, performance.now() - t0);
+    fns.forEach((fn, k) => {
+      const t0 = performance.now();
+      for (const t of outputs) fn(t);
+      best[k] = Math.min(best[k]!, performance.now() - t0);
+    });
   }
-  return { ms: best, mbs: mb / (best / 1000), ops: N / (best / 1000) };
+  return best.map((ms) => ({ ms, mbs: mb / (ms / 1000), ops: N / (ms / 1000) }));
 }
 
-const r1 = measure(v1);
-const r2 = measure(v2);
+const [r1, r2] = measure([v1, v2]) as [{ ms: number; mbs: number; ops: number }, { ms: number; mbs: number; ops: number }];
 const row = (name: string, r: { ms: number; mbs: number; ops: number }) =>
   `| ${name} | ${r.ms.toFixed(0)} ms | ${r.mbs.toFixed(2)} MB/s | ${Math.round(r.ops).toLocaleString('en-US')} outputs/s | ${((r.ms * 1000) / N).toFixed(1)} µs |`;
 console.log(`ErrSig throughput: ${N.toLocaleString('en-US')} outputs, ${mb.toFixed(2)} MB (${base.length} distinct bases), best of ${ROUNDS} rounds, node ${process.version}`);
