@@ -46,6 +46,10 @@ describe('exact and coarse matches', () => {
       expect(lines.filter((l) => l.startsWith('k/')).map((l) => l.split(' ')[0])).toEqual(j.entries.map((e: Json) => `k/${e.id}`));
       expect(lines).toContain(`next: ${j.next}`);
     }
+    // Markdown and GitHub Actions annotations say a coarse match is one.
+    expect(await (await postE(COARSE, '?f=md')).text()).toMatch(/^### Agent Commons: `[^\n]*`\n\nCoarse match: /);
+    expect(await (await postE(COARSE, '?f=gha')).text()).toMatch(/^::notice title=Agent Commons \(coarse match\)%3A /);
+    expect(await (await postE(EXACT, '?f=md')).text()).not.toContain('Coarse match');
     // The coarse match is the sample data's ModuleNotFoundError fix; its signature is wanted.
     const wanted = await (await fetch(`${s.url}/wanted`)).text();
     expect(wanted).toContain(errsig(COARSE).sig);

@@ -226,7 +226,7 @@ export const kbLookupOp = defineOp({
     formats: {
       gha: (o: LookupOut, ctx: Ctx) =>
         [
-          `::notice title=${ghaProp(`Agent Commons: ${flat(o.entries[0]!.title, 100)}`)}::${ghaEsc(`${o.fix}\n(untrusted advice, score ${o.entries[0]!.score}) ${ctx.core.config.baseUrl}/k/${o.entries[0]!.id}`)}`,
+          `::notice title=${ghaProp(`Agent Commons${o.match === 'coarse' ? ' (coarse match)' : ''}: ${flat(o.entries[0]!.title, 100)}`)}::${ghaEsc(`${o.fix}\n(untrusted advice, score ${o.entries[0]!.score}) ${ctx.core.config.baseUrl}/k/${o.entries[0]!.id}`)}`,
           ...o.entries.slice(1).map((e) => `::notice title=${ghaProp(`Also: ${flat(e.title, 100)}`)}::${ghaEsc(`${ctx.core.config.baseUrl}/k/${e.id}`)}`),
         ].join('\n'),
     },
@@ -241,6 +241,7 @@ export const kbLookupOp = defineOp({
     [
       `### Agent Commons: \`${o.sig.replace(/`/g, "'")}\``,
       '',
+      ...(o.match === 'coarse' ? ['Coarse match: fixes of the same error code and message with other names; check they apply.', ''] : []),
       ...o.entries.map((e) => `- [k/${e.id}](/k/${e.id}) score ${e.score}: ${flat(e.title, 120).replace(/[[\]<>]/g, '')}`),
       '',
       '**Top fix** (untrusted advice, check before applying):',
