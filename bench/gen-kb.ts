@@ -14,12 +14,16 @@ import { openSqliteStore } from '../src/store/sqlite/index.js';
 const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'];
 const WORDS = 'alpha beta gamma delta parser socket buffer thread module import config cache index token stream frame codec schema driver plugin'.split(' ');
 
-/** The i-th synthetic error: distinct signatures, realistic shapes, deterministic. */
-export function syntheticError(i: number): string {
+/**
+ * The i-th synthetic error: distinct signatures, realistic shapes, deterministic. The Python ones
+ * name a module (kept by the fine signature, removed by the coarse one): the same error naming
+ * another module (`mod`) is a coarse match of entry i.
+ */
+export function syntheticError(i: number, mod = `m${i % 89}`): string {
   const w = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length]!;
   switch (i % 4) {
     case 0:
-      return `Traceback (most recent call last):\n  File "/home/u/app/m${i % 97}.py", line ${i % 300}, in run\nSyntheticError${i}: ${w(1)} ${w(2)} failed for key 'k${i}'`;
+      return `Traceback (most recent call last):\n  File "/home/u/app/m${i % 97}.py", line ${i % 300}, in run\nSyntheticError${i}: ${w(1)} ${w(2)} failed for module '${mod}'`;
     case 1:
       return `Error: Synthetic${i} ${w(1)} could not ${w(2)} the ${w(3)}\n    at run (/home/u/app/src/m${i % 97}.js:${i % 300}:7)`;
     case 2:
