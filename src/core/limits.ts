@@ -76,6 +76,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'drop.sweep', value: 60, unit: 's', what: 'expired dead drops purged every' },
   { key: 'e.body', value: 16 * KiB, unit: 'bytes', what: 'POST /e body' },
   { key: 'e.lines', value: 400, unit: 'lines', what: 'POST /e lines' },
+  { key: 'e.related', value: 3, unit: 'entries', what: 'related entries listed with a KB miss on MCP and A2A' },
   { key: 'wanted.days', value: 90, unit: 'days', what: 'a wanted signature not asked for again is dropped after' },
   { key: 'wanted.max', value: 100_000, unit: 'rows', what: 'wanted signatures kept at most (the least recently asked go first)' },
   { key: 'wanted.sweep', value: 600, unit: 's', what: 'wanted signatures pruned every' },
