@@ -1,5 +1,5 @@
 // In-memory token buckets (QuotaRepo). Per process: right for SQLite, where one process owns the
-// database and sees every request; buckets reset on restart (docs/decisions.md, docs/state.md).
+// database and sees every request; buckets reset on restart (docs/decisions.md, docs/architecture.md).
 
 import type { QuotaRepo } from './ports.js';
 
