@@ -11,7 +11,7 @@ import { levelMult, levelOf } from '../core/identity/levels.js';
 import { limit } from '../core/limits.js';
 import { netKey } from '../core/net.js';
 import type { Core } from '../core/ops/types.js';
-import { credentialsOf } from '../rest/ops.js';
+import { credentialsOf } from '../http/input.js';
 import { callContext, type CallFacts } from './context.js';
 import type { CxRequestHandler } from './handler.js';
 import { contentOfWire, type Skills } from './skills.js';

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
-import { acceptQ } from '../rest/negotiate.js';
+import { acceptQ } from '../http/negotiate.js';
 
 export const TEXT = 'text/plain; charset=utf-8';
 export const JSON_T = 'application/json; charset=utf-8';

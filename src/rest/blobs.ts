@@ -6,7 +6,7 @@ import { blobGetOp, blobPutOp } from '../core/blobs/ops.js';
 import { CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
 import type { Core } from '../core/ops/types.js';
-import { JSON_T, sendText, wantsJson } from './negotiate.js';
+import { JSON_T, sendText, wantsJson } from '../http/negotiate.js';
 import { restMeta } from './ops.js';
 
 const meta = restMeta;

@@ -5,7 +5,7 @@ import { cacheGetOp, cachePeekOp } from '../core/cache/ops.js';
 import type { ReadOut } from '../core/cache/cache.js';
 import { invoke } from '../core/ops/invoke.js';
 import type { Core, Ctx, Operation } from '../core/ops/types.js';
-import { JSON_T, TEXT, wantsJson } from './negotiate.js';
+import { JSON_T, TEXT, wantsJson } from '../http/negotiate.js';
 import { restMeta } from './ops.js';
 
 /** Path key and query (ns; f=json|txt is negotiation); zod's strict objects refuse anything else. */

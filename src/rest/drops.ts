@@ -7,7 +7,7 @@ import type { PutResult, ReadResult } from '../core/drops/drops.js';
 import { CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
 import type { Core, Ctx, Operation } from '../core/ops/types.js';
-import { JSON_T, sendText, TEXT, wantsJson } from './negotiate.js';
+import { JSON_T, sendText, TEXT, wantsJson } from '../http/negotiate.js';
 import { restMeta } from './ops.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

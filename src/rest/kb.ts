@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { invoke } from '../core/ops/invoke.js';
 import { opByName } from '../core/ops/registry.js';
 import type { Core } from '../core/ops/types.js';
-import { page } from './html.js';
-import { HTML } from './negotiate.js';
+import { page } from '../http/html.js';
+import { HTML } from '../http/negotiate.js';
 import { restMeta } from './ops.js';
 
 export function registerKbPages(app: FastifyInstance, core: Core): void {

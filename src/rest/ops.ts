@@ -1,41 +1,13 @@
 // Generates REST routes from the operation registry: one thin adapter for all of them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { CxError } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import { invoke, type CallMeta } from '../core/ops/invoke.js';
-import type { Core, Credentials, Operation } from '../core/ops/types.js';
+import type { Core, Operation } from '../core/ops/types.js';
 import { netKey } from '../core/net.js';
-import { page } from './html.js';
-import { HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from './negotiate.js';
-
-export type JsonType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object' | undefined;
-
-/** Property types of an op's input, to coerce query and form strings. */
-export function propTypes(op: Operation): Map<string, JsonType> {
-  const js = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: JsonType }> };
-  return new Map(Object.entries(js.properties ?? {}).map(([k, v]) => [k, v.type]));
-}
-
-export function coerce(v: unknown, t: JsonType): unknown {
-  if (typeof v !== 'string') return v;
-  if ((t === 'integer' || t === 'number') && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
-  if (t === 'boolean') return v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v;
-  return v;
-}
-
-export function credentialsOf(req: FastifyRequest): Credentials {
-  const creds: Credentials = {};
-  const auth = req.headers.authorization;
-  if (auth !== undefined) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (!m) throw new CxError('auth', 'use Authorization: Bearer <token>', 401);
-    creds.bearer = m[1];
-  }
-  const pow = req.headers['x-pow'];
-  if (typeof pow === 'string') creds.pow = pow.trim();
-  return creds;
-}
+import { page } from '../http/html.js';
+import { coerce, credentialsOf, propTypes, type JsonType } from '../http/input.js';
+import { HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
 
 /** Who is calling and from where: what every REST adapter hands to `invoke`. */
 export function restMeta(req: FastifyRequest): CallMeta {

@@ -111,6 +111,9 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   run(ctx: Ctx, input: z.output<I>): Promise<O>;
 }
 
+/** An operation whose input and output types are erased: what the registry and the faces hold. */
+export type AnyOperation = Operation<z.ZodType, unknown>;
+
 /** Keeps input/output inference at definition sites while storing ops uniformly. */
 export function defineOp<I extends z.ZodType, O>(op: Operation<I, O>): Operation {
   return op as unknown as Operation;
