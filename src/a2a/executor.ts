@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { CxError } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import { invoke } from '../core/ops/invoke.js';
+import { hostedMessageOp } from '../core/agents/ops.js';
 import type { Core, Operation } from '../core/ops/types.js';
 import type { BusManager } from './buses.js';
 import { factsOf } from './context.js';
@@ -157,23 +158,33 @@ export class HostedExecutor implements AgentExecutor {
       this.buses.unwatch(rc.taskId, facts.caller.identity!.id, facts.agent);
       return;
     }
-    const sender = facts.caller.identity!.id;
     const text = contentOfCore(rc.userMessage.parts).texts.join('\n');
-    const agents = this.core.store.agents;
-    const now = this.core.now();
-    if (rc.task) {
+    const followUp = !!rc.task;
+    // The inbox write is an operation like any other: auth, quota and scrub in the one pipeline.
+    const meta = { creds: facts.creds, net: facts.net, reqId: facts.reqId, face: 'a2a' as const };
+    const r = await invoke(this.core, hostedMessageOp, { agent: facts.agent, task: rc.taskId, text, follow_up: followUp }, meta).catch((err: unknown) => ({ err }));
+    if ('err' in r) {
+      const { err } = r;
+      const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId}`, 500);
+      if (!(err instanceof CxError)) this.core.log.error({ err, agent: facts.agent }, 'a2a hosted message failed');
+      const parts = [textPart(cx.line), dataPart({ error: cx.code, detail: cx.detail, status: cx.status })];
+      // A refused follow-up leaves the task waiting for its answer; a refused first message fails it.
+      if (followUp) {
+        openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, {});
+        return void bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_SUBMITTED, agentMessage(rc.taskId, rc.contextId, parts)));
+      }
+      openTask(rc, bus, TaskState.TASK_STATE_WORKING, {}, this.fresh);
+      return void bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_FAILED, agentMessage(rc.taskId, rc.contextId, parts)));
+    }
+    if (followUp) {
       // A follow-up in the same task reaches the owner as part of the same inbox item.
-      await agents.appendInbound(rc.taskId, `\n---\n${text}`, now);
       openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, {});
       return;
     }
-    await agents.addInbound({ task: rc.taskId, agent: facts.agent, sender, text, state: 'open', answer: null, created: now, updated: now, synced: true });
     this.remember(rc.taskId, rc.contextId);
-    this.buses.watchTask(rc.taskId, sender, facts.agent);
+    this.buses.watchTask(rc.taskId, r.out.from, facts.agent);
     openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, { agent: facts.agent }, this.fresh);
-    bus.publish(
-      statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_SUBMITTED, agentMessage(rc.taskId, rc.contextId, [textPart(`delivered to ${facts.agent}; its answer completes this task (tasks/get or tasks/resubscribe)`)])),
-    );
+    bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_SUBMITTED, agentMessage(rc.taskId, rc.contextId, [textPart(hostedMessageOp.text(r.out, r.ctx))])));
   }
 
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {

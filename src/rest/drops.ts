@@ -1,9 +1,9 @@
 // REST adapter for dead drops: the HTTP details the generic adapter cannot express (raw text
 // bodies, 201 vs 200, X-Drop-* headers, a HEAD that must not run the GET) around the same
 // operations and the same pipeline every face uses.
+import type { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { dropDeleteOp, dropGetOp, dropPeekOp, dropPutOp } from '../core/drops/ops.js';
-import type { PutResult, ReadResult } from '../core/drops/drops.js';
 import { CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
 import type { Core, Ctx, Operation } from '../core/ops/types.js';
@@ -57,7 +57,7 @@ function opHeaders(reply: FastifyReply, op: Operation, out: unknown, ctx: Ctx): 
 
 export function registerDropRoutes(app: FastifyInstance, core: Core): void {
   const path = dropPutOp.rest!.path;
-  const run = (req: FastifyRequest, op: Operation) => invoke(core, op, rawInput(req, op), meta(req));
+  const run = <I extends z.ZodType, O>(req: FastifyRequest, op: Operation<I, O>) => invoke(core, op, rawInput(req, op), meta(req));
   app.register(async (sub) => {
     // Drop bodies are raw text whatever the Content-Type says (curl -d sends a form type):
     // this context parses every body as bytes and the adapter decodes strict UTF-8.
@@ -70,7 +70,7 @@ export function registerDropRoutes(app: FastifyInstance, core: Core): void {
       bodyLimit: dropPutOp.rest!.bodyLimit,
       handler: async (req, reply) => {
         const { out, ctx } = await run(req, dropPutOp);
-        const r = out as PutResult;
+        const r = out;
         const status = r.created ? 201 : 200;
         opHeaders(reply, dropPutOp, out, ctx);
         if (wantsJson(req)) return reply.code(status).type(JSON_T).send(r);
@@ -89,7 +89,7 @@ export function registerDropRoutes(app: FastifyInstance, core: Core): void {
         // Untrusted text from another agent: never let a browser sniff it into something else.
         reply.header('x-content-type-options', 'nosniff');
         if (wantsJson(req)) return reply.code(200).type(JSON_T).send(out);
-        return reply.code(200).type(TEXT).send((out as ReadResult).body);
+        return reply.code(200).type(TEXT).send(out.body);
       },
     });
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { decodeB64, getBlob, putBlob } from './blobs.js';
 
 const putOut = z.object({ hash: z.string(), size: z.number(), kind: z.string(), owner: z.string(), created: z.boolean(), url: z.string() });
@@ -38,4 +39,4 @@ export const blobGetOp = defineOp({
   text: (b) => `blob ${b.hash} size=${b.size} kind=${b.kind} owner=${b.owner}\n${b.data_b64}`,
 });
 
-export const blobOps = [blobPutOp, blobGetOp];
+export const blobOps: AnyOperation[] = [blobPutOp, blobGetOp];

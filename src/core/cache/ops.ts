@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { DEFAULT_NS, deleteResult, NS, peekResult, putResult, readResult, type ReadOut } from './cache.js';
 
 // Malformed keys are `400 err bad key: …` from the core (one message on every face).
@@ -103,4 +104,4 @@ export const cacheDeleteOp = defineOp({
   text: (o) => `ok deleted c ${o.key} ns=${o.ns}`,
 });
 
-export const cacheOps = [cachePutOp, cacheGetOp, cachePeekOp, cacheDeleteOp];
+export const cacheOps: AnyOperation[] = [cachePutOp, cacheGetOp, cachePeekOp, cacheDeleteOp];

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { deleteDrop, peekDrop, putDrop, readDrop } from './drops.js';
 
 const secret = z
@@ -143,4 +144,4 @@ export const dropDeleteOp = defineOp({
   text: () => 'ok',
 });
 
-export const dropOps = [dropPutOp, dropGetOp, dropPeekOp, dropDeleteOp];
+export const dropOps: AnyOperation[] = [dropPutOp, dropGetOp, dropPeekOp, dropDeleteOp];

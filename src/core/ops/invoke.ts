@@ -24,7 +24,8 @@ export function zodDetail(err: z.ZodError): string {
   return `${path}: ${i.message}`;
 }
 
-export async function invoke(core: Core, op: Operation, raw: unknown, meta: CallMeta): Promise<{ out: unknown; ctx: Ctx }> {
+/** Runs an operation for a caller; a typed op gives a typed result (the registry's erased ones give unknown). */
+export async function invoke<I extends z.ZodType, O>(core: Core, op: Operation<I, O>, raw: unknown, meta: CallMeta): Promise<{ out: O; ctx: Ctx }> {
   const caller = await resolveCaller(core, meta.creds);
   const ctx: Ctx = { core, caller, net: meta.net, reqId: meta.reqId, face: meta.face };
   // Auth before validation so an anonymous write learns how to register, not a field rule.
@@ -46,6 +47,6 @@ export async function invoke(core: Core, op: Operation, raw: unknown, meta: Call
   }
   // PoW is redeemed last: a proof is spent only by a request that will run.
   if (op.auth === 'pow') await authorize(core, op.auth, caller, meta.creds);
-  const out = await op.run(ctx, input);
+  const out = await op.run(ctx, parsed.data);
   return { out, ctx };
 }

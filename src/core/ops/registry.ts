@@ -11,13 +11,13 @@ import { spaceOps } from '../spaces/ops.js';
 import { profileOps } from '../profiles/ops.js';
 import { badgeOps } from '../badges/ops.js';
 import { workspaceOps } from '../workspace/ops.js';
-import type { Operation } from './types.js';
+import type { AnyOperation } from './types.js';
 
-export const OPS: readonly Operation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps];
+export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');
 
-export function opByName(name: string): Operation | undefined {
+export function opByName(name: string): AnyOperation | undefined {
   return byName.get(name);
 }

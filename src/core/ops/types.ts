@@ -115,6 +115,6 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
 export type AnyOperation = Operation<z.ZodType, unknown>;
 
 /** Keeps input/output inference at definition sites while storing ops uniformly. */
-export function defineOp<I extends z.ZodType, O>(op: Operation<I, O>): Operation {
-  return op as unknown as Operation;
+export function defineOp<I extends z.ZodType, O>(op: Operation<I, O>): Operation<I, O> {
+  return op;
 }
