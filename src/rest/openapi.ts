@@ -16,8 +16,8 @@ export function openapi(ops: readonly Operation[], base: string, version: string
     const pathParams = [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
     const props = Object.entries(input.properties ?? {});
     const required = new Set(input.required ?? []);
-    // Hand-written adapters (rest.custom): non-path fields are query parameters, headerInputs are headers, textBody is the raw body.
-    const custom = op.rest.custom === true;
+    // Declared inputs (rest.query or rest.rawBody): non-path fields are query parameters, headerInputs are headers, textBody is the raw body.
+    const custom = op.rest.query !== undefined || op.rest.rawBody !== undefined;
     const headerOf = new Map(Object.entries(custom ? (op.rest.headerInputs ?? {}) : {}).map(([h, f]) => [f, h]));
     const inQuery = method === 'GET' || method === 'DELETE' || method === 'HEAD' || custom;
     const where = (k: string) => (pathParams.includes(k) ? 'path' : headerOf.has(k) ? 'header' : 'query');

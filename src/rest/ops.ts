@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import { invoke, type CallMeta } from '../core/ops/invoke.js';
-import type { Core, Operation } from '../core/ops/types.js';
+import type { Core, Operation, RestBinding } from '../core/ops/types.js';
 import { netKey } from '../core/net.js';
 import { page } from '../http/html.js';
 import { coerce, credentialsOf, propTypes, type JsonType } from '../http/input.js';
-import { HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
+import { HTML, JSON_T, MD, queryF, sendText, TEXT, wantsHtml, wantsJson } from '../http/negotiate.js';
 
 /** Who is calling and from where: what every REST adapter hands to `invoke`. */
 export function restMeta(req: FastifyRequest): CallMeta {
@@ -21,35 +21,74 @@ function textBodyRequired(op: Operation): boolean {
   return !!field && !field.safeParse(undefined).success;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Input of a route that declares its query fields (and maybe a raw body): nothing else is read. */
+function declaredInput(req: FastifyRequest, op: Operation, rest: RestBinding, types: Map<string, JsonType>, raw: Record<string, unknown>): void {
+  const allowed = rest.query ?? [];
+  for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
+    if (!rest.rawOnly && k === 'f' && (v === 'json' || v === 'txt')) continue;
+    // Secrets and keys never travel in query strings (they end up in logs and histories).
+    if (!allowed.includes(k)) throw new CxError('bad', `${k.slice(0, 40)}: unknown query parameter`);
+    raw[k] = coerce(v, types.get(k));
+  }
+  for (const [h, field] of Object.entries(rest.headerInputs ?? {})) {
+    const v = req.headers[h];
+    if (typeof v === 'string') raw[field] = v.trim();
+  }
+  if (rest.rawBody && rest.textBody) raw[rest.textBody] = rawBodyOf(req.body, rest.rawBody);
+  pathInput(req, rest, types, raw);
+}
+
+function rawBodyOf(b: unknown, as: 'utf8' | 'base64'): string {
+  if (b !== undefined && b !== null && !Buffer.isBuffer(b)) throw new CxError('bad', 'body: send it as the raw request body');
+  const bytes = b ?? Buffer.alloc(0);
+  if (as === 'base64') return bytes.toString('base64');
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new CxError('bad', 'body: not valid UTF-8');
+  }
+}
+
+function pathInput(req: FastifyRequest, rest: RestBinding, types: Map<string, JsonType>, raw: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
+    const name = rest.paramAlias?.[k] ?? k;
+    raw[name] = coerce(v, types.get(name));
+  }
+}
+
 /** Builds the raw input from path, query, body and mapped headers. */
 function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonType>): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
+  const rest = op.rest!;
+  if (rest.query || rest.rawBody) {
+    declaredInput(req, op, rest, types, raw);
+    return raw;
+  }
   const q = (req.query ?? {}) as Record<string, unknown>;
   for (const [k, v] of Object.entries(q)) {
     // f=json|md|txt is negotiation; other f values belong to the op (e.g. f=gha).
-    if (k === 'f' && (v === 'json' || v === 'md' || v === 'txt' || (typeof v === 'string' && op.rest?.formats?.[v]) || !types.has('f'))) continue;
+    if (k === 'f' && (v === 'json' || v === 'md' || v === 'txt' || (typeof v === 'string' && rest.formats?.[v]) || !types.has('f'))) continue;
     raw[k] = coerce(v, types.get(k));
   }
-  for (const [k, v] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
-    const name = op.rest?.paramAlias?.[k] ?? k;
-    raw[name] = coerce(v, types.get(name));
-  }
+  pathInput(req, rest, types, raw);
   const body = req.body;
   if (typeof body === 'string') {
-    if (op.rest?.textBody) raw[op.rest.textBody] = body;
+    if (rest.textBody) raw[rest.textBody] = body;
     else if (body.trim() !== '') throw new CxError('bad', 'body: send JSON or a form, not text');
   } else if (Buffer.isBuffer(body)) {
-    if (body.length) throw new CxError('bad', 'body: send JSON or a form');
+    // Routes in the raw-body scope that read no body (a GET or DELETE beside a raw PUT) ignore it.
   } else if (body && typeof body === 'object') {
     if (Array.isArray(body)) throw new CxError('bad', 'body: want an object, not an array');
     const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
     // `curl -d @out.txt` sends raw text labelled as a form: say how to send it instead of naming
     // the stray "fields" the form parser made of it.
-    const tb = op.rest?.textBody;
+    const tb = rest.textBody;
     if (isForm && tb && !(tb in (body as object)) && textBodyRequired(op)) throw new CxError('bad', `${tb}: required (send the text as Content-Type: text/plain, or as form field ${tb})`);
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) raw[k] = isForm ? coerce(v, types.get(k)) : v;
   }
-  for (const [h, field] of Object.entries(op.rest?.headerInputs ?? {})) {
+  for (const [h, field] of Object.entries(rest.headerInputs ?? {})) {
     const v = req.headers[h];
     if (typeof v === 'string' && raw[field] === undefined) raw[field] = v.trim();
   }
@@ -66,28 +105,54 @@ function render(op: Operation, out: unknown, ctx: Parameters<Operation['text']>[
 }
 
 export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly Operation[]): void {
+  // A path with a declared HEAD: its GET must not answer HEAD by running (and counting) itself.
+  const headPaths = new Set(ops.filter((o) => o.rest?.method === 'HEAD').map((o) => o.rest!.path));
+  const plain: Array<() => void> = [];
+  const rawScoped: Array<(scope: FastifyInstance) => void> = [];
   for (const op of ops) {
     const rest = op.rest;
-    if (!rest || rest.custom) continue;
+    if (!rest) continue;
     const types = propTypes(op);
     const handler = (forced?: 'json' | 'md' | 'txt' | 'svg') => async (req: FastifyRequest, reply: FastifyReply) => {
       const raw = rawInput(req, op, types);
       if (!forced && rest.htmlRedirect && wantsHtml(req)) return reply.code(301).header('location', rest.htmlRedirect(raw)).header('vary', 'accept').send();
       const { out, ctx } = await invoke(core, op, raw, restMeta(req));
       for (const [k, v] of Object.entries(op.headers?.(out, ctx) ?? {})) reply.header(k, v);
+      for (const [k, v] of Object.entries(rest.replyHeaders ?? {})) reply.header(k, v);
       if (rest.cache) reply.header('cache-control', rest.cache);
-      reply.code(rest.status ?? 200);
+      const status = rest.statusOf?.(out) ?? rest.status ?? 200;
+      reply.code(status);
+      if (rest.method === 'HEAD') return reply.send();
+      const location = rest.redirect?.(out);
+      if (location) return reply.code(303).header('location', location).type(TEXT).send(`see ${location}\n`);
+      if (rest.raw && (rest.rawOnly || !(forced === 'json' || (!forced && wantsJson(req))))) {
+        const r = rest.raw(out);
+        return reply.type(r.type).send(r.body);
+      }
       const f = forced ?? queryF(req);
       const extra = !forced && f ? rest.formats?.[f] : undefined;
-      if (extra) return sendText(reply, extra(out, ctx), rest.status ?? 200);
+      if (extra) return sendText(reply, extra(out, ctx), status);
       if (!forced && rest.htmlTitle && op.md && wantsHtml(req)) return reply.header('vary', 'accept').type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
       if (forced === 'svg' && op.svg) return reply.type('image/svg+xml; charset=utf-8').send(op.svg(out, ctx));
       if (forced === 'json' || (!forced && wantsJson(req))) return reply.type(JSON_T).send(out);
       if (f === 'md' && op.md) return reply.type(MD).send(op.md(out, ctx));
-      return sendText(reply, render(op, out, ctx), rest.status ?? 200);
+      return sendText(reply, render(op, out, ctx), status);
     };
-    const opts = { bodyLimit: rest.bodyLimit ?? limit('body.default') };
-    app.route({ method: rest.method, url: rest.path, ...opts, handler: handler() });
-    for (const t of rest.twins ?? []) app.route({ method: rest.method, url: `${rest.path}.${t}`, ...opts, handler: handler(t) });
+    const opts = { bodyLimit: rest.bodyLimit ?? limit('body.default'), ...(rest.method === 'GET' && headPaths.has(rest.path) ? { exposeHeadRoute: false } : {}) };
+    const add = (scope: FastifyInstance) => {
+      scope.route({ method: rest.method, url: rest.path, ...opts, handler: handler() });
+      for (const t of rest.twins ?? []) scope.route({ method: rest.method, url: `${rest.path}.${t}`, ...opts, handler: handler(t) });
+    };
+    // Routes that declare their input take every body as bytes (curl -d sends raw text labelled as a form).
+    if (rest.query || rest.rawBody) rawScoped.push(add);
+    else plain.push(() => add(app));
+  }
+  for (const p of plain) p();
+  if (rawScoped.length) {
+    void app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+      for (const add of rawScoped) add(scope);
+    });
   }
 }

@@ -18,7 +18,7 @@ export const blobPutOp = defineOp({
   readOnly: false,
   idempotent: true,
   quota: ['blob', 'write_net'],
-  rest: { method: 'PUT', path: '/v1/b', status: 201, textBody: 'data_b64', bodyType: 'application/octet-stream', bodyLimit: limit('blob.public'), custom: true },
+  rest: { method: 'PUT', path: '/v1/b', status: 201, textBody: 'data_b64', bodyType: 'application/octet-stream', bodyLimit: limit('blob.public'), rawBody: 'base64', query: [], cache: 'no-store' },
   run: (ctx, i) => putBlob(ctx, decodeB64(i.data_b64)),
   text: (b) => `ok blob ${b.hash} size=${b.size} kind=${b.kind} owner=${b.owner}\nnext: PUT /v1/c/<key> with blob=${b.hash}`,
 });
@@ -31,7 +31,17 @@ export const blobGetOp = defineOp({
   output: z.object({ hash: z.string(), size: z.number(), kind: z.string(), owner: z.string(), data_b64: z.string() }),
   auth: 'token',
   readOnly: true,
-  rest: { method: 'GET', path: '/v1/b/:hash', custom: true },
+  rest: {
+    method: 'GET',
+    path: '/v1/b/:hash',
+    query: [],
+    // Content-addressed: the bytes of a hash never change; private because reading needs a token.
+    cache: 'private, max-age=31536000, immutable',
+    replyHeaders: { 'x-content-type-options': 'nosniff' },
+    raw: (b) => ({ body: Buffer.from(b.data_b64, 'base64'), type: b.kind === 'wasm' ? 'application/wasm' : 'application/octet-stream' }),
+    rawOnly: true,
+  },
+  headers: (b) => ({ etag: `"${b.hash}"`, 'x-blob-kind': b.kind }),
   async run(ctx, i) {
     const { meta, bytes } = await getBlob(ctx, i.hash);
     return { hash: meta.hash, size: meta.size, kind: meta.kind, owner: meta.owner, data_b64: bytes.toString('base64') };

@@ -65,7 +65,14 @@ export const cacheGetOp = defineOp({
   auth: 'anon',
   readOnly: true,
   quota: ['read'],
-  rest: { method: 'GET', path: '/c/:key', custom: true },
+  rest: {
+    method: 'GET',
+    path: '/c/:key',
+    // Blob rows live behind a token: 303 to the blob; inline rows are the untrusted text as stored.
+    redirect: (r) => (r.kind === 'blob' ? r.location : null),
+    raw: (r) => ({ body: r.text ?? '', type: 'text/plain; charset=utf-8' }),
+    replyHeaders: { 'x-content-type-options': 'nosniff' },
+  },
   headers: (r) => readHeaders(r),
   run: (ctx, i) => readResult(ctx, i.ns, i.key),
   // The text form is the result itself (verbatim), as GET /c/{key} serves it.
@@ -80,7 +87,7 @@ export const cachePeekOp = defineOp({
   output: readOut,
   auth: 'anon',
   readOnly: true,
-  rest: { method: 'HEAD', path: '/c/:key', custom: true },
+  rest: { method: 'HEAD', path: '/c/:key', replyHeaders: { 'x-content-type-options': 'nosniff' } },
   headers: (r) => readHeaders(r),
   run: (ctx, i) => peekResult(ctx, i.ns, i.key),
   text: (r) => `c ${r.key} ns=${r.ns} kind=${r.kind} size=${r.size} hits=${r.hits} by ${r.producer} lvl=L${r.lvl} exp=${r.exp}`,

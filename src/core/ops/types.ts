@@ -53,7 +53,7 @@ export interface Credentials {
   pow?: string;
 }
 
-export interface RestBinding {
+export interface RestBinding<O = any> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
   path: string;
   /** Status on success (default 200). */
@@ -70,9 +70,6 @@ export interface RestBinding {
   twins?: Array<'json' | 'md' | 'txt' | 'svg'>;
   /** Cache-Control for a successful read. */
   cache?: string;
-  /** Served by a hand-written adapter (e.g. src/rest/drops.ts), which the generic one skips; non-path
-   *  fields are query parameters, headerInputs are headers only, textBody is the raw body. */
-  custom?: boolean;
   /** Extra text renderings chosen by `?f=<key>` (e.g. `gha` for GitHub Actions annotations). */
   formats?: Record<string, (out: any, ctx: Ctx) => string>;
   /** Where a browser (Accept: text/html) is sent instead, with 301. */
@@ -81,6 +78,27 @@ export interface RestBinding {
   htmlTitle?: (out: any) => string;
   /** Path parameters renamed into input fields (e.g. the wildcard `*` → `msg`). */
   paramAlias?: Record<string, string>;
+
+  // ---- Declared request and reply (the one generic adapter, src/rest/ops.ts, serves them) ----
+  /** The query fields the route takes (`f=json|txt` is negotiation); any other is `400 err bad`.
+   *  Set, non-path fields come only from these, from headerInputs (headers only) and the raw body. */
+  query?: readonly string[];
+  /** The request body is raw bytes of any content type, given to `textBody` as strict UTF-8 text or
+   *  as base64 (binary); other bodies on the route are ignored. */
+  rawBody?: 'utf8' | 'base64';
+  /** Success status from the result (e.g. 201 only when it created something); else `status`. */
+  statusOf?(out: O): number;
+  /** Reply headers every success of this route carries (beside the op's `headers` from the result). */
+  replyHeaders?: Record<string, string>;
+  /** Reply body as is (text or bytes with its media type) instead of the text rendering; JSON is
+   *  still served when asked unless `rawOnly`. */
+  raw?(out: O): { body: string | Buffer; type: string };
+  /** Only the raw body is served: no JSON or text negotiation, so `f` is an unknown query field. */
+  rawOnly?: boolean;
+  /** When it gives a location, the reply is `303 See Other` there with a one-line `see <location>`. */
+  redirect?(out: O): string | null;
+  // A binding with method HEAD answers status and headers only (nothing counted is the op's promise),
+  // and the GET of the same path then gets no implicit HEAD from the framework.
 }
 
 export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
@@ -99,7 +117,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   scrub?: string[];
   /** Input fields whose value counts as the request body in `err scrub <kind> body@<off>`. */
   bodyField?: string;
-  rest?: RestBinding;
+  rest?: RestBinding<O>;
   /** Extra REST headers for a result (Link, Cache-Control ...). */
   headers?(out: O, ctx: Ctx): Record<string, string>;
   /** Markdown form, for `.md` twins. */
