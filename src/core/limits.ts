@@ -189,6 +189,8 @@ export const LIMITS: readonly Limit[] = [
   { key: 'name.max', value: 32, unit: 'chars', what: 'identity name' },
   { key: 'shed.loop_delay', value: 1000, unit: 'ms', what: 'event-loop delay above which requests are shed (503 err busy)' },
   { key: 'shed.retry_after', value: 10, unit: 's', what: 'Retry-After when shedding' },
+  { key: 'shutdown.drain', value: 500, unit: 'ms', what: 'at shutdown, how long requests on open connections get 503 err busy with Connection: close before idle connections are closed' },
+  { key: 'url.param', value: 2048, unit: 'chars', what: 'one path segment (longer: 414 err bad)' },
   { key: 'mcp.body', value: 1024 * KiB, unit: 'bytes', what: 'MCP JSON-RPC request body' },
   { key: 'mcp.sessions', value: 10_000, unit: 'sessions', what: 'open MCP sessions (Streamable HTTP and SSE together)' },
   { key: 'mcp.idle', value: 1800, unit: 's', what: 'MCP session idle timeout' },

@@ -10,9 +10,12 @@ import { limit } from '../core/limits.js';
 import type { Core } from '../core/ops/types.js';
 import { sendError, toCxError } from './errors.js';
 import { logSerializers } from './logging.js';
+import { clientErrorHandler, drainOnClose } from './wire.js';
 
 export interface HostOptions {
   logger?: boolean;
+  /** Where the request log goes (default stdout); tests read it. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export async function createHost(core: Core, opts: HostOptions = {}): Promise<FastifyInstance> {
@@ -20,7 +23,7 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   const reqPrefix = randomBytes(4).toString('hex');
   let reqSeq = 0;
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers },
+    logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     trustProxy: config.trustProxy,
     bodyLimit: limit('body.default'),
     // A caller's X-Request-Id is kept only when it is short and plain; otherwise a random
@@ -34,11 +37,16 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
     frameworkErrors: (err, req, reply) => {
       sendError(req, reply, toCxError(err, req), config.baseUrl);
     },
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: limit('url.param') },
+    // Requests Node's parser refuses get the one-line form too, not fastify's JSON.
+    clientErrorHandler,
     // While closing, requests already on open connections are served (drained) instead of getting
     // fastify's own JSON 503, which is not the one-line error format.
     return503OnClosing: false,
   });
+
+  // First hook: while closing, requests on open connections are told to go (503, Connection: close).
+  drainOnClose(app, limit('shutdown.drain'));
 
   await app.register(formbody, { bodyLimit: limit('body.default') });
   // An empty JSON body means no fields (clients often send the header on body-less POSTs).
