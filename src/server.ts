@@ -6,6 +6,7 @@ import { buildCatalogApp } from './catalog/app.js';
 import { type Config, loadConfig } from './config.js';
 import { buildCore } from './core/build.js';
 import { startDropSweep } from './core/drops/sweep.js';
+import { startEventSweep } from './core/events/sweep.js';
 import { startWantedSweep } from './core/kb/wanted-sweep.js';
 import { loadSeedIfEmpty } from './core/kb/seed.js';
 import { OPS } from './core/ops/registry.js';
@@ -33,6 +34,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   purge.unref();
   const stopDropSweep = startDropSweep(core);
   const stopWantedSweep = startWantedSweep(core);
+  const stopEventSweep = startEventSweep(core);
   const app = await buildApp(core, OPS, { logger });
   const catalog = await buildCatalogApp({
     config: config.catalog,
@@ -57,6 +59,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       clearInterval(purge);
       stopDropSweep();
       stopWantedSweep();
+      stopEventSweep();
       // fastify.close stops accepting and waits for in-flight requests; then the database.
       await Promise.all([app.close(), catalog.close()]);
       await store.close();

@@ -14,6 +14,8 @@ import type { AnchorRepo } from './anchors/ports.js';
 import type { CacheRepo } from './cache/ports.js';
 import type { BlobRepo } from './blobs/ports.js';
 import type { MailRepo } from './mail/ports.js';
+import type { EventBus } from './events/ports.js';
+import type { JobQueue } from './jobs/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -32,6 +34,10 @@ export interface Store {
   cache: CacheRepo;
   blobs: BlobRepo;
   mail: MailRepo;
+  /** Event bus: domains publish facts (in their writes' transactions), streams and sinks follow them. */
+  events: EventBus;
+  /** Job queue: work that must survive a crash (deliveries, sinks, compute, exports). */
+  jobs: JobQueue;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -18,6 +18,12 @@ export interface EventDraft {
   payload: unknown;
 }
 
+/**
+ * What a repository write takes to emit events in its own transaction: drafts, or a function of
+ * the row as stored (when the payload needs what only the write knows, such as a new row's number).
+ */
+export type Emit<Row> = EventDraft[] | ((stored: Row) => EventDraft[]);
+
 /** A topic exactly, or every topic starting with a prefix (e.g. `tasks.`). */
 export type TopicSelector = { topic: string } | { prefix: string };
 
@@ -38,4 +44,9 @@ export interface EventBus {
   subscribe(sel: TopicSelector, opts?: { resume?: Resume; signal?: AbortSignal }): AsyncIterable<BusEvent>;
   /** In-process callback form for domain subscribers; returns the unsubscribe function. */
   on(sel: TopicSelector, fn: (e: BusEvent) => void): () => void;
+  /**
+   * Retention: deletes the events older than `before` (epoch ms) and all but the newest `keep` of
+   * each topic; ids are never reused. Returns how many went; `stopped` ends it between batches.
+   */
+  prune(before: number, keep: number, stopped?: () => boolean): Promise<number>;
 }

@@ -52,4 +52,10 @@ export interface JobQueue {
   dead(queue: string, limit: number): Promise<Job[]>;
   /** Puts a dead job back in the queue with its tries reset. */
   retryDead(id: string): Promise<boolean>;
+  /**
+   * A hint that jobs of `queue` may have become due (enqueue, nack, retryDead in this process; a
+   * PostgreSQL adapter: NOTIFY). Workers wake on it instead of polling fast; they still poll slowly
+   * for delayed jobs. Returns the function that stops the hints.
+   */
+  onReady(queue: string, fn: () => void): () => void;
 }

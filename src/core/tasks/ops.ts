@@ -16,6 +16,7 @@ import { defineOp, type Ctx } from '../ops/types.js';
 import type { AnyOperation } from '../ops/types.js';
 import { hazardFind } from '../safety/hazards.js';
 import { SLUG_RE } from '../spaces/slug.js';
+import { taskEmit } from './events.js';
 import { TASK_STATES, type Task, type TaskPatch, type TaskState } from './ports.js';
 import { listLine, nextFor, taskText, taskView, viewOf, type TaskView } from './render.js';
 
@@ -63,7 +64,7 @@ async function load(ctx: Ctx, id: string): Promise<Task> {
 
 /** Applies one transition as a compare-and-set against the state the checks saw. */
 async function move(ctx: Ctx, t: Task, action: string, patch: TaskPatch, tx: TxDraft | null): Promise<Task> {
-  const r = await ctx.core.store.tasks.transition(t.id, { state: t.state, claimant: t.claimant }, patch, tx, ctx.core.now());
+  const r = await ctx.core.store.tasks.transition(t.id, { state: t.state, claimant: t.claimant }, patch, tx, ctx.core.now(), taskEmit);
   if (r === 'stale') {
     const cur = await load(ctx, t.id);
     throw conflict(cur.state, action);
@@ -149,6 +150,7 @@ export const taskCreateOp = defineOp({
         { id, title: input.title, body: input.body, tags: [...new Set(input.tags ?? [])], creator: me, space: input.space ?? null, bounty, credits: input.bounty ?? 0, created: now },
         bounty ? escrowTx(bounty, me, input.bounty!) : null,
         now,
+        taskEmit,
       );
       if (r === 'taken') continue;
       if ('short' in r) {

@@ -1,4 +1,5 @@
 // Async ports of the task board; src/store/sqlite/tasks.ts implements them.
+import type { Emit } from '../events/ports.js';
 import type { Short, TxDraft } from '../ledger/ports.js';
 
 export const TASK_STATES = ['open', 'claimed', 'done', 'accepted', 'cancelled'] as const;
@@ -49,15 +50,19 @@ export interface TaskFilter {
 }
 
 export interface TaskRepo {
-  /** Inserts the task and posts its escrow in one transaction. `taken`: the id or bounty id is in use (draw again). */
-  insert(t: NewTask, escrow: TxDraft | null, now: number): Promise<Task | 'taken' | Short>;
+  /**
+   * Inserts the task and posts its escrow in one transaction, with the events of `emit` (published
+   * only if it commits). `taken`: the id or bounty id is in use (draw again).
+   */
+  insert(t: NewTask, escrow: TxDraft | null, now: number, emit?: Emit<Task>): Promise<Task | 'taken' | Short>;
   byId(id: string): Promise<Task | null>;
   byBounty(bounty: string): Promise<Task | null>;
   /**
    * Compare-and-set: applies `patch` (and posts `tx`) only while the task is still in `from`
-   * held by `claimant` (when given). `stale`: it moved meanwhile; `short`: an account cannot pay.
+   * held by `claimant` (when given), with the events of `emit` in the same transaction.
+   * `stale`: it moved meanwhile; `short`: an account cannot pay.
    */
-  transition(id: string, from: { state: TaskState; claimant?: string | null }, patch: TaskPatch, tx: TxDraft | null, now: number): Promise<Task | 'stale' | Short>;
+  transition(id: string, from: { state: TaskState; claimant?: string | null }, patch: TaskPatch, tx: TxDraft | null, now: number, emit?: Emit<Task>): Promise<Task | 'stale' | Short>;
   /** Newest first. */
   list(f: TaskFilter, limit: number): Promise<Task[]>;
   /** Tasks accepted with this identity as the paid hunter. */

@@ -5,6 +5,8 @@ import type { Store } from '../../core/store.js';
 import { startBackground } from './background.js';
 import { openDb } from './db.js';
 import { sqliteDrops } from './drops.js';
+import { sqliteEvents } from './events.js';
+import { sqliteJobs } from './jobs.js';
 import { sqliteIdentities, sqliteSpentProofs } from './identities.js';
 import { sqliteKb } from './kb.js';
 import { sqliteA2a, sqliteAgents } from './a2a.js';
@@ -21,7 +23,6 @@ import { sqliteWorkspace } from './workspace.js';
 /** `opts.now`: the clock of time-based ports (event retention, job leases); tests move it by hand. */
 export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'normal', workspaceKey?: Buffer, opts: { now?: () => number } = {}): Store & { file: string } {
   const now = opts.now ?? Date.now;
-  void now;
   const master = workspaceKey ?? workspaceKeyOf(dataDir);
   const file = join(dataDir, 'commons.db');
   const db = openDb(file, sync);
@@ -30,6 +31,8 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
   const background = startBackground(file);
   const ping = db.prepare('SELECT 1 AS ok');
   const kb = sqliteKb(db, background);
+  const events = sqliteEvents(db, now);
+  const jobs = sqliteJobs(db, now);
   return {
     file,
     identities: sqliteIdentities(db),
@@ -39,14 +42,18 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     a2a: sqliteA2a(db, master),
     agents: sqliteAgents(db),
     ledger: sqliteLedger(db),
-    tasks: sqliteTasks(db),
+    tasks: sqliteTasks(db, events),
     spaces: sqliteSpaces(db),
     saved: sqliteSaved(db),
     ...sqliteWorkspace(db),
+    events,
+    jobs,
     async ping() {
       return (ping.get() as { ok: number }).ok === 1;
     },
     async close() {
+      events.close();
+      jobs.close();
       kb.flush();
       await background.stop();
       if (db.open) {

@@ -1,9 +1,12 @@
 // SQLite implementation of the task-board port: tasks, tags, FTS5 search; state changes and
-// their credit movements commit together (ledgerWriter inside the same transaction).
+// their credit movements commit together (ledgerWriter inside the same transaction), and so do the
+// events a write emits (the outbox of events.ts; delivered after the commit).
 import type { Statement } from 'better-sqlite3';
+import type { Emit } from '../../core/events/ports.js';
 import type { Short, TxDraft } from '../../core/ledger/ports.js';
 import { TASK_STATES, type NewTask, type Task, type TaskFilter, type TaskPatch, type TaskRepo, type TaskState } from '../../core/tasks/ports.js';
 import type { Db } from './db.js';
+import { draftsOf, type SqliteEvents } from './events.js';
 import { ftsQuery } from './kb.js';
 import { ledgerWriter, withFunds } from './ledger.js';
 
@@ -12,7 +15,7 @@ const toTask = (r: Row): Task => ({ ...r, tags: r.tags ? r.tags.split(' ') : [] 
 
 const COLS = 't.n, t.id, t.title, t.body, t.tags, t.creator, t.space, t.state, t.claimant, t.claimed, t.result, t.note, t.hunter, t.bounty, t.credits, t.created, t.updated';
 
-export function sqliteTasks(db: Db): TaskRepo {
+export function sqliteTasks(db: Db, events: SqliteEvents): TaskRepo {
   const w = ledgerWriter(db);
   const ins = db.prepare(
     `INSERT INTO tasks (id, title, body, tags, creator, space, state, bounty, credits, created, updated)
@@ -32,7 +35,7 @@ export function sqliteTasks(db: Db): TaskRepo {
   const countsAll = db.prepare('SELECT state, count(*) AS n FROM tasks GROUP BY state');
   const countsSpace = db.prepare('SELECT state, count(*) AS n FROM tasks WHERE space = ? GROUP BY state');
 
-  const insertTx = withFunds(db, (t: NewTask, escrow: TxDraft | null, now: number): Task | 'taken' => {
+  const insertTx = withFunds(db, (t: NewTask, escrow: TxDraft | null, now: number, emit: Emit<Task> | undefined): Task | 'taken' => {
     let n: number;
     try {
       n = Number(ins.run({ ...t, tags: t.tags.join(' ') }).lastInsertRowid);
@@ -43,10 +46,12 @@ export function sqliteTasks(db: Db): TaskRepo {
     for (const tag of t.tags) insTag.run(tag, n);
     insFts.run(n, t.title, t.body, t.tags.join(' '));
     if (escrow) w.apply(escrow, now);
-    return toTask(selN.get(n) as Row);
+    const task = toTask(selN.get(n) as Row);
+    events.append(draftsOf(emit, task));
+    return task;
   });
 
-  const transitionTx = withFunds(db, (id: string, from: { state: TaskState; claimant?: string | null }, p: TaskPatch, tx: TxDraft | null, now: number): Task | 'stale' => {
+  const transitionTx = withFunds(db, (id: string, from: { state: TaskState; claimant?: string | null }, p: TaskPatch, tx: TxDraft | null, now: number, emit: Emit<Task> | undefined): Task | 'stale' => {
     const cur = selId.get(id) as Row | undefined;
     if (!cur) return 'stale';
     const next = {
@@ -64,7 +69,9 @@ export function sqliteTasks(db: Db): TaskRepo {
     };
     if (upd.run(next).changes !== 1) return 'stale';
     if (tx) w.apply(tx, now);
-    return toTask(selId.get(id) as Row);
+    const task = toTask(selId.get(id) as Row);
+    events.append(draftsOf(emit, task));
+    return task;
   });
 
   // One prepared statement per filter shape.
@@ -88,8 +95,8 @@ export function sqliteTasks(db: Db): TaskRepo {
   };
 
   return {
-    async insert(t, escrow, now) {
-      return insertTx(t, escrow, now);
+    async insert(t, escrow, now, emit) {
+      return events.after(() => insertTx(t, escrow, now, emit));
     },
     async byId(id) {
       const r = selId.get(id) as Row | undefined;
@@ -99,8 +106,8 @@ export function sqliteTasks(db: Db): TaskRepo {
       const r = selBounty.get(b) as Row | undefined;
       return r ? toTask(r) : null;
     },
-    async transition(id, from, patch, tx, now) {
-      return transitionTx(id, from, patch, tx, now);
+    async transition(id, from, patch, tx, now, emit) {
+      return events.after(() => transitionTx(id, from, patch, tx, now, emit));
     },
     async list(f, limit) {
       const params: Record<string, unknown> = { limit };
