@@ -3,7 +3,9 @@
 import type { FastifyInstance } from 'fastify';
 import { a2aFace } from './a2a/routes.js';
 import type { AnyOperation, Core } from './core/ops/types.js';
+import { limit } from './core/limits.js';
 import { createHost, type HostOptions } from './http/host.js';
+import { drainOnClose } from './http/wire.js';
 import { mcpFace } from './mcp/routes.js';
 import { restFace } from './rest/plugin.js';
 
@@ -12,5 +14,7 @@ export async function buildApp(core: Core, ops: readonly AnyOperation[], opts: H
   await app.register(restFace, { core, ops });
   await app.register(mcpFace, { core, ops });
   await app.register(a2aFace, { core, ops });
+  // Last, so its wait at close starts after the faces have ended their streams and sessions.
+  drainOnClose(app, limit('shutdown.drain'));
   return app;
 }

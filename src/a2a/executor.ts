@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { CxError } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import { invoke } from '../core/ops/invoke.js';
+import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js';
 import { hostedMessageOp } from '../core/agents/ops.js';
 import type { Core, Operation } from '../core/ops/types.js';
 import type { BusManager } from './buses.js';
@@ -77,6 +78,8 @@ function missingFields(op: Operation, input: Record<string, unknown>): string[] 
 
 export class SkillExecutor implements AgentExecutor {
   private canceled = new Set<string>();
+  /** Streams being collected, by task: a cancel ends them at once. */
+  private streams = new Map<string, AbortController>();
   private contexts = new Map<string, string>();
 
   constructor(private core: Core, private skills: Skills, private fresh?: NewTasks) {}
@@ -112,9 +115,24 @@ export class SkillExecutor implements AgentExecutor {
       const cx: Pending = { skill: plan.op.name, input: plan.input, missing };
       return done(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(taskId, contextId, [textPart(ask), dataPart({ missing })]), { cx });
     }
+    const stop = new AbortController();
     try {
-      const { out, ctx } = await invoke(this.core, plan.op, plan.input, { creds: facts.creds, net: facts.net, reqId: facts.reqId, face: 'a2a' });
+      const { out, ctx, input } = await invoke(this.core, plan.op, plan.input, { creds: facts.creds, net: facts.net, reqId: facts.reqId, face: 'a2a', signal: stop.signal });
       if (this.canceled.has(taskId)) return done(TaskState.TASK_STATE_COMPLETED);
+      const spec = plan.op.stream;
+      if (spec) {
+        // A streaming op: one artifact event per item as it happens (message/stream shows them live;
+        // message/send returns the task with all of them), within the caller's max/wait.
+        this.streams.set(taskId, stop);
+        const c = await collect(itemsOf(out), boundsOf(spec, input), stop, (it) => {
+          bus.publish(
+            artifactEvent(taskId, contextId, { artifactId: `item-${it.id}`, name: plan.op.name, description: `item ${it.id}`, parts: [textPart(spec.text(it.item, ctx)), dataPart({ id: it.id, item: it.item })], metadata: undefined, extensions: [] }),
+          );
+        }).finally(() => this.streams.delete(taskId));
+        if (this.canceled.has(taskId)) return done(TaskState.TASK_STATE_COMPLETED);
+        bus.publish(artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(collectedText(plan.op, c, ctx)), dataPart(c)], metadata: undefined, extensions: [] }));
+        return done(TaskState.TASK_STATE_COMPLETED, undefined, pending ? { cx: null } : undefined);
+      }
       bus.publish(
         artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(plan.op.text(out, ctx)), dataPart(out)], metadata: undefined, extensions: [] }),
       );
@@ -131,6 +149,7 @@ export class SkillExecutor implements AgentExecutor {
     const contextId = this.contexts.get(taskId) ?? '';
     this.contexts.delete(taskId);
     this.canceled.add(taskId);
+    this.streams.get(taskId)?.abort();
     bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_CANCELED, agentMessage(taskId, contextId, [textPart('canceled by the sender')]), { cx: null }));
     // An execution still running sees the flag; an idle (input-required) task has none to clear it.
     setTimeout(() => this.canceled.delete(taskId), 60_000).unref();

@@ -10,7 +10,7 @@ import { limit } from '../core/limits.js';
 import type { Core } from '../core/ops/types.js';
 import { sendError, toCxError } from './errors.js';
 import { logSerializers } from './logging.js';
-import { clientErrorHandler, drainOnClose } from './wire.js';
+import { clientErrorHandler } from './wire.js';
 
 export interface HostOptions {
   logger?: boolean;
@@ -44,9 +44,6 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
     // fastify's own JSON 503, which is not the one-line error format.
     return503OnClosing: false,
   });
-
-  // First hook: while closing, requests on open connections are told to go (503, Connection: close).
-  drainOnClose(app, limit('shutdown.drain'));
 
   await app.register(formbody, { bodyLimit: limit('body.default') });
   // An empty JSON body means no fields (clients often send the header on body-less POSTs).

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
+import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js';
 import { registerOp } from '../core/identity/ops.js';
 import type { Core, Credentials, Ctx, Operation } from '../core/ops/types.js';
 import type { z } from 'zod';
@@ -94,6 +95,24 @@ export function buildMcpServer(cat: McpCatalog, state: SessionState): Server {
         log('debug', { tool: req.params.name, ok: true, ms: Math.round(performance.now() - t0) });
         return { content: [{ type: 'text', text: o.text(out, ctx) }], structuredContent: isRecord(out) ? out : { value: out } };
       };
+      if (op.stream) {
+        // A streaming op: items go out as progress notifications on this call's stream (when the
+        // client sent a progressToken); the call ends within max/wait with what it collected.
+        const spec = op.stream;
+        const stop = new AbortController();
+        extra.signal.addEventListener('abort', () => stop.abort(), { once: true });
+        const { out, ctx, input } = await invoke(core, op, args, { ...meta, signal: stop.signal });
+        const token = req.params._meta?.progressToken;
+        const bounds = boundsOf(spec, input);
+        let n = 0;
+        const c = await collect(itemsOf(out), bounds, stop, async (it) => {
+          if (token === undefined) return;
+          // A client gone from the call's stream ends the collection.
+          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++n, total: bounds.max, message: `id=${it.id} ${spec.text(it.item, ctx)}` } }).catch(() => stop.abort());
+        });
+        log('debug', { tool: req.params.name, ok: true, items: c.items.length, ms: Math.round(performance.now() - t0) });
+        return { content: [{ type: 'text', text: collectedText(op, c, ctx) }], structuredContent: { ...c } };
+      }
       // A session that registers acts as its new identity from then on.
       if (op === registerOp) {
         const { out, ctx } = await invoke(core, registerOp, args, meta);

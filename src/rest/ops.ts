@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import { invoke, type CallMeta } from '../core/ops/invoke.js';
+import { itemsOf } from '../core/ops/stream.js';
 import type { Core, Operation, RestBinding } from '../core/ops/types.js';
 import { netKey } from '../core/net.js';
 import { page } from '../http/html.js';
@@ -108,6 +109,11 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
   // A path with a declared HEAD: its GET must not answer HEAD by running (and counting) itself.
   const headPaths = new Set(ops.filter((o) => o.rest?.method === 'HEAD').map((o) => o.rest!.path));
   const plain: Array<() => void> = [];
+  // Open event streams end first at close (they would hold close() until the drain gives up).
+  const streams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
   const rawScoped: Array<(scope: FastifyInstance) => void> = [];
   for (const op of ops) {
     const rest = op.rest;
@@ -115,6 +121,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
     const types = propTypes(op);
     const handler = (forced?: 'json' | 'md' | 'txt' | 'svg') => async (req: FastifyRequest, reply: FastifyReply) => {
       const raw = rawInput(req, op, types);
+      if (op.stream) return serveStream(req, reply, core, op, raw, streams);
       if (!forced && rest.htmlRedirect && wantsHtml(req)) return reply.code(301).header('location', rest.htmlRedirect(raw)).header('vary', 'accept').send();
       const { out, ctx } = await invoke(core, op, raw, restMeta(req));
       for (const [k, v] of Object.entries(op.headers?.(out, ctx) ?? {})) reply.header(k, v);
@@ -154,5 +161,49 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
       for (const add of rawScoped) add(scope);
     });
+  }
+}
+
+/**
+ * A streaming op as `text/event-stream`: one event per item (id = the item's resume id; data = its
+ * text, or JSON when asked), a comment every stream.heartbeat seconds, resume from Last-Event-ID or
+ * `?last_event_id`. It runs until the client goes (or the server closes); then the op's iterator is
+ * closed and its subscription aborted, so nothing is left behind.
+ */
+async function serveStream(req: FastifyRequest, reply: FastifyReply, core: Core, op: Operation, raw: Record<string, unknown>, streams: Set<() => void>): Promise<void> {
+  const spec = op.stream!;
+  const json = wantsJson(req);
+  const lastId = raw.last_event_id ?? req.headers['last-event-id'];
+  delete raw.last_event_id;
+  if (typeof lastId === 'string' && lastId !== '' && raw[spec.resume] === undefined) raw[spec.resume] = lastId;
+  const stop = new AbortController();
+  const { out, ctx } = await invoke(core, op, raw, { ...restMeta(req), signal: stop.signal });
+  const it = itemsOf(out)[Symbol.asyncIterator]();
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', 'x-request-id': String(req.id) });
+  res.write(`: ${op.name}\n\n`);
+  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), limit('stream.heartbeat') * 1000);
+  const end = () => {
+    clearInterval(heartbeat);
+    stop.abort();
+    void it.return?.().catch(() => undefined);
+    if (!res.writableEnded) res.end();
+  };
+  streams.add(end);
+  res.on('close', end);
+  try {
+    for (;;) {
+      const n = await it.next();
+      if (n.done || res.writableEnded) break;
+      const data = json ? JSON.stringify(n.value.item) : spec.text(n.value.item, ctx);
+      res.write(`id: ${n.value.id}\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`);
+    }
+  } catch (err) {
+    core.log.error({ err, op: op.name }, 'stream failed');
+    if (!res.writableEnded) res.write(`event: error\ndata: err internal request ${req.id}\n\n`);
+  } finally {
+    streams.delete(end);
+    end();
   }
 }

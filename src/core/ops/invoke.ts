@@ -12,6 +12,7 @@ export interface CallMeta {
   net: string;
   reqId: string;
   face: Ctx['face'];
+  signal?: AbortSignal;
 }
 
 /** `err bad <path>: <message>` from the first zod issue. */
@@ -25,9 +26,9 @@ export function zodDetail(err: z.ZodError): string {
 }
 
 /** Runs an operation for a caller; a typed op gives a typed result (the registry's erased ones give unknown). */
-export async function invoke<I extends z.ZodType, O>(core: Core, op: Operation<I, O>, raw: unknown, meta: CallMeta): Promise<{ out: O; ctx: Ctx }> {
+export async function invoke<I extends z.ZodType, O>(core: Core, op: Operation<I, O>, raw: unknown, meta: CallMeta): Promise<{ out: O; ctx: Ctx; input: z.output<I> }> {
   const caller = await resolveCaller(core, meta.creds);
-  const ctx: Ctx = { core, caller, net: meta.net, reqId: meta.reqId, face: meta.face };
+  const ctx: Ctx = { core, caller, net: meta.net, reqId: meta.reqId, face: meta.face, ...(meta.signal ? { signal: meta.signal } : {}) };
   // Auth before validation so an anonymous write learns how to register, not a field rule.
   if (op.auth !== 'pow') await authorize(core, op.auth, caller, meta.creds);
   // Inputs are reported in issues so a field of the wrong type is not taken for a missing one.
@@ -48,5 +49,5 @@ export async function invoke<I extends z.ZodType, O>(core: Core, op: Operation<I
   // PoW is redeemed last: a proof is spent only by a request that will run.
   if (op.auth === 'pow') await authorize(core, op.auth, caller, meta.creds);
   const out = await op.run(ctx, parsed.data);
-  return { out, ctx };
+  return { out, ctx, input: parsed.data };
 }

@@ -6,6 +6,7 @@ import { kbOps } from '../kb/ops.js';
 import { adminOps } from '../system/admin.js';
 import { systemOps } from '../system/ops.js';
 import { taskOps } from '../tasks/ops.js';
+import { taskWatchOp } from '../tasks/watch.js';
 import { ledgerOps } from '../ledger/ops.js';
 import { spaceOps } from '../spaces/ops.js';
 import { profileOps } from '../profiles/ops.js';
@@ -13,7 +14,7 @@ import { badgeOps } from '../badges/ops.js';
 import { workspaceOps } from '../workspace/ops.js';
 import type { AnyOperation } from './types.js';
 
-export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps];
+export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');

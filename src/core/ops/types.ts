@@ -44,6 +44,8 @@ export interface Ctx {
   net: string;
   reqId: string;
   face: 'rest' | 'mcp' | 'a2a';
+  /** Aborted when the caller goes away (a closed stream): streaming ops end their iterator on it. */
+  signal?: AbortSignal;
 }
 
 /** Raw credentials as a face found them. */
@@ -118,6 +120,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   /** Input fields whose value counts as the request body in `err scrub <kind> body@<off>`. */
   bodyField?: string;
   rest?: RestBinding<O>;
+  /** Streaming kind: `run` resolves to an AsyncIterable of StreamItems, which every face streams. */
+  stream?: StreamSpec<ItemOf<O>>;
   /** Extra REST headers for a result (Link, Cache-Control ...). */
   headers?(out: O, ctx: Ctx): Record<string, string>;
   /** Markdown form, for `.md` twins. */
@@ -127,6 +131,26 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   /** One-line-per-fact text form; agents read this. */
   text(out: O, ctx: Ctx): string;
   run(ctx: Ctx, input: z.output<I>): Promise<O>;
+}
+
+// ---- Streaming operations (faces: REST text/event-stream, MCP progress, A2A message/stream) ----
+/** One item of a stream; `id` resumes after it (SSE event id, `since`). */
+export interface StreamItem<T = unknown> {
+  id: string;
+  item: T;
+}
+export type ItemOf<O> = O extends AsyncIterable<StreamItem<infer T>> ? T : unknown;
+
+export interface StreamSpec<T = unknown> {
+  /** Schema of one item (the JSON forms; MCP's outputSchema of the collected result). */
+  item: z.ZodType<T>;
+  /** One item as text: SSE `data`, MCP progress `message`, A2A artifact text. */
+  text(item: T, ctx: Ctx): string;
+  /** Input field taking the id to resume after (REST also reads Last-Event-ID and ?last_event_id). */
+  resume: string;
+  /** Input fields bounding a call that must end (MCP tool call, A2A task): items, and seconds to wait. */
+  max: string;
+  wait: string;
 }
 
 /** An operation whose input and output types are erased: what the registry and the faces hold. */
