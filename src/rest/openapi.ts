@@ -42,10 +42,15 @@ export function openapi(ops: readonly Operation[], base: string, version: string
       ...(bodyProps.length || op.rest.textBody ? { requestBody: { required: required.size > 0 || !!op.rest.textBody, content } } : {}),
       ...(security.length ? { security } : {}),
       responses: {
-        [status]: {
-          description: 'Text by default (one fact per line); JSON with Accept: application/json or ?f=json.',
-          content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: output } },
-        },
+        [status]: op.stream
+          ? {
+              description: 'A text/event-stream: one event per item (id: resume id; data: the item as text, or JSON with Accept: application/json or ?f=json); resume with Last-Event-ID or ?last_event_id.',
+              content: { 'text/event-stream': { schema: { type: 'string' }, 'x-cx-item': z.toJSONSchema(op.stream.item, { io: 'output', unrepresentable: 'any' }) } },
+            }
+          : {
+              description: 'Text by default (one fact per line); JSON with Accept: application/json or ?f=json.',
+              content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: output } },
+            },
         default: { $ref: '#/components/responses/Error' },
       },
     };
