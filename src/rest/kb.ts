@@ -1,4 +1,5 @@
 // /kb/{id}: the browser page of a KB entry (GET /k/{id} sends browsers here); same operation.
+// Hand-written because it is a second, HTML-only route of kb.get: a binding has one path.
 import type { FastifyInstance } from 'fastify';
 import { invoke } from '../core/ops/invoke.js';
 import { kbGetOp } from '../core/kb/ops.js';
