@@ -86,6 +86,26 @@ describe('REST: GET /v1/tasks/stream', () => {
     q.close();
   });
 
+  it('a client that goes away ends the op: its bus subscription is closed (nothing leaks)', async () => {
+    const bus = s.core.store.events;
+    const subscribe = bus.subscribe.bind(bus);
+    const ended: boolean[] = [];
+    bus.subscribe = (sel, opts) => {
+      const i = ended.push(false) - 1;
+      opts?.signal?.addEventListener('abort', () => (ended[i] = true), { once: true });
+      return subscribe(sel, opts);
+    };
+    try {
+      const st = await sse('/v1/tasks/stream');
+      expect(ended).toEqual([false]);
+      st.close();
+      for (let i = 0; i < 100 && !ended[0]; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(ended).toEqual([true]);
+    } finally {
+      bus.subscribe = subscribe;
+    }
+  });
+
   it('a bad resume id is 400 err bad before any stream', async () => {
     const r = await fetch(`${s.url}/v1/tasks/stream?since=abc`);
     expect(r.status).toBe(400);
