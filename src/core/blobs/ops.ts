@@ -1,5 +1,5 @@
-// Blob operations. REST: PUT /v1/b (raw body) and GET /v1/b/{hash} (raw bytes) through the thin
-// adapter src/rest/blobs.ts; MCP and A2A carry the bytes as base64.
+// Blob operations. REST: PUT /v1/b (raw body) and GET /v1/b/{hash} (raw bytes), declared on the
+// bindings for the generic adapter; MCP and A2A carry the bytes as base64.
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';

@@ -1,5 +1,5 @@
-// Cached-result operations. GET and HEAD /c/{key} go through the thin adapter src/rest/cache.ts
-// (303 for blob rows, raw text bodies, a HEAD that counts nothing); writes are under /v1/c.
+// Cached-result operations. GET and HEAD /c/{key} declare their REST replies (303 for blob rows,
+// raw text bodies, a HEAD that counts nothing) for the generic adapter; writes are under /v1/c.
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';

@@ -1,5 +1,5 @@
-// Dead-drop operations, defined once for every face. REST serves them through the thin
-// adapter src/rest/drops.ts (raw text bodies, 201 vs 200, X-Drop-* headers, HEAD).
+// Dead-drop operations, defined once for every face. Their REST bindings declare what the generic
+// adapter does (raw text bodies, 201 vs 200, X-Drop-* headers, HEAD, allowed query fields).
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
