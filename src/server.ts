@@ -12,7 +12,7 @@ import { resignKb } from './core/kb/resign.js';
 import { loadSeedIfEmpty } from './core/kb/seed.js';
 import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
-import { buildApp } from './rest/app.js';
+import { buildApp } from './app.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 
 export interface Running {

@@ -7,11 +7,10 @@ import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
 import { authError, resolveCaller } from '../core/identity/auth.js';
-import { levelMult, levelOf } from '../core/identity/levels.js';
 import { limit } from '../core/limits.js';
 import { netKey } from '../core/net.js';
 import type { Core } from '../core/ops/types.js';
-import { credentialsOf } from '../rest/ops.js';
+import { credentialsOf } from '../http/input.js';
 import { callContext, type CallFacts } from './context.js';
 import type { CxRequestHandler } from './handler.js';
 import { contentOfWire, type Skills } from './skills.js';
@@ -141,9 +140,7 @@ export class Rpc {
       if (text.length > limit('agents.msg')) return err(new RequestMalformedError(`message: at most ${limit('agents.msg')} chars`));
       if (!target.inbound) return err(new UnsupportedOperationError(`inbound closed: ${target.agent} takes no tasks now`));
       if (conf.pushNotificationConfig || conf.taskPushNotificationConfig) return err(new PushNotificationNotSupportedError('hosted agents send no push notifications: use tasks/resubscribe or tasks/get'));
-      const me = facts.caller.identity;
-      if (me.frozen) throw new CxError('auth', 'identity frozen', 403);
-      await this.core.quotas.take('write', me.id, levelMult(levelOf(me, this.core.now())));
+      // Frozen identities, the write quota and the scrub are the operation's (agent.message, via invoke).
       return { call: c, id, notify };
     }
     if (content.files) return err(new ContentTypeNotSupportedError('text and data parts only: file parts are not read'));

@@ -11,7 +11,8 @@ import { resolveCaller } from '../core/identity/auth.js';
 import { limit } from '../core/limits.js';
 import { netKey } from '../core/net.js';
 import type { Core, Credentials, Operation } from '../core/ops/types.js';
-import { credentialsOf } from '../rest/ops.js';
+import { credentialsOf } from '../http/input.js';
+import { face } from '../http/plugin.js';
 import { buildCards } from './cards.js';
 import { SessionEventStore } from './events.js';
 import { FastPost, fastEligible } from './fastpost.js';
@@ -256,3 +257,9 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     },
   };
 }
+
+/** The MCP face as a plugin of the shared host. Open SSE streams would keep close() waiting: sessions end first. */
+export const mcpFace = face<{ core: Core; ops: readonly Operation[] }>('mcp', async (app, { core, ops }) => {
+  const mcp = registerMcp(app, core, ops);
+  app.addHook('preClose', async () => mcp.close());
+});

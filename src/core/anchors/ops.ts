@@ -6,6 +6,7 @@ import { CxError, notFound } from '../errors.js';
 import { levelOf } from '../identity/levels.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { CP_ID } from '../checkpoints/checkpoints.js';
 import { DAY, iso, sweepSometimes } from '../workspace/common.js';
 
@@ -163,4 +164,4 @@ export const anchorMineOp = defineOp({
   text: (o) => [`anchors mine=${o.rows.length}`, ...o.rows.map((r) => `${r.key} ${r.date} exp=${r.exp} ${r.note}${r.cp ? ` cp: /cp/${r.cp}` : ''}`)].join('\n'),
 });
 
-export const anchorOps = [anchorAboutOp, anchorGetOp, anchorClaimOp, anchorUnclaimOp, anchorMineOp];
+export const anchorOps: AnyOperation[] = [anchorAboutOp, anchorGetOp, anchorClaimOp, anchorUnclaimOp, anchorMineOp];

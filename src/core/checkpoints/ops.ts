@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import {
   deleteCheckpoint, getOwnCheckpoint, keepsPublication, listCheckpoints, publicLine, publishCheckpoint, readPublished, saveCheckpoint,
   type CpOwnView,
@@ -147,4 +148,4 @@ export const cpReadOp = defineOp({
   text: (c) => `${publicLine(c)}\n${c.body}`,
 });
 
-export const checkpointOps = [cpSaveOp, cpListOp, cpGetOp, cpPublishOp, cpUnpublishOp, cpDeleteOp, cpReadOp];
+export const checkpointOps: AnyOperation[] = [cpSaveOp, cpListOp, cpGetOp, cpPublishOp, cpUnpublishOp, cpDeleteOp, cpReadOp];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { levelOf } from './levels.js';
 import { hashToken, newId, newToken, URL_PREFIX, USER_PREFIX } from './tokens.js';
 import { grantStart } from '../ledger/ledger.js';
@@ -104,4 +105,4 @@ export const urlTokenOp = defineOp({
   text: (r) => `ok url-token ${r.token} mcp=${r.mcp}\nnext: treat the url as a secret; it grants your identity's writes`,
 });
 
-export const identityOps = [challengeOp, registerOp, meOp, urlTokenOp];
+export const identityOps: AnyOperation[] = [challengeOp, registerOp, meOp, urlTokenOp];

@@ -4,6 +4,7 @@ import { CxError } from '../errors.js';
 import { newId } from '../identity/tokens.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { scrubFind } from '../safety/scrub.js';
 import { classOf, CLASS_RE } from './classify.js';
 import { briefOp } from './brief.js';
@@ -447,7 +448,7 @@ export const kbCutoffOp = defineOp({
   text: (o) => (o.rows.length ? o.rows.map((r) => `${r.date} ${r.lib} ${r.ver}`).join('\n') : '# no confirmed releases yet'),
 });
 
-export const kbOps = [kbLookupOp, kbSigOp, kbHashOp, kbGetOp, kbAddOp, kbConfirmOp, kbFailOp, kbSearchOp, kbWantedOp, kbEcoOp, kbClassOp, kbCutoffOp];
+export const kbOps: AnyOperation[] = [kbLookupOp, kbSigOp, kbHashOp, kbGetOp, kbAddOp, kbConfirmOp, kbFailOp, kbSearchOp, kbWantedOp, kbEcoOp, kbClassOp, kbCutoffOp];
 
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const monthStart = (y: number, m: number) => Date.UTC(y, m - 1, 1);

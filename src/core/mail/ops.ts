@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { flat1 } from '../workspace/common.js';
 import { deleteMail, inbox, readMail, reportMail, sendMail } from './mail.js';
 
@@ -98,4 +99,4 @@ export const mailReportOp = defineOp({
   text: (o) => `ok reported ${o.id} from=${o.from}\nnext: DELETE /v1/mail/${o.id} removes it from your inbox`,
 });
 
-export const mailOps = [mailSendOp, mailInboxOp, mailReadOp, mailDeleteOp, mailReportOp];
+export const mailOps: AnyOperation[] = [mailSendOp, mailInboxOp, mailReadOp, mailDeleteOp, mailReportOp];

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { flat1 } from '../workspace/common.js';
 import { createNote, deleteNote, getNote, listNotes, searchNotes, updateNote, type NoteView } from './notes.js';
 
@@ -117,4 +118,4 @@ export const noteDeleteOp = defineOp({
   text: (o) => `ok deleted ${o.id}`,
 });
 
-export const noteOps = [noteCreateOp, noteListOp, noteSearchOp, noteGetOp, noteUpdateOp, noteDeleteOp];
+export const noteOps: AnyOperation[] = [noteCreateOp, noteListOp, noteSearchOp, noteGetOp, noteUpdateOp, noteDeleteOp];

@@ -21,6 +21,8 @@ export interface CallMeta {
   net: string;
   reqId: string;
   face: Ctx['face'];
+  /** Aborted when the client goes away (streaming operations end their iterators). */
+  signal?: AbortSignal;
 }
 
 /** What the steps share: `ctx` is set by auth, `input` by validate. */
@@ -44,7 +46,7 @@ export const GUARDS: readonly Guard[] = [
     name: 'auth',
     async check(c) {
       const caller = await resolveCaller(c.core, c.meta.creds);
-      c.ctx = { core: c.core, caller, net: c.meta.net, reqId: c.meta.reqId, face: c.meta.face };
+      c.ctx = { core: c.core, caller, net: c.meta.net, reqId: c.meta.reqId, face: c.meta.face, ...(c.meta.signal ? { signal: c.meta.signal } : {}) };
       // The `pow` class is checked by the last step, so that a proof is spent only by a call that runs.
       if (c.op.auth !== 'pow') await authorize(c.core, c.op.auth, caller, c.meta.creds);
     },

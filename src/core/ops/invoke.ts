@@ -1,13 +1,17 @@
 // The one pipeline every face calls: the guards of guards.ts in their order (auth, validate,
 // freeze/maintenance, quota, scrub, hazard, PoW redeem), then the operation.
+import type { z } from 'zod';
 import { guard, type CallMeta } from './guards.js';
 import type { Core, Ctx, Operation } from './types.js';
 
 export type { CallMeta } from './guards.js';
 export { zodDetail } from './zod-detail.js';
 
-export async function invoke(core: Core, op: Operation, raw: unknown, meta: CallMeta): Promise<{ out: unknown; ctx: Ctx }> {
-  const { ctx, input } = await guard(core, op, raw, meta);
-  const out = await op.run(ctx, input);
-  return { out, ctx };
+/** Runs an operation for a caller; a typed op gives a typed result (the registry's erased ones give unknown). */
+export async function invoke<I extends z.ZodType, O>(core: Core, op: Operation<I, O>, raw: unknown, meta: CallMeta): Promise<{ out: O; ctx: Ctx; input: z.output<I> }> {
+  const { ctx, input } = await guard(core, op as unknown as Operation, raw, meta);
+  // The validate guard parsed `raw` with this op's own schema.
+  const typed = input as z.output<I>;
+  const out = await op.run(ctx, typed);
+  return { out, ctx, input: typed };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { TASK_STATES, type TaskState } from '../tasks/ports.js';
 import { SLUG_RE } from './slug.js';
 
@@ -142,4 +143,4 @@ export const spaceGetOp = defineOp({
     ].join('\n'),
 });
 
-export const spaceOps = [spaceCreateOp, spaceJoinOp, spaceLeaveOp, spaceGetOp];
+export const spaceOps: AnyOperation[] = [spaceCreateOp, spaceJoinOp, spaceLeaveOp, spaceGetOp];

@@ -1,6 +1,7 @@
 // Operator reads. More operator operations arrive with their domains.
 import { z } from 'zod';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 
 export const adminStatsOp = defineOp({
   name: 'admin.stats',
@@ -27,4 +28,4 @@ export const adminStatsOp = defineOp({
   text: (s) => `stats identities=${s.identities} uptime=${s.uptime_s}s shed=${s.shed} frozen=${s.frozen.join(',') || '-'} storage=${s.storage} version=${s.version}`,
 });
 
-export const adminOps = [adminStatsOp];
+export const adminOps: AnyOperation[] = [adminStatsOp];

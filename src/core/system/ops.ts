@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS, QUOTAS, TRUST_LEVELS } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 
 const healthOut = z.object({
   ok: z.boolean(),
@@ -112,4 +113,4 @@ export const limitsOp = defineOp({
     ].join('\n'),
 });
 
-export const systemOps = [healthOp, limitsOp];
+export const systemOps: AnyOperation[] = [healthOp, limitsOp];

@@ -13,6 +13,7 @@ import { escrowTx, payoutTx, refundTx } from '../ledger/ledger.js';
 import type { Short, TxDraft } from '../ledger/ports.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { SLUG_RE } from '../spaces/slug.js';
 import { taskEmit } from './events.js';
 import { TASK_STATES, type Task, type TaskPatch, type TaskState } from './ports.js';
@@ -380,4 +381,4 @@ export const adminBountyAcceptOp = defineOp({
   text: (o) => `ok ${o.bounty} paid ${o.credits} to ${o.hunter}`,
 });
 
-export const taskOps = [taskCreateOp, taskListOp, taskGetOp, taskClaimOp, taskReleaseOp, taskDoneOp, taskAcceptOp, taskRejectOp, taskCancelOp, adminBountyAcceptOp];
+export const taskOps: AnyOperation[] = [taskCreateOp, taskListOp, taskGetOp, taskClaimOp, taskReleaseOp, taskDoneOp, taskAcceptOp, taskRejectOp, taskCancelOp, adminBountyAcceptOp];
