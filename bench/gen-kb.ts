@@ -7,19 +7,23 @@ import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { buildCore } from '../src/core/build.js';
 import { classOf } from '../src/core/kb/classify.js';
-import { errsig } from '../src/core/kb/errsig/errsig.js';
+import { ERRSIG_VERSION, errsig } from '../src/core/kb/errsig/errsig.js';
 import type { NewEntry } from '../src/core/kb/ports.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 
 const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'];
 const WORDS = 'alpha beta gamma delta parser socket buffer thread module import config cache index token stream frame codec schema driver plugin'.split(' ');
 
-/** The i-th synthetic error: distinct signatures, realistic shapes, deterministic. */
-export function syntheticError(i: number): string {
+/**
+ * The i-th synthetic error: distinct signatures, realistic shapes, deterministic. The Python ones
+ * name a module (kept by the fine signature, removed by the coarse one): the same error naming
+ * another module (`mod`) is a coarse match of entry i.
+ */
+export function syntheticError(i: number, mod = `m${i % 89}`): string {
   const w = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length]!;
   switch (i % 4) {
     case 0:
-      return `Traceback (most recent call last):\n  File "/home/u/app/m${i % 97}.py", line ${i % 300}, in run\nSyntheticError${i}: ${w(1)} ${w(2)} failed for key 'k${i}'`;
+      return `Traceback (most recent call last):\n  File "/home/u/app/m${i % 97}.py", line ${i % 300}, in run\nSyntheticError${i}: ${w(1)} ${w(2)} failed for module '${mod}'`;
     case 1:
       return `Error: Synthetic${i} ${w(1)} could not ${w(2)} the ${w(3)}\n    at run (/home/u/app/src/m${i % 97}.js:${i % 300}:7)`;
     case 2:
@@ -39,11 +43,13 @@ export async function generate(dir: string, n: number): Promise<void> {
     const rows: NewEntry[] = [];
     for (let i = from; i < Math.min(n, from + BATCH); i++) {
       const error = syntheticError(i);
-      const { sig, h } = errsig(error);
+      const { sig, h, ch } = errsig(error);
       rows.push({
         id: `k${i.toString(36).padStart(8, '0')}`, // deterministic: no collisions in bulk
         sig,
         h,
+        ch,
+        sigv: ERRSIG_VERSION, // signed with the current version: nothing to re-sign at start
         title: sig.slice(0, 120),
         error,
         fix: `Synthetic fix ${i}: update ${WORDS[i % WORDS.length]} and ${WORDS[(i + 5) % WORDS.length]}, then rerun.`,

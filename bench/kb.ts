@@ -54,6 +54,11 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
       method: 'POST',
       requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick()) }) }] as never,
     }],
+    // The same Python errors naming a module no entry names: only their coarse signature matches.
+    [`POST /e coarse hit`, `${url}/e`, {
+      method: 'POST',
+      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick() & ~3, `zz${k % 1000}`) }) }] as never,
+    }],
     ['POST /e miss', `${url}/e`, {
       method: 'POST',
       requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: `NeverSeenError${Math.random()}: nothing like it` }) }] as never,

@@ -1,10 +1,12 @@
 // Configuration comes from the environment only (all optional); the rest of the code
 // receives this object and never reads process.env itself.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type CatalogConfig, loadCatalogConfig } from './catalog/config.js';
 import { POW } from './core/limits.js';
+import type { KeyStore } from './core/secrets/ports.js';
+import { fileKeyStore } from './store/files/keys.js';
 
 export type OperatorClass = 'admin' | 'ops' | 'poll' | 'check';
 
@@ -47,25 +49,23 @@ function int(v: string | undefined, dflt: number, name: string): number {
   return n;
 }
 
-/** Keeps a small secret file (0600) in the data directory, created once. */
-function keepSecretFile(path: string, make: () => string): { value: string; created: boolean } {
-  if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), created: false };
-  const value = make();
-  writeFileSync(path, value + '\n', { mode: 0o600 });
-  chmodSync(path, 0o600);
-  return { value, created: true };
+const newKey = () => randomBytes(32).toString('hex');
+
+/** The workspace key of a key store (made on first use): config and tools read the same one. */
+export function workspaceKeyOf(dataDir: string, keys: KeyStore = fileKeyStore(dataDir)): Buffer {
+  return Buffer.from(keys.keep('workspace', newKey).value, 'hex');
 }
 
-/** The data directory's workspace key (workspace.key, made on first use): config and tools read the same one. */
-export function workspaceKeyOf(dataDir: string): Buffer {
-  return Buffer.from(keepSecretFile(join(dataDir, 'workspace.key'), () => randomBytes(32).toString('hex')).value, 'hex');
-}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * `keysFor`: where generated secrets are kept (src/core/secrets/ports.ts); by default files (0600) in
+ * the data directory, which every process on that directory shares.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataDir: string) => KeyStore = fileKeyStore): Config {
   const port = int(env.PORT, 8080, 'PORT');
   const catalogPort = int(env.CATALOG_PORT, 8081, 'CATALOG_PORT');
   const dataDir = resolve(env.CX_DATA || './data');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const keys = keysFor(dataDir);
 
   const classes: OperatorClass[] = ['admin', 'ops', 'poll', 'check'];
   const fromEnv: Partial<Record<OperatorClass, string>> = {};
@@ -76,16 +76,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   let operatorTokenFile: string | null = null;
   let tokens = fromEnv as Record<OperatorClass, string>;
   if (classes.some((c) => !fromEnv[c])) {
-    const file = join(dataDir, 'operator-tokens.json');
-    const kept = keepSecretFile(file, () =>
+    const kept = keys.keep('operator-tokens', () =>
       JSON.stringify(Object.fromEntries(classes.map((c) => [c, `cxo_${c}_${randomBytes(24).toString('base64url')}`]))),
     );
     const stored = JSON.parse(kept.value) as Record<OperatorClass, string>;
     tokens = Object.fromEntries(classes.map((c) => [c, fromEnv[c] ?? stored[c]])) as Record<OperatorClass, string>;
-    if (kept.created) operatorTokenFile = file;
+    if (kept.created) operatorTokenFile = kept.where;
   }
-  const seal = keepSecretFile(join(dataDir, 'seal.key'), () => randomBytes(32).toString('hex'));
-  const dropKey = keepSecretFile(join(dataDir, 'drops.key'), () => randomBytes(32).toString('hex'));
+  const seal = keys.keep('seal', newKey);
+  const dropKey = keys.keep('drops', newKey);
   const quotaMult = int(env.CX_QUOTA_MULT, 1, 'CX_QUOTA_MULT');
   if (quotaMult < 1) throw new Error('config: CX_QUOTA_MULT must be at least 1');
 
@@ -107,7 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     powBits: bits === null ? { reg: POW.reg_bits, w: POW.w_bits } : { reg: bits, w: Math.max(1, bits - 4) },
     sealKey: Buffer.from(seal.value, 'hex'),
     dropKey: Buffer.from(dropKey.value, 'hex'),
-    workspaceKey: workspaceKeyOf(dataDir),
+    workspaceKey: workspaceKeyOf(dataDir, keys),
     quotaMult,
     logLevel: env.CX_LOG_LEVEL || 'info',
     mcpRegistryAuth: env.CX_MCP_REGISTRY_AUTH || null,

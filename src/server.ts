@@ -8,10 +8,11 @@ import { buildCore } from './core/build.js';
 import { startDropSweep } from './core/drops/sweep.js';
 import { startEventSweep } from './core/events/sweep.js';
 import { startWantedSweep } from './core/kb/wanted-sweep.js';
+import { resignKb } from './core/kb/resign.js';
 import { loadSeedIfEmpty } from './core/kb/seed.js';
 import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
-import { buildApp } from './rest/app.js';
+import { buildApp } from './app.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 
 export interface Running {
@@ -28,6 +29,9 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
   const store = openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
   const core = buildCore(config, store, log);
+  // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).
+  const resigned = await resignKb(store.kb);
+  if (resigned) log.info({ entries: resigned }, 'KB entries re-signed with the current ErrSig version');
   const seeded = config.seed ? await loadSeedIfEmpty(core) : 0;
   if (seeded) log.info({ entries: seeded }, 'sample KB data loaded');
   const purge = setInterval(() => void store.proofs.purgeExpired(core.now()).catch(() => 0), 60_000);

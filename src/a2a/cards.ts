@@ -3,7 +3,7 @@
 // `A2A-Version: 1.0` gets the same card in 1.0 form.
 import { AgentCard } from '@a2a-js/sdk';
 import type { AgentCardRec } from '../core/agents/ports.js';
-import { fill } from '../mcp/cards.js';
+import { fill } from '../http/templates.js';
 import type { Skills } from './skills.js';
 
 interface Skill03 {

@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { CxError } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import { invoke } from '../core/ops/invoke.js';
+import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js';
+import { hostedMessageOp } from '../core/agents/ops.js';
 import type { Core, Operation } from '../core/ops/types.js';
 import type { BusManager } from './buses.js';
 import { factsOf } from './context.js';
@@ -76,6 +78,8 @@ function missingFields(op: Operation, input: Record<string, unknown>): string[] 
 
 export class SkillExecutor implements AgentExecutor {
   private canceled = new Set<string>();
+  /** Streams being collected, by task: a cancel ends them at once. */
+  private streams = new Map<string, AbortController>();
   private contexts = new Map<string, string>();
 
   constructor(private core: Core, private skills: Skills, private fresh?: NewTasks) {}
@@ -111,9 +115,24 @@ export class SkillExecutor implements AgentExecutor {
       const cx: Pending = { skill: plan.op.name, input: plan.input, missing };
       return done(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(taskId, contextId, [textPart(ask), dataPart({ missing })]), { cx });
     }
+    const stop = new AbortController();
     try {
-      const { out, ctx } = await invoke(this.core, plan.op, plan.input, { creds: facts.creds, net: facts.net, reqId: facts.reqId, face: 'a2a' });
+      const { out, ctx, input } = await invoke(this.core, plan.op, plan.input, { creds: facts.creds, net: facts.net, reqId: facts.reqId, face: 'a2a', signal: stop.signal });
       if (this.canceled.has(taskId)) return done(TaskState.TASK_STATE_COMPLETED);
+      const spec = plan.op.stream;
+      if (spec) {
+        // A streaming op: one artifact event per item as it happens (message/stream shows them live;
+        // message/send returns the task with all of them), within the caller's max/wait.
+        this.streams.set(taskId, stop);
+        const c = await collect(itemsOf(out), boundsOf(spec, input), stop, (it) => {
+          bus.publish(
+            artifactEvent(taskId, contextId, { artifactId: `item-${it.id}`, name: plan.op.name, description: `item ${it.id}`, parts: [textPart(spec.text(it.item, ctx)), dataPart({ id: it.id, item: it.item })], metadata: undefined, extensions: [] }),
+          );
+        }).finally(() => this.streams.delete(taskId));
+        if (this.canceled.has(taskId)) return done(TaskState.TASK_STATE_COMPLETED);
+        bus.publish(artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(collectedText(plan.op, c, ctx)), dataPart(c)], metadata: undefined, extensions: [] }));
+        return done(TaskState.TASK_STATE_COMPLETED, undefined, pending ? { cx: null } : undefined);
+      }
       bus.publish(
         artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(plan.op.text(out, ctx)), dataPart(out)], metadata: undefined, extensions: [] }),
       );
@@ -130,6 +149,7 @@ export class SkillExecutor implements AgentExecutor {
     const contextId = this.contexts.get(taskId) ?? '';
     this.contexts.delete(taskId);
     this.canceled.add(taskId);
+    this.streams.get(taskId)?.abort();
     bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_CANCELED, agentMessage(taskId, contextId, [textPart('canceled by the sender')]), { cx: null }));
     // An execution still running sees the flag; an idle (input-required) task has none to clear it.
     setTimeout(() => this.canceled.delete(taskId), 60_000).unref();
@@ -157,23 +177,33 @@ export class HostedExecutor implements AgentExecutor {
       this.buses.unwatch(rc.taskId, facts.caller.identity!.id, facts.agent);
       return;
     }
-    const sender = facts.caller.identity!.id;
     const text = contentOfCore(rc.userMessage.parts).texts.join('\n');
-    const agents = this.core.store.agents;
-    const now = this.core.now();
-    if (rc.task) {
+    const followUp = !!rc.task;
+    // The inbox write is an operation like any other: auth, quota and scrub in the one pipeline.
+    const meta = { creds: facts.creds, net: facts.net, reqId: facts.reqId, face: 'a2a' as const };
+    const r = await invoke(this.core, hostedMessageOp, { agent: facts.agent, task: rc.taskId, text, follow_up: followUp }, meta).catch((err: unknown) => ({ err }));
+    if ('err' in r) {
+      const { err } = r;
+      const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId}`, 500);
+      if (!(err instanceof CxError)) this.core.log.error({ err, agent: facts.agent }, 'a2a hosted message failed');
+      const parts = [textPart(cx.line), dataPart({ error: cx.code, detail: cx.detail, status: cx.status })];
+      // A refused follow-up leaves the task waiting for its answer; a refused first message fails it.
+      if (followUp) {
+        openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, {});
+        return void bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_SUBMITTED, agentMessage(rc.taskId, rc.contextId, parts)));
+      }
+      openTask(rc, bus, TaskState.TASK_STATE_WORKING, {}, this.fresh);
+      return void bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_FAILED, agentMessage(rc.taskId, rc.contextId, parts)));
+    }
+    if (followUp) {
       // A follow-up in the same task reaches the owner as part of the same inbox item.
-      await agents.appendInbound(rc.taskId, `\n---\n${text}`, now);
       openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, {});
       return;
     }
-    await agents.addInbound({ task: rc.taskId, agent: facts.agent, sender, text, state: 'open', answer: null, created: now, updated: now, synced: true });
     this.remember(rc.taskId, rc.contextId);
-    this.buses.watchTask(rc.taskId, sender, facts.agent);
+    this.buses.watchTask(rc.taskId, r.out.from, facts.agent);
     openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, { agent: facts.agent }, this.fresh);
-    bus.publish(
-      statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_SUBMITTED, agentMessage(rc.taskId, rc.contextId, [textPart(`delivered to ${facts.agent}; its answer completes this task (tasks/get or tasks/resubscribe)`)])),
-    );
+    bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_SUBMITTED, agentMessage(rc.taskId, rc.contextId, [textPart(hostedMessageOp.text(r.out, r.ctx))])));
   }
 
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {

@@ -7,6 +7,7 @@ import { notFound } from '../core/errors.js';
 import { onInboundSettled, type InboundSettled } from '../core/agents/events.js';
 import { limit } from '../core/limits.js';
 import type { Core, Operation } from '../core/ops/types.js';
+import { face } from '../http/plugin.js';
 import { BusManager } from './buses.js';
 import { commonsCard, hostedCard, type CardPair } from './cards.js';
 import { ownerContext, scopeOf } from './context.js';
@@ -139,3 +140,8 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
 
   return { close: () => buses.closeAll() };
 }
+
+/** The A2A face as a plugin of the shared host. */
+export const a2aFace = face<{ core: Core; ops: readonly Operation[] }>('a2a', async (app, { core, ops }) => {
+  registerA2a(app, core, ops);
+});

@@ -7,11 +7,10 @@ import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
 import { authError, resolveCaller } from '../core/identity/auth.js';
-import { levelMult, levelOf } from '../core/identity/levels.js';
 import { limit } from '../core/limits.js';
 import { netKey } from '../core/net.js';
 import type { Core } from '../core/ops/types.js';
-import { credentialsOf } from '../rest/ops.js';
+import { credentialsOf } from '../http/input.js';
 import { callContext, type CallFacts } from './context.js';
 import type { CxRequestHandler } from './handler.js';
 import { contentOfWire, type Skills } from './skills.js';
@@ -93,7 +92,7 @@ export class Rpc {
     const facts: CallFacts = { creds, caller, net: netKey(req.ip), reqId: String(req.id), agent: target.kind === 'hosted' ? target.agent : '' };
     let blocking = 0;
     const vetted: Vetted[] = [];
-    for (const c of calls) vetted.push(this.vet(c, wire, batch, target, facts, () => ++blocking));
+    for (const c of calls) vetted.push(await this.vet(c, wire, batch, target, facts, () => ++blocking));
 
     if (!batch && 'call' in vetted[0]! && STREAMING.has(vetted[0].call.method as string)) return this.stream(req, reply, ep, wire, vetted[0].call, facts);
     const answers = await Promise.all(vetted.map((v) => ('answer' in v ? v.answer : this.run(ep, wire, v.call, v.id, facts))));
@@ -111,7 +110,7 @@ export class Rpc {
   }
 
   /** Envelope, method and parameter checks; throws a CxError (401, 429) that refuses the whole request. */
-  private vet(c: unknown, wire: Wire, batch: boolean, target: Target, facts: CallFacts, countBlocking: () => number): Vetted {
+  private async vet(c: unknown, wire: Wire, batch: boolean, target: Target, facts: CallFacts, countBlocking: () => number): Promise<Vetted> {
     if (!isObj(c)) return { answer: fault(null, -32600, 'Invalid Request: want a JSON-RPC object'), notify: false };
     const id = validId(c.id) ? c.id : null;
     if (c.jsonrpc !== '2.0' || ('id' in c && !validId(c.id)) || typeof c.method !== 'string' || !c.method) {
@@ -141,9 +140,7 @@ export class Rpc {
       if (text.length > limit('agents.msg')) return err(new RequestMalformedError(`message: at most ${limit('agents.msg')} chars`));
       if (!target.inbound) return err(new UnsupportedOperationError(`inbound closed: ${target.agent} takes no tasks now`));
       if (conf.pushNotificationConfig || conf.taskPushNotificationConfig) return err(new PushNotificationNotSupportedError('hosted agents send no push notifications: use tasks/resubscribe or tasks/get'));
-      const me = facts.caller.identity;
-      if (me.frozen) throw new CxError('auth', 'identity frozen', 403);
-      this.core.quotas.take('write', me.id, levelMult(levelOf(me, this.core.now())));
+      // Frozen identities, the write quota and the scrub are the operation's (agent.message, via invoke).
       return { call: c, id, notify };
     }
     if (content.files) return err(new ContentTypeNotSupportedError('text and data parts only: file parts are not read'));

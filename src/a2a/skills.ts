@@ -6,7 +6,7 @@ import type { Part } from '@a2a-js/sdk';
 import { z } from 'zod';
 import { agentOps, toolName } from '../core/ops/agent-facing.js';
 import type { Operation } from '../core/ops/types.js';
-import { coerce, propTypes, type JsonType } from '../rest/ops.js';
+import { coerce, propTypes, type JsonType } from '../http/input.js';
 
 /** Free text goes to the first of these that exists, as its main text field. */
 const FALLBACK = ['kb.search'];

@@ -5,6 +5,8 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
+import { clip } from '../http/logging.js';
+import { clientErrorHandler, drainOnClose } from '../http/wire.js';
 import { netKey } from '../core/net.js';
 import { registerAdmin } from './admin.js';
 import type { CatalogConfig } from './config.js';
@@ -36,7 +38,7 @@ export interface CatalogAppOptions {
 }
 
 /** Tracking tokens travel in paths: logs keep only the route shape. */
-const maskPath = (url: string) => url.split('?')[0]!.replace(/^\/o\/[^/]+/, '/o/***');
+const maskPath = (url: string) => clip(url.split('?')[0]!.replace(/^\/o\/[^/]+/, '/o/***'));
 const serializers = {
   req(req: FastifyRequest) {
     return { id: req.id, method: req.method, url: maskPath(req.url), net: netKey(req.ip) };
@@ -61,6 +63,9 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: CATALOG_LIMITS.order_body,
     frameworkErrors: (err, req, reply) => fail(req, reply, toCxError(err, req)),
+    routerOptions: { maxParamLength: CATALOG_LIMITS.url_param },
+    // Requests Node's parser refuses get the one-line form too, not fastify's JSON.
+    clientErrorHandler,
     // Drain requests on open connections while closing rather than fastify's own JSON 503.
     return503OnClosing: false,
   });
@@ -89,6 +94,8 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
     await store.close();
   });
 
+  // While closing, requests on open connections get 503 err busy with Connection: close.
+  drainOnClose(app, CATALOG_LIMITS.shutdown_drain_ms);
   await app.register(formbody, { bodyLimit: CATALOG_LIMITS.order_body });
   // Forms (and JSON, which fastify parses) only: a text body is a 415, not a half-read order.
   app.removeContentTypeParser('text/plain');

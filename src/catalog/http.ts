@@ -4,7 +4,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
-import { acceptQ } from '../rest/negotiate.js';
+import { acceptQ } from '../http/negotiate.js';
+import { paramTooLong } from '../http/wire.js';
+import { CATALOG_LIMITS } from './limits.js';
 
 export const TEXT = 'text/plain; charset=utf-8';
 export const JSON_T = 'application/json; charset=utf-8';
@@ -48,6 +50,8 @@ export function toCxError(err: unknown, req: FastifyRequest): CxError {
       return new CxError('bad', 'content-length does not match the body');
     case 'FST_ERR_BAD_URL':
       return new CxError('bad', 'url: malformed');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return paramTooLong(CATALOG_LIMITS.url_param);
   }
   if (e instanceof SyntaxError || e?.statusCode === 400) return new CxError('bad', 'malformed request');
   if (e?.statusCode === 413) return new CxError('size', 'body too large', 413);

@@ -7,6 +7,10 @@ export const CATALOG_LIMITS = {
   orders_per_hour: 10,
   /** Order form body. */
   order_body: 4 * KiB,
+  /** One path segment (tracking tokens are 43 chars); longer is 414 err bad. */
+  url_param: 100,
+  /** At shutdown, requests on open connections get 503 err busy (Connection: close) this long. */
+  shutdown_drain_ms: 500,
   /** Provider webhook body (Stripe events are a few KiB). */
   webhook_body: 256 * KiB,
   /** Operator note on an order. */

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { Pow } from './identity/pow.js';
 import type { Core, Logger } from './ops/types.js';
 import { Quotas } from './quota/buckets.js';
+import { Control } from './control/control.js';
 import type { Store } from './store.js';
 
 export const VERSION = '1.0.0';
@@ -17,9 +18,9 @@ export function buildCore(config: Config, store: Store, log: Logger, clock: { no
     now,
     random: (n) => clock.random(n),
     pow: new Pow(config.sealKey, config.powBits, store.proofs, now, (n) => clock.random(n)),
-    quotas: new Quotas(now, undefined, config.quotaMult),
+    quotas: new Quotas(store.quotas, now, config.quotaMult),
     started: now(),
-    status: { shed: 0, shedReasons: [], frozen: [], maintenanceUntil: null },
+    control: new Control(store.control, now, log),
     version: VERSION,
   };
 }

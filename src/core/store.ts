@@ -16,6 +16,8 @@ import type { BlobRepo } from './blobs/ports.js';
 import type { MailRepo } from './mail/ports.js';
 import type { EventBus } from './events/ports.js';
 import type { JobQueue } from './jobs/ports.js';
+import type { ControlRepo } from './control/ports.js';
+import type { QuotaRepo } from './quota/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -38,6 +40,13 @@ export interface Store {
   events: EventBus;
   /** Job queue: work that must survive a crash (deliveries, sinks, compute, exports). */
   jobs: JobQueue;
+  /** Freezes, operator shed level, maintenance windows: shared by every process on the store. */
+  control: ControlRepo;
+  /**
+   * Quota buckets. The adapter decides where they live: per process when one process owns the
+   * store (SQLite), shared when replicas share it (src/core/quota/ports.ts).
+   */
+  quotas: QuotaRepo;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,4 +1,5 @@
-// The common case of a session, one JSON-RPC request POSTed and answered as one JSON body, served
+// The common case of a session, one JSON-RPC request POSTed and answered as one JSON body (or as an
+// SSE stream when the request sends notifications first, e.g. progress of a streaming tool), served
 // without the SDK transport's Node-to-Web conversion (a Request and a Response object per call,
 // which cost more than the tool call itself). Everything else (initialize, batches, notifications,
 // odd headers, GET streams, DELETE) still goes through the SDK transport, which owns the session.
@@ -35,11 +36,9 @@ export class FastPost {
       const id = 'result' in message || 'error' in message ? (message as { id: RequestId }).id : options?.relatedRequestId;
       const answer = id === undefined ? undefined : this.pending.get(id);
       if (!answer) return send(message, options);
-      // A JSON answer has no room for request-scoped notifications: the SDK drops them too.
-      if ('result' in message || 'error' in message) {
-        this.pending.delete(id!);
-        answer(message);
-      }
+      if ('result' in message || 'error' in message) this.pending.delete(id!);
+      // Request-scoped notifications (progress of a streaming tool) turn the answer into an SSE stream.
+      answer(message);
     };
   }
 
@@ -56,12 +55,25 @@ export class FastPost {
       return Promise.resolve();
     }
     return new Promise<void>((resolve) => {
+      let sse = false;
       this.pending.set(message.id, (answer) => {
-        if (!res.writableEnded) {
+        const final = 'result' in answer || 'error' in answer;
+        if (res.writableEnded) return final ? resolve() : undefined;
+        if (final && !sse) {
+          // The common case: no notification came first, one JSON body.
           res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': this.transport.sessionId ?? '' });
           res.end(JSON.stringify(answer));
+          return resolve();
         }
-        resolve();
+        if (!sse) {
+          sse = true;
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'mcp-session-id': this.transport.sessionId ?? '' });
+        }
+        res.write(`event: message\ndata: ${JSON.stringify(answer)}\n\n`);
+        if (final) {
+          res.end();
+          resolve();
+        }
       });
       // A client gone before its answer leaves nothing behind.
       res.once('close', () => {

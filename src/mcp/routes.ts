@@ -11,7 +11,8 @@ import { resolveCaller } from '../core/identity/auth.js';
 import { limit } from '../core/limits.js';
 import { netKey } from '../core/net.js';
 import type { Core, Credentials, Operation } from '../core/ops/types.js';
-import { credentialsOf } from '../rest/ops.js';
+import { credentialsOf } from '../http/input.js';
+import { face } from '../http/plugin.js';
 import { buildCards } from './cards.js';
 import { SessionEventStore } from './events.js';
 import { FastPost, fastEligible } from './fastpost.js';
@@ -71,7 +72,9 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
   }, 60_000);
   sweep.unref();
   /** Charges the per-network creation quota; throws 429 err quota. */
-  const chargeNewSession = (net: string) => core.quotas.take('mcp_session', net);
+  const chargeNewSession = async (net: string): Promise<void> => {
+    await core.quotas.take('mcp_session', net);
+  };
   /** Adds a session, first ending the least recently seen ones its network or the server must give up. */
   const addSession = (rec: SessionRecord, l: Live) => {
     makeRoom(records, rec.net, { total: limit('mcp.sessions'), perNet: limit('mcp.sessions_net') }, (old) => dropSession(old.id));
@@ -142,7 +145,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     reply.hijack();
     if (initializing) {
       try {
-        chargeNewSession(facts.net);
+        await chargeNewSession(facts.net);
       } catch (err) {
         const cx = err as CxError;
         return rpcError(reply.raw, cx.status, -32000, cx.line, cx.headers);
@@ -216,7 +219,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     } catch (err) {
       throw err instanceof CxError ? err : new CxError('auth', 'unknown token', 401);
     }
-    chargeNewSession(facts.net);
+    await chargeNewSession(facts.net);
     reply.hijack();
     const id = randomUUID();
     const state: SessionState = { creds, stateful: true };
@@ -254,3 +257,9 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     },
   };
 }
+
+/** The MCP face as a plugin of the shared host. Open SSE streams would keep close() waiting: sessions end first. */
+export const mcpFace = face<{ core: Core; ops: readonly Operation[] }>('mcp', async (app, { core, ops }) => {
+  const mcp = registerMcp(app, core, ops);
+  app.addHook('preClose', async () => mcp.close());
+});

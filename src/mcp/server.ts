@@ -8,7 +8,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
-import type { Core, Credentials, Operation } from '../core/ops/types.js';
+import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js';
+import { registerOp } from '../core/identity/ops.js';
+import type { Core, Credentials, Ctx, Operation } from '../core/ops/types.js';
+import type { z } from 'zod';
 import { ERR_TEMPLATE, KB_TEMPLATE, errCodes, guides, LANGS, PROMPTS, readErrCode, type Guide } from './resources.js';
 import { agentOps, toolName, toolOf } from './tools.js';
 
@@ -27,6 +30,8 @@ export interface RequestFacts {
 }
 
 const PAGE = 20;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const SEVERITY = LoggingLevelSchema.options;
 
 /** Everything that does not depend on the session, computed once per process. */
@@ -84,16 +89,38 @@ export function buildMcpServer(cat: McpCatalog, state: SessionState): Server {
     const facts = (extra.authInfo?.extra ?? {}) as Partial<RequestFacts>;
     const t0 = performance.now();
     try {
-      const { out, ctx } = await invoke(core, op, req.params.arguments ?? {}, {
-        creds: state.creds,
-        net: facts.net ?? 'unknown',
-        reqId: facts.reqId ?? '-',
-        face: 'mcp',
-      });
+      const meta = { creds: state.creds, net: facts.net ?? 'unknown', reqId: facts.reqId ?? '-', face: 'mcp' as const };
+      const args = req.params.arguments ?? {};
+      const done = <I extends z.ZodType, O>(o: Operation<I, O>, out: O, ctx: Ctx): CallToolResult => {
+        log('debug', { tool: req.params.name, ok: true, ms: Math.round(performance.now() - t0) });
+        return { content: [{ type: 'text', text: o.text(out, ctx) }], structuredContent: isRecord(out) ? out : { value: out } };
+      };
+      if (op.stream) {
+        // A streaming op: items go out as progress notifications on this call's stream (when the
+        // client sent a progressToken); the call ends within max/wait with what it collected.
+        const spec = op.stream;
+        const stop = new AbortController();
+        extra.signal.addEventListener('abort', () => stop.abort(), { once: true });
+        const { out, ctx, input } = await invoke(core, op, args, { ...meta, signal: stop.signal });
+        const token = req.params._meta?.progressToken;
+        const bounds = boundsOf(spec, input);
+        let n = 0;
+        const c = await collect(itemsOf(out), bounds, stop, async (it) => {
+          if (token === undefined) return;
+          // A client gone from the call's stream ends the collection.
+          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++n, total: bounds.max, message: `id=${it.id} ${spec.text(it.item, ctx)}` } }).catch(() => stop.abort());
+        });
+        log('debug', { tool: req.params.name, ok: true, items: c.items.length, ms: Math.round(performance.now() - t0) });
+        return { content: [{ type: 'text', text: collectedText(op, c, ctx) }], structuredContent: { ...c } };
+      }
       // A session that registers acts as its new identity from then on.
-      if (op.name === 'id.register' && state.stateful) state.creds = { bearer: (out as { token: string }).token };
-      log('debug', { tool: req.params.name, ok: true, ms: Math.round(performance.now() - t0) });
-      return { content: [{ type: 'text', text: op.text(out, ctx) }], structuredContent: out as Record<string, unknown> };
+      if (op === registerOp) {
+        const { out, ctx } = await invoke(core, registerOp, args, meta);
+        if (state.stateful) state.creds = { bearer: out.token };
+        return done(registerOp, out, ctx);
+      }
+      const { out, ctx } = await invoke(core, op, args, meta);
+      return done(op, out, ctx);
     } catch (err) {
       const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId ?? '-'}`, 500);
       if (!(err instanceof CxError)) core.log.error({ err, tool: req.params.name }, 'mcp tool failed');

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Operation } from '../core/ops/types.js';
 import { toolName } from '../core/ops/agent-facing.js';
+import { collectedSchema } from '../core/ops/stream.js';
 
 // Shared with the A2A face (skills are the same operations).
 export { agentOps, toolName } from '../core/ops/agent-facing.js';
@@ -20,9 +21,10 @@ export function toolOf(op: Operation): Tool {
   return {
     name: toolName(op),
     title: op.title,
-    description: `${op.summary} ${auth}${op.rest ? ` REST: ${op.rest.method} ${op.rest.path}.` : ''}`,
+    description: `${op.summary} ${auth}${op.rest ? ` REST: ${op.rest.method} ${op.rest.path}.` : ''}${op.stream ? ' Send a progressToken to get each item as a progress notification while the call runs.' : ''}`,
     inputSchema: objectSchema(op.input, 'input'),
-    outputSchema: objectSchema(op.output, 'output') as Tool['outputSchema'],
+    // A streaming op's tool call ends with what it collected (items within max/wait).
+    outputSchema: objectSchema(op.stream ? collectedSchema(op.stream) : op.output, 'output') as Tool['outputSchema'],
     annotations: {
       title: op.title,
       readOnlyHint: op.readOnly,

@@ -11,6 +11,9 @@ const FILES: Array<[string, string, string]> = [
   ['/errsig.js', 'errsig.js', 'text/javascript; charset=utf-8'],
   ['/errsig.py', 'errsig.py', 'text/x-python; charset=utf-8'],
   ['/errsig.tsv', 'errsig.tsv', 'text/tab-separated-values; charset=utf-8'],
+  // v1 stays published: clients that still compute v1 hashes, and the spec's v1 section.
+  ['/errsig-v1.js', 'errsig-v1.js', 'text/javascript; charset=utf-8'],
+  ['/errsig-v1.tsv', 'errsig-v1.tsv', 'text/tab-separated-values; charset=utf-8'],
 ];
 
 export function registerErrsig(app: FastifyInstance): void {

@@ -1,16 +1,17 @@
 // /kb/{id}: the browser page of a KB entry (GET /k/{id} sends browsers here); same operation.
+// Hand-written because it is a second, HTML-only route of kb.get: a binding has one path.
 import type { FastifyInstance } from 'fastify';
 import { invoke } from '../core/ops/invoke.js';
-import { opByName } from '../core/ops/registry.js';
+import { kbGetOp } from '../core/kb/ops.js';
 import type { Core } from '../core/ops/types.js';
-import { page } from './html.js';
-import { HTML } from './negotiate.js';
+import { page } from '../http/html.js';
+import { HTML } from '../http/negotiate.js';
 import { restMeta } from './ops.js';
 
 export function registerKbPages(app: FastifyInstance, core: Core): void {
-  const op = opByName('kb.get')!;
+  const op = kbGetOp;
   app.get('/kb/:id', async (req, reply) => {
     const { out, ctx } = await invoke(core, op, { id: (req.params as { id: string }).id }, restMeta(req));
-    return reply.header('cache-control', 'public, max-age=60').type(HTML).send(page(String((out as { title: string }).title), op.md!(out, ctx), core.config.baseUrl));
+    return reply.header('cache-control', 'public, max-age=60').type(HTML).send(page(out.title, op.md!(out, ctx), core.config.baseUrl));
   });
 }

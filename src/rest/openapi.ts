@@ -16,8 +16,8 @@ export function openapi(ops: readonly Operation[], base: string, version: string
     const pathParams = [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
     const props = Object.entries(input.properties ?? {});
     const required = new Set(input.required ?? []);
-    // Hand-written adapters (rest.custom): non-path fields are query parameters, headerInputs are headers, textBody is the raw body.
-    const custom = op.rest.custom === true;
+    // Declared inputs (rest.query or rest.rawBody): non-path fields are query parameters, headerInputs are headers, textBody is the raw body.
+    const custom = op.rest.query !== undefined || op.rest.rawBody !== undefined;
     const headerOf = new Map(Object.entries(custom ? (op.rest.headerInputs ?? {}) : {}).map(([h, f]) => [f, h]));
     const inQuery = method === 'GET' || method === 'DELETE' || method === 'HEAD' || custom;
     const where = (k: string) => (pathParams.includes(k) ? 'path' : headerOf.has(k) ? 'header' : 'query');
@@ -42,10 +42,15 @@ export function openapi(ops: readonly Operation[], base: string, version: string
       ...(bodyProps.length || op.rest.textBody ? { requestBody: { required: required.size > 0 || !!op.rest.textBody, content } } : {}),
       ...(security.length ? { security } : {}),
       responses: {
-        [status]: {
-          description: 'Text by default (one fact per line); JSON with Accept: application/json or ?f=json.',
-          content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: output } },
-        },
+        [status]: op.stream
+          ? {
+              description: 'A text/event-stream: one event per item (id: resume id; data: the item as text, or JSON with Accept: application/json or ?f=json); resume with Last-Event-ID or ?last_event_id.',
+              content: { 'text/event-stream': { schema: { type: 'string' }, 'x-cx-item': z.toJSONSchema(op.stream.item, { io: 'output', unrepresentable: 'any' }) } },
+            }
+          : {
+              description: 'Text by default (one fact per line); JSON with Accept: application/json or ?f=json.',
+              content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: output } },
+            },
         default: { $ref: '#/components/responses/Error' },
       },
     };

@@ -1,41 +1,14 @@
 // Generates REST routes from the operation registry: one thin adapter for all of them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { CxError } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import { invoke, type CallMeta } from '../core/ops/invoke.js';
-import type { Core, Credentials, Operation } from '../core/ops/types.js';
+import { itemsOf } from '../core/ops/stream.js';
+import type { Core, Operation, RestBinding } from '../core/ops/types.js';
 import { netKey } from '../core/net.js';
-import { page } from './html.js';
-import { HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from './negotiate.js';
-
-export type JsonType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object' | undefined;
-
-/** Property types of an op's input, to coerce query and form strings. */
-export function propTypes(op: Operation): Map<string, JsonType> {
-  const js = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: JsonType }> };
-  return new Map(Object.entries(js.properties ?? {}).map(([k, v]) => [k, v.type]));
-}
-
-export function coerce(v: unknown, t: JsonType): unknown {
-  if (typeof v !== 'string') return v;
-  if ((t === 'integer' || t === 'number') && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
-  if (t === 'boolean') return v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v;
-  return v;
-}
-
-export function credentialsOf(req: FastifyRequest): Credentials {
-  const creds: Credentials = {};
-  const auth = req.headers.authorization;
-  if (auth !== undefined) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (!m) throw new CxError('auth', 'use Authorization: Bearer <token>', 401);
-    creds.bearer = m[1];
-  }
-  const pow = req.headers['x-pow'];
-  if (typeof pow === 'string') creds.pow = pow.trim();
-  return creds;
-}
+import { page } from '../http/html.js';
+import { coerce, credentialsOf, propTypes, type JsonType } from '../http/input.js';
+import { HTML, JSON_T, MD, queryF, sendText, TEXT, wantsHtml, wantsJson } from '../http/negotiate.js';
 
 /** Who is calling and from where: what every REST adapter hands to `invoke`. */
 export function restMeta(req: FastifyRequest): CallMeta {
@@ -49,35 +22,74 @@ function textBodyRequired(op: Operation): boolean {
   return !!field && !field.safeParse(undefined).success;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Input of a route that declares its query fields (and maybe a raw body): nothing else is read. */
+function declaredInput(req: FastifyRequest, op: Operation, rest: RestBinding, types: Map<string, JsonType>, raw: Record<string, unknown>): void {
+  const allowed = rest.query ?? [];
+  for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
+    if (!rest.rawOnly && k === 'f' && (v === 'json' || v === 'txt')) continue;
+    // Secrets and keys never travel in query strings (they end up in logs and histories).
+    if (!allowed.includes(k)) throw new CxError('bad', `${k.slice(0, 40)}: unknown query parameter`);
+    raw[k] = coerce(v, types.get(k));
+  }
+  for (const [h, field] of Object.entries(rest.headerInputs ?? {})) {
+    const v = req.headers[h];
+    if (typeof v === 'string') raw[field] = v.trim();
+  }
+  if (rest.rawBody && rest.textBody) raw[rest.textBody] = rawBodyOf(req.body, rest.rawBody);
+  pathInput(req, rest, types, raw);
+}
+
+function rawBodyOf(b: unknown, as: 'utf8' | 'base64'): string {
+  if (b !== undefined && b !== null && !Buffer.isBuffer(b)) throw new CxError('bad', 'body: send it as the raw request body');
+  const bytes = b ?? Buffer.alloc(0);
+  if (as === 'base64') return bytes.toString('base64');
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new CxError('bad', 'body: not valid UTF-8');
+  }
+}
+
+function pathInput(req: FastifyRequest, rest: RestBinding, types: Map<string, JsonType>, raw: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
+    const name = rest.paramAlias?.[k] ?? k;
+    raw[name] = coerce(v, types.get(name));
+  }
+}
+
 /** Builds the raw input from path, query, body and mapped headers. */
 function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonType>): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
+  const rest = op.rest!;
+  if (rest.query || rest.rawBody) {
+    declaredInput(req, op, rest, types, raw);
+    return raw;
+  }
   const q = (req.query ?? {}) as Record<string, unknown>;
   for (const [k, v] of Object.entries(q)) {
     // f=json|md|txt is negotiation; other f values belong to the op (e.g. f=gha).
-    if (k === 'f' && (v === 'json' || v === 'md' || v === 'txt' || (typeof v === 'string' && op.rest?.formats?.[v]) || !types.has('f'))) continue;
+    if (k === 'f' && (v === 'json' || v === 'md' || v === 'txt' || (typeof v === 'string' && rest.formats?.[v]) || !types.has('f'))) continue;
     raw[k] = coerce(v, types.get(k));
   }
-  for (const [k, v] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
-    const name = op.rest?.paramAlias?.[k] ?? k;
-    raw[name] = coerce(v, types.get(name));
-  }
+  pathInput(req, rest, types, raw);
   const body = req.body;
   if (typeof body === 'string') {
-    if (op.rest?.textBody) raw[op.rest.textBody] = body;
+    if (rest.textBody) raw[rest.textBody] = body;
     else if (body.trim() !== '') throw new CxError('bad', 'body: send JSON or a form, not text');
   } else if (Buffer.isBuffer(body)) {
-    if (body.length) throw new CxError('bad', 'body: send JSON or a form');
+    // Routes in the raw-body scope that read no body (a GET or DELETE beside a raw PUT) ignore it.
   } else if (body && typeof body === 'object') {
     if (Array.isArray(body)) throw new CxError('bad', 'body: want an object, not an array');
     const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
     // `curl -d @out.txt` sends raw text labelled as a form: say how to send it instead of naming
     // the stray "fields" the form parser made of it.
-    const tb = op.rest?.textBody;
+    const tb = rest.textBody;
     if (isForm && tb && !(tb in (body as object)) && textBodyRequired(op)) throw new CxError('bad', `${tb}: required (send the text as Content-Type: text/plain, or as form field ${tb})`);
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) raw[k] = isForm ? coerce(v, types.get(k)) : v;
   }
-  for (const [h, field] of Object.entries(op.rest?.headerInputs ?? {})) {
+  for (const [h, field] of Object.entries(rest.headerInputs ?? {})) {
     const v = req.headers[h];
     if (typeof v === 'string' && raw[field] === undefined) raw[field] = v.trim();
   }
@@ -94,28 +106,104 @@ function render(op: Operation, out: unknown, ctx: Parameters<Operation['text']>[
 }
 
 export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly Operation[]): void {
+  // A path with a declared HEAD: its GET must not answer HEAD by running (and counting) itself.
+  const headPaths = new Set(ops.filter((o) => o.rest?.method === 'HEAD').map((o) => o.rest!.path));
+  const plain: Array<() => void> = [];
+  // Open event streams end first at close (they would hold close() until the drain gives up).
+  const streams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
+  const rawScoped: Array<(scope: FastifyInstance) => void> = [];
   for (const op of ops) {
     const rest = op.rest;
-    if (!rest || rest.custom) continue;
+    if (!rest) continue;
     const types = propTypes(op);
     const handler = (forced?: 'json' | 'md' | 'txt' | 'svg') => async (req: FastifyRequest, reply: FastifyReply) => {
       const raw = rawInput(req, op, types);
+      if (op.stream) return serveStream(req, reply, core, op, raw, streams);
       if (!forced && rest.htmlRedirect && wantsHtml(req)) return reply.code(301).header('location', rest.htmlRedirect(raw)).header('vary', 'accept').send();
       const { out, ctx } = await invoke(core, op, raw, restMeta(req));
       for (const [k, v] of Object.entries(op.headers?.(out, ctx) ?? {})) reply.header(k, v);
+      for (const [k, v] of Object.entries(rest.replyHeaders ?? {})) reply.header(k, v);
       if (rest.cache) reply.header('cache-control', rest.cache);
-      reply.code(rest.status ?? 200);
+      const status = rest.statusOf?.(out) ?? rest.status ?? 200;
+      reply.code(status);
+      if (rest.method === 'HEAD') return reply.send();
+      const location = rest.redirect?.(out);
+      if (location) return reply.code(303).header('location', location).type(TEXT).send(`see ${location}\n`);
+      if (rest.raw && (rest.rawOnly || !(forced === 'json' || (!forced && wantsJson(req))))) {
+        const r = rest.raw(out);
+        return reply.type(r.type).send(r.body);
+      }
       const f = forced ?? queryF(req);
       const extra = !forced && f ? rest.formats?.[f] : undefined;
-      if (extra) return sendText(reply, extra(out, ctx), rest.status ?? 200);
+      if (extra) return sendText(reply, extra(out, ctx), status);
       if (!forced && rest.htmlTitle && op.md && wantsHtml(req)) return reply.header('vary', 'accept').type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
       if (forced === 'svg' && op.svg) return reply.type('image/svg+xml; charset=utf-8').send(op.svg(out, ctx));
       if (forced === 'json' || (!forced && wantsJson(req))) return reply.type(JSON_T).send(out);
       if (f === 'md' && op.md) return reply.type(MD).send(op.md(out, ctx));
-      return sendText(reply, render(op, out, ctx), rest.status ?? 200);
+      return sendText(reply, render(op, out, ctx), status);
     };
-    const opts = { bodyLimit: rest.bodyLimit ?? limit('body.default') };
-    app.route({ method: rest.method, url: rest.path, ...opts, handler: handler() });
-    for (const t of rest.twins ?? []) app.route({ method: rest.method, url: `${rest.path}.${t}`, ...opts, handler: handler(t) });
+    const opts = { bodyLimit: rest.bodyLimit ?? limit('body.default'), ...(rest.method === 'GET' && headPaths.has(rest.path) ? { exposeHeadRoute: false } : {}) };
+    const add = (scope: FastifyInstance) => {
+      scope.route({ method: rest.method, url: rest.path, ...opts, handler: handler() });
+      for (const t of rest.twins ?? []) scope.route({ method: rest.method, url: `${rest.path}.${t}`, ...opts, handler: handler(t) });
+    };
+    // Routes that declare their input take every body as bytes (curl -d sends raw text labelled as a form).
+    if (rest.query || rest.rawBody) rawScoped.push(add);
+    else plain.push(() => add(app));
+  }
+  for (const p of plain) p();
+  if (rawScoped.length) {
+    void app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+      for (const add of rawScoped) add(scope);
+    });
+  }
+}
+
+/**
+ * A streaming op as `text/event-stream`: one event per item (id = the item's resume id; data = its
+ * text, or JSON when asked), a comment every stream.heartbeat seconds, resume from Last-Event-ID or
+ * `?last_event_id`. It runs until the client goes (or the server closes); then the op's iterator is
+ * closed and its subscription aborted, so nothing is left behind.
+ */
+async function serveStream(req: FastifyRequest, reply: FastifyReply, core: Core, op: Operation, raw: Record<string, unknown>, streams: Set<() => void>): Promise<void> {
+  const spec = op.stream!;
+  const json = wantsJson(req);
+  const lastId = raw.last_event_id ?? req.headers['last-event-id'];
+  delete raw.last_event_id;
+  if (typeof lastId === 'string' && lastId !== '' && raw[spec.resume] === undefined) raw[spec.resume] = lastId;
+  const stop = new AbortController();
+  const { out, ctx } = await invoke(core, op, raw, { ...restMeta(req), signal: stop.signal });
+  const it = itemsOf(out)[Symbol.asyncIterator]();
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', 'x-request-id': String(req.id) });
+  res.write(`: ${op.name}\n\n`);
+  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), limit('stream.heartbeat') * 1000);
+  const end = () => {
+    clearInterval(heartbeat);
+    stop.abort();
+    void it.return?.().catch(() => undefined);
+    if (!res.writableEnded) res.end();
+  };
+  streams.add(end);
+  res.on('close', end);
+  try {
+    for (;;) {
+      const n = await it.next();
+      if (n.done || res.writableEnded) break;
+      const data = json ? JSON.stringify(n.value.item) : spec.text(n.value.item, ctx);
+      res.write(`id: ${n.value.id}\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`);
+    }
+  } catch (err) {
+    core.log.error({ err, op: op.name }, 'stream failed');
+    if (!res.writableEnded) res.write(`event: error\ndata: err internal request ${req.id}\n\n`);
+  } finally {
+    streams.delete(end);
+    end();
   }
 }

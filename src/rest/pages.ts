@@ -14,8 +14,8 @@ import { CxError, errCode } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import type { Core, Operation } from '../core/ops/types.js';
 import { openapi } from './openapi.js';
-import { page } from './html.js';
-import { acceptQ, HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from './negotiate.js';
+import { page } from '../http/html.js';
+import { acceptQ, HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
 
 const PUBLIC = 'public, max-age=300';
 const DAY = 86_400_000;

@@ -343,7 +343,7 @@ describe('freeze and quota', () => {
     const k = wkey();
     await put(s.url, sec, 'before', { wk: k, query: 'reads=5' });
     for (const kind of ['drops', 'write', 'all']) {
-      s.core.status.frozen.push(kind);
+      await s.core.control.freeze(kind, true, 'admin');
       try {
         const a = await put(s.url, secret(), 'x', { token: tok });
         expect(a.status).toBe(503);
@@ -352,20 +352,20 @@ describe('freeze and quota', () => {
         expect(b.status).toBe(503);
         expect((await get(s.url, sec)).status).toBe(200);
       } finally {
-        s.core.status.frozen.splice(s.core.status.frozen.indexOf(kind), 1);
+        await s.core.control.freeze(kind, false, 'admin');
       }
     }
-    s.core.status.frozen.push('compute');
+    await s.core.control.freeze('compute', true, 'admin');
     try {
       expect((await put(s.url, secret(), 'x', { token: tok })).status).toBe(201);
     } finally {
-      s.core.status.frozen.pop();
+      await s.core.control.freeze('compute', false, 'admin');
     }
-    s.core.status.maintenanceUntil = new Date(Date.now() + 60_000).toISOString();
+    await s.core.control.addMaintenance({ starts: Date.now(), ends: Date.now() + 60_000, text: 'test window' });
     try {
       expect(await (await put(s.url, secret(), 'x', { token: tok })).text()).toBe('err frozen drops\n');
     } finally {
-      s.core.status.maintenanceUntil = null;
+      await s.core.control.clearMaintenance();
     }
     expect((await del(s.url, sec, { wk: k })).status).toBe(200);
   });

@@ -12,8 +12,12 @@ export interface TestServer extends Running {
   stop(): Promise<void>;
 }
 
-export async function start(env: Record<string, string> = {}): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'cx-test-'));
+/**
+ * `opts.dir`: serve an existing data directory (a restart); the caller owns it and stop() leaves it.
+ * Otherwise a fresh temporary one, removed by stop().
+ */
+export async function start(env: Record<string, string> = {}, opts: { dir?: string } = {}): Promise<TestServer> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'cx-test-'));
   const config = loadConfig({ CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', ...env });
   const running = await startServer(config, { logger: false });
   return {
@@ -22,7 +26,7 @@ export async function start(env: Record<string, string> = {}): Promise<TestServe
     config,
     async stop() {
       await running.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!opts.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

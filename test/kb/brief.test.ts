@@ -111,14 +111,14 @@ describe('GET /brief', () => {
   });
 
   it('503 err busy while search sheds load', async () => {
-    s.core.status.shed = 1;
+    await s.core.control.setShed(1, 'test', 'admin');
     try {
       const r = await brief({ q: 'anything' }, tok);
       expect(r.status).toBe(503);
       expect(r.headers.get('retry-after')).toBe('10');
       expect(await r.text()).toBe('err busy search is shedding load\n');
     } finally {
-      s.core.status.shed = 0;
+      await s.core.control.setShed(0, '', 'admin');
     }
   });
 });

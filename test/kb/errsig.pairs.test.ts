@@ -106,8 +106,32 @@ const SAME: [string, string, string][] = [
    "Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1595:16)"],
  ['eslint error, different files and positions', "/home/u/web/src/App.tsx\n  12:7  error  'unused' is assigned a value but never used  @typescript-eslint/no-unused-vars\n\n\u2716 1 problem (1 error, 0 warnings)",
    "C:\\dev\\site\\src\\App.tsx\n  3:11  error  'unused' is assigned a value but never used  @typescript-eslint/no-unused-vars\n\n\u2716 4 problems (1 error, 3 warnings)"],
+
+ // ErrSig v2: the names a template carries (variables, symbols, types, users) differ between two
+ // people's copies of one error; the line that states the error is taken.
+ ['v2 rustc E0502, different borrowed names', "error[E0502]: cannot borrow `v` as mutable because it is also borrowed as immutable\n --> src/main.rs:4:5",
+   "   Compiling api v0.2.0 (/srv/api)\nerror[E0502]: cannot borrow `self.sessions` as mutable because it is also borrowed as immutable\n  --> src/state.rs:77:13"],
+ ['v2 go undefined, different identifiers', "# example.com/api\n./main.go:15:9: undefined: handler", "# github.com/acme/tool\ncmd/root.go:88:2: undefined: cfg.Load"],
+ ['v2 go declared and not used, go 1.20+ and older', "./main.go:7:2: declared and not used: result", "./a/b.go:19:3: declared and not used: err2"],
+ ['v2 tsc TS2322, different types', "src/config.ts:4:3 - error TS2322: Type 'string | undefined' is not assignable to type 'string'.", "src/models.ts(10,5): error TS2322: Type 'number' is not assignable to type 'Price'."],
+ ['v2 javac incompatible types, different types', "App.java:12: error: incompatible types: String cannot be converted to int", "src/main/java/x/Y.java:40: error: incompatible types: List<Item> cannot be converted to Item[]"],
+ ['v2 java helpful NPE, different expressions', "Exception in thread \"main\" java.lang.NullPointerException: Cannot invoke \"String.length()\" because \"<local1>\" is null\n\tat A.main(A.java:7)",
+   "Exception in thread \"main\" java.lang.NullPointerException: Cannot invoke \"java.util.List.size()\" because \"items\" is null\n\tat com.shop.Cart.total(Cart.java:31)"],
+ ['v2 JVM launcher, different main classes', "Error: Could not find or load main class com.example.App\nCaused by: java.lang.ClassNotFoundException: com.example.App", "Error: Could not find or load main class Main"],
+ ['v2 gcc undeclared, located vs one line', "main.c:5:5: error: 'count' undeclared (first use in this function)", "error: 'total' undeclared (first use in this function)"],
+ ['v2 mysql any-host user vs an address', "ERROR 1045 (28000): Access denied for user 'shop'@'%' (using password: YES)", "ERROR 1045 (28000): Access denied for user 'app'@'172.18.0.5' (using password: YES)"],
+ ['v2 docker socket, Get vs Post and old wording', "permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Get \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/json\": dial unix /var/run/docker.sock: connect: permission denied",
+   "Got permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Post \"http://%2Fvar%2Frun%2Fdocker.sock/v1.45/build?t=web\": dial unix /var/run/docker.sock: connect: permission denied"],
+ ['v2 python 2 print, two suggestion forms', "  File \"/a/r.py\", line 14\n    print \"total:\", total\n    ^\nSyntaxError: Missing parentheses in call to 'print'. Did you mean print(...)?",
+   "  File \"C:\\tools\\old.py\", line 3\n    print \"hi\"\n    ^\nSyntaxError: Missing parentheses in call to 'print'. Did you mean print(\"hi\")?"],
+ ['v2 python NameError, different names', "Traceback (most recent call last):\n  File \"/app/a.py\", line 8, in <module>\nNameError: name 'totl' is not defined. Did you mean: 'total'?", "Traceback (most recent call last):\n  File \"/srv/b.py\", line 2, in run\nNameError: name 'pritn' is not defined. Did you mean: 'print'?"],
+ ['v2 webpack vs Next.js module not found', "ERROR in ./src/api.js 1:0-24\nModule not found: Error: Can't resolve 'axios' in '/home/kim/shop/src'\n\nwebpack compiled with 1 error",
+   "Failed to compile.\n\n./app/page.tsx:2:0\nModule not found: Can't resolve 'axios'\n> 2 | import axios from 'axios'".replace("Can't resolve 'axios'\n", "Can't resolve 'axios' in '/app/app'\n")],
 ];
 const DIFF: [string, string, string][] = [
+ // v2 keeps the names that say which library is missing.
+ ['v2 rustc unresolved import serde_json vs tokio', "error[E0432]: unresolved import `serde_json`\n --> src/main.rs:1:5", "error[E0432]: unresolved import `tokio`\n --> src/main.rs:1:5"],
+ ['v2 go panic one line vs nil map assignment with goroutine', 'panic: assignment to entry in nil map', 'panic: send on closed channel'],
  ['different missing python modules', "ModuleNotFoundError: No module named 'requests'", "ModuleNotFoundError: No module named 'numpy'"],
  ['rust E0382 vs E0499', "error[E0382]: borrow of moved value: `v`\n --> src/main.rs:4:20", "error[E0499]: cannot borrow `v` as mutable more than once at a time\n --> src/main.rs:4:20"],
  ['tsc TS2322 vs TS2345', "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.", "src/a.ts(3,7): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'."],

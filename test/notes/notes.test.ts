@@ -142,8 +142,9 @@ describe('limits', () => {
 
   it('frozen writes (operator freeze or maintenance window): 503 err frozen notes; reads and deletes stay open', async () => {
     const id = JSON.parse((await create(alice, { body: 'before the freeze' })).text).id as string;
-    for (const freeze of [() => (s.core.status.frozen = ['write']), () => (s.core.status.frozen = ['notes']), () => (s.core.status.maintenanceUntil = new Date(Date.now() + 60_000).toISOString())]) {
-      freeze();
+    const c = s.core.control;
+    for (const freeze of [() => c.freeze('write', true, 'admin'), () => c.freeze('notes', true, 'admin'), () => c.addMaintenance({ starts: Date.now(), ends: Date.now() + 60_000, text: 'test window' })]) {
+      await freeze();
       try {
         const r = await call(s, 'POST', '/v1/notes', { as: alice, text: 'during' });
         expect(r.status).toBe(503);
@@ -151,8 +152,9 @@ describe('limits', () => {
         expect((await call(s, 'PUT', `/v1/notes/${id}`, { as: alice, text: 'during' })).status).toBe(503);
         expect((await call(s, 'GET', `/v1/notes/${id}`, { as: alice })).status).toBe(200);
       } finally {
-        s.core.status.frozen = [];
-        s.core.status.maintenanceUntil = null;
+        await c.freeze('write', false, 'admin');
+        await c.freeze('notes', false, 'admin');
+        await c.clearMaintenance();
       }
     }
     expect((await call(s, 'DELETE', `/v1/notes/${id}`, { as: alice })).status).toBe(200);

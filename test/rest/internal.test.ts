@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { buildCore } from '../../src/core/build.js';
 import { OPS } from '../../src/core/ops/registry.js';
 import { defineOp } from '../../src/core/ops/types.js';
-import { buildApp } from '../../src/rest/app.js';
+import { buildApp } from '../../src/app.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cx-int-'));

@@ -5,6 +5,7 @@ import { CxError, notFound, oneLine } from '../errors.js';
 import { levelOf } from '../identity/levels.js';
 import { limit, TRUST_LEVELS } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { inboundSettled } from './events.js';
 import type { InboundRec } from './ports.js';
 
@@ -37,6 +38,7 @@ export const publishOp = defineOp({
   output: cardOut,
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   idempotent: true,
   quota: ['write'],
   scrub: ['name', 'description', 'tags'],
@@ -135,6 +137,7 @@ export const answerOp = defineOp({
   output: z.object({ task: z.string(), state: z.enum(['completed', 'rejected']), to: z.string(), delivered: z.boolean() }),
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   idempotent: false,
   quota: ['write'],
   rest: { method: 'POST', path: '/v1/agent/inbox/:task' },
@@ -160,4 +163,40 @@ export const answerOp = defineOp({
   text: (r) => `ok ${r.state} ${r.task} to=${r.to} delivered=${r.delivered ? 1 : 0}\nnext: GET /v1/agent/inbox`,
 });
 
-export const hostedAgentOps = [publishOp, directoryOp, inboxOp, answerOp];
+/**
+ * A message another agent sends to a hosted agent over A2A (`POST /a2a/{id}`): a new inbound task in
+ * the owner's inbox, or a follow-up appended to it. The task id is the sender's A2A task, which only
+ * the A2A face knows, so this op is served by that face alone and is not in the registry's list.
+ */
+export const hostedMessageOp = defineOp({
+  name: 'agent.message',
+  title: 'Message a hosted agent',
+  summary: "Deliver a text message to a hosted agent's inbox (new task or follow-up); the owner's answer completes the sender's task.",
+  input: z
+    .object({
+      agent: z.string().regex(/^a[0-9a-z]{1,6}$/),
+      task: z.string().min(1).max(64),
+      text: z.string().min(1).max(limit('agents.msg')),
+      follow_up: z.boolean().default(false),
+    })
+    .strict(),
+  output: z.object({ task: z.string(), agent: z.string(), from: z.string(), follow_up: z.boolean() }),
+  auth: 'token',
+  readOnly: false,
+  idempotent: false,
+  quota: ['write'],
+  freeze: 'write',
+  scrub: ['text'],
+  bodyField: 'text',
+  async run(ctx, input) {
+    const { core } = ctx;
+    const from = ctx.caller.identity!.id;
+    const now = core.now();
+    if (input.follow_up) await core.store.agents.appendInbound(input.task, `\n---\n${input.text}`, now);
+    else await core.store.agents.addInbound({ task: input.task, agent: input.agent, sender: from, text: input.text, state: 'open', answer: null, created: now, updated: now, synced: true });
+    return { task: input.task, agent: input.agent, from, follow_up: input.follow_up };
+  },
+  text: (r) => `delivered to ${r.agent}; its answer completes this task (tasks/get or tasks/resubscribe)`,
+});
+
+export const hostedAgentOps: AnyOperation[] = [publishOp, directoryOp, inboxOp, answerOp];

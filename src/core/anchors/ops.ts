@@ -6,9 +6,9 @@ import { CxError, notFound } from '../errors.js';
 import { levelOf } from '../identity/levels.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { CP_ID } from '../checkpoints/checkpoints.js';
-import { hazardFind } from '../safety/hazards.js';
-import { checkFrozen, DAY, iso, sweepSometimes } from '../workspace/common.js';
+import { DAY, iso, sweepSometimes } from '../workspace/common.js';
 
 const KEY_RULE = `1-${limit('anchor.key')} printable ASCII characters, no spaces (percent-encode / ? # % in URLs); "about" is reserved`;
 // A bad key is `400 err bad key: …` on every face.
@@ -112,11 +112,10 @@ export const anchorClaimOp = defineOp({
   idempotent: true,
   quota: ['write', 'write_net'],
   scrub: ['note'],
+  freeze: 'anchors',
+  hazard: ['note'],
   rest: { method: 'PUT', path: '/v1/anchor/:key' },
   async run(ctx, i) {
-    checkFrozen(ctx, 'anchors');
-    const h = hazardFind(i.note);
-    if (h) throw new CxError('hazard', h.family);
     await sweep(ctx);
     const me = ctx.caller.identity!.id;
     const now = ctx.core.now();
@@ -165,4 +164,4 @@ export const anchorMineOp = defineOp({
   text: (o) => [`anchors mine=${o.rows.length}`, ...o.rows.map((r) => `${r.key} ${r.date} exp=${r.exp} ${r.note}${r.cp ? ` cp: /cp/${r.cp}` : ''}`)].join('\n'),
 });
 
-export const anchorOps = [anchorAboutOp, anchorGetOp, anchorClaimOp, anchorUnclaimOp, anchorMineOp];
+export const anchorOps: AnyOperation[] = [anchorAboutOp, anchorGetOp, anchorClaimOp, anchorUnclaimOp, anchorMineOp];

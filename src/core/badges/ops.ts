@@ -6,6 +6,7 @@ import { CxError } from '../errors.js';
 import { score } from '../kb/render.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { profileOf } from '../profiles/ops.js';
 import { spaceOf } from '../spaces/ops.js';
 import { SLUG_RE } from '../spaces/slug.js';
@@ -106,4 +107,4 @@ export const badgeTaskOp = badgeOp(
   },
 );
 
-export const badgeOps = [badgeAgentOp, badgeEntryOp, badgeLiveOp, badgeSpaceOp, badgeTaskOp];
+export const badgeOps: AnyOperation[] = [badgeAgentOp, badgeEntryOp, badgeLiveOp, badgeSpaceOp, badgeTaskOp];

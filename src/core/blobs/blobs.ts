@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 import { CxError, notFound } from '../errors.js';
 import { limit } from '../limits.js';
 import type { Ctx } from '../ops/types.js';
-import { checkFrozen } from '../workspace/common.js';
 import type { BlobMeta } from './ports.js';
 
 export const HASH = /^[0-9a-f]{64}$/;
@@ -25,7 +24,6 @@ export function decodeB64(s: string): Buffer {
 export const kindOf = (b: Buffer) => (b.length >= 4 && b.readUInt32BE(0) === 0x0061736d ? 'wasm' : 'data');
 
 export async function putBlob(ctx: Ctx, bytes: Buffer): Promise<BlobPut> {
-  checkFrozen(ctx, 'blobs');
   const max = limit('blob.public');
   if (bytes.length > max) throw new CxError('size', `blob over ${max} bytes`, 413);
   if (!bytes.length) throw new CxError('bad', 'body: empty blob');

@@ -1,8 +1,9 @@
-// Blob operations. REST: PUT /v1/b (raw body) and GET /v1/b/{hash} (raw bytes) through the thin
-// adapter src/rest/blobs.ts; MCP and A2A carry the bytes as base64.
+// Blob operations. REST: PUT /v1/b (raw body) and GET /v1/b/{hash} (raw bytes), declared on the
+// bindings for the generic adapter; MCP and A2A carry the bytes as base64.
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { decodeB64, getBlob, putBlob } from './blobs.js';
 
 const putOut = z.object({ hash: z.string(), size: z.number(), kind: z.string(), owner: z.string(), created: z.boolean(), url: z.string() });
@@ -17,7 +18,8 @@ export const blobPutOp = defineOp({
   readOnly: false,
   idempotent: true,
   quota: ['blob', 'write_net'],
-  rest: { method: 'PUT', path: '/v1/b', status: 201, textBody: 'data_b64', bodyType: 'application/octet-stream', bodyLimit: limit('blob.public'), custom: true },
+  freeze: 'blobs',
+  rest: { method: 'PUT', path: '/v1/b', status: 201, textBody: 'data_b64', bodyType: 'application/octet-stream', bodyLimit: limit('blob.public'), rawBody: 'base64', query: [], cache: 'no-store' },
   run: (ctx, i) => putBlob(ctx, decodeB64(i.data_b64)),
   text: (b) => `ok blob ${b.hash} size=${b.size} kind=${b.kind} owner=${b.owner}\nnext: PUT /v1/c/<key> with blob=${b.hash}`,
 });
@@ -30,7 +32,17 @@ export const blobGetOp = defineOp({
   output: z.object({ hash: z.string(), size: z.number(), kind: z.string(), owner: z.string(), data_b64: z.string() }),
   auth: 'token',
   readOnly: true,
-  rest: { method: 'GET', path: '/v1/b/:hash', custom: true },
+  rest: {
+    method: 'GET',
+    path: '/v1/b/:hash',
+    query: [],
+    // Content-addressed: the bytes of a hash never change; private because reading needs a token.
+    cache: 'private, max-age=31536000, immutable',
+    replyHeaders: { 'x-content-type-options': 'nosniff' },
+    raw: (b) => ({ body: Buffer.from(b.data_b64, 'base64'), type: b.kind === 'wasm' ? 'application/wasm' : 'application/octet-stream' }),
+    rawOnly: true,
+  },
+  headers: (b) => ({ etag: `"${b.hash}"`, 'x-blob-kind': b.kind }),
   async run(ctx, i) {
     const { meta, bytes } = await getBlob(ctx, i.hash);
     return { hash: meta.hash, size: meta.size, kind: meta.kind, owner: meta.owner, data_b64: bytes.toString('base64') };
@@ -38,4 +50,4 @@ export const blobGetOp = defineOp({
   text: (b) => `blob ${b.hash} size=${b.size} kind=${b.kind} owner=${b.owner}\n${b.data_b64}`,
 });
 
-export const blobOps = [blobPutOp, blobGetOp];
+export const blobOps: AnyOperation[] = [blobPutOp, blobGetOp];

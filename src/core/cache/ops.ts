@@ -1,8 +1,9 @@
-// Cached-result operations. GET and HEAD /c/{key} go through the thin adapter src/rest/cache.ts
-// (303 for blob rows, raw text bodies, a HEAD that counts nothing); writes are under /v1/c.
+// Cached-result operations. GET and HEAD /c/{key} declare their REST replies (303 for blob rows,
+// raw text bodies, a HEAD that counts nothing) for the generic adapter; writes are under /v1/c.
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { DEFAULT_NS, deleteResult, NS, peekResult, putResult, readResult, type ReadOut } from './cache.js';
 
 // Malformed keys are `400 err bad key: …` from the core (one message on every face).
@@ -49,6 +50,8 @@ export const cachePutOp = defineOp({
   quota: ['write', 'write_net'],
   scrub: ['text'],
   bodyField: 'text',
+  freeze: 'cache',
+  hazard: ['text'],
   rest: { method: 'PUT', path: '/v1/c/:key', textBody: 'text', bodyLimit: 4 * limit('cache.inline') },
   run: (ctx, i) => putResult(ctx, i),
   text: (o) =>
@@ -64,7 +67,14 @@ export const cacheGetOp = defineOp({
   auth: 'anon',
   readOnly: true,
   quota: ['read'],
-  rest: { method: 'GET', path: '/c/:key', custom: true },
+  rest: {
+    method: 'GET',
+    path: '/c/:key',
+    // Blob rows live behind a token: 303 to the blob; inline rows are the untrusted text as stored.
+    redirect: (r) => (r.kind === 'blob' ? r.location : null),
+    raw: (r) => ({ body: r.text ?? '', type: 'text/plain; charset=utf-8' }),
+    replyHeaders: { 'x-content-type-options': 'nosniff' },
+  },
   headers: (r) => readHeaders(r),
   run: (ctx, i) => readResult(ctx, i.ns, i.key),
   // The text form is the result itself (verbatim), as GET /c/{key} serves it.
@@ -79,7 +89,7 @@ export const cachePeekOp = defineOp({
   output: readOut,
   auth: 'anon',
   readOnly: true,
-  rest: { method: 'HEAD', path: '/c/:key', custom: true },
+  rest: { method: 'HEAD', path: '/c/:key', replyHeaders: { 'x-content-type-options': 'nosniff' } },
   headers: (r) => readHeaders(r),
   run: (ctx, i) => peekResult(ctx, i.ns, i.key),
   text: (r) => `c ${r.key} ns=${r.ns} kind=${r.kind} size=${r.size} hits=${r.hits} by ${r.producer} lvl=L${r.lvl} exp=${r.exp}`,
@@ -103,4 +113,4 @@ export const cacheDeleteOp = defineOp({
   text: (o) => `ok deleted c ${o.key} ns=${o.ns}`,
 });
 
-export const cacheOps = [cachePutOp, cacheGetOp, cachePeekOp, cacheDeleteOp];
+export const cacheOps: AnyOperation[] = [cachePutOp, cacheGetOp, cachePeekOp, cacheDeleteOp];

@@ -7,8 +7,7 @@ import { levelOf } from '../identity/levels.js';
 import { newId } from '../identity/tokens.js';
 import { limit } from '../limits.js';
 import type { Ctx } from '../ops/types.js';
-import { hazardFind } from '../safety/hazards.js';
-import { checkBytes, checkFrozen, cursorOf, DAY, iso, netTag, seqOf, sweepSometimes } from '../workspace/common.js';
+import { checkBytes, cursorOf, DAY, iso, netTag, seqOf, sweepSometimes } from '../workspace/common.js';
 import type { CheckpointMeta, CheckpointRow } from './ports.js';
 
 export const CP_ID = /^c[0-9a-z]{8}$/;
@@ -65,11 +64,7 @@ async function ownView(ctx: Ctx, r: CheckpointRow): Promise<CpOwnView> {
 }
 
 export async function saveCheckpoint(ctx: Ctx, name: string, body: string, ttlD: number | undefined): Promise<CpOwnView> {
-  checkFrozen(ctx, 'cp');
   checkBytes('body', body, limit('cp.body'));
-  // Any checkpoint may be published later: hazards are refused at save, like secrets (scrub).
-  const h = hazardFind(body);
-  if (h) throw new CxError('hazard', h.family);
   await sweep(ctx);
   const now = ctx.core.now();
   const exp = now + (ttlD ?? limit('cp.ttl_d.default')) * DAY;
@@ -93,7 +88,6 @@ export async function getOwnCheckpoint(ctx: Ctx, id: string): Promise<CpOwnView>
 }
 
 export async function publishCheckpoint(ctx: Ctx, id: string, on: boolean): Promise<CpOwnView> {
-  if (on) checkFrozen(ctx, 'cp');
   const r = await ownOr404(ctx, id);
   if (on && r.lost) throw new CxError('dup', `publication of ${id} ended after ${limit('cache.anon_nets')} reader networks (owner below L2): save a new checkpoint to share again`);
   if (on && r.hidden) throw new CxError('dup', `${id} is hidden by the operator`);

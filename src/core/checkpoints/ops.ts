@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import {
   deleteCheckpoint, getOwnCheckpoint, keepsPublication, listCheckpoints, publicLine, publishCheckpoint, readPublished, saveCheckpoint,
   type CpOwnView,
@@ -36,6 +37,9 @@ export const cpSaveOp = defineOp({
   quota: ['write', 'write_net'],
   scrub: ['body'],
   bodyField: 'body',
+  freeze: 'cp',
+  // Any checkpoint may be published later: hazards are refused at save, like secrets (scrub).
+  hazard: ['body'],
   rest: { method: 'POST', path: '/v1/cp', status: 201, textBody: 'body', bodyLimit: 4 * limit('cp.body') },
   run: (ctx, i) => saveCheckpoint(ctx, i.name, i.body, i.ttl_d),
   text: (v) => `ok cp ${v.id} ${v.name} seq=${v.seq} size=${v.size} exp=${v.exp} private\nnext: POST /v1/cp/${v.id}/publish to share it at /cp/${v.id}`,
@@ -90,6 +94,7 @@ export const cpPublishOp = defineOp({
   readOnly: false,
   idempotent: true,
   quota: ['write'],
+  freeze: 'cp',
   rest: { method: 'POST', path: '/v1/cp/:id/publish' },
   run: (ctx, i) => publishCheckpoint(ctx, i.id, true),
   text: publishText,
@@ -143,4 +148,4 @@ export const cpReadOp = defineOp({
   text: (c) => `${publicLine(c)}\n${c.body}`,
 });
 
-export const checkpointOps = [cpSaveOp, cpListOp, cpGetOp, cpPublishOp, cpUnpublishOp, cpDeleteOp, cpReadOp];
+export const checkpointOps: AnyOperation[] = [cpSaveOp, cpListOp, cpGetOp, cpPublishOp, cpUnpublishOp, cpDeleteOp, cpReadOp];

@@ -1,11 +1,11 @@
 // Dead drops: defaults per caller class, creator binding, burn rules, encryption at rest.
-// Everything here runs behind the shared pipeline (auth, zod, quotas, scrub) and talks to
-// storage only through the DropRepo port.
+// Everything here runs behind the shared guards (auth, zod, freeze, quotas, scrub, hazard) and
+// talks to storage only through the DropRepo port.
 import { timingSafeEqual } from 'node:crypto';
 import { authError, authorize } from '../identity/auth.js';
 import { bad, CxError, notFound } from '../errors.js';
 import { limit } from '../limits.js';
-import type { Core, Ctx } from '../ops/types.js';
+import type { Ctx } from '../ops/types.js';
 import { hazardFind } from '../safety/hazards.js';
 import { dropKeys, open, seal, writeTag } from './crypto.js';
 
@@ -28,14 +28,6 @@ export function charCount(s: string): number {
     }
   }
   return n;
-}
-
-/** Drops are frozen by the operator (`drops`, `write` or `all`) or during a maintenance window. */
-export function dropsFrozen(core: Core): boolean {
-  const f = core.status.frozen;
-  if (f.includes('drops') || f.includes('write') || f.includes('all')) return true;
-  const m = core.status.maintenanceUntil;
-  return m !== null && Date.parse(m) > core.now();
 }
 
 /** Defaults and caps of the caller's class (spec section 8). */
@@ -81,17 +73,11 @@ export interface PeekResult {
   size: number;
 }
 
-function checkHazard(body: string): void {
-  const h = hazardFind(body);
-  if (h) throw new CxError('hazard', h.family);
-}
-
 const sameTag = (a: Buffer | null, b: Buffer | null) => a !== null && b !== null && a.length === b.length && timingSafeEqual(a, b);
 
 /** Creates, overwrites or appends. Anonymous creation pays with a PoW proof and binds a write key. */
 export async function putDrop(ctx: Ctx, input: PutInput): Promise<PutResult> {
   const { core, caller } = ctx;
-  if (dropsFrozen(core)) throw new CxError('frozen', 'drops', 503);
   const anon = !caller.identity;
   if (!anon) await authorize(core, 'token', caller, {}); // refuses frozen identities
   const cls = classLimits(anon);
@@ -120,9 +106,8 @@ export async function putDrop(ctx: Ctx, input: PutInput): Promise<PutResult> {
           throw bad(`X-Drop-Write: required to create a drop anonymously (${limit('drop.write_key.min')}-${limit('drop.write_key.max')} chars); it binds later PUT and DELETE`);
         }
       }
-      checkHazard(input.body);
       if (anon) {
-        core.quotas.take('anon_write', ctx.net);
+        await core.quotas.take('anon_write', ctx.net);
         // Redeemed last: a proof is spent only by a write that will happen.
         await authorize(core, 'pow', caller, { pow: input.pow });
       }
@@ -153,9 +138,13 @@ export async function putDrop(ctx: Ctx, input: PutInput): Promise<PutResult> {
       if (size > max) throw new CxError('size', `body over ${max} chars after append (${row.size} stored)`, 413);
       body = prev + input.body;
     }
-    // The whole body is checked: a payload split across appends is still one payload.
-    checkHazard(body);
-    if (anon) core.quotas.take('anon_write', ctx.net);
+    // Not a declaration: the text is the stored body plus this one, known only inside the
+    // compare-and-set loop (a payload split across appends is still one payload).
+    if (input.append) {
+      const h = hazardFind(body);
+      if (h) throw new CxError('hazard', h.family);
+    }
+    if (anon) await core.quotas.take('anon_write', ctx.net);
     const once = input.once ?? row.once;
     const reads = once ? 1 : (input.reads ?? row.reads);
     const exp = input.ttl !== undefined ? Math.floor((now + input.ttl * HOUR) / 1000) * 1000 : row.exp;

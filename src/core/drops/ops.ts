@@ -1,8 +1,9 @@
-// Dead-drop operations, defined once for every face. REST serves them through the thin
-// adapter src/rest/drops.ts (raw text bodies, 201 vs 200, X-Drop-* headers, HEAD).
+// Dead-drop operations, defined once for every face. Their REST bindings declare what the generic
+// adapter does (raw text bodies, 201 vs 200, X-Drop-* headers, HEAD, allowed query fields).
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { deleteDrop, peekDrop, putDrop, readDrop } from './drops.js';
 
 const secret = z
@@ -71,6 +72,8 @@ export const dropPutOp = defineOp({
   quota: ['write', 'write_net'],
   scrub: ['body'],
   bodyField: 'body',
+  freeze: 'drops',
+  hazard: ['body'],
   rest: {
     method: 'PUT',
     path: '/d/:secret',
@@ -79,7 +82,10 @@ export const dropPutOp = defineOp({
     // A character can take 4 bytes of UTF-8: the character limit is checked after decoding.
     bodyLimit: 4 * bodyLimit,
     headerInputs: { 'x-drop-write': 'write_key', 'x-pow': 'pow' },
-    custom: true,
+    query: ['ttl', 'reads', 'once', 'append'],
+    rawBody: 'utf8',
+    statusOf: (r) => (r.created ? 201 : 200),
+    cache: 'no-store',
   },
   run: (ctx, input) => putDrop(ctx, input),
   text: (r) => `ok ${r.path} exp=${r.exp} once=${r.once ? 1 : 0} reads=${r.reads} size=${r.size} masked=${r.masked}\nnext: GET, DELETE`,
@@ -97,7 +103,15 @@ export const dropGetOp = defineOp({
   readOnly: false,
   idempotent: false,
   destructive: true,
-  rest: { method: 'GET', path: '/d/:secret', cache: 'no-store', custom: true },
+  rest: {
+    method: 'GET',
+    path: '/d/:secret',
+    cache: 'no-store',
+    query: [],
+    // Untrusted text from another agent, as sent: never let a browser sniff it into something else.
+    raw: (r) => ({ body: r.body, type: 'text/plain; charset=utf-8' }),
+    replyHeaders: { 'x-content-type-options': 'nosniff' },
+  },
   run: (ctx, input) => readDrop(ctx, input.secret),
   headers: (r) => ({
     'X-Drop-Exp': r.exp,
@@ -119,7 +133,7 @@ export const dropPeekOp = defineOp({
   auth: 'anon',
   readOnly: true,
   idempotent: true,
-  rest: { method: 'HEAD', path: '/d/:secret', cache: 'no-store', custom: true },
+  rest: { method: 'HEAD', path: '/d/:secret', cache: 'no-store', query: [] },
   run: (ctx, input) => peekDrop(ctx, input.secret),
   headers: (r) => ({ 'X-Drop-Exp': r.exp, 'X-Drop-Reads': String(r.reads_left) }),
   text: (r) => `drop exp=${r.exp} reads=${r.reads_left} once=${r.once ? 1 : 0} size=${r.size}`,
@@ -135,7 +149,7 @@ export const dropDeleteOp = defineOp({
   readOnly: false,
   idempotent: true,
   destructive: true,
-  rest: { method: 'DELETE', path: '/d/:secret', headerInputs: { 'x-drop-write': 'write_key' }, custom: true },
+  rest: { method: 'DELETE', path: '/d/:secret', headerInputs: { 'x-drop-write': 'write_key' }, cache: 'no-store', query: [] },
   async run(ctx, input) {
     await deleteDrop(ctx, input.secret, input.write_key);
     return { ok: true as const };
@@ -143,4 +157,4 @@ export const dropDeleteOp = defineOp({
   text: () => 'ok',
 });
 
-export const dropOps = [dropPutOp, dropGetOp, dropPeekOp, dropDeleteOp];
+export const dropOps: AnyOperation[] = [dropPutOp, dropGetOp, dropPeekOp, dropDeleteOp];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { levelOf } from './levels.js';
 import { hashToken, newId, newToken, URL_PREFIX, USER_PREFIX } from './tokens.js';
 import { grantStart } from '../ledger/ledger.js';
@@ -45,6 +46,7 @@ export const registerOp = defineOp({
   idempotent: false,
   quota: ['reg'],
   scrub: ['name'],
+  freeze: 'reg',
   rest: { method: 'POST', path: '/v1/register', status: 201, headerInputs: { 'x-pow': 'pow' } },
   async run(ctx, input) {
     const { core } = ctx;
@@ -90,6 +92,7 @@ export const urlTokenOp = defineOp({
   output: z.object({ token: z.string(), mcp: z.string() }),
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   idempotent: false,
   quota: ['write'],
   rest: { method: 'POST', path: '/v1/token/url', status: 201 },
@@ -102,4 +105,4 @@ export const urlTokenOp = defineOp({
   text: (r) => `ok url-token ${r.token} mcp=${r.mcp}\nnext: treat the url as a secret; it grants your identity's writes`,
 });
 
-export const identityOps = [challengeOp, registerOp, meOp, urlTokenOp];
+export const identityOps: AnyOperation[] = [challengeOp, registerOp, meOp, urlTokenOp];

@@ -36,6 +36,7 @@ const sha256 = (s: string): Buffer => hash('sha256', s, 'buffer') as unknown as 
 
 const powErr = (why: string) => new CxError('pow', why);
 
+/** Holds no spent proofs itself: the SpentProofRepo port is the one spent set, shared by every process on the store. */
 export class Pow {
   constructor(
     private key: Buffer,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
+import { scrubFind } from '../safety/scrub.js';
 import { errsig } from './errsig/errsig.js';
 import { libStr, parseLib } from './libs.js';
 import type { KbHit, Lib, Wanted } from './ports.js';
@@ -78,9 +79,41 @@ async function recentWanted(ctx: Ctx): Promise<Wanted[]> {
   return rows;
 }
 
+// Words too common in error texts and questions to say what a row is about.
+const STOP = new Set(
+  ('the and for with not from this that into than then when what why how who are was were has have had does did doing done '
+    + 'can cannot could should would will error errors err failed fail fails failure found not_found unable invalid '
+    + 'while after before using use used get got set run runs running fix fixed issue problem work works working '
+    + 'file line type value object module package version new old all any you your its our out off too very')
+    .split(' '),
+);
+/** The words of a text that can say what it is about (lowercase, 3+ chars, no placeholders). */
+function topicWords(s: string): string[] {
+  return (s.toLowerCase().replace(/<[a-z]+>/g, ' ').match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((w) => !STOP.has(w));
+}
+
+/**
+ * Whether a row concerns the question: it names one of the question's libraries (an env library
+ * the question mentions, or a library the question names), or shares a word with the question.
+ */
+function concerns(qWords: Set<string>, qLibs: Set<string>, libNames: string[], text: string): boolean {
+  if (libNames.some((n) => qLibs.has(n.toLowerCase()))) return true;
+  return topicWords(text).some((w) => qWords.has(w));
+}
+
 async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Candidates> {
+  const qWords = new Set(topicWords(q).slice(0, 24));
+  // The question's libraries: env libraries it names (`react`, `@types/node`, `numpy`), and any it names as name@version.
+  const qLow = q.toLowerCase();
+  const qLibs = new Set([
+    ...libs.map((l) => l.name.toLowerCase()).filter((n) => qWords.has(n) || qLow.includes(n)),
+    ...(q.match(/(?:@[\w.-]+\/)?[\w.-]+@[\w.*+-]+/g) ?? []).map((x) => parseLib(x)?.name.toLowerCase() ?? '').filter(Boolean),
+  ]);
   const kb = ctx.core.store.kb;
-  const exact = await kb.byHash(errsig(q).h, 5, false);
+  // A question that is an error text: its fixes, exact signature first, else the coarse one.
+  const sig = errsig(q);
+  let exact = await kb.byHash(sig.h, 5, false);
+  if (!exact.length) exact = await kb.byCoarse(sig.ch, 5);
   const found = await kb.search(q, 10);
   const seen = new Set<string>();
   const entries: KbHit[] = [];
@@ -92,6 +125,8 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
   for (const l of libs) {
     for (const e of await kb.byLib(l.name, 5)) {
       const v = e.ver;
+      // Only changes of the question's libraries, or about what the question asks.
+      if (!concerns(qWords, qLibs, [l.name], e.title)) continue;
       if (l.ver === '*' || v === '*' || v === l.ver || newer(v, l.ver)) changes.push(`${l.name}@${v} (env ${l.ver}): k/${e.id} ${flat(e.title, 100)}`);
     }
     for (const d of await kb.digestsOf(l.name, 10)) {
@@ -99,9 +134,10 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
       for (const line of d.lines.split('\n').slice(0, 10)) digests.push(`${l.name}@${d.ver} ${d.topic}: ${flat(line, 200)}`);
     }
   }
-  const words = new Set((q.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).slice(0, 12));
+  // Other agents' misses: only the scrubbed signature (never the libraries or anything else they
+  // sent), and only those about the question's words or libraries.
   const wanted = (await recentWanted(ctx))
-    .filter((w) => w.sig && [...words].some((t) => w.sig!.toLowerCase().includes(t)))
+    .filter((w) => w.sig !== null && scrubFind(w.sig) === null && concerns(qWords, qLibs, w.libs.split(' ').filter(Boolean).map((x) => x.slice(0, x.lastIndexOf('@') > 0 ? x.lastIndexOf('@') : x.length)), w.sig))
     .slice(0, 10)
     .map((w) => `${flat(w.sig!, 160)} misses=${w.misses}`);
   const cache = await cachedFor(ctx, q, ns);
@@ -195,7 +231,7 @@ export const briefOp = defineOp({
   quota: ['read'],
   rest: { method: 'GET', path: '/brief' },
   async run(ctx, input) {
-    if (ctx.core.status.shed > 0) throw new CxError('busy', 'search is shedding load', 503, { 'Retry-After': String(limit('shed.retry_after')) });
+    if ((await ctx.core.control.shedLevel()) > 0) throw new CxError('busy', 'search is shedding load', 503, { 'Retry-After': String(limit('shed.retry_after')) });
     const libs = input.env ? parseEnv(input.env) : [];
     const anon = !ctx.caller.identity;
     const cap = anon ? limit('brief.b.anon_max') : limit('brief.b.max');

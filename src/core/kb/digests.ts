@@ -21,6 +21,7 @@ export const dgAddOp = defineOp({
   output: z.object({ lib: z.string(), ver: z.string(), topic: z.string(), lines: z.number() }),
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   idempotent: true,
   quota: ['write', 'write_net'],
   scrub: ['lines'],

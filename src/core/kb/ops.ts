@@ -4,13 +4,14 @@ import { CxError } from '../errors.js';
 import { newId } from '../identity/tokens.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { scrubFind } from '../safety/scrub.js';
 import { classOf, CLASS_RE } from './classify.js';
 import { briefOp } from './brief.js';
 import { digestOps } from './digests.js';
-import { errsig } from './errsig/errsig.js';
+import { ERRSIG_VERSION, errsig } from './errsig/errsig.js';
 import { libStr, libsInText, parseLib } from './libs.js';
-import type { KbEntry, KbHit, Lib, NewEntry } from './ports.js';
+import type { KbEntry, KbHit, KbRepo, Lib, NewEntry } from './ports.js';
 import { day, entryMd, entryText, entryView, flat, hitLine, score, type EntryView } from './render.js';
 
 export const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'] as const;
@@ -74,6 +75,7 @@ export const kbAddOp = defineOp({
   output: z.object({ id: z.string(), sig: z.string(), h: z.string(), url: z.string() }),
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   quota: ['write', 'write_net'],
   scrub: ['error', 'fix', 'title'],
   bodyField: 'fix',
@@ -86,11 +88,13 @@ export const kbAddOp = defineOp({
       if (!l) throw new CxError('bad', `libs: ${flat(s, 60)} is not name@version`);
       libs.push(l);
     }
-    const { sig, h } = errsig(input.error);
+    const { sig, h, ch } = errsig(input.error);
     const now = ctx.core.now();
     const e = await insertWithFreshId(ctx, {
       sig,
       h,
+      ch,
+      sigv: ERRSIG_VERSION,
       title: input.title ?? flat(sig, 120),
       error: input.error,
       fix: input.fix,
@@ -106,36 +110,102 @@ export const kbAddOp = defineOp({
   text: (r) => `ok k/${r.id} sig=${r.sig}\nnext: GET /k/${r.id}; others confirm it with POST /k/${r.id}/ok`,
 });
 
+// A lookup tries the fine signature (match=exact), then the coarse one (match=coarse: same error
+// code or type and template, other names). A real miss is `404 err notfound` on REST, one line that
+// names the next step; on MCP and A2A, where an error result reads as a failed call, it is a normal
+// result (match=none) with up to 3 related entries found by search and the next tool to call.
+const MATCH = ['exact', 'coarse', 'none'] as const;
+type Match = (typeof MATCH)[number];
+const RELATED = limit('e.related');
+const relatedOut = z.object({ id: z.string(), title: z.string() });
+
 const lookupOut = z.object({
   sig: z.string(),
   h: z.string(),
+  match: z.enum(MATCH),
   hits: z.number(),
   raw: z.number(),
   entries: z.array(hitOut),
   fix: z.string(),
   libs: z.array(z.string()),
+  related: z.array(relatedOut),
+  next: z.string(),
 });
 type LookupOut = z.infer<typeof lookupOut>;
 
-async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
-  const { sig, h } = errsig(text);
-  const entries = await ctx.core.store.kb.byHash(h, HITS, true);
-  if (!entries.length) {
-    await recordWanted(ctx, h, sig, libsInText(text));
-    throw new CxError('notfound', `no fix yet for ${flat(sig, 160)}; recorded as wanted`);
-  }
-  const libs = [...new Set(entries.flatMap((e) => e.libs.map(libStr)))].slice(0, 20);
-  return { sig, h, hits: entries.length, raw: text.length, entries: entries.map(toHit), fix: entries[0]!.fix, libs };
+/** The searchable words of a signature (placeholders, quotes and punctuation dropped), for /brief. */
+export function sigWords(sig: string): string[] {
+  const text = sig.slice(sig.indexOf(':') + 1).replace(/<[a-z]+>/g, ' ');
+  return [...new Set(text.match(/[\p{L}\p{N}_][\p{L}\p{N}_.-]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu) ?? [])].filter((w) => w.length >= 2).slice(0, 8);
 }
 
+const briefQuery = (words: string[]) => words.map(encodeURIComponent).join('+');
+
+/** Entries of a signature: exact first, then coarse. */
+async function entriesOf(kb: KbRepo, h: string, ch: string): Promise<{ match: Match; entries: KbHit[] }> {
+  const exact = await kb.byHash(h, HITS, true);
+  if (exact.length) return { match: 'exact', entries: exact };
+  const near = await kb.byCoarse(ch, HITS);
+  return near.length ? { match: 'coarse', entries: near } : { match: 'none', entries: [] };
+}
+
+/** A miss: the REST face's one line, or (MCP, A2A) a result naming related entries and the next tool. */
+async function miss(ctx: Ctx, base: { sig: string; h: string; raw: number }, words: string[], what: string): Promise<LookupOut> {
+  if (ctx.face === 'rest') {
+    const next = words.length ? `try GET /brief?q=${briefQuery(words)}` : 'try POST /e with the whole error output';
+    throw new CxError('notfound', `${what}; recorded as wanted; ${next}`);
+  }
+  const related = await relatedTo(ctx.core.store.kb, words);
+  const next = words.length
+    ? `call kb_brief {"q": ${JSON.stringify(words.join(' '))}} for what the commons knows${related.length ? ', or kb_get {"id": "<id>"} for a related entry' : ''}; publish the fix with kb_add once you have it`
+    : 'call kb_e with the whole error output; publish the fix with kb_add once you have it';
+  return { ...base, match: 'none', hits: 0, entries: [], fix: '', libs: [], related, next };
+}
+
+/**
+ * Up to 3 entries found by search for a missed signature's words. Search ANDs its terms, and a miss
+ * often names an error type nobody filed: all the words, then the message without its type, then
+ * single words, longest first (at most 5 searches, each bounded and memoized by the store).
+ */
+async function relatedTo(kb: KbRepo, words: string[]): Promise<Array<{ id: string; title: string }>> {
+  const tries = [words, words.slice(1), ...[...words].filter((w) => w.length >= 4).sort((a, b) => b.length - a.length).map((w) => [w])];
+  const found = new Map<string, string>();
+  let n = 0;
+  for (const t of tries) {
+    if (found.size >= RELATED || n >= 5) break;
+    if (!t.length) continue;
+    n++;
+    for (const e of await kb.search(t.join(' '), RELATED)) if (found.size < RELATED && !found.has(e.id)) found.set(e.id, e.title);
+  }
+  return [...found].map(([id, title]) => ({ id, title }));
+}
+
+async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
+  const { sig, h, ch } = errsig(text);
+  const { match, entries } = await entriesOf(ctx.core.store.kb, h, ch);
+  // No fix for this very signature (a coarse match is a neighbour's): the demand is recorded.
+  if (match !== 'exact') await recordWanted(ctx, h, sig, libsInText(text));
+  if (!entries.length) return miss(ctx, { sig, h, raw: text.length }, sigWords(sig), `no fix yet for ${flat(sig, 160)}`);
+  const libs = [...new Set(entries.flatMap((e) => e.libs.map(libStr)))].slice(0, 20);
+  const top = entries[0]!.id;
+  return {
+    sig, h, match, hits: entries.length, raw: text.length, entries: entries.map(toHit), fix: entries[0]!.fix, libs, related: [],
+    next: `GET /k/${top} for the whole entry; POST /k/${top}/ok if it worked (untrusted advice: check it${match === 'coarse' ? '; a coarse match: same error, other names' : ''})`,
+  };
+}
+
+const entryLines = (entries: LookupOut['entries']) => entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails} ${flat(e.title, 120)}`);
+
 const lookupText = (o: LookupOut) =>
-  [
-    `e: ${o.sig} hits=${o.hits} raw=${o.raw} chars`,
-    ...o.entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails} ${flat(e.title, 120)}`),
-    `fix: ${flat(o.fix, 600)}`,
-    `libs: ${o.libs.join(' ') || '-'}`,
-    `next: GET /k/${o.entries[0]!.id} for the whole entry; POST /k/${o.entries[0]!.id}/ok if it worked (untrusted advice: check it)`,
-  ].join('\n');
+  o.match === 'none'
+    ? [`e: ${o.sig} hits=0 raw=${o.raw} chars match=none`, ...(o.related.length ? o.related.map((r) => `related: k/${r.id} ${flat(r.title, 120)}`) : ['related: -']), `next: ${o.next}`].join('\n')
+    : [
+        `e: ${o.sig} hits=${o.hits} raw=${o.raw} chars match=${o.match}`,
+        ...entryLines(o.entries),
+        `fix: ${flat(o.fix, 600)}`,
+        `libs: ${o.libs.join(' ') || '-'}`,
+        `next: ${o.next}`,
+      ].join('\n');
 
 /** GitHub Actions workflow commands: data is %-escaped so it cannot inject commands. */
 const ghaEsc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -144,7 +214,8 @@ const ghaProp = (s: string) => ghaEsc(s).replace(/:/g, '%3A').replace(/,/g, '%2C
 export const kbLookupOp = defineOp({
   name: 'kb.e',
   title: 'Look up an error',
-  summary: 'Normalize error output to its ErrSig signature and return the known fixes, best first. Anonymous; misses are recorded as wanted.',
+  summary:
+    'Normalize error output to its ErrSig signature and return the known fixes, best first: the exact signature, else the coarse one (same error code and template, other names); match=exact|coarse says which. Anonymous; misses are recorded as wanted and (MCP, A2A) list related entries and the next tool.',
   input: z.object({ text: z.string().describe('the error output, at most 16 KiB and 400 lines') }).strict(),
   output: lookupOut,
   auth: 'anon',
@@ -158,7 +229,7 @@ export const kbLookupOp = defineOp({
     formats: {
       gha: (o: LookupOut, ctx: Ctx) =>
         [
-          `::notice title=${ghaProp(`Agent Commons: ${flat(o.entries[0]!.title, 100)}`)}::${ghaEsc(`${o.fix}\n(untrusted advice, score ${o.entries[0]!.score}) ${ctx.core.config.baseUrl}/k/${o.entries[0]!.id}`)}`,
+          `::notice title=${ghaProp(`Agent Commons${o.match === 'coarse' ? ' (coarse match)' : ''}: ${flat(o.entries[0]!.title, 100)}`)}::${ghaEsc(`${o.fix}\n(untrusted advice, score ${o.entries[0]!.score}) ${ctx.core.config.baseUrl}/k/${o.entries[0]!.id}`)}`,
           ...o.entries.slice(1).map((e) => `::notice title=${ghaProp(`Also: ${flat(e.title, 100)}`)}::${ghaEsc(`${ctx.core.config.baseUrl}/k/${e.id}`)}`),
         ].join('\n'),
     },
@@ -173,6 +244,7 @@ export const kbLookupOp = defineOp({
     [
       `### Agent Commons: \`${o.sig.replace(/`/g, "'")}\``,
       '',
+      ...(o.match === 'coarse' ? ['Coarse match: fixes of the same error code and message with other names; check they apply.', ''] : []),
       ...o.entries.map((e) => `- [k/${e.id}](/k/${e.id}) score ${e.score}: ${flat(e.title, 120).replace(/[[\]<>]/g, '')}`),
       '',
       '**Top fix** (untrusted advice, check before applying):',
@@ -209,9 +281,9 @@ export const kbSigOp = defineOp({
 export const kbHashOp = defineOp({
   name: 'kb.h',
   title: 'Look up a signature hash',
-  summary: 'Fixes for the SHA-256 of an ErrSig signature (64 lowercase hex), computed client-side with /errsig.js or /errsig.py.',
+  summary: 'Fixes for the SHA-256 of an ErrSig signature (64 lowercase hex), computed client-side with /errsig.js or /errsig.py: the fine hash h (v2, or v1 of entries signed before), else the coarse hash ch.',
   input: z.object({ hex: z.string() }).strict(),
-  output: z.object({ h: z.string(), h12: z.string(), hits: z.number(), entries: z.array(hitOut), fix: z.string() }),
+  output: z.object({ h: z.string(), h12: z.string(), match: z.enum(MATCH), hits: z.number(), entries: z.array(hitOut), fix: z.string(), related: z.array(relatedOut), next: z.string() }),
   auth: 'anon',
   readOnly: true,
   quota: ['e'],
@@ -219,15 +291,28 @@ export const kbHashOp = defineOp({
   headers: () => ({ 'x-robots-tag': 'noindex' }),
   async run(ctx, input) {
     if (!/^[0-9a-f]{64}$/.test(input.hex)) throw new CxError('bad', 'hash: want 64 lowercase hex of sha256(sig)');
-    const entries = await ctx.core.store.kb.byHash(input.hex, HITS, true);
+    const kb = ctx.core.store.kb;
+    // The hash of a signature (the current version's, or one an entry had under an earlier version),
+    // else of a coarse signature.
+    let match: Match = 'exact';
+    let entries = await kb.byHash(input.hex, HITS, true);
+    if (!entries.length) entries = await kb.byOldHash(input.hex, HITS);
+    if (!entries.length) {
+      entries = await kb.byCoarse(input.hex, HITS);
+      match = 'coarse';
+    }
+    const base = { h: input.hex, h12: input.hex.slice(0, 12) };
     if (!entries.length) {
       await recordWanted(ctx, input.hex, null, []);
-      throw new CxError('notfound', 'no fix for this hash; recorded as wanted');
+      const m = await miss(ctx, { sig: '', h: input.hex, raw: 0 }, [], 'no fix for this hash');
+      return { ...base, match: m.match, hits: 0, entries: [], fix: '', related: m.related, next: m.next };
     }
-    return { h: input.hex, h12: input.hex.slice(0, 12), hits: entries.length, entries: entries.map(toHit), fix: entries[0]!.fix };
+    return { ...base, match, hits: entries.length, entries: entries.map(toHit), fix: entries[0]!.fix, related: [], next: `GET /k/${entries[0]!.id}` };
   },
   text: (o) =>
-    [`h: ${o.h12} hits=${o.hits}`, ...o.entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails} ${flat(e.title, 120)}`), `fix: ${flat(o.fix, 600)}`, `next: GET /k/${o.entries[0]!.id}`].join('\n'),
+    o.match === 'none'
+      ? [`h: ${o.h12} hits=0 match=none`, 'related: -', `next: ${o.next}`].join('\n')
+      : [`h: ${o.h12} hits=${o.hits} match=${o.match}`, ...entryLines(o.entries), `fix: ${flat(o.fix, 600)}`, `next: ${o.next}`].join('\n'),
 });
 
 export const kbGetOp = defineOp({
@@ -259,6 +344,7 @@ function voteOp(ok: boolean) {
     output: z.object({ id: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), vote: z.string() }),
     auth: 'token',
     readOnly: false,
+    freeze: 'write',
     idempotent: true,
     quota: ['write'],
     rest: { method: 'POST', path: ok ? '/k/:id/ok' : '/k/:id/fail' },
@@ -362,7 +448,7 @@ export const kbCutoffOp = defineOp({
   text: (o) => (o.rows.length ? o.rows.map((r) => `${r.date} ${r.lib} ${r.ver}`).join('\n') : '# no confirmed releases yet'),
 });
 
-export const kbOps = [kbLookupOp, kbSigOp, kbHashOp, kbGetOp, kbAddOp, kbConfirmOp, kbFailOp, kbSearchOp, kbWantedOp, kbEcoOp, kbClassOp, kbCutoffOp];
+export const kbOps: AnyOperation[] = [kbLookupOp, kbSigOp, kbHashOp, kbGetOp, kbAddOp, kbConfirmOp, kbFailOp, kbSearchOp, kbWantedOp, kbEcoOp, kbClassOp, kbCutoffOp];
 
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const monthStart = (y: number, m: number) => Date.UTC(y, m - 1, 1);

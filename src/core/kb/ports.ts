@@ -10,6 +10,8 @@ export interface KbEntry {
   id: string;
   sig: string;
   h: string;
+  /** sha256 of the coarse signature (ErrSig v2); '' until the entry is re-signed. */
+  ch: string;
   title: string;
   error: string;
   fix: string;
@@ -28,7 +30,30 @@ export interface KbEntry {
 /** What a lookup shows of an entry: enough to rank it and print its fix. */
 export type KbHit = Pick<KbEntry, 'id' | 'title' | 'fix' | 'confirms' | 'fails' | 'libs'>;
 
-export type NewEntry = Omit<KbEntry, 'n' | 'confirms' | 'fails' | 'hits' | 'updated'>;
+export type NewEntry = Omit<KbEntry, 'n' | 'confirms' | 'fails' | 'hits' | 'updated' | 'ch'> & {
+  /** Coarse hash; '' (the default) until the entry is re-signed. */
+  ch?: string;
+  /** ErrSig version that made `sig`; 0 (the default) means unknown: re-signed at the next start. */
+  sigv?: number;
+};
+
+/** An entry whose signature an earlier ErrSig version made: what re-signing it needs. */
+export interface StaleSig {
+  id: string;
+  sig: string;
+  title: string;
+  error: string;
+}
+
+/** The new signature of an entry (ErrSig v2 and later). */
+export interface Resign {
+  id: string;
+  sig: string;
+  h: string;
+  ch: string;
+  cls: string;
+  title: string;
+}
 
 export interface Wanted {
   h: string;
@@ -57,6 +82,18 @@ export interface KbRepo {
   byId(id: string): Promise<KbEntry | null>;
   /** Entries of one signature hash, best first; when `hit`, a lookup that finds entries is counted. */
   byHash(h: string, limit: number, hit: boolean): Promise<KbHit[]>;
+  /** Entries of one coarse signature hash, best first (not counted as hits of their signature). */
+  byCoarse(ch: string, limit: number): Promise<KbHit[]>;
+  /** Entries that answered to this hash under an earlier ErrSig version (before being re-signed), best first. */
+  byOldHash(h: string, limit: number): Promise<KbHit[]>;
+  /** Up to `limit` entries (hidden ones too) whose signature a version below `version` made. */
+  staleSigs(version: number, limit: number): Promise<StaleSig[]>;
+  /**
+   * Stores new signatures made by `version`, in one transaction. An entry's previous hash, when it
+   * differs, keeps resolving through byOldHash, and the lookups counted under it move to the new one.
+   * Returns how many entries changed.
+   */
+  resign(rows: Resign[], version: number): Promise<number>;
   /** One vote per identity and entry; moves the entry's score and its author's rep in one transaction. */
   vote(id: string, voter: string, ok: boolean, now: number): Promise<VoteResult | null>;
   search(query: string, limit: number): Promise<KbHit[]>;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Core } from '../ops/types.js';
 import { newId } from '../identity/tokens.js';
 import { classOf } from './classify.js';
-import { errsig } from './errsig/errsig.js';
+import { ERRSIG_VERSION, errsig } from './errsig/errsig.js';
 import { libsInText, parseLib } from './libs.js';
 import type { NewEntry } from './ports.js';
 import { ECOS } from './ops.js';
@@ -39,12 +39,14 @@ export function seedRows(core: Pick<Core, 'now' | 'random'>, files = seedFiles()
   const now = core.now();
   return lines.map((line, i) => {
     const r = Row.parse(JSON.parse(line));
-    const { sig, h } = errsig(r.error);
+    const { sig, h, ch } = errsig(r.error);
     const libs = r.libs.map((s) => parseLib(s)).filter((l) => l !== null);
     return {
       id: newId('k', core.random, 8),
       sig,
       h,
+      ch,
+      sigv: ERRSIG_VERSION,
       title: r.title,
       error: r.error,
       fix: r.fix,

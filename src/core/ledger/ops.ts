@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { mintTx } from './ledger.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -84,4 +85,4 @@ export const adminAuditOp = defineOp({
     [`${o.ok ? 'ok' : 'fail'} audit accounts=${o.accounts} txs=${o.txs} minted=${o.minted} held=${o.held} escrow=${o.escrow} problems=${o.problems.length}`, ...o.problems].join('\n'),
 });
 
-export const ledgerOps = [creditsShowOp, adminCreditsOp, adminAuditOp];
+export const ledgerOps: AnyOperation[] = [creditsShowOp, adminCreditsOp, adminAuditOp];

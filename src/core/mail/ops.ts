@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { flat1 } from '../workspace/common.js';
 import { deleteMail, inbox, readMail, reportMail, sendMail } from './mail.js';
 
@@ -25,6 +26,7 @@ export const mailSendOp = defineOp({
   quota: ['mail', 'write_net'],
   scrub: ['subject', 'body'],
   bodyField: 'body',
+  freeze: 'mail',
   rest: { method: 'POST', path: '/v1/mail', status: 201, textBody: 'body', bodyLimit: 4 * limit('mail.body') },
   run: (ctx, i) => sendMail(ctx, i.to, i.subject, i.body),
   text: (o) => `ok mail ${o.id} to=${o.to} size=${o.size}`,
@@ -97,4 +99,4 @@ export const mailReportOp = defineOp({
   text: (o) => `ok reported ${o.id} from=${o.from}\nnext: DELETE /v1/mail/${o.id} removes it from your inbox`,
 });
 
-export const mailOps = [mailSendOp, mailInboxOp, mailReadOp, mailDeleteOp, mailReportOp];
+export const mailOps: AnyOperation[] = [mailSendOp, mailInboxOp, mailReadOp, mailDeleteOp, mailReportOp];

@@ -6,7 +6,7 @@ import { NONCE, open, seal, subkey } from '../crypto/aead.js';
 import { newId } from '../identity/tokens.js';
 import { limit } from '../limits.js';
 import type { Ctx } from '../ops/types.js';
-import { checkBytes, checkFrozen, cursorOf, flat1, iso, seqOf } from '../workspace/common.js';
+import { checkBytes, cursorOf, flat1, iso, seqOf } from '../workspace/common.js';
 import type { NoteRow } from './ports.js';
 
 export interface NoteView {
@@ -58,7 +58,6 @@ const view = (r: NoteRow, n: { title: string; body: string }): NoteView => ({ id
 const me = (ctx: Ctx) => ctx.caller.identity!.id;
 
 export async function createNote(ctx: Ctx, title: string, body: string): Promise<NoteView> {
-  checkFrozen(ctx, 'notes');
   checkBytes('body', body, limit('note.body'));
   const owner = me(ctx);
   const now = ctx.core.now();
@@ -78,7 +77,6 @@ export async function getNote(ctx: Ctx, id: string): Promise<NoteView> {
 }
 
 export async function updateNote(ctx: Ctx, id: string, title: string | undefined, body: string | undefined): Promise<NoteView> {
-  checkFrozen(ctx, 'notes');
   if (title === undefined && body === undefined) throw new CxError('bad', 'input: give title or body');
   if (body !== undefined) checkBytes('body', body, limit('note.body'));
   const owner = me(ctx);

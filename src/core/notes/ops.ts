@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 import { flat1 } from '../workspace/common.js';
 import { createNote, deleteNote, getNote, listNotes, searchNotes, updateNote, type NoteView } from './notes.js';
 
@@ -25,6 +26,7 @@ export const noteCreateOp = defineOp({
   auth: 'token',
   readOnly: false,
   quota: ['write', 'write_net'],
+  freeze: 'notes',
   rest: { method: 'POST', path: '/v1/notes', status: 201, textBody: 'body', bodyLimit: 4 * limit('note.body') },
   run: (ctx, i) => createNote(ctx, i.title, i.body),
   text: (v) => `ok note ${v.id} size=${v.size}\nnext: GET /v1/notes/${v.id}; PUT /v1/notes/${v.id} to change it`,
@@ -53,6 +55,7 @@ export const noteUpdateOp = defineOp({
   readOnly: false,
   idempotent: true,
   quota: ['write', 'write_net'],
+  freeze: 'notes',
   rest: { method: 'PUT', path: '/v1/notes/:id', textBody: 'body', bodyLimit: 4 * limit('note.body') },
   run: (ctx, i) => updateNote(ctx, i.id, i.title, i.body),
   text: (v) => `ok note ${v.id} size=${v.size} updated=${v.updated}`,
@@ -115,4 +118,4 @@ export const noteDeleteOp = defineOp({
   text: (o) => `ok deleted ${o.id}`,
 });
 
-export const noteOps = [noteCreateOp, noteListOp, noteSearchOp, noteGetOp, noteUpdateOp, noteDeleteOp];
+export const noteOps: AnyOperation[] = [noteCreateOp, noteListOp, noteSearchOp, noteGetOp, noteUpdateOp, noteDeleteOp];

@@ -1,51 +1,17 @@
-// The one pipeline every face calls: authenticate, validate, charge quotas, scrub, run.
-import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { authorize, resolveCaller } from '../identity/auth.js';
-import { levelMult, levelOf } from '../identity/levels.js';
-import { quotaDef } from '../limits.js';
-import { scrubFind } from '../safety/scrub.js';
-import type { Core, Credentials, Ctx, Operation } from './types.js';
+// The one pipeline every face calls: the guards of guards.ts in their order (auth, validate,
+// freeze/maintenance, quota, scrub, hazard, PoW redeem), then the operation.
+import type { z } from 'zod';
+import { guard, type CallMeta } from './guards.js';
+import type { Core, Ctx, Operation } from './types.js';
 
-export interface CallMeta {
-  creds: Credentials;
-  net: string;
-  reqId: string;
-  face: Ctx['face'];
-}
+export type { CallMeta } from './guards.js';
+export { zodDetail } from './zod-detail.js';
 
-/** `err bad <path>: <message>` from the first zod issue. */
-export function zodDetail(err: z.ZodError): string {
-  const i = err.issues[0];
-  if (!i) return 'invalid input';
-  const path = i.path.length ? i.path.join('.') : 'input';
-  if (i.code === 'unrecognized_keys') return `${path}: unknown field ${i.keys.join(',')}`;
-  if (i.code === 'invalid_type' && i.input === undefined) return `${path}: required`;
-  return `${path}: ${i.message}`;
-}
-
-export async function invoke(core: Core, op: Operation, raw: unknown, meta: CallMeta): Promise<{ out: unknown; ctx: Ctx }> {
-  const caller = await resolveCaller(core, meta.creds);
-  const ctx: Ctx = { core, caller, net: meta.net, reqId: meta.reqId, face: meta.face };
-  // Auth before validation so an anonymous write learns how to register, not a field rule.
-  if (op.auth !== 'pow') await authorize(core, op.auth, caller, meta.creds);
-  // Inputs are reported in issues so a field of the wrong type is not taken for a missing one.
-  const parsed = op.input.safeParse(raw ?? {}, { reportInput: true });
-  if (!parsed.success) throw new CxError('bad', zodDetail(parsed.error));
-  const input = parsed.data as Record<string, unknown>;
-  for (const b of op.quota ?? []) {
-    const def = quotaDef(b);
-    if (def.by === 'net') core.quotas.take(b, meta.net);
-    else if (caller.identity) core.quotas.take(b, caller.identity.id, levelMult(levelOf(caller.identity, core.now())));
-  }
-  for (const field of op.scrub ?? []) {
-    const v = input[field];
-    if (typeof v !== 'string') continue;
-    const hit = scrubFind(v);
-    if (hit) throw new CxError('scrub', `${hit.kind} ${field === op.bodyField ? 'body' : field}@${hit.offset}`);
-  }
-  // PoW is redeemed last: a proof is spent only by a request that will run.
-  if (op.auth === 'pow') await authorize(core, op.auth, caller, meta.creds);
-  const out = await op.run(ctx, input);
-  return { out, ctx };
+/** Runs an operation for a caller; a typed op gives a typed result (the registry's erased ones give unknown). */
+export async function invoke<I extends z.ZodType, O>(core: Core, op: Operation<I, O>, raw: unknown, meta: CallMeta): Promise<{ out: O; ctx: Ctx; input: z.output<I> }> {
+  const { ctx, input } = await guard(core, op as unknown as Operation, raw, meta);
+  // The validate guard parsed `raw` with this op's own schema.
+  const typed = input as z.output<I>;
+  const out = await op.run(ctx, typed);
+  return { out, ctx, input: typed };
 }

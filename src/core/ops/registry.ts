@@ -6,18 +6,19 @@ import { kbOps } from '../kb/ops.js';
 import { adminOps } from '../system/admin.js';
 import { systemOps } from '../system/ops.js';
 import { taskOps } from '../tasks/ops.js';
+import { taskWatchOp } from '../tasks/watch.js';
 import { ledgerOps } from '../ledger/ops.js';
 import { spaceOps } from '../spaces/ops.js';
 import { profileOps } from '../profiles/ops.js';
 import { badgeOps } from '../badges/ops.js';
 import { workspaceOps } from '../workspace/ops.js';
-import type { Operation } from './types.js';
+import type { AnyOperation } from './types.js';
 
-export const OPS: readonly Operation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps];
+export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');
 
-export function opByName(name: string): Operation | undefined {
+export function opByName(name: string): AnyOperation | undefined {
   return byName.get(name);
 }

@@ -5,6 +5,8 @@ import type { Identity, TokenClass } from '../identity/ports.js';
 import type { Store } from '../store.js';
 import type { Quotas } from '../quota/buckets.js';
 import type { Pow } from '../identity/pow.js';
+import type { Control } from '../control/control.js';
+import type { FreezeKind } from '../control/kinds.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
@@ -24,8 +26,8 @@ export interface Core {
   now(): number;
   random(n: number): Buffer;
   started: number;
-  /** Live state shared with the faces: load shedding, freezes, maintenance. */
-  status: { shed: number; shedReasons: string[]; frozen: string[]; maintenanceUntil: string | null };
+  /** Freezes, shed level and maintenance windows: persisted, read from memory (bounded staleness). */
+  control: Control;
   version: string;
 }
 
@@ -44,6 +46,8 @@ export interface Ctx {
   net: string;
   reqId: string;
   face: 'rest' | 'mcp' | 'a2a';
+  /** Aborted when the caller goes away (a closed stream): streaming ops end their iterator on it. */
+  signal?: AbortSignal;
 }
 
 /** Raw credentials as a face found them. */
@@ -53,7 +57,7 @@ export interface Credentials {
   pow?: string;
 }
 
-export interface RestBinding {
+export interface RestBinding<O = any> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
   path: string;
   /** Status on success (default 200). */
@@ -70,9 +74,6 @@ export interface RestBinding {
   twins?: Array<'json' | 'md' | 'txt' | 'svg'>;
   /** Cache-Control for a successful read. */
   cache?: string;
-  /** Served by a hand-written adapter (e.g. src/rest/drops.ts), which the generic one skips; non-path
-   *  fields are query parameters, headerInputs are headers only, textBody is the raw body. */
-  custom?: boolean;
   /** Extra text renderings chosen by `?f=<key>` (e.g. `gha` for GitHub Actions annotations). */
   formats?: Record<string, (out: any, ctx: Ctx) => string>;
   /** Where a browser (Accept: text/html) is sent instead, with 301. */
@@ -81,6 +82,27 @@ export interface RestBinding {
   htmlTitle?: (out: any) => string;
   /** Path parameters renamed into input fields (e.g. the wildcard `*` → `msg`). */
   paramAlias?: Record<string, string>;
+
+  // ---- Declared request and reply (the one generic adapter, src/rest/ops.ts, serves them) ----
+  /** The query fields the route takes (`f=json|txt` is negotiation); any other is `400 err bad`.
+   *  Set, non-path fields come only from these, from headerInputs (headers only) and the raw body. */
+  query?: readonly string[];
+  /** The request body is raw bytes of any content type, given to `textBody` as strict UTF-8 text or
+   *  as base64 (binary); other bodies on the route are ignored. */
+  rawBody?: 'utf8' | 'base64';
+  /** Success status from the result (e.g. 201 only when it created something); else `status`. */
+  statusOf?(out: O): number;
+  /** Reply headers every success of this route carries (beside the op's `headers` from the result). */
+  replyHeaders?: Record<string, string>;
+  /** Reply body as is (text or bytes with its media type) instead of the text rendering; JSON is
+   *  still served when asked unless `rawOnly`. */
+  raw?(out: O): { body: string | Buffer; type: string };
+  /** Only the raw body is served: no JSON or text negotiation, so `f` is an unknown query field. */
+  rawOnly?: boolean;
+  /** When it gives a location, the reply is `303 See Other` there with a one-line `see <location>`. */
+  redirect?(out: O): string | null;
+  // A binding with method HEAD answers status and headers only (nothing counted is the op's promise),
+  // and the GET of the same path then gets no implicit HEAD from the framework.
 }
 
 export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
@@ -99,7 +121,28 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   scrub?: string[];
   /** Input fields whose value counts as the request body in `err scrub <kind> body@<off>`. */
   bodyField?: string;
-  rest?: RestBinding;
+  // ---- Declared guards: src/core/ops/guards.ts applies them, in order, for every face. ----
+  /**
+   * The freeze kind the operation belongs to (src/core/control/kinds.ts): while that kind, `all`, or
+   * (for a write kind) `write` is frozen, it answers 503 `err frozen <kind>`. A function of the
+   * validated input when only some inputs write (null: this call is not frozen). Absent: never frozen.
+   */
+  freeze?: FreezeKind | ((input: z.output<I>) => FreezeKind | null);
+  /**
+   * Whether a running maintenance window stops it (also `err frozen <kind>`). Default: true when its
+   * freeze kind is a write kind, false otherwise (reads, compute, operations with no kind).
+   */
+  maintenance?: boolean;
+  /**
+   * Texts checked against the hazard families (`err hazard <family>`): input field names, or functions
+   * of the validated input that derive the text (a joined or normalized string). Empty and absent
+   * values are skipped.
+   */
+  hazard?: ReadonlyArray<string | ((input: z.output<I>) => string | undefined)>;
+  // ---- end of declared guards ----
+  rest?: RestBinding<O>;
+  /** Streaming kind: `run` resolves to an AsyncIterable of StreamItems, which every face streams. */
+  stream?: StreamSpec<ItemOf<O>>;
   /** Extra REST headers for a result (Link, Cache-Control ...). */
   headers?(out: O, ctx: Ctx): Record<string, string>;
   /** Markdown form, for `.md` twins. */
@@ -111,7 +154,30 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   run(ctx: Ctx, input: z.output<I>): Promise<O>;
 }
 
+// ---- Streaming operations (faces: REST text/event-stream, MCP progress, A2A message/stream) ----
+/** One item of a stream; `id` resumes after it (SSE event id, `since`). */
+export interface StreamItem<T = unknown> {
+  id: string;
+  item: T;
+}
+export type ItemOf<O> = O extends AsyncIterable<StreamItem<infer T>> ? T : unknown;
+
+export interface StreamSpec<T = unknown> {
+  /** Schema of one item (the JSON forms; MCP's outputSchema of the collected result). */
+  item: z.ZodType<T>;
+  /** One item as text: SSE `data`, MCP progress `message`, A2A artifact text. */
+  text(item: T, ctx: Ctx): string;
+  /** Input field taking the id to resume after (REST also reads Last-Event-ID and ?last_event_id). */
+  resume: string;
+  /** Input fields bounding a call that must end (MCP tool call, A2A task): items, and seconds to wait. */
+  max: string;
+  wait: string;
+}
+
+/** An operation whose input and output types are erased: what the registry and the faces hold. */
+export type AnyOperation = Operation<z.ZodType, unknown>;
+
 /** Keeps input/output inference at definition sites while storing ops uniformly. */
-export function defineOp<I extends z.ZodType, O>(op: Operation<I, O>): Operation {
-  return op as unknown as Operation;
+export function defineOp<I extends z.ZodType, O>(op: Operation<I, O>): Operation<I, O> {
+  return op;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { levelOf } from '../identity/levels.js';
 import { defineOp, type Ctx } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 
 export const profileView = z.object({
   id: z.string(),
@@ -60,4 +61,4 @@ export const profileGetOp = defineOp({
   text: profileText,
 });
 
-export const profileOps = [profileGetOp];
+export const profileOps: AnyOperation[] = [profileGetOp];

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
-import { hazardFind } from '../safety/hazards.js';
+import type { AnyOperation } from '../ops/types.js';
 import { TASK_STATES, type TaskState } from '../tasks/ports.js';
 import { SLUG_RE } from './slug.js';
 
@@ -55,16 +55,14 @@ export const spaceCreateOp = defineOp({
   output: spaceView,
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   quota: ['write', 'write_net'],
   scrub: ['title'],
+  hazard: ['title'],
   rest: { method: 'POST', path: '/v1/spaces', status: 201 },
   async run(ctx, input) {
     const me = ctx.caller.identity!.id;
     const st = ctx.core.store.spaces;
-    if (input.title) {
-      const h = hazardFind(input.title);
-      if (h) throw new CxError('hazard', h.family);
-    }
     if ((await st.createdBy(me)) >= limit('space.created')) throw new CxError('quota', `spaces: at most ${limit('space.created')} created per identity`);
     if ((await st.joinedBy(me)) >= limit('space.joined')) throw new CxError('quota', `spaces: at most ${limit('space.joined')} joined per identity`);
     const ok = await st.create({ slug: input.slug, title: input.title ?? '', creator: me, created: ctx.core.now() });
@@ -84,6 +82,7 @@ export const spaceJoinOp = defineOp({
   output: memberOut,
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   idempotent: true,
   quota: ['write', 'write_net'],
   rest: { method: 'POST', path: '/v1/spaces/:slug/join' },
@@ -144,4 +143,4 @@ export const spaceGetOp = defineOp({
     ].join('\n'),
 });
 
-export const spaceOps = [spaceCreateOp, spaceJoinOp, spaceLeaveOp, spaceGetOp];
+export const spaceOps: AnyOperation[] = [spaceCreateOp, spaceJoinOp, spaceLeaveOp, spaceGetOp];

@@ -1,6 +1,7 @@
 // Operator reads. More operator operations arrive with their domains.
 import { z } from 'zod';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 
 export const adminStatsOp = defineOp({
   name: 'admin.stats',
@@ -14,11 +15,12 @@ export const adminStatsOp = defineOp({
   rest: { method: 'GET', path: '/admin/stats', cache: 'no-store' },
   async run(ctx) {
     const { core } = ctx;
+    const s = await core.control.status();
     return {
       identities: await core.store.identities.count(),
       uptime_s: Math.floor((core.now() - core.started) / 1000),
-      shed: core.status.shed,
-      frozen: core.status.frozen,
+      shed: s.shed,
+      frozen: s.frozen,
       storage: 'sqlite-wal',
       version: core.version,
     };
@@ -26,4 +28,4 @@ export const adminStatsOp = defineOp({
   text: (s) => `stats identities=${s.identities} uptime=${s.uptime_s}s shed=${s.shed} frozen=${s.frozen.join(',') || '-'} storage=${s.storage} version=${s.version}`,
 });
 
-export const adminOps = [adminStatsOp];
+export const adminOps: AnyOperation[] = [adminStatsOp];

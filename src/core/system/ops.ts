@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS, QUOTAS, TRUST_LEVELS } from '../limits.js';
 import { defineOp } from '../ops/types.js';
+import type { AnyOperation } from '../ops/types.js';
 
 const healthOut = z.object({
   ok: z.boolean(),
@@ -30,7 +31,9 @@ export const healthOp = defineOp({
     const db = await core.store.ping().catch(() => false);
     const base = { ok: db, version: core.version, uptime_s: Math.floor((core.now() - core.started) / 1000), db };
     if (input.v < 2) return base;
-    const s = core.status;
+    // A store that cannot be read even once leaves the control state unknown: liveness still answers.
+    const s = await core.control.status().catch(() => null);
+    if (!s) return base;
     return { ...base, shed: s.shed, shed_reasons: s.shedReasons, frozen: s.frozen, maintenance_until: s.maintenanceUntil };
   },
   text: (h) =>
@@ -110,4 +113,4 @@ export const limitsOp = defineOp({
     ].join('\n'),
 });
 
-export const systemOps = [healthOp, limitsOp];
+export const systemOps: AnyOperation[] = [healthOp, limitsOp];

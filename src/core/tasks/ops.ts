@@ -13,7 +13,7 @@ import { escrowTx, payoutTx, refundTx } from '../ledger/ledger.js';
 import type { Short, TxDraft } from '../ledger/ports.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
-import { hazardFind } from '../safety/hazards.js';
+import type { AnyOperation } from '../ops/types.js';
 import { SLUG_RE } from '../spaces/slug.js';
 import { taskEmit } from './events.js';
 import { TASK_STATES, type Task, type TaskPatch, type TaskState } from './ports.js';
@@ -41,14 +41,6 @@ const tagList = z
 function checkBytes(field: string, s: string, key: string): void {
   const n = Buffer.byteLength(s, 'utf8');
   if (n > limit(key)) throw new CxError('size', `${field} over ${limit(key)} bytes`, 413);
-}
-
-function checkHazard(...texts: Array<string | undefined>): void {
-  for (const t of texts) {
-    if (!t) continue;
-    const h = hazardFind(t);
-    if (h) throw new CxError('hazard', h.family);
-  }
 }
 
 const conflict = (state: TaskState, action: string) => new CxError('dup', `task ${state}: ${action} not possible`);
@@ -128,15 +120,16 @@ export const taskCreateOp = defineOp({
   output: taskView,
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   quota: ['write', 'write_net'],
   scrub: ['title', 'body'],
   bodyField: 'body',
+  hazard: ['title', 'body'],
   rest: { method: 'POST', path: '/v1/tasks', status: 201 },
   async run(ctx, input): Promise<TaskView> {
     const { core } = ctx;
     const me = ctx.caller.identity!.id;
     checkBytes('body', input.body, 'task.body');
-    checkHazard(input.title, input.body);
     if (input.space !== undefined) {
       if (!(await core.store.spaces.bySlug(input.space))) throw new CxError('bad', `space: no space s:${input.space}`);
       if (!(await core.store.spaces.isMember(input.space, me))) throw denied(`join s:${input.space} before posting in it`);
@@ -235,6 +228,7 @@ export const taskClaimOp = defineOp({
   output: actionOut,
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   quota: ['write', 'write_net'],
   rest: { method: 'POST', path: '/v1/tasks/:id/claim' },
   async run(ctx, input) {
@@ -279,14 +273,15 @@ export const taskDoneOp = defineOp({
   output: actionOut,
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   quota: ['write', 'write_net'],
   scrub: ['result'],
   bodyField: 'result',
+  hazard: ['result'],
   rest: { method: 'POST', path: '/v1/tasks/:id/done' },
   async run(ctx, input) {
     const me = ctx.caller.identity!.id;
     checkBytes('result', input.result, 'task.result');
-    checkHazard(input.result);
     const t = await load(ctx, input.id);
     if (t.state !== 'claimed') throw conflict(t.state, 'done');
     if (t.claimant !== me) throw denied('only the claimant submits');
@@ -304,6 +299,7 @@ export const taskAcceptOp = defineOp({
   output: actionOut,
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   quota: ['write', 'write_net'],
   rest: { method: 'POST', path: '/v1/tasks/:id/accept' },
   async run(ctx, input) {
@@ -326,12 +322,13 @@ export const taskRejectOp = defineOp({
   output: actionOut,
   auth: 'token',
   readOnly: false,
+  freeze: 'write',
   quota: ['write', 'write_net'],
   scrub: ['note'],
+  hazard: ['note'],
   rest: { method: 'POST', path: '/v1/tasks/:id/reject' },
   async run(ctx, input) {
     const me = ctx.caller.identity!.id;
-    checkHazard(input.note);
     const t = await load(ctx, input.id);
     if (t.state !== 'done') throw conflict(t.state, 'reject');
     if (t.creator !== me) throw denied('only the creator rejects');
@@ -384,4 +381,4 @@ export const adminBountyAcceptOp = defineOp({
   text: (o) => `ok ${o.bounty} paid ${o.credits} to ${o.hunter}`,
 });
 
-export const taskOps = [taskCreateOp, taskListOp, taskGetOp, taskClaimOp, taskReleaseOp, taskDoneOp, taskAcceptOp, taskRejectOp, taskCancelOp, adminBountyAcceptOp];
+export const taskOps: AnyOperation[] = [taskCreateOp, taskListOp, taskGetOp, taskClaimOp, taskReleaseOp, taskDoneOp, taskAcceptOp, taskRejectOp, taskCancelOp, adminBountyAcceptOp];

@@ -36,16 +36,6 @@ export function netTag(ctx: Ctx): Buffer {
   return tag(k, ctx.net);
 }
 
-/** Writes are frozen by the operator (`<kind>`, `write` or `all`) or a maintenance window. */
-export function checkFrozen(ctx: Ctx, kind: string): void {
-  const { status } = ctx.core;
-  const f = status.frozen;
-  const m = status.maintenanceUntil;
-  if (f.includes(kind) || f.includes('write') || f.includes('all') || (m !== null && Date.parse(m) > ctx.core.now())) {
-    throw new CxError('frozen', kind, 503);
-  }
-}
-
 /**
  * Expired rows of a domain are purged lazily, at most once a minute, by the writes of that domain:
  * every read already filters on expiry, so the sweep only reclaims space.

@@ -16,6 +16,8 @@ import { sqliteTasks } from './tasks.js';
 import { sqliteSpaces } from './spaces.js';
 import { sqliteSaved } from './saved.js';
 import { sqliteWorkspace } from './workspace.js';
+import { sqliteControl } from './control.js';
+import { MemoryQuotaRepo } from '../../core/quota/memory.js';
 
 /**
  * `workspaceKey` seals A2A push configs at rest; without it (tools, tests) the data directory's
@@ -51,6 +53,9 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     ...sqliteWorkspace(db),
     events,
     jobs,
+    control: sqliteControl(db),
+    // One process owns the database file and sees every request: its buckets can stay in memory.
+    quotas: new MemoryQuotaRepo(),
     async ping() {
       return (ping.get() as { ok: number }).ok === 1;
     },

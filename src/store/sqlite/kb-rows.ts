@@ -2,7 +2,7 @@
 import type { KbEntry, KbHit, Lib } from '../../core/kb/ports.js';
 
 export interface Row {
-  n: number; id: string; sig: string; h: string; title: string; error: string; fix: string; eco: string; cls: string; tags: string;
+  n: number; id: string; sig: string; h: string; ch: string; title: string; error: string; fix: string; eco: string; cls: string; tags: string;
   author: string; created: number; updated: number; confirms: number; fails: number; hits: number; libs: string | null;
 }
 
@@ -13,7 +13,7 @@ export interface HitRow { id: string; title: string; fix: string; confirms: numb
 export const HITS = '(SELECT hits FROM kb_sig_hits WHERE h = e.h)';
 const LIBS = "(SELECT group_concat(name || '@' || ver, ' ') FROM kb_libs WHERE entry = e.n)";
 // Error texts live apart (kb_errors): rows of kb_entries stay small for lookups and listings.
-export const COLS = `e.n, e.id, e.sig, e.h, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails,
+export const COLS = `e.n, e.id, e.sig, e.h, e.ch, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails,
   coalesce(${HITS}, 0) AS hits, ${LIBS} AS libs`;
 /** What lookups and searches print of an entry (KbHit): no error text, so memoized results stay small. */
 export const HIT_COLS = `e.id, e.title, e.fix, e.confirms, e.fails, ${LIBS} AS libs`;

@@ -1,5 +1,5 @@
 // SQLite implementation of the KB port: entries, libraries, votes, FTS5 search, demand.
-import type { Digest, KbRepo, NewEntry, VoteResult, Wanted } from '../../core/kb/ports.js';
+import type { Digest, KbRepo, NewEntry, Resign, StaleSig, VoteResult, Wanted } from '../../core/kb/ports.js';
 import type { Background } from './background.js';
 import { LIMIT, type Db } from './db.js';
 import { kbSearch } from './kb-search.js';
@@ -17,7 +17,7 @@ export function ftsQuery(q: string): string | null {
 
 export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { flush(): void } {
   const insEntry = db.prepare(
-    `INSERT INTO kb_entries (id, sig, h, title, fix, eco, cls, tags, author, created, updated) VALUES (@id, @sig, @h, @title, @fix, @eco, @cls, @tags, @author, @created, @created)`,
+    `INSERT INTO kb_entries (id, sig, h, ch, sigv, title, fix, eco, cls, tags, author, created, updated) VALUES (@id, @sig, @h, @ch, @sigv, @title, @fix, @eco, @cls, @tags, @author, @created, @created)`,
   );
   const insError = db.prepare('INSERT INTO kb_errors (n, error) VALUES (?, ?)');
   const insLib = db.prepare('INSERT OR REPLACE INTO kb_libs (entry, name, ver) VALUES (?, ?, ?)');
@@ -31,6 +31,23 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   const bestH = db.prepare(
     `SELECT ${HIT_COLS} FROM kb_entries e WHERE e.h = ? AND e.hidden = 0 ORDER BY (e.confirms * 3 - e.fails * 2) DESC, e.created DESC ${LIMIT}`,
   );
+  // The same read for the two other ways an error text reaches entries: its coarse signature, and a
+  // hash its entries answered to under an earlier ErrSig version (kb_sig_alias).
+  const bestCh = db.prepare(
+    `SELECT ${HIT_COLS} FROM kb_entries e WHERE e.ch = ? AND e.hidden = 0 ORDER BY (e.confirms * 3 - e.fails * 2) DESC, e.created DESC ${LIMIT}`,
+  );
+  const bestOld = db.prepare(
+    `SELECT ${HIT_COLS} FROM kb_sig_alias a JOIN kb_entries e ON e.n = a.n WHERE a.h = ? AND e.hidden = 0 ORDER BY (e.confirms * 3 - e.fails * 2) DESC, e.created DESC ${LIMIT}`,
+  );
+  const stale = db.prepare(`SELECT e.id, e.sig, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE e.sigv < ? ORDER BY e.n ${LIMIT}`);
+  const selResign = db.prepare('SELECT n, h, sigv, title, fix, tags, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE id = ?');
+  const aliasSeen = db.prepare('SELECT 1 FROM kb_sig_alias WHERE h = ? LIMIT 1').pluck();
+  const insAlias = db.prepare('INSERT OR IGNORE INTO kb_sig_alias (h, n, v) VALUES (?, ?, ?)');
+  const moveHits = db.prepare(
+    `INSERT INTO kb_sig_hits (h, hits) SELECT ?, hits FROM kb_sig_hits WHERE h = ? AND hits > 0 ON CONFLICT(h) DO UPDATE SET hits = kb_sig_hits.hits + excluded.hits`,
+  );
+  const setSig = db.prepare('UPDATE kb_entries SET sig = ?, h = ?, ch = ?, cls = ?, title = ?, sigv = ? WHERE n = ?');
+  const delFts = db.prepare('DELETE FROM kb_fts WHERE rowid = ?');
   // Lookups are counted in memory and handed to the background writer a few times a second, so a
   // read never waits for a write: measured at 1M entries, writing hits on the serving thread
   // halved POST /e throughput and pushed p99 from 27 ms to 455 ms.
@@ -109,7 +126,7 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   const bestDigest = db.prepare('SELECT lib, ver, topic, author, lines, score, created FROM kb_digests WHERE lib = ? AND ver = ? AND topic = ? ORDER BY score DESC, created DESC LIMIT 1');
 
   const insertOne = (e: NewEntry): number => {
-    const n = Number(insEntry.run({ ...e, tags: e.tags.join(' ') }).lastInsertRowid);
+    const n = Number(insEntry.run({ ...e, ch: e.ch ?? '', sigv: e.sigv ?? 0, tags: e.tags.join(' ') }).lastInsertRowid);
     insError.run(n, e.error);
     for (const l of e.libs) insLib.run(n, l.name, l.ver);
     insFts.run(n, e.title, e.error, e.fix, e.tags.join(' '));
@@ -119,6 +136,26 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   const insertManyTx = db.transaction((rows: NewEntry[]) => {
     for (const r of rows) insertOne(r);
     return rows.length;
+  });
+  const resignTx = db.transaction((rows: Resign[], version: number): number => {
+    let done = 0;
+    for (const r of rows) {
+      const cur = selResign.get(r.id) as { n: number; h: string; sigv: number; title: string; fix: string; tags: string; error: string } | undefined;
+      if (!cur) continue;
+      if (cur.h !== r.h) {
+        // The first entry of an old signature to move takes its lookup count along (entries of one
+        // signature share it; signatures that v2 merges add up).
+        if (!aliasSeen.get(cur.h)) moveHits.run(r.h, cur.h);
+        insAlias.run(cur.h, cur.n, cur.sigv);
+      }
+      setSig.run(r.sig, r.h, r.ch, r.cls, r.title, version, cur.n);
+      if (r.title !== cur.title) {
+        delFts.run(cur.n);
+        insFts.run(cur.n, r.title, cur.error, cur.fix, cur.tags);
+      }
+      done++;
+    }
+    return done;
   });
   const voteTx = db.transaction((id: string, voter: string, ok: boolean, now: number): VoteResult | null => {
     const e = selId.get(id) as Row | undefined;
@@ -158,6 +195,19 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
       // hash asked for would add a row of counts.
       if (hit && rows.length) pending.set(h, (pending.get(h) ?? 0) + 1);
       return rows;
+    },
+    async byCoarse(ch, limit) {
+      return ch ? (bestCh.all(ch, limit) as HitRow[]).map(toKbHit) : [];
+    },
+    async byOldHash(h, limit) {
+      return (bestOld.all(h, limit) as HitRow[]).map(toKbHit);
+    },
+    async staleSigs(version, limit) {
+      return stale.all(version, limit) as StaleSig[];
+    },
+    async resign(rows, version) {
+      changed();
+      return resignTx(rows, version);
     },
     async vote(id, voter, ok, now) {
       changed();

@@ -6,9 +6,12 @@ export function ciTxt(base: string): string {
 
 ## what it does
 send: the tail of a failing command's output, as the raw body (text/plain) or form field text
-get:  e: <sig> hits=<n> raw=<n> chars, hit lines, fix:, libs:, next:
+get:  e: <sig> hits=<n> raw=<n> chars match=exact|coarse, hit lines, fix:, libs:, next:
+      match=coarse: no fix for this very error yet, these are fixes of the same error code and
+      message with other names (check them)
 get:  Link header rel=canonical -> ${base}/e/<sig> (stable page for this error)
-none: 404 err notfound - no fix yet; the signature and libraries are recorded as wanted
+none: 404 err notfound - no fix yet; the signature and libraries are recorded as wanted; the line
+      names the next step (try GET /brief?q=<words>)
 the error text is normalized into a signature (algorithm: ${base}/errsig)
 raw text is not stored: only the signature and library names are recorded when no fix is found
 

@@ -1,4 +1,5 @@
-// ErrSig v1: error text (any language, any tool) -> short signature `sig` and h = sha256(sig).
+// ErrSig v2: error text (any language, any tool) -> short signature `sig` and h = sha256(sig), plus
+// a coarse signature `coarse` (every name removed) and ch = sha256(coarse).
 // Reference implementation, standalone ES module, no imports. Spec: /errsig. The server runs this
 // very file and serves it at /errsig.js; errsig.py must give identical results for every input.
 //
@@ -7,13 +8,13 @@
 // fixed-width lookbehind, no bounded quantifier over a class that can match a non-ASCII char
 // (JS counts UTF-16 units, Python code points), lengths counted in code points.
 //
-// Usage: import { errsig } from './errsig.js'; errsig(text) -> { sig, h }
+// Usage: import { errsig } from './errsig.js'; errsig(text) -> { sig, h, coarse, ch }
 //        node errsig.js < out.txt   prints `<sig>\t<h>`
 
-/** @typedef {{ sig: string, h: string }} ErrSig */
+/** @typedef {{ sig: string, h: string, coarse: string, ch: string }} ErrSig */
 /** @typedef {{ tag: string, msg: string }} Pick */
 
-export const ERRSIG_VERSION = 1;
+export const ERRSIG_VERSION = 2;
 
 const MAX_SIG = 200; // code points in the whole sig
 const MAX_LINE = 4000; // code points kept of each raw line
@@ -157,7 +158,7 @@ const S = {
   pct2f: String.raw`%2[fF]`,
   onlyShield: String.raw`^\uE000[\uE100-\uF7FF]\uE001$`,
   email: String.raw`(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9_\-])`,
-  quote: String.raw`(?:((?<![A-Za-z0-9_])(?:` + VALUE_WORDS + '|' + NAME_WORDS + String.raw`) )|(= ?|@)|(: ))?(?<![A-Za-z0-9_])(?:\'(\[[^\]\n]*\])\'|\'((?:[^\'\n]|\'(?=[A-Za-z0-9_]))*)\'|"([^"\n]*)"|\x60([^\x60\'\n]*)[\x60\']|\u2018([^\u2019\n]*)\u2019|\u201c([^\u201d\n]*)\u201d)(?![A-Za-z0-9_])`,
+  quote: String.raw`(?:((?<![A-Za-z0-9_])(?:` + VALUE_WORDS + '|' + NAME_WORDS + String.raw`|name|variable) )|(= ?|@)|(: ))?(?<![A-Za-z0-9_])(?:\'(\[[^\]\n]*\])\'|\'((?:[^\'\n]|\'(?=[A-Za-z0-9_]))*)\'|"([^"\n]*)"|\x60([^\x60\'\n]*)[\x60\']|\u2018([^\u2019\n]*)\u2019|\u201c([^\u201d\n]*)\u201d)(?![A-Za-z0-9_])`,
   quoteTrail: String.raw`^[.?!)\]]*$`,
   strongPath: String.raw`^(?:~?\/|\.\.?[\/\\]|[A-Za-z]:[\/\\]|\\\\)`,
   weakPathRel: String.raw`^[^ ]*[\/\\][^ \/\\]*\.` + EXT + '$',
@@ -203,6 +204,48 @@ const S = {
   spaces: String.raw` {2,}`,
   runs: String.raw`(<(?:n|v|s|hex|ts|ip|uuid|id|size|dur|url|email|host|path)>)(?:(?:, ?| )\1)+`,
   shieldTok: String.raw`\uE000([\uE100-\uF7FF])\uE001`,
+  // v2: the line that states the error, tags of one-line outputs, and names that a template carries.
+  goExit: String.raw`^exit status [0-9]+$`,
+  goFatalMsg: String.raw`^(?:all goroutines are asleep|concurrent map )`,
+  cLine: String.raw`^(?:fatal error|error): [^\n]*(?:\.(?:h|hh|hpp|hxx)[\'\u2019]?(?:: No such file or directory| file not found)|undeclared \(first use|implicit declaration of function|unknown type name|conflicting types for|has no member named|too (?:few|many) arguments to function|use of undeclared identifier|lvalue required|storage size of)`,
+  javaLauncher: String.raw`^(?:Error: )?(Could not find or load main class [^\n]*|Unable to access jarfile [^\n]*|Invalid or corrupt jarfile [^\n]*|Main method not found in class [^\n]*|LinkageError occurred while loading main class [^\n]*|JavaFX runtime components are missing[^\n]*)$`,
+  webpackNF: String.raw`^Module not found: (?:Error: )?([^\n]*)$`,
+  strictTpl: String.raw`^(?:rust:error\[E[0-9]+\]: |ts:error TS[0-9]+: |c:(?:fatal error|error)(?: C[0-9]+)?: |java:(?:error: |[^ :]*NullPointerException: )|go:(?!panic: |fatal error: |go: |verifying |"[^"]*" imported))`,
+  pyNameTail: String.raw`^ (?:is not defined|referenced before assignment|where it is not associated|is assigned to before global declaration)`,
+  dockerGot: String.raw`^Got (?=permission denied while trying to connect to the Docker daemon)`,
+  httpVerb: String.raw`(?<![A-Za-z0-9_])(?:Get|Head|Post|Put|Patch|Delete|Options) (?="[a-z][a-z0-9+.\-]*:\/\/)`,
+  pctPath: String.raw`(^|[^A-Za-z0-9_%])(?:%2[Ff][A-Za-z0-9._~\-]+)+`,
+  bare1: String.raw`(undefined: )[A-Za-z_$][A-Za-z0-9_$.]*()`,
+  bare2: String.raw`(declared and not used: )[A-Za-z_][A-Za-z0-9_]*()`,
+  bare3: String.raw`(^|[^A-Za-z0-9_.$<>])[A-Za-z_][A-Za-z0-9_.]*( declared and not used| declared but not used| redeclared in this block| undefined \(type )`,
+  bare4: String.raw`(undefined \(type )[^ ]+( has no field or method )`,
+  bare5: String.raw`(has no field or method )[A-Za-z_][A-Za-z0-9_]*()`,
+  bare6: String.raw`((?:too many|not enough) arguments in call to )[A-Za-z_][A-Za-z0-9_.]*()`,
+  bare7: String.raw`(cannot use )[^ ]+( \((?:variable|constant|value|untyped)[^)]*\) as )`,
+  bare8: String.raw`(variable )[A-Za-z_$][A-Za-z0-9_$]*( might not have been initialized| is already defined in )`,
+  bare9: String.raw`(is already defined in (?:method|class|constructor|interface) )[^ ,;]+()`,
+  bare10: String.raw`(incompatible types: )[A-Za-z_$][A-Za-z0-9_$.<>\[\],?]*( cannot be converted to )`,
+  bare11: String.raw`( cannot be converted to )[A-Za-z_$][A-Za-z0-9_$.<>\[\],?]*()`,
+  bare12: String.raw`(class )[A-Za-z_$][A-Za-z0-9_$]*( is public, should be declared in a file named )`,
+  bare13: String.raw`(should be declared in a file named )[^ ]+()`,
+  bare14: String.raw`(non-static (?:variable|method) )[^ ]+( cannot be referenced from a static context)`,
+  bare15: String.raw`(^|[^A-Za-z0-9_.$<>])[A-Za-z_$][A-Za-z0-9_$.]*( is not abstract and does not override abstract method )`,
+  bare16: String.raw`(does not override abstract method )[^ ]+( in )`,
+  bare17: String.raw`(abstract method <s> in )[A-Za-z_$][A-Za-z0-9_$.<>]*()`,
+  bare18: String.raw`(method )[A-Za-z_$][A-Za-z0-9_$]*( in (?:class|enum|interface) [^ ]+ cannot be applied to given types)`,
+  bare19: String.raw`( in (?:class|enum|interface) )[A-Za-z_$][A-Za-z0-9_$.<>]*( cannot be applied to given types)`,
+  bare20: String.raw`(main class )[A-Za-z_$][A-Za-z0-9_$.\/]*()`,
+  bare21: String.raw`((?:Unable to access|Invalid or corrupt) jarfile )[^ ]+()`,
+  bare22: String.raw`(Main method not found in class )[^ ,]+()`,
+  bare23: String.raw`(Unresolved reference:? )[A-Za-z_][A-Za-z0-9_]*()`,
+  bare24: String.raw`([Dd]id you mean:? )[^?]+(\?)`,
+  // v2: the coarse signature (ecosystem + code or type + template, every name removed).
+  coarseHead: String.raw`^[^ \':]+(?: [^ \':]+){0,2}: `,
+  coarseQuote: String.raw`(?<![A-Za-z0-9_])\'[^\'\n]*\'(?![A-Za-z0-9_])`,
+  coarsePkg: String.raw`((?:node_modules|site-packages|cargo|gomod|<registry>)\/)[^ ,;:)\'\]]+`,
+  coarseDotted: String.raw`(?<![A-Za-z0-9_.\-\/<@])[A-Za-z_@][A-Za-z0-9_\-]*(?:[.\/][A-Za-z0-9_\-]+)+(?![A-Za-z0-9_.\-\/])`,
+  coarseAt: String.raw`(?<![A-Za-z0-9_.\-\/])@?[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)?(?=@<|[=<>~!]=<)`,
+  coarseCmd: String.raw`^(command not found: )[^ ]+`,
 };
 
 /** @param {string} name @param {string} [flags] */
@@ -226,6 +269,7 @@ const WELL_KNOWN = new Set(
 );
 const VALUE_SET = new Set(VALUE_WORDS.split('|'));
 const NAME_SET = new Set(NAME_WORDS.split('|'));
+const BARE = ['bare1', 'bare2', 'bare3', 'bare4', 'bare5', 'bare6', 'bare7', 'bare8', 'bare9', 'bare10', 'bare11', 'bare12', 'bare13', 'bare14', 'bare15', 'bare16', 'bare17', 'bare18', 'bare19', 'bare20', 'bare21', 'bare22', 'bare23', 'bare24'];
 const JAVA_PREFIX = new Set('java javax jakarta org com io net kotlin android scala groovy'.split(' '));
 const NODE_ONLY = new Set(
   'Error RangeError ReferenceError EvalError URIError AggregateError InternalError AbortError FetchError AxiosError SqliteError DOMException ZodError'.split(' '),
@@ -331,9 +375,11 @@ function pick(L) {
   // 2. Go panic / runtime fatal error.
   const goroutine = T.some((t) => R.goroutine.test(t));
   for (let i = 0; i < n; i++) {
-    if ((m = R.goPanic.exec(T[i])) && (goroutine || m[1].startsWith('runtime error: ') || R.goSignal.test(nextNonEmpty(T, i))))
+    // v2: a Go panic alone (one line, or with only `exit status N` after it) is Go's too.
+    const alone = n === 1 || (n === 2 && R.goExit.test(T[1 - i]));
+    if ((m = R.goPanic.exec(T[i])) && (goroutine || alone || m[1].startsWith('runtime error: ') || R.goSignal.test(nextNonEmpty(T, i))))
       return { tag: 'go', msg: 'panic: ' + m[1] };
-    if (goroutine && (m = R.goFatal.exec(T[i]))) return { tag: 'go', msg: 'fatal error: ' + m[1] };
+    if ((m = R.goFatal.exec(T[i])) && (goroutine || (alone && R.goFatalMsg.test(m[1])))) return { tag: 'go', msg: 'fatal error: ' + m[1] };
   }
 
   // 3. Python traceback: the exception line after the last `Traceback` header (the one that ended the run).
@@ -367,6 +413,8 @@ function pick(L) {
     return { tag: 'java', msg: T[thread].replace(R.javaThread, '') };
   }
   if (javaFrames) for (let i = 0; i < n; i++) if (R.javaExc.test(T[i])) return { tag: 'java', msg: T[i] };
+  // 5b (v2). The JVM launcher's own errors (no exception, no frames).
+  for (let i = 0; i < n; i++) if ((m = R.javaLauncher.exec(T[i]))) return { tag: 'java', msg: 'Error: ' + m[1] };
 
   // 6. Compiler and linker diagnostics: the first one in the output.
   for (let i = 0; i < n; i++) {
@@ -385,6 +433,10 @@ function pick(L) {
       return { tag: 'c', msg: 'undefined symbols' + (s ? ': ' + s[1] : '') };
     }
   }
+
+  // 6b (v2). webpack / Next.js: `Module not found: Error: Can't resolve 'x' in '/dir'` states the
+  // error; the `ERROR in ./src/file.js 3:0-28` header above it only says where.
+  for (let i = 0; i < n; i++) if ((m = R.webpackNF.exec(T[i]))) return { tag: 'node', msg: 'Module not found: ' + m[1] };
 
   // 7. Node: the first `XError: msg` line of a stack, plus its first `[cause]`.
   const nodeCtx = T.some((t) => R.nodeFrame.test(t) || R.nodeCtx.test(t));
@@ -466,6 +518,9 @@ function pick(L) {
     if ((m = R.goTool.exec(T[i]))) return { tag: 'go', msg: 'go: ' + m[1] };
     if ((m = R.goSum.exec(T[i]))) return { tag: 'go', msg: m[1] };
   }
+
+  // 12b (v2). A gcc/clang diagnostic without its location (one line): its template tells C.
+  for (let i = 0; i < n; i++) if (R.cLine.test(T[i])) return { tag: 'c', msg: T[i] };
 
   // 13. A bare exception line `XError: msg` without a stack: the name (and message) tell the runtime.
   for (let i = 0; i < n; i++) {
@@ -634,15 +689,17 @@ class Shield {
   }
 }
 
-/** @param {string} msg */
-function normalize(msg) {
+/** @param {string} msg @param {boolean} strict quoted names are values (a compiler template, v2) */
+function normalize(msg, strict) {
   const sh = new Shield();
   let s = cpCut(msg, MAX_MSG);
+  s = s.replace(R.dockerGot, '');
   // Codes that identify the error are kept verbatim: exit codes, errno, HTTP status, SQLSTATE.
   s = s.replace(G.protect, (_m, pre, num) => pre + sh.put(num));
   s = s.replace(G.protectOpenssl, (_m, pre, code) => pre + sh.put(code));
   s = s.replace(G.protectHttp, (_m, num) => sh.put(num));
   s = s.replace(G.protectSqlState, (_m, st) => sh.put(st));
+  s = s.replace(G.httpVerb, '');
   s = s.replace(G.url, (m) => {
     const trail = (R.urlTrail.exec(m) || [''])[0];
     const u = m.slice(0, m.length - trail.length);
@@ -650,12 +707,14 @@ function normalize(msg) {
     return sh.put(reg ? '<registry>/' + reg[1].replace(G.pct2f, '/') : '<url>') + trail;
   });
   s = s.replace(G.email, () => sh.put('<email>'));
-  s = quotes(s, 0, sh);
+  s = s.replace(G.pctPath, (_m, a) => a + sh.put('<path>'));
+  s = quotes(s, 0, sh, strict);
   s = s.replace(G.path, (m) => pathMatch(m, sh));
   s = s.replace(G.sqlIdent1, (_m, a) => a + '<s>');
   s = s.replace(G.sqlIdent2, (_m, a) => a + '<s>');
   s = s.replace(G.sqlIdent3, (_m, a, b) => a + '<s>' + b + '<s>');
   s = s.replace(G.sqlIdent4, (_m, a, b) => a + '<s>' + b);
+  for (const k of BARE) s = s.replace(G[k], (_m, a, b) => a + '<s>' + b);
   s = tokens(s);
   s = sh.open(s);
   s = s.replace(G.spaces, ' ').replace(R.ltrim, '').replace(R.rtrim, '');
@@ -667,9 +726,12 @@ function normalize(msg) {
  * Quoted segments: kept when they name something (a module, a type, a key), replaced by <s> when
  * they are values (after `=`, after a trailing `: `, after words like `user`, `table`, or not
  * identifier-like), turned into <path> when they are paths. Quote style is canonicalized to '.
- * @param {string} s @param {number} depth @param {Shield} sh
+ * v2: in a compiler template (strict) every quoted name is a value, except after module, crate,
+ * package, import ... and paths; Python's `name 'x' is not defined` and `local variable 'x'
+ * referenced before assignment` name a variable; a one-character value after `@` is a value.
+ * @param {string} s @param {number} depth @param {Shield} sh @param {boolean} strict
  */
-function quotes(s, depth, sh) {
+function quotes(s, depth, sh, strict) {
   const firstColon = s.indexOf(': ');
   return s.replace(G.quote, (m, g1, g2, g3, c0, c1, c2, c3, c4, c5, offset) => {
     const pre = g1 || g2 || g3 || '';
@@ -678,17 +740,18 @@ function quotes(s, depth, sh) {
     const after = s.slice(offset + m.length);
     const word = g1 ? g1.slice(0, -1) : '';
     const len = cpLen(c);
-    const isValue = VALUE_SET.has(word) || !!g2 || (!!g3 && firstColon >= 0 && firstColon < offset && R.quoteTrail.test(after));
+    const isValue =
+      VALUE_SET.has(word) || !!g2 || (!!g3 && firstColon >= 0 && firstColon < offset && R.quoteTrail.test(after)) || ((word === 'name' || word === 'variable') && R.pyNameTail.test(after));
     let out;
-    if (len <= 1) out = sh.put(isValue && R.wordChar.test(c) ? '<s>' : "'" + c + "'");
+    if (len <= 1) out = sh.put(((isValue || strict) && R.wordChar.test(c)) || g2 === '@' ? '<s>' : "'" + c + "'");
     else if (R.onlyShield.test(c)) out = c;
     else if (len > MAX_QUOTED) out = sh.put('<s>');
     else if (R.strongPath.test(c)) out = sh.put(normPath(c));
-    else if (NAME_SET.has(word) && R.identLike.test(c)) out = sh.put("'" + tokens(c) + "'");
+    else if (NAME_SET.has(word) && (!strict || word !== 'named') && R.identLike.test(c)) out = sh.put("'" + tokens(c) + "'");
     else if (R.weakPathRel.test(c) || R.weakPathBare.test(c) || WELL_KNOWN.has(c)) out = sh.put(R.header.test(c) ? "'" + c + "'" : normPath(c));
-    else if (isValue) out = sh.put('<s>');
+    else if (isValue || strict) out = sh.put('<s>');
     else if (R.identLike.test(c)) out = sh.put("'" + tokens(c) + "'");
-    else if (depth < 2 && R.nested.test(c)) out = "'" + quotes(c, depth + 1, sh) + "'";
+    else if (depth < 2 && R.nested.test(c)) out = "'" + quotes(c, depth + 1, sh, false) + "'";
     else out = sh.put('<s>');
     return pre + out;
   });
@@ -770,16 +833,39 @@ function tokens(s) {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * ErrSig v1 of raw error output.
+ * ErrSig v2 of raw error output: the fine signature and the coarse one.
  * @param {string} text
  * @returns {ErrSig}
  */
 export function errsig(text) {
   const s = typeof text === 'string' ? text : text == null ? '' : String(text);
   const { tag, msg } = pick(toLines(s));
-  let sig = tag + ':' + normalize(msg);
+  let sig = tag + ':' + normalize(msg, R.strictTpl.test(tag + ':' + msg));
   if (sig.length > MAX_SIG) sig = cpCut(sig, MAX_SIG).replace(R.rtrim, '');
-  return { sig, h: sha256Hex(sig) };
+  const c = coarse(sig);
+  return { sig, h: sha256Hex(sig), coarse: c, ch: sha256Hex(c) };
+}
+
+/**
+ * The coarse signature of a fine one: the tag, the error code or type (the head up to the first
+ * `: ` when it is at most three words), and the template with every remaining name removed:
+ * quoted names, package paths, dotted and slashed names, `name@<v>`, the command not found.
+ * @param {string} sig
+ */
+export function coarse(sig) {
+  const colon = sig.indexOf(':');
+  const tag = sig.slice(0, colon + 1);
+  const text = sig.slice(colon + 1);
+  const hm = R.coarseHead.exec(text);
+  const head = hm ? hm[0] : '';
+  let rest = text.slice(head.length);
+  rest = rest.replace(G.coarseQuote, '<s>');
+  rest = rest.replace(G.coarsePkg, (_m, a) => a + '<s>');
+  rest = rest.replace(G.coarseDotted, '<s>');
+  rest = rest.replace(G.coarseAt, '<s>');
+  let c = tag + (head + rest).replace(G.coarseCmd, (_m, a) => a + '<s>').replace(G.spaces, ' ').replace(G.runs, (_m, p) => p);
+  if (c.length > MAX_SIG) c = cpCut(c, MAX_SIG);
+  return c.replace(R.rtrim, '');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -817,11 +903,33 @@ function utf8(s) {
   return b;
 }
 
+// Node (20.16 and later) lends its native SHA-256 synchronously; elsewhere (browsers, Deno, older
+// Node) the pure-JS one below runs. Same bytes in (UTF-8, a lone surrogate as U+FFFD), same hex out.
+/** @type {{ createHash(a: string): { update(s: string, e: string): { digest(e: string): string } } } | null} */
+const NODE_CRYPTO = (() => {
+  try {
+    // @ts-ignore: getBuiltinModule is not in every @types/node
+    const g = typeof process !== 'undefined' && process && typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('node:crypto') : null;
+    return g && typeof g.createHash === 'function' ? g : null;
+  } catch {
+    return null;
+  }
+})();
+
 /**
  * 64 lowercase hex of SHA-256 of the UTF-8 of s.
  * @param {string} s
  */
 export function sha256Hex(s) {
+  if (NODE_CRYPTO) return NODE_CRYPTO.createHash('sha256').update(s, 'utf8').digest('hex');
+  return sha256Js(s);
+}
+
+/**
+ * The same, in pure JavaScript (FIPS 180-4).
+ * @param {string} s
+ */
+export function sha256Js(s) {
   const bytes = utf8(s);
   const len = bytes.length;
   const total = (((len + 8) >> 6) + 1) << 6;

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""ErrSig v1: error text (any language, any tool) -> short signature `sig` and h = sha256(sig).
+"""ErrSig v2: error text (any language, any tool) -> short signature `sig` and h = sha256(sig), plus
+a coarse signature (every name removed) and ch = sha256(coarse).
 
 Reference implementation in Python 3 (stdlib only). Spec: /errsig. Gives results identical to
 errsig.js for every input: the pattern table PATTERNS is the same text as ERRSIG_PATTERNS in
 errsig.js (checked by the tests), lengths are counted in code points, lowercasing is never used.
 
 Usage:  from errsig import errsig; sig, h = errsig(text)
+        from errsig import errsig_levels; sig, h, coarse, ch = errsig_levels(text)
         python3 errsig.py < out.txt      prints `<sig>\t<h>`
 """
 
@@ -13,7 +15,7 @@ import hashlib
 import re
 import sys
 
-ERRSIG_VERSION = 1
+ERRSIG_VERSION = 2
 
 MAX_SIG = 200     # code points in the whole sig
 MAX_LINE = 4000   # code points kept of each raw line
@@ -146,7 +148,7 @@ PATTERNS = {
     'pct2f': r'%2[fF]',
     'onlyShield': r'^\uE000[\uE100-\uF7FF]\uE001$',
     'email': r'(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9_\-])',
-    'quote': r'''(?:((?<![A-Za-z0-9_])(?:user|role|password|database|relation|table|Table|column|schema|constraint|index|key|entry|thread|value|literal|near|host|hostname|parsing|string|file|File|directory|path|at|module|package|crate|library|named|from|import|command|requirement|dependency|plugin) )|(= ?|@)|(: ))?(?<![A-Za-z0-9_])(?:\'(\[[^\]\n]*\])\'|\'((?:[^\'\n]|\'(?=[A-Za-z0-9_]))*)\'|"([^"\n]*)"|\x60([^\x60\'\n]*)[\x60\']|\u2018([^\u2019\n]*)\u2019|\u201c([^\u201d\n]*)\u201d)(?![A-Za-z0-9_])''',
+    'quote': r'''(?:((?<![A-Za-z0-9_])(?:user|role|password|database|relation|table|Table|column|schema|constraint|index|key|entry|thread|value|literal|near|host|hostname|parsing|string|file|File|directory|path|at|module|package|crate|library|named|from|import|command|requirement|dependency|plugin|name|variable) )|(= ?|@)|(: ))?(?<![A-Za-z0-9_])(?:\'(\[[^\]\n]*\])\'|\'((?:[^\'\n]|\'(?=[A-Za-z0-9_]))*)\'|"([^"\n]*)"|\x60([^\x60\'\n]*)[\x60\']|\u2018([^\u2019\n]*)\u2019|\u201c([^\u201d\n]*)\u201d)(?![A-Za-z0-9_])''',
     'quoteTrail': r'^[.?!)\]]*$',
     'strongPath': r'^(?:~?\/|\.\.?[\/\\]|[A-Za-z]:[\/\\]|\\\\)',
     'weakPathRel': r'^[^ ]*[\/\\][^ \/\\]*\.(?:py|pyi|pyx|ipynb|js|mjs|cjs|jsx|ts|tsx|mts|cts|vue|svelte|json|jsonc|json5|yaml|yml|toml|ini|cfg|conf|env|lock|txt|md|rst|csv|tsv|xml|html|htm|css|scss|sass|less|rs|go|java|kt|kts|scala|groovy|gradle|class|jar|war|c|cc|cpp|cxx|h|hh|hpp|hxx|swift|rb|php|cs|fs|sh|bash|zsh|ps1|bat|cmd|sql|db|sqlite|sqlite3|log|wasm|zip|tar|gz|tgz|whl|egg|pem|crt|proto|so|dylib|dll|exe|bin)$',
@@ -192,6 +194,48 @@ PATTERNS = {
     'spaces': r' {2,}',
     'runs': r'(<(?:n|v|s|hex|ts|ip|uuid|id|size|dur|url|email|host|path)>)(?:(?:, ?| )\1)+',
     'shieldTok': r'\uE000([\uE100-\uF7FF])\uE001',
+    # v2: the line that states the error, tags of one-line outputs, names that a template carries,
+    # and the coarse signature.
+    'goExit': r'^exit status [0-9]+$',
+    'goFatalMsg': r'^(?:all goroutines are asleep|concurrent map )',
+    'cLine': r"^(?:fatal error|error): [^\n]*(?:\.(?:h|hh|hpp|hxx)[\'\u2019]?(?:: No such file or directory| file not found)|undeclared \(first use|implicit declaration of function|unknown type name|conflicting types for|has no member named|too (?:few|many) arguments to function|use of undeclared identifier|lvalue required|storage size of)",
+    'javaLauncher': r'^(?:Error: )?(Could not find or load main class [^\n]*|Unable to access jarfile [^\n]*|Invalid or corrupt jarfile [^\n]*|Main method not found in class [^\n]*|LinkageError occurred while loading main class [^\n]*|JavaFX runtime components are missing[^\n]*)$',
+    'webpackNF': r'^Module not found: (?:Error: )?([^\n]*)$',
+    'strictTpl': r'^(?:rust:error\[E[0-9]+\]: |ts:error TS[0-9]+: |c:(?:fatal error|error)(?: C[0-9]+)?: |java:(?:error: |[^ :]*NullPointerException: )|go:(?!panic: |fatal error: |go: |verifying |"[^"]*" imported))',
+    'pyNameTail': r'^ (?:is not defined|referenced before assignment|where it is not associated|is assigned to before global declaration)',
+    'dockerGot': r'^Got (?=permission denied while trying to connect to the Docker daemon)',
+    'httpVerb': r'(?<![A-Za-z0-9_])(?:Get|Head|Post|Put|Patch|Delete|Options) (?="[a-z][a-z0-9+.\-]*:\/\/)',
+    'pctPath': r'(^|[^A-Za-z0-9_%])(?:%2[Ff][A-Za-z0-9._~\-]+)+',
+    'bare1': r'(undefined: )[A-Za-z_$][A-Za-z0-9_$.]*()',
+    'bare2': r'(declared and not used: )[A-Za-z_][A-Za-z0-9_]*()',
+    'bare3': r'(^|[^A-Za-z0-9_.$<>])[A-Za-z_][A-Za-z0-9_.]*( declared and not used| declared but not used| redeclared in this block| undefined \(type )',
+    'bare4': r'(undefined \(type )[^ ]+( has no field or method )',
+    'bare5': r'(has no field or method )[A-Za-z_][A-Za-z0-9_]*()',
+    'bare6': r'((?:too many|not enough) arguments in call to )[A-Za-z_][A-Za-z0-9_.]*()',
+    'bare7': r'(cannot use )[^ ]+( \((?:variable|constant|value|untyped)[^)]*\) as )',
+    'bare8': r'(variable )[A-Za-z_$][A-Za-z0-9_$]*( might not have been initialized| is already defined in )',
+    'bare9': r'(is already defined in (?:method|class|constructor|interface) )[^ ,;]+()',
+    'bare10': r'(incompatible types: )[A-Za-z_$][A-Za-z0-9_$.<>\[\],?]*( cannot be converted to )',
+    'bare11': r'( cannot be converted to )[A-Za-z_$][A-Za-z0-9_$.<>\[\],?]*()',
+    'bare12': r'(class )[A-Za-z_$][A-Za-z0-9_$]*( is public, should be declared in a file named )',
+    'bare13': r'(should be declared in a file named )[^ ]+()',
+    'bare14': r'(non-static (?:variable|method) )[^ ]+( cannot be referenced from a static context)',
+    'bare15': r'(^|[^A-Za-z0-9_.$<>])[A-Za-z_$][A-Za-z0-9_$.]*( is not abstract and does not override abstract method )',
+    'bare16': r'(does not override abstract method )[^ ]+( in )',
+    'bare17': r'(abstract method <s> in )[A-Za-z_$][A-Za-z0-9_$.<>]*()',
+    'bare18': r'(method )[A-Za-z_$][A-Za-z0-9_$]*( in (?:class|enum|interface) [^ ]+ cannot be applied to given types)',
+    'bare19': r'( in (?:class|enum|interface) )[A-Za-z_$][A-Za-z0-9_$.<>]*( cannot be applied to given types)',
+    'bare20': r'(main class )[A-Za-z_$][A-Za-z0-9_$.\/]*()',
+    'bare21': r'((?:Unable to access|Invalid or corrupt) jarfile )[^ ]+()',
+    'bare22': r'(Main method not found in class )[^ ,]+()',
+    'bare23': r'(Unresolved reference:? )[A-Za-z_][A-Za-z0-9_]*()',
+    'bare24': r'([Dd]id you mean:? )[^?]+(\?)',
+    'coarseHead': r"^[^ \':]+(?: [^ \':]+){0,2}: ",
+    'coarseQuote': r"(?<![A-Za-z0-9_])\'[^\'\n]*\'(?![A-Za-z0-9_])",
+    'coarsePkg': r"((?:node_modules|site-packages|cargo|gomod|<registry>)\/)[^ ,;:)\'\]]+",
+    'coarseDotted': r'(?<![A-Za-z0-9_.\-\/<@])[A-Za-z_@][A-Za-z0-9_\-]*(?:[.\/][A-Za-z0-9_\-]+)+(?![A-Za-z0-9_.\-\/])',
+    'coarseAt': r'(?<![A-Za-z0-9_.\-\/])@?[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)?(?=@<|[=<>~!]=<)',
+    'coarseCmd': r'^(command not found: )[^ ]+',
 }
 
 R = {k: re.compile(v.replace('{PC}', PC_PY)) for k, v in PATTERNS.items()}
@@ -205,6 +249,7 @@ WELL_KNOWN = set(
      'docker-compose.yaml compose.yaml Gemfile Gemfile.lock composer.json .gitignore .gitmodules').split(' '))
 VALUE_SET = set(VALUE_WORDS.split('|'))
 NAME_SET = set(NAME_WORDS.split('|'))
+BARE = ['bare%d' % i for i in range(1, 25)]
 JAVA_PREFIX = set('java javax jakarta org com io net kotlin android scala groovy'.split(' '))
 NODE_ONLY = set(
     'Error RangeError ReferenceError EvalError URIError AggregateError InternalError AbortError FetchError AxiosError SqliteError DOMException ZodError'.split(' '))
@@ -306,13 +351,14 @@ def _pick(L):
     # 2. Go panic / runtime fatal error.
     goroutine = any(_m('goroutine', t) for t in T)
     for i in range(n):
+        # v2: a Go panic alone (one line, or with only `exit status N` after it) is Go's too.
+        alone = n == 1 or (n == 2 and bool(_m('goExit', T[1 - i])))
         m = _m('goPanic', T[i])
-        if m and (goroutine or m.group(1).startswith('runtime error: ') or _m('goSignal', _next_non_empty(T, i))):
+        if m and (goroutine or alone or m.group(1).startswith('runtime error: ') or _m('goSignal', _next_non_empty(T, i))):
             return 'go', 'panic: ' + m.group(1)
-        if goroutine:
-            m = _m('goFatal', T[i])
-            if m:
-                return 'go', 'fatal error: ' + m.group(1)
+        m = _m('goFatal', T[i])
+        if m and (goroutine or (alone and _m('goFatalMsg', m.group(1)))):
+            return 'go', 'fatal error: ' + m.group(1)
 
     # 3. Python traceback: the exception line after the last `Traceback` header.
     last = -1
@@ -360,6 +406,11 @@ def _pick(L):
         for i in range(n):
             if _m('javaExc', T[i]):
                 return 'java', T[i]
+    # 5b (v2). The JVM launcher's own errors.
+    for i in range(n):
+        m = _m('javaLauncher', T[i])
+        if m:
+            return 'java', 'Error: ' + m.group(1)
 
     # 6. Compiler and linker diagnostics.
     for i in range(n):
@@ -394,6 +445,12 @@ def _pick(L):
         if _m('macLink', t):
             s = _m('macSym', _next_non_empty(T, i))
             return 'c', 'undefined symbols' + (': ' + s.group(1) if s else '')
+
+    # 6b (v2). webpack / Next.js `Module not found:` states the error, not the `ERROR in` header.
+    for i in range(n):
+        m = _m('webpackNF', T[i])
+        if m:
+            return 'node', 'Module not found: ' + m.group(1)
 
     # 7. Node.
     node_ctx = any(_m('nodeFrame', t) or _m('nodeCtx', t) for t in T)
@@ -496,6 +553,11 @@ def _pick(L):
         m = _m('goSum', T[i])
         if m:
             return 'go', m.group(1)
+
+    # 12b (v2). A gcc/clang diagnostic without its location.
+    for i in range(n):
+        if _m('cLine', T[i]):
+            return 'c', T[i]
 
     # 13. A bare exception line.
     for i in range(n):
@@ -695,9 +757,10 @@ class _Shield:
         return s
 
 
-def _normalize(msg):
+def _normalize(msg, strict):
     sh = _Shield()
     s = _cp_cut(msg, MAX_MSG)
+    s = R['dockerGot'].sub('', s, count=1)
     s = R['protect'].sub(lambda m: m.group(1) + sh.put(m.group(2)), s)
     s = R['protectOpenssl'].sub(lambda m: m.group(1) + sh.put(m.group(2)), s)
     s = R['protectHttp'].sub(lambda m: sh.put(m.group(1)), s)
@@ -710,14 +773,18 @@ def _normalize(msg):
         u = u0[:len(u0) - len(trail)]
         reg = R['npmReg'].search(u)
         return sh.put('<registry>/' + R['pct2f'].sub('/', reg.group(1)) if reg else '<url>') + trail
+    s = R['httpVerb'].sub('', s)
     s = R['url'].sub(url, s)
     s = R['email'].sub(lambda m: sh.put('<email>'), s)
-    s = _quotes(s, 0, sh)
+    s = R['pctPath'].sub(lambda m: m.group(1) + sh.put('<path>'), s)
+    s = _quotes(s, 0, sh, strict)
     s = R['path'].sub(lambda m: _path_match(m.group(0), sh), s)
     s = R['sqlIdent1'].sub(lambda m: m.group(1) + '<s>', s)
     s = R['sqlIdent2'].sub(lambda m: m.group(1) + '<s>', s)
     s = R['sqlIdent3'].sub(lambda m: m.group(1) + '<s>' + m.group(2) + '<s>', s)
     s = R['sqlIdent4'].sub(lambda m: m.group(1) + '<s>' + m.group(2), s)
+    for k in BARE:
+        s = R[k].sub(lambda m: m.group(1) + '<s>' + m.group(2), s)
     s = _tokens(s)
     s = sh.open(s)
     s = R['spaces'].sub(' ', s)
@@ -727,7 +794,7 @@ def _normalize(msg):
     return s
 
 
-def _quotes(s, depth, sh):
+def _quotes(s, depth, sh, strict):
     first_colon = s.find(': ')
 
     def cb(m):
@@ -738,25 +805,26 @@ def _quotes(s, depth, sh):
         after = s[m.end():]
         word = g1[:-1] if g1 else ''
         ln = len(c)
-        is_value = word in VALUE_SET or bool(g2) or bool(g3 and 0 <= first_colon < offset and _m('quoteTrail', after))
+        is_value = (word in VALUE_SET or bool(g2) or bool(g3 and 0 <= first_colon < offset and _m('quoteTrail', after))
+                    or (word in ('name', 'variable') and bool(_m('pyNameTail', after))))
         if ln <= 1:
-            out = sh.put('<s>' if is_value and _m('wordChar', c) else "'" + c + "'")
+            out = sh.put('<s>' if ((is_value or strict) and _m('wordChar', c)) or g2 == '@' else "'" + c + "'")
         elif _m('onlyShield', c):
             out = c
         elif ln > MAX_QUOTED:
             out = sh.put('<s>')
         elif _m('strongPath', c):
             out = sh.put(_norm_path(c))
-        elif word in NAME_SET and _m('identLike', c):
+        elif word in NAME_SET and (not strict or word != 'named') and _m('identLike', c):
             out = sh.put("'" + _tokens(c) + "'")
         elif _m('weakPathRel', c) or _m('weakPathBare', c) or c in WELL_KNOWN:
             out = sh.put("'" + c + "'" if _m('header', c) else _norm_path(c))
-        elif is_value:
+        elif is_value or strict:
             out = sh.put('<s>')
         elif _m('identLike', c):
             out = sh.put("'" + _tokens(c) + "'")
         elif depth < 2 and _m('nested', c):
-            out = "'" + _quotes(c, depth + 1, sh) + "'"
+            out = "'" + _quotes(c, depth + 1, sh, False) + "'"
         else:
             out = sh.put('<s>')
         return pre + out
@@ -831,7 +899,13 @@ def _tokens(s):
 # ---------------------------------------------------------------------------------------------
 
 def errsig(text):
-    """ErrSig v1 of raw error output: returns (sig, h)."""
+    """ErrSig v2 of raw error output: returns (sig, h)."""
+    sig, h, _c, _ch = errsig_levels(text)
+    return sig, h
+
+
+def errsig_levels(text):
+    """ErrSig v2 of raw error output, both levels: returns (sig, h, coarse, ch)."""
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode('utf-8', 'replace')
     elif text is None:
@@ -839,10 +913,34 @@ def errsig(text):
     elif not isinstance(text, str):
         text = str(text)
     tag, msg = _pick(_to_lines(text))
-    sig = tag + ':' + _normalize(msg)
+    sig = tag + ':' + _normalize(msg, bool(_m('strictTpl', tag + ':' + msg)))
     if len(sig) > MAX_SIG:
         sig = R['rtrim'].sub('', sig[:MAX_SIG], count=1)
-    return sig, hashlib.sha256(sig.encode('utf-8')).hexdigest()
+    c = coarse(sig)
+    return sig, _sha(sig), c, _sha(c)
+
+
+def _sha(s):
+    return hashlib.sha256(s.encode('utf-8')).hexdigest()
+
+
+def coarse(sig):
+    """The coarse signature of a fine one: tag, code or type, template without names."""
+    colon = sig.find(':')
+    tag = sig[:colon + 1]
+    text = sig[colon + 1:]
+    hm = _m('coarseHead', text)
+    head = hm.group(0) if hm else ''
+    rest = text[len(head):]
+    rest = R['coarseQuote'].sub('<s>', rest)
+    rest = R['coarsePkg'].sub(lambda m: m.group(1) + '<s>', rest)
+    rest = R['coarseDotted'].sub('<s>', rest)
+    rest = R['coarseAt'].sub('<s>', rest)
+    c = R['coarseCmd'].sub(lambda m: m.group(1) + '<s>', head + rest, count=1)
+    c = tag + R['runs'].sub(lambda m: m.group(1), R['spaces'].sub(' ', c))
+    if len(c) > MAX_SIG:
+        c = c[:MAX_SIG]
+    return R['rtrim'].sub('', c, count=1)
 
 
 def main():

@@ -1,33 +1,29 @@
-// The fastify app of the commons: parsers, host checks, errors, generated op routes, pages.
+// The shared HTTP host of the commons: the fastify instance, body parsers, request ids, host
+// checks, load shedding, and the one error and not-found rendering. Faces (REST, MCP, A2A) are
+// plugins registered on it by the composition root (src/app.ts); none of them builds its own.
 import formbody from '@fastify/formbody';
 import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { CxError } from '../core/errors.js';
 import { limit } from '../core/limits.js';
-import type { Core, Operation } from '../core/ops/types.js';
+import type { Core } from '../core/ops/types.js';
 import { sendError, toCxError } from './errors.js';
-import { registerOpRoutes } from './ops.js';
-import { registerDropRoutes } from './drops.js';
-import { registerCacheRoutes } from './cache.js';
-import { registerBlobRoutes } from './blobs.js';
 import { logSerializers } from './logging.js';
-import { registerPages } from './pages.js';
-import { registerKbPages } from './kb.js';
-import { registerErrsig } from './errsig.js';
-import { registerMcp } from '../mcp/routes.js';
-import { registerA2a } from '../a2a/routes.js';
+import { clientErrorHandler } from './wire.js';
 
-export interface AppOptions {
+export interface HostOptions {
   logger?: boolean;
+  /** Where the request log goes (default stdout); tests read it. */
+  logStream?: NodeJS.WritableStream;
 }
 
-export async function buildApp(core: Core, ops: readonly Operation[], opts: AppOptions = {}): Promise<FastifyInstance> {
+export async function createHost(core: Core, opts: HostOptions = {}): Promise<FastifyInstance> {
   const { config } = core;
   const reqPrefix = randomBytes(4).toString('hex');
   let reqSeq = 0;
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers },
+    logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     trustProxy: config.trustProxy,
     bodyLimit: limit('body.default'),
     // A caller's X-Request-Id is kept only when it is short and plain; otherwise a random
@@ -41,7 +37,9 @@ export async function buildApp(core: Core, ops: readonly Operation[], opts: AppO
     frameworkErrors: (err, req, reply) => {
       sendError(req, reply, toCxError(err, req), config.baseUrl);
     },
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: limit('url.param') },
+    // Requests Node's parser refuses get the one-line form too, not fastify's JSON.
+    clientErrorHandler,
     // While closing, requests already on open connections are served (drained) instead of getting
     // fastify's own JSON 503, which is not the one-line error format.
     return503OnClosing: false,
@@ -59,7 +57,7 @@ export async function buildApp(core: Core, ops: readonly Operation[], opts: AppO
       done(new CxError('bad', 'json: malformed body'), undefined);
     }
   });
-  // Any other content type arrives as a string; the op adapter decides whether it fits.
+  // Any other content type arrives as a string; the face's adapter decides whether it fits.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   await app.register(underPressure, {
@@ -69,8 +67,7 @@ export async function buildApp(core: Core, ops: readonly Operation[], opts: AppO
   const shedTimer = setInterval(() => {
     const m = app.memoryUsage();
     const reasons = m.eventLoopDelay > limit('shed.loop_delay') ? ['event_loop_delay'] : [];
-    core.status.shed = reasons.length ? 1 : 0;
-    core.status.shedReasons = reasons;
+    core.control.measure(reasons.length ? 1 : 0, reasons);
   }, 1000);
   shedTimer.unref();
   app.addHook('onClose', async () => clearInterval(shedTimer));
@@ -89,17 +86,5 @@ export async function buildApp(core: Core, ops: readonly Operation[], opts: AppO
     return sendError(req, reply, cx, config.baseUrl);
   });
   app.setNotFoundHandler((req, reply) => sendError(req, reply, new CxError('notfound', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 120)}`), config.baseUrl));
-
-  registerDropRoutes(app, core);
-  registerCacheRoutes(app, core);
-  registerBlobRoutes(app, core);
-  registerOpRoutes(app, core, ops);
-  registerPages(app, core, ops);
-  registerKbPages(app, core);
-  registerErrsig(app);
-  const mcp = registerMcp(app, core, ops);
-  registerA2a(app, core, ops);
-  // Open SSE streams would keep close() waiting: end MCP sessions first.
-  app.addHook('preClose', async () => mcp.close());
   return app;
 }

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CxError, errCode } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import { acceptQ, JSON_T, sendText, wantsJson } from './negotiate.js';
+import { paramTooLong } from './wire.js';
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: CxError, base: string): FastifyReply {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
@@ -38,6 +39,8 @@ export function toCxError(err: unknown, req: FastifyRequest): CxError {
       return new CxError('busy', 'server under load, retry later', 503, { 'Retry-After': String(limit('shed.retry_after')) });
     case 'FST_ERR_BAD_URL':
       return new CxError('bad', 'url: malformed');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return paramTooLong(limit('url.param'));
   }
   if (e instanceof SyntaxError || e?.statusCode === 400) return new CxError('bad', 'malformed request');
   if (e?.statusCode === 413) return new CxError('size', 'body too large', 413);

@@ -1,0 +1,128 @@
+// The guards every operation passes before `run`, in this order, whatever the face. Each step reads
+// only what the operation declares (auth, input, freeze/maintenance, quota, scrub, hazard); no
+// domain re-codes them. The order is part of the contract:
+//   auth before validate: an anonymous write learns how to register, not a field rule;
+//   freeze before quota: a frozen write spends no quota;
+//   scrub before hazard: a text with both is refused for the secret, as before guards were declared;
+//   PoW last: a proof is spent only by a request that will run.
+import { CxError } from '../errors.js';
+import { isFrozen } from '../control/control.js';
+import { isWriteKind } from '../control/kinds.js';
+import { authorize, resolveCaller } from '../identity/auth.js';
+import { levelMult, levelOf } from '../identity/levels.js';
+import { quotaDef } from '../limits.js';
+import { hazardFind } from '../safety/hazards.js';
+import { scrubFind } from '../safety/scrub.js';
+import { zodDetail } from './zod-detail.js';
+import type { Core, Credentials, Ctx, Operation } from './types.js';
+
+export interface CallMeta {
+  creds: Credentials;
+  net: string;
+  reqId: string;
+  face: Ctx['face'];
+  /** Aborted when the client goes away (streaming operations end their iterators). */
+  signal?: AbortSignal;
+}
+
+/** What the steps share: `ctx` is set by auth, `input` by validate. */
+export interface GuardCall {
+  core: Core;
+  op: Operation;
+  meta: CallMeta;
+  raw: unknown;
+  ctx: Ctx;
+  input: Record<string, unknown>;
+}
+
+export interface Guard {
+  name: string;
+  /** Throws a CxError to refuse; may be synchronous (most are) or not. */
+  check(c: GuardCall): void | Promise<void>;
+}
+
+export const GUARDS: readonly Guard[] = [
+  {
+    name: 'auth',
+    async check(c) {
+      const caller = await resolveCaller(c.core, c.meta.creds);
+      c.ctx = { core: c.core, caller, net: c.meta.net, reqId: c.meta.reqId, face: c.meta.face, ...(c.meta.signal ? { signal: c.meta.signal } : {}) };
+      // The `pow` class is checked by the last step, so that a proof is spent only by a call that runs.
+      if (c.op.auth !== 'pow') await authorize(c.core, c.op.auth, caller, c.meta.creds);
+    },
+  },
+  {
+    name: 'validate',
+    check(c) {
+      // Inputs are reported in issues so a field of the wrong type is not taken for a missing one.
+      const parsed = c.op.input.safeParse(c.raw ?? {}, { reportInput: true });
+      if (!parsed.success) throw new CxError('bad', zodDetail(parsed.error));
+      c.input = parsed.data as Record<string, unknown>;
+    },
+  },
+  {
+    name: 'freeze',
+    check(c) {
+      const kind = typeof c.op.freeze === 'function' ? c.op.freeze(c.input) : c.op.freeze;
+      if (!kind) return;
+      const maintenance = c.op.maintenance ?? isWriteKind(kind);
+      const v = c.core.control.current();
+      const refuse = (view: Awaited<typeof v>) => {
+        if (isFrozen(view, kind, maintenance, c.core.now())) throw new CxError('frozen', kind, 503);
+      };
+      if (v instanceof Promise) return v.then(refuse);
+      refuse(v);
+    },
+  },
+  {
+    name: 'quota',
+    check(c) {
+      if (c.op.quota?.length) return charge(c);
+    },
+  },
+  {
+    name: 'scrub',
+    check(c) {
+      for (const field of c.op.scrub ?? []) {
+        const v = c.input[field];
+        if (typeof v !== 'string') continue;
+        const hit = scrubFind(v);
+        if (hit) throw new CxError('scrub', `${hit.kind} ${field === c.op.bodyField ? 'body' : field}@${hit.offset}`);
+      }
+    },
+  },
+  {
+    name: 'hazard',
+    check(c) {
+      for (const h of c.op.hazard ?? []) {
+        const v = typeof h === 'function' ? h(c.input) : c.input[h];
+        if (typeof v !== 'string' || !v) continue;
+        const hit = hazardFind(v);
+        if (hit) throw new CxError('hazard', hit.family);
+      }
+    },
+  },
+  {
+    name: 'pow',
+    check(c) {
+      if (c.op.auth === 'pow') return authorize(c.core, 'pow', c.ctx.caller, c.meta.creds);
+    },
+  },
+];
+
+async function charge({ core, op, ctx }: GuardCall): Promise<void> {
+  for (const b of op.quota!) {
+    if (quotaDef(b).by === 'net') await core.quotas.take(b, ctx.net);
+    else if (ctx.caller.identity) await core.quotas.take(b, ctx.caller.identity.id, levelMult(levelOf(ctx.caller.identity, core.now())));
+  }
+}
+
+/** Runs the guards in order; the caller then runs the operation with the call's ctx and input. */
+export async function guard(core: Core, op: Operation, raw: unknown, meta: CallMeta): Promise<{ ctx: Ctx; input: Record<string, unknown> }> {
+  const c = { core, op, meta, raw } as GuardCall;
+  for (const g of GUARDS) {
+    const r = g.check(c);
+    if (r) await r;
+  }
+  return { ctx: c.ctx, input: c.input };
+}

@@ -1,0 +1,28 @@
+// Generated secrets behind a port: the operator tokens, the PoW seal key, the dead-drop and the
+// workspace master keys. Made once on first start and kept; every process serving the same data
+// must read the same values (a proof sealed by one replica is checked by another, a drop sealed by
+// one is opened by another).
+//
+// Synchronous on purpose: the configuration is built synchronously at start-up (src/config.ts).
+// A shared implementation (a PostgreSQL table, a secret manager) loads the names below before the
+// configuration is built, creating the missing ones with "first writer wins", and answers from
+// that snapshot; the file implementation is src/store/files/keys.ts.
+
+export const SECRET_NAMES = ['operator-tokens', 'seal', 'drops', 'workspace'] as const;
+export type SecretName = (typeof SECRET_NAMES)[number];
+
+export interface KeptSecret {
+  value: string;
+  /** True when this call made it (the operator is told where the generated tokens are). */
+  created: boolean;
+  /** Where it is kept, for that message (a path, a table name). */
+  where: string;
+}
+
+export interface KeyStore {
+  /**
+   * The secret `name`, or `make()` kept as it when there is none. Concurrent first uses agree on one
+   * value: the first one kept wins and the others read it.
+   */
+  keep(name: SecretName, make: () => string): KeptSecret;
+}

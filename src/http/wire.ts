@@ -1,0 +1,51 @@
+// What the HTTP host does below routing, for every app (the commons and the catalog): answers to
+// requests Node's parser refuses, the error a too-long path segment raises, and a graceful drain of
+// open connections at shutdown. All of them keep the one-line `err <code> <detail>` format.
+import type { FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import { CxError } from '../core/errors.js';
+
+/** Node's parser refused the request (bad request line, bad Content-Length, headers too large, timeout):
+ *  there is no request to negotiate with, so the answer is the one-line text form, then the socket closes. */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, line] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'err size request line or headers too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'err bad request not received in time']
+        : [400, 'Bad Request', 'err bad malformed HTTP request'];
+  const body = line + '\n';
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
+}
+
+/** fastify's FST_ERR_MAX_PARAM_LENGTH: a 414 line that does not repeat the path. */
+export function paramTooLong(max: number): CxError {
+  return new CxError('bad', `path: a segment is over ${max} characters`, 414);
+}
+
+/**
+ * At close, requests that still arrive on open (kept-alive) connections get `503 err busy shutting
+ * down` with `Connection: close` for up to `graceMs`, so a client learns the socket is going instead of
+ * finding it reset; then the remaining idle connections are closed by the server as usual. Requests
+ * already running are served to the end.
+ */
+export function drainOnClose(app: FastifyInstance, graceMs: number): void {
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  });
+  let draining = false;
+  app.addHook('onRequest', async () => {
+    if (draining) throw new CxError('busy', 'shutting down', 503, { Connection: 'close', 'Retry-After': '1' });
+  });
+  app.addHook('preClose', async () => {
+    draining = true;
+    const until = Date.now() + graceMs;
+    while (sockets.size && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  });
+}
