@@ -123,6 +123,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'agents.page', value: 50, unit: 'rows', what: '/agents page' },
   { key: 'llms_full.bytes', value: 512 * KiB, unit: 'bytes', what: '/llms-full.txt size' },
   { key: 'llms_full.regen', value: 300, unit: 's', what: '/llms-full.txt regeneration' },
+  { key: 'landing.figures_s', value: 60, unit: 's', what: 'live figures of the landing page are read again after' },
   { key: 'llms.bytes', value: 1200, unit: 'bytes', what: '/llms.txt size (under)' },
   { key: 'limits.max_age', value: 300, unit: 's', what: '/limits cache' },
   { key: 'notice.net_day', value: 3, unit: 'notices', what: '/notice per day per network' },

@@ -4,14 +4,15 @@ import type { FastifyInstance } from 'fastify';
 import { invoke } from '../core/ops/invoke.js';
 import { kbGetOp } from '../core/kb/ops.js';
 import type { Core } from '../core/ops/types.js';
-import { page } from '../http/html.js';
 import { HTML } from '../http/negotiate.js';
 import { restMeta } from './ops.js';
+import { entryHtml, PAGE_CSP } from './site.js';
 
 export function registerKbPages(app: FastifyInstance, core: Core): void {
   const op = kbGetOp;
   app.get('/kb/:id', async (req, reply) => {
-    const { out, ctx } = await invoke(core, op, { id: (req.params as { id: string }).id }, restMeta(req));
-    return reply.header('cache-control', 'public, max-age=60').type(HTML).send(page(out.title, op.md!(out, ctx), core.config.baseUrl));
+    const { out } = await invoke(core, op, { id: (req.params as { id: string }).id }, restMeta(req));
+    reply.headers({ 'cache-control': 'public, max-age=60', 'content-security-policy': PAGE_CSP });
+    return reply.type(HTML).send(entryHtml(core.config.baseUrl, out));
   });
 }

@@ -9,6 +9,7 @@ import { netKey } from '../core/net.js';
 import { page } from '../http/html.js';
 import { coerce, credentialsOf, propTypes, type JsonType } from '../http/input.js';
 import { HTML, JSON_T, MD, queryF, sendText, TEXT, wantsHtml, wantsJson } from '../http/negotiate.js';
+import { HTML_VIEWS, PAGE_CSP, searchHtml } from './site.js';
 
 /** Who is calling and from where: what every REST adapter hands to `invoke`. */
 export function restMeta(req: FastifyRequest): CallMeta {
@@ -123,7 +124,21 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       const raw = rawInput(req, op, types);
       if (op.stream) return serveStream(req, reply, core, op, raw, streams);
       if (!forced && rest.htmlRedirect && wantsHtml(req)) return reply.code(301).header('location', rest.htmlRedirect(raw)).header('vary', 'accept').send();
+      // Browsers get the KB listings as pages (src/rest/site.ts); the search page also without a query.
+      const view = !forced && !queryF(req) && HTML_VIEWS[op.name] && wantsHtml(req) ? HTML_VIEWS[op.name] : undefined;
+      if (view) reply.header('vary', 'accept').header('content-security-policy', PAGE_CSP);
+      if (view && op.name === 'kb.search') {
+        const q = typeof raw.q === 'string' ? raw.q : '';
+        if (!q) return reply.type(HTML).send(searchHtml(core.config.baseUrl, '', null));
+        const r = await invoke(core, op, raw, restMeta(req)).catch((e: unknown) => ({ err: e }));
+        if ('err' in r) {
+          if (r.err instanceof CxError && r.err.code === 'bad') return reply.code(r.err.status).type(HTML).send(searchHtml(core.config.baseUrl, q, null, r.err.detail));
+          throw r.err;
+        }
+        return reply.header('cache-control', 'no-store').type(HTML).send(view(r.out, raw, core.config.baseUrl));
+      }
       const { out, ctx } = await invoke(core, op, raw, restMeta(req));
+      if (view) return reply.header('cache-control', rest.cache ?? 'no-store').type(HTML).send(view(out, raw, core.config.baseUrl));
       for (const [k, v] of Object.entries(op.headers?.(out, ctx) ?? {})) reply.header(k, v);
       for (const [k, v] of Object.entries(rest.replyHeaders ?? {})) reply.header(k, v);
       if (rest.cache) reply.header('cache-control', rest.cache);
@@ -139,7 +154,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       const f = forced ?? queryF(req);
       const extra = !forced && f ? rest.formats?.[f] : undefined;
       if (extra) return sendText(reply, extra(out, ctx), status);
-      if (!forced && rest.htmlTitle && op.md && wantsHtml(req)) return reply.header('vary', 'accept').type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
+      if (!forced && !f && rest.htmlTitle && op.md && wantsHtml(req)) return reply.header('vary', 'accept').type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
       if (forced === 'svg' && op.svg) return reply.type('image/svg+xml; charset=utf-8').send(op.svg(out, ctx));
       if (forced === 'json' || (!forced && wantsJson(req))) return reply.type(JSON_T).send(out);
       if (f === 'md' && op.md) return reply.type(MD).send(op.md(out, ctx));

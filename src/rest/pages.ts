@@ -13,7 +13,9 @@ import {
 import { CxError, errCode } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import type { Core, Operation } from '../core/ops/types.js';
+import { readFigures, type Figures } from '../core/system/figures.js';
 import { openapi } from './openapi.js';
+import { FAVICON, landingHtml, PAGE_CSP, referenceHtml } from './site.js';
 import { page } from '../http/html.js';
 import { acceptQ, HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
 
@@ -33,10 +35,22 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
   const oa = openapi(ops, base, '1.0.0');
   let full = { at: 0, text: '' };
 
+  // The landing page for people: live figures read at most every landing.figures_s seconds.
+  let figures: { at: number; f: Figures } | null = null;
   app.get('/', async (req, reply) => {
     if (!wantsHtml(req)) return reply.code(303).header('location', '/index.md').header('vary', 'accept').send();
-    return send(reply.header('vary', 'accept'), HTML, page('Agent Commons', indexMd(ops, base), base, [['text/markdown', '/index.md'], ['text/plain', '/llms.txt']]));
+    if (!figures || core.now() - figures.at > limit('landing.figures_s') * 1000) figures = { at: core.now(), f: await readFigures(core) };
+    reply.headers({ vary: 'accept', 'cache-control': 'public, max-age=60', 'content-security-policy': PAGE_CSP });
+    return reply.type(HTML).send(landingHtml(base, figures.f, ops.length));
   });
+  // The operation reference, generated from the registry (it was the landing page).
+  const reference = referenceHtml(base, ops);
+  app.get('/reference', async (req, reply) => {
+    if (!wantsHtml(req)) return reply.code(303).header('location', '/index.md').header('vary', 'accept').send();
+    return send(reply.headers({ vary: 'accept', 'content-security-policy': PAGE_CSP }), HTML, reference);
+  });
+  app.get('/favicon.svg', async (_req, reply) => reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(FAVICON));
+  app.get('/favicon.ico', async (_req, reply) => reply.code(301).header('location', '/favicon.svg').send());
   app.get('/index.md', async (_req, reply) => send(reply, MD, indexMd(ops, base)));
   app.get('/llms.txt', async (req, reply) => {
     const rev = (req.query as Record<string, unknown>).rev;

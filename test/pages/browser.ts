@@ -159,11 +159,18 @@ export async function axe(page: Page): Promise<AxeViolation[]> {
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
 }
 
-/** Full-page PNG of the last run, at 1x, palette-reduced: docs/screenshots/<name>-<width>.png. */
+/** Screenshots stop this far down: long lists show their first screens, the files stay small. */
+export const SHOT_MAX_HEIGHT = 1600;
+
+/** Full-page PNG of the last run (at most SHOT_MAX_HEIGHT px), 1x, palette-reduced: docs/screenshots/<name>-<width>.png. */
 export async function shot(page: Page, name: string, width: Width): Promise<string> {
   mkdirSync(SHOTS, { recursive: true });
   const path = join(SHOTS, `${name}-${width}.png`);
-  const png = await page.screenshot({ fullPage: true, type: 'png' });
+  const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+  const png =
+    height > SHOT_MAX_HEIGHT
+      ? await page.screenshot({ type: 'png', captureBeyondViewport: true, clip: { x: 0, y: 0, width: WIDTHS[width].width, height: SHOT_MAX_HEIGHT } })
+      : await page.screenshot({ fullPage: true, type: 'png' });
   writeFileSync(path, shrinkPng(Buffer.from(png)));
   return path;
 }
