@@ -37,7 +37,7 @@ const STYLE = [
   '.copy input{font:.875rem ui-monospace,monospace}',
   'ul.hits{padding-left:1.2rem}ul.hits li{margin:.35rem 0}',
   '.untrusted{border-left:4px solid #b26a00;background:#fff8ec;padding:.4rem .75rem}',
-  '@media (max-width:40rem){.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}',
+  '@media (max-width:40rem){header .site{flex-basis:100%}.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}',
   '.stack tr{display:block;border-bottom:1px solid #ddd;padding:.4rem 0}.stack td{display:block;border:0;padding:.1rem 0}}',
 ].join('');
 
@@ -74,7 +74,7 @@ export function searchForm(q = ''): string {
 export function landingHtml(base: string, f: Figures, opCount: number): string {
   const latest = f.latest.length
     ? `<ul class="hits">${f.latest
-        .map((e) => `<li><a href="/kb/${esc(e.id)}" class="long">${esc(e.title)}</a> <span class="muted nw">confirmed ${esc(day(e.confirmed_at))} · ${esc(e.confirms)} ✓</span></li>`)
+        .map((e) => `<li><a href="/kb/${esc(e.id)}" class="long">${esc(e.title)}</a> <span class="muted nw">confirmed ${esc(day(e.confirmed_at))}, ${esc(e.confirms)} in all</span></li>`)
         .join('')}</ul>`
     : '<p class="muted">No fix has been confirmed yet.</p>';
   return shell(
@@ -173,7 +173,7 @@ export interface Hit {
 export function hitList(rows: Hit[]): string {
   if (!rows.length) return '<p class="muted">Nothing here yet.</p>';
   return `<ul class="hits">${rows
-    .map((r) => `<li><a href="/kb/${esc(r.id)}" class="long">${esc(r.title)}</a> <span class="muted nw">${esc(r.confirms)} ✓ ${esc(r.fails)} ✗</span>${r.libs.length ? ` <span class="muted long">${r.libs.slice(0, 3).map((l) => esc(l)).join(' ')}</span>` : ''}</li>`)
+    .map((r) => `<li><a href="/kb/${esc(r.id)}" class="long">${esc(r.title)}</a> <span class="muted nw">${esc(r.confirms)} confirmed, ${esc(r.fails)} failed</span>${r.libs.length ? ` <span class="muted long">${r.libs.slice(0, 3).map((l) => esc(l)).join(' ')}</span>` : ''}</li>`)
     .join('')}</ul>`;
 }
 
