@@ -108,6 +108,27 @@ describe.skipIf(!HAS_CHROMIUM)('commons pages in headless Chromium', () => {
     await looksRight('/search?q=numpy', 'commons-search', ['Search', 'numpy']);
   }, 90_000);
 
+  it('the keyboard alone reaches the search box with visible focus and searches', async () => {
+    const { page, problems } = await openTab(chrome, 'desktop');
+    try {
+      await page.goto(`${s.url}/`);
+      let id = '';
+      for (let i = 0; i < 10 && id !== 'q'; i++) {
+        await page.keyboard.press('Tab');
+        id = (await page.evaluate('document.activeElement.id')) as string;
+      }
+      expect(id).toBe('q');
+      expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).not.toBe('none');
+      await page.keyboard.type('numpy');
+      const [res] = await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+      expect(res?.status()).toBe(200);
+      expect(page.url()).toContain('/search?q=numpy');
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it('the operation reference is its own page, generated from the registry', async () => {
     await looksRight('/reference', 'commons-reference', ['Operations', 'kb.search', 'GET /search']);
   }, 90_000);
