@@ -62,8 +62,12 @@ function wireOf(header: string | string[] | undefined): Wire | null {
 }
 
 function mapError(wire: Wire, err: unknown): Envelope['error'] {
-  const e = wire === '1.0' ? JsonRpcTransportHandler.mapToJSONRPCError(err) : LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(err);
-  return e && { ...e, message: stateNames(e.message, wire) };
+  return wire === '1.0' ? JsonRpcTransportHandler.mapToJSONRPCError(err) : LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(err);
+}
+
+/** An answer whose error message names task states (the SDK answers most errors itself, unthrown). */
+function named(r: Envelope, wire: Wire): Envelope {
+  return r.error ? { ...r, error: { ...r.error, message: stateNames(r.error.message, wire) } } : r;
 }
 
 /** The SDK writes a task state as its enum number ("terminal state (3)"): callers read its name. */
@@ -71,7 +75,7 @@ function stateNames(message: string, wire: Wire): string {
   return message.replace(/\bstate \((\d+)\)/g, (all, n: string) => {
     const name = taskStateToJSON(Number(n) as TaskState);
     if (name === 'UNRECOGNIZED') return all;
-    return `state ${wire === '1.0' ? name : name.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-')}`;
+    return `state (${wire === '1.0' ? name : name.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-')})`;
   });
 }
 
@@ -195,9 +199,9 @@ export class Rpc {
         await r.return(undefined);
         return fault(id, -32600, 'Invalid Request: streaming method');
       }
-      return this.clean(r, facts);
+      return this.clean(named(r, wire), facts);
     } catch (err) {
-      return this.clean({ jsonrpc: '2.0', id, error: mapError(wire, err) }, facts, err);
+      return this.clean(named({ jsonrpc: '2.0', id, error: mapError(wire, err) }, wire), facts, err);
     }
   }
 
@@ -226,11 +230,11 @@ export class Rpc {
       early = this.clean({ jsonrpc: '2.0', id, error: mapError(wire, err) }, facts, err);
     }
     // 1.0 clients take a JSON answer to a stream that fails at once; 0.3 clients insist on SSE.
-    if (early && wire === '1.0') return void this.json(reply, early);
+    if (early && wire === '1.0') return void this.json(reply, named(early, wire));
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { ...SSE_HEADERS, 'x-request-id': String(req.id) });
-    const send = (e: Envelope) => res.write(e.error ? `event: error\ndata: ${JSON.stringify(e)}\n\n` : `data: ${JSON.stringify(e)}\n\n`);
+    const send = (raw: Envelope, e = named(raw, wire)) => res.write(e.error ? `event: error\ndata: ${JSON.stringify(e)}\n\n` : `data: ${JSON.stringify(e)}\n\n`);
     // Each event goes out once the task state it shows is stored.
     const write = async (e: Envelope) => {
       await this.flushed().catch((err) => {
