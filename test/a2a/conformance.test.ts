@@ -5,8 +5,8 @@ import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { A2AClient } from 'a2a-sdk-03/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type TestServer } from '../helpers/server.js';
-import { authedFetch, client03, client13, data03, msg03, rpc, serveBase, subscribed, text03, type Json } from './helpers.js';
+import { register, start, type TestServer } from '../helpers/server.js';
+import { authedFetch, client03, client13, data03, msg03, raiseToL1, rpc, serveBase, subscribed, text03, type Json } from './helpers.js';
 
 let s: TestServer;
 let c03: A2AClient;
@@ -65,7 +65,7 @@ describe('malformed params are -32602 on both wires', () => {
     await invalid(call('GetTask', { id: 5 }), /id: want a string/, V1);
     await invalid(call('CancelTask', { id: [1] }), /id: want a string/, V1);
     await invalid(call('SendMessage', { '': 'not_a_dict' }), /message: want an object/, V1);
-    const me = await (await import('../helpers/server.js')).register(s.url);
+    const me = await register(s.url);
     const auth = { ...V1, authorization: `Bearer ${me.token}` };
     await invalid(call('ListTasks', { historyLength: -1 }), /historyLength/, auth);
     await invalid(call('ListTasks', { statusTimestampAfter: '-1' }), /statusTimestampAfter/, auth);
@@ -184,6 +184,34 @@ describe('a skill that waits keeps its task working: cancel and resubscribe', ()
     expect(events.at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'completed' }, final: true });
     const got = ok<Json>(await c03.getTask({ id: t.id }));
     expect(got.artifacts.at(-1).parts[1].data).toMatchObject({ items: [], ended: 'wait' });
+  });
+});
+
+describe('a hosted agent\'s task is working until the owner answers: cancel and resubscribe with both clients', () => {
+  it('0.3 and 1.3 clients', async () => {
+    const owner = await register(s.url, 'owner');
+    const sender = await register(s.url, 'sender');
+    raiseToL1(s.dir, owner.id);
+    const put = await fetch(`${s.url}/v1/agent`, { method: 'PUT', headers: { authorization: `Bearer ${owner.token}` }, body: new URLSearchParams({ name: 'Slow', description: 'answers later' }) });
+    expect(put.status).toBe(200);
+
+    const h03 = await client03(`${s.url}/a/${owner.id}/agent.json`, sender.token);
+    const t = ok<Json>(await h03.sendMessage({ message: msg03([text03('question one')]) as never }));
+    expect(t.status.state).toBe('working');
+    const sub = await subscribed(h03.resubscribeTask({ id: t.id }));
+    expect(sub.first).toMatchObject({ kind: 'task', id: t.id, status: { state: 'working' } });
+    expect(ok<Json>(await h03.cancelTask({ id: t.id })).status.state).toBe('canceled');
+    expect(((await sub.rest) as Json[]).at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'canceled' }, final: true });
+
+    const h13 = await client13(s.url, sender.token, `/a/${owner.id}/agent.json`);
+    const t2 = (await h13.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'question two' }] } }))) as Json;
+    expect(t2.status.state).toBe(TaskState.TASK_STATE_WORKING);
+    const sub2 = await subscribed(h13.resubscribeTask({ tenant: '', id: t2.id }));
+    expect(sub2.first.payload).toMatchObject({ $case: 'task', value: { id: t2.id, status: { state: TaskState.TASK_STATE_WORKING } } });
+    expect((await h13.cancelTask({ tenant: '', id: t2.id, metadata: {} })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((await sub2.rest).at(-1)!.payload).toMatchObject({ $case: 'statusUpdate', value: { status: { state: TaskState.TASK_STATE_CANCELED } } });
+    const inbox = (await (await fetch(`${s.url}/v1/agent/inbox?all=1`, { headers: { authorization: `Bearer ${owner.token}`, accept: 'application/json' } })).json()) as Json;
+    expect(inbox.rows.filter((r: Json) => [t.id, t2.id].includes(r.task)).map((r: Json) => r.state)).toEqual(['canceled', 'canceled']);
   });
 });
 
