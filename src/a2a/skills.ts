@@ -157,6 +157,7 @@ export class Skills {
       `skills ${this.list.length}: send a text command, or a data part {"skill": "<name>", "input": {...}}`,
       ...this.list.map((s) => `${s.op.name} ${s.verb ? `"${this.usage(s)}" ` : ''}${s.op.auth === 'anon' ? '' : '(token) '}${s.op.title}`),
       this.fallback ? `free text: ${this.fallback.op.name}` : 'free text: not understood; use a command',
+      'tasks: yours only; anonymous tasks belong to your network (IPv4 /24, IPv6 /48), a bearer token keeps them across networks',
       'next: GET /.well-known/agent.json for the card; GET /grammar for the reply grammar',
     ].join('\n');
   }
