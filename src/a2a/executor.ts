@@ -61,6 +61,8 @@ function tooLong(rc: RequestContext, bus: ExecutionEventBus): boolean {
   return true;
 }
 
+const FREE_NEXT = 'searched: reply in this task with more words to search again, or a command ("help" lists them); cancel the task when done';
+
 /** Paused calls keep what they still need in the task's metadata. */
 interface Pending {
   skill: string;
@@ -136,6 +138,8 @@ export class SkillExecutor implements AgentExecutor {
       bus.publish(
         artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(plan.op.text(out, ctx)), dataPart(out)], metadata: undefined, extensions: [] }),
       );
+      // Free text is a conversation: the task waits for more words (each searches again) or a cancel.
+      if (plan.kind === 'call' && 'free' in plan && plan.free) return done(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(taskId, contextId, [textPart(FREE_NEXT)]), { cx: null });
       done(TaskState.TASK_STATE_COMPLETED, undefined, pending ? { cx: null } : undefined);
     } catch (err) {
       const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId}`, 500);

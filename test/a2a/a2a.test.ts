@@ -90,9 +90,10 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
     expect(help.artifacts[0].parts[0].text).toMatch(/sys\.health "healthz" Liveness/);
   });
 
-  it('free text falls back to the KB search', async () => {
+  it('free text falls back to the KB search; the task stays open for more words', async () => {
     const t = ok<Json>(await send03([text03('cannot find module express')]));
-    expect(t.status.state).toBe('completed');
+    expect(t.status.state).toBe('input-required');
+    expect(t.status.message.parts[0].text).toMatch(/^searched: reply in this task with more words/);
     expect(t.artifacts[0].name).toBe('kb.search');
     expect(t.artifacts[0].parts[0].text).toMatch(/^search hits=\d+/);
   });

@@ -187,6 +187,37 @@ describe('a skill that waits keeps its task working: cancel and resubscribe', ()
   });
 });
 
+describe('free text is a conversation: continue, history and cancel (what the TCK does with "Hello from TCK!")', () => {
+  it('0.3: follow-ups search again in the same task; historyLength trims; cancel ends it; a command in it completes it', async () => {
+    const t = ok<Json>(await c03.sendMessage({ message: msg03([text03('Initial message for history test')]) as never }));
+    expect(t.status.state).toBe('input-required');
+    for (let i = 1; i <= 3; i++) {
+      const f = ok<Json>(await c03.sendMessage({ message: msg03([text03(`Follow-up message ${i} npm ERESOLVE`)], { taskId: t.id }) as never, configuration: { blocking: true } }));
+      expect(f).toMatchObject({ id: t.id, status: { state: 'input-required' } });
+      expect(f.artifacts.filter((a: Json) => a.artifactId === 'result')).toHaveLength(1);
+    }
+    const full = ok<Json>(await c03.getTask({ id: t.id }));
+    expect(full.history.length).toBeGreaterThan(2);
+    expect(ok<Json>(await c03.getTask({ id: t.id, historyLength: 2 })).history).toHaveLength(2);
+    expect(ok<Json>(await c03.cancelTask({ id: t.id }))).toMatchObject({ id: t.id, status: { state: 'canceled' } });
+
+    const u = ok<Json>(await c03.sendMessage({ message: msg03([text03('Hello from TCK!')]) as never }));
+    const cmd = ok<Json>(await c03.sendMessage({ message: msg03([text03('healthz')], { taskId: u.id }) as never, configuration: { blocking: true } }));
+    expect(cmd.status.state).toBe('completed');
+    expect(cmd.artifacts.find((a: Json) => a.artifactId === 'result').name).toBe('sys.health');
+  });
+
+  it('1.0: the same conversation with the 1.3 client', async () => {
+    const client = await client13(s.url);
+    const send = (text: string, taskId = '') => client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }], ...(taskId ? { taskId } : {}) } })) as Promise<Json>;
+    const t = await send('Hello from TCK!');
+    expect(t.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const f = await send('more words', t.id);
+    expect(f).toMatchObject({ id: t.id, status: { state: TaskState.TASK_STATE_INPUT_REQUIRED } });
+    expect((await client.cancelTask({ tenant: '', id: t.id, metadata: {} })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+});
+
 describe('a hosted agent\'s task is working until the owner answers: cancel and resubscribe with both clients', () => {
   it('0.3 and 1.3 clients', async () => {
     const owner = await register(s.url, 'owner');
