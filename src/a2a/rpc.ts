@@ -93,6 +93,10 @@ export class Rpc {
   async serve(req: FastifyRequest, reply: FastifyReply, ep: Endpoint, target: Target): Promise<unknown> {
     const wire = wireOf(req.headers['a2a-version']);
     if (!wire) return this.json(reply, { jsonrpc: '2.0', id: null, error: mapError('1.0', new VersionNotSupportedError(`A2A-Version ${String(req.headers['a2a-version']).slice(0, 20)} not supported: use 0.3 (default) or 1.0`)) });
+    // The 1.0 JSON-RPC binding names its media type; 0.3 clients were never told, so they are read leniently.
+    if (wire === '1.0' && !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(String(req.headers['content-type'] ?? ''))) {
+      return this.json(reply, { jsonrpc: '2.0', id: null, error: mapError(wire, new ContentTypeNotSupportedError('Content-Type: send application/json')) });
+    }
     let body: unknown;
     try {
       if (typeof req.body !== 'string') throw new SyntaxError('not text');

@@ -115,6 +115,17 @@ describe('HTTP edges', () => {
     expect(((await plain.json()) as Json).error.code).toBe(-32000);
   });
 
+  it('1.0: a body that is not application/json is -32005 (0.3 stays lenient)', async () => {
+    const body = JSON.stringify(call('GetTask', { id: 'nope' }));
+    const plain = await fetch(a2a(), { method: 'POST', headers: { 'content-type': 'text/plain', ...V1 }, body });
+    expect(plain.status).toBe(200);
+    expect(((await plain.json()) as Json).error.code).toBe(-32005);
+    const json = await rpc(a2a(), body, { ...V1, 'content-type': 'application/json; charset=utf-8' });
+    expect(json.body.error.code).toBe(-32001);
+    const lenient = await fetch(a2a(), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(call('tasks/get', { id: 'nope' })) });
+    expect(((await lenient.json()) as Json).error.code).toBe(-32001);
+  });
+
   it('POST /a2a/ (trailing slash) works like /a2a', async () => {
     const r = await rpc(`${s.url}/a2a/`, call('message/send', { message: msg03([text03('healthz')]), configuration: { blocking: true } }));
     expect(r.status).toBe(200);
