@@ -84,5 +84,17 @@ export function invalidParams(method: string, params: unknown, wire: Wire): stri
     }
   }
   if (method === 'ListTasks') return listFilters(params);
+  if (PUSH_SET.has(method)) {
+    // 0.3 nests the config; 1.0 sends its fields beside taskId.
+    const cfg = wire === '0.3' ? params.pushNotificationConfig : params;
+    if (!isObj(cfg)) return 'pushNotificationConfig: want an object';
+    const s = strings(wire === '0.3' ? 'pushNotificationConfig.' : '', cfg);
+    if (s) return s;
+    if (typeof cfg.url !== 'string' || !cfg.url) return `${wire === '0.3' ? 'pushNotificationConfig.' : ''}url: want a non-empty string`;
+    if (cfg.token !== undefined && cfg.token !== null && typeof cfg.token !== 'string') return 'token: want a string';
+    if (typeof params.taskId !== 'string' || !params.taskId.trim()) return 'taskId: want a task id (a non-empty string)';
+  }
   return null;
 }
+
+const PUSH_SET = new Set(['tasks/pushNotificationConfig/set', 'CreateTaskPushNotificationConfig']);

@@ -53,6 +53,9 @@ describe('malformed params are -32602 on both wires', () => {
     await invalid(call('tasks/pushNotificationConfig/get', { id: 12 }), /id: want a string/);
     await invalid(call('message/send', { message: msg03([text03('healthz')], { taskId: 42 }) }), /message\.taskId/);
     await invalid(call('message/send', 'text'), /params: want an object/);
+    await invalid(call('tasks/pushNotificationConfig/set', { taskId: 'x', pushNotificationConfig: { url: 'https://93.184.216.34/h', id: 3 } }), /pushNotificationConfig\.id/);
+    await invalid(call('tasks/pushNotificationConfig/set', { taskId: 'x', pushNotificationConfig: { url: 7 } }), /url/);
+    await invalid(call('tasks/pushNotificationConfig/set', { taskId: 9, pushNotificationConfig: { url: 'https://93.184.216.34/h' } }), /taskId/);
     // A string id, an integer id and no params where none are needed still work.
     expect((await rpc(a2a(), call('tasks/get', { id: 'nope' }, 'abc'))).body).toMatchObject({ id: 'abc', error: { code: -32001 } });
   });
@@ -65,6 +68,7 @@ describe('malformed params are -32602 on both wires', () => {
     await invalid(call('GetTask', { id: 5 }), /id: want a string/, V1);
     await invalid(call('CancelTask', { id: [1] }), /id: want a string/, V1);
     await invalid(call('SendMessage', { '': 'not_a_dict' }), /message: want an object/, V1);
+    await invalid(call('CreateTaskPushNotificationConfig', { taskId: 'x', url: ['https://93.184.216.34/h'] }), /url/, V1);
     const me = await register(s.url);
     const auth = { ...V1, authorization: `Bearer ${me.token}` };
     await invalid(call('ListTasks', { historyLength: -1 }), /historyLength/, auth);
