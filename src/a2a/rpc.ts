@@ -151,7 +151,7 @@ export class Rpc {
     const method = c.method;
     if (target.kind === 'hosted' && !HOSTED[wire].has(method)) return { answer: fault(id, -32601, `Method not found: a hosted agent serves ${[...HOSTED[wire]].join(', ')}`), notify };
     if (batch && STREAMING.has(method)) return { answer: fault(id, -32600, `Invalid Request: ${method} streams and cannot be batched`), notify };
-    // Anonymous tasks are shared by id only; listing needs an identity.
+    // Anonymous tasks are found by id only (within their network): listing needs an identity.
     if (method === 'ListTasks' && !facts.caller.identity) throw authError(this.core, 'ListTasks needs a token: anonymous tasks are found by id only');
     const invalid = invalidParams(method, c.params, wire);
     if (invalid) return { answer: { jsonrpc: '2.0', id, error: mapError(wire, new RequestMalformedError(`Invalid params: ${invalid}`)) }, notify };
