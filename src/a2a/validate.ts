@@ -46,6 +46,11 @@ function message(m: unknown, wire: Wire): string | null {
   if (s) return s;
   if (!ROLES[wire].includes(m.role)) return `message.role: want ${wire === '0.3' ? '"user" or "agent"' : '"ROLE_USER" or "ROLE_AGENT"'}`;
   if (typeof m.messageId !== 'string' || !m.messageId) return 'message.messageId: want a non-empty string';
+  for (const f of ['extensions', 'referenceTaskIds']) {
+    const v = m[f];
+    if (v !== undefined && v !== null && !(Array.isArray(v) && v.every((x) => typeof x === 'string'))) return `message.${f}: want an array of strings`;
+  }
+  if (m.metadata !== undefined && m.metadata !== null && !isObj(m.metadata)) return 'message.metadata: want an object';
   if (!Array.isArray(m.parts) || m.parts.length === 0) return 'message.parts: want a non-empty array';
   for (let i = 0; i < m.parts.length; i++) {
     const e = part(m.parts[i], i, wire);
@@ -81,6 +86,14 @@ export function invalidParams(method: string, params: unknown, wire: Wire): stri
       if (!isObj(conf)) return 'configuration: want an object';
       const h = historyLength('configuration.', conf);
       if (h) return h;
+      const modes = conf.acceptedOutputModes;
+      if (modes !== undefined && modes !== null && !(Array.isArray(modes) && modes.every((x) => typeof x === 'string'))) return 'configuration.acceptedOutputModes: want an array of strings';
+      for (const f of ['blocking', 'returnImmediately']) if (conf[f] !== undefined && conf[f] !== null && typeof conf[f] !== 'boolean') return `configuration.${f}: want true or false`;
+      for (const f of ['pushNotificationConfig', 'taskPushNotificationConfig']) {
+        const p = conf[f];
+        if (p === undefined || p === null) continue;
+        if (!isObj(p) || typeof p.url !== 'string') return `configuration.${f}: want an object with a url`;
+      }
     }
   }
   if (method === 'ListTasks') return listFilters(params);

@@ -53,6 +53,11 @@ describe('malformed params are -32602 on both wires', () => {
     await invalid(call('tasks/pushNotificationConfig/get', { id: 12 }), /id: want a string/);
     await invalid(call('message/send', { message: msg03([text03('healthz')], { taskId: 42 }) }), /message\.taskId/);
     await invalid(call('message/send', 'text'), /params: want an object/);
+    await invalid(call('message/send', { message: msg03([text03('healthz')]), configuration: { acceptedOutputModes: 5 } }), /acceptedOutputModes/);
+    await invalid(call('message/send', { message: msg03([text03('healthz')]), configuration: { blocking: 'yes' } }), /blocking/);
+    await invalid(call('message/send', { message: msg03([text03('healthz')]), configuration: { pushNotificationConfig: { url: 5 } } }), /pushNotificationConfig/);
+    await invalid(call('message/send', { message: msg03([text03('healthz')], { extensions: 5 }) }), /message\.extensions/);
+    await invalid(call('message/send', { message: msg03([text03('healthz')], { referenceTaskIds: { a: 1 } }) }), /message\.referenceTaskIds/);
     await invalid(call('tasks/pushNotificationConfig/set', { taskId: 'x', pushNotificationConfig: { url: 'https://93.184.216.34/h', id: 3 } }), /pushNotificationConfig\.id/);
     await invalid(call('tasks/pushNotificationConfig/set', { taskId: 'x', pushNotificationConfig: { url: 7 } }), /url/);
     await invalid(call('tasks/pushNotificationConfig/set', { taskId: 9, pushNotificationConfig: { url: 'https://93.184.216.34/h' } }), /taskId/);
