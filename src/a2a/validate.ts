@@ -62,6 +62,7 @@ function message(m: unknown, wire: Wire): string | null {
 /** ListTasks filters: what cannot be honoured is refused, never read as "no filter". */
 function listFilters(p: Record<string, unknown>): string | null {
   if (p.pageSize !== undefined && !(typeof p.pageSize === 'number' && Number.isInteger(p.pageSize) && p.pageSize >= 1 && p.pageSize <= 100)) return 'pageSize: want an integer 1 to 100';
+  if (p.includeArtifacts !== undefined && p.includeArtifacts !== null && typeof p.includeArtifacts !== 'boolean') return 'includeArtifacts: want true or false';
   const after = p.statusTimestampAfter;
   if (after !== undefined && after !== null && after !== '') {
     if (typeof after !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(after) || !Number.isFinite(Date.parse(after))) {

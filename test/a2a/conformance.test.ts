@@ -80,6 +80,7 @@ describe('malformed params are -32602 on both wires', () => {
     await invalid(call('ListTasks', { statusTimestampAfter: '-1' }), /statusTimestampAfter/, auth);
     await invalid(call('ListTasks', { statusTimestampAfter: 'yesterday' }), /statusTimestampAfter/, auth);
     await invalid(call('ListTasks', { pageSize: 0 }), /pageSize/, auth);
+    await invalid(call('ListTasks', { includeArtifacts: 'x' }), /includeArtifacts/, auth);
     const fine = await rpc(a2a(), call('ListTasks', { statusTimestampAfter: '2020-01-01T00:00:00Z', pageSize: 10 }), auth);
     expect(fine.body.result.tasks).toEqual([]);
   });
