@@ -246,6 +246,10 @@ describe('a hosted agent\'s task is working until the owner answers: cancel and 
     raiseToL1(s.dir, owner.id);
     const put = await fetch(`${s.url}/v1/agent`, { method: 'PUT', headers: { authorization: `Bearer ${owner.token}` }, body: new URLSearchParams({ name: 'Slow', description: 'answers later' }) });
     expect(put.status).toBe(200);
+    // A hosted card has validators too.
+    const card = await fetch(`${s.url}/a/${owner.id}/agent.json`);
+    expect(card.headers.get('last-modified')).toBeTruthy();
+    expect((await fetch(`${s.url}/a/${owner.id}/agent.json`, { headers: { 'if-none-match': card.headers.get('etag')! } })).status).toBe(304);
 
     const h03 = await client03(`${s.url}/a/${owner.id}/agent.json`, sender.token);
     const t = ok<Json>(await h03.sendMessage({ message: msg03([text03('question one')]) as never }));
