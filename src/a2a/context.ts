@@ -38,11 +38,18 @@ export function factsOf(ctx: ServerCallContext): CallFacts {
   return f;
 }
 
-/** Tasks are scoped to their creator (identity id, '' when anonymous) and the agent addressed. */
+/**
+ * Tasks are scoped to their creator and the agent addressed. The creator is the identity id, or for
+ * an anonymous caller its network key (`~` + IPv4 /24 or IPv6 /48, never an identity id): another
+ * anonymous caller elsewhere who learns a task id finds nothing (docs/decisions.md).
+ */
 export function scopeOf(ctx: ServerCallContext): { owner: string; agent: string } {
   const f = ctx.state.get(KEY) as CallFacts | undefined;
-  return { owner: ctx.user?.isAuthenticated ? ctx.user.userName : '', agent: f?.agent ?? '' };
+  const owner = ctx.user?.isAuthenticated ? ctx.user.userName : f ? anonOwner(f.net) : '';
+  return { owner, agent: f?.agent ?? '' };
 }
+
+export const anonOwner = (net: string) => `~${net}`;
 
 /** A context acting for a task's owner outside any request (answers, repairs at start-up). */
 export function ownerContext(owner: string, agent: string): ServerCallContext {

@@ -61,6 +61,8 @@ function tooLong(rc: RequestContext, bus: ExecutionEventBus): boolean {
   return true;
 }
 
+const FREE_NEXT = 'searched: reply in this task with more words to search again, or a command ("help" lists them); cancel the task when done';
+
 /** Paused calls keep what they still need in the task's metadata. */
 interface Pending {
   skill: string;
@@ -136,6 +138,8 @@ export class SkillExecutor implements AgentExecutor {
       bus.publish(
         artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(plan.op.text(out, ctx)), dataPart(out)], metadata: undefined, extensions: [] }),
       );
+      // Free text is a conversation: the task waits for more words (each searches again) or a cancel.
+      if (plan.kind === 'call' && 'free' in plan && plan.free) return done(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(taskId, contextId, [textPart(FREE_NEXT)]), { cx: null });
       done(TaskState.TASK_STATE_COMPLETED, undefined, pending ? { cx: null } : undefined);
     } catch (err) {
       const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId}`, 500);
@@ -156,7 +160,7 @@ export class SkillExecutor implements AgentExecutor {
   }
 }
 
-/** Hosted agents: the message lands in the owner's inbox; the task waits (submitted) for the answer. */
+/** Hosted agents: the message lands in the owner's inbox; the task stays working until the answer (or a cancel). */
 export class HostedExecutor implements AgentExecutor {
   private contexts = new Map<string, string>();
 
@@ -189,21 +193,21 @@ export class HostedExecutor implements AgentExecutor {
       const parts = [textPart(cx.line), dataPart({ error: cx.code, detail: cx.detail, status: cx.status })];
       // A refused follow-up leaves the task waiting for its answer; a refused first message fails it.
       if (followUp) {
-        openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, {});
-        return void bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_SUBMITTED, agentMessage(rc.taskId, rc.contextId, parts)));
+        openTask(rc, bus, TaskState.TASK_STATE_WORKING, {});
+        return void bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_WORKING, agentMessage(rc.taskId, rc.contextId, parts)));
       }
       openTask(rc, bus, TaskState.TASK_STATE_WORKING, {}, this.fresh);
       return void bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_FAILED, agentMessage(rc.taskId, rc.contextId, parts)));
     }
     if (followUp) {
       // A follow-up in the same task reaches the owner as part of the same inbox item.
-      openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, {});
+      openTask(rc, bus, TaskState.TASK_STATE_WORKING, {});
       return;
     }
     this.remember(rc.taskId, rc.contextId);
     this.buses.watchTask(rc.taskId, r.out.from, facts.agent);
-    openTask(rc, bus, TaskState.TASK_STATE_SUBMITTED, { agent: facts.agent }, this.fresh);
-    bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_SUBMITTED, agentMessage(rc.taskId, rc.contextId, [textPart(hostedMessageOp.text(r.out, r.ctx))])));
+    openTask(rc, bus, TaskState.TASK_STATE_WORKING, { agent: facts.agent }, this.fresh);
+    bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_WORKING, agentMessage(rc.taskId, rc.contextId, [textPart(hostedMessageOp.text(r.out, r.ctx))])));
   }
 
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {

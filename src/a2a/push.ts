@@ -6,41 +6,73 @@ import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { lookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import type { Logger } from '../core/ops/types.js';
 import type { SqlitePushStore } from './stores.js';
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
+// Addresses are compared as numbers, each family against its own table: Node's BlockList maps
+// IPv4 addresses into ::ffff:0:0/96, so one list holding that subnet refused every IPv4 address.
+const v4 = (ip: string): number => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
 
-// Everything that is not a public unicast address: private, loopback, link-local, CGNAT,
-// documentation, benchmarking, multicast, reserved; IPv4-mapped and NAT64 forms as a whole.
-const NOT_PUBLIC = new BlockList();
-for (const [net, bits] of [
+function v6(ip: string): bigint {
+  let s = ip.replace(/%.*$/, '');
+  // A trailing dotted quad (::ffff:1.2.3.4, ::1.2.3.4, 64:ff9b::1.2.3.4) becomes two groups.
+  const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
+  if (quad) {
+    const n = v4(quad[1]!);
+    s = s.slice(0, quad.index) + `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+  }
+  const [head, tail] = s.split('::') as [string, string | undefined];
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
+  return groups.reduce((n, g) => (n << 16n) | BigInt(parseInt(g, 16) || 0), 0n);
+}
+
+const nets4 = (list: [string, number][]) => list.map(([net, bits]) => ({ base: v4(net), bits }));
+const nets6 = (list: [string, number][]) => list.map(([net, bits]) => ({ base: v6(net), bits }));
+const in4 = (n: number, nets: { base: number; bits: number }[]) => nets.some(({ base, bits }) => bits === 0 || (n ^ base) >>> (32 - bits) === 0);
+const in6 = (n: bigint, nets: { base: bigint; bits: number }[]) => nets.some(({ base, bits }) => (n ^ base) >> BigInt(128 - bits) === 0n);
+
+// Everything that is not a public unicast IPv4 address: this network, private, CGNAT, loopback,
+// link-local, IETF protocol assignments, documentation, 6to4 relay, benchmarking, multicast, reserved.
+const NOT_PUBLIC_4 = nets4([
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
   ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 127], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
+]);
+// IPv6: only global unicast (2000::/3) can be public. That alone refuses ::, ::1, the IPv4-compatible
+// ::/96 and mapped ::ffff:0:0/96 forms, SIIT, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), discard-only,
+// unique-local, link-local, site-local and multicast. Inside 2000::/3: IETF special purpose (Teredo
+// among them), documentation (both prefixes) and 6to4 (it embeds any IPv4 address) are refused too.
+const GLOBAL_6 = nets6([['2000::', 3]]);
+const NOT_PUBLIC_6 = nets6([['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['3fff::', 20]]);
+const LOOP4 = nets4([['127.0.0.0', 8]]);
+const LOOP6 = v6('::1');
 
 export function addressAllowed(ip: string, allowLoopback: boolean): boolean {
-  const v = isIP(ip);
-  if (v === 0) return false;
-  const type = v === 4 ? 'ipv4' : 'ipv6';
-  if (allowLoopback && LOOPBACK.check(ip, type)) return true;
-  return !NOT_PUBLIC.check(ip, type);
+  const fam = isIP(ip.replace(/%.*$/, ''));
+  if (fam === 4) {
+    const n = v4(ip);
+    if (allowLoopback && in4(n, LOOP4)) return true;
+    return !in4(n, NOT_PUBLIC_4);
+  }
+  if (fam !== 6) return false;
+  const n = v6(ip);
+  if (allowLoopback && n === LOOP6) return true;
+  return in6(n, GLOBAL_6) && !in6(n, NOT_PUBLIC_6);
 }
+
+/** Resolves a host name to its addresses (tests inject a stub; the default asks the system). */
+export type Resolve = (host: string) => Promise<{ address: string }[]>;
 
 export class PushTargetError extends Error {}
 
-function lookupAll(host: string): Promise<LookupAddress[]> {
+export function lookupAll(host: string): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => lookup(host, { all: true, verbatim: true }, (err, addrs) => (err ? reject(err) : resolve(addrs))));
 }
 
 /** Refuses a push URL that is not http(s), carries credentials or resolves to a non-public address. */
-export async function checkPushUrl(raw: string, allowLoopback: boolean): Promise<URL> {
+export async function checkPushUrl(raw: string, allowLoopback: boolean, resolve: Resolve = lookupAll): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -51,7 +83,7 @@ export async function checkPushUrl(raw: string, allowLoopback: boolean): Promise
   if (url.username || url.password) throw new PushTargetError('push url: no credentials in the URL, use authentication or token');
   if (raw.length > 2048) throw new PushTargetError('push url: at most 2048 chars');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addrs = isIP(host) ? [{ address: host }] : await lookupAll(host).catch(() => {
+  const addrs = isIP(host) ? [{ address: host }] : await resolve(host).catch(() => {
     throw new PushTargetError('push url: host does not resolve');
   });
   if (!addrs.length || addrs.some((a) => !addressAllowed(a.address, allowLoopback))) throw new PushTargetError('push url: only public addresses are allowed');
@@ -59,15 +91,17 @@ export async function checkPushUrl(raw: string, allowLoopback: boolean): Promise
 }
 
 /** A lookup that fails when any resolved address is not allowed: the socket never reaches it. */
-function guardedLookup(allowLoopback: boolean): LookupFunction {
+function guardedLookup(allowLoopback: boolean, resolve?: Resolve): LookupFunction {
+  const all = (hostname: string, options: object): Promise<LookupAddress[]> =>
+    resolve
+      ? resolve(hostname).then((r) => r.map((a) => ({ address: a.address, family: isIP(a.address) })))
+      : new Promise((ok, no) => lookup(hostname, { ...options, all: true }, (err, addrs) => (err ? no(err) : ok(addrs))));
   return (hostname, options, cb) => {
-    lookup(hostname, { ...options, all: true }, (err, addrs) => {
-      if (err) return cb(err, '', 0);
-      const list = addrs as LookupAddress[];
+    all(hostname, options).then((list) => {
       if (!list.length || list.some((a) => !addressAllowed(a.address, allowLoopback))) return cb(new PushTargetError('push target is not a public address'), '', 0);
       if ((options as { all?: boolean }).all) return (cb as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       cb(null, list[0]!.address, list[0]!.family);
-    });
+    }, (err: NodeJS.ErrnoException) => cb(err, '', 0));
   };
 }
 
@@ -76,6 +110,8 @@ export interface PushOptions {
   timeoutMs: number;
   tries: number;
   log: Logger;
+  /** Name resolution for targets (default: the system's); tests inject a stub. */
+  resolve?: Resolve;
   /** Delay before retry n (1-based); tests may shorten it. */
   backoffMs?: (n: number) => number;
 }
@@ -93,7 +129,7 @@ export class PushSender implements PushNotificationSender {
   private chains = new Map<string, Promise<void>>();
   private lookupFn: LookupFunction;
   constructor(private store: SqlitePushStore, private opts: PushOptions) {
-    this.lookupFn = guardedLookup(opts.allowLoopback);
+    this.lookupFn = guardedLookup(opts.allowLoopback, opts.resolve);
   }
 
   async send(streamResponse: StreamResponse, context: ServerCallContext, task?: Task): Promise<void> {

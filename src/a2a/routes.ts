@@ -3,6 +3,7 @@
 import { TaskState } from '@a2a-js/sdk';
 import { ResultManager } from '@a2a-js/sdk/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
 import { notFound } from '../core/errors.js';
 import { onInboundSettled, type InboundSettled } from '../core/agents/events.js';
 import { limit } from '../core/limits.js';
@@ -13,7 +14,7 @@ import { commonsCard, hostedCard, type CardPair } from './cards.js';
 import { ownerContext, scopeOf } from './context.js';
 import { agentMessage, artifactEvent, HostedExecutor, SkillExecutor, statusEvent, textPart } from './executor.js';
 import { CxRequestHandler } from './handler.js';
-import { PushSender } from './push.js';
+import { PushSender, type Resolve } from './push.js';
 import { endpoint, Rpc } from './rpc.js';
 import { Skills } from './skills.js';
 import { SqlitePushStore, SqliteTaskStore } from './stores.js';
@@ -21,14 +22,19 @@ import { FINAL, startTaskSweep } from './sweep.js';
 
 const FINAL_SET = new Set(FINAL);
 
-export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Operation[]): { close(): void } {
+export interface A2aOptions {
+  /** How push targets' host names resolve (tests inject a stub; default: the system resolver). */
+  resolve?: Resolve;
+}
+
+export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Operation[], opts: A2aOptions = {}): { close(): void } {
   const { config, store } = core;
   const base = config.baseUrl;
   const skills = new Skills(ops);
   const card = commonsCard(base, core.version, skills);
   const tasks = new SqliteTaskStore(store.a2a, core.now);
-  const pushStore = new SqlitePushStore(store.a2a, core.now, config.a2aPushAllowLoopback);
-  const sender = new PushSender(pushStore, { allowLoopback: config.a2aPushAllowLoopback, timeoutMs: limit('a2a.push_timeout') * 1000, tries: limit('a2a.push_tries'), log: core.log });
+  const pushStore = new SqlitePushStore(store.a2a, core.now, config.a2aPushAllowLoopback, opts.resolve);
+  const sender = new PushSender(pushStore, { allowLoopback: config.a2aPushAllowLoopback, timeoutMs: limit('a2a.push_timeout') * 1000, tries: limit('a2a.push_tries'), log: core.log, resolve: opts.resolve });
   const buses = new BusManager(limit('a2a.live'));
   const hostedExec = new HostedExecutor(core, buses, tasks);
 
@@ -111,7 +117,10 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
     scope.removeContentTypeParser('application/x-www-form-urlencoded');
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
     const bodyLimit = limit('a2a.body');
-    scope.post('/a2a', { bodyLimit }, (req, reply) => rpc.serve(req, reply, commons, { kind: 'commons', skills }));
+    const serveCommons = (req: FastifyRequest, reply: FastifyReply) => rpc.serve(req, reply, commons, { kind: 'commons', skills });
+    scope.post('/a2a', { bodyLimit }, serveCommons);
+    // Some clients join the card's url and a path with a slash.
+    scope.post('/a2a/', { bodyLimit }, serveCommons);
     scope.post('/a2a/:id', { bodyLimit }, async (req, reply) => {
       const id = (req.params as { id: string }).id;
       const rec = /^a[0-9a-z]{1,6}$/.test(id) ? await store.agents.card(id) : null;
@@ -120,28 +129,56 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
     });
   });
 
-  const sendCard = (req: FastifyRequest, reply: FastifyReply, c: CardPair, maxAge = 300) => {
+  // The commons card changes only with a new version of the service, so with the process.
+  const started = core.now();
+  const sendCard = (req: FastifyRequest, reply: FastifyReply, c: CardPair, modified: number, maxAge = 300) => {
     const v1 = /^1\.0(\.\d+)?$/.test(String(req.headers['a2a-version'] ?? '').trim());
-    return reply
+    const body = serialized(c, v1);
+    reply
       .header('cache-control', `public, max-age=${maxAge}`)
       .header('access-control-allow-origin', '*')
       .header('vary', 'A2A-Version')
-      .type('application/json; charset=utf-8')
-      .send(v1 ? c.v10json : c.v03);
+      .header('etag', body.etag)
+      .header('last-modified', new Date(Math.floor(modified / 1000) * 1000).toUTCString());
+    if (notModified(req, body.etag, modified)) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(body.json);
   };
-  app.get('/.well-known/agent.json', (req, reply) => sendCard(req, reply, card));
-  app.get('/.well-known/agent-card.json', (req, reply) => sendCard(req, reply, card));
+  app.get('/.well-known/agent.json', (req, reply) => sendCard(req, reply, card, started));
+  app.get('/.well-known/agent-card.json', (req, reply) => sendCard(req, reply, card, started));
   app.get('/a/:id/agent.json', async (req, reply) => {
     const id = (req.params as { id: string }).id;
     const rec = /^a[0-9a-z]{1,6}$/.test(id) ? await store.agents.card(id) : null;
     if (!rec) throw notFound('no agent card');
-    return sendCard(req, reply, hostedCard(base, core.version, rec), 60);
+    return sendCard(req, reply, hostedCard(base, core.version, rec), rec.updated || started, 60);
   });
 
   return { close: () => buses.closeAll() };
 }
 
+/** A card's body and its validator, made once per card object. */
+const bodies = new WeakMap<CardPair, { v03?: { json: string; etag: string }; v10?: { json: string; etag: string } }>();
+function serialized(c: CardPair, v1: boolean): { json: string; etag: string } {
+  let m = bodies.get(c);
+  if (!m) bodies.set(c, (m = {}));
+  const k = v1 ? 'v10' : 'v03';
+  if (!m[k]) {
+    const json = JSON.stringify(v1 ? c.v10json : c.v03);
+    m[k] = { json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
+  }
+  return m[k];
+}
+
+/** If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2). */
+function notModified(req: FastifyRequest, etag: string, modified: number): boolean {
+  const inm = req.headers['if-none-match'];
+  if (typeof inm === 'string') return inm.trim() === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+  const ims = req.headers['if-modified-since'];
+  if (typeof ims !== 'string') return false;
+  const since = Date.parse(ims);
+  return Number.isFinite(since) && Math.floor(modified / 1000) * 1000 <= since;
+}
+
 /** The A2A face as a plugin of the shared host. */
-export const a2aFace = face<{ core: Core; ops: readonly Operation[] }>('a2a', async (app, { core, ops }) => {
-  registerA2a(app, core, ops);
+export const a2aFace = face<{ core: Core; ops: readonly Operation[] } & A2aOptions>('a2a', async (app, { core, ops, resolve }) => {
+  registerA2a(app, core, ops, { resolve });
 });

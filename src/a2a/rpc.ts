@@ -4,6 +4,7 @@
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { ContentTypeNotSupportedError, PushNotificationNotSupportedError, RequestMalformedError, UnsupportedOperationError, VersionNotSupportedError } from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
+import { taskStateToJSON, type TaskState } from '@a2a-js/sdk';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
 import { authError, resolveCaller } from '../core/identity/auth.js';
@@ -14,6 +15,7 @@ import { credentialsOf } from '../http/input.js';
 import { callContext, type CallFacts } from './context.js';
 import type { CxRequestHandler } from './handler.js';
 import { contentOfWire, type Skills } from './skills.js';
+import { invalidParams } from './validate.js';
 
 type Wire = '0.3' | '1.0';
 type Id = string | number | null;
@@ -32,6 +34,9 @@ const HOSTED: Record<Wire, Set<string>> = {
   '0.3': new Set(['message/send', 'tasks/get', 'tasks/resubscribe', 'tasks/cancel']),
   '1.0': new Set(['SendMessage', 'GetTask', 'SubscribeToTask', 'CancelTask']),
 };
+
+/** JSON-RPC code of a request refused before it ran (auth, quota): implementation-defined server error. */
+const REFUSED = -32000;
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
@@ -60,6 +65,20 @@ function mapError(wire: Wire, err: unknown): Envelope['error'] {
   return wire === '1.0' ? JsonRpcTransportHandler.mapToJSONRPCError(err) : LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(err);
 }
 
+/** An answer whose error message names task states (the SDK answers most errors itself, unthrown). */
+function named(r: Envelope, wire: Wire): Envelope {
+  return r.error ? { ...r, error: { ...r.error, message: stateNames(r.error.message, wire) } } : r;
+}
+
+/** The SDK writes a task state as its enum number ("terminal state (3)"): callers read its name. */
+function stateNames(message: string, wire: Wire): string {
+  return message.replace(/\bstate \((\d+)\)/g, (all, n: string) => {
+    const name = taskStateToJSON(Number(n) as TaskState);
+    if (name === 'UNRECOGNIZED') return all;
+    return `state (${wire === '1.0' ? name : name.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-')})`;
+  });
+}
+
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const validId = (id: unknown): id is Id => id === null || typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 const fault = (id: Id, code: number, message: string): Envelope => ({ jsonrpc: '2.0', id, error: { code, message } });
@@ -74,6 +93,10 @@ export class Rpc {
   async serve(req: FastifyRequest, reply: FastifyReply, ep: Endpoint, target: Target): Promise<unknown> {
     const wire = wireOf(req.headers['a2a-version']);
     if (!wire) return this.json(reply, { jsonrpc: '2.0', id: null, error: mapError('1.0', new VersionNotSupportedError(`A2A-Version ${String(req.headers['a2a-version']).slice(0, 20)} not supported: use 0.3 (default) or 1.0`)) });
+    // The 1.0 JSON-RPC binding names its media type; 0.3 clients were never told, so they are read leniently.
+    if (wire === '1.0' && !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(String(req.headers['content-type'] ?? ''))) {
+      return this.json(reply, { jsonrpc: '2.0', id: null, error: mapError(wire, new ContentTypeNotSupportedError('Content-Type: send application/json')) });
+    }
     let body: unknown;
     try {
       if (typeof req.body !== 'string') throw new SyntaxError('not text');
@@ -88,11 +111,19 @@ export class Rpc {
 
     // Credentials are checked once, before any call runs: a bad token is a 401 for the request.
     const creds = credentialsOf(req);
-    const caller = await resolveCaller(this.core, creds);
-    const facts: CallFacts = { creds, caller, net: netKey(req.ip), reqId: String(req.id), agent: target.kind === 'hosted' ? target.agent : '' };
-    let blocking = 0;
+    let facts: CallFacts;
     const vetted: Vetted[] = [];
-    for (const c of calls) vetted.push(await this.vet(c, wire, batch, target, facts, () => ++blocking));
+    try {
+      const caller = await resolveCaller(this.core, creds);
+      facts = { creds, caller, net: netKey(req.ip), reqId: String(req.id), agent: target.kind === 'hosted' ? target.agent : '' };
+      let blocking = 0;
+      for (const c of calls) vetted.push(await this.vet(c, wire, batch, target, facts, () => ++blocking));
+    } catch (err) {
+      if (!(err instanceof CxError)) throw err;
+      // Refused as a whole (401, 403, 429): the HTTP status and headers say so, the body is JSON-RPC.
+      const one = !batch && isObj(body) && validId(body.id) ? body.id : null;
+      return this.refuse(reply, wire, one, err);
+    }
 
     if (!batch && 'call' in vetted[0]! && STREAMING.has(vetted[0].call.method as string)) return this.stream(req, reply, ep, wire, vetted[0].call, facts);
     const answers = await Promise.all(vetted.map((v) => ('answer' in v ? v.answer : this.run(ep, wire, v.call, v.id, facts))));
@@ -120,14 +151,16 @@ export class Rpc {
     const method = c.method;
     if (target.kind === 'hosted' && !HOSTED[wire].has(method)) return { answer: fault(id, -32601, `Method not found: a hosted agent serves ${[...HOSTED[wire]].join(', ')}`), notify };
     if (batch && STREAMING.has(method)) return { answer: fault(id, -32600, `Invalid Request: ${method} streams and cannot be batched`), notify };
-    // Anonymous tasks are shared by id only; listing needs an identity.
+    // Anonymous tasks are found by id only (within their network): listing needs an identity.
     if (method === 'ListTasks' && !facts.caller.identity) throw authError(this.core, 'ListTasks needs a token: anonymous tasks are found by id only');
+    const invalid = invalidParams(method, c.params, wire);
+    if (invalid) return { answer: { jsonrpc: '2.0', id, error: mapError(wire, new RequestMalformedError(`Invalid params: ${invalid}`)) }, notify };
     if (!SEND.has(method) && !STREAM_SEND.has(method)) return { call: c, id, notify };
 
     const params = isObj(c.params) ? c.params : {};
     const message = isObj(params.message) ? params.message : null;
     const content = message ? contentOfWire(message.parts, wire) : null;
-    // Malformed messages are left to the SDK, which answers -32602.
+    // Checked above (invalidParams); kept as a guard.
     if (!content) return { call: c, id, notify };
     const conf = isObj(params.configuration) ? params.configuration : {};
     const err = (e: Error): Vetted => ({ answer: { jsonrpc: '2.0', id, error: mapError(wire, e) }, notify });
@@ -170,9 +203,9 @@ export class Rpc {
         await r.return(undefined);
         return fault(id, -32600, 'Invalid Request: streaming method');
       }
-      return this.clean(r, facts);
+      return this.clean(named(r, wire), facts);
     } catch (err) {
-      return this.clean({ jsonrpc: '2.0', id, error: mapError(wire, err) }, facts, err);
+      return this.clean(named({ jsonrpc: '2.0', id, error: mapError(wire, err) }, wire), facts, err);
     }
   }
 
@@ -201,11 +234,11 @@ export class Rpc {
       early = this.clean({ jsonrpc: '2.0', id, error: mapError(wire, err) }, facts, err);
     }
     // 1.0 clients take a JSON answer to a stream that fails at once; 0.3 clients insist on SSE.
-    if (early && wire === '1.0') return void this.json(reply, early);
+    if (early && wire === '1.0') return void this.json(reply, named(early, wire));
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { ...SSE_HEADERS, 'x-request-id': String(req.id) });
-    const send = (e: Envelope) => res.write(e.error ? `event: error\ndata: ${JSON.stringify(e)}\n\n` : `data: ${JSON.stringify(e)}\n\n`);
+    const send = (raw: Envelope, e = named(raw, wire)) => res.write(e.error ? `event: error\ndata: ${JSON.stringify(e)}\n\n` : `data: ${JSON.stringify(e)}\n\n`);
     // Each event goes out once the task state it shows is stored.
     const write = async (e: Envelope) => {
       await this.flushed().catch((err) => {
@@ -235,6 +268,16 @@ export class Rpc {
     } finally {
       if (!res.writableEnded) res.end();
     }
+  }
+
+  /** A request refused before any call ran, as a JSON-RPC error with the CxError's status and headers. */
+  private refuse(reply: FastifyReply, wire: Wire, id: Id, err: CxError) {
+    for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+    const info = { error: err.code, detail: err.detail, status: err.status, line: err.line };
+    // 1.0 errors carry google.rpc details; 0.3 clients read a plain data object.
+    const data = wire === '1.0' ? [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: err.status === 401 ? 'UNAUTHENTICATED' : err.code.toUpperCase(), domain: 'agentcommons', metadata: { line: err.line } }] : info;
+    const body: Envelope = { jsonrpc: '2.0', id, error: { code: REFUSED, message: err.line, data } };
+    return reply.code(err.status).header('cache-control', 'no-store').type('application/json').send(JSON.stringify(body));
   }
 
   private json(reply: FastifyReply, body: unknown) {

@@ -19,7 +19,8 @@ export interface Content {
 }
 
 export type Plan =
-  | { kind: 'call'; op: Operation; input: Record<string, unknown> }
+  /** `free`: free text read as a search; its task stays open for the next words (input-required). */
+  | { kind: 'call'; op: Operation; input: Record<string, unknown>; free?: boolean }
   | { kind: 'help' }
   | { kind: 'bad'; detail: string };
 
@@ -116,7 +117,7 @@ export class Skills {
     if (HELP.has(word) && !m[2]) return { kind: 'help' };
     const s = this.byVerb.get(word) ?? this.byName.get(m[1]!);
     if (s) return this.command(s, (m[2] ?? '').trim());
-    if (this.fallback) return { kind: 'call', op: this.fallback.op, input: { [this.fallback.main!]: text.slice(0, 400) } };
+    if (this.fallback) return { kind: 'call', op: this.fallback.op, input: { [this.fallback.main!]: text.slice(0, 400) }, free: true };
     return { kind: 'bad', detail: `no command "${m[1]!.slice(0, 40)}": send "help" for the skills` };
   }
 
@@ -156,7 +157,8 @@ export class Skills {
     return [
       `skills ${this.list.length}: send a text command, or a data part {"skill": "<name>", "input": {...}}`,
       ...this.list.map((s) => `${s.op.name} ${s.verb ? `"${this.usage(s)}" ` : ''}${s.op.auth === 'anon' ? '' : '(token) '}${s.op.title}`),
-      this.fallback ? `free text: ${this.fallback.op.name}` : 'free text: not understood; use a command',
+      this.fallback ? `free text: ${this.fallback.op.name}; the task stays input-required, so more words in it search again (cancel it when done)` : 'free text: not understood; use a command',
+      'tasks: yours only; anonymous tasks belong to your network (IPv4 /24, IPv6 /48), a bearer token keeps them across networks',
       'next: GET /.well-known/agent.json for the card; GET /grammar for the reply grammar',
     ].join('\n');
   }

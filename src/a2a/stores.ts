@@ -7,7 +7,7 @@ import type { A2aStore, A2aTaskKey } from '../core/a2a/ports.js';
 import { limit } from '../core/limits.js';
 import { scopeOf } from './context.js';
 import type { NewTasks } from './executor.js';
-import { checkPushUrl, PushTargetError } from './push.js';
+import { checkPushUrl, PushTargetError, type Resolve } from './push.js';
 
 /**
  * The task cache port: copies of tasks recently saved or loaded, so a reload costs a copy, not a
@@ -188,12 +188,12 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
 }
 
 export class SqlitePushStore implements PushNotificationStore {
-  constructor(private store: A2aStore, private now: () => number, private allowLoopback: boolean) {}
+  constructor(private store: A2aStore, private now: () => number, private allowLoopback: boolean, private resolve?: Resolve) {}
 
   async save(taskId: string, ctx: ServerCallContext, cfg: TaskPushNotificationConfig): Promise<void> {
     const { owner, agent } = scopeOf(ctx);
     try {
-      await checkPushUrl(cfg.url, this.allowLoopback);
+      await checkPushUrl(cfg.url, this.allowLoopback, this.resolve);
     } catch (err) {
       if (err instanceof PushTargetError) throw new RequestMalformedError(err.message);
       throw err;

@@ -90,9 +90,10 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
     expect(help.artifacts[0].parts[0].text).toMatch(/sys\.health "healthz" Liveness/);
   });
 
-  it('free text falls back to the KB search', async () => {
+  it('free text falls back to the KB search; the task stays open for more words', async () => {
     const t = ok<Json>(await send03([text03('cannot find module express')]));
-    expect(t.status.state).toBe('completed');
+    expect(t.status.state).toBe('input-required');
+    expect(t.status.message.parts[0].text).toMatch(/^searched: reply in this task with more words/);
     expect(t.artifacts[0].name).toBe('kb.search');
     expect(t.artifacts[0].parts[0].text).toMatch(/^search hits=\d+/);
   });
@@ -190,12 +191,12 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
     const r = await rpc(a2a(), { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: msg03([data03({ skill: 'agent.publish', input: { name: 'x', description: 'y' } })]) } }, { accept: 'application/json' });
     expect(r.status).toBe(401);
     expect(r.headers.get('www-authenticate')).toMatch(/^Bearer realm="commons", PoW realm="commons" challenge="[^"]+" bits="8" for="reg"/);
-    expect(r.body.line).toMatch(/^err auth agent\.publish needs a token/);
-    const viaClient = await send03([text03('me')]).then(
-      () => 'resolved',
-      (e: Error) => e.message,
-    );
-    expect(viaClient).toMatch(/401/);
+    // The body is a JSON-RPC error carrying the one-line error.
+    expect(r.body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringMatching(/^err auth agent\.publish needs a token/) } });
+    expect(r.body.error.data.line).toMatch(/^err auth agent\.publish needs a token/);
+    // The 0.3 client reads the JSON-RPC error of the 401 as the call's answer.
+    const viaClient = (await send03([text03('me')])) as Json;
+    expect(viaClient.error).toMatchObject({ code: -32000, message: expect.stringMatching(/^err auth id\.me needs a token/) });
     const bad = await rpc(a2a(), { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x' } }, { authorization: 'Bearer cx_unknown' });
     expect(bad.status).toBe(401);
   });
@@ -297,7 +298,7 @@ describe('A2A 1.3 client (1.0 wire)', () => {
     expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(got.history).toEqual([]);
     // Anonymous tasks are reachable by id only: listing them needs a token.
-    await expect(client.listTasks(listAll)).rejects.toThrow(/401/);
+    await expect(client.listTasks(listAll)).rejects.toThrow(/err auth ListTasks needs a token/);
   });
 
   it('input-required, resubscribe, cancel; push notifications in 1.0 form', async () => {
@@ -333,6 +334,6 @@ describe('A2A 1.3 client (1.0 wire)', () => {
     expect((await other.listTasks(listAll)).tasks).toEqual([]);
     await expect(other.getTask({ tenant: '', id: r.id, historyLength: undefined })).rejects.toThrow(/not found/i);
     const anon = await client13(s.url);
-    await expect(anon.sendMessage(req('me'))).rejects.toThrow(/401/);
+    await expect(anon.sendMessage(req('me'))).rejects.toThrow(/err auth id\.me needs a token/);
   });
 });

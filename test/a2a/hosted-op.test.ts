@@ -32,7 +32,7 @@ describe('hosted messages go through invoke', () => {
 
   it('a clean message is delivered and listed in the owner inbox', async () => {
     const r = await send('How do I fix ERESOLVE?');
-    expect(r.body.result.status.state).toBe('submitted');
+    expect(r.body.result.status.state).toBe('working');
     const rows = (await inbox()).rows as Json[];
     expect(rows.map((x) => [x.from, x.text])).toEqual([[sender.id, 'How do I fix ERESOLVE?']]);
   });

@@ -77,10 +77,10 @@ describe('a task between two identities', () => {
 
   it('round trip: the sender waits on a stream, the owner lists and answers, the task completes', async () => {
     const sent = ok<Json>(await toOwner.sendMessage({ message: msg03([text03('How do I fix ERESOLVE in npm 10?')]) as never, configuration: { blocking: true } }));
-    expect(sent.status.state).toBe('submitted');
+    expect(sent.status.state).toBe('working');
     expect(sent.status.message.parts[0].text).toMatch(new RegExp(`^delivered to ${owner.id}`));
     const watching = await subscribed(toOwner.resubscribeTask({ id: sent.id }));
-    expect(watching.first).toMatchObject({ kind: 'task', id: sent.id, status: { state: 'submitted' } });
+    expect(watching.first).toMatchObject({ kind: 'task', id: sent.id, status: { state: 'working' } });
 
     const box = await inbox(owner.token);
     expect(box.open).toBe(1);
@@ -121,7 +121,7 @@ describe('a task between two identities', () => {
     const c = await client13(s.url, sender.token, `/a/${owner.id}/agent.json`);
     expect(c.protocolVersion).toBe('1.0');
     const t = (await c.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: 'm-13', role: 'ROLE_USER', parts: [{ text: 'please do my homework' }] } }))) as Json;
-    expect(t.status.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+    expect(t.status.state).toBe(TaskState.TASK_STATE_WORKING);
 
     const mcp = new Client({ name: 'owner', version: '1' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${owner.token}` } } }));

@@ -73,7 +73,7 @@ describe('restart', () => {
 
       // The open one is watched again: a resubscriber sees the owner's answer.
       const watching = await subscribed(toOwner.resubscribeTask({ id: h1.id }));
-      expect(watching.first).toMatchObject({ kind: 'task', status: { state: 'submitted' } });
+      expect(watching.first).toMatchObject({ kind: 'task', status: { state: 'working' } });
       const ans = await fetch(`${s.url}/v1/agent/inbox/${h1.id}`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: new URLSearchParams({ text: 'after restart' }) });
       expect(await ans.text()).toMatch(new RegExp(`^ok completed ${h1.id} to=${sender.id} delivered=1`));
       const events = (await watching.rest) as Json[];
