@@ -60,20 +60,27 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   // Any other content type arrives as a string; the face's adapter decides whether it fits.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  await app.register(underPressure, {
-    maxEventLoopDelay: limit('shed.loop_delay'),
-    retryAfter: limit('shed.retry_after'),
+  // under-pressure measures the event-loop delay; shedding is decided here, from its samples, so
+  // that the start-up work (route and schema building, under a loaded machine) is not taken for
+  // overload: a sample with no measurement in it reads as an infinite delay, which made a fresh
+  // server answer 503 to its first requests. Samples count from the second full interval after ready.
+  await app.register(underPressure, { maxEventLoopDelay: 0 });
+  let settledAt = Infinity;
+  app.addHook('onReady', async () => {
+    settledAt = Date.now() + 2_000;
   });
+  // Read per request (the latest sample), so a request served right after a stall sees it.
+  const overloaded = () => Date.now() >= settledAt && app.memoryUsage().eventLoopDelay > limit('shed.loop_delay');
   const shedTimer = setInterval(() => {
-    const m = app.memoryUsage();
-    const reasons = m.eventLoopDelay > limit('shed.loop_delay') ? ['event_loop_delay'] : [];
-    core.control.measure(reasons.length ? 1 : 0, reasons);
+    const shedding = overloaded();
+    core.control.measure(shedding ? 1 : 0, shedding ? ['event_loop_delay'] : []);
   }, 1000);
   shedTimer.unref();
   app.addHook('onClose', async () => clearInterval(shedTimer));
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (overloaded()) throw new CxError('busy', 'server under load, retry later', 503, { 'Retry-After': String(limit('shed.retry_after')) });
     if (config.allowedHosts) {
       const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
       if (!config.allowedHosts.includes(host)) throw new CxError('bad', 'host not allowed', 421);
