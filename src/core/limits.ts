@@ -197,6 +197,8 @@ export const LIMITS: readonly Limit[] = [
   { key: 'control.note', value: 200, unit: 'chars', what: 'note of a freeze or reason of a shed level' },
   { key: 'stream.max', value: 100, unit: 'items', what: 'items one MCP tool call or A2A task collects from a stream at most (max=)' },
   { key: 'stream.wait', value: 60, unit: 's', what: 'seconds one MCP tool call or A2A task waits on a stream at most (wait=)' },
+  { key: 'stream.open', value: 2000, unit: 'streams', what: 'open REST event streams per process (more: 503 err busy)' },
+  { key: 'stream.open_net', value: 20, unit: 'streams', what: 'open REST event streams per network (more: 429 err quota)' },
   { key: 'stream.heartbeat', value: 15, unit: 's', what: 'SSE comment sent on an idle REST stream this often' },
   { key: 'shutdown.drain', value: 500, unit: 'ms', what: 'at shutdown, how long requests on open connections get 503 err busy with Connection: close before idle connections are closed' },
   { key: 'url.param', value: 2048, unit: 'chars', what: 'one path segment (longer: 414 err bad)' },

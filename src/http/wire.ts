@@ -2,6 +2,7 @@
 // requests Node's parser refuses, the error a too-long path segment raises, and a graceful drain of
 // open connections at shutdown. All of them keep the one-line `err <code> <detail>` format.
 import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { CxError } from '../core/errors.js';
 
@@ -30,14 +31,25 @@ export function paramTooLong(max: number): CxError {
 /**
  * At close, requests that still arrive on open (kept-alive) connections get `503 err busy shutting
  * down` with `Connection: close` for up to `graceMs`, so a client learns the socket is going instead of
- * finding it reset; then the remaining idle connections are closed by the server as usual. Requests
- * already running are served to the end.
+ * finding it reset; then the connections with no request in flight are closed. Requests already
+ * running are served to the end.
  */
 export function drainOnClose(app: FastifyInstance, graceMs: number): void {
   const sockets = new Set<Socket>();
+  // Requests in flight per socket: a socket with none (kept alive, or opened and never used, as
+  // HTTP clients' pools do) holds nothing, and is closed after the grace period.
+  const inflight = new Map<Socket, number>();
   app.server.on('connection', (s: Socket) => {
     sockets.add(s);
-    s.once('close', () => sockets.delete(s));
+    s.once('close', () => {
+      sockets.delete(s);
+      inflight.delete(s);
+    });
+  });
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const s = req.socket;
+    inflight.set(s, (inflight.get(s) ?? 0) + 1);
+    res.once('close', () => inflight.set(s, (inflight.get(s) ?? 1) - 1));
   });
   let draining = false;
   app.addHook('onRequest', async () => {
@@ -47,5 +59,6 @@ export function drainOnClose(app: FastifyInstance, graceMs: number): void {
     draining = true;
     const until = Date.now() + graceMs;
     while (sockets.size && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    for (const s of sockets) if (!inflight.get(s)) s.destroy();
   });
 }

@@ -110,10 +110,11 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
   // A path with a declared HEAD: its GET must not answer HEAD by running (and counting) itself.
   const headPaths = new Set(ops.filter((o) => o.rest?.method === 'HEAD').map((o) => o.rest!.path));
   const plain: Array<() => void> = [];
-  // Open event streams end first at close (they would hold close() until the drain gives up).
-  const streams = new Set<() => void>();
+  // Open event streams (their end functions and networks) end first at close (they would hold
+  // close() until the drain gives up); they are also counted against stream.open and stream.open_net.
+  const streams = new Map<() => void, string>();
   app.addHook('preClose', async () => {
-    for (const end of [...streams]) end();
+    for (const end of [...streams.keys()]) end();
   });
   const rawScoped: Array<(scope: FastifyInstance) => void> = [];
   for (const op of ops) {
@@ -185,18 +186,25 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
  * `?last_event_id`. It runs until the client goes (or the server closes); then the op's iterator is
  * closed and its subscription aborted, so nothing is left behind.
  */
-async function serveStream(req: FastifyRequest, reply: FastifyReply, core: Core, op: Operation, raw: Record<string, unknown>, streams: Set<() => void>): Promise<void> {
+async function serveStream(req: FastifyRequest, reply: FastifyReply, core: Core, op: Operation, raw: Record<string, unknown>, streams: Map<() => void, string>): Promise<void> {
   const spec = op.stream!;
+  const meta = restMeta(req);
+  if (streams.size >= limit('stream.open')) throw new CxError('busy', 'too many open streams', 503, { 'Retry-After': String(limit('shed.retry_after')) });
+  let mine = 0;
+  for (const net of streams.values()) if (net === meta.net) mine++;
+  if (mine >= limit('stream.open_net')) throw new CxError('quota', `at most ${limit('stream.open_net')} open streams per network; close one first`, 429);
   const json = wantsJson(req);
   const lastId = raw.last_event_id ?? req.headers['last-event-id'];
   delete raw.last_event_id;
   if (typeof lastId === 'string' && lastId !== '' && raw[spec.resume] === undefined) raw[spec.resume] = lastId;
   const stop = new AbortController();
-  const { out, ctx } = await invoke(core, op, raw, { ...restMeta(req), signal: stop.signal });
+  const { out, ctx } = await invoke(core, op, raw, { ...meta, signal: stop.signal });
   const it = itemsOf(out)[Symbol.asyncIterator]();
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', 'x-request-id': String(req.id) });
+  const sock = res.socket;
+  // Connection: close, so that ending a stream (client gone, server closing) also ends its socket.
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'close', 'x-request-id': String(req.id) });
   res.write(`: ${op.name}\n\n`);
   const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), limit('stream.heartbeat') * 1000);
   const end = () => {
@@ -204,15 +212,19 @@ async function serveStream(req: FastifyRequest, reply: FastifyReply, core: Core,
     stop.abort();
     void it.return?.().catch(() => undefined);
     if (!res.writableEnded) res.end();
+    // The stream's socket serves nothing else (Connection: close): let it go, also when the client
+    // left without closing it (a closing server waited on such a socket until the client dropped it).
+    sock?.destroy();
   };
-  streams.add(end);
+  streams.set(end, meta.net);
   res.on('close', end);
   try {
     for (;;) {
       const n = await it.next();
       if (n.done || res.writableEnded) break;
       const data = json ? JSON.stringify(n.value.item) : spec.text(n.value.item, ctx);
-      res.write(`id: ${n.value.id}\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`);
+      // A slow reader holds the next item back (the subscription buffers, bounded) instead of the socket.
+      if (!res.write(`id: ${n.value.id}\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`)) await new Promise((r) => (res.once('drain', r), res.once('close', r)));
     }
   } catch (err) {
     core.log.error({ err, op: op.name }, 'stream failed');
