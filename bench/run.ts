@@ -132,7 +132,7 @@ async function main(): Promise<void> {
     const ratios: string[] = [];
     const vs = (what: string, [m, c]: [Row, Row]) => {
       rows.push(m, c);
-      ratios.push(`${what}: commons ${(c.rps / m.rps).toFixed(2)}x the minimal SDK server's req/s, ${(m.cpuMs / c.cpuMs).toFixed(2)}x its CPU per request`);
+      ratios.push(`${what}: commons ${(c.rps / m.rps).toFixed(2)}x the minimal SDK server's req/s, at ${(c.cpuMs / m.cpuMs).toFixed(2)}x its CPU per request`);
     };
     // MCP: tools/call of a cheap read tool, session and stateless, beside the SDK's minimal server.
     if (ONLY.has('mcp')) {
