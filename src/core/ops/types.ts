@@ -7,6 +7,7 @@ import type { Quotas } from '../quota/buckets.js';
 import type { Pow } from '../identity/pow.js';
 import type { Control } from '../control/control.js';
 import type { FreezeKind } from '../control/kinds.js';
+import type { ServerKeys } from '../trust/keys.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
@@ -29,6 +30,8 @@ export interface Core {
   /** Freezes, shed level and maintenance windows: persisted, read from memory (bounded staleness). */
   control: Control;
   version: string;
+  /** The statement signing key ring (src/core/trust): the one signer of the service. */
+  keys: ServerKeys;
 }
 
 export interface Caller {
