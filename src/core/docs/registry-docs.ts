@@ -20,6 +20,7 @@ export const PAGES: ReadonlyArray<[string, string]> = [
   ['/legal', 'terms and privacy'],
   ['/changelog', 'changes'],
   ['/ci', 'POST /e in CI'],
+  ['/signing', 'signed statements: canonical bytes, X-Cx-Sig-Server, key chain, test vectors'],
   ['/.well-known/api-catalog', 'RFC 9727 linkset'],
 ];
 

@@ -323,7 +323,7 @@ export const kbGetOp = defineOp({
   output: entryOut,
   auth: 'anon',
   readOnly: true,
-  rest: { method: 'GET', path: '/k/:id', twins: ['txt', 'md', 'json'], cache: 'public, max-age=60', htmlRedirect: (i) => `/kb/${String(i.id)}` },
+  rest: { method: 'GET', path: '/k/:id', twins: ['txt', 'md', 'json'], cache: 'public, max-age=60', htmlRedirect: (i) => `/kb/${String(i.id)}`, signed: true },
   async run(ctx, input): Promise<EntryView> {
     const e = await ctx.core.store.kb.byId(input.id);
     if (!e) throw new CxError('notfound', `no entry ${input.id}`);
