@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ed from '@noble/ed25519';
-import { Resolver } from 'did-resolver';
+import { Resolver, type ResolverRegistry } from 'did-resolver';
 import { getResolver } from 'web-did-resolver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, start, type TestServer } from '../helpers/server.js';
@@ -41,7 +41,8 @@ let proxy: https.Server;
 let base = '';
 let host = '';
 const dir = mkdtempSync(join(tmpdir(), 'cx-did-'));
-const resolver = new Resolver(getResolver());
+// web-did-resolver bundles its own did-resolver typings (an older copy): same shape at run time.
+const resolver = new Resolver(getResolver() as unknown as ResolverRegistry);
 let savedCa: unknown;
 
 beforeAll(async () => {

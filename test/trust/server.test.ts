@@ -235,7 +235,7 @@ describe('MCP face', () => {
   it('key_server returns the same key as /.well-known/cx-key', async () => {
     const client = new Client({ name: 't', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
-    const r = (await client.callTool({ name: 'key_server', arguments: {} })) as { structuredContent: KeyDoc };
+    const r = (await client.callTool({ name: 'key_server', arguments: {} })) as unknown as { structuredContent: KeyDoc };
     expect(r.structuredContent).toEqual(await cxKey());
     await client.close();
   });
