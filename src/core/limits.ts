@@ -216,6 +216,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'jobs.max_tries', value: 10, unit: 'tries', what: 'deliveries of a job before it is dead-lettered (default)' },
   { key: 'jobs.lease_ms', value: 30_000, unit: 'ms', what: 'job lease a worker takes (extended while the job runs)' },
   { key: 'jobs.poll_ms', value: 1000, unit: 'ms', what: 'idle worker looks for delayed or other-process jobs every' },
+  { key: 'kb.signed_rows', value: 200, unit: 'rows', what: 'signed confirmations listed on /k/{id}/confirms (oldest first; the counts cover all)' },
   { key: 'trust.ring_refresh', value: 5, unit: 's', what: 'a process re-reads the signing key ring (rotation, certificate by another process) at most this old' },
   { key: 'trust.cert', value: 256, unit: 'chars', what: 'root certificate of the online signing key (POST /admin/online-key)' },
   { key: 'trust.cert_days', value: 400, unit: 'days', what: 'longest validity of an online-key certificate from now' },

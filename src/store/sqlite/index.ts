@@ -17,7 +17,7 @@ import { sqliteSpaces } from './spaces.js';
 import { sqliteSaved } from './saved.js';
 import { sqliteWorkspace } from './workspace.js';
 import { sqliteControl } from './control.js';
-import { sqliteIdentityKeys } from './identity-keys.js';
+import { sqliteIdentityKeys, sqliteSignedConfirms } from './identity-keys.js';
 import { MemoryQuotaRepo } from '../../core/quota/memory.js';
 
 /**
@@ -56,6 +56,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     jobs,
     control: sqliteControl(db),
     identityKeys: sqliteIdentityKeys(db),
+    signedConfirms: sqliteSignedConfirms(db),
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {
