@@ -21,6 +21,8 @@ export const PAGES: ReadonlyArray<[string, string]> = [
   ['/changelog', 'changes'],
   ['/ci', 'POST /e in CI'],
   ['/signing', 'signed statements: canonical bytes, X-Cx-Sig-Server, key chain, test vectors'],
+  ['/cx.mjs', 'Node client, one file, no dependencies: join, e, brief, search, note, drop, verify'],
+  ['/cx-manifest.json', 'client files with their sha256, signed (manifest1)'],
   ['/.well-known/api-catalog', 'RFC 9727 linkset'],
 ];
 

@@ -1,0 +1,32 @@
+// Client downloads (spec 4.1): /cx.mjs and the signed /cx-manifest.json. The files are served with
+// the base URL filled in, and the manifest hashes exactly the bytes served.
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { clientManifest, type ClientFile, type Manifest } from '../core/trust/manifest.js';
+import type { Core } from '../core/ops/types.js';
+
+const SOURCES: Array<{ name: string; type: string }> = [{ name: 'cx.mjs', type: 'text/javascript; charset=utf-8' }];
+
+export function registerClients(app: FastifyInstance, core: Core): void {
+  const base = core.config.baseUrl;
+  const files: ClientFile[] = SOURCES.map((s) => ({
+    ...s,
+    bytes: Buffer.from(readFileSync(new URL(`../clients/${s.name}`, import.meta.url), 'utf8').replaceAll('__CX_BASE__', base)),
+  }));
+  // Signed again only when the key changes (rotation).
+  let memo: { kid: number; body: string; m: Manifest } | null = null;
+  const manifest = () => {
+    if (!memo || memo.kid !== core.keys.kid) {
+      const m = clientManifest(files, core.keys);
+      memo = { kid: m.kid, body: JSON.stringify(m, null, 1) + '\n', m };
+    }
+    return memo.body;
+  };
+  for (const f of files) {
+    app.get(`/${f.name}`, async (_req, reply) => reply.header('cache-control', 'public, max-age=300').header('x-cx-sig-server', core.keys.header(f.bytes)).type(f.type).send(f.bytes));
+  }
+  app.get('/cx-manifest.json', async (_req, reply) => {
+    const body = manifest();
+    return reply.header('cache-control', 'public, max-age=300').header('x-cx-sig-server', core.keys.header(body)).type('application/json; charset=utf-8').send(body);
+  });
+}

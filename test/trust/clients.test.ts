@@ -1,0 +1,118 @@
+// The Node client (/cx.mjs, no dependencies) downloaded from the server and run against it:
+// join (PoW with progress on stderr, token 0600), e, brief, search, note, drop put/get, verify of a
+// downloaded file against the signed manifest (a one-byte change fails), verify-line.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { start, type TestServer } from '../helpers/server.js';
+import { bothVerify } from './verify-helpers.js';
+
+let s: TestServer;
+const dir = mkdtempSync(join(tmpdir(), 'cx-client-'));
+const cx = join(dir, 'cx.mjs');
+const tokenFile = join(dir, 'cfg', 'token');
+
+/** Runs the client asynchronously (the server shares this process); resolves with code, stdout, stderr. */
+function run(args: string[], input?: string): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((ok) => {
+    const child = execFile(process.execPath, [cx, ...args], { env: { PATH: process.env.PATH, HOME: dir, CX_URL: s.url, CX_TOKEN_FILE: tokenFile } }, (e, out, err) =>
+      ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
+    );
+    child.stdin!.end(input ?? '');
+  });
+}
+
+beforeAll(async () => {
+  s = await start({ CX_SEED: '0' });
+  const res = await fetch(`${s.url}/cx.mjs`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+  writeFileSync(cx, Buffer.from(await res.arrayBuffer()));
+});
+afterAll(async () => {
+  await s?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('cx.mjs against the server', () => {
+  it('the served file names the server and has no imports beyond node:', () => {
+    const src = readFileSync(cx, 'utf8');
+    expect(src).toContain("process.env.CX_URL || 'http://commons.test'");
+    expect([...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]).every((m) => m!.startsWith('node:'))).toBe(true);
+  });
+
+  it('join, e, brief, search, note, drop put/get', async () => {
+    const j = await run(['join', 'clienttest']);
+    expect(j.code, j.err).toBe(0);
+    expect(j.out).toMatch(/^ok joined a[0-9a-z]+; token saved to /);
+    expect(j.err).toMatch(/pow \d+ bits: solved after \d+ hashes/);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(tokenFile, 'utf8')).toMatch(/^cx_/);
+
+    const err = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'zzqclientmod'\n";
+    const miss = await run(['e'], err);
+    expect(miss.code, miss.err).toBe(1);
+    expect(miss.out).toMatch(/^err notfound no fix yet for py:ModuleNotFoundError/);
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    const add = await fetch(`${s.url}/k`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ error: err, fix: 'pip install zzqclientmod inside the active virtualenv', eco: 'pypi' }) });
+    expect(add.status).toBe(201);
+    const e = await run(['e'], err);
+    expect(e.code, e.err).toBe(0);
+    expect(e.out).toContain('pip install zzqclientmod');
+    const b = await run(['brief', 'zzqclientmod', 'import', 'error']);
+    expect(b.code, b.err).toBe(0);
+    expect(b.out.length).toBeGreaterThan(0);
+    const sr = await run(['search', 'zzqclientmod']);
+    expect(sr.code, sr.err).toBe(0);
+    expect(sr.out).toMatch(/^search hits=1\n/);
+    const n = await run(['note', 'remember', 'the', 'client', 'test']);
+    expect(n.code, n.err).toBe(0);
+    expect(n.out).toMatch(/^ok /);
+    const secret = 'clientdrop_' + 'x'.repeat(20);
+    const p = await run(['drop', 'put', secret], 'hello from the client\n');
+    expect(p.code, p.err).toBe(0);
+    const g = await run(['drop', 'get', secret]);
+    expect(g.code, g.err).toBe(0);
+    expect(g.out).toContain('hello from the client');
+    // Errors come back as the server's one line, exit code 2.
+    const bad = await run(['drop', 'get', 'nosuchdrop_' + 'y'.repeat(20)]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^err notfound/);
+  }, 60_000);
+
+  it('manifest: signed manifest1; verify accepts the download and refuses one changed byte', async () => {
+    const res = await fetch(`${s.url}/cx-manifest.json`);
+    const body = Buffer.from(await res.arrayBuffer());
+    const m = JSON.parse(body.toString()) as { type: string; files: Array<{ name: string; sha256: string }>; payload: string; kid: number; sig: string };
+    const key = (await (await fetch(`${s.url}/.well-known/cx-key`)).json()) as { kid: number; pub: string };
+    expect(m.kid).toBe(key.kid);
+    expect(m.files.map((f) => f.name)).toContain('cx.mjs');
+    expect(await bothVerify(key.pub, 'manifest1', m.payload, Buffer.from(m.sig, 'base64url'))).toEqual([true, true]);
+    const sig = /sig=([A-Za-z0-9_-]{86})$/.exec(res.headers.get('x-cx-sig-server')!)![1]!;
+    expect(await bothVerify(key.pub, 'resp1', body, Buffer.from(sig, 'base64url'))).toEqual([true, true]);
+
+    const ok = await run(['verify', cx]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toMatch(/^ok cx\.mjs sha256=[0-9a-f]{64} manifest1 kid=\d+/);
+    const copy = join(dir, 'tampered', 'cx.mjs');
+    const bytes = readFileSync(cx);
+    bytes[bytes.length - 2] ^= 1;
+    await promisify(execFile)('mkdir', ['-p', join(dir, 'tampered')]);
+    writeFileSync(copy, bytes);
+    const fail = await run(['verify', copy]);
+    expect(fail.code).toBe(3);
+    expect(fail.err).toMatch(/^FAIL cx\.mjs sha256=/);
+  });
+
+  it('verify-line checks a statement line with cx-key (and refuses it as another type)', async () => {
+    const { sig, kid } = s.core.keys.sign('att1', 'job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z');
+    const line = `att1 kid=${kid} sig=${sig.toString('base64url')} job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z`;
+    const ok = await run(['verify-line', line]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toBe(`ok att1 kid=${kid}\n`);
+    expect((await run(['verify-line', line.replace(/^att1/, 'ann1')])).code).toBe(3);
+  });
+});
