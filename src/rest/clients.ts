@@ -1,11 +1,14 @@
-// Client downloads (spec 4.1): /cx.mjs and the signed /cx-manifest.json. The files are served with
+// Client downloads (spec 4.1): /cx.mjs, /cx.py and the signed /cx-manifest.json. The files are served with
 // the base URL filled in, and the manifest hashes exactly the bytes served.
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { clientManifest, type ClientFile, type Manifest } from '../core/trust/manifest.js';
 import type { Core } from '../core/ops/types.js';
 
-const SOURCES: Array<{ name: string; type: string }> = [{ name: 'cx.mjs', type: 'text/javascript; charset=utf-8' }];
+const SOURCES: Array<{ name: string; type: string }> = [
+  { name: 'cx.mjs', type: 'text/javascript; charset=utf-8' },
+  { name: 'cx.py', type: 'text/x-python; charset=utf-8' },
+];
 
 export function registerClients(app: FastifyInstance, core: Core): void {
   const base = core.config.baseUrl;

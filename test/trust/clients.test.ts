@@ -1,4 +1,5 @@
-// The Node client (/cx.mjs, no dependencies) downloaded from the server and run against it:
+// The clients (/cx.mjs: Node, no dependencies; /cx.py: Python 3 standard library) downloaded from the
+// server and run against it:
 // join (PoW with progress on stderr, token 0600), e, brief, search, note, drop put/get, verify of a
 // downloaded file against the signed manifest (a one-byte change fails), verify-line.
 import { execFile } from 'node:child_process';
@@ -11,67 +12,80 @@ import { start, type TestServer } from '../helpers/server.js';
 import { bothVerify } from './verify-helpers.js';
 
 let s: TestServer;
-const dir = mkdtempSync(join(tmpdir(), 'cx-client-'));
-const cx = join(dir, 'cx.mjs');
-const tokenFile = join(dir, 'cfg', 'token');
-
-/** Runs the client asynchronously (the server shares this process); resolves with code, stdout, stderr. */
-function run(args: string[], input?: string): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((ok) => {
-    const child = execFile(process.execPath, [cx, ...args], { env: { PATH: process.env.PATH, HOME: dir, CX_URL: s.url, CX_TOKEN_FILE: tokenFile } }, (e, out, err) =>
-      ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
-    );
-    child.stdin!.end(input ?? '');
-  });
-}
+const root = mkdtempSync(join(tmpdir(), 'cx-client-'));
 
 beforeAll(async () => {
   s = await start({ CX_SEED: '0' });
-  const res = await fetch(`${s.url}/cx.mjs`);
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
-  writeFileSync(cx, Buffer.from(await res.arrayBuffer()));
 });
 afterAll(async () => {
   await s?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
 });
 
-describe('cx.mjs against the server', () => {
-  it('the served file names the server and has no imports beyond node:', () => {
+const CLIENTS = [
+  // Errors of different classes: a coarse match must not find the other client's entry.
+  { file: 'cx.mjs', exe: process.execPath, type: /^text\/javascript/, mod: 'zzqclientmjs', err: "Traceback (most recent call last):\nModuleNotFoundError: No module named 'zzqclientmjs'\n" },
+  { file: 'cx.py', exe: 'python3', type: /^text\/x-python/, mod: 'zzqclientpy', err: "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/zzqclientpy - Not found\n" },
+];
+
+for (const client of CLIENTS) describe(`${client.file} against the server`, () => {
+  const dir = join(root, client.file);
+  const cx = join(dir, client.file);
+  const tokenFile = join(dir, 'cfg', 'token');
+
+  /** Runs the client asynchronously (the server shares this process); resolves with code, stdout, stderr. */
+  function run(args: string[], input?: string): Promise<{ code: number; out: string; err: string }> {
+    return new Promise((ok) => {
+      const child = execFile(client.exe, [cx, ...args], { env: { PATH: process.env.PATH, HOME: dir, CX_URL: s.url, CX_TOKEN_FILE: tokenFile } }, (e, out, err) =>
+        ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
+      );
+      child.stdin!.end(input ?? '');
+    });
+  }
+
+  beforeAll(async () => {
+    await promisify(execFile)('mkdir', ['-p', dir]);
+    const res = await fetch(`${s.url}/${client.file}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(client.type);
+    writeFileSync(cx, Buffer.from(await res.arrayBuffer()));
+  });
+
+  it('the served file names the server and needs nothing beyond the runtime', () => {
     const src = readFileSync(cx, 'utf8');
-    expect(src).toContain("process.env.CX_URL || 'http://commons.test'");
-    expect([...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]).every((m) => m!.startsWith('node:'))).toBe(true);
+    expect(src).toMatch(/CX_URL[^\n]*"?'?http:\/\/commons\.test/);
+    if (client.file === 'cx.mjs') expect([...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]).every((m) => m!.startsWith('node:'))).toBe(true);
+    else expect([...src.matchAll(/^import (\S+)$/gm)].map((m) => m[1])).toEqual(['base64', 'hashlib', 'json', 'os', 're', 'sys', 'time', 'urllib.error', 'urllib.parse', 'urllib.request']);
   });
 
   it('join, e, brief, search, note, drop put/get', async () => {
-    const j = await run(['join', 'clienttest']);
+    const j = await run(['join', client.file === 'cx.py' ? 'pyclient' : 'jsclient']);
     expect(j.code, j.err).toBe(0);
     expect(j.out).toMatch(/^ok joined a[0-9a-z]+; token saved to /);
     expect(j.err).toMatch(/pow \d+ bits: solved after \d+ hashes/);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     expect(readFileSync(tokenFile, 'utf8')).toMatch(/^cx_/);
 
-    const err = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'zzqclientmod'\n";
+    const err = client.err;
     const miss = await run(['e'], err);
     expect(miss.code, miss.err).toBe(1);
-    expect(miss.out).toMatch(/^err notfound no fix yet for py:ModuleNotFoundError/);
+    expect(miss.out).toMatch(/^err notfound no fix yet for /);
     const token = readFileSync(tokenFile, 'utf8').trim();
-    const add = await fetch(`${s.url}/k`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ error: err, fix: 'pip install zzqclientmod inside the active virtualenv', eco: 'pypi' }) });
+    const add = await fetch(`${s.url}/k`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ error: err, fix: `install ${client.mod} from the right registry and pin it`, eco: client.file === 'cx.py' ? 'npm' : 'pypi' }) });
     expect(add.status).toBe(201);
     const e = await run(['e'], err);
     expect(e.code, e.err).toBe(0);
-    expect(e.out).toContain('pip install zzqclientmod');
-    const b = await run(['brief', 'zzqclientmod', 'import', 'error']);
+    expect(e.out).toContain(`install ${client.mod} from the right registry`);
+    const b = await run(['brief', client.mod, 'import', 'error']);
     expect(b.code, b.err).toBe(0);
     expect(b.out.length).toBeGreaterThan(0);
-    const sr = await run(['search', 'zzqclientmod']);
+    const sr = await run(['search', client.mod]);
     expect(sr.code, sr.err).toBe(0);
     expect(sr.out).toMatch(/^search hits=1\n/);
     const n = await run(['note', 'remember', 'the', 'client', 'test']);
     expect(n.code, n.err).toBe(0);
     expect(n.out).toMatch(/^ok /);
-    const secret = 'clientdrop_' + 'x'.repeat(20);
+    const secret = `clientdrop_${client.mod}_` + 'x'.repeat(20);
     const p = await run(['drop', 'put', secret], 'hello from the client\n');
     expect(p.code, p.err).toBe(0);
     const g = await run(['drop', 'get', secret]);
@@ -89,22 +103,22 @@ describe('cx.mjs against the server', () => {
     const m = JSON.parse(body.toString()) as { type: string; files: Array<{ name: string; sha256: string }>; payload: string; kid: number; sig: string };
     const key = (await (await fetch(`${s.url}/.well-known/cx-key`)).json()) as { kid: number; pub: string };
     expect(m.kid).toBe(key.kid);
-    expect(m.files.map((f) => f.name)).toContain('cx.mjs');
+    expect(m.files.map((f) => f.name)).toEqual(['cx.mjs', 'cx.py']);
     expect(await bothVerify(key.pub, 'manifest1', m.payload, Buffer.from(m.sig, 'base64url'))).toEqual([true, true]);
     const sig = /sig=([A-Za-z0-9_-]{86})$/.exec(res.headers.get('x-cx-sig-server')!)![1]!;
     expect(await bothVerify(key.pub, 'resp1', body, Buffer.from(sig, 'base64url'))).toEqual([true, true]);
 
     const ok = await run(['verify', cx]);
     expect(ok.code, ok.err).toBe(0);
-    expect(ok.out).toMatch(/^ok cx\.mjs sha256=[0-9a-f]{64} manifest1 kid=\d+/);
-    const copy = join(dir, 'tampered', 'cx.mjs');
+    expect(ok.out.startsWith(`ok ${client.file} sha256=`)).toBe(true);
+    const copy = join(dir, 'tampered', client.file);
     const bytes = readFileSync(cx);
     bytes[bytes.length - 2] ^= 1;
     await promisify(execFile)('mkdir', ['-p', join(dir, 'tampered')]);
     writeFileSync(copy, bytes);
     const fail = await run(['verify', copy]);
     expect(fail.code).toBe(3);
-    expect(fail.err).toMatch(/^FAIL cx\.mjs sha256=/);
+    expect(fail.err.startsWith(`FAIL ${client.file} sha256=`)).toBe(true);
   });
 
   it('verify-line checks a statement line with cx-key (and refuses it as another type)', async () => {

@@ -22,6 +22,7 @@ export const PAGES: ReadonlyArray<[string, string]> = [
   ['/ci', 'POST /e in CI'],
   ['/signing', 'signed statements: canonical bytes, X-Cx-Sig-Server, key chain, test vectors'],
   ['/cx.mjs', 'Node client, one file, no dependencies: join, e, brief, search, note, drop, verify'],
+  ['/cx.py', 'Python 3 client, one file, standard library only (pure-Python Ed25519 verify)'],
   ['/cx-manifest.json', 'client files with their sha256, signed (manifest1)'],
   ['/.well-known/api-catalog', 'RFC 9727 linkset'],
 ];
