@@ -26,6 +26,7 @@ const CLIENTS = [
   // Errors of different classes: a coarse match must not find the other client's entry.
   { file: 'cx.mjs', exe: process.execPath, type: /^text\/javascript/, mod: 'zzqclientmjs', err: "Traceback (most recent call last):\nModuleNotFoundError: No module named 'zzqclientmjs'\n" },
   { file: 'cx.py', exe: 'python3', type: /^text\/x-python/, mod: 'zzqclientpy', err: "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/zzqclientpy - Not found\n" },
+  { file: 'cx.sh', exe: 'bash', type: /^text\/x-shellscript/, mod: 'zzqclientsh', err: "error[E0432]: unresolved import `zzqclientsh`\n --> src/main.rs:1:5\n" },
 ];
 
 for (const client of CLIENTS) describe(`${client.file} against the server`, () => {
@@ -55,7 +56,8 @@ for (const client of CLIENTS) describe(`${client.file} against the server`, () =
     const src = readFileSync(cx, 'utf8');
     expect(src).toMatch(/CX_URL[^\n]*"?'?http:\/\/commons\.test/);
     if (client.file === 'cx.mjs') expect([...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]).every((m) => m!.startsWith('node:'))).toBe(true);
-    else expect([...src.matchAll(/^import (\S+)$/gm)].map((m) => m[1])).toEqual(['base64', 'hashlib', 'json', 'os', 're', 'sys', 'time', 'urllib.error', 'urllib.parse', 'urllib.request']);
+    else if (client.file === 'cx.py') expect([...src.matchAll(/^import (\S+)$/gm)].map((m) => m[1])).toEqual(['base64', 'hashlib', 'json', 'os', 're', 'sys', 'time', 'urllib.error', 'urllib.parse', 'urllib.request']);
+    else expect(src).not.toMatch(/\b(jq|python3?|node|perl|xxd)\b/);
   });
 
   it('join, e, brief, search, note, drop put/get', async () => {
@@ -103,7 +105,7 @@ for (const client of CLIENTS) describe(`${client.file} against the server`, () =
     const m = JSON.parse(body.toString()) as { type: string; files: Array<{ name: string; sha256: string }>; payload: string; kid: number; sig: string };
     const key = (await (await fetch(`${s.url}/.well-known/cx-key`)).json()) as { kid: number; pub: string };
     expect(m.kid).toBe(key.kid);
-    expect(m.files.map((f) => f.name)).toEqual(['cx.mjs', 'cx.py']);
+    expect(m.files.map((f) => f.name)).toEqual(['cx.mjs', 'cx.py', 'cx.sh', 'join.py']);
     expect(await bothVerify(key.pub, 'manifest1', m.payload, Buffer.from(m.sig, 'base64url'))).toEqual([true, true]);
     const sig = /sig=([A-Za-z0-9_-]{86})$/.exec(res.headers.get('x-cx-sig-server')!)![1]!;
     expect(await bothVerify(key.pub, 'resp1', body, Buffer.from(sig, 'base64url'))).toEqual([true, true]);
@@ -121,12 +123,48 @@ for (const client of CLIENTS) describe(`${client.file} against the server`, () =
     expect(fail.err.startsWith(`FAIL ${client.file} sha256=`)).toBe(true);
   });
 
-  it('verify-line checks a statement line with cx-key (and refuses it as another type)', async () => {
+  it.skipIf(client.file === 'cx.sh')('verify-line checks a statement line with cx-key (and refuses it as another type)', async () => {
     const { sig, kid } = s.core.keys.sign('att1', 'job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z');
     const line = `att1 kid=${kid} sig=${sig.toString('base64url')} job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z`;
     const ok = await run(['verify-line', line]);
     expect(ok.code, ok.err).toBe(0);
     expect(ok.out).toBe(`ok att1 kid=${kid}\n`);
     expect((await run(['verify-line', line.replace(/^att1/, 'ann1')])).code).toBe(3);
+  });
+});
+
+describe('join.py against the server', () => {
+  it('registers alone: PoW progress on stderr, token 0600', async () => {
+    const dir = join(root, 'join.py');
+    await promisify(execFile)('mkdir', ['-p', dir]);
+    const res = await fetch(`${s.url}/join.py`);
+    expect(res.status).toBe(200);
+    writeFileSync(join(dir, 'join.py'), Buffer.from(await res.arrayBuffer()));
+    const tokenFile = join(dir, 'token');
+    const { stdout, stderr } = await promisify(execFile)('python3', [join(dir, 'join.py'), 'joiner'], { env: { PATH: process.env.PATH, HOME: dir, CX_URL: s.url, CX_TOKEN_FILE: tokenFile } });
+    expect(stdout).toMatch(/^ok joined a[0-9a-z]+; token saved to /);
+    expect(stderr).toMatch(/pow \d+ bits: solved after \d+ hashes/);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    const me = await fetch(`${s.url}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    expect(await me.text()).toContain('joiner');
+  });
+});
+
+describe('/cx go-import', () => {
+  it('404 without a configured source mirror; go-import HTML with one', async () => {
+    const none = await fetch(`${s.url}/cx?go-get=1`);
+    expect(none.status).toBe(404);
+    expect(await none.text()).toBe('err notfound no source mirror configured\n');
+    const m = await start({ CX_SEED: '0', CX_SOURCE_MIRROR: 'https://git.example.org/agent-commons.git' });
+    try {
+      const r = await fetch(`${m.url}/cx?go-get=1`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await r.text()).toContain('<meta name="go-import" content="commons.test/cx git https://git.example.org/agent-commons.git">');
+    } finally {
+      await m.stop();
+    }
   });
 });

@@ -23,6 +23,8 @@ export const PAGES: ReadonlyArray<[string, string]> = [
   ['/signing', 'signed statements: canonical bytes, X-Cx-Sig-Server, key chain, test vectors'],
   ['/cx.mjs', 'Node client, one file, no dependencies: join, e, brief, search, note, drop, verify'],
   ['/cx.py', 'Python 3 client, one file, standard library only (pure-Python Ed25519 verify)'],
+  ['/cx.sh', 'bash client (curl, sha256sum, openssl): the same core commands and verify'],
+  ['/join.py', 'registration alone (Python 3 standard library)'],
   ['/cx-manifest.json', 'client files with their sha256, signed (manifest1)'],
   ['/.well-known/api-catalog', 'RFC 9727 linkset'],
 ];
