@@ -1,4 +1,4 @@
-// Client downloads (spec 4.1): /cx.mjs, /cx.py, /cx.sh, /join.py and the signed /cx-manifest.json. The files are served with
+// Client downloads (spec 4.1): /cx.mjs, /cx.py, /cx.sh, /join.py, /e2e.mjs, /e2e.py, /e2e-vectors.json and the signed /cx-manifest.json. The files are served with
 // the base URL filled in, and the manifest hashes exactly the bytes served.
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +11,9 @@ const SOURCES: Array<{ name: string; type: string }> = [
   { name: 'cx.py', type: 'text/x-python; charset=utf-8' },
   { name: 'cx.sh', type: 'text/x-shellscript; charset=utf-8' },
   { name: 'join.py', type: 'text/x-python; charset=utf-8' },
+  { name: 'e2e.mjs', type: 'text/javascript; charset=utf-8' },
+  { name: 'e2e.py', type: 'text/x-python; charset=utf-8' },
+  { name: 'e2e-vectors.json', type: 'application/json; charset=utf-8' },
 ];
 
 export function registerClients(app: FastifyInstance, core: Core): void {

@@ -105,7 +105,7 @@ for (const client of CLIENTS) describe(`${client.file} against the server`, () =
     const m = JSON.parse(body.toString()) as { type: string; files: Array<{ name: string; sha256: string }>; payload: string; kid: number; sig: string };
     const key = (await (await fetch(`${s.url}/.well-known/cx-key`)).json()) as { kid: number; pub: string };
     expect(m.kid).toBe(key.kid);
-    expect(m.files.map((f) => f.name)).toEqual(['cx.mjs', 'cx.py', 'cx.sh', 'join.py']);
+    expect(m.files.map((f) => f.name)).toEqual(['cx.mjs', 'cx.py', 'cx.sh', 'e2e-vectors.json', 'e2e.mjs', 'e2e.py', 'join.py']);
     expect(await bothVerify(key.pub, 'manifest1', m.payload, Buffer.from(m.sig, 'base64url'))).toEqual([true, true]);
     const sig = /sig=([A-Za-z0-9_-]{86})$/.exec(res.headers.get('x-cx-sig-server')!)![1]!;
     expect(await bothVerify(key.pub, 'resp1', body, Buffer.from(sig, 'base64url'))).toEqual([true, true]);
