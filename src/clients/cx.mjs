@@ -15,7 +15,10 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
-const BASE = (process.env.CX_URL || '__CX_BASE__').replace(/\/+$/, '');
+// The served file has the server's URL here; run from the package (`npx cx`), the placeholder stays
+// and the default is a local server.
+const SERVED = '__CX_BASE__';
+const BASE = (process.env.CX_URL || (SERVED.startsWith('__CX_' + 'BASE') ? 'http://localhost:8080' : SERVED)).replace(/\/+$/, '');
 const TOKEN_FILE = process.env.CX_TOKEN_FILE || join(homedir(), '.config', 'cx', 'token');
 const DOMAIN = 'cx-sig-v1';
 

@@ -54,7 +54,7 @@ for (const client of CLIENTS) describe(`${client.file} against the server`, () =
 
   it('the served file names the server and needs nothing beyond the runtime', () => {
     const src = readFileSync(cx, 'utf8');
-    expect(src).toMatch(/CX_URL[^\n]*"?'?http:\/\/commons\.test/);
+    expect(src).toMatch(/(CX_URL|SERVED)[^\n]*"?'?http:\/\/commons\.test/);
     if (client.file === 'cx.mjs') expect([...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]).every((m) => m!.startsWith('node:'))).toBe(true);
     else if (client.file === 'cx.py') expect([...src.matchAll(/^import (\S+)$/gm)].map((m) => m[1])).toEqual(['base64', 'hashlib', 'json', 'os', 're', 'sys', 'time', 'urllib.error', 'urllib.parse', 'urllib.request']);
     else expect(src).not.toMatch(/\b(jq|python3?|node|perl|xxd)\b/);
@@ -166,5 +166,15 @@ describe('/cx go-import', () => {
     } finally {
       await m.stop();
     }
+  });
+});
+
+describe('the package bin', () => {
+  it('`cx` (package.json bin) is the same client; without CX_URL it talks to a local server', async () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
+    expect(pkg.bin.cx).toBe('src/clients/cx.mjs');
+    const r = await promisify(execFile)(process.execPath, [pkg.bin.cx, 'search', 'zzqclientmjs'], { env: { PATH: process.env.PATH, CX_URL: s.url } });
+    expect(r.stdout).toMatch(/^search hits=1\n/);
+    expect(readFileSync(pkg.bin.cx, 'utf8')).toContain("? 'http://localhost:8080' : SERVED");
   });
 });
