@@ -92,6 +92,7 @@ describe('root certificates (key1)', () => {
     expect(() => acceptCert(cert(`seq=2 exp=2026-11-23 online=4:${online}`), rootPub, cur, now)).toThrow(/expired/);
     expect(() => acceptCert(cert(`seq=2 exp=2029-01-01 online=4:${online}`), rootPub, cur, now)).toThrow(/days ahead/);
     expect(() => acceptCert(cert(ok), null, cur, now)).toThrow(/no root key/);
+    expect(readCert(cert(`seq=2 exp=2027-02-31 online=4:${online}`), rootPub)).toBeNull();
     // A key1 signature does not certify when presented as another type's line.
     const line = cert(ok).replace(/^key1/, 'att1');
     expect(readCert(line, rootPub)).toBeNull();

@@ -23,7 +23,9 @@ export function readCert(line: string, root: Buffer): OnlineCert | null {
   const s = parseStatementLine(line.trim());
   if (!s || s.type !== 'key1' || s.kid !== 0) return null;
   const m = PAYLOAD.exec(s.payload);
-  if (!m || Number.isNaN(Date.parse(`${m[2]}T00:00:00Z`))) return null;
+  // A real calendar day only (Date.parse would read 2027-02-31 as March 3).
+  const day = m ? Date.parse(`${m[2]}T00:00:00Z`) : NaN;
+  if (!m || Number.isNaN(day) || new Date(day).toISOString().slice(0, 10) !== m[2]) return null;
   if (!verifyStatement(root, 'key1', s.payload, s.sig)) return null;
   return { seq: Number(m[1]), exp: m[2]!, kid: Number(m[3]), pub: m[4]!, line: line.trim() };
 }

@@ -81,11 +81,18 @@ export class ServerKeys {
   /** Picks up a rotation or certificate made by another process (or the operator command). */
   private fresh(): void {
     if (this.now() - this.readAt < limit('trust.ring_refresh') * 1000) return;
-    const text = this.keys.read('signing');
-    if (text === null) return;
-    const file = parse(text);
+    this.readAt = this.now();
+    // A missing or damaged file (an operator's mistake) keeps the key in memory: signing goes on, and
+    // the next start fails loudly instead.
+    let file: RingFile;
+    try {
+      const text = this.keys.read('signing');
+      if (text === null) return;
+      file = parse(text);
+    } catch {
+      return;
+    }
     if (file.seed !== this.file.seed || file.cert !== this.file.cert) this.load(file);
-    else this.readAt = this.now();
   }
 
   get kid(): number {
