@@ -38,6 +38,12 @@ export interface Config {
   sync: 'normal' | 'full';
   /** Part B, the hosting catalog (src/catalog/config.ts): products file, payment providers. */
   catalog: CatalogConfig;
+  /** Where generated secrets are kept (KeyStore port); the signing key ring lives there too. */
+  keys: KeyStore;
+  /** Source mirror announced by /cx?go-get=1 (CX_SOURCE_MIRROR: a git URL), or null (then /cx is 404). */
+  sourceMirror: string | null;
+  /** Public key (32 bytes) of the operator's offline root signing key (CX_ROOT_PUB, hex), or null. */
+  rootPub: Buffer | null;
   /** Test mode: A2A push notifications may go to loopback addresses (never private or link-local). */
   a2aPushAllowLoopback: boolean;
 }
@@ -91,6 +97,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
   const bits = env.CX_POW_BITS ? int(env.CX_POW_BITS, POW.reg_bits, 'CX_POW_BITS') : null;
   if (bits !== null && (bits < 1 || bits > 32)) throw new Error('config: CX_POW_BITS must be 1..32');
   const trust = env.CX_TRUST_PROXY;
+  const root = env.CX_ROOT_PUB?.trim().toLowerCase();
+  const mirror = env.CX_SOURCE_MIRROR?.trim();
+  if (mirror && !/^(https|git|ssh):\/\/[^\s"<>]+$/.test(mirror)) throw new Error('config: CX_SOURCE_MIRROR must be an https://, git:// or ssh:// URL');
+  if (root && !/^[0-9a-f]{64}$/.test(root)) throw new Error('config: CX_ROOT_PUB must be 64 hex characters (a raw Ed25519 public key)');
   return {
     port,
     catalogPort,
@@ -114,5 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     sync: env.CX_SYNC === 'full' ? 'full' : 'normal',
     catalog: loadCatalogConfig(env),
     a2aPushAllowLoopback: env.CX_A2A_PUSH_ALLOW_LOOPBACK === '1',
+    keys,
+    rootPub: root ? Buffer.from(root, 'hex') : null,
+    sourceMirror: mirror || null,
   };
 }

@@ -6,6 +6,7 @@ import type { Core, Logger } from './ops/types.js';
 import { Quotas } from './quota/buckets.js';
 import { Control } from './control/control.js';
 import type { Store } from './store.js';
+import { ServerKeys } from './trust/keys.js';
 
 export const VERSION = '1.0.0';
 
@@ -22,5 +23,6 @@ export function buildCore(config: Config, store: Store, log: Logger, clock: { no
     started: now(),
     control: new Control(store.control, now, log),
     version: VERSION,
+    keys: new ServerKeys(config.keys, now, new URL(config.baseUrl).host),
   };
 }

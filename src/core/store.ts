@@ -18,6 +18,7 @@ import type { EventBus } from './events/ports.js';
 import type { JobQueue } from './jobs/ports.js';
 import type { ControlRepo } from './control/ports.js';
 import type { QuotaRepo } from './quota/ports.js';
+import type { IdentityKeyRepo, SignedConfirmRepo } from './trust/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -47,6 +48,10 @@ export interface Store {
    * store (SQLite), shared when replicas share it (src/core/quota/ports.ts).
    */
   quotas: QuotaRepo;
+  /** Published identity signing keys (PUT /v1/key, /a/{id}/did.json). */
+  identityKeys: IdentityKeyRepo;
+  /** Signed confirmations of KB entries (conf1): counted on the entry page. */
+  signedConfirms: SignedConfirmRepo;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

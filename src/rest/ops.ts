@@ -106,6 +106,16 @@ function render(op: Operation, out: unknown, ctx: Parameters<Operation['text']>[
   return t;
 }
 
+/** onSend hook: signs the serialized body exactly as it leaves (successful replies with a body). */
+function signBody(core: Core) {
+  return async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      reply.header('x-cx-sig-server', core.keys.header(payload));
+    }
+    return payload;
+  };
+}
+
 export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly Operation[]): void {
   // A path with a declared HEAD: its GET must not answer HEAD by running (and counting) itself.
   const headPaths = new Set(ops.filter((o) => o.rest?.method === 'HEAD').map((o) => o.rest!.path));
@@ -161,7 +171,11 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       if (f === 'md' && op.md) return reply.type(MD).send(op.md(out, ctx));
       return sendText(reply, render(op, out, ctx), status);
     };
-    const opts = { bodyLimit: rest.bodyLimit ?? limit('body.default'), ...(rest.method === 'GET' && headPaths.has(rest.path) ? { exposeHeadRoute: false } : {}) };
+    const opts = {
+      bodyLimit: rest.bodyLimit ?? limit('body.default'),
+      ...(rest.method === 'GET' && headPaths.has(rest.path) ? { exposeHeadRoute: false } : {}),
+      ...(rest.signed ? { onSend: signBody(core) } : {}),
+    };
     const add = (scope: FastifyInstance) => {
       scope.route({ method: rest.method, url: rest.path, ...opts, handler: handler() });
       for (const t of rest.twins ?? []) scope.route({ method: rest.method, url: `${rest.path}.${t}`, ...opts, handler: handler(t) });

@@ -7,6 +7,7 @@ import { ciTxt } from '../core/docs/content/ci.js';
 import { grammarTxt } from '../core/docs/content/grammar.js';
 import { hazardsTxt } from '../core/docs/content/hazards.js';
 import { legalMd } from '../core/docs/content/legal.js';
+import { signingTxt } from '../core/docs/content/signing.js';
 import {
   agentsMd, helpErrCodeMd, helpErrCodeTxt, helpErrMd, helpErrTxt, helpMd, helpTxt, indexMd, llmsFullTxt, llmsTxt, LLMS_REVISIONS,
 } from '../core/docs/registry-docs.js';
@@ -69,6 +70,8 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
   app.get('/openapi.json', async (_req, reply) => send(reply, JSON_T, oa));
   app.get('/aup.txt', async (_req, reply) => send(reply, 'text/plain; charset=utf-8', aupTxt(base)));
   app.get('/hazards.txt', async (_req, reply) => send(reply, 'text/plain; charset=utf-8', hazardsTxt(base)));
+  const signing = signingTxt(base);
+  app.get('/signing', async (_req, reply) => send(reply, 'text/plain; charset=utf-8', signing));
   app.get('/ci', async (_req, reply) => send(reply, 'text/plain; charset=utf-8', ciTxt(base)));
 
   app.get('/help', async (req, reply) => (wantsMd(req) ? send(reply, MD, helpMd(ops)) : send(reply, 'text/plain; charset=utf-8', helpTxt(ops))));

@@ -2,6 +2,7 @@
 // and blobs included, by their declared replies), reference pages and the KB pages.
 import type { AnyOperation, Core } from '../core/ops/types.js';
 import { face } from '../http/plugin.js';
+import { registerClients } from './clients.js';
 import { registerErrsig } from './errsig.js';
 import { registerKbPages } from './kb.js';
 import { registerOpRoutes } from './ops.js';
@@ -12,4 +13,5 @@ export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest
   registerPages(app, core, ops);
   registerKbPages(app, core);
   registerErrsig(app);
+  registerClients(app, core);
 });

@@ -62,6 +62,10 @@ describe('key store', () => {
         kept.set(name, make());
         return { value: kept.get(name)!, created: true, where: `table:${name}` };
       },
+      replace(name, value) {
+        kept.set(name, value);
+      },
+      read: (name) => kept.get(name) ?? null,
     };
     const c = loadConfig({ CX_DATA: dir }, () => shared);
     expect([...kept.keys()].sort()).toEqual(['drops', 'operator-tokens', 'seal', 'workspace']);

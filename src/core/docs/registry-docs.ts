@@ -20,6 +20,15 @@ export const PAGES: ReadonlyArray<[string, string]> = [
   ['/legal', 'terms and privacy'],
   ['/changelog', 'changes'],
   ['/ci', 'POST /e in CI'],
+  ['/signing', 'signed statements: canonical bytes, X-Cx-Sig-Server, key chain, test vectors'],
+  ['/cx.mjs', 'Node client, one file, no dependencies: join, e, brief, search, note, drop, verify'],
+  ['/cx.py', 'Python 3 client, one file, standard library only (pure-Python Ed25519 verify)'],
+  ['/cx.sh', 'bash client (curl, sha256sum, openssl): the same core commands and verify'],
+  ['/join.py', 'registration alone (Python 3 standard library)'],
+  ['/e2e.mjs', 'end-to-end encryption of drop and mail bodies (Node), cx-e2e-v1'],
+  ['/e2e.py', 'the same in Python 3 (standard library), byte-identical'],
+  ['/e2e-vectors.json', 'shared test vectors of cx-e2e-v1'],
+  ['/cx-manifest.json', 'client files with their sha256, signed (manifest1)'],
   ['/.well-known/api-catalog', 'RFC 9727 linkset'],
 ];
 

@@ -6,6 +6,8 @@ import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
 import type { AnyOperation } from '../ops/types.js';
 import { scrubFind } from '../safety/scrub.js';
+import type { SignedConfirm } from '../trust/ports.js';
+import { verifyStatement } from '../trust/sign.js';
 import { classOf, CLASS_RE } from './classify.js';
 import { briefOp } from './brief.js';
 import { digestOps } from './digests.js';
@@ -38,10 +40,22 @@ const entryOut = z.object({
   id: z.string(), url: z.string(), title: z.string(), sig: z.string(), h: z.string(), eco: z.string(), class: z.string(),
   libs: z.array(z.string()), tags: z.array(z.string()), error: z.string(), fix: z.string(), author: z.string(),
   created: z.string(), updated: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), hits: z.number(), license: z.string(),
+  signed_confirms: z.number().optional(), signed_nets: z.number().optional(),
 });
 
 const hitOut = z.object({ id: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), title: z.string(), fix: z.string(), libs: z.array(z.string()) });
 const toHit = (e: KbHit) => ({ id: e.id, score: score(e), confirms: e.confirms, fails: e.fails, title: e.title, fix: e.fix, libs: e.libs.map(libStr) });
+
+/** Checks a conf1 signature against the identity's published key (the row to keep, or an error). */
+async function signedConfirm(ctx: Ctx, entry: string, id: string, sig: string): Promise<SignedConfirm> {
+  const key = await ctx.core.store.identityKeys.get(id);
+  if (!key) throw new CxError('bad', 'sig: no key published; PUT /v1/key first');
+  const payload = `${ctx.core.keys.domain} ${entry} ${id}`;
+  if (!verifyStatement(Buffer.from(key.pub, 'hex'), 'conf1', payload, Buffer.from(sig, 'base64url'))) {
+    throw new CxError('bad', `sig: does not verify as conf1 "${payload}" under your published key`);
+  }
+  return { entry, id, pub: key.pub, sig, net: ctx.net, at: ctx.core.now() };
+}
 
 /** Records a miss as demand, unless the signature itself would publish a secret. */
 async function recordWanted(ctx: Ctx, h: string, sig: string | null, libs: Lib[]): Promise<void> {
@@ -323,11 +337,12 @@ export const kbGetOp = defineOp({
   output: entryOut,
   auth: 'anon',
   readOnly: true,
-  rest: { method: 'GET', path: '/k/:id', twins: ['txt', 'md', 'json'], cache: 'public, max-age=60', htmlRedirect: (i) => `/kb/${String(i.id)}` },
+  rest: { method: 'GET', path: '/k/:id', twins: ['txt', 'md', 'json'], cache: 'public, max-age=60', htmlRedirect: (i) => `/kb/${String(i.id)}`, signed: true },
   async run(ctx, input): Promise<EntryView> {
     const e = await ctx.core.store.kb.byId(input.id);
     if (!e) throw new CxError('notfound', `no entry ${input.id}`);
-    return entryView(e, ctx.core.config.baseUrl);
+    const signed = await ctx.core.store.signedConfirms.count(e.id);
+    return { ...entryView(e, ctx.core.config.baseUrl), signed_confirms: signed.ids, signed_nets: signed.nets };
   },
   text: (v) => entryText(v),
   md: (v) => entryMd(v),
@@ -340,8 +355,19 @@ function voteOp(ok: boolean) {
     summary: ok
       ? 'Say the fix of an entry worked for you: one confirmation per identity; raises the entry score and its author reputation.'
       : 'Say the fix of an entry did not work for you: one vote per identity; lowers the entry score.',
-    input: z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
-    output: z.object({ id: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), vote: z.string() }),
+    input: ok
+      ? z
+          .object({
+            id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars'),
+            sig: z
+              .string()
+              .regex(/^[A-Za-z0-9_-]{86}$/, 'want 86 base64url characters (an Ed25519 signature)')
+              .optional()
+              .describe('optional: base64url signature, by the key you published with PUT /v1/key, of the conf1 statement "<domain> <entry id> <your id>" (see /signing)'),
+          })
+          .strict()
+      : z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
+    output: z.object({ id: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), vote: z.string(), signed: z.boolean().optional() }),
     auth: 'token',
     readOnly: false,
     freeze: 'write',
@@ -349,18 +375,56 @@ function voteOp(ok: boolean) {
     quota: ['write'],
     rest: { method: 'POST', path: ok ? '/k/:id/ok' : '/k/:id/fail' },
     async run(ctx, input) {
-      const kb = ctx.core.store.kb;
-      const r = await kb.vote(input.id, ctx.caller.identity!.id, ok, ctx.core.now());
+      const { store } = ctx.core;
+      const kb = store.kb;
+      const me = ctx.caller.identity!.id;
+      const sig = 'sig' in input ? (input.sig as string | undefined) : undefined;
+      // A signature is checked before the vote counts, so a bad one changes nothing.
+      const proof = sig === undefined ? null : await signedConfirm(ctx, input.id, me, sig);
+      const r = await kb.vote(input.id, me, ok, ctx.core.now());
       if (r === null) throw new CxError('notfound', `no entry ${input.id}`);
       if (r === 'own') throw new CxError('dup', 'own entry: others confirm your fixes');
-      if (r === 'same') throw new CxError('dup', ok ? 'already confirmed' : 'already reported as not working');
+      // An identity that confirmed unsigned may sign its confirmation later.
+      const added = proof ? await store.signedConfirms.add(proof) : false;
+      if (r === 'same' && !added) throw new CxError('dup', ok ? 'already confirmed' : 'already reported as not working');
       const e = (await kb.byId(input.id))!;
-      return { id: e.id, confirms: e.confirms, fails: e.fails, score: score(e), vote: r };
+      return { id: e.id, confirms: e.confirms, fails: e.fails, score: score(e), vote: r, ...(proof ? { signed: true } : {}) };
     },
-    text: (o) => `ok k/${o.id} confirms=${o.confirms} fails=${o.fails} score=${o.score}`,
+    text: (o) => `ok k/${o.id} confirms=${o.confirms} fails=${o.fails} score=${o.score}${o.signed ? ' signed' : ''}`,
   });
 }
 export const kbConfirmOp = voteOp(true);
+
+export const kbSignedOp = defineOp({
+  name: 'kb.signed',
+  title: 'Signed confirmations of an entry',
+  summary: 'The conf1 signatures of identities that confirmed an entry with their published key, to verify yourself; counts of distinct identities and networks.',
+  input: z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
+  output: z.object({
+    id: z.string(),
+    domain: z.string(),
+    identities: z.number(),
+    nets: z.number(),
+    rows: z.array(z.object({ id: z.string(), pub: z.string(), sig: z.string(), at: z.string() })),
+  }),
+  auth: 'anon',
+  readOnly: true,
+  rest: { method: 'GET', path: '/k/:id/confirms', twins: ['json'], cache: 'public, max-age=60' },
+  async run(ctx, input) {
+    const { store, keys } = ctx.core;
+    if (!(await store.kb.byId(input.id))) throw new CxError('notfound', `no entry ${input.id}`);
+    const c = await store.signedConfirms.count(input.id);
+    const rows = await store.signedConfirms.list(input.id, limit('kb.signed_rows'));
+    return { id: input.id, domain: keys.domain, identities: c.ids, nets: c.nets, rows: rows.map((r) => ({ id: r.id, pub: r.pub, sig: r.sig, at: new Date(r.at).toISOString() })) };
+  },
+  text: (o) =>
+    [
+      `confirms k/${o.id} signed=${o.identities} nets=${o.nets}`,
+      ...o.rows.map((r) => `${r.id} pub=${r.pub} sig=${r.sig} at=${r.at}`),
+      `verify: each sig is Ed25519 over conf1 "${o.domain} ${o.id} <id>" (GET /signing); the pub should match /a/<id>/did.json`,
+      `next: GET /k/${o.id}`,
+    ].join('\n'),
+});
 export const kbFailOp = voteOp(false);
 
 const listOut = z.object({ count: z.number(), rows: z.array(hitOut) });
@@ -448,7 +512,7 @@ export const kbCutoffOp = defineOp({
   text: (o) => (o.rows.length ? o.rows.map((r) => `${r.date} ${r.lib} ${r.ver}`).join('\n') : '# no confirmed releases yet'),
 });
 
-export const kbOps: AnyOperation[] = [kbLookupOp, kbSigOp, kbHashOp, kbGetOp, kbAddOp, kbConfirmOp, kbFailOp, kbSearchOp, kbWantedOp, kbEcoOp, kbClassOp, kbCutoffOp];
+export const kbOps: AnyOperation[] = [kbLookupOp, kbSigOp, kbHashOp, kbGetOp, kbAddOp, kbConfirmOp, kbSignedOp, kbFailOp, kbSearchOp, kbWantedOp, kbEcoOp, kbClassOp, kbCutoffOp];
 
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const monthStart = (y: number, m: number) => Date.UTC(y, m - 1, 1);

@@ -37,6 +37,9 @@ export interface EntryView {
   fails: number;
   hits: number;
   license: string;
+  /** Distinct identities that signed their confirmation (conf1), and their distinct networks. */
+  signed_confirms?: number;
+  signed_nets?: number;
 }
 
 export function entryView(e: KbEntry, base: string): EntryView {
@@ -66,6 +69,7 @@ export function entryView(e: KbEntry, base: string): EntryView {
 export function entryText(v: EntryView): string {
   return [
     `k ${v.id} score=${v.score} confirms=${v.confirms} fails=${v.fails} hits=${v.hits} eco=${v.eco} by ${v.author} ${v.created.slice(0, 10)} untrusted`,
+    ...(v.signed_confirms ? [`signed: ${v.signed_confirms} identities from ${v.signed_nets} networks confirmed with their published keys (GET /k/${v.id}/confirms)`] : []),
     `title: ${flat(v.title, 200)}`,
     `sig: ${v.sig}`,
     `libs: ${v.libs.join(' ') || '-'}`,
@@ -88,6 +92,7 @@ export function entryMd(v: EntryView): string {
     `# ${flat(v.title, 200).replace(/[#*_`[\]<>]/g, '')}`,
     '',
     `Entry \`${v.id}\` · score ${v.score} (${v.confirms} confirmed, ${v.fails} failed) · ${v.eco} · ${v.created.slice(0, 10)} · by ${v.author} · CC0-1.0 · untrusted`,
+    ...(v.signed_confirms ? ['', `Signed confirmations: ${v.signed_confirms} identities from ${v.signed_nets} networks.`] : []),
     '',
     `Signature: \`${v.sig.replace(/`/g, "'")}\``,
     '',

@@ -7,6 +7,7 @@ import type { Quotas } from '../quota/buckets.js';
 import type { Pow } from '../identity/pow.js';
 import type { Control } from '../control/control.js';
 import type { FreezeKind } from '../control/kinds.js';
+import type { ServerKeys } from '../trust/keys.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
@@ -29,6 +30,8 @@ export interface Core {
   /** Freezes, shed level and maintenance windows: persisted, read from memory (bounded staleness). */
   control: Control;
   version: string;
+  /** The statement signing key ring (src/core/trust): the one signer of the service. */
+  keys: ServerKeys;
 }
 
 export interface Caller {
@@ -97,6 +100,9 @@ export interface RestBinding<O = any> {
   /** Reply body as is (text or bytes with its media type) instead of the text rendering; JSON is
    *  still served when asked unless `rawOnly`. */
   raw?(out: O): { body: string | Buffer; type: string };
+  /** Successful replies (every twin and format) carry `X-Cx-Sig-Server`: a resp1 signature of the exact
+   *  body bytes sent (src/core/trust, /signing). */
+  signed?: boolean;
   /** Only the raw body is served: no JSON or text negotiation, so `f` is an unknown query field. */
   rawOnly?: boolean;
   /** When it gives a location, the reply is `303 See Other` there with a one-line `see <location>`. */

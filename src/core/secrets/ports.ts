@@ -1,5 +1,5 @@
 // Generated secrets behind a port: the operator tokens, the PoW seal key, the dead-drop and the
-// workspace master keys. Made once on first start and kept; every process serving the same data
+// workspace master keys, the statement signing key ring (src/core/trust/keys.ts). Made once on first start and kept; every process serving the same data
 // must read the same values (a proof sealed by one replica is checked by another, a drop sealed by
 // one is opened by another).
 //
@@ -8,7 +8,8 @@
 // configuration is built, creating the missing ones with "first writer wins", and answers from
 // that snapshot; the file implementation is src/store/files/keys.ts.
 
-export const SECRET_NAMES = ['operator-tokens', 'seal', 'drops', 'workspace'] as const;
+// `signing` is made by the core at start (buildCore), not by the config.
+export const SECRET_NAMES = ['operator-tokens', 'seal', 'drops', 'workspace', 'signing'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 export interface KeptSecret {
@@ -25,4 +26,11 @@ export interface KeyStore {
    * value: the first one kept wins and the others read it.
    */
   keep(name: SecretName, make: () => string): KeptSecret;
+  /**
+   * Replaces the value of `name` at once (readers see the old or the new value, never a mix). Only
+   * secrets that change on purpose use it (the signing key ring on rotation or a new certificate).
+   */
+  replace(name: SecretName, value: string): void;
+  /** The current value of `name` (no creation): for holders that re-read a secret another process may replace. */
+  read(name: SecretName): string | null;
 }

@@ -2,7 +2,7 @@
 // Shared by every process that opens the same directory; a new secret is written to a temporary
 // file and linked into place, so two processes starting at once agree on one value and nobody
 // reads a half-written file.
-import { chmodSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyStore, SecretName } from '../../core/secrets/ports.js';
 
@@ -11,6 +11,7 @@ const FILES: Record<SecretName, string> = {
   seal: 'seal.key',
   drops: 'drops.key',
   workspace: 'workspace.key',
+  signing: 'signing.key',
 };
 
 export function fileKeyStore(dataDir: string): KeyStore {
@@ -35,6 +36,22 @@ export function fileKeyStore(dataDir: string): KeyStore {
         return { value: read(), created: false, where: path };
       } finally {
         unlinkSync(tmp);
+      }
+    },
+    replace(name, value) {
+      // rename() is atomic: a reader opens the old file or the new one.
+      const path = join(dataDir, FILES[name]);
+      const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+      writeFileSync(tmp, value + '\n', { mode: 0o600 });
+      chmodSync(tmp, 0o600);
+      renameSync(tmp, path);
+    },
+    read(name) {
+      try {
+        return readFileSync(join(dataDir, FILES[name]), 'utf8').trim();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
       }
     },
   };

@@ -17,6 +17,7 @@ import { sqliteSpaces } from './spaces.js';
 import { sqliteSaved } from './saved.js';
 import { sqliteWorkspace } from './workspace.js';
 import { sqliteControl } from './control.js';
+import { sqliteIdentityKeys, sqliteSignedConfirms } from './identity-keys.js';
 import { MemoryQuotaRepo } from '../../core/quota/memory.js';
 
 /**
@@ -54,6 +55,8 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     events,
     jobs,
     control: sqliteControl(db),
+    identityKeys: sqliteIdentityKeys(db),
+    signedConfirms: sqliteSignedConfirms(db),
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {

@@ -1,0 +1,52 @@
+// Client downloads (spec 4.1): /cx.mjs, /cx.py, /cx.sh, /join.py, /e2e.mjs, /e2e.py, /e2e-vectors.json and the signed /cx-manifest.json. The files are served with
+// the base URL filled in, and the manifest hashes exactly the bytes served.
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { clientManifest, type ClientFile, type Manifest } from '../core/trust/manifest.js';
+import type { Core } from '../core/ops/types.js';
+import { CxError } from '../core/errors.js';
+
+const SOURCES: Array<{ name: string; type: string }> = [
+  { name: 'cx.mjs', type: 'text/javascript; charset=utf-8' },
+  { name: 'cx.py', type: 'text/x-python; charset=utf-8' },
+  { name: 'cx.sh', type: 'text/x-shellscript; charset=utf-8' },
+  { name: 'join.py', type: 'text/x-python; charset=utf-8' },
+  { name: 'e2e.mjs', type: 'text/javascript; charset=utf-8' },
+  { name: 'e2e.py', type: 'text/x-python; charset=utf-8' },
+  { name: 'e2e-vectors.json', type: 'application/json; charset=utf-8' },
+];
+
+export function registerClients(app: FastifyInstance, core: Core): void {
+  const base = core.config.baseUrl;
+  const files: ClientFile[] = SOURCES.map((s) => ({
+    ...s,
+    bytes: Buffer.from(readFileSync(new URL(`../clients/${s.name}`, import.meta.url), 'utf8').replaceAll('__CX_BASE__', base)),
+  }));
+  // Signed again only when the key changes (rotation).
+  let memo: { kid: number; body: string; m: Manifest } | null = null;
+  const manifest = () => {
+    if (!memo || memo.kid !== core.keys.kid) {
+      const m = clientManifest(files, core.keys);
+      memo = { kid: m.kid, body: JSON.stringify(m, null, 1) + '\n', m };
+    }
+    return memo.body;
+  };
+  for (const f of files) {
+    app.get(`/${f.name}`, async (_req, reply) => reply.header('cache-control', 'public, max-age=300').header('x-cx-sig-server', core.keys.header(f.bytes)).type(f.type).send(f.bytes));
+  }
+  // go-import for `go get <host>/cx` when the operator configured a source mirror (spec 4.1).
+  app.get('/cx', async (_req, reply) => {
+    const mirror = core.config.sourceMirror;
+    if (!mirror) throw new CxError('notfound', 'no source mirror configured');
+    const prefix = `${new URL(base).host}/cx`;
+    const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    return reply
+      .header('cache-control', 'public, max-age=300')
+      .type('text/html; charset=utf-8')
+      .send(`<!doctype html>\n<meta name="go-import" content="${esc(`${prefix} git ${mirror}`)}">\n<p>Source: <a href="${esc(mirror)}">${esc(mirror)}</a></p>\n`);
+  });
+  app.get('/cx-manifest.json', async (_req, reply) => {
+    const body = manifest();
+    return reply.header('cache-control', 'public, max-age=300').header('x-cx-sig-server', core.keys.header(body)).type('application/json; charset=utf-8').send(body);
+  });
+}
