@@ -1,6 +1,6 @@
 // IdentityKeyRepo and SignedConfirmRepo on the tables of migration 013.
 import type { IdentityKey, IdentityKeyRepo, SignedConfirm, SignedConfirmRepo } from '../../core/trust/ports.js';
-import type { Db } from './db.js';
+import { type Db, LIMIT } from './db.js';
 
 export function sqliteIdentityKeys(db: Db): IdentityKeyRepo {
   const put = db.prepare('INSERT INTO identity_keys (id, pub, at) VALUES (@id, @pub, @at) ON CONFLICT(id) DO UPDATE SET pub = excluded.pub, at = excluded.at');
@@ -18,7 +18,7 @@ export function sqliteIdentityKeys(db: Db): IdentityKeyRepo {
 export function sqliteSignedConfirms(db: Db): SignedConfirmRepo {
   const add = db.prepare('INSERT INTO kb_signed_confirms (entry, id, pub, sig, net, at) VALUES (@entry, @id, @pub, @sig, @net, @at) ON CONFLICT DO NOTHING');
   const count = db.prepare('SELECT count(*) AS ids, count(DISTINCT net) AS nets FROM kb_signed_confirms WHERE entry = ?');
-  const list = db.prepare('SELECT entry, id, pub, sig, at FROM kb_signed_confirms WHERE entry = ? ORDER BY at, id LIMIT ?');
+  const list = db.prepare(`SELECT entry, id, pub, sig, at FROM kb_signed_confirms WHERE entry = ? ORDER BY at, id ${LIMIT}`);
   return {
     async add(c) {
       return add.run(c).changes === 1;
