@@ -16,6 +16,7 @@ import { face } from '../http/plugin.js';
 import { buildCards } from './cards.js';
 import { SessionEventStore } from './events.js';
 import { FastPost, fastEligible } from './fastpost.js';
+import { isModern, modernHandler, serveModern } from './modern.js';
 import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
 import { makeRoom, MemorySessionStore, type SessionRecord, type SessionStore } from './session-store.js';
 import { LegacySseTransport } from './sse.js';
@@ -48,6 +49,8 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 
 export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Operation[]): { close(): Promise<void>; sessions: () => number } {
   const cat = new McpCatalog(core, ops);
+  // Revision 2026-07-28: the SDK 2.x entry, one fresh server per request (modern.ts).
+  const modern = modernHandler(cat, (err) => core.log.info({ err: err.message }, 'mcp 2026 request not served'));
   // Records behind a port (see session-store.ts); transports and servers stay in this process.
   const records: SessionStore = new MemorySessionStore();
   const live = new Map<string, Live>();
@@ -108,6 +111,21 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
   async function streamable(req: FastifyRequest, reply: FastifyReply, creds: Credentials): Promise<void> {
     const facts = await admit(req, reply, creds);
     if (!facts) return;
+    // The revision is chosen per request, as 2026-07-28 says: a body that claims the per-request
+    // envelope (or a 2026 header) goes to the stateless path; everything else is 2025-era.
+    if (req.method === 'POST') {
+      const parsed = parseBody(req.body);
+      if (parsed !== PARSE_ERROR && isModern('POST', req.headers, parsed)) {
+        reply.hijack();
+        try {
+          await resolveCaller(core, creds);
+        } catch (err) {
+          const cx = err as CxError;
+          return rpcError(reply.raw, 401, -32001, cx.line, cx.headers);
+        }
+        return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, tools: cat.tools });
+      }
+    }
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       const s = sessionOf(sid);
@@ -248,6 +266,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     sessions: () => records.size,
     async close() {
       clearInterval(sweep);
+      await modern.close();
       for (const id of [...live.keys()]) {
         const s = live.get(id);
         await s?.http?.close().catch(() => {});

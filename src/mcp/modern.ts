@@ -1,0 +1,85 @@
+// MCP revision 2026-07-28 (stateless): served by the official SDK 2.x entry (createMcpHandler,
+// strict: 2025-era traffic never reaches it) from a fresh low-level Server per HTTP request, so no
+// server, transport or JSON-RPC id map is ever shared between callers (the CVE-2026-25536 class).
+// Cross-call identity is the bearer or URL token of each request, never a session.
+import { classifyInboundRequest, createMcpHandler, Server, type AuthInfo, type CallToolResult, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { Credentials } from '../core/ops/types.js';
+import { INSTRUCTIONS, McpHandlers, RESOURCE_TEMPLATES, SERVER_INFO, type McpCatalog, type RequestFacts } from './handlers.js';
+
+/** What the HTTP layer knows about one modern request, carried to the factory in authInfo.extra. */
+interface Modern {
+  creds: Credentials;
+  facts: RequestFacts;
+  tools: McpCatalog['tools'];
+}
+
+const TTL = 300_000;
+
+export function buildModernServer(cat: McpCatalog, m: Modern): Server {
+  const h = new McpHandlers(cat, { creds: m.creds, stateful: false });
+  const server = new Server(SERVER_INFO(cat.core), {
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
+    instructions: INSTRUCTIONS,
+    // The lists are fixed for the life of the process (per toolset), so any cache may keep them.
+    cacheHints: {
+      'tools/list': { ttlMs: TTL, cacheScope: 'public' },
+      'prompts/list': { ttlMs: TTL, cacheScope: 'public' },
+      'resources/list': { ttlMs: TTL, cacheScope: 'public' },
+      'resources/templates/list': { ttlMs: TTL, cacheScope: 'public' },
+      'server/discover': { ttlMs: TTL, cacheScope: 'public' },
+    },
+  });
+  server.setRequestHandler('tools/list', async () => ({ tools: m.tools as never }));
+  server.setRequestHandler('tools/call', async (req, ctx) => {
+    const r = await h.callTool(req.params.name, req.params.arguments, {
+      facts: m.facts,
+      signal: ctx.mcpReq.signal,
+      progressToken: ctx.mcpReq._meta?.progressToken as string | number | undefined,
+      notify: (method, params) => ctx.mcpReq.notify({ method, params } as never),
+    });
+    return server.projectCallToolResult(r as CallToolResult, undefined);
+  });
+  server.setRequestHandler('resources/list', async (req) => h.listResources(req.params?.cursor));
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  server.setRequestHandler('resources/read', async (req) => h.readResource(req.params.uri, m.facts));
+  server.setRequestHandler('prompts/list', async () => h.listPrompts());
+  server.setRequestHandler('prompts/get', async (req) => h.getPrompt(req.params.name, req.params.arguments));
+  server.setRequestHandler('completion/complete', async (req) => h.complete(req.params.ref as never, req.params.argument));
+  return server;
+}
+
+/** The SDK's strict modern entry; the factory builds one fresh Server per request. */
+export function modernHandler(cat: McpCatalog, onerror: (e: Error) => void): McpHttpHandler {
+  return createMcpHandler(({ authInfo }) => buildModernServer(cat, authInfo!.extra as unknown as Modern), { legacy: 'reject', onerror });
+}
+
+/** Whether a request belongs to the 2026-07-28 path (or to its validation ladder), per the SDK's own classifier. */
+export function isModern(method: string, headers: IncomingMessage['headers'], body: unknown): boolean {
+  const h = (k: string) => {
+    const v = headers[k];
+    return typeof v === 'string' ? v : undefined;
+  };
+  const out = classifyInboundRequest({ httpMethod: method, protocolVersionHeader: h('mcp-protocol-version'), mcpMethodHeader: h('mcp-method'), mcpNameHeader: h('mcp-name'), ...(body !== undefined ? { body } : {}) });
+  return out.kind !== 'legacy';
+}
+
+/** Serves one Node request through the web-standard handler and writes its answer back. */
+export async function serveModern(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse, bodyText: string, parsed: unknown, m: Modern): Promise<void> {
+  const abort = new AbortController();
+  res.once('close', () => abort.abort());
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/mcp'}`, { method: req.method, headers, body: req.method === 'POST' ? bodyText : undefined, signal: abort.signal });
+  const authInfo: AuthInfo = { token: '', clientId: m.facts.net, scopes: [], extra: m as unknown as Record<string, unknown> };
+  const response = await handler.fetch(request, { authInfo, parsedBody: parsed });
+  const out: Record<string, string> = {};
+  response.headers.forEach((v, k) => (out[k] = v));
+  res.writeHead(response.status, out);
+  if (!response.body) return void res.end();
+  const body = Readable.fromWeb(response.body as never);
+  res.once('close', () => body.destroy());
+  body.on('error', () => res.end());
+  body.pipe(res);
+}
