@@ -9,7 +9,7 @@ import { registerOp } from '../core/identity/ops.js';
 import type { Core, Credentials, Ctx, Operation } from '../core/ops/types.js';
 import type { z } from 'zod';
 import { ERR_TEMPLATE, KB_TEMPLATE, errCodes, guides, LANGS, PROMPTS, readErrCode, type Guide } from './resources.js';
-import { agentOps, toolName, toolOf } from './tools.js';
+import { agentOps, mounted, selectionKey, toolName, toolOf, type ToolSelection } from './tools.js';
 
 /** Identity of a session (or of one stateless request): upgraded when a session registers. */
 export interface SessionState {
@@ -36,6 +36,16 @@ const PAGE = 20;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const SEVERITY = LoggingLevelSchema.options;
 
+/** The tools one client mounted (a toolset selection), with the tools/list result built once. */
+export interface ToolView {
+  tools: Tool[];
+  byTool: Map<string, Operation>;
+  /** The tools/list result, shared by every request with this selection. */
+  list: { tools: Tool[] };
+  /** Its JSON, serialized once. */
+  listJson: string;
+}
+
 /** Everything that does not depend on the session, computed once per process. */
 export class McpCatalog {
   readonly tools: Tool[];
@@ -43,13 +53,29 @@ export class McpCatalog {
   readonly toolNames: Set<string>;
   readonly guides: Guide[];
   readonly kbGet: Operation | undefined;
+  private readonly agent: Operation[];
+  private readonly views = new Map<string, ToolView>();
   constructor(readonly core: Core, ops: readonly Operation[]) {
-    const agent = agentOps(ops);
-    this.tools = agent.map(toolOf);
-    this.byTool = new Map(agent.map((o) => [toolName(o), o]));
+    this.agent = agentOps(ops);
+    this.tools = this.agent.map(toolOf);
+    this.byTool = new Map(this.agent.map((o) => [toolName(o), o]));
     this.toolNames = new Set(this.byTool.keys());
     this.guides = guides(ops, core.config.baseUrl);
     this.kbGet = ops.find((o) => o.name === 'kb.get');
+  }
+
+  /** The view of a selection, built on first use (a bounded set: toolset subsets x read-only). */
+  view(sel: ToolSelection = { readonly: false }): ToolView {
+    const key = selectionKey(sel);
+    let v = this.views.get(key);
+    if (!v) {
+      const idx = this.agent.map((o, i) => [o, i] as const).filter(([o]) => mounted(o, sel));
+      const tools = idx.map(([, i]) => this.tools[i]!);
+      const list = { tools };
+      v = { tools, byTool: new Map(idx.map(([o]) => [toolName(o), o])), list, listJson: JSON.stringify(list) };
+      if (this.views.size < 4096) this.views.set(key, v);
+    }
+    return v;
   }
 }
 
@@ -81,7 +107,7 @@ export const RESOURCE_TEMPLATES = [
 ];
 
 export class McpHandlers {
-  constructor(readonly cat: McpCatalog, readonly state: SessionState) {}
+  constructor(readonly cat: McpCatalog, readonly state: SessionState, readonly view: ToolView = cat.view()) {}
 
   setLevel(level: LoggingLevel): void {
     this.state.logLevel = level;
@@ -95,8 +121,8 @@ export class McpHandlers {
 
   async callTool(name: string, rawArgs: unknown, io: CallIo): Promise<CallToolResult> {
     const { core } = this.cat;
-    const op = this.cat.byTool.get(name);
-    if (!op) throw new RpcError(ErrorCode.InvalidParams, `unknown tool ${name.slice(0, 80)}`);
+    const op = this.view.byTool.get(name);
+    if (!op) throw new RpcError(ErrorCode.InvalidParams, this.cat.byTool.has(name) ? `tool ${name} is not mounted (toolsets or read-only mode of this URL)` : `unknown tool ${name.slice(0, 80)}`);
     // One line, not a validation dump: arguments must be an object when present.
     if (rawArgs !== undefined && !isRecord(rawArgs)) throw new RpcError(ErrorCode.InvalidParams, `arguments must be an object, got ${Array.isArray(rawArgs) ? 'array' : rawArgs === null ? 'null' : typeof rawArgs}`);
     const state = this.state;

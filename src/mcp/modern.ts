@@ -6,19 +6,19 @@ import { classifyInboundRequest, createMcpHandler, Server, type AuthInfo, type C
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Credentials } from '../core/ops/types.js';
-import { INSTRUCTIONS, McpHandlers, RESOURCE_TEMPLATES, SERVER_INFO, type McpCatalog, type RequestFacts } from './handlers.js';
+import { INSTRUCTIONS, McpHandlers, RESOURCE_TEMPLATES, SERVER_INFO, type McpCatalog, type RequestFacts, type ToolView } from './handlers.js';
 
 /** What the HTTP layer knows about one modern request, carried to the factory in authInfo.extra. */
 interface Modern {
   creds: Credentials;
   facts: RequestFacts;
-  tools: McpCatalog['tools'];
+  view: ToolView;
 }
 
 const TTL = 300_000;
 
 export function buildModernServer(cat: McpCatalog, m: Modern): Server {
-  const h = new McpHandlers(cat, { creds: m.creds, stateful: false });
+  const h = new McpHandlers(cat, { creds: m.creds, stateful: false }, m.view);
   const server = new Server(SERVER_INFO(cat.core), {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
     instructions: INSTRUCTIONS,
@@ -31,7 +31,8 @@ export function buildModernServer(cat: McpCatalog, m: Modern): Server {
       'server/discover': { ttlMs: TTL, cacheScope: 'public' },
     },
   });
-  server.setRequestHandler('tools/list', async () => ({ tools: m.tools as never }));
+  // The list object is built once per toolset selection (McpCatalog.view); a shallow copy takes the cache hint.
+  server.setRequestHandler('tools/list', async () => ({ tools: m.view.tools as never }));
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const r = await h.callTool(req.params.name, req.params.arguments, {
       facts: m.facts,

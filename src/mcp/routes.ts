@@ -20,6 +20,7 @@ import { isModern, modernHandler, serveModern } from './modern.js';
 import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
 import { makeRoom, MemorySessionStore, type SessionRecord, type SessionStore } from './session-store.js';
 import { LegacySseTransport } from './sse.js';
+import { selectionOf } from './tools.js';
 
 /** The live objects of a session; its record (kind, bound credential, network, last seen) is in the SessionStore. */
 interface Live {
@@ -111,6 +112,13 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
   async function streamable(req: FastifyRequest, reply: FastifyReply, creds: Credentials): Promise<void> {
     const facts = await admit(req, reply, creds);
     if (!facts) return;
+    // Toolsets and read-only mode: ?toolsets=kb,drops&readonly=1 or X-MCP-Toolsets / X-MCP-Readonly.
+    const sel = selectionOf(req.query as Record<string, unknown>, req.headers);
+    if (typeof sel === 'string') {
+      reply.hijack();
+      return rpcError(reply.raw, 400, -32602, sel);
+    }
+    const view = cat.view(sel);
     // The revision is chosen per request, as 2026-07-28 says: a body that claims the per-request
     // envelope (or a 2026 header) goes to the stateless path; everything else is 2025-era.
     if (req.method === 'POST') {
@@ -123,7 +131,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
           const cx = err as CxError;
           return rpcError(reply.raw, 401, -32001, cx.line, cx.headers);
         }
-        return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, tools: cat.tools });
+        return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, view });
       }
     }
     const sid = req.headers['mcp-session-id'];
@@ -169,7 +177,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         return rpcError(reply.raw, cx.status, -32000, cx.line, cx.headers);
       }
       const state: SessionState = { creds, stateful: true };
-      const server = buildMcpServer(cat, state);
+      const server = buildMcpServer(cat, state, view);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         eventStore: new SessionEventStore(limit('mcp.events')),
@@ -192,7 +200,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       return;
     }
     // Stateless: a client that sends no session gets a one-shot server for this request.
-    const server = buildMcpServer(cat, { creds, stateful: false });
+    const server = buildMcpServer(cat, { creds, stateful: false }, view);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {
       void transport.close().catch(() => {});
@@ -215,7 +223,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     }
   });
 
-  const cards = buildCards(core.config.baseUrl, core.version, cat.tools);
+  const cards = buildCards(core.config.baseUrl, core.version, cat.tools.map((t) => ({ ...t, title: cat.byTool.get(t.name)!.title })));
   const json = (body: object) => async (_req: FastifyRequest, reply: FastifyReply) =>
     reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').type('application/json; charset=utf-8').send(body);
   app.get('/.well-known/mcp.json', json(cards.serverCard));
@@ -237,11 +245,13 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     } catch (err) {
       throw err instanceof CxError ? err : new CxError('auth', 'unknown token', 401);
     }
+    const sel = selectionOf(req.query as Record<string, unknown>, req.headers);
+    if (typeof sel === 'string') throw new CxError('bad', sel, 400);
     await chargeNewSession(facts.net);
     reply.hijack();
     const id = randomUUID();
     const state: SessionState = { creds, stateful: true };
-    const server = buildMcpServer(cat, state);
+    const server = buildMcpServer(cat, state, cat.view(sel));
     const transport = new LegacySseTransport(id, reply.raw, `/messages?s=${id}`);
     addSession({ id, kind: 'sse', bound: credKey(creds), net: facts.net, seen: core.now() }, { server, state, sse: transport });
     transport.onclose = () => dropSession(id);

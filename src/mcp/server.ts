@@ -6,14 +6,14 @@ import {
   CallToolRequestSchema, CompleteRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema,
   ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { INSTRUCTIONS, McpHandlers, RpcError, RESOURCE_TEMPLATES, SERVER_INFO, type McpCatalog, type RequestFacts, type SessionState } from './handlers.js';
+import { INSTRUCTIONS, McpHandlers, RpcError, RESOURCE_TEMPLATES, SERVER_INFO, type McpCatalog, type RequestFacts, type SessionState, type ToolView } from './handlers.js';
 
 export { McpCatalog, type RequestFacts, type SessionState } from './handlers.js';
 
 const validator = new AjvJsonSchemaValidator();
 
-export function buildMcpServer(cat: McpCatalog, state: SessionState, tools = cat.tools): Server {
-  const h = new McpHandlers(cat, state);
+export function buildMcpServer(cat: McpCatalog, state: SessionState, view: ToolView = cat.view()): Server {
+  const h = new McpHandlers(cat, state, view);
   const server = new Server(SERVER_INFO(cat.core), {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: true }, prompts: { listChanged: false }, logging: {}, completions: {} },
     instructions: INSTRUCTIONS,
@@ -25,7 +25,7 @@ export function buildMcpServer(cat: McpCatalog, state: SessionState, tools = cat
     h.setLevel(req.params.level);
     return {};
   });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => view.list);
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
     h.callTool(req.params.name, req.params.arguments, {
       facts: factsOf(extra),
