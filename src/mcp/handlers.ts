@@ -6,6 +6,7 @@ import { CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
 import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js';
 import { registerOp } from '../core/identity/ops.js';
+import { NextLines } from '../core/ops/next-line.js';
 import type { Core, Credentials, Ctx, Operation } from '../core/ops/types.js';
 import type { z } from 'zod';
 import { ERR_TEMPLATE, KB_TEMPLATE, errCodes, guides, LANGS, PROMPTS, readErrCode, type Guide } from './resources.js';
@@ -40,6 +41,7 @@ const SEVERITY = LoggingLevelSchema.options;
 export interface ToolView {
   tools: Tool[];
   byTool: Map<string, Operation>;
+  names: Set<string>;
   /** The tools/list result, shared by every request with this selection. */
   list: { tools: Tool[] };
   /** Its JSON, serialized once. */
@@ -53,6 +55,8 @@ export class McpCatalog {
   readonly toolNames: Set<string>;
   readonly guides: Guide[];
   readonly kbGet: Operation | undefined;
+  /** REST routes of `next:` lines → tool calls. */
+  readonly next: NextLines;
   private readonly agent: Operation[];
   private readonly views = new Map<string, ToolView>();
   constructor(readonly core: Core, ops: readonly Operation[]) {
@@ -62,6 +66,7 @@ export class McpCatalog {
     this.toolNames = new Set(this.byTool.keys());
     this.guides = guides(ops, core.config.baseUrl);
     this.kbGet = ops.find((o) => o.name === 'kb.get');
+    this.next = new NextLines(ops);
   }
 
   /** The view of a selection, built on first use (a bounded set: toolset subsets x read-only). */
@@ -72,7 +77,8 @@ export class McpCatalog {
       const idx = this.agent.map((o, i) => [o, i] as const).filter(([o]) => mounted(o, sel));
       const tools = idx.map(([, i]) => this.tools[i]!);
       const list = { tools };
-      v = { tools, byTool: new Map(idx.map(([o]) => [toolName(o), o])), list, listJson: JSON.stringify(list) };
+      const byTool = new Map(idx.map(([o]) => [toolName(o), o] as const));
+      v = { tools, byTool, names: new Set(byTool.keys()), list, listJson: JSON.stringify(list) };
       if (this.views.size < 4096) this.views.set(key, v);
     }
     return v;
@@ -109,6 +115,11 @@ export const RESOURCE_TEMPLATES = [
 export class McpHandlers {
   constructor(readonly cat: McpCatalog, readonly state: SessionState, readonly view: ToolView = cat.view()) {}
 
+  /** Every `next:` line names the tools this client mounted, not REST routes. */
+  private tooled(text: string): string {
+    return this.cat.next.forTools(text, this.view.names);
+  }
+
   setLevel(level: LoggingLevel): void {
     this.state.logLevel = level;
   }
@@ -133,7 +144,7 @@ export class McpHandlers {
       const args = rawArgs ?? {};
       const done = <I extends z.ZodType, O>(o: Operation<I, O>, out: O, ctx: Ctx): CallToolResult => {
         this.log(io, 'debug', { tool: name, ok: true, ms: Math.round(performance.now() - t0) });
-        return { content: [{ type: 'text', text: o.text(out, ctx) }], structuredContent: isRecord(out) ? out : { value: out } };
+        return { content: [{ type: 'text', text: this.tooled(o.text(out, ctx)) }], structuredContent: isRecord(out) ? out : { value: out } };
       };
       if (op.stream) {
         // A streaming op: items go out as progress notifications on this call's stream (when the
@@ -151,7 +162,7 @@ export class McpHandlers {
           await io.notify('notifications/progress', { progressToken: token, progress: ++n, total: bounds.max, message: `id=${it.id} ${spec.text(it.item, ctx)}` }).catch(() => stop.abort());
         });
         this.log(io, 'debug', { tool: name, ok: true, items: c.items.length, ms: Math.round(performance.now() - t0) });
-        return { content: [{ type: 'text', text: collectedText(op, c, ctx) }], structuredContent: { ...c } };
+        return { content: [{ type: 'text', text: this.tooled(collectedText(op, c, ctx)) }], structuredContent: { ...c } };
       }
       // A session that registers acts as its new identity from then on.
       if (op === registerOp) {
@@ -166,7 +177,7 @@ export class McpHandlers {
       if (!(err instanceof CxError)) core.log.error({ err, tool: name }, 'mcp tool failed');
       const hint = cx.code === 'auth' && !state.creds.bearer && !state.creds.urlToken ? '\nnext: call id_challenge {"for":"reg"}, solve it, then id_register {"pow":"<challenge>:<nonce>"}' : '';
       this.log(io, 'info', { tool: name, ok: false, err: cx.line });
-      return { content: [{ type: 'text', text: cx.line + hint }], isError: true };
+      return { content: [{ type: 'text', text: this.tooled(cx.line) + hint }], isError: true };
     }
   }
 

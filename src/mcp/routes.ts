@@ -41,6 +41,21 @@ function parseBody(body: unknown): unknown {
   }
 }
 
+/** tools/call whose `arguments` is present but not an object: a one-line -32602 (the SDKs answer a multi-line validation dump). */
+function badArguments(body: unknown): { id: unknown; message: string } | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const m = body as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
+  if (m.method !== 'tools/call' || typeof m.params !== 'object' || m.params === null) return null;
+  const a = m.params.arguments;
+  if (a === undefined || (typeof a === 'object' && a !== null && !Array.isArray(a))) return null;
+  return { id: m.id ?? null, message: `arguments must be an object, got ${Array.isArray(a) ? 'array' : a === null ? 'null' : typeof a}` };
+}
+
+function answerBadArguments(res: ServerResponse, status: number, bad: { id: unknown; message: string }): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: bad.id, error: { code: -32602, message: bad.message } }));
+}
+
 const credKey = (c: Credentials) => (c.urlToken ? `u:${c.urlToken}` : c.bearer ? `b:${c.bearer}` : '');
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
@@ -131,6 +146,8 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
           const cx = err as CxError;
           return rpcError(reply.raw, 401, -32001, cx.line, cx.headers);
         }
+        const bad = badArguments(parsed);
+        if (bad) return answerBadArguments(reply.raw, 400, bad);
         return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, view });
       }
     }
@@ -144,6 +161,8 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       records.touch(sid, core.now());
       const parsed = req.method === 'POST' ? parseBody(req.body) : undefined;
       if (parsed === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
+      const bad = badArguments(parsed);
+      if (bad) return answerBadArguments(reply.raw, 200, bad);
       if (req.method === 'POST' && s.fast && fastEligible(req.raw, parsed)) {
         if (s.fast.busy(parsed.id)) return rpcError(reply.raw, 400, -32600, `Invalid Request: id ${JSON.stringify(parsed.id).slice(0, 40)} is already in flight in this session`);
         return s.fast.handle(req.raw, reply.raw, parsed, authInfoOf(facts));
@@ -166,6 +185,11 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     }
     const body = parseBody(req.body);
     if (body === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
+    const bad = badArguments(body);
+    if (bad) {
+      reply.hijack();
+      return answerBadArguments(reply.raw, 200, bad);
+    }
     const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     attachFacts(req, facts);
     reply.hijack();
