@@ -28,7 +28,7 @@ export interface RequestFacts {
 
 /** A JSON-RPC error both SDKs send as is (they read `code` and `message`; the 1.x McpError would prefix its message). */
 export class RpcError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(readonly code: number, message: string, readonly data?: Record<string, unknown>) {
     super(message);
   }
 }
@@ -211,7 +211,7 @@ export class McpHandlers {
 
   async readResource(uri: string, facts: Partial<RequestFacts>) {
     const r = await this.readText(uri, facts);
-    if (r === null) throw new RpcError(-32002, `resource not found: ${uri.slice(0, 200)}`);
+    if (r === null) throw new RpcError(-32002, `resource not found: ${uri.slice(0, 200)}`, { uri });
     return { contents: [{ uri, mimeType: r.mimeType, text: r.text }] };
   }
 
