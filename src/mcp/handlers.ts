@@ -37,6 +37,21 @@ const PAGE = 20;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const SEVERITY = LoggingLevelSchema.options;
 
+/**
+ * Extra tools, resources and prompts mounted beside the registry's. The service mounts none: the
+ * conformance suite's fixtures use this seam in a test build only (test/mcp/conformance/build.ts).
+ */
+export interface McpExtras {
+  tools?: Tool[];
+  callTool?(name: string, args: Record<string, unknown>, io: CallIo): Promise<CallToolResult>;
+  resources?: Array<{ uri: string; name: string; mimeType?: string; description?: string }>;
+  templates?: Array<{ uriTemplate: string; name: string; mimeType?: string; description?: string }>;
+  /** Contents of an extra resource, or null when the URI is not one. */
+  readResource?(uri: string): { contents: Array<Record<string, unknown>> } | null;
+  prompts?: Array<{ name: string; description?: string; arguments?: Array<{ name: string; description?: string; required?: boolean }> }>;
+  getPrompt?(name: string, args: Record<string, string>): { description?: string; messages: Array<Record<string, unknown>> } | null;
+}
+
 /** The tools one client mounted (a toolset selection), with the tools/list result built once. */
 export interface ToolView {
   tools: Tool[];
@@ -59,9 +74,11 @@ export class McpCatalog {
   readonly next: NextLines;
   private readonly agent: Operation[];
   private readonly views = new Map<string, ToolView>();
-  constructor(readonly core: Core, ops: readonly Operation[]) {
+  readonly extraTools: Set<string>;
+  constructor(readonly core: Core, ops: readonly Operation[], readonly extras: McpExtras = {}) {
     this.agent = agentOps(ops);
     this.tools = this.agent.map(toolOf);
+    this.extraTools = new Set((extras.tools ?? []).map((t) => t.name));
     this.byTool = new Map(this.agent.map((o) => [toolName(o), o]));
     this.toolNames = new Set(this.byTool.keys());
     this.guides = guides(ops, core.config.baseUrl);
@@ -75,7 +92,7 @@ export class McpCatalog {
     let v = this.views.get(key);
     if (!v) {
       const idx = this.agent.map((o, i) => [o, i] as const).filter(([o]) => mounted(o, sel));
-      const tools = idx.map(([, i]) => this.tools[i]!);
+      const tools = [...idx.map(([, i]) => this.tools[i]!), ...(this.extras.tools ?? [])];
       const list = { tools };
       const byTool = new Map(idx.map(([o]) => [toolName(o), o] as const));
       v = { tools, byTool, names: new Set(byTool.keys()), list, listJson: JSON.stringify(list) };
@@ -132,6 +149,10 @@ export class McpHandlers {
 
   async callTool(name: string, rawArgs: unknown, io: CallIo): Promise<CallToolResult> {
     const { core } = this.cat;
+    if (this.cat.extraTools.has(name) && this.cat.extras.callTool) {
+      if (rawArgs !== undefined && !isRecord(rawArgs)) throw new RpcError(ErrorCode.InvalidParams, 'arguments must be an object');
+      return this.cat.extras.callTool(name, rawArgs ?? {}, io);
+    }
     const op = this.view.byTool.get(name);
     if (!op) throw new RpcError(ErrorCode.InvalidParams, this.cat.byTool.has(name) ? `tool ${name} is not mounted (toolsets or read-only mode of this URL)` : `unknown tool ${name.slice(0, 80)}`);
     // One line, not a validation dump: arguments must be an object when present.
@@ -185,7 +206,7 @@ export class McpHandlers {
     const from = offsetOf(cursor);
     const page = this.cat.guides.slice(from, from + PAGE);
     return {
-      resources: page.map((g) => ({ uri: g.uri, name: g.name, title: g.title, mimeType: g.mimeType, description: g.description })),
+      resources: [...page.map((g) => ({ uri: g.uri, name: g.name, title: g.title, mimeType: g.mimeType, description: g.description })), ...(from === 0 ? (this.cat.extras.resources ?? []) : [])],
       ...(from + PAGE < this.cat.guides.length ? { nextCursor: cursorOf(from + PAGE) } : {}),
     };
   }
@@ -210,16 +231,28 @@ export class McpHandlers {
   }
 
   async readResource(uri: string, facts: Partial<RequestFacts>) {
+    const extra = this.cat.extras.readResource?.(uri);
+    if (extra) return extra;
     const r = await this.readText(uri, facts);
     if (r === null) throw new RpcError(-32002, `resource not found: ${uri.slice(0, 200)}`, { uri });
     return { contents: [{ uri, mimeType: r.mimeType, text: r.text }] };
   }
 
   listPrompts() {
-    return { prompts: PROMPTS.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: p.arguments })) };
+    return { prompts: [...PROMPTS.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: p.arguments })), ...(this.cat.extras.prompts ?? [])] };
+  }
+
+  listTemplates() {
+    return { resourceTemplates: [...RESOURCE_TEMPLATES, ...(this.cat.extras.templates ?? [])] };
   }
 
   getPrompt(name: string, args: Record<string, string> = {}) {
+    const extra = this.cat.extras.getPrompt?.(name, args);
+    if (extra) return extra as ReturnType<McpHandlers['ownPrompt']>;
+    return this.ownPrompt(name, args);
+  }
+
+  private ownPrompt(name: string, args: Record<string, string>) {
     const p = PROMPTS.find((x) => x.name === name);
     if (!p) throw new RpcError(ErrorCode.InvalidParams, `unknown prompt ${name.slice(0, 80)}`);
     for (const a of p.arguments) if (a.required && !args[a.name]) throw new RpcError(ErrorCode.InvalidParams, `missing argument ${a.name}`);

@@ -6,7 +6,7 @@ import { classifyInboundRequest, createMcpHandler, Server, type AuthInfo, type C
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Credentials } from '../core/ops/types.js';
-import { INSTRUCTIONS, McpHandlers, RESOURCE_TEMPLATES, SERVER_INFO, type McpCatalog, type RequestFacts, type ToolView } from './handlers.js';
+import { INSTRUCTIONS, McpHandlers, SERVER_INFO, type McpCatalog, type RequestFacts, type ToolView } from './handlers.js';
 
 /** What the HTTP layer knows about one modern request, carried to the factory in authInfo.extra. */
 interface Modern {
@@ -43,8 +43,8 @@ export function buildModernServer(cat: McpCatalog, m: Modern): Server {
     return server.projectCallToolResult(r as CallToolResult, undefined);
   });
   server.setRequestHandler('resources/list', async (req) => h.listResources(req.params?.cursor));
-  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-  server.setRequestHandler('resources/read', async (req) => h.readResource(req.params.uri, m.facts));
+  server.setRequestHandler('resources/templates/list', async () => h.listTemplates());
+  server.setRequestHandler('resources/read', async (req) => (await h.readResource(req.params.uri, m.facts)) as never);
   server.setRequestHandler('prompts/list', async () => h.listPrompts());
   server.setRequestHandler('prompts/get', async (req) => h.getPrompt(req.params.name, req.params.arguments));
   server.setRequestHandler('completion/complete', async (req) => h.complete(req.params.ref as never, req.params.argument));

@@ -18,6 +18,7 @@ import { SessionEventStore } from './events.js';
 import { FastPost, fastEligible } from './fastpost.js';
 import { isModern, modernHandler, serveModern } from './modern.js';
 import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
+import type { McpExtras } from './handlers.js';
 import { makeRoom, MemorySessionStore, type SessionRecord, type SessionStore } from './session-store.js';
 import { LegacySseTransport } from './sse.js';
 import { selectionOf } from './tools.js';
@@ -63,8 +64,8 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Operation[]): { close(): Promise<void>; sessions: () => number } {
-  const cat = new McpCatalog(core, ops);
+export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Operation[], extras?: McpExtras): { close(): Promise<void>; sessions: () => number } {
+  const cat = new McpCatalog(core, ops, extras);
   // Revision 2026-07-28: the SDK 2.x entry, one fresh server per request (modern.ts).
   const modern = modernHandler(cat, (err) => core.log.info({ err: err.message }, 'mcp 2026 request not served'));
   // Records behind a port (see session-store.ts); transports and servers stay in this process.
@@ -312,7 +313,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
 }
 
 /** The MCP face as a plugin of the shared host. Open SSE streams would keep close() waiting: sessions end first. */
-export const mcpFace = face<{ core: Core; ops: readonly Operation[] }>('mcp', async (app, { core, ops }) => {
-  const mcp = registerMcp(app, core, ops);
+export const mcpFace = face<{ core: Core; ops: readonly Operation[]; extras?: McpExtras }>('mcp', async (app, { core, ops, extras }) => {
+  const mcp = registerMcp(app, core, ops, extras);
   app.addHook('preClose', async () => mcp.close());
 });

@@ -6,7 +6,7 @@ import {
   CallToolRequestSchema, CompleteRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema,
   ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { INSTRUCTIONS, McpHandlers, RpcError, RESOURCE_TEMPLATES, SERVER_INFO, type McpCatalog, type RequestFacts, type SessionState, type ToolView } from './handlers.js';
+import { INSTRUCTIONS, McpHandlers, RpcError, SERVER_INFO, type McpCatalog, type RequestFacts, type SessionState, type ToolView } from './handlers.js';
 
 export { McpCatalog, type RequestFacts, type SessionState } from './handlers.js';
 
@@ -36,7 +36,7 @@ export function buildMcpServer(cat: McpCatalog, state: SessionState, view: ToolV
     }),
   );
   server.setRequestHandler(ListResourcesRequestSchema, async (req) => h.listResources(req.params?.cursor));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => h.listTemplates());
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => h.readResource(req.params.uri, factsOf(extra)));
 
   // Subscriptions are kept per session; guides change only with a release, so updates are rare.

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
+import { startFixtureBuild } from './conformance/build.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -31,5 +32,21 @@ describe('MCP conformance suite 0.2.0-alpha.12, requirements 2026-07-28', () => 
       expect(summary).toMatch(new RegExp(`✓ ${sc}: [1-9]\\d* passed, 0 failed`));
     }
     expect(out.code).toBe(0);
+  }, 240_000);
+});
+
+describe('the same suite against the test build (real face + fixtures, never shipped)', () => {
+  it('passes the fixture scenarios (tools, resources, templates, prompts); what is left is listed', async () => {
+    const b = await startFixtureBuild();
+    try {
+      const out = await runSuite(`${b.url.replace('127.0.0.1', 'localhost')}/mcp`, ['--expected-failures', 'test/mcp/conformance/expected-failures-2026-fixtures.yml']);
+      const summary = out.text.slice(out.text.indexOf('=== SUMMARY ==='));
+      for (const sc of ['tools-call-simple-text', 'tools-call-image', 'tools-call-audio', 'tools-call-embedded-resource', 'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress', 'resources-read-text', 'resources-read-binary', 'resources-templates-read', 'prompts-get-simple', 'prompts-get-with-args', 'prompts-get-embedded-resource', 'prompts-get-with-image', 'tools-list', 'caching']) {
+        expect(summary, summary).toMatch(new RegExp(`✓ ${sc}: [1-9]\\d* passed, 0 failed`));
+      }
+      expect(out.code, summary).toBe(0);
+    } finally {
+      await b.stop();
+    }
   }, 240_000);
 });
