@@ -49,7 +49,7 @@ export interface McpExtras {
   /** Contents of an extra resource, or null when the URI is not one. */
   readResource?(uri: string): { contents: Array<Record<string, unknown>> } | null;
   prompts?: Array<{ name: string; description?: string; arguments?: Array<{ name: string; description?: string; required?: boolean }> }>;
-  getPrompt?(name: string, args: Record<string, string>): { description?: string; messages: Array<Record<string, unknown>> } | null;
+  getPrompt?(name: string, args: Record<string, string>, io?: Pick<CallIo, 'inputResponses' | 'requestState'>): Record<string, unknown> | null;
 }
 
 /** The tools one client mounted (a toolset selection), with the tools/list result built once. */
@@ -116,6 +116,11 @@ export interface CallIo {
   signal: AbortSignal;
   progressToken?: string | number;
   notify(method: string, params: Record<string, unknown>): Promise<void>;
+  /** 2026-07-28 multi round-trip: the client's answers to an earlier input_required result, and the state it echoed. */
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+  /** Client capabilities declared in this request's envelope (2026-07-28). */
+  clientCapabilities?: Record<string, unknown>;
   /** Log messages of a session: not tied to the call (1.x: on the session's GET stream). */
   log?(params: Record<string, unknown>): Promise<void>;
 }
@@ -246,8 +251,8 @@ export class McpHandlers {
     return { resourceTemplates: [...RESOURCE_TEMPLATES, ...(this.cat.extras.templates ?? [])] };
   }
 
-  getPrompt(name: string, args: Record<string, string> = {}) {
-    const extra = this.cat.extras.getPrompt?.(name, args);
+  getPrompt(name: string, args: Record<string, string> = {}, io?: Pick<CallIo, 'inputResponses' | 'requestState'>) {
+    const extra = this.cat.extras.getPrompt?.(name, args, io);
     if (extra) return extra as ReturnType<McpHandlers['ownPrompt']>;
     return this.ownPrompt(name, args);
   }

@@ -17,6 +17,17 @@ interface Modern {
 
 const TTL = 300_000;
 
+/** The envelope's client capabilities (the SDK lifts the envelope out of _meta). */
+const capsOf = (r: { _meta?: Record<string, unknown>; envelope?: object }) => {
+  const env = r.envelope as Record<string, unknown> | undefined;
+  return (env?.clientCapabilities ?? env?.['io.modelcontextprotocol/clientCapabilities'] ?? r._meta?.['io.modelcontextprotocol/clientCapabilities']) as Record<string, unknown> | undefined;
+};
+
+const stateOf = (ctx: { mcpReq: { requestState: () => unknown } }) => {
+  const v = ctx.mcpReq.requestState();
+  return typeof v === 'string' ? v : undefined;
+};
+
 export function buildModernServer(cat: McpCatalog, m: Modern): Server {
   const h = new McpHandlers(cat, { creds: m.creds, stateful: false }, m.view);
   const server = new Server(SERVER_INFO(cat.core), {
@@ -39,14 +50,19 @@ export function buildModernServer(cat: McpCatalog, m: Modern): Server {
       signal: ctx.mcpReq.signal,
       progressToken: ctx.mcpReq._meta?.progressToken as string | number | undefined,
       notify: (method, params) => ctx.mcpReq.notify({ method, params } as never),
+      inputResponses: ctx.mcpReq.inputResponses,
+      requestState: stateOf(ctx),
+      clientCapabilities: capsOf(ctx.mcpReq),
     });
+    // An input_required result (multi round-trip) goes out as it is.
+    if ((r as { resultType?: string }).resultType === 'input_required') return r as never;
     return server.projectCallToolResult(r as CallToolResult, undefined);
   });
   server.setRequestHandler('resources/list', async (req) => h.listResources(req.params?.cursor));
   server.setRequestHandler('resources/templates/list', async () => h.listTemplates());
   server.setRequestHandler('resources/read', async (req) => (await h.readResource(req.params.uri, m.facts)) as never);
   server.setRequestHandler('prompts/list', async () => h.listPrompts());
-  server.setRequestHandler('prompts/get', async (req) => h.getPrompt(req.params.name, req.params.arguments));
+  server.setRequestHandler('prompts/get', async (req, ctx) => h.getPrompt(req.params.name, req.params.arguments, { inputResponses: ctx.mcpReq.inputResponses, requestState: stateOf(ctx) }) as never);
   server.setRequestHandler('completion/complete', async (req) => h.complete(req.params.ref as never, req.params.argument));
   return server;
 }

@@ -4,7 +4,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import pino from 'pino';
+import { RpcError } from '../../../src/mcp/handlers.js';
 import { loadConfig } from '../../../src/config.js';
 import { buildCore } from '../../../src/core/build.js';
 import { OPS } from '../../../src/core/ops/registry.js';
@@ -18,6 +20,32 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwA
 const WAV = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+// Multi round-trip fixtures: requestState is HMAC-sealed so a tampered one is refused.
+const KEY = randomBytes(32);
+const seal = (payload: string) => `${Buffer.from(payload).toString('base64url')}.${createHmac('sha256', KEY).update(payload).digest('base64url')}`;
+function unseal(state: string | undefined): string | null {
+  if (state === undefined) return null;
+  const [p, sig] = state.split('.');
+  if (!p || !sig) throw new RpcError(-32602, 'Invalid or expired requestState');
+  const payload = Buffer.from(p, 'base64url').toString();
+  const want = Buffer.from(createHmac('sha256', KEY).update(payload).digest('base64url'));
+  const got = Buffer.from(sig);
+  if (want.length !== got.length || !timingSafeEqual(want, got)) throw new RpcError(-32602, 'Invalid or expired requestState');
+  return payload;
+}
+const ask = (message: string, field: string, type = 'string') => ({ method: 'elicitation/create', params: { message, requestedSchema: { type: 'object', properties: { [field]: { type } }, required: [field] } } });
+const sample = (text: string, maxTokens: number) => ({ method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens } });
+const ROOTS = { method: 'roots/list', params: {} };
+const inputRequired = (inputRequests: Record<string, unknown>, requestState?: string) => ({ resultType: 'input_required', inputRequests, ...(requestState ? { requestState } : {}) }) as never;
+const contentOf = (r: unknown, field: string) => {
+  const c = (r as { content?: Record<string, unknown> } | undefined)?.content;
+  return c && typeof c === 'object' ? c[field] : undefined;
+};
+const textOf = (r: unknown) => {
+  const c = (r as { content?: { text?: string } | Array<{ text?: string }> } | undefined)?.content;
+  return Array.isArray(c) ? c[0]?.text : c?.text;
+};
+
 const noArgs = { type: 'object' as const, properties: {} };
 const tool = (name: string, description: string, inputSchema: Record<string, unknown> = noArgs) => ({ name, description, inputSchema: inputSchema as { type: 'object' } });
 
@@ -30,15 +58,24 @@ export const FIXTURES: McpExtras = {
     tool('test_multiple_content_types', 'Returns text, image and a resource'),
     tool('test_error_handling', 'Always fails'),
     tool('test_tool_with_progress', 'Reports progress'),
+    tool('test_input_required_result_elicitation', 'Asks for a name (input_required)'),
+    tool('test_input_required_result_sampling', 'Asks for a sampling answer (input_required)'),
+    tool('test_input_required_result_list_roots', 'Asks for the roots (input_required)'),
+    tool('test_input_required_result_request_state', 'Round-trips a requestState'),
+    tool('test_input_required_result_multiple_inputs', 'Asks for three inputs at once'),
+    tool('test_input_required_result_multi_round', 'Two rounds of input'),
+    tool('test_input_required_result_tampered_state', 'Refuses a tampered requestState'),
+    tool('test_input_required_result_capabilities', 'Asks only for what the client declared'),
+    // The suite's own schema, verbatim: it checks that every 2020-12 keyword survives the listing.
     tool('json_schema_2020_12_tool', 'Tool with JSON Schema 2020-12 features', {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      $defs: { address: { $anchor: 'addr', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
-      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' }, kind: { type: 'string' }, contact: { anyOf: [{ type: 'string', format: 'email' }, { type: 'string', pattern: '^\\+' }] } },
-      allOf: [{ required: ['name'] }],
-      if: { properties: { kind: { const: 'company' } } },
-      then: { required: ['address'] },
-      else: {},
+      $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' }, contactMethod: { type: 'string', enum: ['phone', 'email'] }, phone: { type: 'string' }, email: { type: 'string' } },
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
       additionalProperties: false,
     }),
   ],
@@ -68,6 +105,52 @@ export const FIXTURES: McpExtras = {
           if (progress < 100) await sleep(50);
         }
         return { content: [{ type: 'text', text: 'Progress tool completed' }] };
+      case 'test_input_required_result_elicitation': {
+        const r = io.inputResponses?.user_name;
+        if (!r) return inputRequired({ user_name: ask('What is your name?', 'name') });
+        return { content: [{ type: 'text', text: `Hello, ${String(contentOf(r, 'name') ?? 'unknown')}!` }] };
+      }
+      case 'test_input_required_result_capabilities': {
+        if (Object.keys(io.inputResponses ?? {}).length) return { content: [{ type: 'text', text: 'capabilities respected' }] };
+        const caps = io.clientCapabilities ?? {};
+        const asks: Record<string, unknown> = {};
+        if (caps.elicitation) asks.user_name = ask('What is your name?', 'name');
+        if (caps.sampling) asks.greeting = sample('Generate a greeting', 50);
+        if (caps.roots) asks.client_roots = ROOTS;
+        if (!Object.keys(asks).length) return { content: [{ type: 'text', text: 'no input capability declared' }] };
+        return inputRequired(asks);
+      }
+      case 'test_input_required_result_sampling': {
+        const r = io.inputResponses?.capital_question;
+        if (!r) return inputRequired({ capital_question: sample('What is the capital of France?', 100) });
+        return { content: [{ type: 'text', text: `Sampling answered: ${textOf(r) ?? ''}` }] };
+      }
+      case 'test_input_required_result_list_roots': {
+        const r = io.inputResponses?.client_roots as { roots?: Array<{ uri: string }> } | undefined;
+        if (!r) return inputRequired({ client_roots: ROOTS });
+        return { content: [{ type: 'text', text: `Roots: ${(r.roots ?? []).map((x) => x.uri).join(', ')}` }] };
+      }
+      case 'test_input_required_result_request_state':
+      case 'test_input_required_result_tampered_state': {
+        const state = unseal(io.requestState);
+        if (!io.inputResponses?.confirm || state === null) return inputRequired({ confirm: ask('Please confirm', 'ok', 'boolean') }, seal(`${name}:1`));
+        return { content: [{ type: 'text', text: `state-ok (${state})` }] };
+      }
+      case 'test_input_required_result_multiple_inputs': {
+        const r = io.inputResponses ?? {};
+        unseal(io.requestState);
+        if (!r.user_name || !r.greeting || !r.client_roots)
+          return inputRequired({ user_name: ask('What is your name?', 'name'), greeting: sample('Generate a greeting', 50), client_roots: ROOTS }, seal('multi:1'));
+        return { content: [{ type: 'text', text: `Name: ${String(contentOf(r.user_name, 'name'))}; greeting: ${textOf(r.greeting) ?? ''}; roots received` }] };
+      }
+      case 'test_input_required_result_multi_round': {
+        const state = unseal(io.requestState);
+        const r = io.inputResponses ?? {};
+        if (state === null || (state === 'round:1' && !r.step1)) return inputRequired({ step1: ask('Step 1: What is your name?', 'name') }, seal('round:1'));
+        if (state === 'round:1') return inputRequired({ step2: ask('Step 2: What is your favorite color?', 'color') }, seal(`round:2:${String(contentOf(r.step1, 'name'))}`));
+        if (!r.step2) return inputRequired({ step2: ask('Step 2: What is your favorite color?', 'color') }, io.requestState);
+        return { content: [{ type: 'text', text: `Name: ${state.slice(8)}; color: ${String(contentOf(r.step2, 'color'))}` }] };
+      }
       default:
         return { content: [{ type: 'text', text: `called ${name}` }] };
     }
@@ -89,8 +172,9 @@ export const FIXTURES: McpExtras = {
     { name: 'test_prompt_with_arguments', description: 'A prompt with arguments', arguments: [{ name: 'arg1', description: 'First test argument', required: true }, { name: 'arg2', description: 'Second test argument', required: true }] },
     { name: 'test_prompt_with_embedded_resource', description: 'A prompt with an embedded resource', arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }] },
     { name: 'test_prompt_with_image', description: 'A prompt with an image' },
+    { name: 'test_input_required_result_prompt', description: 'A prompt that asks for context first' },
   ],
-  getPrompt(name, args) {
+  getPrompt(name, args, io) {
     const user = (content: Record<string, unknown>) => ({ role: 'user', content });
     switch (name) {
       case 'test_simple_prompt':
@@ -99,6 +183,11 @@ export const FIXTURES: McpExtras = {
         return { messages: [user({ type: 'text', text: `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'` })] };
       case 'test_prompt_with_embedded_resource':
         return { messages: [user({ type: 'resource', resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } }), user({ type: 'text', text: 'Please process the embedded resource above.' })] };
+      case 'test_input_required_result_prompt': {
+        const r = io?.inputResponses?.user_context;
+        if (!r) return inputRequired({ user_context: ask('What context should the prompt use?', 'context') });
+        return { messages: [user({ type: 'text', text: `Use this context: ${String(contentOf(r, 'context'))}` })] };
+      }
       case 'test_prompt_with_image':
         return { messages: [user({ type: 'image', data: PNG, mimeType: 'image/png' }), user({ type: 'text', text: 'Please analyze the image above.' })] };
       default:
