@@ -65,6 +65,9 @@ export const FIXTURES: McpExtras = {
     tool('test_input_required_result_multiple_inputs', 'Asks for three inputs at once'),
     tool('test_input_required_result_multi_round', 'Two rounds of input'),
     tool('test_input_required_result_tampered_state', 'Refuses a tampered requestState'),
+    tool('test_missing_capability', 'Needs the elicitation capability (the SDK refuses it with -32021 when undeclared)'),
+    tool('test_streaming_elicitation', 'Asks for input: the response stream carries only the result'),
+    tool('test_logging_tool', 'Would log only when the request sets a logLevel'),
     tool('test_input_required_result_capabilities', 'Asks only for what the client declared'),
     // The suite's own schema, verbatim: it checks that every 2020-12 keyword survives the listing.
     tool('json_schema_2020_12_tool', 'Tool with JSON Schema 2020-12 features', {
@@ -110,6 +113,12 @@ export const FIXTURES: McpExtras = {
         if (!r) return inputRequired({ user_name: ask('What is your name?', 'name') });
         return { content: [{ type: 'text', text: `Hello, ${String(contentOf(r, 'name') ?? 'unknown')}!` }] };
       }
+      case 'test_missing_capability':
+      case 'test_streaming_elicitation':
+        if (Object.keys(io.inputResponses ?? {}).length) return { content: [{ type: 'text', text: 'thanks' }] };
+        return inputRequired({ confirm: ask('Please confirm', 'ok', 'boolean') });
+      case 'test_logging_tool':
+        return { content: [{ type: 'text', text: 'done (no log: the request set no logLevel)' }] };
       case 'test_input_required_result_capabilities': {
         if (Object.keys(io.inputResponses ?? {}).length) return { content: [{ type: 'text', text: 'capabilities respected' }] };
         const caps = io.clientCapabilities ?? {};
