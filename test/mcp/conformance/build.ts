@@ -65,7 +65,7 @@ export const FIXTURES: McpExtras = {
     tool('test_input_required_result_multiple_inputs', 'Asks for three inputs at once'),
     tool('test_input_required_result_multi_round', 'Two rounds of input'),
     tool('test_input_required_result_tampered_state', 'Refuses a tampered requestState'),
-    tool('test_missing_capability', 'Needs the elicitation capability (the SDK refuses it with -32021 when undeclared)'),
+    tool('test_missing_capability', 'Needs the sampling capability (the SDK refuses it with -32021 when undeclared)'),
     tool('test_streaming_elicitation', 'Asks for input: the response stream carries only the result'),
     tool('test_logging_tool', 'Would log only when the request sets a logLevel'),
     tool('test_input_required_result_capabilities', 'Asks only for what the client declared'),
@@ -114,6 +114,9 @@ export const FIXTURES: McpExtras = {
         return { content: [{ type: 'text', text: `Hello, ${String(contentOf(r, 'name') ?? 'unknown')}!` }] };
       }
       case 'test_missing_capability':
+        // Needs sampling, which the suite's client does not declare: the SDK answers -32021.
+        if (Object.keys(io.inputResponses ?? {}).length) return { content: [{ type: 'text', text: 'thanks' }] };
+        return inputRequired({ answer: sample('Say yes', 10) });
       case 'test_streaming_elicitation':
         if (Object.keys(io.inputResponses ?? {}).length) return { content: [{ type: 'text', text: 'thanks' }] };
         return inputRequired({ confirm: ask('Please confirm', 'ok', 'boolean') });
