@@ -82,8 +82,52 @@ export function isModern(method: string, headers: IncomingMessage['headers'], bo
   return out.kind !== 'legacy';
 }
 
+const REVISION = '2026-07-28';
+const ENVELOPE_VERSION = 'io.modelcontextprotocol/protocolVersion';
+
+/**
+ * tools/list from a pre-serialized body: the SDK answers the first well-formed tools/list of each
+ * toolset selection; its body (the id taken out) is kept and replayed for the same request shape
+ * after. Anything else, or anything unusual about the request, goes through the SDK.
+ */
+export class ListBodies {
+  private bodies = new WeakMap<ToolView, string>();
+
+  /** Whether the request is the plain shape whose answer never varies: tools/list, no cursor, matching headers. */
+  static plain(req: IncomingMessage, body: unknown): body is { id: string | number; params: { _meta: Record<string, unknown> } } {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+    const b = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: { cursor?: unknown; _meta?: Record<string, unknown> } };
+    if (b.jsonrpc !== '2.0' || b.method !== 'tools/list' || !(typeof b.id === 'string' || (typeof b.id === 'number' && Number.isSafeInteger(b.id)))) return false;
+    const meta = b.params?._meta;
+    if (!meta || b.params!.cursor !== undefined || meta[ENVELOPE_VERSION] !== REVISION) return false;
+    const caps = meta['io.modelcontextprotocol/clientCapabilities'];
+    if (typeof caps !== 'object' || caps === null || Array.isArray(caps)) return false;
+    const h = req.headers;
+    return h['mcp-protocol-version'] === REVISION && h['mcp-method'] === 'tools/list' && h['mcp-name'] === undefined && /^application\/json\s*(;|$)/i.test(h['content-type'] ?? '');
+  }
+
+  get(view: ToolView, id: string | number): string | undefined {
+    const b = this.bodies.get(view);
+    return b === undefined ? undefined : `${b}${JSON.stringify(id)}}`;
+  }
+
+  /** Keeps the SDK's answer when it ends with the request id, as JSON-RPC bodies from the SDK do. */
+  keep(view: ToolView, id: string | number, text: string): void {
+    const tail = `"id":${JSON.stringify(id)}}`;
+    if (text.endsWith(tail) && text.startsWith('{"result":')) this.bodies.set(view, text.slice(0, -tail.length + 5));
+  }
+}
+
 /** Serves one Node request through the web-standard handler and writes its answer back. */
-export async function serveModern(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse, bodyText: string, parsed: unknown, m: Modern): Promise<void> {
+export async function serveModern(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse, bodyText: string, parsed: unknown, m: Modern, lists?: ListBodies): Promise<void> {
+  const plain = lists !== undefined && ListBodies.plain(req, parsed);
+  if (plain) {
+    const cached = lists.get(m.view, parsed.id);
+    if (cached !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(cached);
+    }
+  }
   const abort = new AbortController();
   res.once('close', () => abort.abort());
   const headers = new Headers();
@@ -93,6 +137,12 @@ export async function serveModern(handler: McpHttpHandler, req: IncomingMessage,
   const response = await handler.fetch(request, { authInfo, parsedBody: parsed });
   const out: Record<string, string> = {};
   response.headers.forEach((v, k) => (out[k] = v));
+  if (plain && response.status === 200 && (out['content-type'] ?? '').startsWith('application/json')) {
+    const text = await response.text();
+    lists.keep(m.view, parsed.id, text);
+    res.writeHead(200, out);
+    return void res.end(text);
+  }
   res.writeHead(response.status, out);
   if (!response.body) return void res.end();
   const body = Readable.fromWeb(response.body as never);

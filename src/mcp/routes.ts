@@ -16,7 +16,7 @@ import { face } from '../http/plugin.js';
 import { buildCards } from './cards.js';
 import { SessionEventStore } from './events.js';
 import { FastPost, fastEligible } from './fastpost.js';
-import { isModern, modernHandler, serveModern } from './modern.js';
+import { isModern, ListBodies, modernHandler, serveModern } from './modern.js';
 import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
 import type { McpExtras } from './handlers.js';
 import { makeRoom, MemorySessionStore, type SessionRecord, type SessionStore } from './session-store.js';
@@ -67,6 +67,7 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Operation[], extras?: McpExtras): { close(): Promise<void>; sessions: () => number } {
   const cat = new McpCatalog(core, ops, extras);
   // Revision 2026-07-28: the SDK 2.x entry, one fresh server per request (modern.ts).
+  const lists = new ListBodies();
   const modern = modernHandler(cat, (err) => core.log.info({ err: err.message }, 'mcp 2026 request not served'));
   // Records behind a port (see session-store.ts); transports and servers stay in this process.
   const records: SessionStore = new MemorySessionStore();
@@ -149,7 +150,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         }
         const bad = badArguments(parsed);
         if (bad) return answerBadArguments(reply.raw, 400, bad);
-        return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, view });
+        return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, view }, lists);
       }
     }
     const sid = req.headers['mcp-session-id'];

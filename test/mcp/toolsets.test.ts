@@ -34,6 +34,26 @@ describe('compact tools/list', () => {
     expect(tools.filter((t: any) => t.outputSchema).length).toBeLessThan(10);
   });
 
+  it('tools/list answers from one pre-serialized body per selection, each with its own id', async () => {
+    const raw = async (id: unknown, path = '/mcp') =>
+      (await fetch(`${s.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: META } }),
+      })).text();
+    const first = await raw(1);
+    const again = await Promise.all([raw('abc'), raw(2), raw(1)]);
+    expect(JSON.parse(again[0]!).id).toBe('abc');
+    expect(JSON.parse(again[1]!).id).toBe(2);
+    expect(again[2]).toBe(first);
+    const strip = (t: string) => ({ ...JSON.parse(t), id: 0 });
+    expect(strip(again[0]!)).toEqual(strip(first));
+    expect(JSON.parse(first).result.ttlMs).toBeGreaterThan(0);
+    // Another selection has its own body.
+    const kb = JSON.parse(await raw(3, '/mcp?toolsets=kb'));
+    expect(kb.result.tools.length).toBeLessThan(JSON.parse(first).result.tools.length);
+  });
+
   it('?toolsets=kb,drops mounts those (and id) only; calling another tool is refused', async () => {
     const r = await list('/mcp?toolsets=kb,drops');
     const n = names(r);
