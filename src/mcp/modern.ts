@@ -118,8 +118,51 @@ export class ListBodies {
   }
 }
 
+const META_KEYS = new Set([ENVELOPE_VERSION, 'io.modelcontextprotocol/clientInfo', 'io.modelcontextprotocol/clientCapabilities']);
+const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The common 2026-07-28 call, served without the SDK's per-request Server and web Request/Response
+ * (which cost more CPU than the call): a plain tools/call of a mounted, non-streaming registry tool,
+ * with exactly the envelope and the standard headers, answered as the SDK answers it (resultType,
+ * serverInfo in _meta). State is per request (a fresh McpHandlers); nothing is shared between
+ * callers. Any other shape (progress tokens, input responses, extra keys, mismatched headers,
+ * streaming tools, fixtures) goes through the SDK, which owns the validation ladder.
+ */
+export function plainCall(req: IncomingMessage, body: unknown, view: ToolView): { id: string | number; name: string; args: Record<string, unknown> } | null {
+  if (!isObj(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return null;
+  const id = body.id;
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return null;
+  const p = body.params;
+  if (!isObj(p) || typeof p.name !== 'string' || !isObj(p._meta)) return null;
+  for (const k of Object.keys(body)) if (k !== 'jsonrpc' && k !== 'id' && k !== 'method' && k !== 'params') return null;
+  for (const k of Object.keys(p)) if (!PARAM_KEYS.has(k)) return null;
+  const meta = p._meta;
+  for (const k of Object.keys(meta)) if (!META_KEYS.has(k)) return null;
+  if (meta[ENVELOPE_VERSION] !== REVISION || !isObj(meta['io.modelcontextprotocol/clientCapabilities'])) return null;
+  const info = meta['io.modelcontextprotocol/clientInfo'];
+  if (info !== undefined && !(isObj(info) && typeof info.name === 'string' && typeof info.version === 'string')) return null;
+  if (p.arguments !== undefined && !isObj(p.arguments)) return null;
+  const h = req.headers;
+  if (h['mcp-protocol-version'] !== REVISION || h['mcp-method'] !== 'tools/call' || h['mcp-name'] !== p.name || !/^application\/json\s*(;|$)/i.test(h['content-type'] ?? '')) return null;
+  const op = view.byTool.get(p.name);
+  if (!op || op.stream) return null;
+  return { id, name: p.name, args: (p.arguments as Record<string, unknown> | undefined) ?? {} };
+}
+
 /** Serves one Node request through the web-standard handler and writes its answer back. */
-export async function serveModern(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse, bodyText: string, parsed: unknown, m: Modern, lists?: ListBodies): Promise<void> {
+export async function serveModern(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse, bodyText: string, parsed: unknown, m: Modern, lists?: ListBodies, cat?: McpCatalog): Promise<void> {
+  const call = cat && plainCall(req, parsed, m.view);
+  if (call) {
+    const stop = new AbortController();
+    res.once('close', () => stop.abort());
+    const h = new McpHandlers(cat, { creds: m.creds, stateful: false }, m.view);
+    const r = await h.callTool(call.name, call.args, { facts: m.facts, signal: stop.signal, notify: async () => {} });
+    if (res.writableEnded || res.destroyed) return;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return void res.end(JSON.stringify({ result: { ...r, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO(cat.core) } }, jsonrpc: '2.0', id: call.id }));
+  }
   const plain = lists !== undefined && ListBodies.plain(req, parsed);
   if (plain) {
     const cached = lists.get(m.view, parsed.id);

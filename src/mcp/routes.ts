@@ -150,7 +150,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         }
         const bad = badArguments(parsed);
         if (bad) return answerBadArguments(reply.raw, 400, bad);
-        return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, view }, lists);
+        return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, view }, lists, cat);
       }
     }
     const sid = req.headers['mcp-session-id'];

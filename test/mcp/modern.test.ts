@@ -32,7 +32,7 @@ async function rpc(path: string, method: string, params: Record<string, unknown>
       'x-forwarded-for': '10.77.0.1',
       ...opts.headers,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: opts.id ?? 1, method, params: { ...params, _meta: META } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: opts.id ?? 1, method, params: { ...params, _meta: { ...META, ...((params._meta as object) ?? {}) } } }),
   });
   const body = (await res.json()) as any;
   if (process.env.DBG) console.log(JSON.stringify(body).slice(0, 300));
@@ -106,6 +106,19 @@ describe('MCP 2026-07-28', () => {
     const url = (await call('/mcp', 'id_url_token', {}, { headers: { ...net, authorization: `Bearer ${token}` } })).body.result.structuredContent.token;
     const viaUrl = await call(`/mcp/t/${url}`, 'id_me', {}, { headers: net });
     expect(viaUrl.body.result.content[0].text).toMatch(new RegExp(`^me ${id} `));
+  });
+
+  it('a plain tools/call (served without the SDK per-request objects) answers exactly as the SDK path does', async () => {
+    const plain = await call('/mcp', 'sys_limits', {}, { id: 'p1' });
+    // A progressToken makes the same call take the SDK path.
+    const sdk = await rpc('/mcp', 'tools/call', { name: 'sys_limits', arguments: {}, _meta: { progressToken: 'x' } }, { id: 'p1', name: 'sys_limits' });
+    expect(plain.body).toEqual(sdk.body);
+    expect(plain.body.result.resultType).toBe('complete');
+    expect(plain.body.result._meta['io.modelcontextprotocol/serverInfo'].name).toBe('agent-commons');
+    // Errors of the op are tool results on both paths.
+    const denied = await call('/mcp', 'id_url_token', {});
+    expect(denied.body.result.isError).toBe(true);
+    expect(denied.body.result.content[0].text).toMatch(/^err auth /);
   });
 
   it('an unknown token is refused with 401 before anything runs', async () => {
