@@ -154,6 +154,19 @@ async function main(): Promise<void> {
       const c = await mcpLegs(`${cx}/mcp`, 'sys_health', run);
       vs('MCP tools/call session', await pair(['minimal SDK tools/call session', m.session], ['commons tools/call session', c.session]));
       vs('MCP tools/call stateless', await pair(['minimal SDK tools/call stateless', m.stateless], ['commons tools/call stateless', c.stateless]));
+      // Revision 2026-07-28 (no session, the envelope in _meta): beside the SDK 2.x's own minimal entry.
+      const m26port = await freePort();
+      const mini26Pid = spawnKid(kids, ['bench/minimal-mcp26.mjs'], { PORT: String(m26port) });
+      const mini26 = `http://127.0.0.1:${m26port}`;
+      await waitUpPost(mini26);
+      const leg26 = (r: BenchRun, url: string, tool: string): Leg => {
+        let id = 0;
+        const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+        const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool, arguments: {}, _meta: meta } }) }) }];
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool };
+        return leg(r, url, { method: 'POST', headers, requests: calls as never });
+      };
+      vs('MCP tools/call 2026-07-28', await pair(['minimal SDK 2.x tools/call 2026-07-28', leg26(runner(mini26Pid), `${mini26}/mcp`, 'ping')], ['commons tools/call 2026-07-28', leg26(run, `${cx}/mcp`, 'sys_health')]));
     }
     // A2A: blocking message/send (0.3 wire) of a cheap read skill, ours persisting every task in
     // SQLite, beside the SDK's own express server with an in-memory task store.

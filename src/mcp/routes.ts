@@ -16,9 +16,12 @@ import { face } from '../http/plugin.js';
 import { buildCards } from './cards.js';
 import { SessionEventStore } from './events.js';
 import { FastPost, fastEligible } from './fastpost.js';
+import { isModern, ListBodies, modernHandler, serveModern } from './modern.js';
 import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
+import type { McpExtras } from './handlers.js';
 import { makeRoom, MemorySessionStore, type SessionRecord, type SessionStore } from './session-store.js';
 import { LegacySseTransport } from './sse.js';
+import { selectionOf } from './tools.js';
 
 /** The live objects of a session; its record (kind, bound credential, network, last seen) is in the SessionStore. */
 interface Live {
@@ -39,6 +42,21 @@ function parseBody(body: unknown): unknown {
   }
 }
 
+/** tools/call whose `arguments` is present but not an object: a one-line -32602 (the SDKs answer a multi-line validation dump). */
+function badArguments(body: unknown): { id: unknown; message: string } | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const m = body as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
+  if (m.method !== 'tools/call' || typeof m.params !== 'object' || m.params === null) return null;
+  const a = m.params.arguments;
+  if (a === undefined || (typeof a === 'object' && a !== null && !Array.isArray(a))) return null;
+  return { id: m.id ?? null, message: `arguments must be an object, got ${Array.isArray(a) ? 'array' : a === null ? 'null' : typeof a}` };
+}
+
+function answerBadArguments(res: ServerResponse, status: number, bad: { id: unknown; message: string }): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: bad.id, error: { code: -32602, message: bad.message } }));
+}
+
 const credKey = (c: Credentials) => (c.urlToken ? `u:${c.urlToken}` : c.bearer ? `b:${c.bearer}` : '');
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
@@ -46,8 +64,11 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Operation[]): { close(): Promise<void>; sessions: () => number } {
-  const cat = new McpCatalog(core, ops);
+export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Operation[], extras?: McpExtras): { close(): Promise<void>; sessions: () => number } {
+  const cat = new McpCatalog(core, ops, extras);
+  // Revision 2026-07-28: the SDK 2.x entry, one fresh server per request (modern.ts).
+  const lists = new ListBodies();
+  const modern = modernHandler(cat, (err) => core.log.info({ err: err.message }, 'mcp 2026 request not served'));
   // Records behind a port (see session-store.ts); transports and servers stay in this process.
   const records: SessionStore = new MemorySessionStore();
   const live = new Map<string, Live>();
@@ -108,6 +129,30 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
   async function streamable(req: FastifyRequest, reply: FastifyReply, creds: Credentials): Promise<void> {
     const facts = await admit(req, reply, creds);
     if (!facts) return;
+    // Toolsets and read-only mode: ?toolsets=kb,drops&readonly=1 or X-MCP-Toolsets / X-MCP-Readonly.
+    const sel = selectionOf(req.query as Record<string, unknown>, req.headers);
+    if (typeof sel === 'string') {
+      reply.hijack();
+      return rpcError(reply.raw, 400, -32602, sel);
+    }
+    const view = cat.view(sel);
+    // The revision is chosen per request, as 2026-07-28 says: a body that claims the per-request
+    // envelope (or a 2026 header) goes to the stateless path; everything else is 2025-era.
+    if (req.method === 'POST') {
+      const parsed = parseBody(req.body);
+      if (parsed !== PARSE_ERROR && isModern('POST', req.headers, parsed)) {
+        reply.hijack();
+        try {
+          await resolveCaller(core, creds);
+        } catch (err) {
+          const cx = err as CxError;
+          return rpcError(reply.raw, 401, -32001, cx.line, cx.headers);
+        }
+        const bad = badArguments(parsed);
+        if (bad) return answerBadArguments(reply.raw, 400, bad);
+        return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, view }, lists, cat);
+      }
+    }
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       const s = sessionOf(sid);
@@ -118,6 +163,8 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       records.touch(sid, core.now());
       const parsed = req.method === 'POST' ? parseBody(req.body) : undefined;
       if (parsed === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
+      const bad = badArguments(parsed);
+      if (bad) return answerBadArguments(reply.raw, 200, bad);
       if (req.method === 'POST' && s.fast && fastEligible(req.raw, parsed)) {
         if (s.fast.busy(parsed.id)) return rpcError(reply.raw, 400, -32600, `Invalid Request: id ${JSON.stringify(parsed.id).slice(0, 40)} is already in flight in this session`);
         return s.fast.handle(req.raw, reply.raw, parsed, authInfoOf(facts));
@@ -140,6 +187,11 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     }
     const body = parseBody(req.body);
     if (body === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
+    const bad = badArguments(body);
+    if (bad) {
+      reply.hijack();
+      return answerBadArguments(reply.raw, 200, bad);
+    }
     const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     attachFacts(req, facts);
     reply.hijack();
@@ -151,7 +203,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         return rpcError(reply.raw, cx.status, -32000, cx.line, cx.headers);
       }
       const state: SessionState = { creds, stateful: true };
-      const server = buildMcpServer(cat, state);
+      const server = buildMcpServer(cat, state, view);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         eventStore: new SessionEventStore(limit('mcp.events')),
@@ -174,7 +226,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       return;
     }
     // Stateless: a client that sends no session gets a one-shot server for this request.
-    const server = buildMcpServer(cat, { creds, stateful: false });
+    const server = buildMcpServer(cat, { creds, stateful: false }, view);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {
       void transport.close().catch(() => {});
@@ -197,7 +249,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     }
   });
 
-  const cards = buildCards(core.config.baseUrl, core.version, cat.tools);
+  const cards = buildCards(core.config.baseUrl, core.version, cat.tools.map((t) => ({ ...t, title: cat.byTool.get(t.name)!.title })));
   const json = (body: object) => async (_req: FastifyRequest, reply: FastifyReply) =>
     reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').type('application/json; charset=utf-8').send(body);
   app.get('/.well-known/mcp.json', json(cards.serverCard));
@@ -219,11 +271,13 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     } catch (err) {
       throw err instanceof CxError ? err : new CxError('auth', 'unknown token', 401);
     }
+    const sel = selectionOf(req.query as Record<string, unknown>, req.headers);
+    if (typeof sel === 'string') throw new CxError('bad', sel, 400);
     await chargeNewSession(facts.net);
     reply.hijack();
     const id = randomUUID();
     const state: SessionState = { creds, stateful: true };
-    const server = buildMcpServer(cat, state);
+    const server = buildMcpServer(cat, state, cat.view(sel));
     const transport = new LegacySseTransport(id, reply.raw, `/messages?s=${id}`);
     addSession({ id, kind: 'sse', bound: credKey(creds), net: facts.net, seen: core.now() }, { server, state, sse: transport });
     transport.onclose = () => dropSession(id);
@@ -248,6 +302,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     sessions: () => records.size,
     async close() {
       clearInterval(sweep);
+      await modern.close();
       for (const id of [...live.keys()]) {
         const s = live.get(id);
         await s?.http?.close().catch(() => {});
@@ -259,7 +314,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
 }
 
 /** The MCP face as a plugin of the shared host. Open SSE streams would keep close() waiting: sessions end first. */
-export const mcpFace = face<{ core: Core; ops: readonly Operation[] }>('mcp', async (app, { core, ops }) => {
-  const mcp = registerMcp(app, core, ops);
+export const mcpFace = face<{ core: Core; ops: readonly Operation[]; extras?: McpExtras }>('mcp', async (app, { core, ops, extras }) => {
+  const mcp = registerMcp(app, core, ops, extras);
   app.addHook('preClose', async () => mcp.close());
 });

@@ -70,7 +70,12 @@ describe('exact and coarse matches', () => {
       const r = await tool('kb_e', { text });
       expect(r.isError).toBeFalsy();
       expect(r.structuredContent).toMatchObject({ match, sig: errsig(text).sig });
-      expect(r.content[0]!.text).toBe((await (await postE(text)).text()).trimEnd());
+      // Same lines as REST, except that the next line names tools instead of routes (issue 15).
+      const rest = (await (await postE(text)).text()).trimEnd().split('\n');
+      const lines = r.content[0]!.text.split('\n');
+      expect(lines.slice(0, -1)).toEqual(rest.slice(0, -1));
+      expect(rest.at(-1)).toMatch(/^next: GET \/k\//);
+      expect(lines.at(-1)).toMatch(/^next: call kb_get \{"id":"k[0-9a-z]{8}"\}.*call kb_confirm \{"id":/);
     }
   });
 });

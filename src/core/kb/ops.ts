@@ -443,7 +443,13 @@ export const kbSearchOp = defineOp({
     const rows = await ctx.core.store.kb.search(input.q, input.n);
     return { count: rows.length, rows: rows.map(toHit) };
   },
-  text: (o) => [`search hits=${o.count}`, ...o.rows.map((r) => `k/${r.id} score=${r.score} confirms=${r.confirms} ${flat(r.title, 120)}`), o.count ? `next: GET /k/${o.rows[0]!.id}` : 'next: POST /e with the whole error output'].join('\n'),
+  // Agents over MCP and A2A get each fix under its hit (they cannot follow a link cheaply); REST keeps one line per hit.
+  text: (o, ctx) =>
+    [
+      `search hits=${o.count}`,
+      ...o.rows.flatMap((r) => [`k/${r.id} score=${r.score} confirms=${r.confirms} ${flat(r.title, 120)}`, ...(ctx.face === 'rest' ? [] : [`fix: ${flat(r.fix, 400)}`])]),
+      o.count ? `next: GET /k/${o.rows[0]!.id}` : 'next: POST /e with the whole error output',
+    ].join('\n'),
 });
 
 export const kbWantedOp = defineOp({
