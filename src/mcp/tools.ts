@@ -17,7 +17,7 @@ const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
  * Drops what costs tokens and tells a model nothing (the server validates every input with the
  * op's zod schema anyway): the ±2^53 bounds zod puts on every integer, the no-control-characters
  * pattern, string length bounds (an over-long value gets a one-line `err bad <field>: …` naming the
- * bound) and `additionalProperties: false`.
+ * bound), the pattern of a field whose description states its shape, and `additionalProperties: false`.
  */
 function compact(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compact);
@@ -31,6 +31,8 @@ function compact(node: unknown): unknown {
       continue;
     }
     if ((k === 'pattern' && v === NO_CONTROL) || (k === 'additionalProperties' && v === false) || k === 'minLength' || k === 'maxLength') continue;
+    // A described field's shape is in its description; its regular expression costs many tokens.
+    if (k === 'pattern' && typeof (node as { description?: unknown }).description === 'string') continue;
     out[k] = compact(v);
   }
   return out;
@@ -87,6 +89,9 @@ export function toolOf(op: Operation): Tool {
   const withOutput = WITH_OUTPUT.has(op.name);
   // No top-level title: name and description say it, and the list must stay small (the server
   // card and /llms.txt carry titles).
+  const annotations = op.readOnly
+    ? { readOnlyHint: true, openWorldHint: false }
+    : { ...(op.destructive ? {} : { destructiveHint: false }), ...(op.idempotent ? { idempotentHint: true } : {}) };
   return {
     name: toolName(op),
     description: `${headOf(op.summary)}${auth}${op.stream ? ' Send a progressToken to get items as progress notifications.' : ''}`,
@@ -96,9 +101,7 @@ export function toolOf(op: Operation): Tool {
     // Only hints that differ from the spec's defaults (readOnly false, destructive true, idempotent
     // false, openWorld true); destructive and idempotent mean nothing on a read-only tool. Writes
     // publish into a shared commons that unknown agents read: open world, the default.
-    annotations: op.readOnly
-      ? { readOnlyHint: true, openWorldHint: false }
-      : { ...(op.destructive ? {} : { destructiveHint: false }), ...(op.idempotent ? { idempotentHint: true } : {}) },
+    annotations,
   };
 }
 

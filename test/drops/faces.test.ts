@@ -3,6 +3,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hints } from '../helpers/mcp.js';
 import { start, type TestServer } from '../helpers/server.js';
 import { get, proof, put, secret, wkey, xff } from './helpers.js';
 
@@ -30,8 +31,8 @@ describe('MCP tools', () => {
     const { tools } = await client.listTools();
     const by = new Map(tools.map((t) => [t.name, t]));
     for (const n of ['drop_put', 'drop_get', 'drop_peek', 'drop_delete']) expect(by.has(n), n).toBe(true);
-    expect(by.get('drop_peek')!.annotations!.readOnlyHint).toBe(true);
-    expect(by.get('drop_get')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(hints(by.get('drop_peek')!.annotations).readOnlyHint).toBe(true);
+    expect(hints(by.get('drop_get')!.annotations)).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(Object.keys((by.get('drop_put')!.inputSchema as { properties: object }).properties)).toEqual(
       expect.arrayContaining(['secret', 'body', 'ttl', 'reads', 'once', 'append', 'write_key', 'pow']),
     );

@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import type { Operation } from '../../src/core/ops/types.js';
 import type { Who } from './http.js';
-import { mcp } from './mcp.js';
+import { hints, mcp } from './mcp.js';
 import type { TestServer } from './server.js';
 
 export type OpenApiOp = { 'x-cx-op': string; 'x-cx-auth': string; parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, unknown> } };
@@ -26,12 +26,16 @@ export function expectRoutes(doc: OpenApi, want: ReadonlyArray<readonly [string,
   }
 }
 
-/** MCP lists a tool per operation (dots become underscores) with its readOnly annotation; returns the annotations. */
+/** MCP lists a tool per operation (dots become underscores) with its readOnly annotation (defaults filled in); returns the annotations as sent. */
 export async function expectTools(s: TestServer, ops: readonly Operation[]): Promise<Map<string, Record<string, unknown> | undefined>> {
   const c = await mcp(s, null);
   try {
     const tools = new Map((await c.tools()).map((t) => [t.name, t.annotations]));
-    for (const op of ops) expect(tools.get(op.name.replace(/\./g, '_')), op.name).toMatchObject({ readOnlyHint: op.readOnly });
+    for (const op of ops) {
+      const name = op.name.replace(/\./g, '_');
+      expect(tools.has(name), op.name).toBe(true);
+      expect(hints(tools.get(name)), op.name).toMatchObject({ readOnlyHint: op.readOnly });
+    }
     return tools;
   } finally {
     await c.close();

@@ -31,3 +31,11 @@ export async function mcp(s: TestServer, as?: Who | null, net = as?.net ?? newNe
 }
 
 export const toolText = (r: ToolResult) => r.content[0]!.text;
+
+/**
+ * A tool's annotations with the MCP defaults filled in (readOnlyHint false, destructiveHint true,
+ * idempotentHint false, openWorldHint true): the server sends only the hints that differ from them.
+ */
+export function hints(annotations: Record<string, unknown> | undefined): Record<string, unknown> {
+  return { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true, ...annotations };
+}

@@ -6,6 +6,7 @@ import { noteOps } from '../../src/core/notes/ops.js';
 import { start, type TestServer } from '../helpers/server.js';
 import { agent, type Who } from '../helpers/http.js';
 import { expectDocumented, expectTools, openapi, skill } from '../helpers/faces.js';
+import { hints } from '../helpers/mcp.js';
 
 let s: TestServer;
 let alice: Who;
@@ -27,7 +28,7 @@ describe('OpenAPI', () => {
 describe('MCP', () => {
   it('lists a tool per note operation (dots become underscores) with annotations', async () => {
     const tools = await expectTools(s, noteOps);
-    expect(tools.get('note_delete')).toMatchObject({ destructiveHint: true });
+    expect(hints(tools.get('note_delete'))).toMatchObject({ destructiveHint: true });
   });
 });
 

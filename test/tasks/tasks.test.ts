@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
 import { agent, get, line, post, type Who } from '../helpers/http.js';
-import { mcp, toolText } from '../helpers/mcp.js';
+import { hints, mcp, toolText } from '../helpers/mcp.js';
 
 let s: TestServer;
 let alice: Who;
@@ -323,8 +323,8 @@ describe('the same operations over MCP', () => {
       for (const n of ['task_create', 'task_list', 'task_get', 'task_claim', 'task_release', 'task_done', 'task_accept', 'task_reject', 'task_cancel'])
         expect(by.has(n), n).toBe(true);
       expect(by.has('admin_bounty_accept')).toBe(false);
-      expect(by.get('task_list')!.annotations!.readOnlyHint).toBe(true);
-      expect(by.get('task_cancel')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      expect(hints(by.get('task_list')!.annotations).readOnlyHint).toBe(true);
+      expect(hints(by.get('task_cancel')!.annotations)).toMatchObject({ readOnlyHint: false, destructiveHint: true });
 
       const denied = await anon.call('task_create', { title: 'anonymous' });
       expect(denied.isError).toBe(true);
