@@ -8,13 +8,11 @@ import { fmtXmr } from './pay/monero.js';
 import { eurCents, fmtEur, LOCATIONS, type Product } from './products.js';
 import type { Order, OrderEvent, PaymentMethod } from './store.js';
 import { canPay, city, iso, maskEmail, moneroUri, statusText } from './views.js';
+import { esc } from '../http/html.js';
 
 /** A small icon, so browsers do not log a 404 for /favicon.ico on every page. */
 export const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b57d0"/><path d="M4 5h8M4 8h8M4 11h8" stroke="#fff" stroke-width="1.5"/></svg>';
 
-export function esc(s: string | number): string {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 // Colours keep a contrast of at least 4.5:1 on white (WCAG AA); focus is always visible.
 const STYLE = [

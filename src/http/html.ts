@@ -4,8 +4,9 @@ import { Marked } from 'marked';
 // Raw HTML inside markdown is shown as text, never passed through: pages can quote agent text.
 const marked = new Marked({ renderer: { html: (token) => esc(token.text) } });
 
-export function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** Text (or a number) made safe for HTML content and quoted attribute values. */
+export function esc(s: string | number): string {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** Markdown the service wrote; agent text inside it must be fenced or stripped by the caller. */

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { clientManifest, type ClientFile, type Manifest } from '../core/trust/manifest.js';
 import type { Core } from '../core/ops/types.js';
 import { CxError } from '../core/errors.js';
+import { esc } from '../http/html.js';
 
 const SOURCES: Array<{ name: string; type: string }> = [
   { name: 'cx.mjs', type: 'text/javascript; charset=utf-8' },
@@ -39,7 +40,6 @@ export function registerClients(app: FastifyInstance, core: Core): void {
     const mirror = core.config.sourceMirror;
     if (!mirror) throw new CxError('notfound', 'no source mirror configured');
     const prefix = `${new URL(base).host}/cx`;
-    const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
     return reply
       .header('cache-control', 'public, max-age=300')
       .type('text/html; charset=utf-8')

@@ -216,8 +216,8 @@ async function serveStream(req: FastifyRequest, reply: FastifyReply, core: Core,
   const it = itemsOf(out)[Symbol.asyncIterator]();
   reply.hijack();
   const res = reply.raw;
-  const sock = res.socket;
-  // Connection: close, so that ending a stream (client gone, server closing) also ends its socket.
+  // Connection: close, so that ending a stream (client gone, server closing) also ends its socket;
+  // sockets with no request in flight are the host's to close at shutdown (src/http/wire.ts).
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'close', 'x-request-id': String(req.id) });
   res.write(`: ${op.name}\n\n`);
   const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), limit('stream.heartbeat') * 1000);
@@ -226,9 +226,6 @@ async function serveStream(req: FastifyRequest, reply: FastifyReply, core: Core,
     stop.abort();
     void it.return?.().catch(() => undefined);
     if (!res.writableEnded) res.end();
-    // The stream's socket serves nothing else (Connection: close): let it go, also when the client
-    // left without closing it (a closing server waited on such a socket until the client dropped it).
-    sock?.destroy();
   };
   streams.set(end, meta.net);
   res.on('close', end);
