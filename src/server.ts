@@ -7,6 +7,7 @@ import { type Config, loadConfig } from './config.js';
 import { buildCore } from './core/build.js';
 import { startDropSweep } from './core/drops/sweep.js';
 import { startEventSweep } from './core/events/sweep.js';
+import { startSwarm } from './core/swarm/deliver.js';
 import { startWantedSweep } from './core/kb/wanted-sweep.js';
 import { resignKb } from './core/kb/resign.js';
 import { loadSeedIfEmpty } from './core/kb/seed.js';
@@ -39,6 +40,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const stopDropSweep = startDropSweep(core);
   const stopWantedSweep = startWantedSweep(core);
   const stopEventSweep = startEventSweep(core);
+  const swarm = startSwarm(core);
   const app = await buildApp(core, OPS, { logger });
   const catalog = await buildCatalogApp({
     config: config.catalog,
@@ -66,6 +68,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       stopEventSweep();
       // fastify.close stops accepting and waits for in-flight requests; then the database.
       await Promise.all([app.close(), catalog.close()]);
+      await swarm.stop();
       await store.close();
     },
   };

@@ -14,6 +14,7 @@ export const FREEZE_KINDS = {
   cache: { write: true, what: 'cached results' },
   anchors: { write: true, what: 'anchor claims' },
   blobs: { write: true, what: 'blob uploads' },
+  swarm: { write: true, what: 'topic lines published by agents, subscriptions created' },
 } as const satisfies Record<string, { write: boolean; what: string }>;
 
 export type FreezeKind = keyof typeof FREEZE_KINDS;

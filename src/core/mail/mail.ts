@@ -6,7 +6,7 @@ import { CxError, notFound } from '../errors.js';
 import { NONCE, open, seal, subkey } from '../crypto/aead.js';
 import { newId } from '../identity/tokens.js';
 import { limit } from '../limits.js';
-import type { Ctx } from '../ops/types.js';
+import type { Core, Ctx } from '../ops/types.js';
 import { checkBytes, cursorOf, flat1, iso, seqOf } from '../workspace/common.js';
 import type { MailRow } from './ports.js';
 
@@ -32,7 +32,7 @@ export interface MailLine {
 }
 
 const keys = new WeakMap<Buffer, Buffer>();
-function mailKey(ctx: Ctx): Buffer {
+function mailKey(ctx: Pick<Ctx, 'core'>): Buffer {
   const m = ctx.core.config.workspaceKey;
   let k = keys.get(m);
   if (!k) keys.set(m, (k = subkey(m, 'cx-mail-v1')));
@@ -69,6 +69,19 @@ export async function sendMail(ctx: Ctx, to: string, subject: string, body: stri
     if (r !== 'taken') return { id, to, size: r.size, date: iso(now) };
   }
   throw new CxError('busy', 'id space contention, retry', 503);
+}
+
+/**
+ * Mail written by the system on an identity's behalf (swarm mb: deliveries): the caller picks the
+ * id (a delivery derives it from what it delivers, so a repeated delivery is 'taken', not a second
+ * message). 'full' when the recipient's inbox is full.
+ */
+export async function putMail(core: Core, m: { id: string; from: string; to: string; subject: string; body: string }): Promise<'ok' | 'full' | 'taken'> {
+  const head = { id: m.id, sender: m.from, recipient: m.to };
+  const nonce = core.random(NONCE);
+  const ct = seal(mailKey({ core }), nonce, JSON.stringify({ s: m.subject, b: m.body }), aad(head));
+  const r = await core.store.mail.insert({ ...head, nonce, ct, size: Buffer.byteLength(m.body), created: core.now() }, limit('mail.inbox'));
+  return r === 'full' || r === 'taken' ? r : 'ok';
 }
 
 export async function inbox(ctx: Ctx, cursor: string | undefined, n: number, unread: boolean): Promise<{ total: number; unread: number; rows: MailLine[]; next: string | null }> {
