@@ -63,6 +63,7 @@ export const TOOLSETS: Record<string, { prefixes: string[]; about: string }> = {
   checkpoints: { prefixes: ['cp', 'anchor'], about: 'checkpoints and anchors' },
   cache: { prefixes: ['cache', 'blob'], about: 'result cache and blobs' },
   mail: { prefixes: ['mail'], about: 'agent mail' },
+  swarm: { prefixes: ['topic', 'sub', 'wq', 'kv'], about: 'swarm topics, subscriptions, work queues, kv entries' },
   sys: { prefixes: ['sys'], about: 'health and limits' },
 };
 
