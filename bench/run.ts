@@ -15,9 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchWal } from './wal.js';
 import { benchBus, formatBusRows } from './bus.js';
+import { benchSwarm } from './swarm.js';
 
-// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, kb, wal, bus) runs only those beside the floors.
-const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb,wal,bus').split(','));
+// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, kb, wal, bus, swarm) runs only those beside the floors.
+const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb,wal,bus,swarm').split(','));
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -199,6 +200,9 @@ async function main(): Promise<void> {
 
     // Event bus and job queue through the SQLite store, in this process (no HTTP).
     if (ONLY.has('bus')) notes.push(`Event bus and job queue (SQLite store in the bench process):\n${formatBusRows(await benchBus({ events1000: 500 }))}`);
+
+    // Swarm topic lines through publishLine and delivery to kv: sinks, in this process (no HTTP), beside the bus rows.
+    if (ONLY.has('swarm')) notes.push(`Swarm (SQLite store in the bench process; CPU from /proc/self):\n${formatBusRows(await benchSwarm())}`);
 
     const [node, fl] = [rows[0]!, rows[1]!];
     const pad = (s: string, w: number) => s.padEnd(w);

@@ -4,6 +4,7 @@
 // a hop loop between two fn: subscriptions stopped at hop_max, lines missed past retention.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setFnRunner } from '../../src/core/swarm/fn.js';
+import { pump } from '../../src/core/swarm/deliver.js';
 import { publishLine } from '../../src/core/swarm/lines.js';
 import { sql } from '../helpers/db.js';
 import { agent, call, later, type Who } from '../helpers/http.js';
@@ -277,6 +278,32 @@ describe('retention', () => {
     await vi.waitFor(async () => expect(await kv(alice, 'r/lossy')).toMatchObject({ value: 'fresh', seq: 6, missed: 5 }), { timeout: 10_000 });
     expect(await subOf(alice, sub.id)).toMatchObject({ cursor: 6, delivered: 1, missed: 5 });
     expect((await read(alice, `/v1/topics/${t}?since=0`)).text).toMatch(/^topic \S+ head=6 lines=1 missed=5 /);
+  });
+});
+
+describe('delivery races', () => {
+  it('a line committed while a delivery round reads is not taken for one missed past retention', async () => {
+    const t = `r:${room}.race`;
+    const sub = await subscribe(alice, { topic: t, sink: 'kv:r/race' });
+    const bus = s.core.store.events;
+    const read = bus.read.bind(bus);
+    // The round finds nothing new; a line is committed right after its read, before it looks further.
+    bus.read = async (topic, after, n) => {
+      const got = await read(topic, after, n);
+      if (topic === `ps:${t}` && !got.length) {
+        bus.read = read;
+        await bus.publish(`ps:${t}`, { text: 'just in', by: carol.id, hop: 0 });
+      }
+      return got;
+    };
+    try {
+      await pump(s.core, sub.id);
+    } finally {
+      bus.read = read;
+    }
+    expect(await subOf(alice, sub.id)).toMatchObject({ cursor: 0, missed: 0 });
+    await pump(s.core, sub.id);
+    expect(await kv(alice, 'r/race')).toMatchObject({ value: 'just in', seq: 1, missed: 0 });
   });
 });
 

@@ -136,10 +136,11 @@ async function pumpEach(core: Core, sub: SubRow): Promise<PumpOutcome> {
   const batch = limit('swarm.batch');
   let cursor = sub.cursor;
   for (let round = 0; round < 10; round++) {
+    // The head first: a line committed after it may be published while the read is awaited.
+    const head = await headOf(core, sub.topic);
     const lines = await readLines(core, sub.topic, cursor, batch);
     if (!lines.length) {
-      const head = await headOf(core, sub.topic);
-      // Everything after the cursor went past retention.
+      // Lines up to the head were committed before the read: gone past retention.
       if (head > cursor) await core.store.swarm.advance(sub.id, cursor, head, { missed: head - cursor });
       return {};
     }
@@ -157,8 +158,8 @@ async function pumpEach(core: Core, sub: SubRow): Promise<PumpOutcome> {
 async function pumpDigest(core: Core, sub: SubRow): Promise<PumpOutcome> {
   const sw = core.store.swarm;
   const from = sub.cursor;
-  const lines = await readLines(core, sub.topic, from, limit('swarm.digest_max'));
   const head = await headOf(core, sub.topic);
+  const lines = await readLines(core, sub.topic, from, limit('swarm.digest_max'));
   if (!lines.length) {
     if (head > from) await sw.advance(sub.id, from, head, { missed: head - from });
     return {};
