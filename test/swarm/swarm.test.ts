@@ -319,7 +319,15 @@ describe('subscriptions', () => {
     const id = /^(u[0-9a-z]{9})/m.exec(list.text.split('\n')[1]!)![1]!;
     expect((await call(s, 'DELETE', `/v1/subs/${id}`, { as: alice })).status).toBe(404);
     expect((await call(s, 'DELETE', `/v1/subs/${id}`, { as: who })).text).toBe(`ok unsub ${id}\n`);
-    expect((await call(s, 'POST', '/v1/subs', { as: who, json: { topic: `r:${room}.cap`, sink: 'mb:me', ttl_h: 1 } })).status).toBe(201);
+    const brief = await subscribe(who, { topic: `r:${room}.cap`, sink: 'kv:c/brief', ttl_h: 1 });
+    // Past its ttl_h it is gone from the list and gets no line.
+    await later(s, 2 * 3_600_000, async () => {
+      await pub(carol, `r:${room}.cap`, 'after the ttl');
+      expect(JSON.parse((await call(s, 'GET', '/v1/subs?f=json', { as: who })).text).subs.map((x: { id: string }) => x.id)).not.toContain(brief.id);
+      await pump(s.core, brief.id);
+      expect(await kv(who, 'c/brief')).toBeNull();
+      expect(await s.core.store.swarm.expire(s.core.now())).toBeGreaterThanOrEqual(1);
+    });
     for (const body of [{ sink: 'wq:Bad Name' }, { sink: 'kv:nokey' }, { sink: 'mb:you' }, { sink: 'mb:me', to: 'mail:me' }, { sink: 'mb:me', mode: 'weekly' }]) {
       const r = await call(s, 'POST', '/v1/subs', { as: alice, json: { topic: `r:${room}.cap`, ...body } });
       expect(r.status, JSON.stringify(body)).toBe(400);

@@ -41,14 +41,16 @@ export async function afterPublish(core: Core, line: Line): Promise<void> {
   const subs = await core.store.swarm.onTopic(line.topic);
   if (!subs.length) return;
   const due: string[] = [];
+  const now = core.now();
   for (const s of subs) {
+    if (s.expires <= now) continue;
     if (s.mode === 'digest') {
       if (s.due === null) due.push(s.id);
       continue;
     }
     await core.store.jobs.enqueue(SWARM_QUEUE, { sub: s.id }, { key: s.id });
   }
-  await core.store.swarm.markDue(due, core.now() + limit('swarm.digest') * 1000);
+  await core.store.swarm.markDue(due, now + limit('swarm.digest') * 1000);
 }
 
 type Step = 'ok' | 'lost' | { until: number };
@@ -228,7 +230,8 @@ export function startSwarm(core: Core, opts: { leaseMs?: number; pollMs?: number
   const paused = new Map<string, number>();
   const again = async (id: string) => {
     const sub = await core.store.swarm.get(id);
-    if (!sub || sub.mode !== 'each') return;
+    // Expired: the pump delivers nothing more (the sweep deletes it); looking again would spin.
+    if (!sub || sub.mode !== 'each' || sub.expires <= core.now()) return;
     const until = paused.get(id);
     if (until !== undefined && until > core.now()) {
       await jobs.enqueue(SWARM_QUEUE, { sub: id }, { key: id, delayMs: until - core.now() });
