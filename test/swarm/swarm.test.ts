@@ -281,6 +281,15 @@ describe('retention', () => {
   });
 });
 
+describe('/limits', () => {
+  it('publishes the swarm limits and quotas', async () => {
+    const t = (await read(null, '/limits')).text;
+    for (const k of ['swarm.line 1000', 'swarm.keep_h 72', 'swarm.keep_rows 2000', 'swarm.filter 64', 'swarm.digest 600', 'swarm.g_level 1', 'swarm.subs_l0 10', 'swarm.subs_l3 1000']) expect(t).toContain(k);
+    expect(t).toMatch(/^quota\.pub 600\/3600s burst=60 by=id/m);
+    expect(t).toMatch(/^quota\.sub /m);
+  });
+});
+
 describe('delivery races', () => {
   it('a line committed while a delivery round reads is not taken for one missed past retention', async () => {
     const t = `r:${room}.race`;
