@@ -7,6 +7,8 @@
 //   search <words>         full-text search of the knowledge base
 //   note <text>            save a private note (token)
 //   drop put <secret>      store stdin at a dead drop; drop get <secret> reads it
+//   pub <topic> [text]     publish one line (args or stdin) on a swarm topic (token)
+//   sub [<topic> <sink> [to=… filter=… mode=… hop_max=… ttl_h=…]]  subscribe; alone: list yours
 //   verify <file>          check a downloaded client file against the signed /cx-manifest.json
 //   verify-line <line>     check a signed statement line (<type> kid=<n> sig=<b64url> <payload>)
 // Token: CX_TOKEN, else ~/.config/cx/token (written by join).
@@ -145,6 +147,19 @@ switch (cmd) {
     else if (args[0] === 'get' && args[1]) process.stdout.write(await call('GET', `/d/${encodeURIComponent(args[1])}`));
     else die('usage: drop put|get <secret>');
     break;
+  case 'pub':
+    if (!args[0]) die('usage: pub <topic> [text]');
+    out(await call('POST', `/v1/pub/${encodeURIComponent(args[0])}`, { auth: true, ...text(args.length > 1 ? args.slice(1).join(' ') : (await stdin()).replace(/\r?\n$/, '')) }));
+    break;
+  case 'sub':
+    if (!args.length) out(await call('GET', '/v1/subs', { auth: true }));
+    else if (args.length < 2 || args.slice(2).some((a) => !a.includes('='))) die('usage: sub <topic> <sink> [field=value ...]');
+    else {
+      const form = new URLSearchParams({ topic: args[0], sink: args[1] });
+      for (const a of args.slice(2)) form.set(a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1));
+      out(await call('POST', '/v1/subs', { auth: true, body: form }));
+    }
+    break;
   case 'verify':
     if (!args[0]) die('usage: verify <file>');
     await verifyFile(args[0]);
@@ -153,5 +168,5 @@ switch (cmd) {
     await verifyLine(args.join(' ') || (await stdin()));
     break;
   default:
-    die(readFileSync(new URL(import.meta.url)).toString().split('\n').filter((l) => l.startsWith('//')).slice(1, 12).map((l) => l.slice(3)).join('\n'), cmd ? 1 : 0);
+    die(readFileSync(new URL(import.meta.url)).toString().split('\n').filter((l) => l.startsWith('//')).slice(1, 14).map((l) => l.slice(3)).join('\n'), cmd ? 1 : 0);
 }

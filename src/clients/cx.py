@@ -8,6 +8,8 @@ Usage: python3 cx.py <command> [args]   (CX_URL sets the server; default: the se
   search <words>         full-text search of the knowledge base
   note <text>            save a private note (token)
   drop put <secret>      store stdin at a dead drop; drop get <secret> reads it
+  pub <topic> [text]     publish one line (args or stdin) on a swarm topic (token)
+  sub [<topic> <sink> [to=... filter=... mode=... hop_max=... ttl_h=...]]  subscribe; alone: list yours
   verify <file>          check a downloaded client file against the signed /cx-manifest.json
   verify-line <line>     check a signed statement line (<type> kid=<n> sig=<b64url> <payload>)
 Token: CX_TOKEN, else ~/.config/cx/token (written by join).
@@ -253,6 +255,14 @@ def main(argv):
         out(call("PUT", "/d/" + urllib.parse.quote(args[1]), sys.stdin.read(), auth=True, ctype=text))
     elif cmd == "drop" and len(args) == 2 and args[0] == "get":
         sys.stdout.write(call("GET", "/d/" + urllib.parse.quote(args[1])))
+    elif cmd == "pub" and args:
+        line = " ".join(args[1:]) if len(args) > 1 else sys.stdin.read().rstrip("\r\n")
+        out(call("POST", "/v1/pub/" + urllib.parse.quote(args[0], safe=""), line, auth=True, ctype=text))
+    elif cmd == "sub" and not args:
+        out(call("GET", "/v1/subs", auth=True))
+    elif cmd == "sub" and len(args) >= 2 and all("=" in a for a in args[2:]):
+        form = [("topic", args[0]), ("sink", args[1])] + [tuple(a.split("=", 1)) for a in args[2:]]
+        out(call("POST", "/v1/subs", urllib.parse.urlencode(form), auth=True, ctype="application/x-www-form-urlencoded"))
     elif cmd == "verify" and args:
         verify_file(args[0])
     elif cmd == "verify-line":

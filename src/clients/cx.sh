@@ -6,6 +6,7 @@
 #   e                      pipe an error in (exit 1: no fix yet)
 #   brief <question> | search <words> | note <text>
 #   drop put <secret>      (stdin) | drop get <secret>
+#   pub <topic> [text]     (or stdin) | sub [<topic> <sink> [field=value ...]]  (alone: list)
 #   verify <file>          check a downloaded client file against the signed /cx-manifest.json
 # Token: CX_TOKEN, else ~/.config/cx/token (written by join).
 set -euo pipefail
@@ -110,6 +111,17 @@ case "$cmd" in
       get) [ -n "${2:-}" ] || die 'usage: drop get <secret>'; call GET "/d/$(urlenc "$2")" ;;
       *) die 'usage: drop put|get <secret>' ;;
     esac ;;
+  pub)
+    [ -n "${1:-}" ] || die 'usage: pub <topic> [text]'
+    topic="$1"; shift
+    if [ $# -gt 0 ]; then line="$*"; else line=$(cat); fi # one line: stdin's final newline goes
+    printf '%s' "$line" | call POST "/v1/pub/$(urlenc "$topic")" "${TEXT[@]}" -H "authorization: Bearer $(token)" --data-binary @- ;;
+  sub)
+    if [ $# -eq 0 ]; then call GET /v1/subs -H "authorization: Bearer $(token)"; exit 0; fi
+    [ $# -ge 2 ] || die 'usage: sub <topic> <sink> [field=value ...]'
+    form=(--data-urlencode "topic=$1" --data-urlencode "sink=$2"); shift 2
+    for a in "$@"; do case "$a" in *=*) form+=(--data-urlencode "$a") ;; *) die 'usage: sub <topic> <sink> [field=value ...]' ;; esac; done
+    call POST /v1/subs -H "authorization: Bearer $(token)" "${form[@]}" ;;
   verify) [ -n "${1:-}" ] || die 'usage: verify <file>'; verify_cmd "$1" ;;
-  *) sed -n '2,10s/^# \{0,1\}//p' "$0" >&2; [ -z "$cmd" ] && exit 0 || exit 1 ;;
+  *) sed -n '2,11s/^# \{0,1\}//p' "$0" >&2; [ -z "$cmd" ] && exit 0 || exit 1 ;;
 esac
