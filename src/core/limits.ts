@@ -256,6 +256,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'swarm.batch', value: 100, unit: 'lines', what: 'lines one delivery round reads for a subscription' },
   { key: 'swarm.tick', value: 1, unit: 's', what: 'due digests are looked for every' },
   { key: 'swarm.lease_ms', value: 5000, unit: 'ms', what: 'lease of a delivery job (extended while it runs): a process killed mid-delivery has its deliveries redone after this' },
+  { key: 'swarm.retry', value: 60, unit: 's', what: 'a failed delivery (an fn: service that failed) is tried again after' },
   { key: 'swarm.workers', value: 4, unit: 'jobs', what: 'subscription deliveries run at once per process' },
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },

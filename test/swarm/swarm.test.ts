@@ -201,6 +201,14 @@ describe('fn: sinks with a registered runner', () => {
     expect(JSON.parse((await read(bob, `/v1/topics/${z}?f=json`)).text).head).toBe(1);
   });
 
+  it('a service that answers nothing (null) counts as delivered and publishes nothing', async () => {
+    const [from, to] = [`r:${room}.quiet`, `r:${room}.quietout`];
+    const sub = await subscribe(bob, { topic: from, sink: 'fn:silent@2', to: `topic:${to}` });
+    await pub(bob, from, 'say nothing');
+    await vi.waitFor(async () => expect(await subOf(bob, sub.id)).toMatchObject({ cursor: 1, delivered: 1, dropped: 0 }), { timeout: 10_000 });
+    expect(JSON.parse((await read(bob, `/v1/topics/${to}?f=json`)).text).head).toBe(0);
+  });
+
   it('each call is charged through the ledger, and max_credits_day stops the sink for the day', async () => {
     const who = await agent(s, 'payer');
     const t = `r:${room}.paid`;
@@ -214,6 +222,25 @@ describe('fn: sinks with a registered runner', () => {
     expect(await balance()).toBe(before - 2);
     // Its delivery job waits for the next UTC day (delayed, not ready), the third line with it.
     expect((await s.core.store.jobs.stats('swarm')).delayed).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('fn: sink failures', () => {
+  beforeAll(() =>
+    setFnRunner(s.core, async () => {
+      throw new Error('service failed');
+    }),
+  );
+  afterAll(() => setFnRunner(s.core, null));
+
+  it('a service that fails leaves the line undelivered and its delivery waiting to retry, never dead-lettered', async () => {
+    const t = `r:${room}.boom`;
+    const sub = await subscribe(bob, { topic: t, sink: 'fn:boom@1.0.0', to: 'mail:me' });
+    const before = await s.core.store.jobs.stats('swarm');
+    await pub(bob, t, 'this will fail');
+    await vi.waitFor(async () => expect((await s.core.store.jobs.stats('swarm')).delayed).toBeGreaterThan(before.delayed), { timeout: 10_000 });
+    expect((await s.core.store.jobs.stats('swarm')).dead).toBe(0);
+    expect(await subOf(bob, sub.id)).toMatchObject({ cursor: 0, delivered: 0 });
   });
 });
 

@@ -266,7 +266,12 @@ export function startSwarm(core: Core, opts: { leaseMs?: number; pollMs?: number
     SWARM_QUEUE,
     async (job: Job<{ sub: string }>) => {
       running.set(job.id, job.payload.sub);
-      const r = await pump(core, job.payload.sub);
+      // A failed delivery (an fn: runner that throws, a store error) waits swarm.retry and is tried
+      // again; it is not nacked, since a dead-lettered job would hold the subscription's key for good.
+      const r = await pump(core, job.payload.sub).catch((err: unknown): PumpOutcome => {
+        core.log.warn({ err, sub: job.payload.sub }, 'swarm delivery failed; retried later');
+        return { until: core.now() + limit('swarm.retry') * 1000 };
+      });
       if (r.until !== undefined) paused.set(job.payload.sub, r.until);
     },
     { concurrency: limit('swarm.workers'), leaseMs: opts.leaseMs ?? limit('swarm.lease_ms'), pollMs: opts.pollMs, log: core.log },

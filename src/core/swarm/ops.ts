@@ -246,6 +246,7 @@ export const subListOp = defineOp({
   output: z.object({ cap: z.number(), subs: z.array(subOut) }),
   auth: 'token',
   readOnly: true,
+  quota: ['read'],
   rest: { method: 'GET', path: '/v1/subs', cache: 'private, no-store' },
   async run(ctx) {
     const who = me(ctx);
@@ -295,6 +296,7 @@ export const wqClaimOp = defineOp({
   }),
   auth: 'token',
   readOnly: false,
+  quota: ['read'],
   rest: { method: 'POST', path: '/v1/wq/:name/claim' },
   async run(ctx, i) {
     const [job] = await ctx.core.store.jobs.lease(wqQueue(me(ctx).id, i.name), i.lease * 1000, 1);
@@ -324,6 +326,7 @@ export const wqAckOp = defineOp({
   auth: 'token',
   readOnly: false,
   idempotent: true,
+  quota: ['read'],
   rest: { method: 'POST', path: '/v1/wq/:name/ack/:item' },
   async run(ctx, i) {
     const [, id, lease] = ITEM_RE.exec(i.item)!;
@@ -342,6 +345,7 @@ export const wqShowOp = defineOp({
   output: z.object({ name: z.string(), ready: z.number(), leased: z.number(), delayed: z.number(), dead: z.number() }),
   auth: 'token',
   readOnly: true,
+  quota: ['read'],
   rest: { method: 'GET', path: '/v1/wq/:name', cache: 'private, no-store' },
   async run(ctx, i) {
     return { name: i.name, ...(await ctx.core.store.jobs.stats(wqQueue(me(ctx).id, i.name))) };
@@ -359,6 +363,7 @@ export const kvGetOp = defineOp({
   output: z.object({ ns: z.string(), k: z.string(), value: z.string(), topic: z.string(), seq: z.number(), by: z.string(), hop: z.number(), writes: z.number(), missed: z.number(), updated: z.string() }),
   auth: 'token',
   readOnly: true,
+  quota: ['read'],
   rest: { method: 'GET', path: '/v1/kv/:ns/:k', cache: 'private, no-store' },
   async run(ctx, i) {
     const e = await ctx.core.store.swarm.kv(me(ctx).id, i.ns, i.k);
