@@ -5,7 +5,7 @@ import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
 import type { AnyOperation } from '../ops/types.js';
 import { createEndpoint, deleteEndpoint, HOOK_ID, listEndpoints, type EndpointView } from './endpoints.js';
-import { TOPIC_HELP } from './topics.js';
+import { TOPIC_FORMS } from './topics.js';
 
 const viewOut = z.object({
   id: z.string(),
@@ -30,19 +30,19 @@ const row = (v: EndpointView) => `in ${v.id} provider=${v.provider} topic=${v.to
 export const inCreateOp = defineOp({
   name: 'in.create',
   title: 'Create an inbound webhook',
-  summary: 'Create an inbound webhook endpoint (POST /in/<id>) whose valid deliveries publish one summary line on a topic. The secret is generated and shown once when not given.',
+  summary: 'Create a webhook endpoint (POST /in/<id>) publishing on a topic: each valid delivery (GitHub, GitLab or generic signature) publishes one scrubbed summary line; the secret is generated and shown once when not given.',
   input: z
     .object({
-      provider: z.enum(['github', 'gitlab', 'generic']).describe('who signs the deliveries'),
-      topic: z.string().min(1).max(120).describe(`topic the lines go to: ${TOPIC_HELP}`),
+      provider: z.enum(['github', 'gitlab', 'generic']),
+      topic: z.string().min(1).max(120).describe(TOPIC_FORMS),
       secret: z
         .string()
         .min(limit('in.secret.min'))
         .max(limit('in.secret.max'))
         .regex(/^[\x21-\x7e]+$/, 'printable ASCII, no spaces')
         .optional()
-        .describe('shared secret (GitHub secret, GitLab token, generic HMAC key); generated when left out'),
-      events: z.string().max(800).optional().describe('only these event names publish, comma-separated (push,pull_request); default all'),
+        .describe('generated when left out'),
+      events: z.string().max(800).optional().describe('event names, comma-separated; default all'),
     })
     .strict(),
   output: viewOut.extend({ secret: z.string().nullable() }),
@@ -65,7 +65,7 @@ export const inCreateOp = defineOp({
 export const inListOp = defineOp({
   name: 'in.list',
   title: 'List my inbound webhooks',
-  summary: 'Your inbound webhook endpoints with their topic, filter and delivery counts (never the secret).',
+  summary: 'Your webhook endpoints, never the secret: topic, filter and delivery counts of each.',
   input: z.object({}).strict(),
   output: z.object({ rows: z.array(viewOut) }),
   auth: 'token',
@@ -78,7 +78,7 @@ export const inListOp = defineOp({
 export const inDeleteOp = defineOp({
   name: 'in.delete',
   title: 'Delete an inbound webhook',
-  summary: 'Delete one of your inbound webhook endpoints: its deliveries get 404 from then on.',
+  summary: 'Delete one of your webhook endpoints: its deliveries get 404 from then on.',
   input: z.object({ id: z.string().regex(HOOK_ID, 'want w + 12 chars') }).strict(),
   output: z.object({ ok: z.literal(true), id: z.string() }),
   auth: 'token',

@@ -16,7 +16,8 @@ const FORMS: ReadonlyArray<[RegExp, 'g' | '~' | 's' | 'r']> = [
   [new RegExp(`^r:([A-Za-z0-9_-]{8,64})\\.(${N})$`), 'r'],
 ];
 
-export const TOPIC_HELP = 'g:<n>, ~<n>, s:<slug>.<n> or r:<room>.<n>; <n> is 1-48 of a-z 0-9 _ -';
+export const TOPIC_FORMS = 'g:<n>, ~<n>, s:<slug>.<n> or r:<room>.<n>';
+const TOPIC_HELP = `${TOPIC_FORMS}; <n> is 1-48 of a-z 0-9 _ -`;
 
 /** The canonical topic the endpoint publishes on, or `err bad` / `err auth` when the owner may not. */
 export async function topicFor(core: Core, owner: Identity, topic: string): Promise<string> {
