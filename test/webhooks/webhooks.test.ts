@@ -274,6 +274,15 @@ describe('generic', () => {
     expect((await lines(e.topic)).map((l) => l.text)).toEqual(['deploy text="prod v1.4.2 rolled out"', 'deploy text="second"']);
   });
 
+  it('a body sent with no Content-Type is still the exact bytes signed', async () => {
+    const e = await create(alice, { provider: 'generic', topic: '~noct' });
+    const body = 'plain text from a cron job';
+    const ts = String(Math.floor(Date.now() / 1000));
+    const r = await fetch(`${s.url}/in/${e.id}`, { method: 'POST', body: new TextEncoder().encode(body), headers: { 'x-cx-timestamp': ts, 'x-cx-signature': mac(e.secret!, ts, '.', body), 'x-cx-event': 'cron' } });
+    expect(r.status).toBe(204);
+    expect((await lines(e.topic)).map((l) => l.text)).toEqual(['cron text="plain text from a cron job"']);
+  });
+
   it('64 KiB is accepted; 64 KiB + 1 byte is 413 err size', async () => {
     const e = await create(alice, { provider: 'generic', topic: '~big' });
     const head = '{"text":"big one","pad":"';
