@@ -20,6 +20,7 @@ import type { ControlRepo } from './control/ports.js';
 import type { QuotaRepo } from './quota/ports.js';
 import type { IdentityKeyRepo, SignedConfirmRepo } from './trust/ports.js';
 import type { SwarmRepo } from './swarm/ports.js';
+import type { WebhookRepo } from './webhooks/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -55,6 +56,8 @@ export interface Store {
   signedConfirms: SignedConfirmRepo;
   /** Swarm subscriptions (cursors), the kv: sink and topic-line retention. */
   swarm: SwarmRepo;
+  /** Inbound webhook endpoints (secrets sealed) and their delivery keys (replays, rate). */
+  webhooks: WebhookRepo;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 // The REST/text face as a plugin of the shared host: generated op routes (drops, cached results
-// and blobs included, by their declared replies), reference pages and the KB pages.
+// and blobs included, by their declared replies), reference pages, the KB pages and POST /in/{id}.
 import type { AnyOperation, Core } from '../core/ops/types.js';
 import { face } from '../http/plugin.js';
 import { registerClients } from './clients.js';
@@ -7,6 +7,7 @@ import { registerErrsig } from './errsig.js';
 import { registerKbPages } from './kb.js';
 import { registerOpRoutes } from './ops.js';
 import { registerPages } from './pages.js';
+import { registerWebhooks } from './webhooks.js';
 
 export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest', async (app, { core, ops }) => {
   registerOpRoutes(app, core, ops);
@@ -14,4 +15,5 @@ export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest
   registerKbPages(app, core);
   registerErrsig(app);
   registerClients(app, core);
+  registerWebhooks(app, core);
 });
