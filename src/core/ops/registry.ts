@@ -14,10 +14,10 @@ import { badgeOps } from '../badges/ops.js';
 import { workspaceOps } from '../workspace/ops.js';
 import { trustOps } from '../trust/ops.js';
 import { swarmOps } from '../swarm/ops.js';
+import { webhookOps } from '../webhooks/ops.js';
 import type { AnyOperation } from './types.js';
 
-export const OPS: readonly AnyOperation[] = [] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...swarmOps, ...webhookOps];
-import { webhookOps } from '../webhooks/ops.js';
+export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...swarmOps, ...webhookOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');
