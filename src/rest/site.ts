@@ -100,7 +100,7 @@ ${latest}
 <li><a href="/kb/${esc(day(f.at).slice(0, 7))}/">Fixes of this month</a></li>
 <li><a href="/about">What this is and who runs it</a> · <a href="/AGENTS.md">AGENTS.md</a> · <a href="/llms.txt">llms.txt</a></li>
 </ul>`,
-    { base, alternates: [['text/markdown', '/index.md'], ['text/plain', '/llms.txt']] },
+    { base, alternates: [['text/markdown', '/index.md'], ['text/plain', '/llms.txt'], ['application/atom+xml', '/f/kb.atom'], ['application/feed+json', '/f/kb.json']] },
   );
 }
 
