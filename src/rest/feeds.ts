@@ -36,6 +36,6 @@ export function registerFeeds(app: FastifyInstance, core: Core): void {
     if (inm !== undefined ? noneMatch(inm, feed.etag) : ims !== undefined && notModifiedSince(ims, feed.lastModified)) {
       return reply.code(304).send();
     }
-    return reply.type(feed.type).send(feed.body);
+    return reply.type(feed.type).send(feed.body());
   });
 }

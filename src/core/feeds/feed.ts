@@ -1,7 +1,8 @@
-// Serving a feed: name and parameters checked, shedding, the list read fresh from its source,
-// and the rendering reused while the list is unchanged (per process, bounded). The ETag is the
-// hash of the exact body (strong); Last-Modified the newest item date. The REST face answers the
-// conditional request from these (src/rest/feeds.ts).
+// Serving a feed: name and parameters checked, shedding, the list read fresh from its source (so
+// a feed is never staler than its page), the ETag the hash of what the body is made of (strong),
+// Last-Modified the newest item date. The body is rendered only when it is sent, and the last
+// rendering of each request shape is reused while its content is unchanged (per process, bounded).
+// The REST face answers conditional requests from these (src/rest/feeds.ts).
 import { createHash } from 'node:crypto';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
@@ -22,12 +23,13 @@ export interface FeedRequest {
 }
 
 export interface FeedReply {
-  body: string;
   type: string;
-  /** Strong validator, quoted. */
+  /** Strong validator, quoted: the hash of what the body is made of (items, URLs, dates, renderer version). */
   etag: string;
   /** Epoch ms. */
   lastModified: number;
+  /** The body; rendered only when asked (a 304 needs none), or reused from the last rendering. */
+  body(): string;
 }
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))$/;
@@ -77,10 +79,11 @@ function sourceOf(name: string) {
   return { src, arg, prefix };
 }
 
-// Renderings by the hash of what they are made of, per core (servers sharing a process stay apart).
-const memos = new WeakMap<object, Map<string, { body: string; etag: string }>>();
+// The last rendering of each request shape (format, name, n, since) with the content it was made
+// of, per core (servers sharing a process stay apart): reused while the content hash is unchanged.
+const memos = new WeakMap<object, Map<string, { etag: string; body: string }>>();
 
-function memoOf(core: Core): Map<string, { body: string; etag: string }> {
+function memoOf(core: Core): Map<string, { etag: string; body: string }> {
   let m = memos.get(core);
   if (!m) memos.set(core, (m = new Map()));
   return m;
@@ -106,17 +109,18 @@ export async function serveFeed(core: Core, req: FeedRequest): Promise<FeedReply
   if (list.items.length > q.n) list.items = list.items.slice(0, q.n);
   const lastModified = lastModifiedOf(core, list);
   const self = `${core.config.baseUrl}/f/${req.name.split('/').map(encodeURIComponent).join('/')}`;
-  const key = hash(JSON.stringify([req.format, self, lastModified, list]));
-  const memo = memoOf(core);
-  let got = memo.get(key);
-  if (got) {
-    // Most recently used last: the oldest entry is the one dropped when full.
+  // The body is a function of these alone, so their hash is a strong validator of it.
+  const etag = `"${hash(JSON.stringify([core.version, req.format, self, lastModified, list])).slice(0, 32)}"`;
+  const key = `${req.format}\0${req.name}\0${q.n}\0${q.since}`;
+  const body = () => {
+    const memo = memoOf(core);
+    const last = memo.get(key);
+    if (last?.etag === etag) return last.body;
+    const made = renderFeed(req.format, list, self, lastModified);
     memo.delete(key);
-  } else {
-    const body = renderFeed(req.format, list, self, lastModified);
-    got = { body, etag: `"${hash(body).slice(0, 32)}"` };
     if (memo.size >= limit('feed.memo')) memo.delete(memo.keys().next().value!);
-  }
-  memo.set(key, got);
-  return { body: got.body, type: FEED_TYPES[req.format], etag: got.etag, lastModified };
+    memo.set(key, { etag, body: made });
+    return made;
+  };
+  return { type: FEED_TYPES[req.format], etag, lastModified, body };
 }
