@@ -29,7 +29,7 @@ export function registerFeeds(app: FastifyInstance, core: Core): void {
     if (!m) throw new CxError('notfound', 'no feed');
     const q = (req.query ?? {}) as Record<string, unknown>;
     const feed = await serveFeed(core, { name: m[1]!, format: m[2] as 'atom' | 'json', n: q.n, since: q.since, net: netKey(req.ip) });
-    reply.headers({ etag: feed.etag, 'last-modified': new Date(feed.lastModified).toUTCString(), 'cache-control': cache, vary: 'accept-encoding' });
+    reply.headers({ etag: feed.etag, 'last-modified': new Date(feed.lastModified).toUTCString(), 'cache-control': cache });
     const inm = req.headers['if-none-match'];
     const ims = req.headers['if-modified-since'];
     // If-None-Match decides when sent; If-Modified-Since only without it (RFC 9110 13.2.2).
