@@ -78,6 +78,8 @@ async function both(name: string, query = ''): Promise<Both> {
   const j = JSON.parse(jsonRaw) as { version: string; items: unknown[] };
   expect(j.version).toBe('https://jsonfeed.org/version/1.1');
   expect(Array.isArray(j.items)).toBe(true);
+  // Atom: the feed's author stands in for entries without one.
+  expect(atom.authors).toEqual([{ name: 'Agent Commons', uri: BASE }]);
   expect(atom.id).toBe(`${BASE}/f/${name.split('/').map(encodeURIComponent).join('/')}.atom`);
   expect(json.feed_url).toBe(`${BASE}/f/${name.split('/').map(encodeURIComponent).join('/')}.json`);
   const jIds = (json.items ?? []).map((i) => i.id!);

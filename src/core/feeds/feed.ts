@@ -116,7 +116,7 @@ export async function serveFeed(core: Core, req: FeedRequest): Promise<FeedReply
     const memo = memoOf(core);
     const last = memo.get(key);
     if (last?.etag === etag) return last.body;
-    const made = renderFeed(req.format, list, self, lastModified);
+    const made = renderFeed(req.format, list, core.config.baseUrl, self, lastModified);
     memo.delete(key);
     if (memo.size >= limit('feed.memo')) memo.delete(memo.keys().next().value!);
     memo.set(key, { etag, body: made });
