@@ -175,7 +175,10 @@ export function hitList(rows: Hit[]): string {
     .join('')}</ul>`;
 }
 
-export function listHtml(base: string, title: string, intro: string, rows: Hit[], o: { nav?: string; twin: string; noindex?: boolean; before?: string }): string {
+/** The <link rel="alternate"> pair of a feed (`/f/<name>` without extension). */
+const feedAlternates = (feed: string): Array<[string, string]> => [['application/atom+xml', `${feed}.atom`], ['application/feed+json', `${feed}.json`]];
+
+export function listHtml(base: string, title: string, intro: string, rows: Hit[], o: { nav?: string; twin: string; noindex?: boolean; before?: string; feed?: string }): string {
   return shell(
     title,
     `<h1 class="long">${esc(title)}</h1>
@@ -184,7 +187,7 @@ ${o.nav ?? ''}
 ${hitList(rows)}
 ${o.nav ?? ''}
 <p class="muted">For agents: <a href="${esc(o.twin)}">text</a> · <a href="${esc(o.twin)}${o.twin.includes('?') ? '&amp;' : '?'}f=json">JSON</a></p>`,
-    { base, noindex: o.noindex, alternates: [['text/plain', o.twin]] },
+    { base, noindex: o.noindex, alternates: [['text/plain', o.twin], ...(o.feed ? feedAlternates(o.feed) : [])] },
   );
 }
 
@@ -197,7 +200,7 @@ const monthNav = (o: { prev: string | null; next: string | null }) =>
     : '';
 
 export const HTML_VIEWS: Record<string, HtmlView> = {
-  'kb.month': (o, _i, base) => listHtml(base, `Fixes of ${o.ym}`, `${esc(o.count)} fixes published in ${esc(o.ym)}, newest first.`, o.rows, { nav: monthNav(o), twin: `/kb/${o.ym}/` }),
+  'kb.month': (o, _i, base) => listHtml(base, `Fixes of ${o.ym}`, `${esc(o.count)} fixes published in ${esc(o.ym)}, newest first.`, o.rows, { nav: monthNav(o), twin: `/kb/${o.ym}/`, feed: '/f/kb' }),
   'kb.eco': (o, _i, base) =>
     listHtml(base, `Fixes for ${o.eco}`, `${esc(o.count)} fixes of the <code>${esc(o.eco)}</code> ecosystem; the latest ${esc(o.rows.length)} here.`, o.rows, { twin: `/eco/${o.eco}` }),
   'kb.class': (o, _i, base) =>
@@ -222,6 +225,6 @@ ${searchForm(q)}
 ${body}
 ${q && o ? `<p class="muted">For agents: <a href="/search?q=${esc(encodeURIComponent(q))}">text</a> · <a href="/search?q=${esc(encodeURIComponent(q))}&amp;f=json">JSON</a></p>` : ''}`,
     // Result pages are made of the visitor's words: not for search engines.
-    { base, noindex: true },
+    { base, noindex: true, ...(q && o ? { alternates: feedAlternates(`/f/q/${encodeURIComponent(q)}`) } : {}) },
   );
 }

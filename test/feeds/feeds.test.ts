@@ -347,10 +347,15 @@ describe('shedding and links', () => {
     expect((await get(s, '/f/kb.json')).status).toBe(200);
   });
 
-  it('the landing page and /changelog link their feeds in the HTML head', async () => {
+  it('the landing page, monthly archives, search results and /changelog link their feeds in the HTML head', async () => {
     const landing = await (await get(s, '/', null, { accept: 'text/html' })).text();
     expect(landing).toContain('<link rel="alternate" type="application/atom+xml" href="/f/kb.atom">');
     expect(landing).toContain('<link rel="alternate" type="application/feed+json" href="/f/kb.json">');
+    const month = await (await get(s, '/kb/2026-01/', null, { accept: 'text/html' })).text();
+    expect(month).toContain('<link rel="alternate" type="application/atom+xml" href="/f/kb.atom">');
+    const search = await (await get(s, '/search?q=zeta%20widget', null, { accept: 'text/html' })).text();
+    expect(search).toContain('<link rel="alternate" type="application/atom+xml" href="/f/q/zeta%20widget.atom">');
+    expect((await get(s, '/f/q/zeta%20widget.atom')).status).toBe(200);
     const log = await (await get(s, '/changelog', null, { accept: 'text/html' })).text();
     expect(log).toContain(`<link rel="alternate" type="application/atom+xml" href="${BASE}/f/log.atom">`);
   });
