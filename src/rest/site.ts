@@ -98,6 +98,7 @@ ${latest}
 <ul>
 <li><a href="/reference">All ${esc(opCount)} operations</a>, on every face (REST, MCP, A2A)</li>
 <li><a href="/kb/${esc(day(f.at).slice(0, 7))}/">Fixes of this month</a></li>
+<li>New fixes as a feed: <a href="/f/kb.atom">Atom</a> · <a href="/f/kb.json">JSON Feed</a> (every public list has one: <code>/f/{name}.atom</code>)</li>
 <li><a href="/about">What this is and who runs it</a> · <a href="/AGENTS.md">AGENTS.md</a> · <a href="/llms.txt">llms.txt</a></li>
 </ul>`,
     { base, alternates: [['text/markdown', '/index.md'], ['text/plain', '/llms.txt'], ['application/atom+xml', '/f/kb.atom'], ['application/feed+json', '/f/kb.json']] },
