@@ -6,6 +6,7 @@
 // of a row is the same, else autocannon.
 import { serverArgs } from './server-args.js';
 import { benchDrops } from './drops.js';
+import { benchFeeds } from './feeds.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { benchKb } from './kb.js';
@@ -19,6 +20,8 @@ import { benchSwarm } from './swarm.js';
 
 // BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, kb, wal, bus, swarm) runs only those beside the floors.
 const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb,wal,bus,swarm').split(','));
+// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, feeds, kb, wal, bus) runs only those beside the floors.
+const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,feeds,kb,wal,bus').split(','));
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -187,6 +190,8 @@ async function main(): Promise<void> {
     }
     // Dead drops: PUT with a token (quotas scaled by CX_QUOTA_MULT above), then GETs of those drops.
     if (ONLY.has('drops')) rows.push(...(await benchDrops(cx, run)));
+    // Feeds: the newest-fixes feed, Atom and JSON, cached (304), memo and uncached (bench/feeds.ts).
+    if (ONLY.has('feeds')) rows.push(...(await benchFeeds(cx, run)));
 
     // KB at scale (issue 3): its own server over the generated database.
     const kb = ONLY.has('kb') ? await benchKb(runner, await freePort(), await freePort(), kids) : null;

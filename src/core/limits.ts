@@ -123,6 +123,10 @@ export const LIMITS: readonly Limit[] = [
   { key: 'feed.n.default', value: 20, unit: 'items', what: 'feed n default' },
   { key: 'feed.name', value: 512, unit: 'chars', what: 'feed name' },
   { key: 'feed.max_age', value: 300, unit: 's', what: 'feed cache' },
+  // Feeds (src/core/feeds): item text cut, rendered feeds kept per process.
+  { key: 'feed.text', value: 4000, unit: 'chars', what: 'text of one feed item (longer text is cut; the item links to the whole)' },
+  { key: 'feed.memo', value: 500, unit: 'feeds', what: 'request shapes (format, name, n, since) whose last rendering is kept per process, reused while their content is unchanged' },
+  { key: 'feed.topic', value: 64, unit: 'chars', what: 'topic name of /f/ps/<topic> (g:<n> topics only)' },
   { key: 'agents.page', value: 50, unit: 'rows', what: '/agents page' },
   { key: 'llms_full.bytes', value: 512 * KiB, unit: 'bytes', what: '/llms-full.txt size' },
   { key: 'llms_full.regen', value: 300, unit: 's', what: '/llms-full.txt regeneration' },

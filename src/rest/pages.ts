@@ -21,6 +21,10 @@ import { page } from '../http/html.js';
 import { acceptQ, HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
 
 const PUBLIC = 'public, max-age=300';
+
+/** Feeds of a prose page (its <link rel="alternate"> lines): the changelog's is /f/log. */
+const feedLinks = (path: string): Array<[string, string]> =>
+  path === '/changelog' ? [['application/atom+xml', '/f/log.atom'], ['application/feed+json', '/f/log.json']] : [];
 const DAY = 86_400_000;
 
 function wantsMd(req: FastifyRequest): boolean {
@@ -93,7 +97,7 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
     app.get(path, async (req, reply) => {
       reply.header('vary', 'accept');
       if (wantsJson(req)) return send(reply, JSON_T, json());
-      if (wantsHtml(req)) return send(reply, HTML, page(title, md(), base, [['text/markdown', `${path}.md`], ['application/json', `${path}.json`]]));
+      if (wantsHtml(req)) return send(reply, HTML, page(title, md(), base, [['text/markdown', `${path}.md`], ['application/json', `${path}.json`], ...feedLinks(path)]));
       return send(reply, 'text/plain; charset=utf-8', txt());
     });
     app.get(`${path}.md`, async (_req, reply) => send(reply, MD, md()));

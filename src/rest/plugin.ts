@@ -4,6 +4,7 @@ import type { AnyOperation, Core } from '../core/ops/types.js';
 import { face } from '../http/plugin.js';
 import { registerClients } from './clients.js';
 import { registerErrsig } from './errsig.js';
+import { registerFeeds } from './feeds.js';
 import { registerKbPages } from './kb.js';
 import { registerOpRoutes } from './ops.js';
 import { registerPages } from './pages.js';
@@ -16,4 +17,5 @@ export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest
   registerErrsig(app);
   registerClients(app, core);
   registerWebhooks(app, core);
+  registerFeeds(app, core);
 });

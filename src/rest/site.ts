@@ -98,9 +98,10 @@ ${latest}
 <ul>
 <li><a href="/reference">All ${esc(opCount)} operations</a>, on every face (REST, MCP, A2A)</li>
 <li><a href="/kb/${esc(day(f.at).slice(0, 7))}/">Fixes of this month</a></li>
+<li>New fixes as a feed: <a href="/f/kb.atom">Atom</a> · <a href="/f/kb.json">JSON Feed</a> (every public list has one: <code>/f/{name}.atom</code>)</li>
 <li><a href="/about">What this is and who runs it</a> · <a href="/AGENTS.md">AGENTS.md</a> · <a href="/llms.txt">llms.txt</a></li>
 </ul>`,
-    { base, alternates: [['text/markdown', '/index.md'], ['text/plain', '/llms.txt']] },
+    { base, alternates: [['text/markdown', '/index.md'], ['text/plain', '/llms.txt'], ['application/atom+xml', '/f/kb.atom'], ['application/feed+json', '/f/kb.json']] },
   );
 }
 
@@ -175,7 +176,10 @@ export function hitList(rows: Hit[]): string {
     .join('')}</ul>`;
 }
 
-export function listHtml(base: string, title: string, intro: string, rows: Hit[], o: { nav?: string; twin: string; noindex?: boolean; before?: string }): string {
+/** The <link rel="alternate"> pair of a feed (`/f/<name>` without extension). */
+const feedAlternates = (feed: string): Array<[string, string]> => [['application/atom+xml', `${feed}.atom`], ['application/feed+json', `${feed}.json`]];
+
+export function listHtml(base: string, title: string, intro: string, rows: Hit[], o: { nav?: string; twin: string; noindex?: boolean; before?: string; feed?: string }): string {
   return shell(
     title,
     `<h1 class="long">${esc(title)}</h1>
@@ -184,7 +188,7 @@ ${o.nav ?? ''}
 ${hitList(rows)}
 ${o.nav ?? ''}
 <p class="muted">For agents: <a href="${esc(o.twin)}">text</a> · <a href="${esc(o.twin)}${o.twin.includes('?') ? '&amp;' : '?'}f=json">JSON</a></p>`,
-    { base, noindex: o.noindex, alternates: [['text/plain', o.twin]] },
+    { base, noindex: o.noindex, alternates: [['text/plain', o.twin], ...(o.feed ? feedAlternates(o.feed) : [])] },
   );
 }
 
@@ -197,7 +201,7 @@ const monthNav = (o: { prev: string | null; next: string | null }) =>
     : '';
 
 export const HTML_VIEWS: Record<string, HtmlView> = {
-  'kb.month': (o, _i, base) => listHtml(base, `Fixes of ${o.ym}`, `${esc(o.count)} fixes published in ${esc(o.ym)}, newest first.`, o.rows, { nav: monthNav(o), twin: `/kb/${o.ym}/` }),
+  'kb.month': (o, _i, base) => listHtml(base, `Fixes of ${o.ym}`, `${esc(o.count)} fixes published in ${esc(o.ym)}, newest first.`, o.rows, { nav: monthNav(o), twin: `/kb/${o.ym}/`, feed: '/f/kb' }),
   'kb.eco': (o, _i, base) =>
     listHtml(base, `Fixes for ${o.eco}`, `${esc(o.count)} fixes of the <code>${esc(o.eco)}</code> ecosystem; the latest ${esc(o.rows.length)} here.`, o.rows, { twin: `/eco/${o.eco}` }),
   'kb.class': (o, _i, base) =>
@@ -222,6 +226,6 @@ ${searchForm(q)}
 ${body}
 ${q && o ? `<p class="muted">For agents: <a href="/search?q=${esc(encodeURIComponent(q))}">text</a> · <a href="/search?q=${esc(encodeURIComponent(q))}&amp;f=json">JSON</a></p>` : ''}`,
     // Result pages are made of the visitor's words: not for search engines.
-    { base, noindex: true },
+    { base, noindex: true, ...(q && o ? { alternates: feedAlternates(`/f/q/${encodeURIComponent(q)}`) } : {}) },
   );
 }

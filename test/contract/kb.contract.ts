@@ -135,6 +135,28 @@ export function contract(adapter: Adapter): void {
     expect((await s.store.kb.byLib('zzlib', 10))).toHaveLength(4);
   });
 
+  it('recent (feeds): newest first from a time on, all entries, one tag (whole tags only) or one author, limited', async () => {
+    const { s, now, a, b } = await setup();
+    const e1 = (await s.store.kb.insert(entry(a, now - 2 * DAY, { tags: ['node.js', 'npm'] })))!;
+    const e2 = (await s.store.kb.insert(entry(b, now - DAY, { tags: ['node', 'js'] })))!;
+    const e3 = (await s.store.kb.insert(entry(a, now, { tags: ['node.js'] })))!;
+    const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
+    expect(ids(await s.store.kb.recent({}, 0, 10))).toEqual([e3.id, e2.id, e1.id]);
+    expect(ids(await s.store.kb.recent({}, 0, 2))).toEqual([e3.id, e2.id]);
+    expect(ids(await s.store.kb.recent({}, now - DAY, 10))).toEqual([e3.id, e2.id]);
+    // node.js is two index tokens: the entry tagged `node` and `js` is not a node.js entry.
+    expect(ids(await s.store.kb.recent({ tag: 'node.js' }, 0, 10))).toEqual([e3.id, e1.id]);
+    expect(ids(await s.store.kb.recent({ tag: 'node' }, 0, 10))).toEqual([e2.id]);
+    expect(ids(await s.store.kb.recent({ tag: 'node.js' }, now - DAY, 10))).toEqual([e3.id]);
+    expect(ids(await s.store.kb.recent({ tag: 'node.js' }, 0, 1))).toEqual([e3.id]);
+    expect(await s.store.kb.recent({ tag: 'absent' }, 0, 10)).toEqual([]);
+    expect(await s.store.kb.recent({ tag: '+.' }, 0, 10)).toEqual([]);
+    expect(ids(await s.store.kb.recent({ author: a }, 0, 10))).toEqual([e3.id, e1.id]);
+    expect(ids(await s.store.kb.recent({ author: b, tag: 'node.js' }, 0, 10))).toEqual([]);
+    expect(ids(await s.store.kb.recent({ author: a, tag: 'npm' }, 0, 10))).toEqual([e1.id]);
+    expect((await s.store.kb.recent({ author: b }, 0, 10))[0]).toEqual(await s.store.kb.byId(e2.id));
+  });
+
   it('confirmations over time: distinct entries confirmed since a time, and the latest confirmed first with the time of their last confirmation', async () => {
     const { s, now, a, b } = await setup();
     const c = (await identity(s.store, now)).id;

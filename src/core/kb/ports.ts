@@ -102,6 +102,11 @@ export interface KbRepo {
   monthNeighbours(from: number, to: number): Promise<{ prev: number | null; next: number | null }>;
   byEco(eco: string, limit: number): Promise<{ rows: KbEntry[]; count: number }>;
   byClass(cls: string, limit: number): Promise<{ rows: KbEntry[]; count: number; libs: Array<{ name: string; n: number }> }>;
+  /**
+   * The newest visible entries (by publication order) created at or after `since`, optionally only
+   * those carrying a tag or written by an author (feeds /f/kb, /f/kb/<tag>, /f/a/<id>).
+   */
+  recent(f: { tag?: string; author?: string }, since: number, limit: number): Promise<KbEntry[]>;
   /** The newest visible entries naming a library: id, title and the version they name. */
   byLib(name: string, limit: number): Promise<Array<{ id: string; title: string; ver: string }>>;
   /** Latest library versions named by confirmed (or operator seed) entries, across the most used libraries. */
