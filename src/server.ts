@@ -7,6 +7,7 @@ import { type Config, loadConfig } from './config.js';
 import { buildCore } from './core/build.js';
 import { startDropSweep } from './core/drops/sweep.js';
 import { startEventSweep } from './core/events/sweep.js';
+import { startExportJob } from './core/exports/job.js';
 import { startWantedSweep } from './core/kb/wanted-sweep.js';
 import { resignKb } from './core/kb/resign.js';
 import { loadSeedIfEmpty } from './core/kb/seed.js';
@@ -39,6 +40,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const stopDropSweep = startDropSweep(core);
   const stopWantedSweep = startWantedSweep(core);
   const stopEventSweep = startEventSweep(core);
+  const stopExportJob = startExportJob(core);
   const app = await buildApp(core, OPS, { logger });
   const catalog = await buildCatalogApp({
     config: config.catalog,
@@ -65,7 +67,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       stopWantedSweep();
       stopEventSweep();
       // fastify.close stops accepting and waits for in-flight requests; then the database.
-      await Promise.all([app.close(), catalog.close()]);
+      await Promise.all([app.close(), catalog.close(), stopExportJob()]);
       await store.close();
     },
   };

@@ -19,6 +19,7 @@ import type { JobQueue } from './jobs/ports.js';
 import type { ControlRepo } from './control/ports.js';
 import type { QuotaRepo } from './quota/ports.js';
 import type { IdentityKeyRepo, SignedConfirmRepo } from './trust/ports.js';
+import type { ExportFiles, ExportRepo } from './exports/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -52,6 +53,10 @@ export interface Store {
   identityKeys: IdentityKeyRepo;
   /** Signed confirmations of KB entries (conf1): counted on the entry page. */
   signedConfirms: SignedConfirmRepo;
+  /** Open-data exports: the public rows in pages, and removals as tombstones. */
+  exports: ExportRepo;
+  /** Where the daily exports are written and served from. */
+  exportFiles: ExportFiles;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

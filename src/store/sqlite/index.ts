@@ -19,6 +19,8 @@ import { sqliteWorkspace } from './workspace.js';
 import { sqliteControl } from './control.js';
 import { sqliteIdentityKeys, sqliteSignedConfirms } from './identity-keys.js';
 import { MemoryQuotaRepo } from '../../core/quota/memory.js';
+import { sqliteExports } from './exports.js';
+import { fileExports } from '../files/exports.js';
 
 /**
  * `workspaceKey` seals A2A push configs at rest; without it (tools, tests) the data directory's
@@ -57,6 +59,8 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     control: sqliteControl(db),
     identityKeys: sqliteIdentityKeys(db),
     signedConfirms: sqliteSignedConfirms(db),
+    exports: sqliteExports(db),
+    exportFiles: fileExports(join(dataDir, 'export')),
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {
