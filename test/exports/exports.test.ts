@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import * as ed from '@noble/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordTombstone, removeKbEntry } from '../../src/core/exports/tombstones.js';
