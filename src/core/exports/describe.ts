@@ -66,10 +66,12 @@ Shards are gzip-compressed JSON Lines (one JSON object per line, UTF-8).
 5. manifest.json's \`sig\` is a manifest1 signature of its files in SHA256SUMS form
    (\`<sha256>  <name>\` and a newline per file, in the order listed).
 
-With openssl 3 (\`pub.pem\` made from the 32-byte key):
+With coreutils and openssl 3 (PUB = \`pub\` of cx-key):
 
+    printf '302a300506032b6570032100%s' "$PUB" | tr a-f A-F | basenc --base16 -d | openssl pkey -pubin -inform DER -out pub.pem
     printf 'cx-sig-v1\\0manifest1\\0' | cat - SHA256SUMS > msg
-    cut -d= -f4 SHA256SUMS.sig | basenc --base64url -d > sig   # pad with = if needed
+    s=$(sed 's/.*sig=//' SHA256SUMS.sig); while [ $(( \${#s} % 4 )) -ne 0 ]; do s="$s="; done
+    printf '%s' "$s" | basenc --base64url -d > sig
     openssl pkeyutl -verify -pubin -inkey pub.pem -rawin -in msg -sigfile sig
 
 croissant.json describes the files in Croissant 1.0 (http://mlcommons.org/croissant/1.0).

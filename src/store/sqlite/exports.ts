@@ -7,8 +7,10 @@ import { type Db, LIMIT } from './db.js';
 import { COLS as KB_COLS, toEntry, type Row as KbRow } from './kb-rows.js';
 
 // A row is withheld by its own tombstone or by its author's `identity` one (a purged root).
+// Two probes of the primary key (an OR of both would scan the tombstones for every row).
 const gone = (kind: string, idExpr: string, authorExpr: string) =>
-  `NOT EXISTS (SELECT 1 FROM export_tombstones x WHERE (x.kind = '${kind}' AND x.id = ${idExpr}) OR (x.kind = 'identity' AND x.id = ${authorExpr}))`;
+  `NOT EXISTS (SELECT 1 FROM export_tombstones x WHERE x.kind = '${kind}' AND x.id = ${idExpr})
+   AND NOT EXISTS (SELECT 1 FROM export_tombstones y WHERE y.kind = 'identity' AND y.id = ${authorExpr})`;
 
 const TASK_COLS = 't.n, t.id, t.title, t.body, t.tags, t.creator, t.space, t.state, t.claimant, t.claimed, t.result, t.note, t.hunter, t.bounty, t.credits, t.created, t.updated';
 
