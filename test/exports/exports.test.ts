@@ -16,6 +16,7 @@ import { recordTombstone, removeKbEntry } from '../../src/core/exports/tombstone
 import { scheduleExport } from '../../src/core/exports/job.js';
 import { agent, later, req, type Who } from '../helpers/http.js';
 import { start, type TestServer } from '../helpers/server.js';
+import { mcp, toolText } from '../helpers/mcp.js';
 import { canonical, opensslVerify } from '../trust/verify-helpers.js';
 
 let s: TestServer;
@@ -80,7 +81,11 @@ describe('before the first export', () => {
     }
     const shardR = await req(s, 'GET', `/export/kb-${today()}.jsonl.gz`);
     expect(shardR.status).toBe(404);
-    expect((await req(s, 'GET', '/export/passwd')).status).toBe(404);
+    for (const p of ['/export/passwd', '/export/..%2Fcommons.db', '/export/kb-2026-13-99.jsonl.gz', '/export/index.json.sig', '/export/signing.key']) {
+      const r = await req(s, 'GET', p);
+      expect(r.status, p).toBe(404);
+      expect(await r.text(), p).toMatch(/^err notfound /);
+    }
     for (const [from, to] of [['/data/', '/export/'], ['/data', '/export/'], ['/data/latest.jsonl.gz', '/export/latest.jsonl.gz'], ['/export', '/export/']]) {
       const r = await req(s, 'GET', from!);
       expect(r.status, from).toBe(301);
@@ -163,6 +168,16 @@ describe('an export', () => {
     const txt = await (await req(s, 'GET', '/export/index.txt')).text();
     expect(txt).toBe(lines.join('\n') + '\n');
     expect((await req(s, 'GET', '/export/?f=xml')).status).toBe(400);
+    // The listing is an operation: the MCP tool says the same.
+    const m = await mcp(s);
+    try {
+      const r = await m.call('export_index');
+      expect(r.isError).toBeFalsy();
+      expect(toolText(r)).toBe(lines.join('\n'));
+      expect(r.structuredContent).toMatchObject({ date: j.date, license: 'CC0-1.0' });
+    } finally {
+      await m.close();
+    }
   });
 
   it('every file matches SHA256SUMS and the listing; shards are application/gzip with max-age 3600', async () => {
