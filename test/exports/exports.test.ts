@@ -130,8 +130,18 @@ describe('an export', () => {
     }
     expect(r!.status).toBe(200);
     expect(await r!.text()).toMatch(new RegExp(`^export ${today()} files=13 bytes=\\d+ license=CC0-1.0\n`));
-    // Today's export exists: nothing more to schedule.
+    // Today's export exists: nothing more to schedule, and a job for that day (another process
+    // enqueued it) is done without writing it again.
     expect(await scheduleExport(s.core)).toBeNull();
+    const generated = ((await (await req(s, 'GET', '/export/index.json')).json()) as { generated: string }).generated;
+    await s.core.store.jobs.enqueue('export', { date: today() });
+    for (let i = 0; i < 200; i++) {
+      const st = await s.core.store.jobs.stats('export');
+      if (st.ready + st.leased + st.delayed === 0) break;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    expect(await s.core.store.jobs.stats('export')).toEqual({ ready: 0, delayed: 0, leased: 0, dead: 0 });
+    expect(((await (await req(s, 'GET', '/export/index.json')).json()) as { generated: string }).generated).toBe(generated);
   });
 
   it('POST /admin/export (ops token) writes it now; other tokens get 401', async () => {
