@@ -96,8 +96,18 @@ async function write(core: Core, signal?: AbortSignal): Promise<ExportIndex> {
   const keep = limit('export.keep');
   const files = core.store.exportFiles;
   const draft = await files.begin(date);
+  let index: ExportIndex;
+  // Every signature of one export is made by one key (SIGNATURES names no kid of its own): a
+  // rotation in the middle fails this run, and the job tries again.
+  let kid: number | null = null;
+  const sign = (type: string, payload: string) => {
+    const r = core.keys.sign(type, payload);
+    if (kid !== null && r.kid !== kid) throw new Error('the statement key rotated during the export');
+    kid = r.kid;
+    return r;
+  };
+  const held: Withheld = { n: 0 };
   try {
-    const held: Withheld = { n: 0 };
     const data: FileInfo[] = [];
     data.push(await writeRows(draft, `kb-${date}.jsonl.gz`, kbPages(core, 0, held), signal));
     data.push(await writeRows(draft, `tasks-${date}.jsonl.gz`, taskPages(core, 0, held), signal));
@@ -109,7 +119,7 @@ async function write(core: Core, signal?: AbortSignal): Promise<ExportIndex> {
     const card = await writeBytes(draft, 'README.md', readme(facts));
     const cro = await writeBytes(draft, 'croissant.json', JSON.stringify(croissant(facts, data), null, 1) + '\n');
     const described = [...data, card, cro];
-    const ms = core.keys.sign('manifest1', sumsOf(described));
+    const ms = sign('manifest1', sumsOf(described));
     const manifest: Manifest = {
       date,
       generated,
@@ -122,25 +132,29 @@ async function write(core: Core, signal?: AbortSignal): Promise<ExportIndex> {
     };
     const manBody = JSON.stringify(manifest, null, 1) + '\n';
     const man = await writeBytes(draft, 'manifest.json', manBody);
-    const manSig = await writeBytes(draft, 'manifest.json.sig', sigLine(ms.kid, 'manifest1', core.keys.sign('manifest1', manBody).sig));
+    const manSig = await writeBytes(draft, 'manifest.json.sig', sigLine(ms.kid, 'manifest1', sign('manifest1', manBody).sig));
     const summed = [...described, man, manSig];
     const sums = sumsOf(summed);
     const sumsFile = await writeBytes(draft, 'SHA256SUMS', sums);
-    const sumsSig = await writeBytes(draft, 'SHA256SUMS.sig', sigLine(ms.kid, 'manifest1', core.keys.sign('manifest1', sums).sig));
+    const sumsSig = await writeBytes(draft, 'SHA256SUMS.sig', sigLine(ms.kid, 'manifest1', sign('manifest1', sums).sig));
     const sigs: Record<string, string> = {};
-    for (const f of summed) sigs[f.name] = b64u(core.keys.sign('export1', `${f.name} sha256=${f.sha256}`).sig);
+    for (const f of summed) sigs[f.name] = b64u(sign('export1', `${f.name} sha256=${f.sha256}`).sig);
     const sigFile = await writeBytes(draft, 'SIGNATURES', summed.map((f) => `${f.name} sha256=${f.sha256} sig=${sigs[f.name]}\n`).join(''));
-    const index: ExportIndex = { date, generated, at, license: LICENSE, kid: ms.kid, files: [...summed, sumsFile, sumsSig, sigFile], sigs, withheld: held.n };
+    index = { date, generated, at, license: LICENSE, kid: ms.kid, files: [...summed, sumsFile, sumsSig, sigFile], sigs, withheld: held.n };
     await writeBytes(draft, 'index.json', JSON.stringify(index) + '\n');
     await draft.commit();
-    memo.delete(core);
-    if (held.n) core.log.warn({ withheld: held.n, date }, 'export withheld rows the scrubber flagged');
-    // Retention: the newest export.keep exports stay.
-    const dates = await files.dates();
-    for (const d of dates.slice(0, Math.max(0, dates.length - keep))) await files.remove(d);
-    return index;
   } catch (err) {
     await draft.abort().catch(() => undefined);
     throw err;
   }
+  memo.delete(core);
+  if (held.n) core.log.warn({ withheld: held.n, date }, 'export withheld rows the scrubber flagged');
+  // Retention: the newest export.keep exports stay (a failure here is retried by the next export).
+  try {
+    const dates = await files.dates();
+    for (const d of dates.slice(0, Math.max(0, dates.length - keep))) await files.remove(d);
+  } catch (err) {
+    core.log.error({ err }, 'old exports could not be removed');
+  }
+  return index;
 }
