@@ -8,6 +8,7 @@ import { buildCore } from './core/build.js';
 import { startDropSweep } from './core/drops/sweep.js';
 import { startEventSweep } from './core/events/sweep.js';
 import { startSwarm } from './core/swarm/deliver.js';
+import { startExportJob } from './core/exports/job.js';
 import { startWantedSweep } from './core/kb/wanted-sweep.js';
 import { resignKb } from './core/kb/resign.js';
 import { loadSeedIfEmpty } from './core/kb/seed.js';
@@ -41,6 +42,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const stopWantedSweep = startWantedSweep(core);
   const stopEventSweep = startEventSweep(core);
   const swarm = startSwarm(core);
+  const stopExportJob = startExportJob(core);
   const app = await buildApp(core, OPS, { logger });
   const catalog = await buildCatalogApp({
     config: config.catalog,
@@ -69,6 +71,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       // fastify.close stops accepting and waits for in-flight requests; then the database.
       await Promise.all([app.close(), catalog.close()]);
       await swarm.stop();
+      await Promise.all([app.close(), catalog.close(), stopExportJob()]);
       await store.close();
     },
   };

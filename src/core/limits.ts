@@ -273,6 +273,11 @@ export const LIMITS: readonly Limit[] = [
   { key: 'in.tolerance', value: 300, unit: 's', what: 'generic provider: X-Cx-Timestamp at most this far from the server clock' },
   { key: 'in.line', value: 1000, unit: 'chars', what: 'summary line a delivery publishes (the topic line cap)' },
   { key: 'in.field', value: 200, unit: 'chars', what: 'one payload field (title, ref, name) in a summary line' },
+  // ---- open-data exports (src/core/exports) ----
+  { key: 'export.keep', value: 7, unit: 'exports', what: 'daily exports kept (older ones are deleted after each export; /export/ lists the newest)' },
+  { key: 'export.page', value: 1000, unit: 'rows', what: 'rows read per page while writing an export (memory stays bounded at any size)' },
+  { key: 'export.check', value: 3600, unit: 's', what: 'the export job checks whether the day\'s export is due every (the first check 5 min after start)' },
+  { key: 'export.first', value: 300, unit: 's', what: 'first check for a due export after start' },
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },
   { key: 'pow.ttl', value: POW.ttl_s, unit: 's', what: 'PoW challenge lifetime' },

@@ -21,6 +21,7 @@ import type { QuotaRepo } from './quota/ports.js';
 import type { IdentityKeyRepo, SignedConfirmRepo } from './trust/ports.js';
 import type { SwarmRepo } from './swarm/ports.js';
 import type { WebhookRepo } from './webhooks/ports.js';
+import type { ExportFiles, ExportRepo } from './exports/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -58,6 +59,10 @@ export interface Store {
   swarm: SwarmRepo;
   /** Inbound webhook endpoints (secrets sealed) and their delivery keys (replays, rate). */
   webhooks: WebhookRepo;
+  /** Open-data exports: the public rows in pages, and removals as tombstones. */
+  exports: ExportRepo;
+  /** Where the daily exports are written and served from. */
+  exportFiles: ExportFiles;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -133,8 +133,4 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
       ],
     }),
   );
-
-  const toExport = async (_req: FastifyRequest, reply: FastifyReply) => reply.code(301).header('location', '/export/').send();
-  app.get('/data/', toExport);
-  app.get('/data', toExport);
 }

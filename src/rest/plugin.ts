@@ -5,6 +5,7 @@ import { face } from '../http/plugin.js';
 import { registerClients } from './clients.js';
 import { registerErrsig } from './errsig.js';
 import { registerFeeds } from './feeds.js';
+import { registerExports } from './exports.js';
 import { registerKbPages } from './kb.js';
 import { registerOpRoutes } from './ops.js';
 import { registerPages } from './pages.js';
@@ -18,4 +19,5 @@ export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest
   registerClients(app, core);
   registerWebhooks(app, core);
   registerFeeds(app, core);
+  registerExports(app, core);
 });

@@ -128,4 +128,6 @@ export interface KbRepo {
   bestDigest(lib: string, ver: string, topic: string): Promise<Digest | null>;
   /** Bulk insert inside one transaction (sample data, benchmarks). */
   insertMany(rows: NewEntry[]): Promise<number>;
+  /** Hides an entry from every read (removed content); false when it is unknown or already hidden. */
+  hide(id: string): Promise<boolean>;
 }

@@ -1,4 +1,3 @@
-// The operation registry: every capability, enumerable by the faces.
 import { hostedAgentOps } from '../agents/ops.js';
 import { dropOps } from '../drops/ops.js';
 import { identityOps } from '../identity/ops.js';
@@ -15,9 +14,11 @@ import { workspaceOps } from '../workspace/ops.js';
 import { trustOps } from '../trust/ops.js';
 import { swarmOps } from '../swarm/ops.js';
 import { webhookOps } from '../webhooks/ops.js';
+import { exportOps } from '../exports/ops.js';
 import type { AnyOperation } from './types.js';
+// The operation registry: every capability, enumerable by the faces.
 
-export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...swarmOps, ...webhookOps];
+export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...swarmOps, ...webhookOps, ...exportOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');

@@ -21,6 +21,8 @@ import { sqliteIdentityKeys, sqliteSignedConfirms } from './identity-keys.js';
 import { sqliteSwarm } from './swarm.js';
 import { sqliteWebhooks } from './webhooks.js';
 import { MemoryQuotaRepo } from '../../core/quota/memory.js';
+import { sqliteExports } from './exports.js';
+import { fileExports } from '../files/exports.js';
 
 /**
  * `workspaceKey` seals A2A push configs at rest; without it (tools, tests) the data directory's
@@ -61,6 +63,8 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     signedConfirms: sqliteSignedConfirms(db),
     swarm: sqliteSwarm(db),
     webhooks: sqliteWebhooks(db),
+    exports: sqliteExports(db),
+    exportFiles: fileExports(join(dataDir, 'export')),
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {
