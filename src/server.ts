@@ -7,13 +7,17 @@ import { type Config, loadConfig } from './config.js';
 import { buildCore } from './core/build.js';
 import { startDropSweep } from './core/drops/sweep.js';
 import { startEventSweep } from './core/events/sweep.js';
+import { startMirrorJob } from './core/gitmirror/job.js';
+import { GitMirror } from './core/gitmirror/mirror.js';
 import { startWantedSweep } from './core/kb/wanted-sweep.js';
 import { resignKb } from './core/kb/resign.js';
 import { loadSeedIfEmpty } from './core/kb/seed.js';
 import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
 import { buildApp } from './app.js';
+import { gitMirrorRepo } from './store/git/repo.js';
 import { openSqliteStore } from './store/sqlite/index.js';
+import { join } from 'node:path';
 
 export interface Running {
   core: Core;
@@ -39,6 +43,13 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const stopDropSweep = startDropSweep(core);
   const stopWantedSweep = startWantedSweep(core);
   const stopEventSweep = startEventSweep(core);
+  // The git mirror of the KB (<data>/git): served once its first commit exists; without git it
+  // stays unavailable (503) and the rest of the service runs.
+  const mirror = new GitMirror(core, gitMirrorRepo(join(config.dataDir, 'git')));
+  core.mirror = mirror;
+  const gitOk = await mirror.init();
+  if (!gitOk) log.warn('git did not run: the git mirror is off');
+  const stopMirror = gitOk ? startMirrorJob(core, mirror) : async () => undefined;
   const app = await buildApp(core, OPS, { logger });
   const catalog = await buildCatalogApp({
     config: config.catalog,
@@ -66,6 +77,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       stopEventSweep();
       // fastify.close stops accepting and waits for in-flight requests; then the database.
       await Promise.all([app.close(), catalog.close()]);
+      await stopMirror();
       await store.close();
     },
   };

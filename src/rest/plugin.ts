@@ -4,6 +4,7 @@ import type { AnyOperation, Core } from '../core/ops/types.js';
 import { face } from '../http/plugin.js';
 import { registerClients } from './clients.js';
 import { registerErrsig } from './errsig.js';
+import { registerGit } from './git.js';
 import { registerKbPages } from './kb.js';
 import { registerOpRoutes } from './ops.js';
 import { registerPages } from './pages.js';
@@ -14,4 +15,5 @@ export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest
   registerKbPages(app, core);
   registerErrsig(app);
   registerClients(app, core);
+  registerGit(app, core);
 });

@@ -123,4 +123,9 @@ export interface KbRepo {
   bestDigest(lib: string, ver: string, topic: string): Promise<Digest | null>;
   /** Bulk insert inside one transaction (sample data, benchmarks). */
   insertMany(rows: NewEntry[]): Promise<number>;
+  /**
+   * Visible entries whose row number is above `after`, in row order, at most `limit`: a walk of
+   * the whole KB page by page (the git mirror; hidden entries are left out, as everywhere).
+   */
+  pageAfter(after: number, limit: number): Promise<KbEntry[]>;
 }
