@@ -25,7 +25,7 @@ export function mdText(s: string): string {
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/([\\`*_{}[\]()#+\-.!|~])/g, '\\$1');
+    .replace(/([\\`*_[\]#|~])/g, '\\$1'); // emphasis, code, links, headings, tables, strike; HTML is escaped above
 }
 
 /** A fenced block longer than any run of backticks inside the text, so the text cannot close it. */
