@@ -43,13 +43,15 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const stopDropSweep = startDropSweep(core);
   const stopWantedSweep = startWantedSweep(core);
   const stopEventSweep = startEventSweep(core);
-  // The git mirror of the KB (<data>/git): served once its first commit exists; without git it
-  // stays unavailable (503) and the rest of the service runs.
-  const mirror = new GitMirror(core, gitMirrorRepo(join(config.dataDir, 'git')));
-  core.mirror = mirror;
-  const gitOk = await mirror.init();
-  if (!gitOk) log.warn('git did not run: the git mirror is off');
-  const stopMirror = gitOk ? startMirrorJob(core, mirror) : async () => undefined;
+  // The git mirror of the KB (<data>/git): served once its first commit exists; without git (or
+  // with CX_GIT_MIRROR=0) its routes answer 503 and the rest of the service runs.
+  let stopMirror = async (): Promise<void> => undefined;
+  if (config.gitMirror) {
+    const mirror = new GitMirror(core, gitMirrorRepo(join(config.dataDir, 'git')));
+    core.mirror = mirror;
+    if (await mirror.init()) stopMirror = startMirrorJob(core, mirror);
+    else log.warn('git did not run: the git mirror is off');
+  }
   const app = await buildApp(core, OPS, { logger });
   const catalog = await buildCatalogApp({
     config: config.catalog,

@@ -69,7 +69,7 @@ async function treeIds(repo: string, rev: string): Promise<string[]> {
 
 const url = () => `${s.url}/git/kb.git`;
 const post = (body: Buffer | string, headers: Record<string, string> = {}) =>
-  fetch(`${url()}/git-upload-pack`, { method: 'POST', body, headers: { 'content-type': 'application/x-git-upload-pack-request', 'x-forwarded-for': newNet(), ...headers } });
+  fetch(`${url()}/git-upload-pack`, { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': 'application/x-git-upload-pack-request', 'x-forwarded-for': newNet(), ...headers } });
 /** A protocol v2 `ls-refs` request: a cheap, complete upload-pack round. */
 const LS_REFS = Buffer.from('0014command=ls-refs\n0001000bsymrefs0000');
 
