@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import type { CommitMeta, FileChange, MirrorHead, MirrorRepo, PackProcess, Snapshot } from '../../core/gitmirror/ports.js';
 
 const BRANCH = 'refs/heads/main';
-const SAFE_PATH = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+// Segments never start with a dot: no `.`, `..` or `.git` can reach a tree.
+const SAFE_PATH = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
 const HEX = /^[0-9a-f]{40}$/;
 const SNAP = /^kb-(\d{13})-([0-9a-f]{40})\.tar\.gz$/;
 
