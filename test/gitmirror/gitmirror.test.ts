@@ -310,3 +310,24 @@ describe('git mirror: the daily tarball', () => {
     await g.arrayBuffer();
   });
 });
+
+describe('git mirror: off or not ready', () => {
+  it('with the mirror off (CX_GIT_MIRROR=0) the git routes answer 503 err busy with Retry-After; push is still 403', async () => {
+    const off = await start({ CX_GIT_MIRROR: '0', CX_SEED: '0' });
+    try {
+      for (const [method, path, headers] of [
+        ['GET', '/git/kb.git/info/refs?service=git-upload-pack', {}],
+        ['POST', '/git/kb.git/git-upload-pack', { 'content-type': 'application/x-git-upload-pack-request' }],
+        ['GET', '/git/kb.tar.gz', {}],
+      ] as const) {
+        const r = await fetch(`${off.url}${path}`, { method, headers, ...(method === 'POST' ? { body: '0000' } : {}) });
+        expect(r.status, path).toBe(503);
+        expect(r.headers.get('retry-after'), path).toMatch(/^\d+$/);
+        expect(await r.text(), path).toMatch(/^err busy git mirror /);
+      }
+      expect((await fetch(`${off.url}/git/kb.git/info/refs?service=git-receive-pack`)).status).toBe(403);
+    } finally {
+      await off.stop();
+    }
+  });
+});

@@ -115,7 +115,7 @@ export class GitMirror {
 
   /** The tarball to serve; 503 before the first. */
   snapshot(): Snapshot {
-    if (!this.snap) throw new CxError('busy', 'no snapshot yet, retry later', 503, { 'Retry-After': String(limit('git.commit_every')) });
+    if (!this.snap) throw new CxError('busy', 'git mirror has no snapshot yet, retry later', 503, { 'Retry-After': String(limit('git.commit_every')) });
     return this.snap;
   }
 
