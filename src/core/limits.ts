@@ -121,6 +121,7 @@ export const LIMITS: readonly Limit[] = [
   // git mirror: what the spec leaves open (docs/decisions.md, "Git mirror of the KB").
   { key: 'git.fetch_inflated', value: 4 * MiB, unit: 'bytes', what: 'git fetch body once gunzipped (Content-Encoding: gzip)' },
   { key: 'git.commit_every', value: 300, unit: 's', what: 'the mirror job compares the KB with the repository and commits the changes this often' },
+  { key: 'git.first_delay', value: 30, unit: 's', what: 'the mirror job\'s first pass after start waits this long (start-up work first)' },
   { key: 'git.page', value: 1000, unit: 'rows', what: 'KB entries the mirror job reads per page' },
   { key: 'git.max_age', value: 3600, unit: 's', what: 'public cache of /git/kb.tar.gz' },
   { key: 'feed.n.min', value: 1, unit: 'items', what: 'feed n minimum' },

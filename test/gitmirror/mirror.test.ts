@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildCore } from '../../src/core/build.js';
 import { CxError } from '../../src/core/errors.js';
+import { MIRROR_QUEUE, startMirrorJob } from '../../src/core/gitmirror/job.js';
 import { GitMirror } from '../../src/core/gitmirror/mirror.js';
 import type { FileChange, MirrorRepo, PackProcess, Snapshot } from '../../src/core/gitmirror/ports.js';
 import { blobId, fenced, mdText, pathOf, renderEntry } from '../../src/core/gitmirror/render.js';
@@ -136,6 +137,33 @@ describe('GitMirror', () => {
     await mirror.sync();
     expect(m.snapshots()).toBe(2);
     expect(mirror.snapshot().commit).toBe(second.commit);
+  });
+});
+
+describe('the git.mirror job', () => {
+  it('runs a pass through the job queue (first one due at once here) and commits; stop waits for it', async () => {
+    await store.kb.insertMany([entry('kjobb01')]);
+    const m = memoryRepo();
+    const mirror = new GitMirror(core, m.repo);
+    await mirror.init();
+    const stop = startMirrorJob(core, mirror, { firstDelayMs: 0 });
+    for (let i = 0; i < 200 && !m.commits.length; i++) await new Promise((r) => setTimeout(r, 25));
+    await stop();
+    expect(m.commits).toHaveLength(1);
+    expect(m.commits[0]!.put).toContain('entries/01/kjobb01.md');
+    expect(mirror.ready).toBe(true);
+    expect(await store.jobs.stats(MIRROR_QUEUE)).toMatchObject({ ready: 0, leased: 0, dead: 0 });
+  });
+
+  it('by default the first pass waits git.first_delay', async () => {
+    const m = memoryRepo();
+    const mirror = new GitMirror(core, m.repo);
+    await mirror.init();
+    const stop = startMirrorJob(core, mirror);
+    await new Promise((r) => setTimeout(r, 200));
+    await stop();
+    expect(m.commits).toHaveLength(0);
+    expect(limit('git.first_delay')).toBeGreaterThan(0);
   });
 });
 

@@ -1,6 +1,7 @@
-// The mirror job: a `git.mirror` job on the job queue runs GitMirror.sync; a timer enqueues one at
-// start and every git.commit_every seconds. The idempotency key keeps at most one waiting, so a
-// slow pass never piles up more; a failed pass is retried by the queue with backoff.
+// The mirror job: a `git.mirror` job on the job queue runs GitMirror.sync; one is enqueued at start
+// (due after git.first_delay, so start-up work goes first) and then every git.commit_every seconds.
+// The idempotency key keeps at most one waiting, so a slow pass never piles up more; a failed pass
+// is retried by the queue with backoff.
 import { startWorker } from '../jobs/worker.js';
 import { limit } from '../limits.js';
 import type { Core } from '../ops/types.js';
@@ -9,7 +10,7 @@ import type { GitMirror } from './mirror.js';
 export const MIRROR_QUEUE = 'git.mirror';
 
 /** Starts the worker and the timer; the returned function stops both (waiting for a running pass). */
-export function startMirrorJob(core: Core, mirror: GitMirror): () => Promise<void> {
+export function startMirrorJob(core: Core, mirror: GitMirror, opts: { firstDelayMs?: number } = {}): () => Promise<void> {
   const stopWorker = startWorker(
     core.store.jobs,
     MIRROR_QUEUE,
@@ -19,9 +20,10 @@ export function startMirrorJob(core: Core, mirror: GitMirror): () => Promise<voi
     },
     { log: core.log },
   );
-  const enqueue = () => void core.store.jobs.enqueue(MIRROR_QUEUE, {}, { key: 'sync', maxTries: 3 }).catch((err: unknown) => core.log.error({ err }, 'git mirror job not enqueued'));
-  enqueue();
-  const t = setInterval(enqueue, limit('git.commit_every') * 1000);
+  const enqueue = (delayMs = 0) =>
+    void core.store.jobs.enqueue(MIRROR_QUEUE, {}, { key: 'sync', maxTries: 3, delayMs }).catch((err: unknown) => core.log.error({ err }, 'git mirror job not enqueued'));
+  enqueue(opts.firstDelayMs ?? limit('git.first_delay') * 1000);
+  const t = setInterval(() => enqueue(), limit('git.commit_every') * 1000);
   t.unref();
   return async () => {
     clearInterval(t);
