@@ -79,10 +79,13 @@ beforeAll(async () => {
   who = await register(s.url, 'mirror', { 'x-forwarded-for': '10.70.0.1' });
   // The job's first pass is due git.first_delay after start: before any pass, nothing is served.
   const early = await fetch(`${s.url}/git/kb.git/info/refs?service=git-upload-pack`, { headers: { 'x-forwarded-for': newNet() } });
-  if (!s.core.mirror!.ready) {
-    expect(early.status).toBe(503);
-    expect(await early.text()).toBe('err busy git mirror not ready yet, retry later\n');
-  }
+  expect(s.core.mirror!.ready).toBe(false);
+  expect(early.status).toBe(503);
+  expect(early.headers.get('retry-after')).toMatch(/^\d+$/);
+  expect(await early.text()).toBe('err busy git mirror not ready yet, retry later\n');
+  const tar = await fetch(`${s.url}/git/kb.tar.gz`);
+  expect(tar.status).toBe(503);
+  expect(await tar.text()).toBe('err busy git mirror has no snapshot yet, retry later\n');
   await s.core.mirror!.sync();
   expect(s.core.mirror!.ready).toBe(true);
 });
