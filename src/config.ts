@@ -46,6 +46,8 @@ export interface Config {
   rootPub: Buffer | null;
   /** Test mode: A2A push notifications may go to loopback addresses (never private or link-local). */
   a2aPushAllowLoopback: boolean;
+  /** The git mirror of the KB under <data>/git (CX_GIT_MIRROR=0 turns it off: its routes answer 503). */
+  gitMirror: boolean;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -127,5 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     keys,
     rootPub: root ? Buffer.from(root, 'hex') : null,
     sourceMirror: mirror || null,
+    gitMirror: env.CX_GIT_MIRROR !== '0',
   };
 }

@@ -9,13 +9,17 @@ import { startDropSweep } from './core/drops/sweep.js';
 import { startEventSweep } from './core/events/sweep.js';
 import { startSwarm } from './core/swarm/deliver.js';
 import { startExportJob } from './core/exports/job.js';
+import { startMirrorJob } from './core/gitmirror/job.js';
+import { GitMirror } from './core/gitmirror/mirror.js';
 import { startWantedSweep } from './core/kb/wanted-sweep.js';
 import { resignKb } from './core/kb/resign.js';
 import { loadSeedIfEmpty } from './core/kb/seed.js';
 import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
 import { buildApp } from './app.js';
+import { gitMirrorRepo } from './store/git/repo.js';
 import { openSqliteStore } from './store/sqlite/index.js';
+import { join } from 'node:path';
 
 export interface Running {
   core: Core;
@@ -43,6 +47,15 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const stopEventSweep = startEventSweep(core);
   const swarm = startSwarm(core);
   const stopExportJob = startExportJob(core);
+  // The git mirror of the KB (<data>/git): served once its first commit exists; without git (or
+  // with CX_GIT_MIRROR=0) its routes answer 503 and the rest of the service runs.
+  let stopMirror = async (): Promise<void> => undefined;
+  if (config.gitMirror) {
+    const mirror = new GitMirror(core, gitMirrorRepo(join(config.dataDir, 'git')));
+    core.mirror = mirror;
+    if (await mirror.init()) stopMirror = startMirrorJob(core, mirror);
+    else log.warn('git did not run: the git mirror is off');
+  }
   const app = await buildApp(core, OPS, { logger });
   const catalog = await buildCatalogApp({
     config: config.catalog,
@@ -72,6 +85,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       await Promise.all([app.close(), catalog.close()]);
       await swarm.stop();
       await Promise.all([app.close(), catalog.close(), stopExportJob()]);
+      await stopMirror();
       await store.close();
     },
   };

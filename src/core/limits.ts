@@ -35,6 +35,9 @@ export const QUOTAS: readonly QuotaDef[] = [
   // swarm (src/core/swarm)
   { bucket: 'pub', by: 'id', burst: 60, per: 600, window_s: 3600, what: 'topic lines published per identity (L0: burst 60, 600 an hour; L1 x2, L2 x4, L3 x8)' },
   { bucket: 'sub', by: 'id', burst: 20, per: 60, window_s: 3600, what: 'subscriptions created per identity (L0; x2 per level)' },
+  // git mirror (spec 8): the same numbers as git.clones_day and git.rounds_day below.
+  { bucket: 'git_clone', by: 'net', burst: 10, per: 10, window_s: 86_400, what: 'git ref advertisements (clones and fetches) per day per network; beyond: 429 naming /git/kb.tar.gz' },
+  { bucket: 'git_round', by: 'net', burst: 30, per: 30, window_s: 86_400, what: 'git upload-pack rounds (POST) per day per network; beyond: 429 naming /git/kb.tar.gz' },
 ];
 
 export function quotaDef(bucket: string): QuotaDef {
@@ -118,6 +121,12 @@ export const LIMITS: readonly Limit[] = [
   { key: 'git.rounds_day', value: 30, unit: 'rounds', what: 'git rounds per day per network' },
   { key: 'git.clones_day', value: 10, unit: 'clones', what: 'git ref advertisements per day per network' },
   { key: 'git.tarball_cache', value: 24, unit: 'h', what: 'git tarball snapshot cache' },
+  // git mirror: what the spec leaves open (docs/decisions.md, "Git mirror of the KB").
+  { key: 'git.fetch_inflated', value: 4 * MiB, unit: 'bytes', what: 'git fetch body once gunzipped (Content-Encoding: gzip)' },
+  { key: 'git.commit_every', value: 300, unit: 's', what: 'the mirror job compares the KB with the repository and commits the changes this often' },
+  { key: 'git.first_delay', value: 30, unit: 's', what: 'the mirror job\'s first pass after start waits this long (start-up work first)' },
+  { key: 'git.page', value: 1000, unit: 'rows', what: 'KB entries the mirror job reads per page' },
+  { key: 'git.max_age', value: 3600, unit: 's', what: 'public cache of /git/kb.tar.gz' },
   { key: 'feed.n.min', value: 1, unit: 'items', what: 'feed n minimum' },
   { key: 'feed.n.max', value: 50, unit: 'items', what: 'feed n maximum' },
   { key: 'feed.n.default', value: 20, unit: 'items', what: 'feed n default' },

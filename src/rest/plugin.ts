@@ -6,6 +6,7 @@ import { registerClients } from './clients.js';
 import { registerErrsig } from './errsig.js';
 import { registerFeeds } from './feeds.js';
 import { registerExports } from './exports.js';
+import { registerGit } from './git.js';
 import { registerKbPages } from './kb.js';
 import { registerOpRoutes } from './ops.js';
 import { registerPages } from './pages.js';
@@ -20,4 +21,5 @@ export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest
   registerWebhooks(app, core);
   registerFeeds(app, core);
   registerExports(app, core);
+  registerGit(app, core);
 });

@@ -212,4 +212,20 @@ export function contract(adapter: Adapter): void {
     await s.store.kb.putDigest({ ...d, author: 'a000003', score: 9, created: now + 3 });
     expect((await s.store.kb.digestsOf('zzlib', 10)).map((x) => x.author)).toEqual(['a000003', 'a000001']);
   });
+  it('pageAfter walks every entry in insertion order, page by page, with libraries and error text; past the end it gives nothing', async () => {
+    const { s, now, a } = await setup();
+    const made: KbEntry[] = [];
+    for (let i = 0; i < 5; i++) made.push((await s.store.kb.insert(entry(a, now + i, { sig: `sig-${i}`, h: hash(`sig-${i}`), title: `t${i}` })))!);
+    const seen: KbEntry[] = [];
+    for (let after = 0; ; ) {
+      const page = await s.store.kb.pageAfter(after, 2);
+      expect(page.length).toBeLessThanOrEqual(2);
+      if (!page.length) break;
+      seen.push(...page);
+      after = page[page.length - 1]!.n;
+    }
+    expect(seen).toEqual(made);
+    expect(await (await s.reopen()).kb.pageAfter(made[4]!.n, 10)).toEqual([]);
+    expect((await s.store.kb.pageAfter(made[1]!.n, 10)).map((e) => e.id)).toEqual(made.slice(2).map((e) => e.id));
+  });
 }

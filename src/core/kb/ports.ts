@@ -130,4 +130,9 @@ export interface KbRepo {
   insertMany(rows: NewEntry[]): Promise<number>;
   /** Hides an entry from every read (removed content); false when it is unknown or already hidden. */
   hide(id: string): Promise<boolean>;
+  /**
+   * Visible entries whose row number is above `after`, in row order, at most `limit`: a walk of
+   * the whole KB page by page (the git mirror; hidden entries are left out, as everywhere).
+   */
+  pageAfter(after: number, limit: number): Promise<KbEntry[]>;
 }

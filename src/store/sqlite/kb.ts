@@ -115,6 +115,7 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   // Past the cap, the least recently asked go: everything older than the keep-th newest `last`.
   const wantedOver = db.prepare(`DELETE FROM kb_wanted WHERE last < (SELECT last FROM kb_wanted ORDER BY last DESC LIMIT 1 OFFSET CAST(? AS INTEGER))`);
   const count = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE hidden = 0');
+  const pageAfter = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n > ? AND e.hidden = 0 ORDER BY e.n ${LIMIT}`);
   const confirmedSince = db.prepare('SELECT count(DISTINCT v.entry) AS n FROM kb_votes v JOIN kb_entries e ON e.n = v.entry WHERE v.ok = 1 AND v.created >= ? AND e.hidden = 0');
   const latestConfirmed = db.prepare(
     `SELECT ${COLS}, max(v.created) AS confirmed_at FROM kb_votes v JOIN kb_entries e ON e.n = v.entry WHERE v.ok = 1 AND e.hidden = 0 GROUP BY v.entry ORDER BY confirmed_at DESC, e.n DESC ${LIMIT}`,
@@ -298,6 +299,8 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
     async hide(id) {
       changed();
       return hideStmt.run(id).changes === 1;
+    async pageAfter(after, limit) {
+      return (pageAfter.all(after, limit) as Row[]).map(toEntry);
     },
   };
 }

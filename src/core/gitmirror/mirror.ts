@@ -1,0 +1,144 @@
+// The git mirror of the KB (spec 4.3, 8): what goes in the repository and when it is committed,
+// and who may read it. `sync` walks every visible entry, compares each file's blob id with the
+// head commit's tree, and commits what differs (new and changed files written, files of entries no
+// longer visible deleted); nothing differs, nothing is committed. The tree itself is the state: no
+// cursor to lose, and an entry hidden or purged by any path is gone from the next commit.
+// Serving admits a request (ready, at most git.concurrent at once, the per-network day quotas)
+// before the adapter spawns `git upload-pack`.
+import { CxError } from '../errors.js';
+import { limit } from '../limits.js';
+import type { Core } from '../ops/types.js';
+import type { FileChange, MirrorHead, MirrorRepo, PackProcess, Snapshot } from './ports.js';
+import { blobId, pathOf, readme, renderEntry } from './render.js';
+
+export interface SyncResult {
+  commit: string | null;
+  head: string | null;
+  written: number;
+  deleted: number;
+  files: number;
+}
+
+const TARBALL = '/git/kb.tar.gz';
+
+export class GitMirror {
+  private head: MirrorHead | null = null;
+  private snap: Snapshot | null = null;
+  private usable = false;
+  private active = 0;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private core: Core, private repo: MirrorRepo) {}
+
+  /** Creates the repository when missing and reads its head; false when git cannot run. */
+  async init(): Promise<boolean> {
+    this.usable = await this.repo.init();
+    if (this.usable) {
+      this.head = await this.repo.head();
+      this.snap = await this.repo.snapshot();
+    }
+    return this.usable;
+  }
+
+  /** Served once a first commit exists. */
+  get ready(): boolean {
+    return this.usable && this.head !== null;
+  }
+
+  /** One pass of the job: commit what changed, then the tarball when it is a day old (or missing). Runs one at a time. */
+  sync(): Promise<SyncResult> {
+    const run = this.chain.then(() => this.syncNow());
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async syncNow(): Promise<SyncResult> {
+    if (!this.usable) throw new Error('git mirror unavailable: git did not run');
+    const { core, repo } = this;
+    const base = core.config.baseUrl;
+    const head = await repo.head();
+    const have = head ? await repo.files() : new Map<string, string>();
+    let written = 0;
+    let deleted = 0;
+    let files = 0;
+    const page = limit('git.page');
+    async function* changes(): AsyncGenerator<FileChange> {
+      const want = (path: string, content: Buffer): FileChange | null => {
+        files++;
+        const old = have.get(path);
+        have.delete(path);
+        if (old === blobId(content)) return null;
+        written++;
+        return { path, content };
+      };
+      const r = want('README.md', Buffer.from(readme(base)));
+      if (r) yield r;
+      for (let after = 0; ; ) {
+        const rows = await core.store.kb.pageAfter(after, page);
+        if (!rows.length) break;
+        after = rows[rows.length - 1]!.n;
+        for (const e of rows) {
+          const path = pathOf(e.id);
+          if (!path) continue; // file names come from ids alone; an id that is not plain is left out
+          const c = want(path, Buffer.from(renderEntry(e, base)));
+          if (c) yield c;
+        }
+      }
+      // What is left in the tree is no longer in the KB.
+      for (const path of have.keys()) {
+        deleted++;
+        yield { path };
+      }
+    }
+    const time = core.now();
+    const commit = await repo.commit(head?.commit ?? null, changes(), {
+      name: 'Agent Commons',
+      email: `mirror@${new URL(base).hostname}`,
+      time,
+      message: () => `kb: ${written} written, ${deleted} deleted, ${files - 1} entries`,
+    });
+    if (commit) this.head = { commit, time };
+    else this.head = head;
+    await this.snapshotIfDue();
+    return { commit, head: this.head?.commit ?? null, written, deleted, files: files - 1 };
+  }
+
+  /** A new tarball when there is none, or when it is git.tarball_cache old and the branch moved. */
+  private async snapshotIfDue(): Promise<void> {
+    const head = this.head;
+    if (!head) return;
+    const snap = this.snap ?? (await this.repo.snapshot());
+    const now = this.core.now();
+    const due = !snap || (snap.commit !== head.commit && now - snap.time >= limit('git.tarball_cache') * 3_600_000);
+    this.snap = due ? await this.repo.writeSnapshot(head.commit, now) : snap;
+  }
+
+  /** The tarball to serve; 503 before the first. */
+  snapshot(): Snapshot {
+    if (!this.snap) throw new CxError('busy', 'git mirror has no snapshot yet, retry later', 503, { 'Retry-After': String(limit('git.commit_every')) });
+    return this.snap;
+  }
+
+  /**
+   * Admits one upload-pack request from `net` and spawns it: 503 when the mirror is not ready or
+   * git.concurrent requests already run, 429 naming the tarball when the network's day quota
+   * (advertisements or rounds) is spent.
+   */
+  async serve(kind: 'adv' | 'rpc', net: string, body: Buffer | null, v2: boolean): Promise<PackProcess> {
+    const retry = { 'Retry-After': String(limit('shed.retry_after')) };
+    if (!this.ready) throw new CxError('busy', 'git mirror not ready yet, retry later', 503, retry);
+    if (this.active >= limit('git.concurrent')) throw new CxError('busy', `git mirror serves ${limit('git.concurrent')} fetches at once, retry later`, 503, retry);
+    this.active++;
+    let p: PackProcess;
+    try {
+      await this.core.quotas.take(kind === 'adv' ? 'git_clone' : 'git_round', net);
+      p = this.repo.uploadPack(kind, body, { v2, timeoutMs: limit('git.timeout') * 1000 });
+    } catch (err) {
+      this.active--;
+      if (err instanceof CxError && err.code === 'quota') throw new CxError('quota', `use ${TARBALL}`, 429, err.headers);
+      throw err;
+    }
+    void p.done.finally(() => this.active--);
+    return p;
+  }
+}
