@@ -32,6 +32,7 @@ export const QUOTAS: readonly QuotaDef[] = [
   { bucket: 'mail', by: 'id', burst: 30, per: 30, window_s: 3600, what: 'mail messages sent per identity (L0; x2 per level)' },
   { bucket: 'mcp_session', by: 'net', burst: 60, per: 60, window_s: 60, what: 'new MCP sessions (Streamable HTTP initialize, GET /sse) per network' },
   { bucket: 'blob', by: 'id', burst: 20, per: 20, window_s: 3600, what: 'blob uploads per identity (L0; x2 per level)' },
+  { bucket: 'reg_asn', by: 'net', burst: 10, per: 10, window_s: 3600, what: 'registrations per ASN whose policy is `throttle` (POST /admin/asn); keyed asn:<n>' },
 ];
 
 export function quotaDef(bucket: string): QuotaDef {
@@ -223,6 +224,15 @@ export const LIMITS: readonly Limit[] = [
   { key: 'trust.ring_refresh', value: 5, unit: 's', what: 'a process re-reads the signing key ring (rotation, certificate by another process) at most this old' },
   { key: 'trust.cert', value: 256, unit: 'chars', what: 'root certificate of the online signing key (POST /admin/online-key)' },
   { key: 'trust.cert_days', value: 400, unit: 'days', what: 'longest validity of an online-key certificate from now' },
+  // ---- operator routes (src/core/admin, src/core/mail/review.ts) ----
+  { key: 'admin.note', value: 300, unit: 'chars', what: 'note of an operator decision (review item, proposal, notice)' },
+  { key: 'admin.what', value: 80, unit: 'chars', what: 'POST /admin/freeze what, POST /admin/st-hide target' },
+  { key: 'admin.asn_note', value: 200, unit: 'chars', what: 'POST /admin/asn note' },
+  { key: 'admin.asn_class', value: 11, unit: 'chars', what: 'POST /admin/asn class' },
+  { key: 'admin.origin_k', value: 200, unit: 'rows', what: 'GET /admin/origin k (max)' },
+  { key: 'admin.queue_k', value: 200, unit: 'rows', what: 'GET /admin/x/queue rows per call' },
+  { key: 'admin.ann_list', value: 20, unit: 'rows', what: 'announcements listed on /status (not ended yet)' },
+  { key: 'admin.demand_body', value: 16 * MiB, unit: 'bytes', what: 'POST /admin/demand request body' },
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },
   { key: 'pow.ttl', value: POW.ttl_s, unit: 's', what: 'PoW challenge lifetime' },

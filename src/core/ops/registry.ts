@@ -3,7 +3,8 @@ import { hostedAgentOps } from '../agents/ops.js';
 import { dropOps } from '../drops/ops.js';
 import { identityOps } from '../identity/ops.js';
 import { kbOps } from '../kb/ops.js';
-import { adminOps } from '../system/admin.js';
+import { adminOps } from '../admin/ops.js';
+import { reviewOps } from '../mail/review.js';
 import { systemOps } from '../system/ops.js';
 import { taskOps } from '../tasks/ops.js';
 import { taskWatchOp } from '../tasks/watch.js';
@@ -15,7 +16,7 @@ import { workspaceOps } from '../workspace/ops.js';
 import { trustOps } from '../trust/ops.js';
 import type { AnyOperation } from './types.js';
 
-export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps];
+export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...reviewOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');

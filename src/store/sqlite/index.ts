@@ -19,6 +19,7 @@ import { sqliteWorkspace } from './workspace.js';
 import { sqliteControl } from './control.js';
 import { sqliteIdentityKeys, sqliteSignedConfirms } from './identity-keys.js';
 import { MemoryQuotaRepo } from '../../core/quota/memory.js';
+import { sqliteAdmin } from './admin.js';
 
 /**
  * `workspaceKey` seals A2A push configs at rest; without it (tools, tests) the data directory's
@@ -57,6 +58,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     control: sqliteControl(db),
     identityKeys: sqliteIdentityKeys(db),
     signedConfirms: sqliteSignedConfirms(db),
+    admin: sqliteAdmin(db, events, dataDir, now),
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {
