@@ -18,10 +18,10 @@ export function strictFinding(text: string): string | null {
   if (/\d(?:[\s().-]?\d){6,}/.test(text)) return 'digits';
   const s = scrubFind(text);
   if (s) return `scrub ${s.kind}`;
-  const h = hazardFind(text);
-  if (h) return `hazard ${h.family}`;
   const i = injectionFind(text);
   if (i) return `injection ${i.term}`;
+  const h = hazardFind(text);
+  if (h) return `hazard ${h.family}`;
   return null;
 }
 

@@ -102,7 +102,7 @@ export const inboxOp = defineOp({
       since: z.number().int().min(0).default(0).describe('events seq cursor: the next value of the previous page'),
       k: z.number().int().min(1).max(limit('inbox.k')).default(50).describe(`rows, at most ${limit('inbox.k')}`),
       kind: z.string().max(24).regex(KIND_RE, 'a-z 0-9 _').optional().describe('only this kind'),
-      all: z.union([z.literal(1), z.literal(0), z.boolean()]).optional().describe('1: every item and status, no folding'),
+      all: z.boolean().default(false).describe('1: every item and status, no folding'),
     })
     .strict(),
   output: z.object({ rows: z.array(rowOut), next: z.number().int() }),
@@ -111,7 +111,7 @@ export const inboxOp = defineOp({
   rest: { method: 'GET', path: '/admin/inbox', cache: 'no-store', query: ['since', 'k', 'kind', 'all'] },
   async run(ctx, input) {
     if (input.since > Number.MAX_SAFE_INTEGER) throw new CxError('bad', 'since');
-    return readInbox(ctx.core, { since: input.since, k: input.k, kind: input.kind ?? null, all: input.all === 1 || input.all === true });
+    return readInbox(ctx.core, { since: input.since, k: input.k, kind: input.kind ?? null, all: input.all });
   },
   text: (o) =>
     [
