@@ -274,6 +274,11 @@ describe('marks, origin, asn, demand, stats', () => {
       await register(t.url, undefined, { 'x-forwarded-for': '10.231.8.20' });
       expect(await (await setAsn({ asn: 64501, class: 'open' })).text()).toMatch(/^ok asn 64501 open/);
       await register(t.url, undefined, { 'x-forwarded-for': '10.231.7.21' });
+      // throttle: the whole ASN shares one registration bucket (reg_asn), whatever the /24.
+      expect(await (await setAsn({ asn: 64500, class: 'throttle' })).text()).toMatch(/^ok asn 64500 throttle/);
+      for (let i = 0; i < 10; i++) await register(t.url, undefined, { 'x-forwarded-for': `10.231.${100 + i}.5` });
+      await expect(register(t.url, undefined, { 'x-forwarded-for': '10.231.120.5' })).rejects.toThrow(/429 .*err quota/);
+      await register(t.url, undefined, { 'x-forwarded-for': '10.232.0.5' });
       expect(await (await setAsn({ asn: 64500, class: 'weird' })).text()).toMatch(/^err bad class/);
       expect(await (await setAsn({ asn: 4294967297, class: 'block' })).text()).toMatch(/^err bad asn/);
     } finally {
