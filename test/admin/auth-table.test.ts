@@ -39,6 +39,11 @@ describe('operator routes x token classes', () => {
       expect(routes).toContain(r);
   });
 
+  it('/help publishes each operator route with its token class', async () => {
+    const help = await (await fetch(`${s.url}/help`)).text();
+    for (const op of operatorOps) expect(help).toContain(`${op.rest!.method} ${op.rest!.path.replace(/:(\w+)/g, '{$1}')}\t${op.auth}\t`);
+  });
+
   for (const op of operatorOps) {
     const { method, path } = op.rest!;
     it(`${method} ${path} (${op.auth})`, async () => {
