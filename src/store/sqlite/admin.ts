@@ -149,6 +149,7 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
       for (const e of db.prepare('SELECT n, id FROM kb_entries WHERE author = ?').all(id) as { n: number; id: string }[]) {
         kb.push(e.id);
         run('DELETE FROM kb_fts WHERE rowid = ?', e.n);
+        run('DELETE FROM kb_signed_confirms WHERE entry = ?', e.id);
         run('DELETE FROM kb_entries WHERE n = ?', e.n);
       }
       for (const t of db.prepare('SELECT n, id FROM tasks WHERE creator = ?').all(id) as { n: number; id: string }[]) {
