@@ -38,6 +38,7 @@ export const QUOTAS: readonly QuotaDef[] = [
   // git mirror (spec 8): the same numbers as git.clones_day and git.rounds_day below.
   { bucket: 'git_clone', by: 'net', burst: 10, per: 10, window_s: 86_400, what: 'git ref advertisements (clones and fetches) per day per network; beyond: 429 naming /git/kb.tar.gz' },
   { bucket: 'git_round', by: 'net', burst: 30, per: 30, window_s: 86_400, what: 'git upload-pack rounds (POST) per day per network; beyond: 429 naming /git/kb.tar.gz' },
+  { bucket: 'reg_asn', by: 'net', burst: 10, per: 10, window_s: 3600, what: 'registrations per ASN whose policy is `throttle` (POST /admin/asn); keyed asn:<n>' },
 ];
 
 export function quotaDef(bucket: string): QuotaDef {
@@ -287,6 +288,15 @@ export const LIMITS: readonly Limit[] = [
   { key: 'export.page', value: 1000, unit: 'rows', what: 'rows read per page while writing an export (memory stays bounded at any size)' },
   { key: 'export.check', value: 3600, unit: 's', what: 'the export job checks whether the day\'s export is due every (the first check 5 min after start)' },
   { key: 'export.first', value: 300, unit: 's', what: 'first check for a due export after start' },
+  // ---- operator routes (src/core/admin, src/core/mail/review.ts) ----
+  { key: 'admin.note', value: 300, unit: 'chars', what: 'note of an operator decision (review item, proposal, notice)' },
+  { key: 'admin.what', value: 80, unit: 'chars', what: 'POST /admin/freeze what, POST /admin/st-hide target' },
+  { key: 'admin.asn_note', value: 200, unit: 'chars', what: 'POST /admin/asn note' },
+  { key: 'admin.asn_class', value: 11, unit: 'chars', what: 'POST /admin/asn class' },
+  { key: 'admin.origin_k', value: 200, unit: 'rows', what: 'GET /admin/origin k (max)' },
+  { key: 'admin.queue_k', value: 200, unit: 'rows', what: 'GET /admin/x/queue rows per call' },
+  { key: 'admin.ann_list', value: 20, unit: 'rows', what: 'announcements listed on /status (not ended yet)' },
+  { key: 'admin.demand_body', value: 16 * MiB, unit: 'bytes', what: 'POST /admin/demand request body' },
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },
   { key: 'pow.ttl', value: POW.ttl_s, unit: 's', what: 'PoW challenge lifetime' },

@@ -22,6 +22,7 @@ import type { IdentityKeyRepo, SignedConfirmRepo } from './trust/ports.js';
 import type { SwarmRepo } from './swarm/ports.js';
 import type { WebhookRepo } from './webhooks/ports.js';
 import type { ExportFiles, ExportRepo } from './exports/ports.js';
+import type { AdminRepo } from './admin/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -63,6 +64,8 @@ export interface Store {
   exports: ExportRepo;
   /** Where the daily exports are written and served from. */
   exportFiles: ExportFiles;
+  /** Operator state: announcements, marks, ASN policy, content origin, inbox, demand, tombstones, purge. */
+  admin: AdminRepo;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -112,4 +112,25 @@ export function contract(adapter: Adapter): void {
     expect(await again.mail.openReports(1)).toHaveLength(1);
     expect(await again.mail.report({ msg: m1.id, reporter: b, sender: a, reason: 'again', created: now + 3 })).toBe('dup');
   });
+
+  it('review: the queue lists open reports since a time with whether the ciphertext is held; a report is decided once (also concurrently); purge deletes the ciphertext', async () => {
+    const { s, now, a, b, c } = await setup();
+    const m1 = (await s.store.mail.insert(mail(a, b, now), 10)) as MailRow;
+    const m2 = (await s.store.mail.insert(mail(a, c, now), 10)) as MailRow;
+    await s.store.mail.report({ msg: m1.id, reporter: b, sender: a, reason: 'spam', created: now + 1 });
+    await s.store.mail.report({ msg: m2.id, reporter: c, sender: a, reason: 'abuse', created: now + 5 });
+    const q = await s.store.mail.reviewQueue(0, 10);
+    expect(q.map((r) => [r.msg, r.held, r.size])).toEqual([[m1.id, true, 32], [m2.id, true, 32]]);
+    expect((await s.store.mail.reviewQueue(now + 5, 10)).map((r) => r.msg)).toEqual([m2.id]);
+    const res = await together(5, () => s.store.mail.decideReport(q[0]!.id, 'purge', 'spam', now + 6));
+    expect(res.filter((r) => typeof r === 'object' && r !== null)).toHaveLength(1);
+    expect(res.filter((r) => r === 'decided')).toHaveLength(4);
+    expect(await s.store.mail.get(m1.id, b)).toBeNull();
+    expect(await s.store.mail.decideReport(987654, 'dismiss', '', now)).toBeNull();
+    const again = await s.reopen();
+    expect((await again.mail.reviewQueue(0, 10)).map((r) => r.msg)).toEqual([m2.id]);
+    expect(await again.mail.decideReport(q[1]!.id, 'dismiss', '', now + 7)).toMatchObject({ msg: m2.id, sender: a });
+    expect(await again.mail.get(m2.id, c)).not.toBeNull();
+    expect(await again.mail.reviewQueue(0, 10)).toEqual([]);
+  });
 }

@@ -15,6 +15,7 @@ import { ERRSIG_VERSION, errsig } from './errsig/errsig.js';
 import { libStr, libsInText, parseLib } from './libs.js';
 import type { KbEntry, KbHit, KbRepo, Lib, NewEntry } from './ports.js';
 import { day, entryMd, entryText, entryView, flat, hitLine, score, type EntryView } from './render.js';
+import { recordOrigin } from '../admin/origin.js';
 
 export const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'] as const;
 const HITS = 5;
@@ -119,6 +120,7 @@ export const kbAddOp = defineOp({
       author: ctx.caller.identity!.id,
       created: now,
     });
+    await recordOrigin(ctx, 'kb', e.id);
     return { id: e.id, sig, h, url: `${ctx.core.config.baseUrl}/k/${e.id}` };
   },
   text: (r) => `ok k/${r.id} sig=${r.sig}\nnext: GET /k/${r.id}; others confirm it with POST /k/${r.id}/ok`,

@@ -9,6 +9,8 @@ import type { Posting, TxDraft, TxKind } from './ports.js';
 export const MINT = 'sys:mint';
 /** The escrow account holding a bounty's credits until it is paid or refunded. */
 export const escrowOf = (bounty: string) => `e:${bounty}`;
+/** Where purged credits go (POST /admin/purge): out of circulation, still in the audit's sums. */
+export const BURN = 'sys:burn';
 
 export type AccountKind = 'id' | 'escrow' | 'sys';
 export const accountKind = (account: string): AccountKind => (account.startsWith('sys:') ? 'sys' : account.startsWith('e:') ? 'escrow' : 'id');
@@ -25,6 +27,7 @@ export const mintTx = (to: string, n: number) => transfer('mint', to, MINT, to, 
 export const escrowTx = (bounty: string, from: string, n: number) => transfer('escrow', bounty, from, escrowOf(bounty), n);
 export const payoutTx = (bounty: string, to: string, n: number) => transfer('payout', bounty, escrowOf(bounty), to, n);
 export const refundTx = (bounty: string, to: string, n: number) => transfer('refund', bounty, escrowOf(bounty), to, n);
+export const burnTx = (from: string, ref: string, n: number) => transfer('burn', ref, from, BURN, n);
 
 /** Double-entry invariant, checked before anything is written (the store checks again). */
 export function assertBalanced(postings: Posting[]): void {

@@ -1,6 +1,7 @@
 // Async ports of the credit ledger; src/store/sqlite/ledger.ts implements them.
 
 export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'fn';
+export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'burn';
 
 export interface Posting {
   account: string;

@@ -9,6 +9,7 @@ import { limit } from '../limits.js';
 import type { Core, Ctx } from '../ops/types.js';
 import { checkBytes, cursorOf, flat1, iso, seqOf } from '../workspace/common.js';
 import type { MailRow } from './ports.js';
+import { postInbox } from '../admin/inbox.js';
 
 export interface MailView {
   id: string;
@@ -114,5 +115,9 @@ export async function reportMail(ctx: Ctx, id: string, reason: string): Promise<
   if (!r) throw notFound();
   const res = await ctx.core.store.mail.report({ msg: id, reporter: me(ctx), sender: r.sender, reason, created: ctx.core.now() });
   if (res === 'dup') throw new CxError('dup', `already reported ${id}`);
+  // One operator inbox item per reported message (the review queue lists each report).
+  await postInbox(ctx.core, 'mail_report', { ref: id, scope: 'mail', title: `mail report on ${id}`, url: '/admin/x/queue', status: 'open' }).catch((err) =>
+    ctx.core.log.warn({ err }, 'inbox item not posted'),
+  );
   return { id, from: r.sender };
 }

@@ -38,4 +38,13 @@ export interface MailRepo {
   report(r: MailReport): Promise<'ok' | 'dup'>;
   /** Open reports, oldest first (for the review queue and tests). */
   openReports(n: number): Promise<Array<MailReport & { id: number }>>;
+  /** Open reports filed at or after `since` (ms), oldest first, at most n; with whether the ciphertext is still held. */
+  reviewQueue(since: number, n: number): Promise<Array<MailReport & { id: number; held: boolean; size: number }>>;
+  /**
+   * Closes open report `id` with `action` (purge | freeze | dismiss); 'decided' when it was not open,
+   * null when unknown. `purge` also deletes the reported message's ciphertext (by its locator).
+   */
+  decideReport(id: number, action: ReviewAction, note: string, now: number): Promise<(MailReport & { id: number }) | 'decided' | null>;
 }
+
+export type ReviewAction = 'purge' | 'freeze' | 'dismiss';

@@ -2,7 +2,8 @@ import { hostedAgentOps } from '../agents/ops.js';
 import { dropOps } from '../drops/ops.js';
 import { identityOps } from '../identity/ops.js';
 import { kbOps } from '../kb/ops.js';
-import { adminOps } from '../system/admin.js';
+import { adminOps } from '../admin/ops.js';
+import { reviewOps } from '../mail/review.js';
 import { systemOps } from '../system/ops.js';
 import { taskOps } from '../tasks/ops.js';
 import { taskWatchOp } from '../tasks/watch.js';
@@ -18,7 +19,7 @@ import { exportOps } from '../exports/ops.js';
 import type { AnyOperation } from './types.js';
 // The operation registry: every capability, enumerable by the faces.
 
-export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...swarmOps, ...webhookOps, ...exportOps];
+export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...swarmOps, ...webhookOps, ...exportOps, ...reviewOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');

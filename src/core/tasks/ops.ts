@@ -18,6 +18,7 @@ import { SLUG_RE } from '../spaces/slug.js';
 import { taskEmit } from './events.js';
 import { TASK_STATES, type Task, type TaskPatch, type TaskState } from './ports.js';
 import { listLine, nextFor, taskText, taskView, viewOf, type TaskView } from './render.js';
+import { recordOrigin } from '../admin/origin.js';
 
 export const TASK_ID = /^t[0-9a-z]{8}$/;
 export const BOUNTY_ID = /^b[0-9a-z]{8}$/;
@@ -149,6 +150,7 @@ export const taskCreateOp = defineOp({
         const have = await core.store.ledger.balance(me);
         throw new CxError('dup', `balance ${have}: bounty ${input.bounty} not possible`);
       }
+      await recordOrigin(ctx, 'task', r.id);
       return viewOf(r, core.config.baseUrl);
     }
     throw new CxError('busy', 'id space contention, retry', 503);

@@ -23,6 +23,7 @@ import { sqliteWebhooks } from './webhooks.js';
 import { MemoryQuotaRepo } from '../../core/quota/memory.js';
 import { sqliteExports } from './exports.js';
 import { fileExports } from '../files/exports.js';
+import { sqliteAdmin } from './admin.js';
 
 /**
  * `workspaceKey` seals A2A push configs at rest; without it (tools, tests) the data directory's
@@ -65,6 +66,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     webhooks: sqliteWebhooks(db),
     exports: sqliteExports(db),
     exportFiles: fileExports(join(dataDir, 'export')),
+    admin: sqliteAdmin(db, events, dataDir, now),
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {

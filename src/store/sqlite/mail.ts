@@ -1,5 +1,5 @@
 // SQLite implementation of the MailRepo port. Every inbox statement is scoped by recipient.
-import type { MailRepo, MailReport, MailRow, NewMail } from '../../core/mail/ports.js';
+import type { MailRepo, MailReport, MailRow, NewMail, ReviewAction } from '../../core/mail/ports.js';
 import { LIMIT, type Db } from './db.js';
 import { isUnique } from './workspace.js';
 
@@ -26,6 +26,23 @@ export function sqliteMail(db: Db): MailRepo {
   const flag = db.prepare('UPDATE mail SET reported = 1 WHERE id = ?');
   const insReport = db.prepare('INSERT INTO mail_reports (msg, reporter, sender, reason, created) VALUES (@msg, @reporter, @sender, @reason, @created)');
   const open = db.prepare(`SELECT id, msg, reporter, sender, reason, created FROM mail_reports WHERE status = 'open' ORDER BY id ${LIMIT}`);
+
+  const queue = db.prepare(
+    `SELECT r.id, r.msg, r.reporter, r.sender, r.reason, r.created, (m.rid IS NOT NULL) AS held, coalesce(m.size, 0) AS size
+     FROM mail_reports r LEFT JOIN mail m ON m.id = r.msg WHERE r.status = 'open' AND r.created >= ? ORDER BY r.id ${LIMIT}`,
+  );
+  const selReport = db.prepare('SELECT id, msg, reporter, sender, reason, created, status FROM mail_reports WHERE id = ?');
+  const closeReport = db.prepare("UPDATE mail_reports SET status = ?, note = ?, decided = ? WHERE id = ? AND status = 'open'");
+  const dropMsg = db.prepare('DELETE FROM mail WHERE id = ?');
+  const decide = db.transaction((id: number, action: ReviewAction, note: string, now: number) => {
+    const r = selReport.get(id) as (MailReport & { id: number; status: string }) | undefined;
+    if (!r) return null;
+    if (r.status !== 'open') return 'decided' as const;
+    closeReport.run(action, note, now, id);
+    if (action === 'purge') dropMsg.run(r.msg);
+    const { status: _s, ...rep } = r;
+    return rep;
+  });
 
   const insert = db.transaction((m: NewMail, max: number): MailRow | 'full' | 'taken' => {
     if ((cnt.get(m.recipient) as { n: number }).n >= max) return 'full';
@@ -74,6 +91,12 @@ export function sqliteMail(db: Db): MailRepo {
     },
     async openReports(n) {
       return open.all(n) as Array<MailReport & { id: number }>;
+    },
+    async reviewQueue(since, n) {
+      return (queue.all(since, n) as Array<MailReport & { id: number; held: number; size: number }>).map((r) => ({ ...r, held: r.held === 1 }));
+    },
+    async decideReport(id, action, note, now) {
+      return decide(id, action, note, now);
     },
   };
 }
