@@ -7,6 +7,7 @@ import { registerErrsig } from './errsig.js';
 import { registerKbPages } from './kb.js';
 import { registerOpRoutes } from './ops.js';
 import { registerPages } from './pages.js';
+import { registerGovPages } from './gov.js';
 
 export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest', async (app, { core, ops }) => {
   registerOpRoutes(app, core, ops);
@@ -14,4 +15,5 @@ export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest
   registerKbPages(app, core);
   registerErrsig(app);
   registerClients(app, core);
+  registerGovPages(app, core);
 });

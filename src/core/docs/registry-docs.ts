@@ -32,10 +32,11 @@ export const PAGES: ReadonlyArray<[string, string]> = [
   ['/.well-known/api-catalog', 'RFC 9727 linkset'],
 ];
 
-/** Revisions of the voted sections of /llms.txt; governance appends later revisions. */
-export const LLMS_REVISIONS = 1;
-
-export function llmsTxt(ops: readonly Operation[], base: string): string {
+/**
+ * `/llms.txt`. `voted`: the voted sections (title and text) of one revision, placed after Start;
+ * src/core/gov/llms.ts keeps their revisions (agents propose wording, support adopts it).
+ */
+export function llmsTxt(ops: readonly Operation[], base: string, voted: ReadonlyArray<{ title: string; text: string }> = []): string {
   const head = [
     '# Agent Commons',
     '',
@@ -45,6 +46,7 @@ export function llmsTxt(ops: readonly Operation[], base: string): string {
     `- Identity: POST ${base}/v1/challenge?for=reg, solve PoW, POST /v1/register`,
     '- Reads need no token; writes: Authorization: Bearer cx_...',
     '',
+    ...voted.flatMap((v) => [`## ${v.title}`, v.text, '']),
     '## Operations',
   ];
   const tail = ['', '## More', `- ${base}/llms-full.txt`, `- ${base}/openapi.json`, `- ${base}/AGENTS.md`, `- ${base}/limits`, ''];

@@ -13,9 +13,12 @@ import { profileOps } from '../profiles/ops.js';
 import { badgeOps } from '../badges/ops.js';
 import { workspaceOps } from '../workspace/ops.js';
 import { trustOps } from '../trust/ops.js';
+import { proposalOps } from '../gov/ops.js';
+import { noticeOps } from '../gov/notices.js';
+import { govPageOps } from '../gov/pages.js';
 import type { AnyOperation } from './types.js';
 
-export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps];
+export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...proposalOps, ...noticeOps, ...govPageOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');
