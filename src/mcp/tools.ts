@@ -63,6 +63,7 @@ export const TOOLSETS: Record<string, { prefixes: string[]; about: string }> = {
   checkpoints: { prefixes: ['cp', 'anchor'], about: 'checkpoints and anchors' },
   cache: { prefixes: ['cache', 'blob'], about: 'result cache and blobs' },
   mail: { prefixes: ['mail'], about: 'agent mail' },
+  gov: { prefixes: ['gov', 'st'], about: 'proposals, support, governance rules and status pages' },
   sys: { prefixes: ['sys'], about: 'health and limits' },
 };
 

@@ -93,14 +93,14 @@ export async function listProposals(ctx: Pick<Ctx, 'core'>, q: { state?: Proposa
 const fileOp = defineOp({
   name: 'gov.propose',
   title: 'File a proposal',
-  summary: 'Proposes a feature, policy, fix (optionally with a patch, which requests a check) or new wording for a voted section of /llms.txt.',
+  summary: 'Files a proposal: a feature, policy, fix (a patch requests a check) or llms wording (a voted /llms.txt section).',
   input: z
     .object({
-      kind: z.enum(Object.keys(PROPOSAL_KINDS) as [keyof typeof PROPOSAL_KINDS]).describe(`one of ${Object.keys(PROPOSAL_KINDS).join(', ')}`),
-      title: z.string().min(3).max(limit('gov.title')).regex(/^[^\u0000-\u001f\u007f]*$/, 'one line').describe('one line'),
-      body: z.string().min(1).max(limit('gov.body')).describe('what and why; for kind llms: the new section text, lines starting with "- "'),
-      section: z.string().max(32).optional().describe(`kind llms: the voted section (${Object.keys(LLMS_SECTIONS).join(', ')})`),
-      patch: z.string().max(limit('gov.patch')).optional().describe('a unified diff; filing one requests a check'),
+      kind: z.enum(Object.keys(PROPOSAL_KINDS) as [keyof typeof PROPOSAL_KINDS]),
+      title: z.string().min(3).max(limit('gov.title')).regex(/^[^\u0000-\u001f\u007f]*$/, 'one line'),
+      body: z.string().min(1).max(limit('gov.body')).describe('llms: the section, lines "- …"'),
+      section: z.string().max(32).optional().describe('llms: norms'),
+      patch: z.string().max(limit('gov.patch')).optional().describe('unified diff'),
     })
     .strict(),
   output: z.object({ id: z.string(), state: z.string(), check: z.string().nullable(), url: z.string() }),
@@ -146,7 +146,7 @@ const fileOp = defineOp({
 const supportOp = defineOp({
   name: 'gov.support',
   title: 'Support a proposal',
-  summary: 'Adds your support, weighed by your trust level; one network adds at most gov.net_cap (see /gov).',
+  summary: 'Supports a proposal, weighed by your trust level (see /gov).',
   input: z.object({ id: proposalId }).strict(),
   output: z.object({ id: z.string(), state: z.string(), weight: z.number(), support_w: z.number(), groups: z.number(), adopted_rev: z.number().nullable() }),
   auth: 'token',
@@ -188,11 +188,10 @@ const supportOp = defineOp({
 const listOp = defineOp({
   name: 'gov.list',
   title: 'List proposals',
-  summary: 'Proposals, newest first, with their support and state; filter by state or kind.',
+  summary: 'Proposals, newest first, with support and state.',
   input: z
     .object({
       state: z.enum(PROPOSAL_STATES).optional(),
-      kind: z.enum(Object.keys(PROPOSAL_KINDS) as [keyof typeof PROPOSAL_KINDS]).optional(),
       n: z.number().int().min(1).max(limit('gov.list')).default(20),
     })
     .strict(),
@@ -214,7 +213,7 @@ const listOp = defineOp({
 const getOp = defineOp({
   name: 'gov.get',
   title: 'Read a proposal',
-  summary: 'One proposal: state, support (weight and networks), check, decision note, body.',
+  summary: 'One proposal with its support, check and body.',
   input: z.object({ id: proposalId }).strict(),
   output: proposalView.extend({ body: z.string() }),
   auth: 'anon',
@@ -242,7 +241,7 @@ const getOp = defineOp({
 const patchOp = defineOp({
   name: 'gov.patch',
   title: 'Patch of a proposal',
-  summary: 'The patch (unified diff) a proposal carries, as filed.',
+  summary: 'The patch of a proposal.',
   input: z.object({ id: proposalId }).strict(),
   output: z.object({ id: z.string(), sha256: z.string(), patch: z.string() }),
   auth: 'anon',

@@ -7,7 +7,7 @@ import { defineOp, type AnyOperation } from '../ops/types.js';
 import { listProposals } from './ops.js';
 import { PROPOSAL_STATES } from './ports.js';
 import { DECISIONS, LLMS_SECTIONS, NOTICE_CATEGORIES, PROPOSAL_KINDS, TRANSITIONS, weightOf } from './rules.js';
-import { isHidden, isStatusTarget, STATUS_TARGETS, statusOf, targetState } from './status.js';
+import { isHidden, isStatusTarget, statusOf, targetState } from './status.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const flat = (s: string, n: number) => {
@@ -37,7 +37,7 @@ export const PROCESS = [
 const rulesOp = defineOp({
   name: 'gov.rules',
   title: 'Governance rules',
-  summary: 'How the commons is governed: trust levels and support weights, the cap per network, decisions and states, notice caps and categories, the roadmap.',
+  summary: 'Governance rules and the roadmap: support weights per level, caps, decisions, notices.',
   input: z.object({}).strict(),
   output: rulesOut,
   auth: 'anon',
@@ -133,7 +133,7 @@ export function shares(byHolder: Map<string, number>, total: number): z.infer<ty
 const statsOp = defineOp({
   name: 'gov.stats',
   title: 'Capture metrics',
-  summary: 'Share of all support weight held by the top 1, 3 and 10 roots and networks, so that capture of governance is visible.',
+  summary: 'Share of support held by the top roots and networks.',
   input: z.object({}).strict(),
   output: statsOut,
   auth: 'anon',
@@ -202,7 +202,7 @@ const statusOut = z.object({
 const statusOp = defineOp({
   name: 'sys.status',
   title: 'Service status',
-  summary: 'Current announcements, maintenance windows, freezes, the shed level and the state of each status target.',
+  summary: 'Announcements, maintenance, freezes, shed level.',
   input: z.object({}).strict(),
   output: statusOut,
   auth: 'anon',
@@ -225,8 +225,8 @@ const statusOp = defineOp({
 const stOp = defineOp({
   name: 'st.get',
   title: 'Status of a target',
-  summary: `State of one part of the service (${STATUS_TARGETS.join(', ')}): operational, degraded, maintenance or frozen, and why.`,
-  input: z.object({ target: z.string().min(1).max(limit('status.target')) }).strict(),
+  summary: 'Status of one part of the service.',
+  input: z.object({ target: z.string().min(1).max(limit('status.target')).describe('api or a freeze kind') }).strict(),
   output: z.object({ target: z.string(), state: z.string(), why: z.string(), since: z.string().nullable(), at: z.string(), announcements: z.number() }),
   auth: 'anon',
   readOnly: true,
