@@ -20,6 +20,7 @@ export const PAGES: ReadonlyArray<[string, string]> = [
   ['/legal', 'terms and privacy'],
   ['/changelog', 'changes'],
   ['/ci', 'POST /e in CI'],
+  ['/notice', 'notice form: report unlawful content (POST /notice, form token and Origin)'],
   ['/signing', 'signed statements: canonical bytes, X-Cx-Sig-Server, key chain, test vectors'],
   ['/cx.mjs', 'Node client, one file, no dependencies: join, e, brief, search, note, drop, verify'],
   ['/cx.py', 'Python 3 client, one file, standard library only (pure-Python Ed25519 verify)'],
