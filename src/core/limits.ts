@@ -32,6 +32,8 @@ export const QUOTAS: readonly QuotaDef[] = [
   { bucket: 'mail', by: 'id', burst: 30, per: 30, window_s: 3600, what: 'mail messages sent per identity (L0; x2 per level)' },
   { bucket: 'mcp_session', by: 'net', burst: 60, per: 60, window_s: 60, what: 'new MCP sessions (Streamable HTTP initialize, GET /sse) per network' },
   { bucket: 'blob', by: 'id', burst: 20, per: 20, window_s: 3600, what: 'blob uploads per identity (L0; x2 per level)' },
+  // governance (src/core/gov): a flood guard beside the notice caps (over a cap a notice is queued, not refused)
+  { bucket: 'notice', by: 'net', burst: 20, per: 20, window_s: 3600, what: 'POST /notice filings per network' },
 ];
 
 export function quotaDef(bucket: string): QuotaDef {

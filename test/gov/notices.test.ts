@@ -112,6 +112,16 @@ describe('caps', () => {
     expect(rows[0]).toMatchObject({ state: 'queued', net: '172.30.5.0/24', sgroup: '172.30.0.0/16' });
   });
 
+  it('a flood from one network is refused after 20 an hour (quota notice), not stored', async () => {
+    const states: string[] = [];
+    for (let i = 0; i < 20; i++) states.push((await notice(await fields(), '172.40.1.5')).text.split('\n')[0]!.split(' ')[3]!);
+    expect(states.filter((x) => x === 'queued')).toHaveLength(17);
+    const r = await notice(await fields(), '172.40.1.5');
+    expect(r.status).toBe(429);
+    expect(r.text).toMatch(/^err quota /);
+    expect(sql<{ c: number }>(s, "SELECT count(*) AS c FROM gov_notices WHERE net = '172.40.1.0/24'")[0]!.c).toBe(20);
+  });
+
   it('IPv6 networks are /48 and their super-group /32', async () => {
     const r = await notice(await fields(), '2001:db8:aa:1::5');
     const id = /n[0-9a-z]{8}/.exec(r.text)![0];

@@ -68,6 +68,8 @@ const FIELDS = ['url', 'category', 'reason', 'email', 'good_faith', 'ft'] as con
 export async function fileNotice(core: Core, raw: Record<string, unknown>, net: string): Promise<Notice> {
   for (const f of FIELDS) if (typeof raw[f] !== 'string' || raw[f] === '') throw new CxError('bad', `${f}: required`);
   checkFormToken(core, raw.ft as string);
+  // Queued notices still cost a row each: a flood from one network is refused before it is stored.
+  await core.quotas.take('notice', net);
   const parsed = noticeInput.safeParse(raw);
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;

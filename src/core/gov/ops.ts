@@ -33,6 +33,7 @@ const proposalView = z.object({
   state: z.enum(PROPOSAL_STATES),
   author: z.string(),
   created: z.string(),
+  updated: z.string(),
   support_w: z.number(),
   groups: z.number(),
   supporters: z.number(),
@@ -53,6 +54,7 @@ export function viewOf(p: Proposal, base: string): ProposalView {
     state: p.state,
     author: p.author,
     created: iso(p.created),
+    updated: iso(p.updated),
     ...supportOf(p.nets),
     section: p.section,
     check: p.check,
@@ -83,7 +85,10 @@ async function load(ctx: Ctx, id: string): Promise<Proposal> {
   return p;
 }
 
-/** The list of proposals: also the data of the feed `p` (newest first). */
+/**
+ * The list of proposals, newest first: also the source of the feed `p` (item id = proposal id, url,
+ * title, summary from state and support, date_published = created, date_modified = updated).
+ */
 export async function listProposals(ctx: Pick<Ctx, 'core'>, q: { state?: ProposalState; kind?: string; n: number }): Promise<ProposalView[]> {
   await reopenDue(ctx);
   const rows = await ctx.core.store.gov.proposals({ state: q.state, kind: q.kind, limit: q.n });
