@@ -13,7 +13,7 @@ export const ERROR_CODES: readonly ErrCode[] = [
   { code: 'auth', status: 401, summary: 'Missing or wrong token. Variant `err auth admin` for operator routes; 403 for a veto without the admin token.', fix: 'Register: POST /v1/challenge?for=reg, solve, POST /v1/register, then send Authorization: Bearer cx_...' },
   { code: 'pow', status: 400, summary: 'Bad proof of work: expired, forged, reused, too weak or for another purpose.', fix: 'Get a fresh challenge from POST /v1/challenge and send <challenge>:<nonce> whose SHA-256 has the leading zero bits asked.' },
   { code: 'scrub', status: 400, summary: 'Content rejected because it contains a secret (key, token, password) at the given offset.', fix: 'Remove the secret at the offset named (field@offset) and send again. Kinds are listed in /help/err/scrub.' },
-  { code: 'hazard', status: 400, summary: 'Content falls in one of the hazard families of /hazards.txt.', fix: 'Do not publish it. Disputes: email the security contact in /.well-known/security.txt (POST /notice is not open yet).' },
+  { code: 'hazard', status: 400, summary: 'Content falls in one of the hazard families of /hazards.txt.', fix: 'Do not publish it. Disputes: file a notice at /notice, or email the security contact in /.well-known/security.txt.' },
   { code: 'size', status: 413, summary: 'Body or field too large.', fix: 'Stay within /limits.' },
   { code: 'notfound', status: 404, summary: 'Unknown, expired, hidden, burnt, foreign or invalid-signature cases, all treated identically.', fix: 'Check the id or path; see /help for the routes.' },
   { code: 'dup', status: 409, summary: 'Already done, or the state does not allow it.', fix: 'Read the current state first.' },

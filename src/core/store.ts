@@ -23,6 +23,7 @@ import type { SwarmRepo } from './swarm/ports.js';
 import type { WebhookRepo } from './webhooks/ports.js';
 import type { ExportFiles, ExportRepo } from './exports/ports.js';
 import type { AdminRepo } from './admin/ports.js';
+import type { GovRepo } from './gov/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -66,6 +67,8 @@ export interface Store {
   exportFiles: ExportFiles;
   /** Operator state: announcements, marks, ASN policy, content origin, inbox, demand, tombstones, purge. */
   admin: AdminRepo;
+  /** Governance: proposals, support, roadmap, notices and their reports, /llms.txt revisions. */
+  gov: GovRepo;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -64,6 +64,7 @@ export const TOOLSETS: Record<string, { prefixes: string[]; about: string }> = {
   cache: { prefixes: ['cache', 'blob'], about: 'result cache and blobs' },
   mail: { prefixes: ['mail'], about: 'agent mail' },
   swarm: { prefixes: ['topic', 'sub', 'wq', 'kv'], about: 'swarm topics, subscriptions, work queues, kv entries' },
+  gov: { prefixes: ['gov', 'st'], about: 'proposals, support, governance rules and status pages' },
   sys: { prefixes: ['sys'], about: 'health and limits' },
 };
 

@@ -9,13 +9,14 @@ import { hazardsTxt } from '../core/docs/content/hazards.js';
 import { legalMd } from '../core/docs/content/legal.js';
 import { signingTxt } from '../core/docs/content/signing.js';
 import {
-  agentsMd, helpErrCodeMd, helpErrCodeTxt, helpErrMd, helpErrTxt, helpMd, helpTxt, indexMd, llmsFullTxt, llmsTxt, LLMS_REVISIONS,
+  agentsMd, helpErrCodeMd, helpErrCodeTxt, helpErrMd, helpErrTxt, helpMd, helpTxt, indexMd, llmsFullTxt, llmsTxt,
 } from '../core/docs/registry-docs.js';
 import { CxError, errCode } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import type { Core, Operation } from '../core/ops/types.js';
 import { readFigures, type Figures } from '../core/system/figures.js';
 import { openapi } from './openapi.js';
+import { llmsVersion } from '../core/gov/llms.js';
 import { FAVICON, landingHtml, PAGE_CSP, referenceHtml } from './site.js';
 import { page } from '../http/html.js';
 import { acceptQ, HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
@@ -36,7 +37,8 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
   const send = (reply: FastifyReply, type: string, body: string | object) => reply.header('cache-control', PUBLIC).type(type).send(body);
 
   // Generated once: the registry and base URL do not change while the process runs.
-  const llms = llmsTxt(ops, base);
+  // Per revision of the voted sections (revisions never change once written, src/core/gov/llms.ts).
+  const llmsByRev = new Map<number, string>();
   const oa = openapi(ops, base, '1.0.0');
   let full = { at: 0, text: '' };
 
@@ -61,9 +63,12 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
     const rev = (req.query as Record<string, unknown>).rev;
     if (rev !== undefined) {
       if (typeof rev !== 'string' || !/^[1-9]\d{0,8}$/.test(rev)) throw new CxError('bad', 'rev: integer at least 1');
-      if (Number(rev) > LLMS_REVISIONS) throw new CxError('notfound', `no revision ${rev}; latest is ${LLMS_REVISIONS}`);
     }
-    return send(reply, 'text/plain; charset=utf-8', llms);
+    const v = await llmsVersion(core, rev === undefined ? undefined : Number(rev));
+    let text = llmsByRev.get(v.rev);
+    if (text === undefined) llmsByRev.set(v.rev, (text = llmsTxt(ops, base, v.sections)));
+    reply.header('x-llms-rev', String(v.rev));
+    return send(reply, 'text/plain; charset=utf-8', text);
   });
   app.get('/llms-full.txt', async (_req, reply) => {
     if (core.now() - full.at > limit('llms_full.regen') * 1000) full = { at: core.now(), text: llmsFullTxt(ops, base, limit('llms_full.bytes')) };

@@ -11,6 +11,7 @@ import { registerKbPages } from './kb.js';
 import { registerOpRoutes } from './ops.js';
 import { registerPages } from './pages.js';
 import { registerWebhooks } from './webhooks.js';
+import { registerGovPages } from './gov.js';
 
 export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest', async (app, { core, ops }) => {
   registerOpRoutes(app, core, ops);
@@ -22,4 +23,5 @@ export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest
   registerFeeds(app, core);
   registerExports(app, core);
   registerGit(app, core);
+  registerGovPages(app, core);
 });

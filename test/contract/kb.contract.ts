@@ -227,5 +227,27 @@ export function contract(adapter: Adapter): void {
     expect(seen).toEqual(made);
     expect(await (await s.reopen()).kb.pageAfter(made[4]!.n, 10)).toEqual([]);
     expect((await s.store.kb.pageAfter(made[1]!.n, 10)).map((e) => e.id)).toEqual(made.slice(2).map((e) => e.id));
+
+  it('setHidden hides an entry from reads and shows it again; remove deletes it with its votes and search row', async () => {
+    const { s, now, a, b } = await setup();
+    const e = entry(a, now, { title: 'Hidden by a notice zzhide' });
+    await s.store.kb.insert(e);
+    await s.store.kb.vote(e.id, b, true, now);
+    expect(await s.store.kb.setHidden(e.id, true)).toBe(true);
+    expect(await s.store.kb.byId(e.id)).toBeNull();
+    expect(await s.store.kb.byHash(e.h, 10, false)).toEqual([]);
+    expect(await s.store.kb.search('zzhide', 10)).toEqual([]);
+    expect(await s.store.kb.count()).toBe(0);
+    expect(await (await s.reopen()).kb.byId(e.id)).toBeNull();
+    expect(await s.store.kb.setHidden(e.id, false)).toBe(true);
+    expect((await s.store.kb.byId(e.id))?.confirms).toBe(1);
+    expect((await s.store.kb.search('zzhide', 10)).map((h) => h.id)).toEqual([e.id]);
+    expect(await s.store.kb.remove(e.id)).toBe(true);
+    expect(await s.store.kb.remove(e.id)).toBe(false);
+    expect(await s.store.kb.setHidden(e.id, true)).toBe(false);
+    expect(await s.store.kb.byId(e.id)).toBeNull();
+    expect(await s.store.kb.search('zzhide', 10)).toEqual([]);
+    // The id is free again.
+    expect(await s.store.kb.insert(entry(a, now, { id: e.id }))).not.toBeNull();
   });
 }

@@ -126,6 +126,10 @@ export interface KbRepo {
   /** The best digest of each (version, topic) of a library, newest first. */
   digestsOf(lib: string, limit: number): Promise<Digest[]>;
   bestDigest(lib: string, ver: string, topic: string): Promise<Digest | null>;
+  /** Hides (notices, reports) or shows an entry again; reads skip hidden entries. False: no such entry. */
+  setHidden(id: string, hidden: boolean): Promise<boolean>;
+  /** Deletes an entry with its libraries, votes and search row (an upheld notice). False: no such entry. */
+  remove(id: string): Promise<boolean>;
   /** Bulk insert inside one transaction (sample data, benchmarks). */
   insertMany(rows: NewEntry[]): Promise<number>;
   /** Hides an entry from every read (removed content); false when it is unknown or already hidden. */

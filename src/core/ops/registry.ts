@@ -16,10 +16,13 @@ import { trustOps } from '../trust/ops.js';
 import { swarmOps } from '../swarm/ops.js';
 import { webhookOps } from '../webhooks/ops.js';
 import { exportOps } from '../exports/ops.js';
+import { proposalOps } from '../gov/ops.js';
+import { noticeOps } from '../gov/notices.js';
+import { govPageOps } from '../gov/pages.js';
 import type { AnyOperation } from './types.js';
 // The operation registry: every capability, enumerable by the faces.
 
-export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...swarmOps, ...webhookOps, ...exportOps, ...reviewOps];
+export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...swarmOps, ...webhookOps, ...exportOps, ...reviewOps, ...proposalOps, ...noticeOps, ...govPageOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');

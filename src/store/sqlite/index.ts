@@ -20,6 +20,7 @@ import { sqliteControl } from './control.js';
 import { sqliteIdentityKeys, sqliteSignedConfirms } from './identity-keys.js';
 import { sqliteSwarm } from './swarm.js';
 import { sqliteWebhooks } from './webhooks.js';
+import { sqliteGov } from './gov.js';
 import { MemoryQuotaRepo } from '../../core/quota/memory.js';
 import { sqliteExports } from './exports.js';
 import { fileExports } from '../files/exports.js';
@@ -67,6 +68,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     exports: sqliteExports(db),
     exportFiles: fileExports(join(dataDir, 'export')),
     admin: sqliteAdmin(db, events, dataDir, now),
+    gov: sqliteGov(db),
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {

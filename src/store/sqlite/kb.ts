@@ -136,6 +136,19 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   );
   const bestDigest = db.prepare('SELECT lib, ver, topic, author, lines, score, created FROM kb_digests WHERE lib = ? AND ver = ? AND topic = ? ORDER BY score DESC, created DESC LIMIT 1');
 
+  // Notices hide and remove entries (src/core/gov); libraries, votes and errors go by cascade.
+  const setHiddenSt = db.prepare('UPDATE kb_entries SET hidden = ? WHERE id = ?');
+  const selNOf = db.prepare('SELECT n FROM kb_entries WHERE id = ?').pluck();
+  const delEntry = db.prepare('DELETE FROM kb_entries WHERE n = ?');
+  const delSigned = db.prepare('DELETE FROM kb_signed_confirms WHERE entry = ?');
+  const removeTx = db.transaction((id: string): boolean => {
+    const n = selNOf.get(id) as number | undefined;
+    if (n === undefined) return false;
+    delFts.run(n);
+    delSigned.run(id);
+    delEntry.run(n);
+    return true;
+  });
   const insertOne = (e: NewEntry): number => {
     const n = Number(insEntry.run({ ...e, ch: e.ch ?? '', sigv: e.sigv ?? 0, tags: e.tags.join(' ') }).lastInsertRowid);
     insError.run(n, e.error);
@@ -301,6 +314,13 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
       return hideStmt.run(id).changes === 1;
     async pageAfter(after, limit) {
       return (pageAfter.all(after, limit) as Row[]).map(toEntry);
+    async setHidden(id, hidden) {
+      changed();
+      return setHiddenSt.run(hidden ? 1 : 0, id).changes === 1;
+    },
+    async remove(id) {
+      changed();
+      return removeTx(id);
     },
   };
 }
