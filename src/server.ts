@@ -14,6 +14,11 @@ import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
 import { buildApp } from './app.js';
 import { openSqliteStore } from './store/sqlite/index.js';
+import { startWorker } from './core/jobs/worker.js';
+import { KAT_QUEUE, runKats } from './core/compute/services.js';
+import { loadSampleServices } from './core/compute/seed.js';
+import { startCallSweep } from './core/compute/sweep.js';
+import { defaultRunner } from './wasm/index.js';
 
 export interface Running {
   core: Core;
@@ -28,12 +33,18 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const logger = opts.logger ?? true;
   const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
   const store = openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
-  const core = buildCore(config, store, log);
+  // The plugin runner (worker threads, started on demand) and the KAT job worker.
+  const runner = defaultRunner();
+  const core = buildCore(config, store, log, undefined, runner);
+  const stopKats = startWorker<{ name: string; ver: number }>(store.jobs, KAT_QUEUE, async (job) => void (await runKats(core, job.payload.name, job.payload.ver)), { log });
   // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).
   const resigned = await resignKb(store.kb);
   if (resigned) log.info({ entries: resigned }, 'KB entries re-signed with the current ErrSig version');
   const seeded = config.seed ? await loadSeedIfEmpty(core) : 0;
   if (seeded) log.info({ entries: seeded }, 'sample KB data loaded');
+  const services = config.seed ? await loadSampleServices(core) : 0;
+  if (services) log.info({ services }, 'sample services published (served once their KATs pass)');
+  const stopCallSweep = startCallSweep(core);
   const purge = setInterval(() => void store.proofs.purgeExpired(core.now()).catch(() => 0), 60_000);
   purge.unref();
   const stopDropSweep = startDropSweep(core);
@@ -64,8 +75,11 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       stopDropSweep();
       stopWantedSweep();
       stopEventSweep();
+      stopCallSweep();
       // fastify.close stops accepting and waits for in-flight requests; then the database.
       await Promise.all([app.close(), catalog.close()]);
+      await stopKats();
+      await runner.close();
       await store.close();
     },
   };

@@ -32,6 +32,7 @@ export const QUOTAS: readonly QuotaDef[] = [
   { bucket: 'mail', by: 'id', burst: 30, per: 30, window_s: 3600, what: 'mail messages sent per identity (L0; x2 per level)' },
   { bucket: 'mcp_session', by: 'net', burst: 60, per: 60, window_s: 60, what: 'new MCP sessions (Streamable HTTP initialize, GET /sse) per network' },
   { bucket: 'blob', by: 'id', burst: 20, per: 20, window_s: 3600, what: 'blob uploads per identity (L0; x2 per level)' },
+  { bucket: 'compute', by: 'id', burst: 600, per: 600, window_s: 60, what: 'service calls per identity (L0; x2 per level); credits bound them too' },
 ];
 
 export function quotaDef(bucket: string): QuotaDef {
@@ -244,7 +245,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'svc.versions', value: 100, unit: 'versions', what: 'versions kept per service' },
   { key: 'svc.desc', value: 300, unit: 'chars', what: 'service description (the MCP tool description)' },
   { key: 'svc.ok_note', value: 200, unit: 'chars', what: 'note of an L2 ok report' },
-  { key: 'blob.admin', value: 128 * MiB, unit: 'bytes', what: 'operator blob cap (PUT /admin/blob, above the public cap)' },
+  { key: 'blob.admin', value: 64 * MiB, unit: 'bytes', what: 'operator blob cap (PUT /admin/blob, above the public cap)' },
   // ---- end compute ----
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },

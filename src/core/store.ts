@@ -19,6 +19,7 @@ import type { JobQueue } from './jobs/ports.js';
 import type { ControlRepo } from './control/ports.js';
 import type { QuotaRepo } from './quota/ports.js';
 import type { IdentityKeyRepo, SignedConfirmRepo } from './trust/ports.js';
+import type { ServiceRepo } from './compute/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -52,6 +53,8 @@ export interface Store {
   identityKeys: IdentityKeyRepo;
   /** Signed confirmations of KB entries (conf1): counted on the entry page. */
   signedConfirms: SignedConfirmRepo;
+  /** Compute services: names, versions and their KAT gate, L2 ok reports, call records. */
+  services: ServiceRepo;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

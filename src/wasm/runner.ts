@@ -59,7 +59,7 @@ export class WasmRunner implements ComputeRunner {
     this.now = opts.now ?? (() => performance.now());
   }
 
-  /** Starts the workers now (otherwise on the first call); resolves when they are ready. */
+  /** Starts the whole pool now (otherwise workers start on demand); resolves when they are ready. */
   async warm(): Promise<void> {
     this.fill();
     await Promise.all(this.slots.map((s) => s.ready));
@@ -73,8 +73,10 @@ export class WasmRunner implements ComputeRunner {
     return new Promise((resolve) => {
       const p: Pending = { call, resolve, t0: this.now(), id: ++this.seq };
       if (this.closed) return resolve({ ok: false, code: 'busy', detail: 'runner closed', ms: 0 });
-      this.fill();
-      const idle = this.slots.find((s) => !s.busy && !s.gone);
+      let idle = this.slots.find((s) => !s.busy && !s.gone);
+      // Workers start on demand, up to the pool size: an idle process (or one that only runs a few
+      // KATs) keeps one worker, not the whole pool.
+      if (!idle && this.slots.length < this.opts.workers) this.slots.push((idle = this.spawn()));
       if (idle) return void this.dispatch(idle, p);
       if (this.waiting.length >= this.opts.queue) return resolve({ ok: false, code: 'busy', detail: `${this.waiting.length} calls waiting for a worker`, ms: 0 });
       this.waiting.push(p);
@@ -143,7 +145,8 @@ export class WasmRunner implements ComputeRunner {
     if (i >= 0) this.slots.splice(i, 1);
     const p = slot.busy;
     if (p) this.finish(slot, { ok: false, code, detail, ms: this.now() - p.t0 });
-    this.fill();
+    // The replacement starts now, so the next call does not pay for its start.
+    if (!this.closed) this.slots.push(this.spawn());
     this.next();
   }
 

@@ -1,6 +1,6 @@
 // Async ports of the credit ledger; src/store/sqlite/ledger.ts implements them.
 
-export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund';
+export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'compute';
 
 export interface Posting {
   account: string;

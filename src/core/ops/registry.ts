@@ -13,9 +13,10 @@ import { profileOps } from '../profiles/ops.js';
 import { badgeOps } from '../badges/ops.js';
 import { workspaceOps } from '../workspace/ops.js';
 import { trustOps } from '../trust/ops.js';
+import { computeOps } from '../compute/ops.js';
 import type { AnyOperation } from './types.js';
 
-export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps];
+export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...computeOps];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');

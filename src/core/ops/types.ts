@@ -8,6 +8,7 @@ import type { Pow } from '../identity/pow.js';
 import type { Control } from '../control/control.js';
 import type { FreezeKind } from '../control/kinds.js';
 import type { ServerKeys } from '../trust/keys.js';
+import type { ComputeRunner } from '../compute/ports.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
@@ -32,6 +33,8 @@ export interface Core {
   version: string;
   /** The statement signing key ring (src/core/trust): the one signer of the service. */
   keys: ServerKeys;
+  /** The WASM plugin runner (src/wasm): compute calls and KATs run on it. */
+  compute: ComputeRunner;
 }
 
 export interface Caller {

@@ -18,6 +18,7 @@ import { sqliteSaved } from './saved.js';
 import { sqliteWorkspace } from './workspace.js';
 import { sqliteControl } from './control.js';
 import { sqliteIdentityKeys, sqliteSignedConfirms } from './identity-keys.js';
+import { sqliteServices } from './services.js';
 import { MemoryQuotaRepo } from '../../core/quota/memory.js';
 
 /**
@@ -57,6 +58,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     control: sqliteControl(db),
     identityKeys: sqliteIdentityKeys(db),
     signedConfirms: sqliteSignedConfirms(db),
+    services: sqliteServices(db),
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {
