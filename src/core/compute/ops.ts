@@ -106,6 +106,7 @@ export const svcOkOp = defineOp({
   readOnly: false,
   quota: ['write'],
   scrub: ['note'],
+  freeze: 'compute',
   rest: { method: 'POST', path: '/v1/svc/:name/:ver/ok', status: 201 },
   async run(ctx, i) {
     const r = await reportOk(ctx, i.name, i.ver, i.sig, i.note ?? null);
