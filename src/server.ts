@@ -16,6 +16,7 @@ import { buildApp } from './app.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import { startWorker } from './core/jobs/worker.js';
 import { KAT_QUEUE, runKats } from './core/compute/services.js';
+import { DONATE_QUEUE, serverDonate } from './core/compute/donors.js';
 import { loadSampleServices } from './core/compute/seed.js';
 import { startCallSweep } from './core/compute/sweep.js';
 import { defaultRunner } from './wasm/index.js';
@@ -37,6 +38,8 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const runner = defaultRunner();
   const core = buildCore(config, store, log, undefined, runner);
   const stopKats = startWorker<{ name: string; ver: number }>(store.jobs, KAT_QUEUE, async (job) => void (await runKats(core, job.payload.name, job.payload.ver)), { log });
+  // The server is a donor by default: one replica of every replicated job.
+  const stopDonor = startWorker<{ job: string }>(store.jobs, DONATE_QUEUE, (job) => serverDonate(core, job.payload.job), { log, concurrency: 2 });
   // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).
   const resigned = await resignKb(store.kb);
   if (resigned) log.info({ entries: resigned }, 'KB entries re-signed with the current ErrSig version');
@@ -79,6 +82,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       // fastify.close stops accepting and waits for in-flight requests; then the database.
       await Promise.all([app.close(), catalog.close()]);
       await stopKats();
+      await stopDonor();
       await runner.close();
       await store.close();
     },

@@ -246,6 +246,9 @@ export const LIMITS: readonly Limit[] = [
   { key: 'svc.desc', value: 300, unit: 'chars', what: 'service description (the MCP tool description)' },
   { key: 'svc.ok_note', value: 200, unit: 'chars', what: 'note of an L2 ok report' },
   { key: 'blob.admin', value: 64 * MiB, unit: 'bytes', what: 'operator blob cap (PUT /admin/blob, above the public cap)' },
+  { key: 'compute.lease_ms', value: 60_000, unit: 'ms', what: 'a donor\'s lease on a job replica (past it the slot goes to another donor)' },
+  { key: 'compute.n.l0', value: 1, unit: 'replicas', what: 'replicas (n) of a job an L0 identity may ask for (L1 3, L2 5, L3 7)' },
+  { key: 'compute.donor_bad', value: 3, unit: 'results', what: 'reported results after which a donor that has more reported than agreeing results gets no lease (unless operator-trusted)' },
   // ---- end compute ----
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },

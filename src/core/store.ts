@@ -19,7 +19,7 @@ import type { JobQueue } from './jobs/ports.js';
 import type { ControlRepo } from './control/ports.js';
 import type { QuotaRepo } from './quota/ports.js';
 import type { IdentityKeyRepo, SignedConfirmRepo } from './trust/ports.js';
-import type { ServiceRepo } from './compute/ports.js';
+import type { CJobRepo, ServiceRepo } from './compute/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -55,6 +55,8 @@ export interface Store {
   signedConfirms: SignedConfirmRepo;
   /** Compute services: names, versions and their KAT gate, L2 ok reports, call records. */
   services: ServiceRepo;
+  /** Replicated compute jobs: slots leased by donors, donors' standing, revoked receipts. */
+  cjobs: CJobRepo;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -9,6 +9,7 @@ import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
 import type { AnyOperation } from '../ops/types.js';
 import { callOut, callService, getCall } from './calls.js';
+import { donorOps } from './donor-ops.js';
 import { isReserved, manifestSchema, svcName, svcVer } from './manifest.js';
 import { OK_TYPE, OPERATOR, okPayload, publish, reportOk, servedVersion, SYSTEM } from './services.js';
 
@@ -223,5 +224,5 @@ export const svcRunOp = defineOp({
   text: callText,
 });
 
-export const computeOps: AnyOperation[] = [adminBlobOp, adminSvcOp, svcPublishOp, svcOkOp, svcListOp, svcGetOp, svcCallOp, svcRunOp];
+export const computeOps: AnyOperation[] = [adminBlobOp, adminSvcOp, svcPublishOp, svcOkOp, svcListOp, svcGetOp, svcCallOp, svcRunOp, ...donorOps];
 export { callOut, okPayload };

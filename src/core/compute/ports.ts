@@ -148,3 +148,101 @@ export interface ServiceRepo {
   /** Deletes call records created before `before`; returns how many. */
   purgeCalls(before: number): Promise<number>;
 }
+
+// ---- Replicated jobs, donors, receipts (src/store/sqlite/cjobs.ts) ----
+
+export interface CJob {
+  id: string;
+  name: string;
+  ver: number;
+  wasm: string;
+  caller: string;
+  input: Buffer;
+  in_hash: string;
+  k: number;
+  n: number;
+  /** Credits per replica, paid by the caller at creation (n x price held by the system). */
+  price: number;
+  state: 'open' | 'done' | 'failed';
+  out_hash: string | null;
+  output: Buffer | null;
+  /** The signed att1 line (done jobs). */
+  receipt: string | null;
+  created: number;
+  ended: number | null;
+}
+
+export interface CSlot {
+  job: string;
+  slot: number;
+  state: 'open' | 'leased' | 'done';
+  lease: string | null;
+  donor: string | null;
+  pub: string | null;
+  deadline: number | null;
+  out_hash: string | null;
+  output: Buffer | null;
+  dsig: string | null;
+  at: number | null;
+}
+
+export interface Donor {
+  id: string;
+  trusted: boolean;
+  /** Results that agreed with a quorum. */
+  good: number;
+  /** Results that disagreed with a quorum (reported). */
+  bad: number;
+  updated: number;
+}
+
+export interface DonorReport {
+  job: string;
+  donor: string;
+  out_hash: string;
+  /** The quorum's output hash. */
+  quorum: string;
+  at: number;
+}
+
+export interface JobEnd {
+  state: 'done' | 'failed';
+  out_hash: string | null;
+  output: Buffer | null;
+  receipt: string | null;
+  /** Donors whose results agreed with the quorum (standing up). */
+  agree: string[];
+  /** Donors whose results disagreed (standing down, reported). */
+  disagree: Array<{ donor: string; out_hash: string }>;
+}
+
+export interface CJobRepo {
+  /** Creates the job with n open slots. */
+  create(job: Omit<CJob, 'state' | 'out_hash' | 'output' | 'receipt' | 'ended'>): Promise<void>;
+  get(id: string): Promise<CJob | null>;
+  slots(id: string): Promise<CSlot[]>;
+  /**
+   * Leases one slot of an open job (`job`, or the oldest open job with a free slot when null) to
+   * `donor`, who must hold no other live or submitted slot of that job. A slot is free when open or
+   * when its lease expired (deadline before `now`): that is how an expired lease is reassigned.
+   * Exactly one caller gets a given slot.
+   */
+  lease(donor: string, pub: string, lease: string, deadline: number, now: number, job: string | null): Promise<{ job: CJob; slot: number } | null>;
+  /** The slot a lease names (any state), or null. */
+  slotByLease(lease: string): Promise<CSlot | null>;
+  /** Records the result of a live lease held by `donor`; 'stale' when the lease is unknown, another's, expired or already used. */
+  submit(lease: string, donor: string, r: { out_hash: string; output: Buffer; dsig: string }, now: number): Promise<{ job: string; slot: number } | 'stale'>;
+  /** Ends an open job once (outcome, donors' standing, reports of disagreeing donors); false when it was not open. */
+  finish(id: string, end: JobEnd, now: number): Promise<boolean>;
+  /** A disagreeing result that arrived after the job ended: standing down, reported once. */
+  report(r: DonorReport): Promise<boolean>;
+  reports(job: string): Promise<DonorReport[]>;
+  donor(id: string): Promise<Donor | null>;
+  setTrusted(id: string, on: boolean, now: number): Promise<void>;
+  /** Receipts of done jobs ended at or after `since` in whose quorum `donor` took part. */
+  receiptsWith(donor: string, since: number): Promise<Array<{ job: string; receipt: string }>>;
+  /** Revokes a receipt once (false when already revoked). */
+  revoke(job: string, line: string, reason: string, at: number): Promise<boolean>;
+  /** Revoked receipts since `since`, oldest first. */
+  revoked(since: number): Promise<Array<{ job: string; line: string; reason: string; at: number }>>;
+}

@@ -19,6 +19,7 @@ import { sqliteWorkspace } from './workspace.js';
 import { sqliteControl } from './control.js';
 import { sqliteIdentityKeys, sqliteSignedConfirms } from './identity-keys.js';
 import { sqliteServices } from './services.js';
+import { sqliteCJobs } from './cjobs.js';
 import { MemoryQuotaRepo } from '../../core/quota/memory.js';
 
 /**
@@ -59,6 +60,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     identityKeys: sqliteIdentityKeys(db),
     signedConfirms: sqliteSignedConfirms(db),
     services: sqliteServices(db),
+    cjobs: sqliteCJobs(db),
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {
