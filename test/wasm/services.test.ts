@@ -77,6 +77,18 @@ describe('sample services on a fresh install', () => {
     expect((await audit()).problems).toEqual([]);
   });
 
+  it('a caller whose balance cannot cover the price gets 409 and nothing runs', async () => {
+    await until(async () => (await svc('text-stats')).served === 1);
+    const poor = await agent(s, 'poor');
+    // Every credit goes into a bounty's escrow.
+    expect((await call(s, 'POST', '/v1/tasks', { as: poor, json: { title: 'hold my credits', body: 'escrow', bounty: await balance(poor) } })).status).toBe(201);
+    expect(await balance(poor)).toBe(0);
+    const r = await call(s, 'POST', '/v1/svc/text-stats/call', { as: poor, text: 'x' });
+    expect(r.status).toBe(409);
+    expect(r.text).toBe('err dup balance 0: 1 credits not possible\n');
+    expect((await audit()).problems).toEqual([]);
+  });
+
   it('an unknown or unserved name is 404', async () => {
     expect((await call(s, 'POST', '/v1/svc/nope-nope/call', { as: alice, text: 'x' })).text).toBe('err notfound no served service nope-nope\n');
   });

@@ -6,9 +6,9 @@ import { newId } from '../identity/tokens.js';
 import { limit } from '../limits.js';
 import { shortError } from '../ledger/ledger.js';
 import type { TxDraft } from '../ledger/ports.js';
-import type { Ctx } from '../ops/types.js';
+import type { Core, Ctx } from '../ops/types.js';
 import { runLimits } from './manifest.js';
-import type { CallRecord } from './ports.js';
+import type { CallRecord, SvcVersion } from './ports.js';
 import { mustServe, sha256, SYSTEM, wasmOf } from './services.js';
 
 /** The account the server's compute earnings go to (a system account: the audit counts it as returned to the mint). */
@@ -50,26 +50,47 @@ export function callOut(c: CallRecord): CallOut {
   };
 }
 
-/** Runs the served version of `name` on `input`; a failed run is recorded, refunded and thrown as `err compute <code>`. */
+/** Runs the served version of `name` on `input` for the calling identity (svc.call, /mcp/svc/{name}). */
 export async function callService(ctx: Ctx, name: string, input: Buffer): Promise<CallOut> {
-  const { core } = ctx;
+  const v = await mustServe(ctx.core, name);
+  try {
+    return await callVersion(ctx.core, ctx.caller.identity!.id, v, input);
+  } catch (err) {
+    if (err instanceof Short) throw await shortError(ctx, err.account, err.want);
+    throw err;
+  }
+}
+
+/** The caller's balance does not cover the price (callVersion's refusal; callService turns it into 409). */
+export class Short extends Error {
+  constructor(readonly account: string, readonly want: number) {
+    super(`short ${account}`);
+  }
+}
+
+/**
+ * One charged call of a given version for `payer` (an identity id): the building block of svc.call
+ * and of `fn:<svc>@<ver>` sinks, which name their version (the sink checks that it may run it, e.g.
+ * with `servedVersion` or the version's state). Charges compute.price before the run, refunds it
+ * when the run fails, records the call; a failed run throws `err compute <code>` (or `err busy`),
+ * an uncovered price throws Short.
+ */
+export async function callVersion(core: Core, payer: string, v: SvcVersion, input: Buffer): Promise<CallOut> {
   const max = limit('compute.in_bytes');
   if (input.length > max) throw new CxError('size', `input over ${max} bytes`, 413);
-  const v = await mustServe(core, name);
-  const caller = ctx.caller.identity!.id;
   const id = newId('r', core.random, 10);
   const price = limit('compute.price');
   if (price > 0) {
-    const r = await core.store.ledger.post(pay('compute', id, caller, COMPUTE_ACCOUNT, price), core.now());
-    if ('short' in r) throw await shortError(ctx, caller, price);
+    const r = await core.store.ledger.post(pay('compute', id, payer, COMPUTE_ACCOUNT, price), core.now());
+    if ('short' in r) throw new Short(payer, price);
   }
   const r = await core.compute.run({ hash: v.wasm, wasm: () => wasmOf(core, v.wasm), entry: v.manifest.entry, input, limits: runLimits(v.manifest) });
-  if (!r.ok && price > 0) await core.store.ledger.post(pay('refund', id, COMPUTE_ACCOUNT, caller, price), core.now());
+  if (!r.ok && price > 0) await core.store.ledger.post(pay('refund', id, COMPUTE_ACCOUNT, payer, price), core.now());
   const rec: CallRecord = {
     id,
     name: v.name,
     ver: v.ver,
-    caller,
+    caller: payer,
     in_hash: sha256(input),
     status: r.ok ? 'ok' : 'failed',
     code: r.ok ? null : r.code,
