@@ -112,6 +112,9 @@ export class WasmRunner implements ComputeRunner {
       stderr: true,
     });
     worker.unref();
+    // Nothing a plugin or Extism prints reaches the server's output; drained so it never piles up.
+    worker.stdout.resume();
+    worker.stderr.resume();
     let ready!: () => void;
     const slot: Slot = { worker, ready: new Promise<void>((r) => (ready = r)), held: new Map(), busy: null, gone: false };
     worker.on('message', (m: { ready?: boolean; id?: number; ok?: boolean; output?: Uint8Array; code?: RunFailure; detail?: string }) => {
