@@ -30,7 +30,7 @@ export interface RunnerOpts {
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
-  /** Hashes of modules this worker has compiled, least recently used first. */
+  /** Modules this worker has compiled (hash:memory cap), least recently used first. */
   held: Map<string, true>;
   busy: Pending | null;
   gone: boolean;
@@ -45,6 +45,8 @@ interface Pending {
 }
 
 const extismPath = createRequire(import.meta.url).resolve('@extism/extism');
+/** A compiled module is the module clamped to one memory cap: the cache key holds both. */
+const keyOf = (c: RunCall) => `${c.hash}:${c.limits.memPages}`;
 
 export class WasmRunner implements ComputeRunner {
   private readonly slots: Slot[] = [];
@@ -125,7 +127,7 @@ export class WasmRunner implements ComputeRunner {
       if (m.ok) this.finish(slot, { ok: true, output: Buffer.from(m.output!.buffer, m.output!.byteOffset, m.output!.byteLength), ms });
       else {
         // A trapped or refused module is compiled again next time: cheap, and nothing stale stays.
-        if (m.code === 'bad') slot.held.delete(p.call.hash);
+        if (m.code === 'bad') slot.held.delete(keyOf(p.call));
         this.finish(slot, { ok: false, code: m.code!, detail: m.detail ?? '', ms });
       }
     });
@@ -174,15 +176,16 @@ export class WasmRunner implements ComputeRunner {
     const { limits } = call;
     try {
       let wasm: Uint8Array | undefined;
-      if (!slot.held.has(call.hash)) {
+      const key = keyOf(call);
+      if (!slot.held.has(key)) {
         const raw = await call.wasm();
         const info = inspectModule(raw);
         checkModule(info, call.entry, limits.memPages);
         wasm = clampMemory(raw, limits.memPages);
       }
       if (slot.gone || slot.busy !== p) return;
-      slot.held.delete(call.hash);
-      slot.held.set(call.hash, true);
+      slot.held.delete(key);
+      slot.held.set(key, true);
       const drop: string[] = [];
       while (slot.held.size > this.opts.modules) {
         const old = slot.held.keys().next().value!;
@@ -197,7 +200,7 @@ export class WasmRunner implements ComputeRunner {
         if (slot.busy === p) this.retire(slot, 'timeout', `stopped after ${limits.timeMs} ms`);
       }, limits.timeMs);
       p.timer.unref?.();
-      slot.worker.postMessage({ id: p.id, hash: call.hash, wasm, entry: call.entry, input: call.input, memPages: limits.memPages, outBytes: limits.outBytes, hostPages, varBytes: this.opts.varBytes, drop });
+      slot.worker.postMessage({ id: p.id, hash: key, wasm, entry: call.entry, input: call.input, memPages: limits.memPages, outBytes: limits.outBytes, hostPages, varBytes: this.opts.varBytes, drop });
     } catch (err) {
       const detail = err instanceof BadModule ? err.message : `module not available: ${err instanceof Error ? err.message : String(err)}`;
       this.finish(slot, { ok: false, code: 'bad', detail, ms: this.now() - p.t0 });

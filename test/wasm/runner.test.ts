@@ -44,6 +44,14 @@ describe('wasm runner', () => {
     expect(inspectModule(clampMemory(fx('bomb'), 64)).memory?.max).toBe(64);
   });
 
+  it('the same module under two memory caps is compiled once per cap', async () => {
+    expect(await call('bomb', 'x', 'run', { ...lim, memPages: 32 })).toMatchObject({ ok: false, code: 'memory', detail: expect.stringContaining('cap of 32 pages') });
+    expect(await call('bomb', 'x', 'run', { ...lim, memPages: 96 })).toMatchObject({ ok: false, code: 'memory', detail: expect.stringContaining('cap of 96 pages') });
+    const again = await call('bomb', 'x', 'run', { ...lim, memPages: 32 });
+    expect(again).toMatchObject({ ok: false, code: 'memory' });
+    expect((again as { detail: string }).detail).toMatch(/cap of 32 pages reached \((1[6-9]|2\d|3[0-2]) in use\)/);
+  });
+
   it('answers output for a flood, trap for unreachable and a stack overflow', async () => {
     expect(await call('flood', 'x', 'run', { ...lim, memPages: 512 })).toMatchObject({ ok: false, code: 'output' });
     expect(await call('trap')).toMatchObject({ ok: false, code: 'trap' });
