@@ -14,7 +14,8 @@ import { mustServe, sha256, SYSTEM, wasmOf } from './services.js';
 /** The account the server's compute earnings go to (a system account: the audit counts it as returned to the mint). */
 export const COMPUTE_ACCOUNT = 'sys:compute';
 
-const pay = (kind: TxDraft['kind'], ref: string, from: string, to: string, n: number): TxDraft => ({ kind, ref, postings: [{ account: from, amount: -n }, { account: to, amount: n }] });
+/** A transfer of `n` credits (compute calls, replicated jobs). */
+export const pay = (kind: TxDraft['kind'], ref: string, from: string, to: string, n: number): TxDraft => ({ kind, ref, postings: [{ account: from, amount: -n }, { account: to, amount: n }] });
 
 export interface CallOut {
   id: string;

@@ -9,10 +9,9 @@ import { newId } from '../identity/tokens.js';
 import { levelOf } from '../identity/levels.js';
 import { limit } from '../limits.js';
 import { shortError } from '../ledger/ledger.js';
-import type { TxDraft } from '../ledger/ports.js';
 import type { Core, Ctx } from '../ops/types.js';
 import { b64u, statementLine, verifyStatement } from '../trust/sign.js';
-import { COMPUTE_ACCOUNT } from './calls.js';
+import { COMPUTE_ACCOUNT, pay } from './calls.js';
 import { runLimits } from './manifest.js';
 import type { CJob, CSlot } from './ports.js';
 import { mustServe, sha256, SYSTEM, wasmOf } from './services.js';
@@ -28,7 +27,6 @@ export const ATT_TYPE = 'att1';
 export const dsigPayload = (domain: string, job: string, lease: string, inHash: string, outHash: string, donor: string) => `${domain} job=${job} lease=${lease} in=${inHash} out=${outHash} donor=${donor}`;
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const pay = (kind: TxDraft['kind'], ref: string, from: string, to: string, n: number): TxDraft => ({ kind, ref, postings: [{ account: from, amount: -n }, { account: to, amount: n }] });
 
 /** Replicas an identity may ask for, by level. */
 export const maxReplicas = (lvl: number) => [limit('compute.n.l0'), 3, 5, 7][Math.min(3, lvl)]!;

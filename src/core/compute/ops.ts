@@ -8,10 +8,10 @@ import { levelOf } from '../identity/levels.js';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
 import type { AnyOperation } from '../ops/types.js';
-import { callOut, callService, getCall } from './calls.js';
+import { callService, getCall } from './calls.js';
 import { donorOps } from './donor-ops.js';
 import { isReserved, manifestSchema, svcName, svcVer } from './manifest.js';
-import { OK_TYPE, OPERATOR, okPayload, publish, reportOk, servedVersion, SYSTEM } from './services.js';
+import { OK_TYPE, OPERATOR, publish, reportOk, servedVersion, SYSTEM } from './services.js';
 
 const hash = z.string().regex(HASH, 'want 64 lowercase hex (sha256 of the module, a blob)');
 
@@ -153,7 +153,7 @@ export const svcGetOp = defineOp({
 export const svcListOp = defineOp({
   name: 'svc.list',
   title: 'Services',
-  summary: 'Service names in alphabetical order with their stable and served versions (50 per page, `after` pages on).',
+  summary: `Service names in alphabetical order with their stable and served versions (${limit('svc.page')} per page, \`after\` pages on).`,
   input: z.object({ after: z.string().max(limit('svc.name')).default('') }).strict(),
   output: z.object({ services: z.array(z.object({ name: z.string(), owner: z.string(), stable: z.number().int().nullable(), served: z.boolean() })), next: z.string().nullable() }),
   auth: 'anon',
@@ -161,7 +161,7 @@ export const svcListOp = defineOp({
   idempotent: true,
   rest: { method: 'GET', path: '/v1/svc', cache: 'no-store' },
   async run(ctx, i) {
-    const page = 50;
+    const page = limit('svc.page');
     const rows = await ctx.core.store.services.list(i.after, page);
     const services = await Promise.all(rows.map(async (n) => ({ name: n.name, owner: n.owner, stable: n.stable, served: (await servedVersion(ctx.core, n.name)) !== null })));
     return { services, next: rows.length === page ? rows[rows.length - 1]!.name : null };
@@ -225,4 +225,3 @@ export const svcRunOp = defineOp({
 });
 
 export const computeOps: AnyOperation[] = [adminBlobOp, adminSvcOp, svcPublishOp, svcOkOp, svcListOp, svcGetOp, svcCallOp, svcRunOp, ...donorOps];
-export { callOut, okPayload };
