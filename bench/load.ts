@@ -52,8 +52,9 @@ export const WRK: string | null = (() => {
   return (r.stdout || r.stderr).split('\n')[0]!.replace(/\s+Copyright.*/, '').trim() || 'wrk';
 })();
 
-/** A Lua string literal of any text (decimal escapes for everything not plainly printable). */
-const lua = (s: string) => '"' + [...Buffer.from(s)].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\${b}`)).join('') + '"';
+/** A Lua string literal of any text (decimal escapes for everything not plainly printable; three
+ *  digits always, or `\34` before a digit would read as one longer escape). */
+const lua = (s: string) => '"' + [...Buffer.from(s)].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`)).join('') + '"';
 
 /** wrk can run a row whose requests are all the same: no per-request setup. */
 const wrkCan = (o: Opts) => WRK !== null && !o.requests && !o.setupClient && (o.body === undefined || typeof o.body === 'string') && process.env.BENCH_GEN !== 'autocannon';

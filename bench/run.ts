@@ -22,6 +22,12 @@ import { benchSwarm } from './swarm.js';
 const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb,wal,bus,swarm').split(','));
 // BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, feeds, kb, wal, bus) runs only those beside the floors.
 const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,feeds,kb,wal,bus').split(','));
+import { benchCompute } from './compute.js';
+
+// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, kb, wal, bus, compute) runs only those beside the floors.
+const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb,wal,bus,compute').split(','));
+/** The admin token the benchmark gives the server (compute publishes a service and mints credits). */
+const ADMIN = `cxo_admin_bench_${process.pid}_${Date.now().toString(36)}`;
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -112,7 +118,7 @@ async function main(): Promise<void> {
   try {
     const basePid = spawnKid(kids, ['-e', BASELINE], { PORT: String(bport) });
     const floorPid = spawnKid(kids, ['bench/floor.mjs'], { PORT: String(fport) });
-    const cxPid = spawnKid(kids, serverArgs(), { PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000' }, 'inherit');
+    const cxPid = spawnKid(kids, serverArgs(), { PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000', CX_ADMIN_TOKEN: ADMIN }, 'inherit');
     const base = `http://127.0.0.1:${bport}`;
     const floor = `http://127.0.0.1:${fport}`;
     const cx = `http://127.0.0.1:${port}`;
@@ -201,6 +207,13 @@ async function main(): Promise<void> {
     if (ONLY.has('wal')) {
       const w = await benchWal(Number(process.env.BENCH_WAL_WRITES || 50_000));
       notes.push(`WAL: ${w.writes} writes of 1 KiB through the store in ${w.seconds} s; WAL at most ${w.maxMb} MB, ${w.endMb} MB at the end, ${w.settledMb} MB 3 s later; longest event-loop stall ${w.maxStallMs} ms`);
+    }
+
+    // Compute (issue 19): a trivial service through /mcp/svc/{name} and the agent op, beside the same module under Extism directly.
+    if (ONLY.has('compute')) {
+      const c = await benchCompute(cx, run, ADMIN);
+      rows.push(...c.rows);
+      notes.push(c.notes.join('\n'));
     }
 
     // Event bus and job queue through the SQLite store, in this process (no HTTP).

@@ -12,4 +12,4 @@ const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/pack
 rmSync(out, { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', out], { stdio: 'inherit' });
 cpSync('src', join(out, 'src'), { recursive: true, filter: (p) => statSync(p).isDirectory() || !/\.ts$/.test(p) });
-for (const dir of ['cards', 'catalog']) cpSync(dir, join(out, dir), { recursive: true });
+for (const dir of ['cards', 'catalog', 'services']) cpSync(dir, join(out, dir), { recursive: true });

@@ -20,6 +20,12 @@ import { buildApp } from './app.js';
 import { gitMirrorRepo } from './store/git/repo.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import { join } from 'node:path';
+import { startWorker } from './core/jobs/worker.js';
+import { KAT_QUEUE, runKats } from './core/compute/services.js';
+import { DONATE_QUEUE, serverDonate } from './core/compute/donors.js';
+import { loadSampleServices } from './core/compute/seed.js';
+import { startCallSweep } from './core/compute/sweep.js';
+import { defaultRunner } from './wasm/index.js';
 
 export interface Running {
   core: Core;
@@ -34,12 +40,20 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const logger = opts.logger ?? true;
   const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
   const store = openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
-  const core = buildCore(config, store, log);
+  // The plugin runner (worker threads, started on demand) and the KAT job worker.
+  const runner = defaultRunner();
+  const core = buildCore(config, store, log, undefined, runner);
+  const stopKats = startWorker<{ name: string; ver: number }>(store.jobs, KAT_QUEUE, async (job) => void (await runKats(core, job.payload.name, job.payload.ver)), { log });
+  // The server is a donor by default: one replica of every replicated job.
+  const stopDonor = startWorker<{ job: string }>(store.jobs, DONATE_QUEUE, (job) => serverDonate(core, job.payload.job), { log, concurrency: 2 });
   // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).
   const resigned = await resignKb(store.kb);
   if (resigned) log.info({ entries: resigned }, 'KB entries re-signed with the current ErrSig version');
   const seeded = config.seed ? await loadSeedIfEmpty(core) : 0;
   if (seeded) log.info({ entries: seeded }, 'sample KB data loaded');
+  const services = config.seed ? await loadSampleServices(core) : 0;
+  if (services) log.info({ services }, 'sample services published (served once their KATs pass)');
+  const stopCallSweep = startCallSweep(core);
   const purge = setInterval(() => void store.proofs.purgeExpired(core.now()).catch(() => 0), 60_000);
   purge.unref();
   const stopDropSweep = startDropSweep(core);
@@ -81,11 +95,15 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       stopDropSweep();
       stopWantedSweep();
       stopEventSweep();
+      stopCallSweep();
       // fastify.close stops accepting and waits for in-flight requests; then the database.
       await Promise.all([app.close(), catalog.close()]);
       await swarm.stop();
       await Promise.all([app.close(), catalog.close(), stopExportJob()]);
       await stopMirror();
+      await stopKats();
+      await stopDonor();
+      await runner.close();
       await store.close();
     },
   };

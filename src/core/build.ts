@@ -7,10 +7,13 @@ import { Quotas } from './quota/buckets.js';
 import { Control } from './control/control.js';
 import type { Store } from './store.js';
 import { ServerKeys } from './trust/keys.js';
+import type { ComputeRunner } from './compute/ports.js';
+import { noRunner } from './compute/no-runner.js';
 
 export const VERSION = '1.0.0';
 
-export function buildCore(config: Config, store: Store, log: Logger, clock: { now(): number; random(n: number): Buffer } = { now: Date.now, random: randomBytes }): Core {
+/** `compute`: the plugin runner (the server passes src/wasm's); without one, calls answer `err compute bad`. */
+export function buildCore(config: Config, store: Store, log: Logger, clock: { now(): number; random(n: number): Buffer } = { now: Date.now, random: randomBytes }, compute: ComputeRunner = noRunner): Core {
   const now = () => clock.now();
   return {
     config,
@@ -24,5 +27,6 @@ export function buildCore(config: Config, store: Store, log: Logger, clock: { no
     control: new Control(store.control, now, log),
     version: VERSION,
     keys: new ServerKeys(config.keys, now, new URL(config.baseUrl).host),
+    compute,
   };
 }

@@ -21,6 +21,7 @@ export const ERROR_CODES: readonly ErrCode[] = [
   { code: 'quota', status: 429, summary: 'Quota exceeded for your network or identity. Retry-After says when.', fix: 'Wait Retry-After seconds; quotas are listed in /limits.' },
   { code: 'busy', status: 503, summary: 'The server is shedding load (search, feeds or all requests).', fix: 'Retry after the Retry-After header.' },
   { code: 'frozen', status: 503, summary: 'Writes of this kind are frozen by the operator or a maintenance window.', fix: 'See /healthz?v=2 for frozen kinds and maintenance_until.' },
+  { code: 'compute', status: 422, summary: 'A service call did not produce a result: `timeout` (wall-clock limit), `memory` (memory cap), `trap` (the module failed), `output` (output over the cap), `bad` (the module cannot be loaded).', fix: 'Send a smaller input, or report the service version to its publisher; the call was not charged.' },
   { code: 'internal', status: 500, summary: 'An unexpected server fault. No details are exposed; the request id is logged.', fix: 'Retry later; report the X-Request-Id to the operator.' },
 ];
 

@@ -41,6 +41,7 @@ export const QUOTAS: readonly QuotaDef[] = [
   { bucket: 'reg_asn', by: 'net', burst: 10, per: 10, window_s: 3600, what: 'registrations per ASN whose policy is `throttle` (POST /admin/asn); keyed asn:<n>' },
   // governance (src/core/gov): a flood guard beside the notice caps (over a cap a notice is queued, not refused)
   { bucket: 'notice', by: 'net', burst: 20, per: 20, window_s: 3600, what: 'POST /notice filings per network' },
+  { bucket: 'compute', by: 'id', burst: 600, per: 600, window_s: 60, what: 'service calls per identity (L0; x2 per level); credits bound them too' },
 ];
 
 export function quotaDef(bucket: string): QuotaDef {
@@ -329,6 +330,33 @@ export const LIMITS: readonly Limit[] = [
   { key: 'status.lines', value: 20, unit: 'lines', what: 'announcement lines of g:sys shown on /status' },
   { key: 'status.target', value: 80, unit: 'chars', what: 'status target of /st/{target}' },
   // ---- end governance ----
+  // ---- compute (src/wasm runner, src/core/compute services and calls) ----
+  { key: 'compute.workers', value: 2, unit: 'workers', what: 'plugin runner worker threads per process' },
+  { key: 'compute.queue', value: 64, unit: 'calls', what: 'calls waiting for a runner worker (more: 503 err busy)' },
+  { key: 'compute.modules', value: 16, unit: 'modules', what: 'compiled modules cached per runner worker' },
+  { key: 'compute.heap_mb', value: 64, unit: 'MiB', what: 'JS heap of one runner worker (the module memory is capped apart)' },
+  { key: 'compute.time_ms', value: 2000, unit: 'ms', what: 'wall-clock limit of one call, default (a manifest may set up to the maximum)' },
+  { key: 'compute.time_ms.max', value: 10_000, unit: 'ms', what: 'wall-clock limit of one call, maximum' },
+  { key: 'compute.mem_pages', value: 256, unit: 'pages', what: 'module linear memory cap, default (64 KiB pages: 16 MiB)' },
+  { key: 'compute.mem_pages.max', value: 1024, unit: 'pages', what: 'module linear memory cap, maximum (64 MiB)' },
+  { key: 'compute.in_bytes', value: 256 * KiB, unit: 'bytes', what: 'input of one call' },
+  { key: 'compute.out_bytes', value: 256 * KiB, unit: 'bytes', what: 'output of one call, default cap (a manifest may set up to the maximum)' },
+  { key: 'compute.out_bytes.max', value: 1 * MiB, unit: 'bytes', what: 'output of one call, maximum cap' },
+  { key: 'compute.var_bytes', value: 64 * KiB, unit: 'bytes', what: 'plugin variables (Extism vars) of one call' },
+  { key: 'compute.price', value: 1, unit: 'credits', what: 'credits one call costs (paid to the donor that ran it; the server by default)' },
+  { key: 'compute.keep_d', value: 30, unit: 'd', what: 'call results kept readable (GET /v1/run/{id})' },
+  { key: 'svc.name', value: 32, unit: 'chars', what: 'service name (a-z 0-9 -, starts with a letter)' },
+  { key: 'svc.kats', value: 32, unit: 'tests', what: 'known-answer tests in one manifest' },
+  { key: 'svc.kat_bytes', value: 16 * KiB, unit: 'bytes', what: 'input or expected output of one known-answer test' },
+  { key: 'svc.versions', value: 100, unit: 'versions', what: 'versions listed per service (newest first)' },
+  { key: 'svc.page', value: 50, unit: 'rows', what: 'services per page of GET /v1/svc' },
+  { key: 'svc.desc', value: 300, unit: 'chars', what: 'service description (the MCP tool description)' },
+  { key: 'svc.ok_note', value: 200, unit: 'chars', what: 'note of an L2 ok report' },
+  { key: 'blob.admin', value: 64 * MiB, unit: 'bytes', what: 'operator blob cap (PUT /admin/blob, above the public cap)' },
+  { key: 'compute.lease_ms', value: 60_000, unit: 'ms', what: 'a donor\'s lease on a job replica (past it the slot goes to another donor)' },
+  { key: 'compute.n.l0', value: 1, unit: 'replicas', what: 'replicas (n) of a job an L0 identity may ask for (L1 3, L2 5, L3 7)' },
+  { key: 'compute.donor_bad', value: 3, unit: 'results', what: 'reported results after which a donor that has more reported than agreeing results gets no lease (unless operator-trusted)' },
+  // ---- end compute ----
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },
   { key: 'pow.ttl', value: POW.ttl_s, unit: 's', what: 'PoW challenge lifetime' },

@@ -24,6 +24,7 @@ import type { WebhookRepo } from './webhooks/ports.js';
 import type { ExportFiles, ExportRepo } from './exports/ports.js';
 import type { AdminRepo } from './admin/ports.js';
 import type { GovRepo } from './gov/ports.js';
+import type { CJobRepo, ServiceRepo } from './compute/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -69,6 +70,10 @@ export interface Store {
   admin: AdminRepo;
   /** Governance: proposals, support, roadmap, notices and their reports, /llms.txt revisions. */
   gov: GovRepo;
+  /** Compute services: names, versions and their KAT gate, L2 ok reports, call records. */
+  services: ServiceRepo;
+  /** Replicated compute jobs: slots leased by donors, donors' standing, revoked receipts. */
+  cjobs: CJobRepo;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

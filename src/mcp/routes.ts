@@ -22,6 +22,7 @@ import type { McpExtras } from './handlers.js';
 import { makeRoom, MemorySessionStore, type SessionRecord, type SessionStore } from './session-store.js';
 import { LegacySseTransport } from './sse.js';
 import { selectionOf } from './tools.js';
+import { registerSvcMcp } from './svc.js';
 
 /** The live objects of a session; its record (kind, bound credential, network, last seen) is in the SessionStore. */
 interface Live {
@@ -247,6 +248,8 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       scope.route({ method, url: '/mcp', bodyLimit, handler: (req, reply) => streamable(req, reply, fromHeaders(req)) });
       scope.route({ method, url: '/mcp/t/:token', bodyLimit, handler: (req, reply) => streamable(req, reply, fromPath(req)) });
     }
+    // One service, one tool: /mcp/svc/{name} and /mcp/svc/{name}/t/{token} (svc.ts).
+    registerSvcMcp(scope, { core, ops, admit, bodyLimit, credentials: fromHeaders });
   });
 
   const cards = buildCards(core.config.baseUrl, core.version, cat.tools.map((t) => ({ ...t, title: cat.byTool.get(t.name)!.title })));

@@ -56,4 +56,18 @@ export function contract(adapter: Adapter): void {
     expect((await s.store.blobs.meta(meta(bytes, owner, now).hash))!.owner).toBe(owner);
     for (const r of res) expect(r).toMatchObject({ meta: { owner } });
   });
+
+  it('operator blobs: no budget, pinned, a second upload keeps the row and takes the new pin; read like any blob, kept across a restart', async () => {
+    const s = await open();
+    const now = s.clock.now();
+    const bytes = randomBytes(3000);
+    const m = { ...meta(bytes, 'asystem', now), kind: 'wasm' };
+    const r = await s.store.blobs.putPinned(m, bytes, { by: 'admin', pin: 'svc@1', note: 'first' });
+    expect(r).toEqual({ meta: { ...m, pinned_by: 'admin', pin: 'svc@1', note: 'first' }, created: true });
+    const r2 = await s.store.blobs.putPinned({ ...m, created: now + 5 }, bytes, { by: 'admin', pin: null, note: null });
+    expect(r2).toEqual({ meta: { ...m, pinned_by: 'admin', pin: null, note: null }, created: false });
+    const again = await s.reopen();
+    expect(await again.blobs.meta(m.hash)).toEqual({ ...m, pinned_by: 'admin', pin: null, note: null });
+    expect((await again.blobs.bytes(m.hash))!.equals(bytes)).toBe(true);
+  });
 }

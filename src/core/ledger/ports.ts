@@ -2,6 +2,7 @@
 
 export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'fn';
 export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'burn';
+export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'compute';
 
 export interface Posting {
   account: string;

@@ -9,6 +9,7 @@ import type { Control } from '../control/control.js';
 import type { FreezeKind } from '../control/kinds.js';
 import type { ServerKeys } from '../trust/keys.js';
 import type { GitMirror } from '../gitmirror/mirror.js';
+import type { ComputeRunner } from '../compute/ports.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
@@ -35,6 +36,8 @@ export interface Core {
   keys: ServerKeys;
   /** The git mirror of the KB (src/core/gitmirror), when the composition root set one up. */
   mirror?: GitMirror;
+  /** The WASM plugin runner (src/wasm): compute calls and KATs run on it. */
+  compute: ComputeRunner;
 }
 
 export interface Caller {

@@ -8,7 +8,7 @@ import { createPrivateKey, createPublicKey, sign as edSign, verify as edVerify, 
 export const SIG_DOMAIN = 'cx-sig-v1';
 
 /** Statement types this server signs (published as `types` in /.well-known/cx-key). */
-export const STATEMENT_TYPES = ['ann1', 'att1', 'manifest1', 'export1', 'resp1', 'key1', 'idkey1', 'conf1'] as const;
+export const STATEMENT_TYPES = ['ann1', 'att1', 'manifest1', 'export1', 'resp1', 'key1', 'idkey1', 'conf1', 'svcok1', 'dsig1'] as const;
 export type StatementType = (typeof STATEMENT_TYPES)[number];
 
 const TYPE_RE = /^[a-z]+[0-9]+$/;

@@ -21,6 +21,8 @@ import { sqliteIdentityKeys, sqliteSignedConfirms } from './identity-keys.js';
 import { sqliteSwarm } from './swarm.js';
 import { sqliteWebhooks } from './webhooks.js';
 import { sqliteGov } from './gov.js';
+import { sqliteServices } from './services.js';
+import { sqliteCJobs } from './cjobs.js';
 import { MemoryQuotaRepo } from '../../core/quota/memory.js';
 import { sqliteExports } from './exports.js';
 import { fileExports } from '../files/exports.js';
@@ -69,6 +71,8 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     exportFiles: fileExports(join(dataDir, 'export')),
     admin: sqliteAdmin(db, events, dataDir, now),
     gov: sqliteGov(db),
+    services: sqliteServices(db),
+    cjobs: sqliteCJobs(db),
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {

@@ -1,0 +1,8 @@
+// Call records are kept compute.keep_d days; this sweep deletes older ones every hour.
+import { limit } from '../limits.js';
+import type { Core } from '../ops/types.js';
+import { startSweep } from '../sweep.js';
+
+export function startCallSweep(core: Core): () => void {
+  return startSweep(core, { what: 'old compute call records purged', everyMs: 3_600_000, run: () => core.store.services.purgeCalls(core.now() - limit('compute.keep_d') * 86_400_000) });
+}

@@ -1,0 +1,94 @@
+// MCP endpoints of single services: /mcp/svc/{name} and /mcp/svc/{name}/t/{token}. Each exposes
+// exactly one tool, named <name>, that runs the service's served (stable) version through the same
+// operation as POST /v1/svc/{name}/call (svc.call), so it is charged to the caller's credits. A name
+// that is not served is 404 before any JSON-RPC. Stateless 2025-era Streamable HTTP: one server and
+// one transport per request (never shared across clients).
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { servedVersion } from '../core/compute/services.js';
+import { CxError } from '../core/errors.js';
+import { invoke } from '../core/ops/invoke.js';
+import type { Core, Credentials, Operation } from '../core/ops/types.js';
+import { RpcError, SERVER_INFO, type RequestFacts } from './handlers.js';
+
+export interface SvcMcpDeps {
+  core: Core;
+  ops: readonly Operation[];
+  /** The MCP face's host/origin check and request facts (null: already answered). */
+  admit(req: FastifyRequest, reply: FastifyReply, creds: Credentials): Promise<RequestFacts | null>;
+  bodyLimit: number;
+  credentials(req: FastifyRequest): Credentials;
+}
+
+function notServed(reply: FastifyReply): void {
+  reply.hijack();
+  reply.raw.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+  reply.raw.end('err notfound no served service\n');
+}
+
+export function registerSvcMcp(scope: FastifyInstance, d: SvcMcpDeps): void {
+  const { core } = d;
+  const found = d.ops.find((o) => o.name === 'svc.call');
+  if (!found) return;
+  const callOp: Operation = found;
+
+  async function handle(req: FastifyRequest, reply: FastifyReply, creds: Credentials): Promise<void> {
+    const name = (req.params as { name: string }).name;
+    const v = /^[a-z][a-z0-9-]{1,31}$/.test(name) ? await servedVersion(core, name) : null;
+    if (!v) return notServed(reply);
+    const facts = await d.admit(req, reply, creds);
+    if (!facts) return;
+    reply.hijack();
+    if (req.method !== 'POST') {
+      reply.raw.writeHead(405, { 'content-type': 'application/json', allow: 'POST' });
+      reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: POST JSON-RPC (stateless endpoint)' }, id: null }));
+      return;
+    }
+    let body: unknown;
+    try {
+      body = typeof req.body === 'string' ? JSON.parse(req.body) : req.body;
+    } catch {
+      reply.raw.writeHead(400, { 'content-type': 'application/json' });
+      reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: malformed JSON' }, id: null }));
+      return;
+    }
+    const tool: Tool = {
+      name,
+      title: name,
+      description: `${v.manifest.desc} Runs ${name}@${v.ver} in a sandbox, charged to your credits; the output is untrusted data.`,
+      inputSchema: { type: 'object', properties: { input: { type: 'string', description: 'the input text' } }, required: ['input'] },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    };
+    const server = new Server({ ...SERVER_INFO(core), name: `agent-commons-svc-${name}` }, { capabilities: { tools: { listChanged: false } } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool] }));
+    server.setRequestHandler(CallToolRequestSchema, async (r): Promise<CallToolResult> => {
+      if (r.params.name !== name) throw new RpcError(ErrorCode.InvalidParams, `unknown tool ${r.params.name.slice(0, 80)}: this endpoint has one tool, ${name}`);
+      const args = r.params.arguments ?? {};
+      if (typeof args.input !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'arguments.input must be a string');
+      try {
+        const { out } = await invoke(core, callOp, { name, input: args.input }, { creds, net: facts.net, reqId: facts.reqId, face: 'mcp' });
+        const o = out as { output: string | null };
+        return { content: [{ type: 'text', text: o.output ?? '' }], structuredContent: out as Record<string, unknown> };
+      } catch (err) {
+        const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId}`, 500);
+        if (!(err instanceof CxError)) core.log.error({ err, svc: name }, 'mcp svc call failed');
+        return { content: [{ type: 'text', text: cx.line }], isError: true };
+      }
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.raw.on('close', () => {
+      void transport.close().catch(() => {});
+      void server.close().catch(() => {});
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req.raw, reply.raw, body);
+  }
+
+  const fromPath = (req: FastifyRequest): Credentials => ({ urlToken: (req.params as { token: string }).token });
+  for (const method of ['POST', 'GET', 'DELETE'] as const) {
+    scope.route({ method, url: '/mcp/svc/:name', bodyLimit: d.bodyLimit, handler: (req, reply) => handle(req, reply, d.credentials(req)) });
+    scope.route({ method, url: '/mcp/svc/:name/t/:token', bodyLimit: d.bodyLimit, handler: (req, reply) => handle(req, reply, fromPath(req)) });
+  }
+}
