@@ -18,14 +18,10 @@ import { benchWal } from './wal.js';
 import { benchBus, formatBusRows } from './bus.js';
 import { benchSwarm } from './swarm.js';
 
-// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, kb, wal, bus, swarm) runs only those beside the floors.
-const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb,wal,bus,swarm').split(','));
-// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, feeds, kb, wal, bus) runs only those beside the floors.
-const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,feeds,kb,wal,bus').split(','));
 import { benchCompute } from './compute.js';
 
-// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, kb, wal, bus, compute) runs only those beside the floors.
-const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,kb,wal,bus,compute').split(','));
+// BENCH_ONLY=mcp,a2a (groups: core, mcp, a2a, drops, feeds, kb, wal, bus, swarm, compute) runs only those beside the floors.
+const ONLY = new Set((process.env.BENCH_ONLY || 'core,mcp,a2a,drops,feeds,kb,wal,bus,swarm,compute').split(','));
 /** The admin token the benchmark gives the server (compute publishes a service and mints credits). */
 const ADMIN = `cxo_admin_bench_${process.pid}_${Date.now().toString(36)}`;
 

@@ -227,6 +227,7 @@ export function contract(adapter: Adapter): void {
     expect(seen).toEqual(made);
     expect(await (await s.reopen()).kb.pageAfter(made[4]!.n, 10)).toEqual([]);
     expect((await s.store.kb.pageAfter(made[1]!.n, 10)).map((e) => e.id)).toEqual(made.slice(2).map((e) => e.id));
+  });
 
   it('setHidden hides an entry from reads and shows it again; remove deletes it with its votes and search row', async () => {
     const { s, now, a, b } = await setup();

@@ -1,8 +1,6 @@
 // Async ports of the credit ledger; src/store/sqlite/ledger.ts implements them.
 
-export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'fn';
-export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'burn';
-export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'compute';
+export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'fn' | 'burn' | 'compute';
 
 export interface Posting {
   account: string;

@@ -312,8 +312,10 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
     async hide(id) {
       changed();
       return hideStmt.run(id).changes === 1;
+    },
     async pageAfter(after, limit) {
       return (pageAfter.all(after, limit) as Row[]).map(toEntry);
+    },
     async setHidden(id, hidden) {
       changed();
       return setHiddenSt.run(hidden ? 1 : 0, id).changes === 1;
