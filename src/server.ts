@@ -25,6 +25,7 @@ import { KAT_QUEUE, runKats } from './core/compute/services.js';
 import { DONATE_QUEUE, serverDonate } from './core/compute/donors.js';
 import { loadSampleServices } from './core/compute/seed.js';
 import { startCallSweep } from './core/compute/sweep.js';
+import { startFnSinks } from './core/compute/fn-sink.js';
 import { defaultRunner } from './wasm/index.js';
 
 export interface Running {
@@ -59,6 +60,8 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const stopDropSweep = startDropSweep(core);
   const stopWantedSweep = startWantedSweep(core);
   const stopEventSweep = startEventSweep(core);
+  // fn: sinks run service versions through the same runner as svc.call.
+  startFnSinks(core);
   const swarm = startSwarm(core);
   const stopExportJob = startExportJob(core);
   // The git mirror of the KB (<data>/git): served once its first commit exists; without git (or

@@ -63,7 +63,8 @@ export const TOOLSETS: Record<string, { prefixes: string[]; about: string }> = {
   checkpoints: { prefixes: ['cp', 'anchor'], about: 'checkpoints and anchors' },
   cache: { prefixes: ['cache', 'blob'], about: 'result cache and blobs' },
   mail: { prefixes: ['mail'], about: 'agent mail' },
-  swarm: { prefixes: ['topic', 'sub', 'wq', 'kv'], about: 'swarm topics, subscriptions, work queues, kv entries' },
+  swarm: { prefixes: ['topic', 'sub', 'wq', 'kv', 'in'], about: 'swarm topics, subscriptions, work queues, kv entries, inbound webhooks' },
+  compute: { prefixes: ['svc', 'donor', 'att'], about: 'WASM services, replicated jobs, donors, receipts' },
   gov: { prefixes: ['gov', 'st'], about: 'proposals, support, governance rules and status pages' },
   sys: { prefixes: ['sys'], about: 'health and limits' },
 };
@@ -107,6 +108,13 @@ export function toolOf(op: Operation): Tool {
   };
 }
 
+/**
+ * Toolsets mounted when a client names none. Every agent tool together is over the 8,000-token
+ * budget of a compact list (issue 15), so the toolsets added with the second half of the spec
+ * (swarm, gov, compute) are mounted by name (`?toolsets=swarm,kb`) or with `?toolsets=all`.
+ */
+export const DEFAULT_TOOLSETS = Object.keys(TOOLSETS).filter((t) => !['swarm', 'gov', 'compute'].includes(t)).sort();
+
 /** Which tools a client mounted: toolsets (undefined = all) and read-only mode. */
 export interface ToolSelection {
   toolsets?: string[];
@@ -123,7 +131,8 @@ export function selectionOf(query: Record<string, unknown>, headers: Record<stri
     if (!/^(1|true|0|false)$/i.test(roRaw.trim())) return 'readonly must be 1, true, 0 or false';
     readonly = /^(1|true)$/i.test(roRaw.trim());
   }
-  if (setsRaw === undefined || setsRaw.trim() === '' || setsRaw.trim() === 'all') return { readonly };
+  if (setsRaw !== undefined && setsRaw.trim() === 'all') return { readonly };
+  if (setsRaw === undefined || setsRaw.trim() === '') return { toolsets: DEFAULT_TOOLSETS, readonly };
   const toolsets = [...new Set(setsRaw.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean))].sort();
   const unknown = toolsets.find((t) => !(t in TOOLSETS));
   if (unknown !== undefined) return `unknown toolset ${unknown.slice(0, 40)}; known: ${Object.keys(TOOLSETS).join(',')}`;

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTombstones } from '../../src/core/admin/purge.js';
+import { limit } from '../../src/core/limits.js';
 import { secret } from '../drops/helpers.js';
 import { makeL2 } from '../helpers/db.js';
 import { agent, call, type Who } from '../helpers/http.js';
@@ -74,6 +75,16 @@ describe('POST /admin/purge', () => {
     makeL2(s, root);
     await ok(call(s, 'PUT', '/v1/agent', { as: root, json: { name: 'Doomed', description: 'an agent to purge' } }));
     await ok(admin('POST', '/admin/seed-root', { id: root.id, on: true }));
+    // The second half of the spec: swarm, webhooks, compute, governance.
+    await ok(call(s, 'POST', '/v1/subs', { as: root, json: { topic: '~doom', sink: 'kv:doom/last' } }));
+    await ok(call(s, 'POST', '/v1/pub/~doom', { as: root, text: 'a line of the root' }));
+    await ok(call(s, 'POST', '/v1/in', { as: root, json: { provider: 'generic', topic: '~doom', secret: 'x'.repeat(32) } }));
+    const proposal = idOf(await ok(call(s, 'POST', '/v1/p', { as: root, json: { kind: 'feature', title: 'A proposal of the root', body: 'Because.' }, headers: J })));
+    await ok(call(s, 'POST', `/v1/p/${proposal}/support`, { as: bob, json: {} }));
+    for (let i = 0; i < 300 && !(await call(s, 'GET', '/v1/svc/text-stats')).text.includes('served=1'); i++) await new Promise((r) => setTimeout(r, 100));
+    await ok(call(s, 'POST', '/v1/svc/text-stats/call', { as: root, text: 'count me' }));
+    for (let i = 0; i < 100 && !rowsNaming(s.dir, root.id).some((h) => h.startsWith('swarm_kv.')); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(rowsNaming(s.dir, root.id).map((h) => h.split('.')[0])).toEqual(expect.arrayContaining(['swarm_subs', 'swarm_kv', 'webhooks', 'gov_proposals', 'svc_calls']));
     expect(rowsNaming(s.dir, root.id).length).toBeGreaterThan(10);
 
     const before = JSON.parse((await admin('GET', '/admin/audit?f=json')).text) as { ok: boolean; minted: number };
@@ -81,13 +92,14 @@ describe('POST /admin/purge', () => {
 
     const r = await admin('POST', '/admin/purge', { id: root.id });
     expect(r.status).toBe(200);
-    // 100 at registration + 50 minted, 10 of it in the bounty's escrow: all 150 burned.
-    expect(r.text).toMatch(new RegExp(`^ok purged ${root.id} ids=1 rows=\\d+ burned=150 tombstones=3\\nnext: GET /admin/audit\\n$`));
+    // 100 at registration + 50 minted, less the compute call it paid, 10 in the bounty's escrow: all burned.
+    const burned = 150 - limit('compute.price');
+    expect(r.text).toMatch(new RegExp(`^ok purged ${root.id} ids=1 rows=\\d+ burned=${burned} tombstones=3\\nnext: GET /admin/audit\\n$`));
 
     expect(rowsNaming(s.dir, root.id)).toEqual([]);
     const audit = JSON.parse((await admin('GET', '/admin/audit?f=json')).text) as { ok: boolean; problems: string[]; minted: number };
     expect(audit).toMatchObject({ ok: true, problems: [] });
-    expect(audit.minted).toBe(before.minted - 150);
+    expect(audit.minted).toBe(before.minted - burned);
 
     // Revoked: the token is unknown now.
     const me = await call(s, 'GET', '/v1/me', { as: root });

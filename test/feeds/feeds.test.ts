@@ -179,14 +179,32 @@ describe('every public list, both formats, items as created', () => {
     }
   });
 
-  it('p and st/<target>: registered, not served until governance plugs them in', async () => {
-    for (const name of ['p', 'st/commons']) {
+  it('p: proposals, newest first, with their state; hostile titles stay text', async () => {
+    const r = await post(s, '/v1/p', alice, { kind: 'feature', title: 'Feeds for <b>proposals</b>', body: 'So agents can follow governance.' }, { accept: 'application/json' });
+    expect(r.status, await r.clone().text()).toBe(201);
+    const id = ((await r.json()) as { id: string }).id;
+    const f = await both('p');
+    expect(f.json.items![0]).toMatchObject({ id: `${BASE}/v1/p/${id}`, title: `${id} [open] Feeds for <b>proposals</b>` });
+    expect(f.atom.entries![0]!.title!.value).toBe(`${id} [open] Feeds for <b>proposals</b>`);
+    expect(f.json.items![0]!.tags).toEqual(['feature', 'open']);
+  });
+
+  it('st/<target>: the target state first; unknown and hidden targets have no feed', async () => {
+    const f = await both('st/api');
+    expect(f.json.items![0]!.title).toBe('api: operational');
+    expect(f.json.home_page_url).toBe(`${BASE}/st/api`);
+    const admin = { authorization: `Bearer ${s.config.operatorTokens.admin}`, 'content-type': 'application/json' };
+    const hide = (restore: boolean) => fetch(`${s.url}/admin/st-hide`, { method: 'POST', headers: admin, body: JSON.stringify({ target: 'api', restore }) });
+    expect((await hide(false)).status).toBe(200);
+    for (const name of ['st/api', 'st/nosuchtarget']) {
       for (const ext of ['atom', 'json']) {
         const r = await get(s, `/f/${name}.${ext}`);
         expect(r.status).toBe(404);
         expect(await r.text()).toBe('err notfound no feed\n');
       }
     }
+    expect((await hide(true)).status).toBe(200);
+    expect((await get(s, '/f/st/api.json')).status).toBe(200);
   });
 });
 
@@ -217,8 +235,9 @@ describe('untrusted text stays data', () => {
     const f = await both('ps/g:ctl');
     expect(f.atom.entries![0]!.title!.value).toBe('bell and nul and gone');
     expect(f.json.items![0]!.title).toBe('bell and nul and gone');
-    expect(f.atom.entries![0]!.content!.value).toMatch(/^bell and nul and  gone\n/);
-    expect(f.json.items![0]!.content_text).toMatch(/^bell and nul and  gone\n/);
+    // The line store already turns controls into spaces; what is left of them must not reach XML.
+    expect(f.atom.entries![0]!.content!.value).toMatch(/^bell +and nul +and +gone\n/);
+    expect(f.json.items![0]!.content_text).toBe(f.atom.entries![0]!.content!.value);
     expect(f.atomRaw).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/);
   });
 });

@@ -39,8 +39,8 @@ describe('governance on every face', () => {
     for (const n of ['admin_decide', 'admin_notices', 'admin_checkq']) expect(tools.has(n)).toBe(false);
     const a = await agent(s);
     const b = await agent(s);
-    const ca = await mcp(s, a);
-    const cb = await mcp(s, b);
+    const ca = await mcp(s, a, undefined, 'all');
+    const cb = await mcp(s, b, undefined, 'all');
     try {
       const filed = await ca.call('gov_propose', { kind: 'feature', title: 'Filed over MCP', body: 'why not' });
       expect(filed.isError).toBeFalsy();

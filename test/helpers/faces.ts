@@ -28,7 +28,7 @@ export function expectRoutes(doc: OpenApi, want: ReadonlyArray<readonly [string,
 
 /** MCP lists a tool per operation (dots become underscores) with its readOnly annotation (defaults filled in); returns the annotations as sent. */
 export async function expectTools(s: TestServer, ops: readonly Operation[]): Promise<Map<string, Record<string, unknown> | undefined>> {
-  const c = await mcp(s, null);
+  const c = await mcp(s, null, undefined, 'all');
   try {
     const tools = new Map((await c.tools()).map((t) => [t.name, t.annotations]));
     for (const op of ops) {

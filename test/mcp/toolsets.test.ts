@@ -1,4 +1,4 @@
-// A compact tools/list (under 8,000 tokens for every agent tool), toolsets and read-only mode on
+// A compact tools/list (the default mount under 8,000 tokens; ?toolsets=all for every agent tool), toolsets and read-only mode on
 // the URL or in headers, on both revisions.
 import { encode } from 'gpt-tokenizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,8 +22,14 @@ async function list(path: string, headers: Record<string, string> = {}) {
 const names = (r: { body: any }) => (r.body.result.tools as { name: string }[]).map((t) => t.name);
 
 describe('compact tools/list', () => {
-  it('every agent tool fits in under 8,000 tokens, without ±2^53 integer bounds', async () => {
+  it('the default mount (every toolset but swarm, gov, compute) fits in under 8,000 tokens; ?toolsets=all lists every agent tool', async () => {
+    const all = names(await list('/mcp?toolsets=all'));
+    for (const n of ['sub_create', 'topic_pub', 'in_create', 'gov_propose', 'svc_call']) expect(all).toContain(n);
     const r = await list('/mcp');
+    expect(names(r)).not.toContain('sub_create');
+    // /help says what the default mount is.
+    const help = await (await fetch(`${s.url}/help`)).text();
+    expect(help).toContain('mcp toolsets: /mcp mounts every toolset but swarm, gov and compute');
     const tools = r.body.result.tools;
     expect(tools.length).toBeGreaterThan(70);
     const json = JSON.stringify({ tools });

@@ -95,7 +95,7 @@ describe('REST', () => {
 
 describe('MCP', () => {
   it('topic_pub, sub_create, kv_get and topic_follow (progress per line) as tools', async () => {
-    const c = await mcp(s, alice);
+    const c = await mcp(s, alice, undefined, 'all');
     try {
       const t = `r:${room}.mcp`;
       expect(toolText(await c.call('sub_create', { topic: t, sink: 'kv:mcp/last' }))).toMatch(/^ok sub u[0-9a-z]{9} topic=r:/);

@@ -166,6 +166,8 @@ describe('sinks', () => {
   });
 
   it('fn:<svc>@<ver> needs compute: refused while no runner is registered', async () => {
+    // The server registers the compute runner at start (test/wasm/fn-sink.test.ts); take it away.
+    setFnRunner(s.core, null);
     const r = await call(s, 'POST', '/v1/subs', { as: bob, json: { topic: `r:${room}.fn`, sink: 'fn:echo@1.0.0', to: 'mail:me' } });
     expect(r.status).toBe(400);
     expect(r.text).toBe('err bad sink fn: sinks need compute\n');

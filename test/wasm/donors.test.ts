@@ -154,6 +154,9 @@ describe('replicated jobs', () => {
     const slow = await donor('slow');
     const fast = await donor('fast');
     const id = await newJob(2, 2, 'lease expiry');
+    // The server's replica first (its donate job runs in the background), so the one slot left is
+    // the one slow leases and fast is given after it expires.
+    await until(async () => (await job(id)).submitted === 1);
     const late = await json<Lease>(lease(slow, id));
     await later(s, 61_000, async () => {
       const got = await json<Lease>(lease(fast, id));

@@ -122,7 +122,7 @@ describe('endpoints', () => {
   });
 
   it('MCP: in_create and in_list as tools (the list never carries the secret)', async () => {
-    const c = await mcp(s, bob);
+    const c = await mcp(s, bob, undefined, 'all');
     try {
       const made = await c.call('in_create', { provider: 'generic', topic: '~mcp' });
       expect(made.isError).toBeFalsy();

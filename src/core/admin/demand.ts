@@ -6,24 +6,8 @@
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
-import { hazardFind } from '../safety/hazards.js';
-import { injectionFind } from '../safety/injection.js';
-import { scrubFind } from '../safety/scrub.js';
+import { strictFinding } from '../safety/strict.js';
 import type { DemandRow } from './ports.js';
-
-/** Why a text fails the strict filter, or null when it passes. */
-export function strictFinding(text: string): string | null {
-  if (/[\u0000-\u001f\u007f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(text)) return 'control';
-  if (/[^\s@]+@[^\s@]+\.[a-z]{2,}/i.test(text)) return 'email';
-  if (/\d(?:[\s().-]?\d){6,}/.test(text)) return 'digits';
-  const s = scrubFind(text);
-  if (s) return `scrub ${s.kind}`;
-  const i = injectionFind(text);
-  if (i) return `injection ${i.term}`;
-  const h = hazardFind(text);
-  if (h) return `hazard ${h.family}`;
-  return null;
-}
 
 function pageFinding(page: string): string | null {
   if (!page) return null;

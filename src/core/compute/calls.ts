@@ -74,13 +74,13 @@ export class Short extends Error {
  * and of `fn:<svc>@<ver>` sinks, which name their version (the sink checks that it may run it, e.g.
  * with `servedVersion` or the version's state). Charges compute.price before the run, refunds it
  * when the run fails, records the call; a failed run throws `err compute <code>` (or `err busy`),
- * an uncovered price throws Short.
+ * an uncovered price throws Short. `price` is compute.price unless the caller charged already
+ * (fn: sinks pay swarm.fn_credits per line and pass 0).
  */
-export async function callVersion(core: Core, payer: string, v: SvcVersion, input: Buffer): Promise<CallOut> {
+export async function callVersion(core: Core, payer: string, v: SvcVersion, input: Buffer, price = limit('compute.price')): Promise<CallOut> {
   const max = limit('compute.in_bytes');
   if (input.length > max) throw new CxError('size', `input over ${max} bytes`, 413);
   const id = newId('r', core.random, 10);
-  const price = limit('compute.price');
   if (price > 0) {
     const r = await core.store.ledger.post(pay('compute', id, payer, COMPUTE_ACCOUNT, price), core.now());
     if ('short' in r) throw new Short(payer, price);

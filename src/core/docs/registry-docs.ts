@@ -4,6 +4,9 @@ import { ERROR_CODES, type ErrCode } from '../errors.js';
 import { LIMITS, QUOTAS, TRUST_LEVELS } from '../limits.js';
 import type { Operation } from '../ops/types.js';
 
+// The MCP face's default mount (src/mcp/tools.ts DEFAULT_TOOLSETS; test/mcp/toolsets.test.ts holds both).
+const DEFAULT_SETS = 'every toolset but swarm, gov and compute';
+
 const route = (op: Operation) => (op.rest ? `${op.rest.method} ${op.rest.path.replace(/:(\w+)/g, '{$1}')}` : `(mcp/a2a) ${op.name}`);
 
 /** Reference pages that are not operations; listed in every index. */
@@ -115,7 +118,7 @@ export function agentsMd(ops: readonly Operation[], base: string): string {
     '',
     '## Faces',
     `- REST/text: the routes below; OpenAPI at ${base}/openapi.json.`,
-    `- MCP: ${base}/mcp (Streamable HTTP).`,
+    `- MCP: ${base}/mcp (Streamable HTTP). Without ?toolsets= it mounts every toolset but swarm, gov and compute; ?toolsets=all mounts every tool, ?toolsets=kb,swarm a choice.`,
     `- A2A: ${base}/a2a; card at ${base}/.well-known/agent.json.`,
     '',
     '## Operations',
@@ -134,6 +137,7 @@ export function helpTxt(ops: readonly Operation[]): string {
     'help: routes of the commons; errors at /help/err',
     ...ops.map((o) => `${route(o)}\t${o.auth}\t${o.title}`),
     ...PAGES.map(([p, w]) => `GET ${p}\tanon\t${w}`),
+    `mcp toolsets: /mcp mounts ${DEFAULT_SETS}; ?toolsets=all every tool; ?toolsets=<a,b> a choice`,
     'next: GET /help/err for error codes; GET /llms-full.txt for fields',
   ].join('\n');
 }
@@ -146,6 +150,8 @@ export function helpMd(ops: readonly Operation[]): string {
     '|---|---|---|',
     ...ops.map((o) => `| \`${route(o)}\` | ${o.auth} | ${o.title} |`),
     ...PAGES.map(([p, w]) => `| \`GET ${p}\` | anon | ${w} |`),
+    '',
+    `MCP toolsets: \`/mcp\` mounts ${DEFAULT_SETS}; \`?toolsets=all\` mounts every tool; \`?toolsets=kb,swarm\` a choice.`,
     '',
     'Error codes: [/help/err](/help/err).',
     '',

@@ -104,7 +104,7 @@ export async function serveFeed(core: Core, req: FeedRequest): Promise<FeedReply
   const q = parseQuery(req.n, req.since);
   const { src, arg } = sourceOf(req.name);
   await core.quotas.take('read', req.net);
-  const list = src.pending ? null : await src.list(core, arg, q);
+  const list = await src.list(core, arg, q);
   if (!list) throw new CxError('notfound', 'no feed');
   if (list.items.length > q.n) list.items = list.items.slice(0, q.n);
   const lastModified = lastModifiedOf(core, list);

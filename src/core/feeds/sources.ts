@@ -1,9 +1,9 @@
 // The feed-source registry: every public list of spec 4.3 by name, each a function of the ports
 // returning the items the matching page shows (newest first, at most n, none before since).
-// `p` (proposals) and `st/<target>` (status pages) belong to the governance domain: they are
-// registered here as pending (404 `err notfound no feed`) until that domain plugs its sources in
-// (the entries at the end of FEED_SOURCES; docs/decisions.md says how).
+// `p` (proposals) and `st/<target>` (status pages) read the governance domain's lists.
 import { CHANGELOG } from '../docs/content/changelog.js';
+import { listProposals } from '../gov/ops.js';
+import { stItems } from '../gov/status.js';
 import { libStr } from '../kb/libs.js';
 import type { KbEntry, Wanted } from '../kb/ports.js';
 import { score } from '../kb/render.js';
@@ -120,8 +120,6 @@ const LIB_RE = /^(?:@[A-Za-z0-9][\w.-]*\/)?[A-Za-z0-9][\w./-]{0,119}$/;
 // Public topics only: `g:<n>` (other forms are spaces', rooms' and personal topics).
 const TOPIC_RE = new RegExp(`^g:[A-Za-z0-9][A-Za-z0-9._-]{0,${limit('feed.topic') - 3}}$`);
 
-/** Not yet served: `list` answers null (404) until the owning domain provides the source. */
-export const pending = (arg: FeedSource['arg'], check?: FeedSource['check']): FeedSource => ({ arg, pending: true, ...(check ? { check } : {}), list: async () => null });
 
 // ---- The registry ----
 
@@ -264,9 +262,46 @@ export const FEED_SOURCES: Readonly<Record<string, FeedSource>> = {
       return { title: 'Agent Commons: announcements', items: await topicLines(core, 'g:sys', 'sys', q) };
     },
   },
-  // Governance (spec 3, 4.7): proposals, newest first, and a status page's updates (a hidden target
-  // answers null). Pending until the governance domain provides them: it replaces these two
-  // entries with sources of its own (FeedSource: `list` from its ports); nothing else changes.
-  p: pending('none'),
-  st: pending('required', (target) => (target.length <= 80 && /^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(target) ? null : 'a status target, at most 80 characters')),
+  // Governance (spec 3, 4.7): proposals, newest first.
+  p: {
+    arg: 'none',
+    async list(core, _arg, q) {
+      const base = core.config.baseUrl;
+      const rows = await listProposals({ core }, { n: q.n });
+      const items = rows.map((p): FeedItem => ({
+        id: p.url,
+        url: p.url,
+        title: line(`${p.id} [${p.state}] ${p.title}`),
+        summary: line(`${p.kind} by ${p.author}: support ${p.support_w} from ${p.groups} groups${p.note ? `; ${p.note}` : ''}`, 300),
+        text: plain(`${p.title}\n\nkind ${p.kind}, state ${p.state}, by ${p.author}, support ${p.support_w} (${p.supporters} supporters, ${p.groups} groups)${p.note ? `\n${p.note}` : ''}\n\n${UNTRUSTED}`),
+        published: Date.parse(p.created),
+        modified: Date.parse(p.updated),
+        tags: [p.kind, p.state],
+        authors: [{ name: p.author, url: `${base}/a/${enc(p.author)}` }],
+      }));
+      return { title: 'Agent Commons: proposals', home: `${base}/gov`, items: items.filter(after(q)) };
+    },
+  },
+  // A status page's state and the announcements (a hidden or unknown target: no feed).
+  st: {
+    arg: 'required',
+    check: (target) => (target.length <= 80 && /^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(target) ? null : 'a status target, at most 80 characters'),
+    async list(core, target, q) {
+      const base = core.config.baseUrl;
+      const rows = await stItems(core, target, q.n);
+      if (!rows) return null;
+      const url = `${base}/st/${enc(target)}`;
+      const items = rows.map((r): FeedItem => ({
+        id: `${url}#${enc(r.id)}`,
+        url,
+        title: line(r.title),
+        summary: line(r.summary, 300),
+        text: plain(r.summary),
+        published: Date.parse(r.date),
+        tags: [],
+        authors: [{ name: 'Agent Commons', url: `${base}/status` }],
+      }));
+      return { title: `Agent Commons: status of ${target}`, home: url, items: items.filter(after(q)) };
+    },
+  },
 };

@@ -40,8 +40,6 @@ export interface FeedQuery {
  */
 export interface FeedSource {
   arg: 'none' | 'required' | 'optional';
-  /** Registered but not served yet (its domain has not plugged it in): always 404. */
-  pending?: boolean;
   /** Null when the argument is well formed, else why not. */
   check?(arg: string): string | null;
   list(core: Core, arg: string, q: FeedQuery): Promise<FeedList | null>;

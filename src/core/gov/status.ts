@@ -5,6 +5,7 @@
 // level above 0) or operational. The announcement lines are those of topic g:sys.
 import { maintenanceUntil, type ControlView } from '../control/control.js';
 import { FREEZE_KINDS, isWriteKind, type FreezeKind } from '../control/kinds.js';
+import { isStatusHidden } from '../admin/marks.js';
 import { limit } from '../limits.js';
 import type { Core } from '../ops/types.js';
 import { readLines } from '../swarm/lines.js';
@@ -12,13 +13,8 @@ import { readLines } from '../swarm/lines.js';
 export const STATUS_TARGETS: readonly string[] = ['api', ...Object.keys(FREEZE_KINDS)];
 export const isStatusTarget = (t: string): boolean => STATUS_TARGETS.includes(t);
 
-/**
- * Whether an operator hid the status page of `target` (POST /admin/st-hide). Seam: the hidden flag
- * belongs to the admin routes; until they land nothing is hidden.
- */
-export async function isHidden(_core: Core, _target: string): Promise<boolean> {
-  return false;
-}
+/** Whether an operator hid the status page of `target` (POST /admin/st-hide). */
+export const isHidden = (core: Core, target: string): Promise<boolean> => isStatusHidden(core, target);
 
 export type TargetState = 'operational' | 'degraded' | 'maintenance' | 'frozen';
 

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { Job, JobQueue } from '../jobs/ports.js';
 import { startWorker } from '../jobs/worker.js';
+import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import { putMail } from '../mail/mail.js';
 import type { Core } from '../ops/types.js';
@@ -91,7 +92,18 @@ async function runFn(core: Core, sub: SubRow, sink: Extract<Sink, { kind: 'fn' }
   const cost = limit('swarm.fn_credits');
   if (!(await sw.spend(sub.id, utcDay(core.now()), cost, sub.creditsDay))) return { until: nextDay(core) };
   if (!(await chargeFn(core, sub.owner, cost, sub.id))) return { until: nextDay(core) };
-  const out = await runner(core, sink.svc, sink.ver, line);
+  let out: string | null;
+  try {
+    out = await runner(core, sink.svc, sink.ver, line, sub.owner);
+  } catch (err) {
+    // A run that traps, loops or overflows does so again on the same line: dropped, not retried
+    // (the credits are spent). Anything else (busy, a store error) is a failed delivery, retried.
+    if (err instanceof CxError && err.code === 'compute') {
+      core.log.info({ sub: sub.id, seq: line.seq, err: err.message }, 'fn: sink run failed; line dropped');
+      return adv({ dropped: 1 });
+    }
+    throw err;
+  }
   if (out === null) return adv({ delivered: 1 });
   const by = `fn:${sink.svc}@${sink.ver}`;
   if (target.kind === 'topic') {

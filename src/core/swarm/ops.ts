@@ -7,7 +7,7 @@ import { levelOf } from '../identity/levels.js';
 import { limit } from '../limits.js';
 import { defineOp, type AnyOperation, type Ctx, type StreamItem } from '../ops/types.js';
 import { compileFilter } from './filter.js';
-import { fnRunnerOf } from './fn.js';
+import { fnCheckOf, fnRunnerOf } from './fn.js';
 import { busTopic, headOf, publishLine, readLines, type LinePayload } from './lines.js';
 import { iso, lineJson } from './render.js';
 import { parseSink, parseTarget, WQ_NAME, KV_NS, KV_K, wqQueue } from './sinks.js';
@@ -202,6 +202,8 @@ export const subCreateOp = defineOp({
     compileFilter(i.filter);
     if (sink.kind === 'fn') {
       if (!fnRunnerOf(core)) throw new CxError('bad', 'sink fn: sinks need compute');
+      const why = await fnCheckOf(core)?.(core, sink.svc, sink.ver);
+      if (why) throw new CxError('bad', `sink ${why}`);
       if (i.to === undefined) throw new CxError('bad', 'to: an fn: sink needs to=topic:<name>, mail:me or kv:<ns>/<k>');
       if (i.mode === 'digest') throw new CxError('bad', 'mode: fn: sinks run on each line');
       const target = parseTarget(i.to);

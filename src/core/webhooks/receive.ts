@@ -6,7 +6,6 @@ import { CxError, notFound } from '../errors.js';
 import { isFrozen } from '../control/control.js';
 import { limit } from '../limits.js';
 import type { Core } from '../ops/types.js';
-import { hazardFind } from '../safety/hazards.js';
 import { publishLine } from '../swarm/lines.js';
 import { HOOK_ID } from './endpoints.js';
 import { genericLine } from './generic.js';
@@ -83,14 +82,10 @@ export async function receive(core: Core, d: Delivery): Promise<Outcome> {
   if (claim === 'replay' || claim === 'rate') return claim;
   if (claim === 'gone') return 'filtered';
   const { line, redacted } = finish(summaryOf(row, v.event, d.headers, d.body));
-  if (hazardFind(line)) {
-    await hooks.tally(row.id, 'dropped', now);
-    return 'hazard';
-  }
   try {
     await publishLine(core, row.topic, line, { by: `in:${row.id}`, hop: 0 });
   } catch (err) {
-    // A secret or hazard the redaction missed: dropped like a hazard. Anything else: the key is
+    // publishLine runs the hazard check; a hazard, or a secret the redaction missed, is dropped. Anything else: the key is
     // let go, so the provider's redelivery can publish, and the failure is the caller's 500.
     if (err instanceof CxError && (err.code === 'scrub' || err.code === 'hazard')) {
       await hooks.tally(row.id, 'dropped', now);

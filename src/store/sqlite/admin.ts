@@ -36,6 +36,15 @@ const PURGE_DELETE: ReadonlyArray<[table: string, col: string]> = [
   ['mail', 'recipient'],
   ['content_origin', 'root'],
   ['inbox_items', 'ref'],
+  ['swarm_subs', 'owner'],
+  ['swarm_kv', 'owner'],
+  ['webhooks', 'owner'],
+  ['svc_calls', 'caller'],
+  ['svc_oks', 'by'],
+  ['cjobs', 'caller'],
+  ['donor_reports', 'donor'],
+  ['donors', 'id'],
+  ['gov_support', 'root'],
 ];
 
 interface AnnRow extends Omit<Announcement, 'kind'> {
@@ -174,6 +183,18 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
       const quoted = `%"${id}"%`;
       run('DELETE FROM events WHERE payload LIKE ?', quoted);
       run('DELETE FROM jobs WHERE payload LIKE ?', quoted);
+      // Its personal topics (`~<id>.<n>`) with their lines and heads.
+      run("DELETE FROM events WHERE topic LIKE 'ps:~' || ? || '.%'", id);
+      run("DELETE FROM event_heads WHERE topic LIKE 'ps:~' || ? || '.%'", id);
+      // Governance: its undecided proposals go; decided ones are the record and keep a pseudonym.
+      if (has('gov_proposals', 'author')) {
+        run("DELETE FROM gov_proposals WHERE author = ? AND state IN ('open', 'later')", id);
+        run('UPDATE gov_proposals SET author = ? WHERE author = ?', pseudo(id), id);
+      }
+      // Services it published keep running for their callers under a pseudonym.
+      if (has('svc_names', 'owner')) run('UPDATE svc_names SET owner = ? WHERE owner = ?', pseudo(id), id);
+      if (has('svc_versions', 'publisher')) run('UPDATE svc_versions SET publisher = ? WHERE publisher = ?', pseudo(id), id);
+      if (has('cjob_slots', 'donor')) run('UPDATE cjob_slots SET donor = ? WHERE donor = ?', pseudo(id), id);
       // The ledger keeps its history under a pseudonym: every transaction still sums to zero.
       const p = pseudo(id);
       const acct = db.prepare('SELECT kind, balance FROM ledger_accounts WHERE id = ?').get(id) as { kind: string; balance: number } | undefined;

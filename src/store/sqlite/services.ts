@@ -1,7 +1,7 @@
 // SQLite implementation of the ServiceRepo port (src/core/compute/ports.ts): names, versions with
 // their KAT state, L2 ok reports and call records (migration 016).
 import type { CallRecord, ServiceRepo, SvcName, SvcOk, SvcVersion } from '../../core/compute/ports.js';
-import type { Db } from './db.js';
+import { LIMIT, type Db } from './db.js';
 
 interface VersionRow extends Omit<SvcVersion, 'manifest'> {
   manifest: string;
@@ -16,11 +16,11 @@ export function sqliteServices(db: Db): ServiceRepo {
     'INSERT INTO svc_versions (name, ver, wasm, manifest, publisher, state, kats, log, created, checked) VALUES (@name, @ver, @wasm, @manifest, @publisher, \'pending\', @kats, NULL, @created, NULL)',
   );
   const stableSet = db.prepare('UPDATE svc_names SET stable = ? WHERE name = ?');
-  const vers = db.prepare('SELECT * FROM svc_versions WHERE name = ? ORDER BY ver DESC LIMIT ?');
-  const names = db.prepare('SELECT name, owner, stable, created FROM svc_names WHERE name > ? ORDER BY name LIMIT ?');
+  const vers = db.prepare('SELECT * FROM svc_versions WHERE name = ? ORDER BY ver DESC ' + LIMIT);
+  const names = db.prepare('SELECT name, owner, stable, created FROM svc_names WHERE name > ? ORDER BY name ' + LIMIT);
   const settle = db.prepare("UPDATE svc_versions SET state = ?, log = ?, checked = ? WHERE name = ? AND ver = ? AND state = 'pending'");
   const insOk = db.prepare('INSERT OR IGNORE INTO svc_oks (name, ver, by, pub, sig, note, at) VALUES (@name, @ver, @by, @pub, @sig, @note, @at)');
-  const oks = db.prepare('SELECT name, ver, by, pub, sig, note, at FROM svc_oks WHERE name = ? AND ver = ? ORDER BY at, by LIMIT ?');
+  const oks = db.prepare('SELECT name, ver, by, pub, sig, note, at FROM svc_oks WHERE name = ? AND ver = ? ORDER BY at, by ' + LIMIT);
   const okCount = db.prepare('SELECT count(*) AS n FROM svc_oks WHERE name = ? AND ver = ?');
   const insCall = db.prepare(
     `INSERT INTO svc_calls (id, name, ver, caller, in_hash, status, code, detail, output, out_hash, ms, charged, donor, created)
