@@ -7,6 +7,7 @@ import { levelOf } from '../identity/levels.js';
 import { limit } from '../limits.js';
 import { defineOp, type AnyOperation, type Ctx, type StreamItem } from '../ops/types.js';
 import { compileFilter } from './filter.js';
+import { recordOrigin } from '../admin/origin.js';
 import { fnCheckOf, fnRunnerOf } from './fn.js';
 import { busTopic, headOf, publishLine, readLines, type LinePayload } from './lines.js';
 import { iso, lineJson } from './render.js';
@@ -56,6 +57,8 @@ export const topicPubOp = defineOp({
     const t = parseTopic(i.topic, me(ctx).id);
     await mayPublish(ctx.core, t, me(ctx));
     const line = await publishLine(ctx.core, t.name, i.text, { by: me(ctx).id });
+    // Which root and network wrote it (GET /admin/origin), like KB entries and tasks.
+    await recordOrigin(ctx, 'line', `${t.name}:${line.seq}`);
     return { topic: t.name, seq: line.seq };
   },
   text: (o) => `ok ${o.topic} seq=${o.seq}`,
