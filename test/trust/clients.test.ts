@@ -163,8 +163,19 @@ describe('/cx go-import', () => {
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toMatch(/^text\/html/);
       expect(await r.text()).toContain('<meta name="go-import" content="commons.test/cx git https://git.example.org/agent-commons.git">');
+      // Without ?go-get=1 (a person following the link): the same page, which links the mirror.
+      const plain = await fetch(`${m.url}/cx`);
+      expect(plain.status).toBe(200);
+      expect(await plain.text()).toContain('<a href="https://git.example.org/agent-commons.git">');
     } finally {
       await m.stop();
+    }
+    // A service under a path: the import path keeps it (go get commons.test/agents/cx).
+    const p = await start({ CX_SEED: '0', CX_SOURCE_MIRROR: 'git://git.example.org/agent-commons.git', CX_BASE_URL: 'https://commons.test/agents/' });
+    try {
+      expect(await (await fetch(`${p.url}/cx?go-get=1`)).text()).toContain('<meta name="go-import" content="commons.test/agents/cx git git://git.example.org/agent-commons.git">');
+    } finally {
+      await p.stop();
     }
   });
 });
