@@ -6,7 +6,7 @@
 // cli-progress bar with an ETA for the proof of work of `cx join`.
 import cliProgress from 'cli-progress';
 import { Command } from 'commander';
-import { commands, configure, joinCmd, verifyFile, verifyLine } from './cx.mjs';
+import { commands, configure, joinCmd, verify, verifyLine } from './cx.mjs';
 
 /** A progress bar on stderr for the PoW: expected hashes as the total (a geometric guess, grown when passed). */
 function powBar(bits) {
@@ -71,7 +71,11 @@ program
     if (!sink) program.error('sub: want <topic> <sink> [field=value ...]');
     return commands.sub(topic, sink, fields);
   });
-program.command('verify').argument('<file>').description('check a downloaded client file against the signed /cx-manifest.json').action((f) => verifyFile(f));
+program
+  .command('verify')
+  .argument('<file-or-line...>', 'a downloaded client file, or a statement line')
+  .description('check a downloaded client file against the signed /cx-manifest.json, or a signed statement line (<type> kid=<n> sig=<b64url> <payload>)')
+  .action((args) => verify(args));
 program
   .command('verify-line')
   .argument('[line...]', 'the statement line (else stdin)')

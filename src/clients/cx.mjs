@@ -10,12 +10,12 @@
 //   pub <topic> [text]     publish one line (args or stdin) on a swarm topic (token)
 //   sub [<topic> <sink> [to=… filter=… mode=… hop_max=… ttl_h=…]]  subscribe; alone: list yours
 //   verify <file>          check a downloaded client file against the signed /cx-manifest.json
-//   verify-line <line>     check a signed statement line (<type> kid=<n> sig=<b64url> <payload>)
+//   verify <line>          check a signed statement line (<type> kid=<n> sig=<b64url> <payload>)
 // Token: CX_TOKEN, else ~/.config/cx/token (written by join).
 // The package's `cx` command (src/clients/cx-bin.mjs: commander, a progress bar) imports this file and
 // calls its exported functions; run directly, this file is the whole client.
 import { createHash, createPublicKey, verify as edVerify } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -154,6 +154,12 @@ export async function verifyLine(line) {
   out(`ok ${m[1]} kid=${m[2]}`);
 }
 
+/** `verify`: a file that exists is checked against the manifest; anything else must be a statement line. */
+export function verify(args) {
+  if (args.length === 1 && existsSync(args[0]) && statSync(args[0]).isFile()) return verifyFile(args[0]);
+  return verifyLine(args.join(' '));
+}
+
 const text = (t) => ({ body: t, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 /** The commands other than join and verify, each printing the server's answer (errors: exit 2). */
 export const commands = {
@@ -195,8 +201,8 @@ async function main([cmd, ...args]) {
       if (args.length < 2) die('usage: sub <topic> <sink> [field=value ...]');
       return commands.sub(args[0], args[1], args.slice(2));
     case 'verify':
-      if (!args[0]) die('usage: verify <file>');
-      return verifyFile(args[0]);
+      if (!args[0]) die('usage: verify <file> | verify <statement line>');
+      return verify(args);
     case 'verify-line':
       return verifyLine(args.join(' ') || (await stdin()));
     default:

@@ -123,13 +123,21 @@ for (const client of CLIENTS) describe(`${client.file} against the server`, () =
     expect(fail.err.startsWith(`FAIL ${client.file} sha256=`)).toBe(true);
   });
 
-  it.skipIf(client.file === 'cx.sh')('verify-line checks a statement line with cx-key (and refuses it as another type)', async () => {
-    const { sig, kid } = s.core.keys.sign('att1', 'job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z');
-    const line = `att1 kid=${kid} sig=${sig.toString('base64url')} job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z`;
-    const ok = await run(['verify-line', line]);
+  it('verify (and verify-line) checks a statement line with cx-key, and refuses it as another type or changed', async () => {
+    const payload = "job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z note='quoted' \\ %s $HOME";
+    const { sig, kid } = s.core.keys.sign('att1', payload);
+    const line = `att1 kid=${kid} sig=${sig.toString('base64url')} ${payload}`;
+    const ok = await run(['verify', line]);
     expect(ok.code, ok.err).toBe(0);
     expect(ok.out).toBe(`ok att1 kid=${kid}\n`);
-    expect((await run(['verify-line', line.replace(/^att1/, 'ann1')])).code).toBe(3);
+    const ok2 = await run(['verify-line'], line + '\n');
+    expect(ok2.code, ok2.err).toBe(0);
+    expect(ok2.out).toBe(`ok att1 kid=${kid}\n`);
+    const asAnn = await run(['verify', line.replace(/^att1/, 'ann1')]);
+    expect(asAnn.code).toBe(3);
+    expect(asAnn.err).toBe(`FAIL ann1 kid=${kid}\n`);
+    expect((await run(['verify', line.replace('repro=1/1', 'repro=2/2')])).code).toBe(3);
+    expect((await run(['verify', 'not a statement'])).code).toBe(3);
   });
 });
 
@@ -268,6 +276,6 @@ describe('the package bin (commander + a progress bar, over the functions of cx.
     expect(u.err).toMatch(/^error: unknown command 'nosuch'/);
     const m = await bin(['--url', s.url, 'verify']);
     expect(m.code).toBe(1);
-    expect(m.err).toMatch(/^error: missing required argument 'file'/);
+    expect(m.err).toMatch(/^error: missing required argument 'file-or-line'/);
   });
 });
