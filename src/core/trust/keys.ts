@@ -4,7 +4,7 @@
 // rotated by `npm run key:rotate` or the admin operation. Every process re-reads it at most
 // `trust.ring_refresh` seconds after another one changed it.
 import type { KeyObject } from 'node:crypto';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import type { KeyStore } from '../secrets/ports.js';
@@ -79,7 +79,16 @@ export class ServerKeys {
     this.load(keepRing(keys));
   }
 
+  /**
+   * Header values of bodies signed lately, by sha256 of the body (Ed25519 is deterministic, so a kept
+   * value is the signature signing again would give): a hot KB entry is signed once, not per read.
+   * Emptied whenever the ring is (re)loaded; at most `trust.sig_memo` entries, oldest dropped first.
+   */
+  private memo = new Map<string, string>();
+  memoSize = limit('trust.sig_memo');
+
   private load(file: RingFile): void {
+    this.memo.clear();
     this.file = file;
     const seed = Buffer.from(file.seed, 'hex');
     this.key = privateKeyOf(seed);
@@ -167,6 +176,18 @@ export class ServerKeys {
 
   /** Header value of X-Cx-Sig-Server for a response body. */
   header(body: string | Uint8Array): string {
+    this.fresh();
+    if (this.memoSize <= 0) return this.headerNow(body);
+    const h = createHash('sha256').update(body).digest('base64url');
+    let v = this.memo.get(h);
+    if (v !== undefined) return v;
+    v = this.headerNow(body);
+    if (this.memo.size >= this.memoSize) this.memo.delete(this.memo.keys().next().value!);
+    this.memo.set(h, v);
+    return v;
+  }
+
+  private headerNow(body: string | Uint8Array): string {
     const s = this.sign('resp1', body);
     return `kid=${s.kid}; t=resp1; sig=${b64u(s.sig)}`;
   }
