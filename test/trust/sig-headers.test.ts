@@ -126,6 +126,13 @@ describe('X-Cx-Sig-Server', () => {
     for (const p of ['/cx.mjs', '/cx.py', '/cx.sh', '/join.py', '/e2e.mjs', '/e2e.py', '/e2e-vectors.json', '/cx-manifest.json']) await expectSigned(p, await get(p));
   });
 
+  it('OpenAPI declares the header on the signed operations', async () => {
+    const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+    const has = (path: string) => Boolean(doc.paths[path]?.get?.responses['200']?.headers?.['X-Cx-Sig-Server']);
+    for (const p of ['/k/{id}', '/att/{job}', '/status', '/v1/topics/{topic}', '/export/index']) expect(has(p), p).toBe(true);
+    expect(has('/v1/me')).toBe(false);
+  });
+
   it('is absent on errors and on routes that sign nothing', async () => {
     for (const p of ['/k/kzzzzzzzz', '/help', '/limits', '/.well-known/cx-key']) expect((await get(p)).header, p).toBeNull();
   });
