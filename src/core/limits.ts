@@ -243,6 +243,9 @@ export const LIMITS: readonly Limit[] = [
   { key: 'trust.ring_refresh', value: 5, unit: 's', what: 'a process re-reads the signing key ring (rotation, certificate by another process) at most this old' },
   { key: 'trust.cert', value: 256, unit: 'chars', what: 'root certificate of the online signing key (POST /admin/online-key)' },
   { key: 'trust.cert_days', value: 400, unit: 'days', what: 'longest validity of an online-key certificate from now' },
+  { key: 'trust.ring_lock_stale', value: 10, unit: 's', what: 'a signing key ring lock older than this is broken (its holder died; a change holds it for milliseconds)' },
+  { key: 'trust.ring_lock_wait', value: 5, unit: 's', what: 'a key ring change waits this long beyond trust.ring_lock_stale for the lock, then fails' },
+  { key: 'trust.sig_memo', value: 2048, unit: 'bodies', what: 'X-Cx-Sig-Server values kept per process by sha256 of the body (a hot KB entry is signed once per key)' },
   // ---- swarm (src/core/swarm): topics, subscriptions, sinks, delivery ----
   { key: 'swarm.line', value: 1000, unit: 'chars', what: 'one topic line (one line of text: no control characters)' },
   { key: 'swarm.name', value: 48, unit: 'chars', what: 'topic name <n> (a-z 0-9 _ -, starting with a letter or digit)' },

@@ -50,6 +50,16 @@ export function openapi(ops: readonly Operation[], base: string, version: string
           : {
               description: 'Text by default (one fact per line); JSON with Accept: application/json or ?f=json.',
               content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: output } },
+              ...(op.rest.signed
+                ? {
+                    headers: {
+                      'X-Cx-Sig-Server': {
+                        description: `kid=<kid>; t=resp1; sig=<base64url>: Ed25519 signature of the exact body bytes (see /signing)${op.rest.signed === true ? '' : '; only on some requests (see /signing)'}.`,
+                        schema: { type: 'string', pattern: '^kid=[0-9]+; t=resp1; sig=[A-Za-z0-9_-]{86}$' },
+                      },
+                    },
+                  }
+                : {}),
             },
         default: { $ref: '#/components/responses/Error' },
       },

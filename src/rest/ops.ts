@@ -107,10 +107,13 @@ function render(op: Operation, out: unknown, ctx: Parameters<Operation['text']>[
   return t;
 }
 
+// Replies a per-request `signed` predicate chose to sign.
+const signThese = new WeakSet<FastifyReply>();
+
 /** onSend hook: signs the serialized body exactly as it leaves (successful replies with a body). */
-function signBody(core: Core) {
+function signBody(core: Core, always: boolean) {
   return async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    if ((always || signThese.has(reply)) && reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       reply.header('x-cx-sig-server', core.keys.header(payload));
     }
     return payload;
@@ -134,6 +137,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
     const types = propTypes(op);
     const handler = (forced?: 'json' | 'md' | 'txt' | 'svg') => async (req: FastifyRequest, reply: FastifyReply) => {
       const raw = rawInput(req, op, types);
+      if (typeof rest.signed === 'function' && rest.signed(raw)) signThese.add(reply);
       if (op.stream) return serveStream(req, reply, core, op, raw, streams);
       if (!forced && rest.htmlRedirect && wantsHtml(req)) return reply.code(301).header('location', rest.htmlRedirect(raw)).header('vary', 'accept').send();
       // Browsers get the KB listings as pages (src/rest/site.ts); the search page also without a query.
@@ -176,7 +180,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
     const opts = {
       bodyLimit: rest.bodyLimit ?? limit('body.default'),
       ...(rest.method === 'GET' && headPaths.has(rest.path) ? { exposeHeadRoute: false } : {}),
-      ...(rest.signed ? { onSend: signBody(core) } : {}),
+      ...(rest.signed ? { onSend: signBody(core, rest.signed === true) } : {}),
     };
     const add = (scope: FastifyInstance) => {
       scope.route({ method: rest.method, url: rest.path, ...opts, handler: handler() });

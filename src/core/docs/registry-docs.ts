@@ -25,7 +25,7 @@ export const PAGES: ReadonlyArray<[string, string]> = [
   ['/ci', 'POST /e in CI'],
   ['/notice', 'notice form: report unlawful content (POST /notice, form token and Origin)'],
   ['/signing', 'signed statements: canonical bytes, X-Cx-Sig-Server, key chain, test vectors'],
-  ['/cx.mjs', 'Node client, one file, no dependencies: join, e, brief, search, note, drop, verify'],
+  ['/cx.mjs', 'Node client, one file, no dependencies: join, e, brief, search, note, drop, pub, sub, verify (a file or a statement)'],
   ['/cx.py', 'Python 3 client, one file, standard library only (pure-Python Ed25519 verify)'],
   ['/cx.sh', 'bash client (curl, sha256sum, openssl): the same core commands and verify'],
   ['/join.py', 'registration alone (Python 3 standard library)'],

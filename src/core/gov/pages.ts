@@ -207,7 +207,7 @@ const statusOp = defineOp({
   output: statusOut,
   auth: 'anon',
   readOnly: true,
-  rest: { method: 'GET', path: '/status', twins: ['json', 'txt'], cache: 'no-store' },
+  rest: { method: 'GET', path: '/status', twins: ['json', 'txt'], cache: 'no-store', signed: true },
   async run(ctx) {
     return statusOf(ctx.core);
   },

@@ -107,8 +107,9 @@ export interface RestBinding<O = any> {
    *  still served when asked unless `rawOnly`. */
   raw?(out: O): { body: string | Buffer; type: string };
   /** Successful replies (every twin and format) carry `X-Cx-Sig-Server`: a resp1 signature of the exact
-   *  body bytes sent (src/core/trust, /signing). */
-  signed?: boolean;
+   *  body bytes sent (src/core/trust, /signing). A function decides per request from the raw input
+   *  (e.g. only the announcement topic of a topic read). */
+  signed?: boolean | ((raw: Record<string, unknown>) => boolean);
   /** Only the raw body is served: no JSON or text negotiation, so `f` is an unknown query field. */
   rawOnly?: boolean;
   /** When it gives a location, the reply is `303 See Other` there with a one-line `see <location>`. */

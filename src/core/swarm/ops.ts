@@ -12,7 +12,7 @@ import { fnCheckOf, fnRunnerOf } from './fn.js';
 import { busTopic, headOf, publishLine, readLines, type LinePayload } from './lines.js';
 import { iso, lineJson } from './render.js';
 import { parseSink, parseTarget, WQ_NAME, KV_NS, KV_K, wqQueue } from './sinks.js';
-import { mayPublish, mayRead, parseTopic, type Topic } from './topics.js';
+import { mayPublish, mayRead, parseTopic, SYS_TOPIC, type Topic } from './topics.js';
 import type { SubRow } from './ports.js';
 import type { WqItem } from './deliver.js';
 
@@ -82,7 +82,8 @@ export const topicReadOp = defineOp({
   readOnly: true,
   idempotent: true,
   quota: ['read'],
-  rest: { method: 'GET', path: '/v1/topics/:topic', cache: 'private, no-store' },
+  // The announcement topic's reads are signed (resp1): the ann1 lines and what the server says around them.
+  rest: { method: 'GET', path: '/v1/topics/:topic', cache: 'private, no-store', signed: (raw) => raw.topic === SYS_TOPIC },
   async run(ctx, i) {
     const t = await readable(ctx, i.topic);
     const head = await headOf(ctx.core, t.name);
