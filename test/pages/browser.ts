@@ -162,9 +162,15 @@ export async function axe(page: Page): Promise<AxeViolation[]> {
 /** Screenshots stop this far down: long lists show their first screens, the files stay small. */
 export const SHOT_MAX_HEIGHT = 1600;
 
+// Dates and times the pages mark with <time> change with every run: their digits become zeros in
+// the screenshot (same width, same layout), so an unchanged page gives an unchanged PNG. Runs after
+// the checks, on the page as loaded; random ids of a fresh data directory are not masked.
+const MASK_JS = `document.querySelectorAll('time').forEach((t) => { t.textContent = (t.textContent || '').replace(/[0-9]/g, '0'); })`;
+
 /** Full-page PNG of the last run (at most SHOT_MAX_HEIGHT px), 1x, palette-reduced: docs/screenshots/<name>-<width>.png. */
 export async function shot(page: Page, name: string, width: Width): Promise<string> {
   mkdirSync(SHOTS, { recursive: true });
+  await page.evaluate(MASK_JS);
   const path = join(SHOTS, `${name}-${width}.png`);
   const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
   const png =

@@ -6,6 +6,7 @@
 import { maintenanceUntil, type ControlView } from '../control/control.js';
 import { FREEZE_KINDS, isWriteKind, type FreezeKind } from '../control/kinds.js';
 import { isStatusHidden } from '../admin/marks.js';
+import { listAnnouncements } from '../admin/announce.js';
 import { limit } from '../limits.js';
 import type { Core } from '../ops/types.js';
 import { readLines } from '../swarm/lines.js';
@@ -57,6 +58,8 @@ export interface StatusView {
   freezes: Array<{ kind: string; by: string; note: string; since: string }>;
   maintenance: Array<{ id: number; starts: string; ends: string; text: string }>;
   announcements: Announcement[];
+  /** The recorded announcements that have not ended (POST /admin/announce): what a person reads. */
+  current: Array<{ id: number; kind: string; starts: string; ends: string; text: string }>;
   targets: Array<{ target: string; state: TargetState; why: string }>;
 }
 
@@ -74,6 +77,7 @@ export async function statusOf(core: Core): Promise<StatusView> {
     freezes: v.freezes.map((f) => ({ kind: f.kind, by: f.by, note: f.note, since: iso(f.since) })),
     maintenance: v.maintenance.map((w) => ({ id: w.id, starts: iso(w.starts), ends: iso(w.ends), text: w.text })),
     announcements: await announcements(core),
+    current: (await listAnnouncements(core, { current: true })).map((a) => ({ id: a.id, kind: a.kind, starts: iso(a.starts), ends: iso(a.ends), text: a.text })),
     targets: targets.map(({ target, state, why }) => ({ target, state, why })),
   };
 }
