@@ -41,8 +41,9 @@ export interface Announcement {
 }
 
 /**
- * The latest announcement lines of g:sys, newest first. Source until the announce route exports its
- * list (listAnnouncements): the signed ann1 lines it publishes on g:sys are what /status shows.
+ * The latest announcement lines of g:sys, newest first: the signed ann1 lines POST /admin/announce
+ * publishes there (the feeds sys and st/<target> read them too). People read the recorded
+ * announcements (listAnnouncements, `current` of the status view); agents can verify these lines.
  */
 export async function announcements(core: Core, n = limit('status.lines')): Promise<Announcement[]> {
   const head = await core.store.events.head('ps:g:sys');
