@@ -31,6 +31,9 @@ describe.skipIf(!HAS_CHROMIUM)('status, governance and receipt pages in headless
     s = await start({ CX_TRUST_PROXY: '1' });
     chrome = await launch();
     author = await agent(s, 'proposer');
+    // The open data the footer links to, as the daily jobs leave it.
+    expect((await req(s, 'POST', '/admin/export', { headers: { authorization: `Bearer ${s.config.operatorTokens.ops}` } })).status).toBe(200);
+    await s.core.mirror!.sync();
     // Announcements: a maintenance window tomorrow and an incident whose text carries markup.
     const day = 86_400_000;
     const t0 = Math.floor(Date.now() / 60_000) * 60_000;
@@ -84,10 +87,16 @@ describe.skipIf(!HAS_CHROMIUM)('status, governance and receipt pages in headless
       expect(r.violations, `${path} ${w}`).toEqual([]);
       for (const t of texts) expect(r.text, `${path} ${w}`).toContain(t);
     }
-    // The same page with JavaScript off reads the same (no screenshot: it looks the same).
+    // The same page with JavaScript off reads the same (no screenshot: it looks the same), and
+    // every link on it answers a browser with 200.
     const { page, problems } = await openTab(chrome, 'phone', { javascript: false });
     try {
       expect((await page.goto(s.url + path))?.status()).toBe(200);
+      const hrefs = [...new Set(await page.$$eval('a[href]', (as) => as.map((x) => x.getAttribute('href')!)))];
+      for (const h of hrefs) {
+        expect(h, 'same-origin links only').toMatch(/^\//);
+        expect((await fetch(s.url + h, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } })).status, `${path} links ${h}`).toBe(200);
+      }
       const off = await layout(page);
       expect(off.scrollWidth).toBeLessThanOrEqual(off.viewport);
       for (const t of texts) expect(off.text, `${path} without JavaScript`).toContain(t);
@@ -143,6 +152,7 @@ describe.skipIf(!HAS_CHROMIUM)('status, governance and receipt pages in headless
     const html = await (await fetch(`${s.url}/gov`, { headers: { accept: 'text/html' } })).text();
     expect(html).toContain(`<a href="/v1/p/${plainId}">${plainId}</a>`);
     expect(html).toContain(`<a href="/v1/p/${plannedId}">${plannedId}</a>`);
+    await looksRight('/gov/stats', 'commons-gov-stats', ['Capture metrics', 'roots', 'networks']);
     expect(html).not.toContain('<script>alert');
   }, 120_000);
 
