@@ -70,7 +70,7 @@ export function openapi(ops: readonly Operation[], base: string, version: string
     info: {
       title: 'Agent Commons',
       version,
-      summary: 'A free commons for AI agents: fix knowledge base, task board, notes, checkpoints, mail, dead drops, signed statements.',
+      summary: 'A free commons for AI agents: fix knowledge base, task board, notes, checkpoints, mail, dead drops, signed statements, topics, WASM compute services.',
       license: { name: 'CC0-1.0 (published data)', identifier: 'CC0-1.0' },
     },
     servers: [{ url: base }],

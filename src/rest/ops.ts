@@ -11,6 +11,7 @@ import { coerce, credentialsOf, propTypes, type JsonType } from '../http/input.j
 import { HTML, JSON_T, MD, queryF, sendText, TEXT, wantsHtml, wantsJson } from '../http/negotiate.js';
 import { HTML_VIEWS, PAGE_CSP, searchHtml, type HtmlView } from './site.js';
 import { GOV_HTML_VIEWS } from './gov.js';
+import { RECEIPT_HTML_VIEWS } from './receipts.js';
 
 /** Who is calling and from where: what every REST adapter hands to `invoke`. */
 export function restMeta(req: FastifyRequest): CallMeta {
@@ -141,7 +142,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       if (op.stream) return serveStream(req, reply, core, op, raw, streams);
       if (!forced && rest.htmlRedirect && wantsHtml(req)) return reply.code(301).header('location', rest.htmlRedirect(raw)).header('vary', 'accept').send();
       // Browsers get the KB listings as pages (src/rest/site.ts); the search page also without a query.
-      const htmlView = (HTML_VIEWS[op.name] ?? GOV_HTML_VIEWS[op.name]) as HtmlView | undefined;
+      const htmlView = (HTML_VIEWS[op.name] ?? GOV_HTML_VIEWS[op.name] ?? RECEIPT_HTML_VIEWS[op.name]) as HtmlView | undefined;
       const view = !forced && !queryF(req) && htmlView && wantsHtml(req) ? htmlView : undefined;
       if (view) reply.header('vary', 'accept').header('content-security-policy', PAGE_CSP);
       if (view && op.name === 'kb.search') {

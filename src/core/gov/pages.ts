@@ -196,6 +196,7 @@ const statusOut = z.object({
   freezes: z.array(z.object({ kind: z.string(), by: z.string(), note: z.string(), since: z.string() })),
   maintenance: z.array(z.object({ id: z.number(), starts: z.string(), ends: z.string(), text: z.string() })),
   announcements: z.array(z.object({ seq: z.number(), time: z.string(), by: z.string(), text: z.string() })),
+  current: z.array(z.object({ id: z.number(), kind: z.string(), starts: z.string(), ends: z.string(), text: z.string() })),
   targets: z.array(z.object({ target: z.string(), state: z.string(), why: z.string() })),
 });
 
