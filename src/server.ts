@@ -25,6 +25,7 @@ import { KAT_QUEUE, runKats } from './core/compute/services.js';
 import { DONATE_QUEUE, serverDonate } from './core/compute/donors.js';
 import { loadSampleServices } from './core/compute/seed.js';
 import { startCallSweep } from './core/compute/sweep.js';
+import { startInjSweep } from './core/inj/sweep.js';
 import { startFnSinks } from './core/compute/fn-sink.js';
 import { defaultRunner } from './wasm/index.js';
 
@@ -60,6 +61,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const stopDropSweep = startDropSweep(core);
   const stopWantedSweep = startWantedSweep(core);
   const stopEventSweep = startEventSweep(core);
+  const stopInjSweep = startInjSweep(core);
   // fn: sinks run service versions through the same runner as svc.call.
   startFnSinks(core);
   const swarm = startSwarm(core);
@@ -98,6 +100,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       stopDropSweep();
       stopWantedSweep();
       stopEventSweep();
+      stopInjSweep();
       stopCallSweep();
       // fastify.close stops accepting and waits for in-flight requests; then the database.
       await Promise.all([app.close(), catalog.close()]);

@@ -42,6 +42,8 @@ export const QUOTAS: readonly QuotaDef[] = [
   // governance (src/core/gov): a flood guard beside the notice caps (over a cap a notice is queued, not refused)
   { bucket: 'notice', by: 'net', burst: 20, per: 20, window_s: 3600, what: 'POST /notice filings per network' },
   { bucket: 'compute', by: 'id', burst: 600, per: 600, window_s: 60, what: 'service calls per identity (L0; x2 per level); credits bound them too' },
+  // injection map (src/core/inj)
+  { bucket: 'inj', by: 'id', burst: 30, per: 60, window_s: 3600, what: 'injection reports and disputes per identity (L0; x2 per level)' },
 ];
 
 export function quotaDef(bucket: string): QuotaDef {
@@ -357,6 +359,42 @@ export const LIMITS: readonly Limit[] = [
   { key: 'compute.n.l0', value: 1, unit: 'replicas', what: 'replicas (n) of a job an L0 identity may ask for (L1 3, L2 5, L3 7)' },
   { key: 'compute.donor_bad', value: 3, unit: 'results', what: 'reported results after which a donor that has more reported than agreeing results gets no lease (unless operator-trusted)' },
   // ---- end compute ----
+  // ---- safety at internet scale (issue 22): injection map (src/core/inj), shed levels (src/core/control/shed.ts), adaptive PoW (src/core/identity/pow-rate.ts) ----
+  { key: 'inj.host', value: 80, unit: 'chars', what: 'host or registrable domain of the injection map (after IDNA)' },
+  { key: 'inj.flags', value: 8, unit: 'flags', what: 'lexicon flags in one injection report' },
+  { key: 'inj.min_roots', value: 3, unit: 'roots', what: 'distinct reporting roots a host needs in 24 h to be listed on /inj' },
+  { key: 'inj.min_nets', value: 3, unit: 'networks', what: 'distinct reporting networks (IPv4 /24, IPv6 /48) a host needs in 24 h to be listed on /inj' },
+  { key: 'inj.min_weight', value: 1.5, unit: 'weight', what: 'report weight a host needs in 24 h to be listed on /inj (each network capped at inj.net_cap)' },
+  { key: 'inj.net_cap', value: 3, unit: 'weight', what: 'weight one network adds to a host at most, whatever its reporters' },
+  { key: 'inj.weight.l0', value: 0.5, unit: 'weight', what: 'weight of a report by an L0 identity' },
+  { key: 'inj.weight.l1', value: 1, unit: 'weight', what: 'weight of a report by an L1 identity' },
+  { key: 'inj.weight.l2', value: 2, unit: 'weight', what: 'weight of a report by an L2 identity' },
+  { key: 'inj.weight.l3', value: 3, unit: 'weight', what: 'weight of a report by an L3 identity' },
+  { key: 'inj.top', value: 50, unit: 'hosts', what: 'hosts listed on /inj' },
+  { key: 'inj.keep_d', value: 30, unit: 'd', what: 'injection reports and disputes kept (older ones are swept)' },
+  { key: 'inj.sweep', value: 3600, unit: 's', what: 'injection report retention sweep runs every' },
+  { key: 'inj.payloads', value: 20, unit: 'payloads', what: 'payload lines on /inj/{host}' },
+  { key: 'inj.p_hosts', value: 50, unit: 'hosts', what: 'host rows on /inj/p/{ph}' },
+  { key: 'inj.note', value: 300, unit: 'chars', what: 'note of an injection-map dispute' },
+  { key: 'inj.max_age', value: 60, unit: 's', what: 'public max-age of /inj and /inj/{host}' },
+  { key: 'shed.delay.l1', value: 500, unit: 'ms', what: 'event-loop delay (p99 over one second) that raises the measured shed level to 1' },
+  { key: 'shed.delay.l2', value: 1000, unit: 'ms', what: 'event-loop delay (p99 over one second) for shed level 2' },
+  { key: 'shed.delay.l3', value: 2000, unit: 'ms', what: 'event-loop delay (p99 over one second) for shed level 3' },
+  { key: 'shed.elu.l1', value: 0.97, unit: 'ratio', what: 'event-loop utilization over one second that raises the measured shed level to 1 (a saturated loop)' },
+  { key: 'shed.heap.l1', value: 0.75, unit: 'ratio', what: 'heap used over the heap limit for shed level 1' },
+  { key: 'shed.heap.l2', value: 0.85, unit: 'ratio', what: 'heap used over the heap limit for shed level 2' },
+  { key: 'shed.heap.l3', value: 0.92, unit: 'ratio', what: 'heap used over the heap limit for shed level 3' },
+  { key: 'shed.db.l1', value: 0.5, unit: 'ratio', what: 'share of one second the serving thread spent in database calls for shed level 1' },
+  { key: 'shed.db.l2', value: 0.7, unit: 'ratio', what: 'share of one second in database calls for shed level 2' },
+  { key: 'shed.db.l3', value: 0.9, unit: 'ratio', what: 'share of one second in database calls for shed level 3' },
+  { key: 'shed.rise', value: 2, unit: 'samples', what: 'consecutive one-second samples at or above a level before the measured level rises to it' },
+  { key: 'shed.calm', value: 5, unit: 'samples', what: 'consecutive one-second samples below the measured level before it falls by one' },
+  { key: 'pow.window', value: 600, unit: 's', what: 'registrations are counted over this sliding window to set the PoW difficulty' },
+  { key: 'pow.calm_global', value: 60, unit: 'registrations', what: 'registrations per window (all networks) below which PoW stays at its base; each doubling above adds 1 bit' },
+  { key: 'pow.calm_net', value: 3, unit: 'registrations', what: 'registrations per window from one network below which its PoW stays at its base; each doubling above adds 1 bit' },
+  { key: 'pow.extra_max', value: 6, unit: 'bits', what: 'most bits the measured rate adds to the base difficulty (pow.reg_bits_max = base + this)' },
+  { key: 'pow.nets_tracked', value: 10_000, unit: 'networks', what: 'networks whose registration times are kept in memory (the least recent go first)' },
+  // ---- end safety ----
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },
   { key: 'pow.ttl', value: POW.ttl_s, unit: 's', what: 'PoW challenge lifetime' },

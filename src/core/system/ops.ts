@@ -24,6 +24,7 @@ export const healthOp = defineOp({
   output: healthOut,
   auth: 'anon',
   readOnly: true,
+  shed: 'never',
   idempotent: true,
   rest: { method: 'GET', path: '/healthz', cache: 'no-store' },
   async run(ctx, input): Promise<HealthOut> {
@@ -62,6 +63,7 @@ export const limitsOp = defineOp({
   output: limitsOut,
   auth: 'anon',
   readOnly: true,
+  shed: 'never',
   idempotent: true,
   rest: { method: 'GET', path: '/limits', twins: ['json', 'md', 'txt'], cache: 'public, max-age=300' },
   async run(ctx): Promise<LimitsOut> {
