@@ -1,6 +1,7 @@
 // Composition root: config → store → core → faces → listen. Also used by tests (startServer).
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { buildCatalogApp } from './catalog/app.js';
 import { type Config, loadConfig } from './config.js';
@@ -38,13 +39,14 @@ export interface Running {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, opts: { logger?: boolean } = {}): Promise<Running> {
+/** `opts.now`: the core's clock (tests move it to pass windows such as pow.window); default Date.now. */
+export async function startServer(config: Config, opts: { logger?: boolean; now?: () => number } = {}): Promise<Running> {
   const logger = opts.logger ?? true;
   const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
   const store = openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
-  const core = buildCore(config, store, log, undefined, runner);
+  const core = buildCore(config, store, log, opts.now ? { now: opts.now, random: randomBytes } : undefined, runner);
   const stopKats = startWorker<{ name: string; ver: number }>(store.jobs, KAT_QUEUE, async (job) => void (await runKats(core, job.payload.name, job.payload.ver)), { log });
   // The server is a donor by default: one replica of every replicated job.
   const stopDonor = startWorker<{ job: string }>(store.jobs, DONATE_QUEUE, (job) => serverDonate(core, job.payload.job), { log, concurrency: 2 });

@@ -33,9 +33,12 @@ export function normalizeHost(raw: string): string | null {
   if (s.startsWith('[')) return null; // IPv6 literals are not mapped
   s = s.replace(/:\d{1,5}$/, '').replace(/\.$/, '');
   if (!s || /[\s\u0000-\u001f\u007f%\\]/.test(s)) return null;
-  const ascii = domainToASCII(s.toLowerCase());
+  const lower = s.toLowerCase();
+  if (!lower.includes('.')) return null;
+  const ascii = domainToASCII(lower);
   if (!ascii || ascii.length > limit('inj.host')) return null;
-  if (IPV4.test(ascii)) return ascii;
+  // WHATWG parses 1234, 0x7f.1 or 010.0.0.1 as IPv4: only a plain dotted quad is taken as an address.
+  if (IPV4.test(ascii)) return ascii === lower ? ascii : null;
   const labels = ascii.split('.');
   if (labels.length < 2 || !labels.every((l) => LABEL.test(l)) || /^\d+$/.test(labels.at(-1)!)) return null;
   return ascii;
