@@ -93,6 +93,7 @@ export const kbAddOp = defineOp({
   freeze: 'write',
   quota: ['write', 'write_net'],
   scrub: ['error', 'fix', 'title'],
+  hazard: ['error', 'fix', 'title'],
   bodyField: 'fix',
   rest: { method: 'POST', path: '/k', status: 201 },
   async run(ctx, input) {
