@@ -90,7 +90,8 @@ export const injDisputeOp = defineOp({
     await postInbox(core, 'inj_dispute', {
       ref: `d${id}`,
       scope: 'inj',
-      title: `dispute of ${host} by ${ctx.caller.identity!.id}: ${i.note.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 160)}`,
+      // The filer is in inj_disputes, not in the inbox title: a purge of the root leaves no trace in events.
+      title: `dispute of ${host}: ${i.note.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 160)}`,
       url: `/inj/${host}`,
       status: 'open',
     });
