@@ -84,6 +84,9 @@ function picker(m: Array<[number, Req]>): () => Req {
   return () => seq[i++ % total]!;
 }
 
+/** Why requests went unanswered (undici error codes), per mode. */
+const errors = new Map<string, number>();
+
 interface Outcome {
   status: number;
   retryAfter: boolean;
@@ -102,7 +105,9 @@ async function one(base: string, agent: Agent, r: Req & { net?: () => string }):
     });
     await res.body.dump();
     return { status: res.statusCode, retryAfter: res.headers['retry-after'] !== undefined, ms: performance.now() - t };
-  } catch {
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'error';
+    errors.set(code, (errors.get(code) ?? 0) + 1);
     return { status: 0, retryAfter: false, ms: performance.now() - t };
   }
 }
@@ -202,14 +207,18 @@ async function main(): Promise<void> {
   const rate = Math.max(50, Math.round(cap * 2));
   console.log(`\ncapacity of the mix: ${cap.toFixed(0)} req/s (64 in flight, shedding off); overload: ${rate} req/s offered for ${SECONDS} s\n`);
   const rows: string[] = [];
+  const notes: string[] = [];
   for (const shed of [true, false]) {
     const s = await startServer(shed);
     try {
       const m = mix(await token(s.base));
       await new Promise((r) => setTimeout(r, 2500));
+      errors.clear();
       const rss0 = rssMb(s.pid);
       const out = await overload(s.base, m, rate, SECONDS);
       const rss1 = rssMb(s.pid);
+      const h = (await (await fetch(`${s.base}/healthz?v=2`)).text()).split('\n')[1];
+      notes.push(`${shed ? 'on' : 'off'}: after the run ${h}; unanswered by cause: ${[...errors].map(([k, v]) => `${k}=${v}`).join(' ') || '-'}`);
       const served = out.filter((o) => o.status !== 0 && o.status !== 503);
       const busy = out.filter((o) => o.status === 503);
       const none = out.filter((o) => o.status === 0);
@@ -223,6 +232,8 @@ async function main(): Promise<void> {
   console.log('| shedding | requests | answered | 503 busy | unanswered (timeout or 2,000 in flight) | p99 served ms | RSS MB start → end |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
+  console.log('');
+  for (const n of notes) console.log(n);
   process.exit(0);
 }
 

@@ -5,7 +5,7 @@
 // larger of this and the operator's (src/core/control/control.ts); src/core/control/shed.ts decides
 // what a level refuses.
 //   event_loop_delay  p99 of the event-loop delay over the second (perf_hooks histogram, 10 ms resolution)
-//   event_loop_busy   event-loop utilization over the second (level 1 only: a saturated loop)
+//   event_loop_busy   event-loop utilization over the second: saturated, one level more than now; busy, hold
 //   heap              V8 heap used over the heap size limit
 //   db_busy           share of the second the serving thread spent inside database calls (Store.busyMs)
 import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
@@ -22,11 +22,17 @@ export interface PressureSample {
 
 const level3 = (v: number, key: string) => (v >= limit(`${key}.l3`) ? 3 : v >= limit(`${key}.l2`) ? 2 : v >= limit(`${key}.l1`) ? 1 : 0);
 
-/** The level each pressure asks for, and the pressures at the highest of them. */
-export function levelOfSample(s: PressureSample): { level: number; reasons: string[] } {
+/**
+ * The level each pressure asks for, and the pressures at the highest of them. `current`: the measured
+ * level now. A saturated loop (utilization at shed.elu.rise) asks for one level more than the current
+ * one: the work shed so far was not enough, so the next class goes; a loop still busy (shed.elu.hold)
+ * asks to keep the level, so shedding that relieves the loop does not switch itself off at once.
+ */
+export function levelOfSample(s: PressureSample, current = 0): { level: number; reasons: string[] } {
+  const busy = s.elu >= limit('shed.elu.rise') ? Math.min(limit('shed.max_level'), current + 1) : s.elu >= limit('shed.elu.hold') ? current : 0;
   const asks: Array<[string, number]> = [
     ['event_loop_delay', level3(s.delayMs, 'shed.delay')],
-    ['event_loop_busy', s.elu >= limit('shed.elu.l1') ? 1 : 0],
+    ['event_loop_busy', busy],
     ['heap', level3(s.heap, 'shed.heap')],
     ['db_busy', level3(s.db, 'shed.db')],
   ];
@@ -98,7 +104,7 @@ export function startPressure(core: Core, opts: { enabled: boolean; settleMs?: n
     last = s;
     opts.onSample?.(s);
     if (!opts.enabled || now < settle) return;
-    lvl.push(levelOfSample(s));
+    lvl.push(levelOfSample(s, lvl.level));
     core.control.measure(lvl.level, lvl.reasons);
   }, 1000);
   t.unref();
