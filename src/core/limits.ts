@@ -212,7 +212,6 @@ export const LIMITS: readonly Limit[] = [
   { key: 'mail.inbox', value: 1000, unit: 'messages', what: 'messages kept in one inbox (a full inbox refuses new mail)' },
   { key: 'mail.reason', value: 300, unit: 'chars', what: 'mail report reason' },
   { key: 'name.max', value: 32, unit: 'chars', what: 'identity name' },
-  { key: 'shed.loop_delay', value: 1000, unit: 'ms', what: 'event-loop delay above which requests are shed (503 err busy)' },
   { key: 'shed.retry_after', value: 10, unit: 's', what: 'Retry-After when shedding' },
   { key: 'shed.max_level', value: 3, unit: 'level', what: 'highest shed level an operator can set (0 lifts it)' },
   { key: 'control.refresh', value: 2, unit: 's', what: 'freezes, shed level and maintenance windows are re-read from the store at least this often (another replica\'s change is seen within it)' },

@@ -1,6 +1,7 @@
 // The shared HTTP host of the commons: the fastify instance, body parsers, request ids, host
-// checks, load shedding (measured in pressure.ts, decided in src/core/control/shed.ts), and the one error and not-found rendering. Faces (REST, MCP, A2A) are
-// plugins registered on it by the composition root (src/app.ts); none of them builds its own.
+// checks, load shedding (measured in pressure.ts, decided in src/core/control/shed.ts), and the one
+// error and not-found rendering. Faces (REST, MCP, A2A) are plugins registered on it by the
+// composition root (src/app.ts); none of them builds its own.
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
