@@ -136,7 +136,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
     const rest = op.rest;
     if (!rest) continue;
     const types = propTypes(op);
-    const handler = (forced?: 'json' | 'md' | 'txt' | 'svg') => async (req: FastifyRequest, reply: FastifyReply) => {
+    const handler = (forced?: 'json' | 'md' | 'txt' | 'svg' | 'html') => async (req: FastifyRequest, reply: FastifyReply) => {
       const raw = rawInput(req, op, types);
       if (typeof rest.signed === 'function' && rest.signed(raw)) signThese.add(reply);
       if (op.stream) return serveStream(req, reply, core, op, raw, streams);
@@ -172,6 +172,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       const f = forced ?? queryF(req);
       const extra = !forced && f ? rest.formats?.[f] : undefined;
       if (extra) return sendText(reply, extra(out, ctx), status);
+      if (forced === 'html' && rest.htmlTitle && op.md) return reply.type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
       if (!forced && !f && rest.htmlTitle && op.md && wantsHtml(req)) return reply.header('vary', 'accept').type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
       if (forced === 'svg' && op.svg) return reply.type('image/svg+xml; charset=utf-8').send(op.svg(out, ctx));
       if (forced === 'json' || (!forced && wantsJson(req))) return reply.type(JSON_T).send(out);

@@ -52,6 +52,7 @@ export const exportIndexOp = defineOp({
   output: listing,
   auth: 'anon',
   readOnly: true,
+  shed: 'bulk',
   idempotent: true,
   rest: { method: 'GET', path: '/export/index', twins: ['json', 'md', 'txt'], cache: 'public, max-age=300', signed: true },
   async run(ctx) {

@@ -138,6 +138,7 @@ const statsOp = defineOp({
   output: statsOut,
   auth: 'anon',
   readOnly: true,
+  shed: 'bulk',
   rest: { method: 'GET', path: '/gov/stats', twins: ['json', 'md', 'txt'], cache: 'public, max-age=60' },
   async run(ctx) {
     const rows = await ctx.core.store.gov.supports(limit('gov.stats_rows'));

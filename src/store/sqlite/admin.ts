@@ -41,6 +41,8 @@ const PURGE_DELETE: ReadonlyArray<[table: string, col: string]> = [
   ['webhooks', 'owner'],
   ['svc_calls', 'caller'],
   ['svc_oks', 'by'],
+  ['inj_reports', 'root'],
+  ['inj_disputes', 'root'],
   ['cjobs', 'caller'],
   ['donor_reports', 'donor'],
   ['donors', 'id'],
