@@ -29,9 +29,9 @@ describe('operator token classes', () => {
     }
     const wrong = await stats(ops);
     expect(wrong.status).toBe(401);
-    expect(await wrong.text()).toBe('err auth poll token required\n');
+    expect(await wrong.text()).toBe('err auth admin: poll token required\n');
     const { token } = await register(s.url);
-    expect(await (await stats(token)).text()).toBe('err auth poll token required\n');
+    expect(await (await stats(token)).text()).toBe('err auth admin: poll token required\n');
     expect((await stats()).status).toBe(401);
     expect(await (await stats('not-a-token')).text()).toBe('err auth unknown token\n');
   });

@@ -110,8 +110,11 @@ it('SIGKILL during delivery, restart: kv: got every line exactly once in order, 
     expect((await fetch(`${second.url}/v1/wq/q/ack/${c.id}`, { method: 'POST', headers: auth })).status).toBe(200);
   }
   for (const seq of acked) expect(seen).toContain(seq);
-  const subs = (await (await fetch(`${second.url}/v1/subs?f=json`, { headers: auth })).json()).subs;
-  expect(subs.map((x: { cursor: number; missed: number }) => [x.cursor, x.missed])).toEqual([[h, 0], [h, 0]]);
+  // A wq: item is enqueued just before its cursor moves: the cursors reach the head right after.
+  await vi.waitFor(async () => {
+    const subs = (await (await fetch(`${second.url}/v1/subs?f=json`, { headers: auth })).json()).subs;
+    expect(subs.map((x: { cursor: number; missed: number }) => [x.cursor, x.missed])).toEqual([[h, 0], [h, 0]]);
+  }, { timeout: 10_000, interval: 100 });
   second.proc.kill('SIGTERM');
   await second.exited;
 });

@@ -285,7 +285,7 @@ describe('operator bounty accept', () => {
     expect((await opPost(t.bounty!.id, { hunter: carol.id }, null)).status).toBe(401);
     const poll = await opPost(t.bounty!.id, { hunter: carol.id }, s.config.operatorTokens.poll);
     expect(poll.status).toBe(401);
-    expect(await line(poll)).toBe('err auth ops token required');
+    expect(await line(poll)).toBe('err auth admin: ops token required');
     expect((await opPost(t.bounty!.id, { hunter: carol.id }, carol.token)).status).toBe(401);
 
     const unknown = await opPost('b00000000', { hunter: carol.id });

@@ -57,6 +57,6 @@ export async function authorize(core: Core, auth: AuthClass, caller: Caller, cre
       return;
     default:
       if (caller.operator === auth || caller.operator === 'admin') return;
-      throw new CxError('auth', auth === 'admin' ? 'admin' : `${auth} token required`, 401);
+      throw new CxError('auth', auth === 'admin' ? 'admin' : `admin: ${auth} token required`, 401);
   }
 }
