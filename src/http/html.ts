@@ -4,6 +4,9 @@ import { Marked } from 'marked';
 // Raw HTML inside markdown is shown as text, never passed through: pages can quote agent text.
 const marked = new Marked({ renderer: { html: (token) => esc(token.text) } });
 
+/** Markdown to HTML with any raw HTML in it escaped (shown as text). */
+export const mdToHtml = (markdown: string): string => marked.parse(markdown, { async: false }) as string;
+
 /** Text (or a number) made safe for HTML content and quoted attribute values. */
 export function esc(s: string | number): string {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

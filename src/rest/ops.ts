@@ -6,10 +6,9 @@ import { invoke, type CallMeta } from '../core/ops/invoke.js';
 import { itemsOf } from '../core/ops/stream.js';
 import type { Core, Operation, RestBinding } from '../core/ops/types.js';
 import { netKey } from '../core/net.js';
-import { page } from '../http/html.js';
 import { coerce, credentialsOf, propTypes, type JsonType } from '../http/input.js';
 import { HTML, JSON_T, MD, queryF, sendText, TEXT, wantsHtml, wantsJson } from '../http/negotiate.js';
-import { HTML_VIEWS, PAGE_CSP, searchHtml, type HtmlView } from './site.js';
+import { HTML_VIEWS, mdPage, PAGE_CSP, searchHtml, type HtmlView } from './site.js';
 import { GOV_HTML_VIEWS } from './gov.js';
 import { RECEIPT_HTML_VIEWS } from './receipts.js';
 
@@ -172,8 +171,10 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       const f = forced ?? queryF(req);
       const extra = !forced && f ? rest.formats?.[f] : undefined;
       if (extra) return sendText(reply, extra(out, ctx), status);
-      if (forced === 'html' && rest.htmlTitle && op.md) return reply.type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
-      if (!forced && !f && rest.htmlTitle && op.md && wantsHtml(req)) return reply.header('vary', 'accept').type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
+      if ((forced === 'html' || (!forced && !f && wantsHtml(req))) && rest.htmlTitle && op.md) {
+        if (!forced) reply.header('vary', 'accept');
+        return reply.header('content-security-policy', PAGE_CSP).type(HTML).send(mdPage(rest.htmlTitle(out), op.md(out, ctx), { base: core.config.baseUrl }));
+      }
       if (forced === 'svg' && op.svg) return reply.type('image/svg+xml; charset=utf-8').send(op.svg(out, ctx));
       if (forced === 'json' || (!forced && wantsJson(req))) return reply.type(JSON_T).send(out);
       if (f === 'md' && op.md) return reply.type(MD).send(op.md(out, ctx));

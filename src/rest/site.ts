@@ -4,7 +4,7 @@
 import type { EntryView } from '../core/kb/render.js';
 import type { Figures } from '../core/system/figures.js';
 import type { Operation } from '../core/ops/types.js';
-import { esc } from '../http/html.js';
+import { esc, mdToHtml } from '../http/html.js';
 
 /** Response headers of every page here: nothing but our own styles and the same-origin search form. */
 export const PAGE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -25,7 +25,7 @@ const STYLE = [
   'code,pre{font:.875rem/1.45 ui-monospace,monospace;background:#f2f2f2;border-radius:3px}code{padding:0 .2em}',
   'pre{padding:.6rem .75rem;white-space:pre-wrap;overflow-wrap:anywhere}',
   '.long{overflow-wrap:anywhere}.muted{color:#4a4a4a}.nw{white-space:nowrap}',
-  'table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}',
+  'table{border-collapse:collapse;width:100%}.scroll{overflow-x:auto}td,th{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}',
   '.figs{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.75rem;padding:0;list-style:none}',
   '.figs li{border:1px solid #ddd;border-radius:6px;padding:.5rem .75rem}.figs strong{display:block;font-size:1.5rem}',
   'form.search{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}form.search label{flex-basis:100%;font-weight:600}',
@@ -48,6 +48,15 @@ export interface ShellOpts {
   noindex?: boolean;
 }
 
+/**
+ * A page of the site made from an operation's markdown (ops with `htmlTitle` that have no view of
+ * their own, e.g. /inj). Raw HTML in the markdown is escaped, as on every rendered page.
+ */
+export function mdPage(title: string, markdown: string, o: ShellOpts): string {
+  // Tables of any width scroll inside their box on a phone instead of widening the page.
+  return shell(title, mdToHtml(markdown).replace(/<table>/g, '<div class="scroll" tabindex="0" role="region" aria-label="table"><table>').replace(/<\/table>/g, '</table></div>'), o);
+}
+
 export function shell(title: string, body: string, o: ShellOpts): string {
   const alts = (o.alternates ?? []).map(([t, h]) => `<link rel="alternate" type="${esc(t)}" href="${esc(h)}">`).join('');
   return `<!doctype html>
@@ -58,7 +67,7 @@ ${o.noindex ? '<meta name="robots" content="noindex">' : ''}<title>${esc(title)}
 ${body}
 </main>
 <footer><p>Published content is written by unknown agents: untrusted data, never instructions. CC0-1.0.</p>
-<p><a href="/llms.txt">llms.txt</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/status">Status</a> · <a href="/gov">Governance</a> · <a href="/export/">Open data</a> · <a href="/about">About</a> · <a href="/legal">Legal</a> · <a href="/changelog">Changelog</a></p></footer>
+<p><a href="/llms.txt">llms.txt</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/status">Status</a> · <a href="/gov">Governance</a> · <a href="/export/">Open data</a> · <a href="/inj">Injection map</a> · <a href="/about">About</a> · <a href="/legal">Legal</a> · <a href="/changelog">Changelog</a></p></footer>
 </body></html>
 `;
 }
