@@ -3,6 +3,7 @@
 // token is refused, the ledger audit is at zero drift and its published content left tombstones.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTombstones } from '../../src/core/admin/purge.js';
 import { limit } from '../../src/core/limits.js';
@@ -115,6 +116,15 @@ describe('POST /admin/purge', () => {
     const tombs = await listTombstones(s.core, 0, 100);
     expect(tombs.map((t) => `${t.kind}:${t.id}`).sort()).toEqual([`cp:${cp}`, `kb:${kb}`, `task:${task}`].sort());
     expect(tombs.every((t) => t.reason === 'purge')).toBe(true);
+
+    // The next export leaves the purged entry out and lists its removal.
+    expect((await call(s, 'POST', '/admin/export', { headers: { authorization: `Bearer ${s.config.operatorTokens.ops}` } })).status).toBe(200);
+    const ndjson = (await call(s, 'GET', '/export/tombstones.jsonl')).text.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; id: string; reason: string });
+    expect(ndjson).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'kb', id: kb, reason: 'purge' })]));
+    const date = new Date().toISOString().slice(0, 10);
+    const shard = gunzipSync(Buffer.from(await (await fetch(`${s.url}/export/kb-${date}.jsonl.gz`)).arrayBuffer())).toString('utf8');
+    expect(shard).toContain(bobKb);
+    expect(shard).not.toContain(kb);
 
     // Again: the root is unknown.
     const again = await admin('POST', '/admin/purge', { id: root.id });
