@@ -32,6 +32,8 @@ export interface Req {
   path: string;
   headers: Record<string, string>;
   body?: string | Buffer;
+  /** Hang bound of this call (default HANG_MS): a streaming op's MCP/A2A call may add its wait. */
+  timeoutMs?: number;
 }
 
 let netN = 0;
@@ -45,7 +47,7 @@ export const freshNet = () => {
 export async function send(base: string, r: Req): Promise<Reply> {
   const t0 = performance.now();
   const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(), HANG_MS);
+  const timer = setTimeout(() => ac.abort(), r.timeoutMs ?? HANG_MS);
   try {
     const res = await fetch(base + r.path, { method: r.method, headers: r.headers, body: r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : new Uint8Array(r.body), redirect: 'manual', signal: ac.signal });
     if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
@@ -103,7 +105,17 @@ export function restProblems(r: Reply, req: Req, roots: string[]): string[] {
 }
 
 // ---- REST: every content type the binding accepts ----
-const enc = (v: Json | undefined): string => (v === undefined ? '_' : encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v)));
+/** Percent-encoding that also carries lone surrogates (as their WTF-8 bytes: invalid UTF-8 on the wire). */
+export function pct(s: string): string {
+  let out = '';
+  for (const ch of s) {
+    const c = ch.charCodeAt(0);
+    if (ch.length === 1 && c >= 0xd800 && c <= 0xdfff) out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+    else out += encodeURIComponent(ch);
+  }
+  return out;
+}
+const enc = (v: Json | undefined): string => (v === undefined ? '_' : pct(typeof v === 'string' ? v : JSON.stringify(v)));
 const qv = (v: Json): string[] => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : [typeof v === 'string' ? v : JSON.stringify(v)]);
 
 function query(fields: Record<string, Json>): string {
@@ -123,7 +135,7 @@ export function restRequests(op: AnyOperation, input: Json, headers: Record<stri
     const f = alias[name ?? '*'] ?? name ?? '*';
     const v = fields[f];
     delete fields[f];
-    return m === '*' ? (typeof v === 'string' ? v.split('/').map(encodeURIComponent).join('/') : enc(v)) : enc(v);
+    return m === '*' ? (typeof v === 'string' ? v.split('/').map(pct).join('/') : enc(v)) : enc(v);
   });
   if (path.length > 6000) path = path.slice(0, 6000);
   const h = { ...headers };
@@ -160,7 +172,7 @@ export function restRequests(op: AnyOperation, input: Json, headers: Record<stri
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'suite', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 let rpcId = 0;
 
-export async function mcpRpc(base: string, path: string, method: string, params: unknown, headers: Record<string, string>, name?: string): Promise<{ reply: Reply; json: any }> {
+export async function mcpRpc(base: string, path: string, method: string, params: unknown, headers: Record<string, string>, name?: string, timeoutMs?: number): Promise<{ reply: Reply; json: any }> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params: params && typeof params === 'object' && !Array.isArray(params) ? { ...params, _meta: META } : params });
   const reply = await send(base, {
     label: 'mcp',
@@ -168,6 +180,7 @@ export async function mcpRpc(base: string, path: string, method: string, params:
     path,
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name && /^[\x21-\x7e]{1,128}$/.test(name) ? { 'mcp-name': name } : {}), ...headers },
     body,
+    timeoutMs,
   });
   let json: any = null;
   try {
@@ -182,7 +195,7 @@ export async function mcpRpc(base: string, path: string, method: string, params:
 export function mcpProblems(r: { reply: Reply; json: any }, objectArgs: boolean, roots: string[], label: string): string[] {
   const p: string[] = [];
   const { reply, json } = r;
-  if (reply.timedOut) return [`hang: no answer within ${HANG_MS} ms (${label})`];
+  if (reply.timedOut) return [`hang: no answer within ${reply.ms.toFixed(0)} ms (${label})`];
   if (reply.status >= 500 && !allowed5xx(reply)) p.push(`HTTP ${reply.status}`);
   if (reply.status === 503 && allowed5xx(reply)) return [];
   const leak = pathLeaks(reply.body, roots);
@@ -207,14 +220,14 @@ export function mcpProblems(r: { reply: Reply; json: any }, objectArgs: boolean,
 
 // ---- A2A: message/send with a data part {skill, input}, blocking ----
 let msgN = 0;
-export async function a2aSend(base: string, skill: string, input: unknown, headers: Record<string, string>): Promise<{ reply: Reply; json: any }> {
+export async function a2aSend(base: string, skill: string, input: unknown, headers: Record<string, string>, timeoutMs?: number): Promise<{ reply: Reply; json: any }> {
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: ++msgN,
     method: 'message/send',
     params: { message: { kind: 'message', messageId: `suite-${msgN}-${Date.now()}`, role: 'user', parts: [{ kind: 'data', data: { skill, input } }] }, configuration: { blocking: true } },
   });
-  const reply = await send(base, { label: 'a2a', method: 'POST', path: '/a2a', headers: { 'content-type': 'application/json', ...headers }, body });
+  const reply = await send(base, { label: 'a2a', method: 'POST', path: '/a2a', headers: { 'content-type': 'application/json', ...headers }, body, timeoutMs });
   let json: any = null;
   try {
     json = JSON.parse(reply.body);
@@ -227,7 +240,7 @@ export async function a2aSend(base: string, skill: string, input: unknown, heade
 export function a2aProblems(r: { reply: Reply; json: any }, roots: string[], label: string): string[] {
   const p: string[] = [];
   const { reply, json } = r;
-  if (reply.timedOut) return [`hang: no answer within ${HANG_MS} ms (${label})`];
+  if (reply.timedOut) return [`hang: no answer within ${reply.ms.toFixed(0)} ms (${label})`];
   if (reply.status === 503 && allowed5xx(reply)) return [];
   if (reply.status >= 500) p.push(`HTTP ${reply.status}`);
   const leak = pathLeaks(reply.body, roots);

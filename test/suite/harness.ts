@@ -8,7 +8,7 @@ import type { AnyOperation } from '../../src/core/ops/types.js';
 import { sql } from '../helpers/db.js';
 import { register, type TestServer } from '../helpers/server.js';
 import { inputSchema, invalidArb, validArb, type Json } from './arbitraries.js';
-import { a2aProblems, a2aSend, freshNet, isAgentOp, mcpProblems, mcpRpc, powProof, restProblems, restRequests, send, toolName } from './faces.js';
+import { a2aProblems, a2aSend, freshNet, HANG_MS, isAgentOp, mcpProblems, mcpRpc, powProof, restProblems, restRequests, send, toolName } from './faces.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
 export const OPERATORS: OperatorClass[] = ['admin', 'ops', 'poll', 'check'];
@@ -62,7 +62,17 @@ function authHeaders(t: Target, op: AnyOperation): Record<string, string> {
   return { authorization: `Bearer ${tok}`, 'x-forwarded-for': freshNet() };
 }
 
-/** A streaming op called through MCP or A2A waits at most a second. */
+/**
+ * A streaming op called through MCP or A2A ends after its `wait` seconds (its declared bound): the
+ * suite asks for at most one, and a call that sends no object input waits the default, which the
+ * hang bound then adds (HANG_MS on top of the wait the caller asked for).
+ */
+function hangBound(op: AnyOperation): number | undefined {
+  if (!op.stream) return undefined;
+  const w = inputSchema(op).properties?.[op.stream.wait]?.default;
+  return HANG_MS + (typeof w === 'number' ? w : 60) * 1000;
+}
+
 function bounded(op: AnyOperation, input: Json): Json {
   const spec = op.stream;
   if (!spec || input === null || typeof input !== 'object' || Array.isArray(input)) return input;
@@ -84,8 +94,9 @@ export async function probe(t: Target, op: AnyOperation, input: Json): Promise<s
     const args = bounded(op, input);
     const objectArgs = args !== null && typeof args === 'object' && !Array.isArray(args);
     const h = authHeaders(t, op);
-    problems.push(...mcpProblems(await mcpRpc(t.url, '/mcp?toolsets=all', 'tools/call', { name: toolName(op), arguments: args }, h, toolName(op)), objectArgs, t.roots, `mcp ${toolName(op)}`));
-    problems.push(...a2aProblems(await a2aSend(t.url, op.name, args, authHeaders(t, op)), t.roots, `a2a ${op.name}`));
+    const bound = objectArgs ? undefined : hangBound(op);
+    problems.push(...mcpProblems(await mcpRpc(t.url, '/mcp?toolsets=all', 'tools/call', { name: toolName(op), arguments: args }, h, toolName(op), bound), objectArgs, t.roots, `mcp ${toolName(op)}`));
+    problems.push(...a2aProblems(await a2aSend(t.url, op.name, args, authHeaders(t, op), bound), t.roots, `a2a ${op.name}`));
   }
   return problems;
 }
