@@ -84,7 +84,7 @@ export function errorLeaks(text: string): string | null {
 }
 
 /** The one allowed 5xx: load shedding, with a Retry-After. */
-const allowed5xx = (r: Reply) => r.status === 503 && /^err busy /.test(r.body) && !!r.headers.get('retry-after');
+const allowed5xx = (r: Reply) => r.status === 503 && !!r.headers.get('retry-after') && (/^err busy /.test(r.body) || /^\{"error":"busy",/.test(r.body));
 
 /** Problems of a REST answer (empty when it holds every property). */
 export function restProblems(r: Reply, req: Req, roots: string[]): string[] {
@@ -196,8 +196,8 @@ export function mcpProblems(r: { reply: Reply; json: any }, objectArgs: boolean,
   const p: string[] = [];
   const { reply, json } = r;
   if (reply.timedOut) return [`hang: no answer within ${reply.ms.toFixed(0)} ms (${label})`];
-  if (reply.status >= 500 && !allowed5xx(reply)) p.push(`HTTP ${reply.status}`);
-  if (reply.status === 503 && allowed5xx(reply)) return [];
+  if (allowed5xx(reply)) return [];
+  if (reply.status >= 500) p.push(`HTTP ${reply.status}`);
   const leak = pathLeaks(reply.body, roots);
   if (leak) p.push(`leak ${leak}`);
   if (!json) p.push(`not JSON: ${reply.body.slice(0, 200)}`);

@@ -108,13 +108,15 @@ export async function probe(t: Target, op: AnyOperation, input: Json): Promise<s
 export async function fuzzOp(t: Target, op: AnyOperation, opts: { runs: number; seed: number; validOnly?: boolean }): Promise<void> {
   const schema = inputSchema(op);
   const arb = opts.validOnly ? validArb(schema) : fc.oneof(validArb(schema), invalidArb(schema));
-  await fc.assert(
+  const details = await fc.check(
     fc.asyncProperty(arb, async (input) => {
       const p = await probe(t, op, input);
       if (p.length) throw new Error(`${op.name}: ${p.join('; ')}`);
     }),
     { numRuns: opts.runs, seed: opts.seed, endOnFailure: true },
   );
+  // The violated property first, then fast-check's replay line (seed, path, counterexample).
+  if (details.failed) throw new Error(`${(details.errorInstance as Error | undefined)?.message ?? 'property failed'}\ncounterexample: ${fc.stringify(details.counterexample)}\nreplay: seed=${details.seed} path=${details.counterexamplePath}`);
 }
 
 /** The server still answers its health check. */
