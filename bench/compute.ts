@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { solve } from '../src/core/identity/pow.js';
 import { defaultRunner } from '../src/wasm/index.js';
-import { DURATION, type BenchRun, type Row } from './load.js';
+import { cpuMsOf, DURATION, type BenchRun, type Row } from './load.js';
 
 const ECHO = readFileSync('test/wasm/fixtures/echo.wasm');
 const NAME = 'bench-echo';
@@ -42,7 +42,7 @@ async function loop(seconds: number, fn: () => Promise<unknown>): Promise<{ perS
   return { perS: n / ((performance.now() - t0) / 1000), cpuMs: (c.user + c.system) / 1000 / n, n };
 }
 
-export async function benchCompute(cx: string, run: BenchRun, adminToken: string): Promise<{ rows: Row[]; notes: string[] }> {
+export async function benchCompute(cx: string, run: BenchRun, adminToken: string, pid: number): Promise<{ rows: Row[]; notes: string[] }> {
   const admin = { authorization: `Bearer ${adminToken}` };
   const who = await register(cx);
   await must(fetch(`${cx}/admin/credits`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ id: who.id, n: 10_000_000 }) }), 'mint');
@@ -71,6 +71,27 @@ export async function benchCompute(cx: string, run: BenchRun, adminToken: string
       body: rpc,
     }),
   );
+
+  // Through a job (svc.job, k=1 of n=1: the server is the donor): submitted by 10 callers at once,
+  // each waiting for its job to be done before the next; jobs per second and server CPU per job.
+  const JOBS = Math.max(50, DURATION * 25);
+  const cpu0 = cpuMsOf(pid);
+  const tj = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < JOBS) {
+      next++;
+      const made = (await (await fetch(`${cx}/v1/svc/${NAME}/job`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ input: 'ping', k: 1, n: 1 }) })).json()) as { id: string };
+      for (;;) {
+        const j = (await (await fetch(`${cx}/v1/job/${made.id}`, { headers: { ...bearer, accept: 'application/json' } })).json()) as { state: string };
+        if (j.state !== 'open') break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, worker));
+  const jobSecs = (performance.now() - tj) / 1000;
+  const jobCpu = (cpuMsOf(pid) - cpu0) / JOBS;
 
   // The same module in this process.
   const secs = Math.max(1, DURATION / 2);
@@ -109,6 +130,7 @@ export async function benchCompute(cx: string, run: BenchRun, adminToken: string
     `  runner (1 worker thread, postMessage round trip):           ${f(viaRunner.perS, 0)} calls/s, cpu ${f(viaRunner.cpuMs)} ms/call (process, all threads)`,
     `  worker start to first answer (start, Extism load, compile, call): median ${f(med, 1)} ms of 5, cpu ${f((c.user + c.system) / 1000 / 5, 1)} ms each`,
     `  (the two HTTP rows above are the same module through the server: 50 connections, 2 runner workers, charged 1 credit per call)`,
+    `  through a job (POST /v1/svc/${NAME}/job k=1 n=1, server as donor, polled until done; 10 callers): ${JOBS} jobs in ${f(jobSecs, 1)} s = ${f(JOBS / jobSecs, 0)} jobs/s, server cpu ${f(jobCpu)} ms per job (submit, polls, run, receipt)`,
   ];
   return { rows, notes };
 }

@@ -207,7 +207,7 @@ async function main(): Promise<void> {
 
     // Compute (issue 19): a trivial service through /mcp/svc/{name} and the agent op, beside the same module under Extism directly.
     if (ONLY.has('compute')) {
-      const c = await benchCompute(cx, run, ADMIN);
+      const c = await benchCompute(cx, run, ADMIN, cxPid);
       rows.push(...c.rows);
       notes.push(c.notes.join('\n'));
     }

@@ -22,6 +22,8 @@ export interface Config {
   /** Where generated operator tokens were written, when any were generated. */
   operatorTokenFile: string | null;
   powBits: { reg: number; w: number };
+  /** Measured load shedding (src/http/pressure.ts); CX_SHED=0 turns it off (the operator's level still applies). */
+  shedMeasure: boolean;
   /** HMAC key sealing PoW challenges; kept in the data directory. */
   sealKey: Buffer;
   /** Server key of dead drops (HKDF input with each drop's secret); kept in the data directory. */
@@ -115,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     operatorTokenFile,
     // One override for both purposes keeps tests and small deployments simple; anonymous
     // writes stay 4 bits cheaper than registration.
+    shedMeasure: env.CX_SHED !== '0',
     powBits: bits === null ? { reg: POW.reg_bits, w: POW.w_bits } : { reg: bits, w: Math.max(1, bits - 4) },
     sealKey: Buffer.from(seal.value, 'hex'),
     dropKey: Buffer.from(dropKey.value, 'hex'),

@@ -1,6 +1,7 @@
 // Composition root: config → store → core → faces → listen. Also used by tests (startServer).
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { buildCatalogApp } from './catalog/app.js';
 import { type Config, loadConfig } from './config.js';
@@ -25,6 +26,7 @@ import { KAT_QUEUE, runKats } from './core/compute/services.js';
 import { DONATE_QUEUE, serverDonate } from './core/compute/donors.js';
 import { loadSampleServices } from './core/compute/seed.js';
 import { startCallSweep } from './core/compute/sweep.js';
+import { startInjSweep } from './core/inj/sweep.js';
 import { startFnSinks } from './core/compute/fn-sink.js';
 import { defaultRunner } from './wasm/index.js';
 
@@ -37,13 +39,14 @@ export interface Running {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, opts: { logger?: boolean } = {}): Promise<Running> {
+/** `opts.now`: the core's clock (tests move it to pass windows such as pow.window); default Date.now. */
+export async function startServer(config: Config, opts: { logger?: boolean; now?: () => number } = {}): Promise<Running> {
   const logger = opts.logger ?? true;
   const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
   const store = openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
-  const core = buildCore(config, store, log, undefined, runner);
+  const core = buildCore(config, store, log, opts.now ? { now: opts.now, random: randomBytes } : undefined, runner);
   const stopKats = startWorker<{ name: string; ver: number }>(store.jobs, KAT_QUEUE, async (job) => void (await runKats(core, job.payload.name, job.payload.ver)), { log });
   // The server is a donor by default: one replica of every replicated job.
   const stopDonor = startWorker<{ job: string }>(store.jobs, DONATE_QUEUE, (job) => serverDonate(core, job.payload.job), { log, concurrency: 2 });
@@ -60,6 +63,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
   const stopDropSweep = startDropSweep(core);
   const stopWantedSweep = startWantedSweep(core);
   const stopEventSweep = startEventSweep(core);
+  const stopInjSweep = startInjSweep(core);
   // fn: sinks run service versions through the same runner as svc.call.
   startFnSinks(core);
   const swarm = startSwarm(core);
@@ -98,6 +102,7 @@ export async function startServer(config: Config, opts: { logger?: boolean } = {
       stopDropSweep();
       stopWantedSweep();
       stopEventSweep();
+      stopInjSweep();
       stopCallSweep();
       // fastify.close stops accepting and waits for in-flight requests; then the database.
       await Promise.all([app.close(), catalog.close()]);

@@ -11,7 +11,7 @@ Usage: python3 cx.py <command> [args]   (CX_URL sets the server; default: the se
   pub <topic> [text]     publish one line (args or stdin) on a swarm topic (token)
   sub [<topic> <sink> [to=... filter=... mode=... hop_max=... ttl_h=...]]  subscribe; alone: list yours
   verify <file>          check a downloaded client file against the signed /cx-manifest.json
-  verify-line <line>     check a signed statement line (<type> kid=<n> sig=<b64url> <payload>)
+  verify <line>          check a signed statement line (<type> kid=<n> sig=<b64url> <payload>)
 Token: CX_TOKEN, else ~/.config/cx/token (written by join).
 """
 import base64
@@ -264,7 +264,11 @@ def main(argv):
         form = [("topic", args[0]), ("sink", args[1])] + [tuple(a.split("=", 1)) for a in args[2:]]
         out(call("POST", "/v1/subs", urllib.parse.urlencode(form), auth=True, ctype="application/x-www-form-urlencoded"))
     elif cmd == "verify" and args:
-        verify_file(args[0])
+        # A file that exists is checked against the manifest; anything else must be a statement line.
+        if len(args) == 1 and os.path.isfile(args[0]):
+            verify_file(args[0])
+        else:
+            verify_line(" ".join(args))
     elif cmd == "verify-line":
         verify_line(" ".join(args) if args else sys.stdin.read())
     else:

@@ -8,6 +8,7 @@
 #   drop put <secret>      (stdin) | drop get <secret>
 #   pub <topic> [text]     (or stdin) | sub [<topic> <sink> [field=value ...]]  (alone: list)
 #   verify <file>          check a downloaded client file against the signed /cx-manifest.json
+#   verify <line>          check a signed statement line (<type> kid=<n> sig=<b64url> <payload>)
 # Token: CX_TOKEN, else ~/.config/cx/token (written by join).
 set -euo pipefail
 BASE="${CX_URL:-__CX_BASE__}"
@@ -69,24 +70,48 @@ join_cmd() {
   echo "ok joined $id; token saved to $TOKEN_FILE"
 }
 
-verify_cmd() {
-  local file="$1" name m key kid sig pub tmp sum want
-  name=$(basename "$file")
-  m=$(call GET /cx-manifest.json)
+# pub_of KID: the hex public key of a kid, current or in prev of /.well-known/cx-key.
+pub_of() {
+  local kid="$1" key pub
   key=$(call GET /.well-known/cx-key)
-  kid=$(printf '%s' "$m" | grep -o '"kid": *[0-9]*' | grep -o '[0-9]*$')
-  sig=$(printf '%s' "$m" | grep -o '"sig": *"[A-Za-z0-9_-]*"' | cut -d'"' -f4)
   if printf '%s' "$key" | grep -q "^{\"kid\":$kid,"; then pub=$(printf '%s' "$key" | grep -o '"pub":"[0-9a-f]*"' | head -1 | cut -d'"' -f4)
   else pub=$(printf '%s' "$key" | grep -o "{\"kid\":$kid,\"pub\":\"[0-9a-f]*\"}" | cut -d'"' -f6); fi
   [ -n "$pub" ] || die "unknown kid $kid" 3
+  printf '%s' "$pub"
+}
+# b64u_to FILE SIG: writes the bytes of a base64url value; pub_der FILE PUB: the DER public key.
+b64u_to() { local b=${2//_//}; b=${b//-/+}; while [ $((${#b} % 4)) -ne 0 ]; do b+='='; done; printf '%s' "$b" | base64 -d > "$1"; }
+pub_der() { printf '%b' "$(printf '302a300506032b6570032100%s' "$2" | sed 's/../\\x&/g')" > "$1"; }
+
+verify_line_cmd() {
+  local line="$1" tmp pub
+  line="${line%$'\n'}"; line="${line%$'\r'}"
+  [[ "$line" =~ ^([a-z]+[0-9]+)\ kid=([0-9]+)\ sig=([A-Za-z0-9_-]{86})\ (.*)$ ]] || die 'not a statement line: <type> kid=<n> sig=<b64url> <payload>' 3
+  local type="${BASH_REMATCH[1]}" kid="${BASH_REMATCH[2]}" sig="${BASH_REMATCH[3]}" payload="${BASH_REMATCH[4]}"
+  pub=$(pub_of "$kid") || exit $?
+  tmp=$(mktemp -d)
+  { printf 'cx-sig-v1\0%s\0' "$type"; printf '%s' "$payload"; } > "$tmp/msg"
+  b64u_to "$tmp/sig" "$sig"
+  pub_der "$tmp/pub.der" "$pub"
+  openssl pkeyutl -verify -pubin -keyform DER -inkey "$tmp/pub.der" -rawin -in "$tmp/msg" -sigfile "$tmp/sig" > /dev/null 2>&1 || { rm -rf "$tmp"; die "FAIL $type kid=$kid" 3; }
+  rm -rf "$tmp"
+  echo "ok $type kid=$kid"
+}
+
+verify_cmd() {
+  local file="$1" name m kid sig pub tmp sum want
+  name=$(basename "$file")
+  m=$(call GET /cx-manifest.json)
+  kid=$(printf '%s' "$m" | grep -o '"kid": *[0-9]*' | grep -o '[0-9]*$')
+  sig=$(printf '%s' "$m" | grep -o '"sig": *"[A-Za-z0-9_-]*"' | cut -d'"' -f4)
+  pub=$(pub_of "$kid") || exit $?
   tmp=$(mktemp -d)
   # The signed payload: the files' lines, rebuilt from files[] (names and hex only).
   printf '%s' "$m" | tr -d '\n' | grep -o '{ *"name": *"[^"]*", *"size": *[0-9]*, *"sha256": *"[0-9a-f]*" *}' |
     sed -E 's/.*"name": *"([^"]*)".*"sha256": *"([0-9a-f]*)".*/\1 sha256=\2/' > "$tmp/payload"
   { printf 'cx-sig-v1\0manifest1\0'; cat "$tmp/payload"; } > "$tmp/msg"
-  local b=${sig//_//}; b=${b//-/+}; while [ $((${#b} % 4)) -ne 0 ]; do b+='='; done
-  printf '%s' "$b" | base64 -d > "$tmp/sig"
-  printf '%b' "$(printf '302a300506032b6570032100%s' "$pub" | sed 's/../\\x&/g')" > "$tmp/pub.der"
+  b64u_to "$tmp/sig" "$sig"
+  pub_der "$tmp/pub.der" "$pub"
   openssl pkeyutl -verify -pubin -keyform DER -inkey "$tmp/pub.der" -rawin -in "$tmp/msg" -sigfile "$tmp/sig" > /dev/null 2>&1 || { rm -rf "$tmp"; die 'manifest: bad signature' 3; }
   want=$(grep "^$name sha256=" "$tmp/payload" | cut -d= -f2)
   rm -rf "$tmp"
@@ -122,6 +147,10 @@ case "$cmd" in
     form=(--data-urlencode "topic=$1" --data-urlencode "sink=$2"); shift 2
     for a in "$@"; do case "$a" in *=*) form+=(--data-urlencode "$a") ;; *) die 'usage: sub <topic> <sink> [field=value ...]' ;; esac; done
     call POST /v1/subs -H "authorization: Bearer $(token)" "${form[@]}" ;;
-  verify) [ -n "${1:-}" ] || die 'usage: verify <file>'; verify_cmd "$1" ;;
-  *) sed -n '2,11s/^# \{0,1\}//p' "$0" >&2; [ -z "$cmd" ] && exit 0 || exit 1 ;;
+  verify)
+    [ -n "${1:-}" ] || die 'usage: verify <file> | verify <statement line>'
+    # A file that exists is checked against the manifest; anything else must be a statement line.
+    if [ $# -eq 1 ] && [ -f "$1" ]; then verify_cmd "$1"; else verify_line_cmd "$*"; fi ;;
+  verify-line) if [ $# -gt 0 ]; then verify_line_cmd "$*"; else verify_line_cmd "$(cat)"; fi ;;
+  *) sed -n '2,12s/^# \{0,1\}//p' "$0" >&2; [ -z "$cmd" ] && exit 0 || exit 1 ;;
 esac

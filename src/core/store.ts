@@ -25,6 +25,7 @@ import type { ExportFiles, ExportRepo } from './exports/ports.js';
 import type { AdminRepo } from './admin/ports.js';
 import type { GovRepo } from './gov/ports.js';
 import type { CJobRepo, ServiceRepo } from './compute/ports.js';
+import type { InjRepo } from './inj/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -74,6 +75,10 @@ export interface Store {
   services: ServiceRepo;
   /** Replicated compute jobs: slots leased by donors, donors' standing, revoked receipts. */
   cjobs: CJobRepo;
+  /** Injection-report map: reports (host, payload hash, flags, root, network), disputes. */
+  inj: InjRepo;
+  /** Milliseconds the serving thread has spent in database calls since the store opened (load shedding reads its rate). */
+  busyMs(): number;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,8 +1,8 @@
 // The shared HTTP host of the commons: the fastify instance, body parsers, request ids, host
-// checks, load shedding, and the one error and not-found rendering. Faces (REST, MCP, A2A) are
-// plugins registered on it by the composition root (src/app.ts); none of them builds its own.
+// checks, load shedding (measured in pressure.ts, decided in src/core/control/shed.ts), and the one
+// error and not-found rendering. Faces (REST, MCP, A2A) are plugins registered on it by the
+// composition root (src/app.ts); none of them builds its own.
 import formbody from '@fastify/formbody';
-import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { CxError } from '../core/errors.js';
@@ -11,6 +11,8 @@ import type { Core } from '../core/ops/types.js';
 import { sendError, toCxError } from './errors.js';
 import { logSerializers } from './logging.js';
 import { clientErrorHandler } from './wire.js';
+import { startPressure } from './pressure.js';
+import { checkShed, shedClassOfPath } from '../core/control/shed.js';
 
 export interface HostOptions {
   logger?: boolean;
@@ -60,27 +62,18 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   // Any other content type arrives as a string; the face's adapter decides whether it fits.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  // under-pressure measures the event-loop delay; shedding is decided here, from its samples, so
-  // that the start-up work (route and schema building, under a loaded machine) is not taken for
-  // overload: a sample with no measurement in it reads as an infinite delay, which made a fresh
-  // server answer 503 to its first requests. Samples count from the second full interval after ready.
-  await app.register(underPressure, { maxEventLoopDelay: 0 });
-  let settledAt = Infinity;
+  // The measured shed level (src/http/pressure.ts): event-loop delay and utilization, heap, database
+  // busy share, sampled every second from 2 s after ready (start-up work is not overload).
+  let meter: ReturnType<typeof startPressure> | null = null;
   app.addHook('onReady', async () => {
-    settledAt = Date.now() + 2_000;
+    meter = startPressure(core, { enabled: config.shedMeasure });
   });
-  // Read per request (the latest sample), so a request served right after a stall sees it.
-  const overloaded = () => Date.now() >= settledAt && app.memoryUsage().eventLoopDelay > limit('shed.loop_delay');
-  const shedTimer = setInterval(() => {
-    const shedding = overloaded();
-    core.control.measure(shedding ? 1 : 0, shedding ? ['event_loop_delay'] : []);
-  }, 1000);
-  shedTimer.unref();
-  app.addHook('onClose', async () => clearInterval(shedTimer));
-
+  app.addHook('onClose', async () => meter?.stop());
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    if (overloaded()) throw new CxError('busy', 'server under load, retry later', 503, { 'Retry-After': String(limit('shed.retry_after')) });
+    // Routes that are not operations are classed by prefix; operations by their shed guard.
+    const cls = shedClassOfPath(req.url);
+    if (cls) await checkShed(core, cls);
     if (config.allowedHosts) {
       const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
       if (!config.allowedHosts.includes(host)) throw new CxError('bad', 'host not allowed', 421);

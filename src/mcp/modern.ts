@@ -171,13 +171,7 @@ export async function serveModern(handler: McpHttpHandler, req: IncomingMessage,
       return void res.end(cached);
     }
   }
-  const abort = new AbortController();
-  res.once('close', () => abort.abort());
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/mcp'}`, { method: req.method, headers, body: req.method === 'POST' ? bodyText : undefined, signal: abort.signal });
-  const authInfo: AuthInfo = { token: '', clientId: m.facts.net, scopes: [], extra: m as unknown as Record<string, unknown> };
-  const response = await handler.fetch(request, { authInfo, parsedBody: parsed });
+  const response = await fetchWeb(handler, req, res, bodyText, parsed, m.facts.net, m as unknown as Record<string, unknown>);
   const out: Record<string, string> = {};
   response.headers.forEach((v, k) => (out[k] = v));
   if (plain && response.status === 200 && (out['content-type'] ?? '').startsWith('application/json')) {
@@ -186,6 +180,24 @@ export async function serveModern(handler: McpHttpHandler, req: IncomingMessage,
     res.writeHead(200, out);
     return void res.end(text);
   }
+  await pipeWeb(response, res);
+}
+
+/** One Node request through an SDK 2.x web-standard handler; `extra` reaches the server factory in authInfo. */
+export async function fetchWeb(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse, bodyText: string, parsed: unknown, net: string, extra: Record<string, unknown>): Promise<Response> {
+  const abort = new AbortController();
+  res.once('close', () => abort.abort());
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/mcp'}`, { method: req.method, headers, body: req.method === 'POST' ? bodyText : undefined, signal: abort.signal });
+  const authInfo: AuthInfo = { token: '', clientId: net, scopes: [], extra };
+  return handler.fetch(request, { authInfo, parsedBody: parsed });
+}
+
+/** Writes a web Response back to the Node response, streaming its body. */
+export async function pipeWeb(response: Response, res: ServerResponse): Promise<void> {
+  const out: Record<string, string> = {};
+  response.headers.forEach((v, k) => (out[k] = v));
   res.writeHead(response.status, out);
   if (!response.body) return void res.end();
   const body = Readable.fromWeb(response.body as never);

@@ -1,8 +1,10 @@
 // MCP endpoints of single services: /mcp/svc/{name} and /mcp/svc/{name}/t/{token}. Each exposes
 // exactly one tool, named <name>, that runs the service's served (stable) version through the same
 // operation as POST /v1/svc/{name}/call (svc.call), so it is charged to the caller's credits. A name
-// that is not served is 404 before any JSON-RPC. Stateless 2025-era Streamable HTTP: one server and
-// one transport per request (never shared across clients).
+// that is not served is 404 before any JSON-RPC. Revision 2026-07-28 through the SDK 2.x strict entry
+// (as /mcp), the 2025 revisions as stateless Streamable HTTP: one server and one transport per
+// request either way (never shared across clients).
+import { createMcpHandler, Server as Server26 } from '@modelcontextprotocol/server';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -12,6 +14,7 @@ import { CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
 import type { Core, Credentials, Operation } from '../core/ops/types.js';
 import { RpcError, SERVER_INFO, type RequestFacts } from './handlers.js';
+import { fetchWeb, isModern, pipeWeb } from './modern.js';
 
 export interface SvcMcpDeps {
   core: Core;
@@ -61,12 +64,10 @@ export function registerSvcMcp(scope: FastifyInstance, d: SvcMcpDeps): void {
       inputSchema: { type: 'object', properties: { input: { type: 'string', description: 'the input text' } }, required: ['input'] },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     };
-    const server = new Server({ ...SERVER_INFO(core), name: `agent-commons-svc-${name}` }, { capabilities: { tools: { listChanged: false } } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool] }));
-    server.setRequestHandler(CallToolRequestSchema, async (r): Promise<CallToolResult> => {
-      if (r.params.name !== name) throw new RpcError(ErrorCode.InvalidParams, `unknown tool ${r.params.name.slice(0, 80)}: this endpoint has one tool, ${name}`);
-      const args = r.params.arguments ?? {};
-      if (typeof args.input !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'arguments.input must be a string');
+    // The one tool, the same on both revisions: svc.call through invoke, errors as one-line results.
+    const call = async (tname: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> => {
+      if (tname !== name) throw new RpcError(ErrorCode.InvalidParams, `unknown tool ${tname.slice(0, 80)}: this endpoint has one tool, ${name}`);
+      if (typeof args?.input !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'arguments.input must be a string');
       try {
         const { out } = await invoke(core, callOp, { name, input: args.input }, { creds, net: facts.net, reqId: facts.reqId, face: 'mcp' });
         const o = out as { output: string | null };
@@ -76,7 +77,21 @@ export function registerSvcMcp(scope: FastifyInstance, d: SvcMcpDeps): void {
         if (!(err instanceof CxError)) core.log.error({ err, svc: name }, 'mcp svc call failed');
         return { content: [{ type: 'text', text: cx.line }], isError: true };
       }
-    });
+    };
+    const info = { ...SERVER_INFO(core), name: `agent-commons-svc-${name}` };
+    if (req.method === 'POST' && isModern(req.method, req.headers, body)) {
+      const handler = createMcpHandler(() => {
+        const s26 = new Server26(info, { capabilities: { tools: { listChanged: false } } });
+        s26.setRequestHandler('tools/list', async () => ({ tools: [tool] as never }));
+        s26.setRequestHandler('tools/call', async (r) => s26.projectCallToolResult((await call(r.params.name, r.params.arguments)) as never, undefined));
+        return s26;
+      }, { legacy: 'reject', onerror: (e) => core.log.warn({ err: e, svc: name }, 'mcp svc request failed') });
+      const text = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+      return pipeWeb(await fetchWeb(handler, req.raw, reply.raw, text, body, facts.net, {}), reply.raw);
+    }
+    const server = new Server(info, { capabilities: { tools: { listChanged: false } } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool] }));
+    server.setRequestHandler(CallToolRequestSchema, async (r) => call(r.params.name, r.params.arguments));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {
       void transport.close().catch(() => {});

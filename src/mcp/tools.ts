@@ -65,7 +65,7 @@ export const TOOLSETS: Record<string, { prefixes: string[]; about: string }> = {
   mail: { prefixes: ['mail'], about: 'agent mail' },
   swarm: { prefixes: ['topic', 'sub', 'wq', 'kv', 'in'], about: 'swarm topics, subscriptions, work queues, kv entries, inbound webhooks' },
   compute: { prefixes: ['svc', 'donor', 'att'], about: 'WASM services, replicated jobs, donors, receipts' },
-  gov: { prefixes: ['gov', 'st'], about: 'proposals, support, governance rules and status pages' },
+  gov: { prefixes: ['gov', 'st', 'inj'], about: 'proposals, support, governance rules, status pages and the injection-report map' },
   sys: { prefixes: ['sys'], about: 'health and limits' },
 };
 

@@ -35,11 +35,14 @@ export function registerClients(app: FastifyInstance, core: Core): void {
   for (const f of files) {
     app.get(`/${f.name}`, async (_req, reply) => reply.header('cache-control', 'public, max-age=300').header('x-cx-sig-server', core.keys.header(f.bytes)).type(f.type).send(f.bytes));
   }
-  // go-import for `go get <host>/cx` when the operator configured a source mirror (spec 4.1).
+  // go-import for `go get <host>/cx` when the operator configured a source mirror (spec 4.1). The
+  // same page answers without ?go-get=1 (a person following the link sees where the source is).
   app.get('/cx', async (_req, reply) => {
     const mirror = core.config.sourceMirror;
     if (!mirror) throw new CxError('notfound', 'no source mirror configured');
-    const prefix = `${new URL(base).host}/cx`;
+    // The import path is the base URL without its scheme (a service under a path keeps the path).
+    const u = new URL(base);
+    const prefix = `${u.host}${u.pathname.replace(/\/+$/, '')}/cx`;
     return reply
       .header('cache-control', 'public, max-age=300')
       .type('text/html; charset=utf-8')

@@ -36,6 +36,9 @@ export function registerFeeds(app: FastifyInstance, core: Core): void {
     if (inm !== undefined ? noneMatch(inm, feed.etag) : ims !== undefined && notModifiedSince(ims, feed.lastModified)) {
       return reply.code(304).send();
     }
-    return reply.type(feed.type).send(feed.body());
+    const body = feed.body();
+    // The announcement feed is signed (resp1 of the exact bytes), like the other announcement reads.
+    if (m[1] === 'sys') reply.header('x-cx-sig-server', core.keys.header(body));
+    return reply.type(feed.type).send(body);
   });
 }

@@ -11,6 +11,7 @@ import { coerce, credentialsOf, propTypes, type JsonType } from '../http/input.j
 import { HTML, JSON_T, MD, queryF, sendText, TEXT, wantsHtml, wantsJson } from '../http/negotiate.js';
 import { HTML_VIEWS, PAGE_CSP, searchHtml, type HtmlView } from './site.js';
 import { GOV_HTML_VIEWS } from './gov.js';
+import { RECEIPT_HTML_VIEWS } from './receipts.js';
 
 /** Who is calling and from where: what every REST adapter hands to `invoke`. */
 export function restMeta(req: FastifyRequest): CallMeta {
@@ -107,10 +108,13 @@ function render(op: Operation, out: unknown, ctx: Parameters<Operation['text']>[
   return t;
 }
 
+// Replies a per-request `signed` predicate chose to sign.
+const signThese = new WeakSet<FastifyReply>();
+
 /** onSend hook: signs the serialized body exactly as it leaves (successful replies with a body). */
-function signBody(core: Core) {
+function signBody(core: Core, always: boolean) {
   return async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    if ((always || signThese.has(reply)) && reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       reply.header('x-cx-sig-server', core.keys.header(payload));
     }
     return payload;
@@ -132,12 +136,13 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
     const rest = op.rest;
     if (!rest) continue;
     const types = propTypes(op);
-    const handler = (forced?: 'json' | 'md' | 'txt' | 'svg') => async (req: FastifyRequest, reply: FastifyReply) => {
+    const handler = (forced?: 'json' | 'md' | 'txt' | 'svg' | 'html') => async (req: FastifyRequest, reply: FastifyReply) => {
       const raw = rawInput(req, op, types);
+      if (typeof rest.signed === 'function' && rest.signed(raw)) signThese.add(reply);
       if (op.stream) return serveStream(req, reply, core, op, raw, streams);
       if (!forced && rest.htmlRedirect && wantsHtml(req)) return reply.code(301).header('location', rest.htmlRedirect(raw)).header('vary', 'accept').send();
       // Browsers get the KB listings as pages (src/rest/site.ts); the search page also without a query.
-      const htmlView = (HTML_VIEWS[op.name] ?? GOV_HTML_VIEWS[op.name]) as HtmlView | undefined;
+      const htmlView = (HTML_VIEWS[op.name] ?? GOV_HTML_VIEWS[op.name] ?? RECEIPT_HTML_VIEWS[op.name]) as HtmlView | undefined;
       const view = !forced && !queryF(req) && htmlView && wantsHtml(req) ? htmlView : undefined;
       if (view) reply.header('vary', 'accept').header('content-security-policy', PAGE_CSP);
       if (view && op.name === 'kb.search') {
@@ -167,6 +172,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       const f = forced ?? queryF(req);
       const extra = !forced && f ? rest.formats?.[f] : undefined;
       if (extra) return sendText(reply, extra(out, ctx), status);
+      if (forced === 'html' && rest.htmlTitle && op.md) return reply.type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
       if (!forced && !f && rest.htmlTitle && op.md && wantsHtml(req)) return reply.header('vary', 'accept').type(HTML).send(page(rest.htmlTitle(out), op.md(out, ctx), core.config.baseUrl));
       if (forced === 'svg' && op.svg) return reply.type('image/svg+xml; charset=utf-8').send(op.svg(out, ctx));
       if (forced === 'json' || (!forced && wantsJson(req))) return reply.type(JSON_T).send(out);
@@ -176,7 +182,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
     const opts = {
       bodyLimit: rest.bodyLimit ?? limit('body.default'),
       ...(rest.method === 'GET' && headPaths.has(rest.path) ? { exposeHeadRoute: false } : {}),
-      ...(rest.signed ? { onSend: signBody(core) } : {}),
+      ...(rest.signed ? { onSend: signBody(core, rest.signed === true) } : {}),
     };
     const add = (scope: FastifyInstance) => {
       scope.route({ method: rest.method, url: rest.path, ...opts, handler: handler() });

@@ -251,7 +251,7 @@ describe('marks, origin, asn, demand, stats', () => {
     expect((await op('admin', 'POST', '/admin/st-hide', { target: 'x'.repeat(81) })).text).toMatch(/^err bad target/);
   });
 
-  it('origin: which root and network created a KB entry and a task', async () => {
+  it('origin: which root and network created a KB entry, a task and a topic line', async () => {
     const k = JSON.parse((await call(s, 'POST', '/k', { as: alice, json: { error: "ModuleNotFoundError: No module named 'zzorigin'", fix: 'pip install zzorigin in the venv', eco: 'pypi' }, headers: { accept: 'application/json' } })).text) as { id: string };
     const t = JSON.parse((await call(s, 'POST', '/v1/tasks', { as: alice, json: { title: 'Origin task' }, headers: { accept: 'application/json' } })).text) as { id: string };
     const net = alice.net.split('.').slice(0, 3).join('.') + '.0/24';
@@ -259,6 +259,10 @@ describe('marks, origin, asn, demand, stats', () => {
     expect(r.text.split('\n')[1]).toMatch(new RegExp(`^kb ${k.id} root=${alice.id} net=${net.replace(/\./g, '\\.')} \\d{4}-`));
     const byRoot = await jsonOf<{ rows: Array<{ kind: string; ref: string }> }>(op('admin', 'GET', `/admin/origin?ref=${alice.id}&kind=task&f=json`));
     expect(byRoot.rows.map((x) => x.ref)).toContain(t.id);
+    // Topic lines too, as <topic>:<seq>.
+    expect((await call(s, 'POST', '/v1/pub/r:Room_origin_0123456789.x', { as: alice, text: 'a line' })).status).toBe(201);
+    const lines = await jsonOf<{ rows: Array<{ kind: string; ref: string }> }>(op('admin', 'GET', `/admin/origin?ref=${alice.id}&kind=line&f=json`));
+    expect(lines.rows.map((x) => x.ref)).toContain('r:Room_origin_0123456789.x:1');
     expect((await op('admin', 'GET', '/admin/origin?k=1000')).text).toMatch(/^err bad k/);
   });
 

@@ -81,10 +81,13 @@ describe('POST /admin/purge', () => {
     await ok(call(s, 'POST', '/v1/in', { as: root, json: { provider: 'generic', topic: '~doom', secret: 'x'.repeat(32) } }));
     const proposal = idOf(await ok(call(s, 'POST', '/v1/p', { as: root, json: { kind: 'feature', title: 'A proposal of the root', body: 'Because.' }, headers: J })));
     await ok(call(s, 'POST', `/v1/p/${proposal}/support`, { as: bob, json: {} }));
+    // The injection map (issue 22): a report and a dispute.
+    await ok(call(s, 'POST', '/v1/inj', { as: root, json: { host: 'doomed.example', ph: 'd'.repeat(64), flags: 'jailbreak' } }));
+    await ok(call(s, 'POST', '/v1/inj/dispute', { as: root, json: { host: 'doomed.example', note: 'mine' } }));
     for (let i = 0; i < 300 && !(await call(s, 'GET', '/v1/svc/text-stats')).text.includes('served=1'); i++) await new Promise((r) => setTimeout(r, 100));
     await ok(call(s, 'POST', '/v1/svc/text-stats/call', { as: root, text: 'count me' }));
     for (let i = 0; i < 100 && !rowsNaming(s.dir, root.id).some((h) => h.startsWith('swarm_kv.')); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(rowsNaming(s.dir, root.id).map((h) => h.split('.')[0])).toEqual(expect.arrayContaining(['swarm_subs', 'swarm_kv', 'webhooks', 'gov_proposals', 'svc_calls']));
+    expect(rowsNaming(s.dir, root.id).map((h) => h.split('.')[0])).toEqual(expect.arrayContaining(['swarm_subs', 'swarm_kv', 'webhooks', 'gov_proposals', 'svc_calls', 'inj_reports', 'inj_disputes']));
     expect(rowsNaming(s.dir, root.id).length).toBeGreaterThan(10);
 
     const before = JSON.parse((await admin('GET', '/admin/audit?f=json')).text) as { ok: boolean; minted: number };

@@ -42,8 +42,7 @@ export function contract(adapter: Adapter): void {
     s.clock.advance(10);
     expect(await s.store.kb.vote(ids[2]!, 'a000009', true, s.clock.now())).toBe('new');
     expect(await allKb(s.store.exports, t0 + 1, 2)).toEqual([ids[2]]);
-    expect(await s.store.kb.hide(ids[0]!)).toBe(true);
-    expect(await s.store.kb.hide(ids[0]!)).toBe(false);
+    expect(await s.store.kb.setHidden(ids[0]!, true)).toBe(true);
     expect(await s.store.kb.byId(ids[0]!)).toBeNull();
     await s.store.exports.tombstone({ kind: 'kb', id: ids[1]!, removed_at: s.clock.now(), reason: 'notice' });
     await s.store.exports.tombstone({ kind: 'identity', id: 'a000002', removed_at: s.clock.now(), reason: 'purged' });
@@ -104,7 +103,7 @@ export function contract(adapter: Adapter): void {
     }
     expect(claims.map((c) => `${c.entry}/${c.id}`)).toEqual([`${e1.id}/a000010`, `${e1.id}/a000011`, `${e1.id}/a000012`, `${e2.id}/a000010`]);
     for (const c of claims) expect(Object.keys(c).sort()).toEqual(['at', 'entry', 'id', 'pub', 'sig']);
-    await s.store.kb.hide(e2.id);
+    await s.store.kb.setHidden(e2.id, true);
     await s.store.exports.tombstone({ kind: 'claim', id: `${e1.id}/a000011`, removed_at: now, reason: 'operator' });
     expect((await s.store.exports.claims(null, 0, 10)).map((c) => c.id)).toEqual(['a000010', 'a000012']);
   });

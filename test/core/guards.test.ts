@@ -57,7 +57,7 @@ async function outcome(o: Operation, raw: unknown, m = meta()): Promise<string> 
 
 describe('declared guards', () => {
   it('run in the documented order', () => {
-    expect(GUARDS.map((g) => g.name)).toEqual(['auth', 'validate', 'freeze', 'quota', 'scrub', 'hazard', 'pow']);
+    expect(GUARDS.map((g) => g.name)).toEqual(['auth', 'shed', 'validate', 'freeze', 'quota', 'scrub', 'hazard', 'pow']);
   });
 
   it('freeze may depend on the validated input (a publish toggle)', async () => {

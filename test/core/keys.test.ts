@@ -66,6 +66,11 @@ describe('key store', () => {
         kept.set(name, value);
       },
       read: (name) => kept.get(name) ?? null,
+      update(name, change) {
+        const v = change(kept.get(name) ?? null);
+        kept.set(name, v);
+        return v;
+      },
     };
     const c = loadConfig({ CX_DATA: dir }, () => shared);
     expect([...kept.keys()].sort()).toEqual(['drops', 'operator-tokens', 'seal', 'workspace']);

@@ -73,8 +73,12 @@ beforeAll(async () => {
 afterAll(() => s?.stop());
 
 describe('before the first export', () => {
-  it('the listing, latest and the files are 404 err notfound no export yet; /data/ moves to /export/', async () => {
-    for (const p of ['/export/', '/export/index.json', '/export/latest.jsonl.gz', '/export/README.md', '/export/SHA256SUMS']) {
+  it('the listing is empty (pages link it), latest and the files are 404 err notfound no export yet; /data/ moves to /export/', async () => {
+    const empty = await req(s, 'GET', '/export/');
+    expect(empty.status).toBe(200);
+    expect((await empty.text()).split('\n')[0]).toBe('export none files=0 bytes=0 license=CC0-1.0');
+    expect(await (await req(s, 'GET', '/export/index.json')).json()).toMatchObject({ date: null, files: [], bytes: 0, kid: null });
+    for (const p of ['/export/latest.jsonl.gz', '/export/README.md', '/export/SHA256SUMS']) {
       const r = await req(s, 'GET', p);
       expect(r.status, p).toBe(404);
       expect(await r.text(), p).toBe('err notfound no export yet\n');
@@ -125,7 +129,7 @@ describe('an export', () => {
     let r: Response | null = null;
     for (let i = 0; i < 200; i++) {
       r = await req(s, 'GET', '/export/');
-      if (r.status === 200) break;
+      if (r.status === 200 && !(await r.clone().text()).startsWith('export none')) break;
       await new Promise((res) => setTimeout(res, 50));
     }
     expect(r!.status).toBe(200);

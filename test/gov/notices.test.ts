@@ -150,7 +150,7 @@ describe('effects and decisions', () => {
     expect((await call('POST', '/admin/notices/nzzzzzzzz', { token: tok().ops, json: { decision: 'yes' } })).status).toBe(404);
   });
 
-  it('upheld: the content stays down and the KB entry is removed', async () => {
+  it('upheld: the content stays down, the KB entry is removed and tombstoned', async () => {
     const id = await kbEntry();
     const r = await notice(await fields({ url: `${ORIGIN}/k/${id}.json`, category: 'illicit' }), freshIp());
     const n = /n[0-9a-z]{8}/.exec(r.text)![0];
@@ -158,6 +158,8 @@ describe('effects and decisions', () => {
     expect(up.text.split('\n')[0]).toBe(`ok ${n} upheld`);
     expect((await call('GET', `/k/${id}`)).status).toBe(404);
     expect(sql(s, 'SELECT id FROM kb_entries WHERE id = ?', id)).toEqual([]);
+    // Tombstoned for the exports (mirrors of earlier exports drop it too).
+    expect(sql(s, "SELECT reason FROM export_tombstones WHERE kind = 'kb' AND id = ?", id)).toEqual([{ reason: 'notice' }]);
     const row = JSON.parse((await call('GET', `/admin/notices?id=${n}&f=json`, { token: tok().poll })).text).rows[0];
     expect(row).toMatchObject({ id: n, state: 'upheld', ref: `kb:${id}`, category: 'illicit', email: 'person@example.org', good_faith: true, decided_by: 'admin' });
     expect(Object.keys(row).sort()).toEqual(['category', 'created', 'decided_at', 'decided_by', 'email', 'good_faith', 'id', 'net', 'note', 'reason', 'ref', 'sgroup', 'state', 'url'].sort());

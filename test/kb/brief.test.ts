@@ -110,13 +110,15 @@ describe('GET /brief', () => {
     expect(other).toContain('cache:\n-\n');
   });
 
-  it('503 err busy while search sheds load', async () => {
+  it('503 err busy from shed level 2 (briefs are heavy work: src/core/control/shed.ts); level 1 still serves them', async () => {
     await s.core.control.setShed(1, 'test', 'admin');
     try {
+      expect((await brief({ q: 'anything' }, tok)).status).toBe(200);
+      await s.core.control.setShed(2, 'test', 'admin');
       const r = await brief({ q: 'anything' }, tok);
       expect(r.status).toBe(503);
       expect(r.headers.get('retry-after')).toBe('10');
-      expect(await r.text()).toBe('err busy search is shedding load\n');
+      expect(await r.text()).toMatch(/^err busy shed level 2: heavy work .* retry later\n$/);
     } finally {
       await s.core.control.setShed(0, '', 'admin');
     }

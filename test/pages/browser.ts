@@ -162,9 +162,22 @@ export async function axe(page: Page): Promise<AxeViolation[]> {
 /** Screenshots stop this far down: long lists show their first screens, the files stay small. */
 export const SHOT_MAX_HEIGHT = 1600;
 
+// What changes with every run is masked in the screenshot only, after the checks: the digits of
+// dates and times the pages mark with <time> become zeros (same width, same layout), and the test
+// server's own port (the catalog's base URL is its real address) becomes <port>. So a page that did
+// not change gives the same PNG. Random ids and keys of a fresh data directory are not masked.
+const MASK_JS = `(() => {
+  document.querySelectorAll('time').forEach((t) => { t.textContent = (t.textContent || '').replace(/[0-9]/g, '0'); });
+  if (!location.port) return;
+  const host = location.hostname + ':' + location.port;
+  const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = w.nextNode(); n; n = w.nextNode()) if (n.textContent.includes(host)) n.textContent = n.textContent.split(host).join(location.hostname + ':<port>');
+})()`;
+
 /** Full-page PNG of the last run (at most SHOT_MAX_HEIGHT px), 1x, palette-reduced: docs/screenshots/<name>-<width>.png. */
 export async function shot(page: Page, name: string, width: Width): Promise<string> {
   mkdirSync(SHOTS, { recursive: true });
+  await page.evaluate(MASK_JS);
   const path = join(SHOTS, `${name}-${width}.png`);
   const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
   const png =

@@ -60,7 +60,26 @@ describe.skipIf(!HAS_CHROMIUM)('commons pages in headless Chromium', () => {
   }
 
   it('the landing page: what it is, how to connect, search, live figures, newest confirmed fixes; small and self-contained', async () => {
-    await looksRight('/', 'commons-landing', ['A free commons for AI agents', 'MCP server URL', '.well-known/agent.json', 'Live figures', 'fixes confirmed this week', 'open tasks', 'Newest confirmed fixes', 'zzpagetest missing']);
+    // The open data exists as the daily jobs would leave it: an export and the git mirror's snapshot.
+    const ex = await fetch(`${s.url}/admin/export`, { method: 'POST', headers: { authorization: `Bearer ${s.config.operatorTokens.ops}` } });
+    expect(ex.status).toBe(200);
+    await s.core.mirror!.sync();
+    await looksRight('/', 'commons-landing', [
+      'A free commons for AI agents',
+      'topics with subscriptions and webhooks',
+      'compute services',
+      'MCP server URL',
+      '.well-known/agent.json',
+      'Live figures',
+      'fixes confirmed this week',
+      'open tasks',
+      'Newest confirmed fixes',
+      'zzpagetest missing',
+      'Status, feeds and open data',
+      'Service status',
+      'daily exports',
+      'git clone http://commons.test/git/kb.git',
+    ]);
     const res = await fetch(`${s.url}/`, { headers: { accept: 'text/html' } });
     const html = await res.text();
     expect(Buffer.byteLength(html)).toBeLessThan(50 * 1024);
@@ -76,6 +95,13 @@ describe.skipIf(!HAS_CHROMIUM)('commons pages in headless Chromium', () => {
       const mcp = await page.$eval('#mcp', (e) => (e as HTMLInputElement).value);
       expect(mcp).toBe('http://commons.test/mcp');
       line = (await page.evaluate("document.getElementById('rest').innerText")) as string;
+      // Every link on the page answers 200 to a browser: the page promises only what exists.
+      const hrefs = [...new Set(await page.$$eval('a[href]', (as) => as.map((x) => x.getAttribute('href')!)))];
+      expect(hrefs).toEqual(expect.arrayContaining(['/status', '/gov', '/f/kb.atom', '/f/sys.atom', '/f/p.atom', '/export/', '/git/kb.tar.gz', '/v1/svc']));
+      for (const h of hrefs) {
+        expect(h, 'same-origin links only').toMatch(/^\//);
+        expect((await fetch(s.url + h, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } })).status, h).toBe(200);
+      }
     } finally {
       await page.close();
     }

@@ -1,6 +1,5 @@
-// Load shedding by event-loop delay (src/http/host.ts): a server that just started does not shed for
-// its own start-up work. (under-pressure's sample is the mean delay over a second: a single stall
-// does not reach shed.loop_delay, so overload itself is not reproduced here.)
+// Load shedding by event-loop delay (src/http/pressure.ts): a server that just started does not shed for
+// its own start-up work. (Levels and an induced delay are in shed-levels.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
 

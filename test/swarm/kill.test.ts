@@ -39,42 +39,51 @@ async function serve(dir: string): Promise<{ url: string; proc: ChildProcess; ex
 }
 
 it('SIGKILL during delivery, restart: kv: got every line exactly once in order, wq: every acknowledged line', { timeout: 90_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cx-swarm-kill-'));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  const first = await serve(dir);
-  const bob = await register(first.url, 'bob');
-  const auth = { authorization: `Bearer ${bob.token}` };
   const topic = 'r:KillRoom_0123456789.work';
-  for (const sink of ['kv:k/last', 'wq:q']) {
-    const r = await fetch(`${first.url}/v1/subs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ topic, sink }) });
-    expect(r.status).toBe(201);
-  }
-  // Publishers, four at a time, until the server dies under them.
-  const acked: number[] = [];
-  let n = 0;
-  const publisher = async (url: string) => {
-    for (;;) {
-      try {
-        const r = await fetch(`${url}/v1/pub/${topic}`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: `line ${n++}` });
-        if (r.status !== 201) return;
-        acked.push(Number(/seq=(\d+)/.exec(await r.text())![1]));
-      } catch {
-        return; // the server is gone
-      }
+  /** One round: subscribe, publish four at a time, SIGKILL; whether delivery was under way at the kill. */
+  const round = async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cx-swarm-kill-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const first = await serve(dir);
+    const bob = await register(first.url, 'bob');
+    const auth = { authorization: `Bearer ${bob.token}` };
+    for (const sink of ['kv:k/last', 'wq:q']) {
+      const r = await fetch(`${first.url}/v1/subs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ topic, sink }) });
+      expect(r.status).toBe(201);
     }
+    // Publishers, four at a time, until the server dies under them.
+    const acked: number[] = [];
+    let n = 0;
+    const publisher = async (url: string) => {
+      for (;;) {
+        try {
+          const r = await fetch(`${url}/v1/pub/${topic}`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: `line ${n++}` });
+          if (r.status !== 201) return;
+          acked.push(Number(/seq=(\d+)/.exec(await r.text())![1]));
+        } catch {
+          return; // the server is gone
+        }
+      }
+    };
+    const pubs = Array.from({ length: 4 }, () => publisher(first.url));
+    await vi.waitFor(() => expect(acked.length).toBeGreaterThanOrEqual(30), { timeout: 30_000, interval: 5 });
+    first.proc.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+    await Promise.all(pubs);
+    expect(acked.length).toBeLessThanOrEqual(60);
+    // Delivery under way at the kill: a subscription behind its topic or a delivery job pending.
+    const db = new Database(join(dir, 'commons.db'));
+    const lag = db.prepare('SELECT (SELECT head FROM event_heads WHERE topic = ?) - min(cursor) AS lag FROM swarm_subs').get(`ps:${topic}`) as { lag: number };
+    const jobs = db.prepare("SELECT count(*) AS n FROM jobs WHERE queue = 'swarm'").get() as { n: number };
+    db.close();
+    return { dir, auth, acked, inflight: lag.lag + jobs.n };
   };
-  const pubs = Array.from({ length: 4 }, () => publisher(first.url));
-  await vi.waitFor(() => expect(acked.length).toBeGreaterThanOrEqual(30), { timeout: 30_000, interval: 5 });
-  first.proc.kill('SIGKILL');
-  expect(await first.exited).toBe('SIGKILL');
-  await Promise.all(pubs);
-  expect(acked.length).toBeLessThanOrEqual(60);
-  // At the kill, delivery was under way: a subscription behind its topic or a delivery job pending.
-  const db = new Database(join(dir, 'commons.db'));
-  const lag = db.prepare("SELECT (SELECT head FROM event_heads WHERE topic = ?) - min(cursor) AS lag FROM swarm_subs").get(`ps:${topic}`) as { lag: number };
-  const jobs = db.prepare("SELECT count(*) AS n FROM jobs WHERE queue = 'swarm'").get() as { n: number };
-  db.close();
-  expect(lag.lag + jobs.n).toBeGreaterThan(0);
+  // On a busy machine delivery can keep up with the publishers to the last line: such a round
+  // tests nothing, so it is run again (at most 5 rounds); one must catch delivery under way.
+  let r = await round();
+  for (let i = 1; i < 5 && r.inflight === 0; i++) r = await round();
+  expect(r.inflight).toBeGreaterThan(0);
+  const { dir, auth, acked } = r;
 
   const second = await serve(dir);
   const head = async () => (await (await fetch(`${second.url}/v1/topics/${topic}?f=json&n=1`)).json()).head as number;

@@ -123,13 +123,21 @@ for (const client of CLIENTS) describe(`${client.file} against the server`, () =
     expect(fail.err.startsWith(`FAIL ${client.file} sha256=`)).toBe(true);
   });
 
-  it.skipIf(client.file === 'cx.sh')('verify-line checks a statement line with cx-key (and refuses it as another type)', async () => {
-    const { sig, kid } = s.core.keys.sign('att1', 'job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z');
-    const line = `att1 kid=${kid} sig=${sig.toString('base64url')} job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z`;
-    const ok = await run(['verify-line', line]);
+  it('verify (and verify-line) checks a statement line with cx-key, and refuses it as another type or changed', async () => {
+    const payload = "job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z note='quoted' \\ %s $HOME";
+    const { sig, kid } = s.core.keys.sign('att1', payload);
+    const line = `att1 kid=${kid} sig=${sig.toString('base64url')} ${payload}`;
+    const ok = await run(['verify', line]);
     expect(ok.code, ok.err).toBe(0);
     expect(ok.out).toBe(`ok att1 kid=${kid}\n`);
-    expect((await run(['verify-line', line.replace(/^att1/, 'ann1')])).code).toBe(3);
+    const ok2 = await run(['verify-line'], line + '\n');
+    expect(ok2.code, ok2.err).toBe(0);
+    expect(ok2.out).toBe(`ok att1 kid=${kid}\n`);
+    const asAnn = await run(['verify', line.replace(/^att1/, 'ann1')]);
+    expect(asAnn.code).toBe(3);
+    expect(asAnn.err).toBe(`FAIL ann1 kid=${kid}\n`);
+    expect((await run(['verify', line.replace('repro=1/1', 'repro=2/2')])).code).toBe(3);
+    expect((await run(['verify', 'not a statement'])).code).toBe(3);
   });
 });
 
@@ -163,18 +171,111 @@ describe('/cx go-import', () => {
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toMatch(/^text\/html/);
       expect(await r.text()).toContain('<meta name="go-import" content="commons.test/cx git https://git.example.org/agent-commons.git">');
+      // Without ?go-get=1 (a person following the link): the same page, which links the mirror.
+      const plain = await fetch(`${m.url}/cx`);
+      expect(plain.status).toBe(200);
+      expect(await plain.text()).toContain('<a href="https://git.example.org/agent-commons.git">');
     } finally {
       await m.stop();
+    }
+    // A service under a path: the import path keeps it (go get commons.test/agents/cx).
+    const p = await start({ CX_SEED: '0', CX_SOURCE_MIRROR: 'git://git.example.org/agent-commons.git', CX_BASE_URL: 'https://commons.test/agents/' });
+    try {
+      expect(await (await fetch(`${p.url}/cx?go-get=1`)).text()).toContain('<meta name="go-import" content="commons.test/agents/cx git git://git.example.org/agent-commons.git">');
+    } finally {
+      await p.stop();
     }
   });
 });
 
-describe('the package bin', () => {
-  it('`cx` (package.json bin) is the same client; without CX_URL it talks to a local server', async () => {
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
-    expect(pkg.bin.cx).toBe('src/clients/cx.mjs');
-    const r = await promisify(execFile)(process.execPath, [pkg.bin.cx, 'search', 'zzqclientmjs'], { env: { PATH: process.env.PATH, CX_URL: s.url } });
-    expect(r.stdout).toMatch(/^search hits=1\n/);
-    expect(readFileSync(pkg.bin.cx, 'utf8')).toContain("? 'http://localhost:8080' : SERVED");
+describe('the package bin (commander + a progress bar, over the functions of cx.mjs)', () => {
+  const bin = (args: string[], input = '', env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> =>
+    new Promise((ok) => {
+      const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
+      const child = execFile(process.execPath, [pkg.bin.cx!, ...args], { env: { PATH: process.env.PATH, HOME: join(root, 'bin-home'), ...env } }, (e, out, err) =>
+        ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
+      );
+      child.stdin!.end(input);
+    });
+
+  it('package.json names src/clients/cx-bin.mjs, which imports cx.mjs (one implementation) plus commander and cli-progress', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string>; dependencies: Record<string, string> };
+    expect(pkg.bin.cx).toBe('src/clients/cx-bin.mjs');
+    const src = readFileSync(pkg.bin.cx, 'utf8');
+    expect([...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]).sort()).toEqual(['./cx.mjs', 'cli-progress', 'commander']);
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['commander', 'cli-progress']));
+    // The bin is executable with a node shebang (what npm links into node_modules/.bin).
+    expect(src.startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(statSync(pkg.bin.cx).mode & 0o111).not.toBe(0);
+  });
+
+  it('join shows a progress bar on stderr and saves the token 0600; e, search, verify and verify-line work against the server', async () => {
+    const dir = join(root, 'bin');
+    await promisify(execFile)('mkdir', ['-p', dir]);
+    const tokenFile = join(dir, 'token');
+    const o = ['--url', s.url, '--token-file', tokenFile];
+    const j = await bin([...o, 'join', 'binuser']);
+    expect(j.code, j.err).toBe(0);
+    expect(j.out).toBe(`ok joined ${/ok joined (a[0-9a-z]+);/.exec(j.out)?.[1]}; token saved to ${tokenFile}\n`);
+    // cli-progress off a terminal: a line when the bar starts, the full bar when solved, then the summary.
+    expect(j.err).toMatch(/^pow 8 bits \|[░]+\| 0% 0\/256 hashes/m);
+    expect(j.err).toMatch(/^pow 8 bits \|[█]+\| 100% (\d+)\/\1 hashes \d+\/s eta /m);
+    expect(j.err).toMatch(/^pow 8 bits: solved after \d+ hashes in [\d.]+s$/m);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    expect((await fetch(`${s.url}/v1/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    // A KB lookup: an error piped in (miss, exit 1), then found once an entry exists; search finds it.
+    // Of a class no other test entry has (a coarse match would find another client's entry).
+    const err = 'zzqclientbin: fatal: frobnicator exploded while reticulating splines\n';
+    const miss = await bin([...o, 'e'], err);
+    expect(miss.code).toBe(1);
+    expect(miss.out).toMatch(/^err notfound no fix yet for /);
+    const add = await fetch(`${s.url}/k`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ error: err, fix: 'reinstall zzqclientbin and pin the splines plugin version', eco: 'npm' }) });
+    expect(add.status).toBe(201);
+    const hit = await bin([...o, 'e'], err);
+    expect(hit.code, hit.err).toBe(0);
+    expect(hit.out).toContain('reinstall zzqclientbin and pin the splines plugin');
+    const sr = await bin(['search', 'zzqclientbin'], '', { CX_URL: s.url });
+    expect(sr.code, sr.err).toBe(0);
+    expect(sr.out).toMatch(/^search hits=1\n/);
+
+    // verify: the downloaded cx.py against the signed manifest; one changed byte fails (exit 3).
+    const file = join(dir, 'cx.py');
+    writeFileSync(file, Buffer.from(await (await fetch(`${s.url}/cx.py`)).arrayBuffer()));
+    const ok = await bin([...o, 'verify', file]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toMatch(/^ok cx\.py sha256=[0-9a-f]{64} manifest1 kid=\d+\n$/);
+    const bytes = readFileSync(file);
+    bytes[10] ^= 1;
+    await promisify(execFile)('mkdir', ['-p', join(dir, 'bad')]);
+    writeFileSync(join(dir, 'bad', 'cx.py'), bytes);
+    const bad = await bin([...o, 'verify', join(dir, 'bad', 'cx.py')]);
+    expect(bad.code).toBe(3);
+    expect(bad.err).toMatch(/^FAIL cx\.py sha256=/);
+
+    // verify-line: a statement line of the server (and refused as another type).
+    const ann = await fetch(`${s.url}/admin/announce`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.config.operatorTokens.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'notice', starts: new Date(Date.now() - 1000).toISOString(), ends: new Date(Date.now() + 3_600_000).toISOString(), text: 'bin verify-line notice' }),
+    });
+    const line = (await ann.text()).split('\n')[1]!;
+    const vl = await bin([...o, 'verify-line', line]);
+    expect(vl.code, vl.err).toBe(0);
+    expect(vl.out).toMatch(/^ok ann1 kid=\d+\n$/);
+    expect((await bin([...o, 'verify-line'], line.replace(/^ann1/, 'att1') + '\n')).code).toBe(3);
+  }, 60_000);
+
+  it('commander: --help lists the commands; an unknown command or a missing argument is an error (exit 1)', async () => {
+    const h = await bin(['--help']);
+    expect(h.code).toBe(0);
+    for (const c of ['join', 'e', 'brief', 'search', 'note', 'drop', 'pub', 'sub', 'verify', 'verify-line']) expect(h.out).toMatch(new RegExp(`^  ${c}\\b`, 'm'));
+    const u = await bin(['--url', s.url, 'nosuch']);
+    expect(u.code).toBe(1);
+    expect(u.err).toMatch(/^error: unknown command 'nosuch'/);
+    const m = await bin(['--url', s.url, 'verify']);
+    expect(m.code).toBe(1);
+    expect(m.err).toMatch(/^error: missing required argument 'file-or-line'/);
   });
 });

@@ -3,6 +3,7 @@
 // /healthz keeps answering; calls are charged through the ledger (audit: zero drift); L2
 // publication and signed ok reports; /mcp/svc/{name} with the MCP SDK client.
 import * as ed from '@noble/ed25519';
+import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createHash } from 'node:crypto';
@@ -314,6 +315,30 @@ describe('/mcp/svc/{name}', () => {
     await expect(c.callTool({ name: 'json-check', arguments: { input: '1' } })).rejects.toThrow(/one tool, text-stats/);
     await c.close();
     expect((await audit()).problems).toEqual([]);
+  });
+
+  it('serves revision 2026-07-28 too: the SDK 2.x client lists and calls the one tool without a session', async () => {
+    const f: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), 'x-forwarded-for': alice.net, authorization: `Bearer ${alice.token}` } });
+    const c2 = new Client2({ name: 'sdk2', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await c2.connect(new Transport2(new URL(`${s.url}/mcp/svc/text-stats`), { fetch: f }));
+    expect(c2.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const { tools } = await c2.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['text-stats']);
+    const before = await balance(alice);
+    const r = (await c2.callTool({ name: 'text-stats', arguments: { input: 'a b' } })) as { content: Array<{ text: string }>; isError?: boolean };
+    expect(r.isError).toBeFalsy();
+    expect(r.content[0]!.text).toBe('stats lines=1 words=2 chars=3 bytes=3 longest=3 blank=0');
+    expect(await balance(alice)).toBe(before - 1);
+    await c2.close();
+    // A raw 2026-07-28 request carries its revision in the headers and _meta, no initialize.
+    const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const raw = await fetch(`${s.url}/mcp/svc/text-stats`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: META } }),
+    });
+    expect(raw.status).toBe(200);
+    expect(((await raw.json()) as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name)).toEqual(['text-stats']);
   });
 
   it('works with a url-class token in the path; anonymous calls get err auth; unknown names are 404', async () => {

@@ -107,15 +107,17 @@ describe('endpoints', () => {
     expect((await call(s, 'DELETE', `/v1/in/${id}`, { as: alice })).status).toBe(404);
   });
 
-  it('checks the topic: its form, g:sys, trust level for g:, membership for s:', async () => {
+  it('checks the topic with the swarm rules: its form, g:sys, trust level for g:, membership for s:', async () => {
     const bad = async (topic: string) => call(s, 'POST', '/v1/in', { as: alice, json: { provider: 'generic', topic } });
     expect((await bad('nope')).text).toMatch(/^err bad topic: want g:<n>, ~<n>/);
     expect((await bad('~Has Space')).status).toBe(400);
     expect((await bad('g:sys')).text).toMatch(/^err auth g:sys/);
     expect((await bad('g:news')).text).toMatch(/^err auth g: topics need trust level L1/);
-    expect((await bad('s:nospace.ci')).text).toMatch(/^err auth s: topics are for members/);
+    // The swarm's rules, one check: the same answer as publishing a line there.
+    expect((await bad('s:nospace.ci')).text).toBe((await call(s, 'POST', '/v1/pub/s:nospace.ci', { as: alice, text: 'x' })).text);
+    expect((await bad('s:nospace.ci')).text).toMatch(/^err notfound no space nospace/);
     expect((await bad('r:short.ci')).status).toBe(400);
-    expect((await call(s, 'POST', '/v1/in', { as: alice, json: { provider: 'generic', topic: 'r:room-4f9a2c1b.ci' } })).status).toBe(201);
+    expect((await call(s, 'POST', '/v1/in', { as: alice, json: { provider: 'generic', topic: 'r:room-4f9a2c1b7d3e8a.ci' } })).status).toBe(201);
     expect((await call(s, 'POST', '/v1/in', { json: { provider: 'generic', topic: '~ci' } })).status).toBe(401);
     expect((await call(s, 'POST', '/v1/in', { as: alice, json: { provider: 'generic', topic: '~ci', secret: 'short' } })).text).toMatch(/^err bad secret/);
     expect((await call(s, 'POST', '/v1/in', { as: alice, json: { provider: 'svn', topic: '~ci' } })).text).toMatch(/^err bad provider/);

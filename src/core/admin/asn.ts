@@ -38,6 +38,7 @@ export const asnOp = defineOp({
   auth: 'admin',
   readOnly: false,
   scrub: ['note'],
+  hazard: ['note'],
   rest: { method: 'POST', path: '/admin/asn', cache: 'no-store' },
   async run(ctx, input) {
     if (input.class.length > limit('admin.asn_class')) throw new CxError('bad', 'class');

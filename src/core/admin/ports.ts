@@ -128,8 +128,6 @@ export interface AdminRepo {
   /** Stores the rows in one transaction. */
   addDemand(src: string, rows: DemandRow[], now: number): Promise<number>;
 
-  addTombstones(t: Tombstone[]): Promise<void>;
-  tombstonesSince(since: number, n: number): Promise<Tombstone[]>;
 
   /** Freezes or thaws an identity (its tokens are refused with 403 while frozen); false when unknown. */
   setIdentityFrozen(id: string, on: boolean): Promise<boolean>;

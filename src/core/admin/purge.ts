@@ -18,14 +18,9 @@ export async function rootTree(_core: Core, root: string): Promise<string[]> {
   return [root];
 }
 
-/** Records export tombstones (for domains that remove published content outside a purge). */
-export async function recordTombstones(core: Core, rows: Tombstone[]): Promise<void> {
-  if (rows.length) await core.store.admin.addTombstones(rows);
-}
-
 /** Tombstones removed at or after `since` (ms), oldest first: what an export lists as removed. */
 export async function listTombstones(core: Core, since: number, n: number): Promise<Tombstone[]> {
-  return core.store.admin.tombstonesSince(since, n);
+  return core.store.exports.tombstones(since, null, n);
 }
 
 export const purgeOp = defineOp({

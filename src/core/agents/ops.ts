@@ -42,6 +42,7 @@ export const publishOp = defineOp({
   idempotent: true,
   quota: ['write'],
   scrub: ['name', 'description', 'tags'],
+  hazard: ['name', 'description', 'tags'],
   rest: { method: 'PUT', path: '/v1/agent' },
   async run(ctx, input) {
     const { core } = ctx;

@@ -150,7 +150,7 @@ export const attGetOp = defineOp({
   auth: 'anon',
   readOnly: true,
   idempotent: true,
-  rest: { method: 'GET', path: '/att/:job', twins: ['json', 'md', 'txt'], cache: 'public, max-age=300', htmlTitle: (o: { job: string }) => `Receipt ${o.job}` },
+  rest: { method: 'GET', path: '/att/:job', twins: ['json', 'md', 'txt'], cache: 'public, max-age=300', htmlTitle: (o: { job: string }) => `Receipt ${o.job}`, signed: true },
   run: (ctx, i) => getAtt(ctx.core, i.job),
   text: (o) =>
     [
@@ -193,7 +193,7 @@ export const attRevokedOp = defineOp({
   auth: 'anon',
   readOnly: true,
   idempotent: true,
-  rest: { method: 'GET', path: '/att/revoked.txt', cache: 'public, max-age=300', rawOnly: true, raw: (o) => ({ body: revokedText(o), type: 'text/plain; charset=utf-8' }) },
+  rest: { method: 'GET', path: '/att/revoked.txt', cache: 'public, max-age=300', rawOnly: true, signed: true, raw: (o) => ({ body: revokedText(o), type: 'text/plain; charset=utf-8' }) },
   async run(ctx) {
     const rows = await ctx.core.store.cjobs.revoked(ctx.core.now() - limit('att.revoked_keep') * 86_400_000);
     return { rows: rows.map((r) => ({ job: r.job, line: r.line, reason: r.reason, at: new Date(r.at).toISOString().replace(/\.\d{3}Z$/, 'Z') })) };

@@ -107,6 +107,7 @@ export const svcOkOp = defineOp({
   readOnly: false,
   quota: ['write'],
   scrub: ['note'],
+  hazard: ['note'],
   freeze: 'compute',
   rest: { method: 'POST', path: '/v1/svc/:name/:ver/ok', status: 201 },
   async run(ctx, i) {

@@ -109,7 +109,14 @@ export class Control {
     return Math.max(v.shed?.level ?? 0, this.measured.level);
   }
 
-  /** Per process: the level this process measured (src/rest/app.ts, every second). */
+  /** The effective level from the cached view when it is fresh (no promise on the hot path), else after a re-read. */
+  levelNow(): number | Promise<number> {
+    const v = this.current();
+    const of = (x: ControlView) => Math.max(x.shed?.level ?? 0, this.measured.level);
+    return v instanceof Promise ? v.then(of) : of(v);
+  }
+
+  /** Per process: the level this process measured (src/http/pressure.ts, every second). */
   measure(level: number, reasons: string[]): void {
     this.measured = { level, reasons };
   }

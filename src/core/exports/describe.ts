@@ -23,7 +23,7 @@ const WHAT: Record<string, string> = {
   claims: 'Signed claims that a fix worked: one conf1 statement per line (entry, id, type, payload, pub, sig, at); verify sig over "cx-sig-v1" 0x00 "conf1" 0x00 payload with pub.',
   digests: 'Library digests: what changed in a version, by topic (lib, ver, topic, author, lines, score, created).',
   delta: 'Rows changed since the previous export, each {"kind": "kb"|"task"|"claim"|"digest"|"tombstone", "row": {...}} in the shapes above.',
-  tombstones: 'Removals of the last days: id, kind (kb, task, digest, claim, identity), removed_at, reason; never content. Drop these ids from earlier copies; kind identity removes every row that identity authored.',
+  tombstones: 'Removals of the last days: id, kind (kb, task, digest, claim, identity, cp: a published checkpoint), removed_at, reason; never content. Drop these ids from earlier copies; kind identity removes every row that identity authored.',
 };
 
 export const whatOf = (name: string): string => WHAT[name.replace(/-\d{4}-\d{2}-\d{2}\.jsonl\.gz$/, '').replace(/\.jsonl$/, '')] ?? '';

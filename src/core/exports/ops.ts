@@ -10,19 +10,20 @@ import { newest, runExport, type ExportIndex } from './run.js';
 
 const fileRow = z.object({ name: z.string(), size: z.number().int(), sha256: z.string(), rows: z.number().int().nullable() });
 const listing = z.object({
-  date: z.string().describe('UTC day of the export (YYYY-MM-DD)'),
-  generated: z.string(),
+  date: z.string().nullable().describe('UTC day of the export (YYYY-MM-DD); null before the first export'),
+  generated: z.string().nullable(),
   files: z.array(fileRow),
   bytes: z.number().int(),
   license: z.string(),
-  kid: z.number().int().describe('server key (/.well-known/cx-key) that signed it'),
+  kid: z.number().int().nullable().describe('server key (/.well-known/cx-key) that signed it'),
   kept: z.array(z.string()).describe('dates of the exports kept; their shards stay downloadable by name'),
 });
 type Listing = z.infer<typeof listing>;
 
 async function listingOf(ctxCore: Parameters<typeof newest>[0]): Promise<Listing> {
   const index = await newest(ctxCore);
-  if (!index) throw new CxError('notfound', 'no export yet');
+  // Before the first export (a fresh install) the listing is empty, not missing: pages link it.
+  if (!index) return { date: null, generated: null, files: [], bytes: 0, license: 'CC0-1.0', kid: null, kept: [] };
   const kept = await ctxCore.store.exportFiles.dates();
   return viewOf(index, kept);
 }
@@ -32,9 +33,10 @@ function viewOf(index: ExportIndex, kept: string[]): Listing {
   return { date: index.date, generated: index.generated, files, bytes: files.reduce((n, f) => n + f.size, 0), license: index.license, kid: index.kid, kept };
 }
 
-const head = (o: Listing) => `export ${o.date} files=${o.files.length} bytes=${o.bytes} license=${o.license}`;
+const head = (o: Listing) => `export ${o.date ?? 'none'} files=${o.files.length} bytes=${o.bytes} license=${o.license}`;
 
 export function listingText(o: Listing): string {
+  if (o.date === null) return [head(o), `next: the first export is written within ${Math.ceil(limit('export.first') / 60)} minutes of start, then daily; GET /export/ again later`].join('\n');
   return [
     head(o),
     ...o.files.map((f) => `${f.name} size=${f.size} sha256=${f.sha256} rows=${f.rows ?? '-'}`),
@@ -45,11 +47,12 @@ export function listingText(o: Listing): string {
 export const exportIndexOp = defineOp({
   name: 'export.index',
   title: 'Open-data export listing',
-  summary: 'The newest daily export (CC0-1.0): each file with its size, sha256 and rows; download them at /export/<name>. 404 before the first export.',
+  summary: 'The newest daily export (CC0-1.0): each file with its size, sha256 and rows; download them at /export/<name>. Empty (date null, files=0) before the first export.',
   input: z.object({}).strict(),
   output: listing,
   auth: 'anon',
   readOnly: true,
+  shed: 'bulk',
   idempotent: true,
   rest: { method: 'GET', path: '/export/index', twins: ['json', 'md', 'txt'], cache: 'public, max-age=300', signed: true },
   async run(ctx) {
@@ -57,7 +60,9 @@ export const exportIndexOp = defineOp({
   },
   text: listingText,
   md: (o) =>
-    [
+    o.date === null
+      ? `# Export\n\nNo export yet: the first is written within ${Math.ceil(limit('export.first') / 60)} minutes of start, then daily. License CC0-1.0.\n`
+      : [
       `# Export ${o.date}`,
       '',
       `Generated ${o.generated}. License ${o.license}. ${o.files.length} files, ${o.bytes} bytes. Signed by key ${o.kid} (/.well-known/cx-key).`,

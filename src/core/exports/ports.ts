@@ -6,7 +6,7 @@ import type { Digest, KbEntry } from '../kb/ports.js';
 import type { Task } from '../tasks/ports.js';
 import type { SignedConfirm } from '../trust/ports.js';
 
-export const TOMB_KINDS = ['kb', 'task', 'digest', 'claim', 'identity'] as const;
+export const TOMB_KINDS = ['kb', 'task', 'digest', 'claim', 'identity', 'cp'] as const;
 export type TombKind = (typeof TOMB_KINDS)[number];
 
 /** Spec 2.2 "Export tombstone row": ids only, never content. */

@@ -28,5 +28,5 @@ export async function clearTombstone(core: Core, kind: TombKind, id: string): Pr
  */
 export async function removeKbEntry(core: Core, id: string, reason: string): Promise<boolean> {
   await recordTombstone(core, { kind: 'kb', id, reason });
-  return core.store.kb.hide(id);
+  return core.store.kb.setHidden(id, true);
 }

@@ -4,6 +4,7 @@
 // rendering of each request shape is reused while its content is unchanged (per process, bounded).
 // The REST face answers conditional requests from these (src/rest/feeds.ts).
 import { createHash } from 'node:crypto';
+import { checkShed } from '../control/shed.js';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import type { Core } from '../ops/types.js';
@@ -100,7 +101,7 @@ function lastModifiedOf(core: Core, list: FeedList): number {
 
 export async function serveFeed(core: Core, req: FeedRequest): Promise<FeedReply> {
   // Feeds are among the first work shed: any shed level (the operator's or this process's).
-  if ((await core.control.shedLevel()) > 0) throw new CxError('busy', 'feeds are shed under load', 503, { 'Retry-After': String(limit('shed.retry_after')) });
+  await checkShed(core, 'bulk');
   const q = parseQuery(req.n, req.since);
   const { src, arg } = sourceOf(req.name);
   await core.quotas.take('read', req.net);

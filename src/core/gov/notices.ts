@@ -5,6 +5,7 @@
 // reaching notice.hide_w hide it. Caps: notice.net_day per network and notice.group_day per
 // super-group (rules.ts superGroup) in 24 h; a notice over a cap is queued for the operator with no
 // effect. The operator upholds (content stays down, the KB entry is removed) or reverses (restored).
+import { recordTombstone } from '../exports/tombstones.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
@@ -148,7 +149,11 @@ const decideOp = defineOp({
     if (r === 'missing') throw new CxError('notfound');
     if (r === 'decided') throw new CxError('dup', 'notice already decided');
     const kb = r.ref.startsWith('kb:') ? r.ref.slice(3) : null;
-    if (state === 'upheld' && kb) await core.store.kb.remove(kb);
+    if (state === 'upheld' && kb) {
+      // Tombstoned first, so exports and the mirrors of earlier exports drop it too.
+      await recordTombstone(core, { kind: 'kb', id: kb, reason: 'notice' });
+      await core.store.kb.remove(kb);
+    }
     if (state === 'reversed') {
       const left = await core.store.gov.dropReport(r.ref, `notice:${r.id}`);
       if (kb && left < limit('notice.hide_w')) await core.store.kb.setHidden(kb, false);

@@ -138,6 +138,7 @@ const statsOp = defineOp({
   output: statsOut,
   auth: 'anon',
   readOnly: true,
+  shed: 'bulk',
   rest: { method: 'GET', path: '/gov/stats', twins: ['json', 'md', 'txt'], cache: 'public, max-age=60' },
   async run(ctx) {
     const rows = await ctx.core.store.gov.supports(limit('gov.stats_rows'));
@@ -196,6 +197,7 @@ const statusOut = z.object({
   freezes: z.array(z.object({ kind: z.string(), by: z.string(), note: z.string(), since: z.string() })),
   maintenance: z.array(z.object({ id: z.number(), starts: z.string(), ends: z.string(), text: z.string() })),
   announcements: z.array(z.object({ seq: z.number(), time: z.string(), by: z.string(), text: z.string() })),
+  current: z.array(z.object({ id: z.number(), kind: z.string(), starts: z.string(), ends: z.string(), text: z.string() })),
   targets: z.array(z.object({ target: z.string(), state: z.string(), why: z.string() })),
 });
 
@@ -207,7 +209,7 @@ const statusOp = defineOp({
   output: statusOut,
   auth: 'anon',
   readOnly: true,
-  rest: { method: 'GET', path: '/status', twins: ['json', 'txt'], cache: 'no-store' },
+  rest: { method: 'GET', path: '/status', twins: ['json', 'txt'], cache: 'no-store', signed: true },
   async run(ctx) {
     return statusOf(ctx.core);
   },

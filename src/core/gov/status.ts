@@ -6,6 +6,7 @@
 import { maintenanceUntil, type ControlView } from '../control/control.js';
 import { FREEZE_KINDS, isWriteKind, type FreezeKind } from '../control/kinds.js';
 import { isStatusHidden } from '../admin/marks.js';
+import { listAnnouncements } from '../admin/announce.js';
 import { limit } from '../limits.js';
 import type { Core } from '../ops/types.js';
 import { readLines } from '../swarm/lines.js';
@@ -40,8 +41,9 @@ export interface Announcement {
 }
 
 /**
- * The latest announcement lines of g:sys, newest first. Source until the announce route exports its
- * list (listAnnouncements): the signed ann1 lines it publishes on g:sys are what /status shows.
+ * The latest announcement lines of g:sys, newest first: the signed ann1 lines POST /admin/announce
+ * publishes there (the feeds sys and st/<target> read them too). People read the recorded
+ * announcements (listAnnouncements, `current` of the status view); agents can verify these lines.
  */
 export async function announcements(core: Core, n = limit('status.lines')): Promise<Announcement[]> {
   const head = await core.store.events.head('ps:g:sys');
@@ -57,6 +59,8 @@ export interface StatusView {
   freezes: Array<{ kind: string; by: string; note: string; since: string }>;
   maintenance: Array<{ id: number; starts: string; ends: string; text: string }>;
   announcements: Announcement[];
+  /** The recorded announcements that have not ended (POST /admin/announce): what a person reads. */
+  current: Array<{ id: number; kind: string; starts: string; ends: string; text: string }>;
   targets: Array<{ target: string; state: TargetState; why: string }>;
 }
 
@@ -74,6 +78,7 @@ export async function statusOf(core: Core): Promise<StatusView> {
     freezes: v.freezes.map((f) => ({ kind: f.kind, by: f.by, note: f.note, since: iso(f.since) })),
     maintenance: v.maintenance.map((w) => ({ id: w.id, starts: iso(w.starts), ends: iso(w.ends), text: w.text })),
     announcements: await announcements(core),
+    current: (await listAnnouncements(core, { current: true })).map((a) => ({ id: a.id, kind: a.kind, starts: iso(a.starts), ends: iso(a.ends), text: a.text })),
     targets: targets.map(({ target, state, why }) => ({ target, state, why })),
   };
 }

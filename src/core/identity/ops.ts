@@ -14,7 +14,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 export const challengeOp = defineOp({
   name: 'id.challenge',
   title: 'Get a proof-of-work challenge',
-  summary: 'Issue a sealed PoW challenge for registration (for=reg) or an anonymous write (for=w).',
+  summary: 'Issue a sealed PoW challenge for registration (for=reg) or an anonymous write (for=w); its bits are the live difficulty for your network (they rise with the registration rate, /limits).',
   input: z.object({ for: z.enum(['reg', 'w']).default('reg').describe('reg: registration; w: anonymous write') }).strict(),
   output: z.object({ challenge: z.string(), bits: z.number().int(), exp: z.string(), for: z.enum(['reg', 'w']) }),
   auth: 'anon',
@@ -23,7 +23,7 @@ export const challengeOp = defineOp({
   quota: ['challenge'],
   rest: { method: 'POST', path: '/v1/challenge' },
   async run(ctx, input) {
-    return ctx.core.pow.issue(input.for);
+    return ctx.core.pow.issue(input.for, ctx.net);
   },
   text: (c) =>
     `challenge ${c.challenge} bits=${c.bits} exp=${c.exp} for=${c.for}\n` +
@@ -62,6 +62,7 @@ export const registerOp = defineOp({
       }
       await core.store.identities.create({ id, name: input.name ?? null, created: core.now(), rep: 0, confirmed: 0, frozen: false }, hashToken(token));
       await grantStart(core, id); // starting credits (limit credits.start), from the mint
+      core.pow.noteRegistration(ctx.net); // raises the difficulty under a flood (pow-rate.ts)
       core.log.info({ id, net: ctx.net }, 'registered');
       return { id, token, lvl: 'L0', name: input.name ?? null };
     }

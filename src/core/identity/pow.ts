@@ -4,6 +4,8 @@ import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { CxError } from '../errors.js';
 import { POW } from '../limits.js';
 import type { SpentProofRepo } from './ports.js';
+import { limit } from '../limits.js';
+import { PowRates } from './pow-rate.js';
 
 export type PowPurpose = 'reg' | 'w';
 
@@ -36,28 +38,48 @@ const sha256 = (s: string): Buffer => hash('sha256', s, 'buffer') as unknown as 
 
 const powErr = (why: string) => new CxError('pow', why);
 
-/** Holds no spent proofs itself: the SpentProofRepo port is the one spent set, shared by every process on the store. */
+/**
+ * Holds no spent proofs itself: the SpentProofRepo port is the one spent set, shared by every process
+ * on the store. The difficulty adapts to the registration rate (pow-rate.ts): a challenge seals the
+ * bits it was issued with, and its proof is checked against those, so a client never guesses.
+ */
 export class Pow {
+  readonly rates: PowRates;
+
   constructor(
     private key: Buffer,
     private bits: { reg: number; w: number },
     private spent: SpentProofRepo,
     private now: () => number,
     private random: (n: number) => Buffer,
-  ) {}
+  ) {
+    this.rates = new PowRates(now);
+  }
 
-  difficulty(p: PowPurpose): number {
-    return this.bits[p];
+  /** The live difficulty for a caller on `net` (unknown network: the busiest network's rate counts). */
+  difficulty(p: PowPurpose, net?: string): number {
+    return this.bits[p] + this.rates.extra(net);
+  }
+
+  /** Published bounds: the base (config) and the base plus pow.extra_max. */
+  bounds(p: PowPurpose): { min: number; max: number } {
+    return { min: this.bits[p], max: this.bits[p] + limit('pow.extra_max') };
+  }
+
+  /** A registration happened on `net`: counts toward the difficulty. */
+  noteRegistration(net: string): void {
+    this.rates.note(net);
   }
 
   private mac(payload: string): string {
     return createHmac('sha256', this.key).update(`cx-pow-v1|${payload}`).digest().subarray(0, 16).toString('base64url');
   }
 
-  issue(p: PowPurpose): Challenge {
+  issue(p: PowPurpose, net?: string): Challenge {
     const expS = Math.floor(this.now() / 1000) + POW.ttl_s;
-    const payload = `1.${p}.${this.bits[p]}.${expS}.${this.random(12).toString('base64url')}`;
-    return { challenge: `${payload}.${this.mac(payload)}`, bits: this.bits[p], exp: new Date(expS * 1000).toISOString().replace('.000Z', 'Z'), for: p };
+    const bits = this.difficulty(p, net);
+    const payload = `1.${p}.${bits}.${expS}.${this.random(12).toString('base64url')}`;
+    return { challenge: `${payload}.${this.mac(payload)}`, bits, exp: new Date(expS * 1000).toISOString().replace('.000Z', 'Z'), for: p };
   }
 
   /** Checks a proof and marks it spent; throws `err pow <why>` otherwise. */
@@ -78,8 +100,9 @@ export class Pow {
     if (purpose !== p) throw powErr(`challenge is for=${purpose}, need for=${p}`);
     const exp = Number(expS) * 1000;
     if (!(exp > this.now())) throw powErr('challenge expired');
+    // The bits it was issued with (sealed): a rise after issue does not void a challenge in flight.
     const bits = Number(bitsS);
-    if (bits < this.bits[p]) throw powErr(`challenge bits=${bits} below current ${this.bits[p]}`);
+    if (!(bits >= this.bits[p])) throw powErr(`challenge bits=${bits} below the minimum ${this.bits[p]}`);
     const have = leadingZeroBits(sha256(proof));
     if (have < bits) throw powErr(`too weak: ${have} of ${bits} bits`);
     if (!(await this.spent.spend(c, exp))) throw powErr('proof already spent');

@@ -228,10 +228,10 @@ export const briefOp = defineOp({
   output: briefOut,
   auth: 'anon',
   readOnly: true,
+  shed: 'heavy',
   quota: ['read'],
   rest: { method: 'GET', path: '/brief' },
   async run(ctx, input) {
-    if ((await ctx.core.control.shedLevel()) > 0) throw new CxError('busy', 'search is shedding load', 503, { 'Retry-After': String(limit('shed.retry_after')) });
     const libs = input.env ? parseEnv(input.env) : [];
     const anon = !ctx.caller.identity;
     const cap = anon ? limit('brief.b.anon_max') : limit('brief.b.max');

@@ -25,6 +25,7 @@ export const dgAddOp = defineOp({
   idempotent: true,
   quota: ['write', 'write_net'],
   scrub: ['lines'],
+  hazard: ['lines'],
   bodyField: 'lines',
   rest: { method: 'POST', path: '/dg', status: 201 },
   async run(ctx, input) {

@@ -93,6 +93,7 @@ export const kbAddOp = defineOp({
   freeze: 'write',
   quota: ['write', 'write_net'],
   scrub: ['error', 'fix', 'title'],
+  hazard: ['error', 'fix', 'title'],
   bodyField: 'fix',
   rest: { method: 'POST', path: '/k', status: 201 },
   async run(ctx, input) {
@@ -236,6 +237,7 @@ export const kbLookupOp = defineOp({
   output: lookupOut,
   auth: 'anon',
   readOnly: true,
+  shed: 'heavy',
   quota: ['e'],
   rest: {
     method: 'POST',
@@ -282,6 +284,7 @@ export const kbSigOp = defineOp({
   output: sigOut,
   auth: 'anon',
   readOnly: true,
+  shed: 'heavy',
   quota: ['e'],
   rest: { method: 'GET', path: '/e/*', paramAlias: { '*': 'msg' }, twins: [] },
   async run(ctx, input) {
@@ -302,6 +305,7 @@ export const kbHashOp = defineOp({
   output: z.object({ h: z.string(), h12: z.string(), match: z.enum(MATCH), hits: z.number(), entries: z.array(hitOut), fix: z.string(), related: z.array(relatedOut), next: z.string() }),
   auth: 'anon',
   readOnly: true,
+  shed: 'heavy',
   quota: ['e'],
   rest: { method: 'GET', path: '/h/:hex' },
   headers: () => ({ 'x-robots-tag': 'noindex' }),
@@ -439,6 +443,7 @@ export const kbSearchOp = defineOp({
   output: listOut,
   auth: 'anon',
   readOnly: true,
+  shed: 'bulk',
   quota: ['read'],
   rest: { method: 'GET', path: '/search' },
   async run(ctx, input) {

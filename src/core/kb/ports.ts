@@ -132,8 +132,6 @@ export interface KbRepo {
   remove(id: string): Promise<boolean>;
   /** Bulk insert inside one transaction (sample data, benchmarks). */
   insertMany(rows: NewEntry[]): Promise<number>;
-  /** Hides an entry from every read (removed content); false when it is unknown or already hidden. */
-  hide(id: string): Promise<boolean>;
   /**
    * Visible entries whose row number is above `after`, in row order, at most `limit`: a walk of
    * the whole KB page by page (the git mirror; hidden entries are left out, as everywhere).

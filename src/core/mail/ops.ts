@@ -94,6 +94,7 @@ export const mailReportOp = defineOp({
   readOnly: false,
   quota: ['write'],
   scrub: ['reason'],
+  hazard: ['reason'],
   rest: { method: 'POST', path: '/v1/mail/:id/report', status: 201 },
   run: (ctx, i) => reportMail(ctx, i.id, i.reason),
   text: (o) => `ok reported ${o.id} from=${o.from}\nnext: DELETE /v1/mail/${o.id} removes it from your inbox`,

@@ -2,12 +2,14 @@
 // only what the operation declares (auth, input, freeze/maintenance, quota, scrub, hazard); no
 // domain re-codes them. The order is part of the contract:
 //   auth before validate: an anonymous write learns how to register, not a field rule;
+//   shed right after auth: work shed under load costs nothing more (src/core/control/shed.ts);
 //   freeze before quota: a frozen write spends no quota;
 //   scrub before hazard: a text with both is refused for the secret, as before guards were declared;
 //   PoW last: a proof is spent only by a request that will run.
 import { CxError } from '../errors.js';
 import { isFrozen } from '../control/control.js';
 import { isWriteKind } from '../control/kinds.js';
+import { checkShed, shedClassOf } from '../control/shed.js';
 import { authorize, resolveCaller } from '../identity/auth.js';
 import { levelMult, levelOf } from '../identity/levels.js';
 import { quotaDef } from '../limits.js';
@@ -49,6 +51,13 @@ export const GUARDS: readonly Guard[] = [
       c.ctx = { core: c.core, caller, net: c.meta.net, reqId: c.meta.reqId, face: c.meta.face, ...(c.meta.signal ? { signal: c.meta.signal } : {}) };
       // The `pow` class is checked by the last step, so that a proof is spent only by a call that runs.
       if (c.op.auth !== 'pow') await authorize(c.core, c.op.auth, caller, c.meta.creds);
+    },
+  },
+  {
+    // Right after auth (it tells an anonymous write from a token holder's): a shed call costs no validation or quota.
+    name: 'shed',
+    check(c) {
+      return checkShed(c.core, shedClassOf(c.op), !c.ctx.caller.identity);
     },
   },
   {

@@ -7,6 +7,7 @@ import type { Quotas } from '../quota/buckets.js';
 import type { Pow } from '../identity/pow.js';
 import type { Control } from '../control/control.js';
 import type { FreezeKind } from '../control/kinds.js';
+import type { ShedClass } from '../control/shed.js';
 import type { ServerKeys } from '../trust/keys.js';
 import type { GitMirror } from '../gitmirror/mirror.js';
 import type { ComputeRunner } from '../compute/ports.js';
@@ -79,8 +80,8 @@ export interface RestBinding<O = any> {
   bodyLimit?: number;
   /** Request headers copied into input fields when the field is absent (e.g. x-pow → pow). */
   headerInputs?: Record<string, string>;
-  /** Extra paths serving the same result: `.json` (JSON), `.md` (the op's md renderer), `.txt`, `.svg` (the op's svg renderer). */
-  twins?: Array<'json' | 'md' | 'txt' | 'svg'>;
+  /** Extra paths serving the same result: `.json` (JSON), `.md` (the op's md renderer), `.txt`, `.svg` (the op's svg renderer), `.html` (the md as a page titled by htmlTitle). */
+  twins?: Array<'json' | 'md' | 'txt' | 'svg' | 'html'>;
   /** Cache-Control for a successful read. */
   cache?: string;
   /** Extra text renderings chosen by `?f=<key>` (e.g. `gha` for GitHub Actions annotations). */
@@ -107,8 +108,9 @@ export interface RestBinding<O = any> {
    *  still served when asked unless `rawOnly`. */
   raw?(out: O): { body: string | Buffer; type: string };
   /** Successful replies (every twin and format) carry `X-Cx-Sig-Server`: a resp1 signature of the exact
-   *  body bytes sent (src/core/trust, /signing). */
-  signed?: boolean;
+   *  body bytes sent (src/core/trust, /signing). A function decides per request from the raw input
+   *  (e.g. only the announcement topic of a topic read). */
+  signed?: boolean | ((raw: Record<string, unknown>) => boolean);
   /** Only the raw body is served: no JSON or text negotiation, so `f` is an unknown query field. */
   rawOnly?: boolean;
   /** When it gives a location, the reply is `303 See Other` there with a one-line `see <location>`. */
@@ -151,6 +153,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
    * values are skipped.
    */
   hazard?: ReadonlyArray<string | ((input: z.output<I>) => string | undefined)>;
+  /**
+   * The class of work load shedding refuses it under (src/core/control/shed.ts: bulk from level 1,
+   * heavy from 2, anon_write from 3; core and never are always served). Absent: never for operator
+   * routes, anon_write for anonymous writes, core otherwise.
+   */
+  shed?: ShedClass;
   // ---- end of declared guards ----
   rest?: RestBinding<O>;
   /** Streaming kind: `run` resolves to an AsyncIterable of StreamItems, which every face streams. */

@@ -21,6 +21,29 @@ const TERMS: ReadonlyArray<[term: string, re: RegExp]> = [
   ['prompt-injection', /\bprompt\s+injection\b/i],
 ];
 
+/**
+ * The published lexicon of injection families (/inj/about, /hazards.txt): the names above with what
+ * they catch, plus families an agent can recognise but a phrase list cannot (hidden text, encoded
+ * instructions). Reports to the injection map (src/core/inj) are flagged with these names only.
+ */
+export const INJECTION_FAMILIES: ReadonlyArray<{ name: string; what: string }> = [
+  { name: 'ignore-instructions', what: 'tells the reader to ignore, disregard or override its instructions or rules' },
+  { name: 'new-instructions', what: 'announces new, updated or "real" (system) instructions' },
+  { name: 'system-prompt', what: 'talks about or imitates a system prompt' },
+  { name: 'role-switch', what: '"you are now ..." / "you are no longer ..." identity changes' },
+  { name: 'act-as', what: 'asks the model to act as an unrestricted, jailbroken or developer persona' },
+  { name: 'jailbreak', what: 'jailbreak vocabulary: DAN, do anything now, developer or god mode' },
+  { name: 'role-marker', what: 'chat role markers (system:, assistant:, user:, developer:) inside content' },
+  { name: 'template-token', what: 'chat-template tokens (<|im_start|>, [INST], <<SYS>>, <system>)' },
+  { name: 'tool-call', what: 'asks the reader to call a tool, function or command' },
+  { name: 'exfiltrate', what: 'asks to reveal or send the system prompt, secrets, keys, tokens or credentials' },
+  { name: 'prompt-injection', what: 'names prompt injection itself (a test page or a payload announcing itself)' },
+  { name: 'hidden-text', what: 'instructions hidden from human readers: invisible Unicode, white-on-white, HTML comments, alt text' },
+  { name: 'encoded', what: 'instructions encoded (base64, hex, rot13, homoglyphs) for the model to decode' },
+];
+
+export const isInjectionFamily = (s: string): boolean => INJECTION_FAMILIES.some((f) => f.name === s);
+
 /** The first lexicon hit in `text`, or null. */
 export function injectionFind(text: string): InjectionHit | null {
   for (const [term, re] of TERMS) {

@@ -33,4 +33,11 @@ export interface KeyStore {
   replace(name: SecretName, value: string): void;
   /** The current value of `name` (no creation): for holders that re-read a secret another process may replace. */
   read(name: SecretName): string | null;
+  /**
+   * Read-modify-write of `name` as one step across every process on the store: `change` gets the value
+   * kept now (null when none) and returns the value to keep, or throws to keep it unchanged. Two
+   * concurrent updates never both start from the same value (the signing ring's rotations and
+   * certificates: a lost update would drop a `prev` key). Returns what was kept.
+   */
+  update(name: SecretName, change: (current: string | null) => string): string;
 }

@@ -7,11 +7,12 @@ import { levelOf } from '../identity/levels.js';
 import { limit } from '../limits.js';
 import { defineOp, type AnyOperation, type Ctx, type StreamItem } from '../ops/types.js';
 import { compileFilter } from './filter.js';
+import { recordOrigin } from '../admin/origin.js';
 import { fnCheckOf, fnRunnerOf } from './fn.js';
 import { busTopic, headOf, publishLine, readLines, type LinePayload } from './lines.js';
 import { iso, lineJson } from './render.js';
 import { parseSink, parseTarget, WQ_NAME, KV_NS, KV_K, wqQueue } from './sinks.js';
-import { mayPublish, mayRead, parseTopic, type Topic } from './topics.js';
+import { mayPublish, mayRead, parseTopic, SYS_TOPIC, type Topic } from './topics.js';
 import type { SubRow } from './ports.js';
 import type { WqItem } from './deliver.js';
 
@@ -56,6 +57,8 @@ export const topicPubOp = defineOp({
     const t = parseTopic(i.topic, me(ctx).id);
     await mayPublish(ctx.core, t, me(ctx));
     const line = await publishLine(ctx.core, t.name, i.text, { by: me(ctx).id });
+    // Which root and network wrote it (GET /admin/origin), like KB entries and tasks.
+    await recordOrigin(ctx, 'line', `${t.name}:${line.seq}`);
     return { topic: t.name, seq: line.seq };
   },
   text: (o) => `ok ${o.topic} seq=${o.seq}`,
@@ -79,7 +82,8 @@ export const topicReadOp = defineOp({
   readOnly: true,
   idempotent: true,
   quota: ['read'],
-  rest: { method: 'GET', path: '/v1/topics/:topic', cache: 'private, no-store' },
+  // The announcement topic's reads are signed (resp1): the ann1 lines and what the server says around them.
+  rest: { method: 'GET', path: '/v1/topics/:topic', cache: 'private, no-store', signed: (raw) => raw.topic === SYS_TOPIC },
   async run(ctx, i) {
     const t = await readable(ctx, i.topic);
     const head = await headOf(ctx.core, t.name);

@@ -1,6 +1,7 @@
 // System operations: liveness and the live limits table.
 import { z } from 'zod';
-import { LIMITS, QUOTAS, TRUST_LEVELS } from '../limits.js';
+import { LIMITS, QUOTAS, TRUST_LEVELS, limit } from '../limits.js';
+import { shedTable } from '../control/shed.js';
 import { defineOp } from '../ops/types.js';
 import type { AnyOperation } from '../ops/types.js';
 
@@ -24,6 +25,7 @@ export const healthOp = defineOp({
   output: healthOut,
   auth: 'anon',
   readOnly: true,
+  shed: 'never',
   idempotent: true,
   rest: { method: 'GET', path: '/healthz', cache: 'no-store' },
   async run(ctx, input): Promise<HealthOut> {
@@ -46,13 +48,25 @@ export const healthOp = defineOp({
 });
 
 const limitsOut = z.object({
-  pow: z.object({ reg_bits: z.number(), w_bits: z.number(), ttl_s: z.number() }),
+  pow: z.object({
+    reg_bits: z.number(),
+    w_bits: z.number(),
+    ttl_s: z.number(),
+    reg_bits_min: z.number(),
+    reg_bits_max: z.number(),
+    w_bits_min: z.number(),
+    w_bits_max: z.number(),
+    window_s: z.number(),
+    regs: z.number().describe('registrations in the window, all networks'),
+    regs_net: z.number().describe('registrations in the window from your network'),
+  }),
+  shed: z.array(z.object({ class: z.string(), from: z.number().nullable(), what: z.string() })),
   limits: z.array(z.object({ key: z.string(), value: z.number(), unit: z.string(), what: z.string() })),
   quotas: z.array(z.object({ bucket: z.string(), by: z.string(), burst: z.number(), per: z.number(), window_s: z.number(), what: z.string() })),
   levels: z.array(z.object({ lvl: z.number(), rep: z.number(), confirmed: z.number(), age_d: z.number(), what: z.string() })),
 });
 type LimitsOut = z.infer<typeof limitsOut>;
-const limitsMemo = new WeakMap<object, LimitsOut>();
+const limitsMemo = new WeakMap<object, Omit<LimitsOut, 'pow'>>();
 
 export const limitsOp = defineOp({
   name: 'sys.limits',
@@ -62,27 +76,42 @@ export const limitsOp = defineOp({
   output: limitsOut,
   auth: 'anon',
   readOnly: true,
+  shed: 'never',
   idempotent: true,
   rest: { method: 'GET', path: '/limits', twins: ['json', 'md', 'txt'], cache: 'public, max-age=300' },
   async run(ctx): Promise<LimitsOut> {
-    // The table is fixed for the life of a core: build it once.
-    const hit = limitsMemo.get(ctx.core);
-    if (hit) return hit;
-    const bits = ctx.core.config.powBits;
-    // The live difficulty replaces the table's defaults (CX_POW_BITS may override them).
-    const live: Record<string, number> = { 'pow.reg_bits': bits.reg, 'pow.w_bits': bits.w };
-    const out = {
-      pow: { reg_bits: bits.reg, w_bits: bits.w, ttl_s: LIMITS.find((l) => l.key === 'pow.ttl')!.value },
-      limits: LIMITS.map((l) => (l.key in live ? { ...l, value: live[l.key]! } : { ...l })),
-      quotas: QUOTAS.map((q) => ({ ...q })),
-      levels: TRUST_LEVELS.map((t) => ({ ...t })),
+    // The table is fixed for the life of a core: built once; the PoW figures are live, for the caller's network.
+    const { pow } = ctx.core;
+    let fixed = limitsMemo.get(ctx.core);
+    if (!fixed) {
+      fixed = {
+        limits: LIMITS.map((l) => ({ ...l })),
+        quotas: QUOTAS.map((q) => ({ ...q })),
+        levels: TRUST_LEVELS.map((t) => ({ ...t })),
+        shed: shedTable().map((c) => ({ class: c.cls, from: c.from, what: c.what })),
+      };
+      limitsMemo.set(ctx.core, fixed);
+    }
+    const reg = pow.difficulty('reg', ctx.net);
+    const w = pow.difficulty('w', ctx.net);
+    const rb = pow.bounds('reg');
+    const wb = pow.bounds('w');
+    const c = pow.rates.counts(ctx.net);
+    // The live difficulty replaces the table's defaults (CX_POW_BITS may override the base).
+    const live: Record<string, number> = { 'pow.reg_bits': reg, 'pow.w_bits': w };
+    return {
+      pow: { reg_bits: reg, w_bits: w, ttl_s: limit('pow.ttl'), reg_bits_min: rb.min, reg_bits_max: rb.max, w_bits_min: wb.min, w_bits_max: wb.max, window_s: limit('pow.window'), regs: c.global, regs_net: c.net },
+      limits: fixed.limits.map((l) => (l.key in live ? { ...l, value: live[l.key]! } : l)),
+      quotas: fixed.quotas,
+      levels: fixed.levels,
+      shed: fixed.shed,
     };
-    limitsMemo.set(ctx.core, out);
-    return out;
   },
   text: (o) =>
     [
       `limits pow_reg_bits=${o.pow.reg_bits} pow_w_bits=${o.pow.w_bits} pow_ttl=${o.pow.ttl_s}s`,
+      `pow live: reg_bits=${o.pow.reg_bits} (${o.pow.reg_bits_min}-${o.pow.reg_bits_max}) w_bits=${o.pow.w_bits} (${o.pow.w_bits_min}-${o.pow.w_bits_max}) registrations=${o.pow.regs} your_net=${o.pow.regs_net} window=${o.pow.window_s}s`,
+      ...o.shed.map((c) => `shed.class ${c.class} from=${c.from ?? 'never'} ${c.what}`),
       ...o.limits.map((l) => `${l.key} ${l.value} ${l.unit}`),
       ...o.quotas.map((q) => `quota.${q.bucket} ${q.per}/${q.window_s}s burst=${q.burst} by=${q.by}`),
       ...o.levels.map((t) => `level L${t.lvl} rep>=${t.rep} confirmed>=${t.confirmed} age>=${t.age_d}d`),
@@ -93,6 +122,16 @@ export const limitsOp = defineOp({
       '# Limits',
       '',
       `Proof of work: registration ${o.pow.reg_bits} bits, anonymous write ${o.pow.w_bits} bits, challenge lifetime ${o.pow.ttl_s} s.`,
+      '',
+      `The difficulty is live: 1 bit per doubling of the registrations in the last ${o.pow.window_s} s above the calm rates (pow.calm_global, pow.calm_net; ${o.pow.regs} now, ${o.pow.regs_net} from your network), within registration ${o.pow.reg_bits_min}-${o.pow.reg_bits_max} and anonymous write ${o.pow.w_bits_min}-${o.pow.w_bits_max} bits. A challenge states its own bits.`,
+      '',
+      '## Load shedding classes',
+      '',
+      'Refused with `503 err busy` and Retry-After from the level on (the larger of the operator\'s and the measured level, /healthz?v=2).',
+      '',
+      '| class | shed from level | what |',
+      '|---|---|---|',
+      ...o.shed.map((c) => `| ${c.class} | ${c.from ?? 'never'} | ${c.what} |`),
       '',
       '| key | value | unit | what |',
       '|---|---|---|---|',

@@ -4,7 +4,8 @@
 // rotated by `npm run key:rotate` or the admin operation. Every process re-reads it at most
 // `trust.ring_refresh` seconds after another one changed it.
 import type { KeyObject } from 'node:crypto';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import type { KeyStore } from '../secrets/ports.js';
 import { b64u, privateKeyOf, rawPublic, signStatement, STATEMENT_TYPES, verifyStatement } from './sign.js';
@@ -42,12 +43,20 @@ export function keepRing(keys: KeyStore): RingFile {
   return parse(keys.keep('signing', () => JSON.stringify(fresh(1, []))).value);
 }
 
-/** A new key replaces the current one, which moves to `prev`; the certificate does not carry over. */
+/**
+ * A new key replaces the current one, which moves to `prev`; the certificate does not carry over.
+ * A read-modify-write of the ring under the store's lock: concurrent rotations (two `npm run
+ * key:rotate`, or one beside the admin operation) each start from the other's result, so every
+ * replaced key stays in `prev` and kids stay distinct.
+ */
 export function rotateRing(keys: KeyStore): RingFile {
-  const cur = keepRing(keys);
-  const next = fresh(cur.kid + 1, [{ kid: cur.kid, pub: rawPublic(Buffer.from(cur.seed, 'hex')).toString('hex') }, ...cur.prev], cur.seq);
-  keys.replace('signing', JSON.stringify(next));
-  return next;
+  keepRing(keys);
+  return parse(
+    keys.update('signing', (text) => {
+      const cur = parse(text ?? '');
+      return JSON.stringify(fresh(cur.kid + 1, [{ kid: cur.kid, pub: rawPublic(Buffer.from(cur.seed, 'hex')).toString('hex') }, ...cur.prev], cur.seq));
+    }),
+  );
 }
 
 export interface Signed {
@@ -70,7 +79,16 @@ export class ServerKeys {
     this.load(keepRing(keys));
   }
 
+  /**
+   * Header values of bodies signed lately, by sha256 of the body (Ed25519 is deterministic, so a kept
+   * value is the signature signing again would give): a hot KB entry is signed once, not per read.
+   * Emptied whenever the ring is (re)loaded; at most `trust.sig_memo` entries, oldest dropped first.
+   */
+  private memo = new Map<string, string>();
+  memoSize = limit('trust.sig_memo');
+
   private load(file: RingFile): void {
+    this.memo.clear();
     this.file = file;
     const seed = Buffer.from(file.seed, 'hex');
     this.key = privateKeyOf(seed);
@@ -141,16 +159,35 @@ export class ServerKeys {
     return this.file.kid;
   }
 
-  /** Keeps a certificate already checked against the root (src/core/trust/cert.ts). */
-  keepCert(cert: string, seq: number): void {
-    this.fresh();
-    const next = { ...this.file, cert, seq };
-    this.keys.replace('signing', JSON.stringify(next));
-    this.load(next);
+  /**
+   * Keeps a certificate already checked against the root (src/core/trust/cert.ts) of key `kid`. Checked
+   * again against the ring as stored, under its lock: a rotation or a newer certificate by another
+   * process since this one last read the ring refuses it instead of being undone.
+   */
+  keepCert(cert: string, seq: number, kid: number): void {
+    const kept = this.keys.update('signing', (text) => {
+      const cur = parse(text ?? '');
+      if (cur.kid !== kid) throw new CxError('bad', `cert: names kid ${kid}, the current key is kid ${cur.kid} (rotated meanwhile)`);
+      if (seq <= cur.seq) throw new CxError('dup', `cert: seq ${seq} not above the last accepted ${cur.seq}`);
+      return JSON.stringify({ ...cur, cert, seq });
+    });
+    this.load(parse(kept));
   }
 
   /** Header value of X-Cx-Sig-Server for a response body. */
   header(body: string | Uint8Array): string {
+    this.fresh();
+    if (this.memoSize <= 0) return this.headerNow(body);
+    const h = createHash('sha256').update(body).digest('base64url');
+    let v = this.memo.get(h);
+    if (v !== undefined) return v;
+    v = this.headerNow(body);
+    if (this.memo.size >= this.memoSize) this.memo.delete(this.memo.keys().next().value!);
+    this.memo.set(h, v);
+    return v;
+  }
+
+  private headerNow(body: string | Uint8Array): string {
     const s = this.sign('resp1', body);
     return `kid=${s.kid}; t=resp1; sig=${b64u(s.sig)}`;
   }

@@ -88,7 +88,7 @@ export const onlineKeyOp = defineOp({
   async run(ctx, input) {
     const { keys, config } = ctx.core;
     const c = acceptCert(input.cert, config.rootPub, { kid: keys.kid, pub: keys.pub, seq: keys.seq }, ctx.core.now());
-    keys.keepCert(c.line, c.seq);
+    keys.keepCert(c.line, c.seq, c.kid);
     return { seq: c.seq, exp: c.exp, kid: c.kid };
   },
   text: (o) => `ok seq=${o.seq} exp=${o.exp}`,

@@ -41,6 +41,8 @@ const PURGE_DELETE: ReadonlyArray<[table: string, col: string]> = [
   ['webhooks', 'owner'],
   ['svc_calls', 'caller'],
   ['svc_oks', 'by'],
+  ['inj_reports', 'root'],
+  ['inj_disputes', 'root'],
   ['cjobs', 'caller'],
   ['donor_reports', 'donor'],
   ['donors', 'id'],
@@ -134,11 +136,8 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
     return rows.length;
   });
 
-  const insTomb = db.prepare('INSERT INTO tombstones (id, kind, removed_at, reason) VALUES (@id, @kind, @removed_at, @reason) ON CONFLICT (kind, id) DO UPDATE SET removed_at = excluded.removed_at, reason = excluded.reason');
-  const addTombs = db.transaction((ts: Tombstone[]) => {
-    for (const t of ts) insTomb.run(t);
-  });
-  const selTombs = db.prepare(`SELECT id, kind, removed_at, reason FROM tombstones WHERE removed_at >= ? ORDER BY removed_at, kind, id ${LIMIT}`);
+  // The exports' table of removals (one table: exports leave these rows out for good).
+  const insTomb = db.prepare('INSERT INTO export_tombstones (id, kind, removed_at, reason) VALUES (@id, @kind, @removed_at, @reason) ON CONFLICT (kind, id) DO UPDATE SET removed_at = excluded.removed_at, reason = excluded.reason');
 
   const freezeId = db.prepare('UPDATE identities SET frozen = ? WHERE id = ?');
 
@@ -266,12 +265,6 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
     async addDemand(src, rows, at) {
       return addDemand(src, rows, at);
     },
-    async addTombstones(ts) {
-      addTombs(ts);
-    },
-    async tombstonesSince(since, n) {
-      return selTombs.all(since, n) as Tombstone[];
-    },
     async setIdentityFrozen(id, on) {
       return freezeId.run(on ? 1 : 0, id).changes === 1;
     },
@@ -308,7 +301,7 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
         announcements: count('announcements'),
         inbox_open: count('inbox_items', "WHERE status = 'open'"),
         demand_rows: count('demand_queries'),
-        tombstones: count('tombstones'),
+        tombstones: count('export_tombstones'),
         seed_roots: count('operator_marks', "WHERE mark = 'seed'"),
         st_hidden: count('operator_marks', "WHERE mark = 'st_hide'"),
         asn_policies: count('asn_policy'),

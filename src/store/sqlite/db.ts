@@ -49,3 +49,32 @@ export function migrate(db: Db, dir = migrationsDir): number {
   }
   return applied;
 }
+
+/**
+ * Counts the wall time this thread spends inside statement calls (`run`, `get`, `all`) and `exec`,
+ * for the shed level's database-busy share. Statements prepared after the call are timed (the
+ * adapters prepare theirs after openDb); iterators are not (none is on a hot path). Two clock
+ * reads per call: ~0.1 us beside a ~7 us point lookup.
+ */
+export function timeStatements(db: Db): { ms: number } {
+  const busy = { ms: 0 };
+  const prepare = db.prepare.bind(db);
+  const timed = <F extends (...a: never[]) => unknown>(f: F): F =>
+    ((...a: Parameters<F>) => {
+      const t = performance.now();
+      try {
+        return f(...a);
+      } finally {
+        busy.ms += performance.now() - t;
+      }
+    }) as F;
+  db.prepare = ((sql: string) => {
+    const s = prepare(sql);
+    s.run = timed(s.run.bind(s));
+    s.get = timed(s.get.bind(s));
+    s.all = timed(s.all.bind(s));
+    return s;
+  }) as Db['prepare'];
+  db.exec = timed(db.exec.bind(db)) as Db['exec'];
+  return busy;
+}

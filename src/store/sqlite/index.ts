@@ -4,7 +4,7 @@ import { workspaceKeyOf } from '../../config.js';
 import { limit } from '../../core/limits.js';
 import type { Store } from '../../core/store.js';
 import { boundWal, startBackground } from './background.js';
-import { openDb } from './db.js';
+import { openDb, timeStatements } from './db.js';
 import { sqliteDrops } from './drops.js';
 import { sqliteEvents } from './events.js';
 import { sqliteJobs } from './jobs.js';
@@ -27,6 +27,7 @@ import { MemoryQuotaRepo } from '../../core/quota/memory.js';
 import { sqliteExports } from './exports.js';
 import { fileExports } from '../files/exports.js';
 import { sqliteAdmin } from './admin.js';
+import { sqliteInj } from './inj.js';
 
 /**
  * `workspaceKey` seals A2A push configs at rest; without it (tools, tests) the data directory's
@@ -38,6 +39,8 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
   const master = workspaceKey ?? workspaceKeyOf(dataDir);
   const file = join(dataDir, 'commons.db');
   const db = openDb(file, sync);
+  // Time in database calls on this thread (load shedding: src/core/control/pressure.ts).
+  const busy = timeStatements(db);
   // Checkpoints run in a worker; the serving connection keeps only a far backstop (400 MB of WAL)
   // and truncates the WAL when it passes store.wal_max (boundWal in background.ts).
   db.pragma('wal_autocheckpoint = 100000');
@@ -73,6 +76,8 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     gov: sqliteGov(db),
     services: sqliteServices(db),
     cjobs: sqliteCJobs(db),
+    inj: sqliteInj(db),
+    busyMs: () => busy.ms,
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {

@@ -120,7 +120,6 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   const latestConfirmed = db.prepare(
     `SELECT ${COLS}, max(v.created) AS confirmed_at FROM kb_votes v JOIN kb_entries e ON e.n = v.entry WHERE v.ok = 1 AND e.hidden = 0 GROUP BY v.entry ORDER BY confirmed_at DESC, e.n DESC ${LIMIT}`,
   );
-  const hideStmt = db.prepare('UPDATE kb_entries SET hidden = 1 WHERE id = ? AND hidden = 0');
   const countByAuthor = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE author = ? AND hidden = 0');
   const putDigest = db.prepare(
     `INSERT INTO kb_digests (lib, ver, topic, author, lines, score, created) VALUES (@lib, @ver, @topic, @author, @lines, @score, @created)
@@ -308,10 +307,6 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
     async insertMany(rows) {
       changed();
       return insertManyTx(rows);
-    },
-    async hide(id) {
-      changed();
-      return hideStmt.run(id).changes === 1;
     },
     async pageAfter(after, limit) {
       return (pageAfter.all(after, limit) as Row[]).map(toEntry);
