@@ -27,8 +27,8 @@ export interface Child {
 }
 
 /** The real server (`src/server.ts`) in a child process on `dir`; resolves once it listens. */
-export async function serve(dir: string, env: Record<string, string> = {}): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+export async function serve(dir: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Child> {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
     env: { ...process.env, CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', CX_LOG_LEVEL: 'info', CX_TRUST_PROXY: '1', CX_GIT_MIRROR: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -138,7 +138,7 @@ export async function round(opts: { signal: 'SIGKILL' | 'SIGTERM'; writers: numb
   const log = opts.log ?? (() => undefined);
   try {
     const first = await serve(dir);
-    const users = [];
+    const users: Array<{ id: string; token: string }> = [];
     for (let i = 0; i < opts.writers; i++) users.push(await register(first.url, `crash_${i}`, { 'x-forwarded-for': freshNet() }));
     level3(dir, users.map((u) => u.id));
     const writes = writeOps();

@@ -40,7 +40,7 @@ let netN = 0;
 /** A fresh /24 per request (the suite's servers trust X-Forwarded-For): network quotas stay out of the way. */
 export const freshNet = () => {
   const n = netN++;
-  return `10.${100 + ((n >> 16) & 127)}.${(n >> 8) & 255}.${(n & 255) || 1}`;
+  return `10.${100 + ((n >> 8) & 127)}.${n & 255}.${1 + ((n >> 15) & 127)}`;
 };
 
 /** Sends one request with the hang bound; a stream is cut after its head. */
