@@ -37,7 +37,7 @@ export async function serve(dir: string, env: Record<string, string> = {}, nodeA
   proc.stderr!.resume();
   const url = await new Promise<string>((res, rej) => {
     let out = '';
-    const t = setTimeout(() => rej(new Error('server did not start')), 60_000);
+    const t = setTimeout(() => (proc.kill('SIGKILL'), rej(new Error('server did not start'))), 60_000);
     proc.stdout!.setEncoding('utf8').on('data', (d: string) => {
       if (out.length < 1_000_000) out += d;
       const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
@@ -136,8 +136,10 @@ function level3(dir: string, ids: string[]): void {
 export async function round(opts: { signal: 'SIGKILL' | 'SIGTERM'; writers: number; ackTarget: number; maxMs: number; seed: number; log?: (s: string) => void }): Promise<RoundResult> {
   const dir = mkdtempSync(join(tmpdir(), 'cx-crash-'));
   const log = opts.log ?? (() => undefined);
+  const children: Child[] = [];
   try {
     const first = await serve(dir);
+    children.push(first);
     const users: Array<{ id: string; token: string }> = [];
     for (let i = 0; i < opts.writers; i++) users.push(await register(first.url, `crash_${i}`, { 'x-forwarded-for': freshNet() }));
     level3(dir, users.map((u) => u.id));
@@ -199,6 +201,7 @@ export async function round(opts: { signal: 'SIGKILL' | 'SIGTERM'; writers: numb
 
     // Restart on the same directory and look for every acknowledged write.
     const second = await serve(dir);
+    children.push(second);
     const lost: string[] = [];
     for (const a of acks) {
       const path = a.back.path(a.input, a.out);
@@ -238,6 +241,8 @@ export async function round(opts: { signal: 'SIGKILL' | 'SIGTERM'; writers: numb
     for (const a of acks) byOp[a.op.name] = (byOp[a.op.name] ?? 0) + 1;
     return { signal: opts.signal, acked: acks.length, markers: markers.filter((m) => m.ran === 'ack').length, lost, integrity, fiveXX, resetButRan, refusedButRan, refused: markers.filter((m) => m.ran === 'refused').length, resets, byOp };
   } finally {
+    // A failed round leaves no server behind.
+    for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -48,6 +48,7 @@ export async function send(base: string, r: Req): Promise<Reply> {
   const t0 = performance.now();
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), r.timeoutMs ?? HANG_MS);
+  if (TRACE) appendFileSync(TRACE, `→ ${r.label} ${r.method} ${r.path.slice(0, 200)} ${JSON.stringify(r.headers).slice(0, 200)} ${typeof r.body === 'string' ? r.body.slice(0, 200) : ''}\n`);
   try {
     const res = await fetch(base + r.path, { method: r.method, headers: r.headers, body: r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : new Uint8Array(r.body), redirect: 'manual', signal: ac.signal });
     if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
@@ -267,8 +268,23 @@ export function a2aProblems(r: { reply: Reply; json: any }, roots: string[], lab
 
 /** A fresh anonymous write proof (auth class `pow`) from the server's challenge. */
 export async function powProof(base: string): Promise<string> {
-  const c = (await (await fetch(`${base}/v1/challenge?for=w`, { method: 'POST', headers: { accept: 'application/json', 'x-forwarded-for': freshNet() } })).json()) as { challenge: string; bits: number };
+  const r = await send(base, { label: 'pow', method: 'POST', path: '/v1/challenge?for=w', headers: { accept: 'application/json', 'x-forwarded-for': freshNet() } });
+  if (r.status !== 200) throw new Error(`challenge: ${r.status} ${r.body.slice(0, 100)}`);
+  const c = JSON.parse(r.body) as { challenge: string; bits: number };
   return solve(c.challenge, c.bits);
+}
+
+/** The one allowed 5xx (exported for the suites that must tell "shed" from a decision). */
+export const isShed = (r: Reply) => allowed5xx(r);
+
+/** Sends again (up to 3 times, after the Retry-After) while the server sheds load: a shed answer decides nothing. */
+export async function sendDecided(base: string, r: Req): Promise<Reply> {
+  let reply = await send(base, r);
+  for (let i = 0; i < 3 && allowed5xx(reply); i++) {
+    await new Promise((ok) => setTimeout(ok, Math.min(3, Number(reply.headers.get('retry-after')) || 1) * 1000));
+    reply = await send(base, r);
+  }
+  return reply;
 }
 
 export { toolName };

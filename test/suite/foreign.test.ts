@@ -51,7 +51,8 @@ const OWNED: Owned[] = [
         try {
           return (await json('POST', '/v1/svc/text-stats/job', 'a', { input: 'one two three' })).id;
         } catch (e) {
-          if (i > 60) throw e;
+          // Under a loaded machine the KATs of a fresh server can take a while.
+          if (i > 240) throw e;
           await new Promise((r) => setTimeout(r, 500));
         }
       }
@@ -82,7 +83,7 @@ async function compare(op: AnyOperation, real: string, fake: string, headers: ()
 
 describe('foreign things answer like ids that never existed', () => {
   for (const o of OWNED) {
-    it(`${o.what}: every operation under ${o.bases.join(', ')}`, { timeout: 60_000 }, async () => {
+    it(`${o.what}: every operation under ${o.bases.join(', ')}`, { timeout: 180_000 }, async () => {
       const id = await o.make();
       const ops = under(o.bases);
       expect(ops.length).toBeGreaterThan(0);
