@@ -6,7 +6,9 @@
 // makes a new one part of this suite the day it is added).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressAllowed, checkPushUrl } from '../../src/a2a/push.js';
+import { z } from 'zod';
 import { OPS } from '../../src/core/ops/registry.js';
+import type { AnyOperation } from '../../src/core/ops/types.js';
 import { start, type TestServer } from '../helpers/server.js';
 import fc from 'fast-check';
 import { register } from '../helpers/server.js';
@@ -71,6 +73,21 @@ export const REFUSED_FORMS: ReadonlyArray<readonly [string, string]> = [
 /** Controls: public targets the guard must let through (no request is made when a config is set). */
 const PUBLIC_FORMS = ['https://93.184.216.34/hook', 'http://[2606:4700:4700::1111]:8080/hook'];
 
+const URLISH = /(^|_)(url|uri|href|endpoint|callback|webhook)$/i;
+/** Input fields (op name, field) that take a URL: named like one, or declared with a URI format. */
+export function urlFields(ops: readonly AnyOperation[]): Array<[string, string]> {
+  const fields: Array<[string, string]> = [];
+  const walk = (sch: Schema | undefined, op: string) => {
+    for (const [k, v] of Object.entries(sch?.properties ?? {})) {
+      if (URLISH.test(k) || v.format === 'uri' || v.format === 'url') fields.push([op, k]);
+      walk(v, op);
+      walk(v.items, op);
+    }
+  };
+  for (const op of ops) walk(inputSchema(op), op.name);
+  return fields;
+}
+
 /** Host names of the list resolve through a stub here: DNS rebinding (one public, one private answer) too. */
 const stubResolve = async (host: string) => {
   if (host === 'rebind.test') return [{ address: '93.184.216.34' }, { address: '10.0.0.7' }];
@@ -80,6 +97,11 @@ const stubResolve = async (host: string) => {
 };
 
 describe('the guard itself (checkPushUrl), every form of the list', () => {
+  it('the registry scan finds a URL field the day one is added', () => {
+    const op = { ...OPS[0]!, name: 'test.hook', input: z.object({ callback_url: z.string(), nested: z.object({ target: z.url() }) }) } as AnyOperation;
+    expect(urlFields([op])).toEqual([['test.hook', 'callback_url'], ['test.hook', 'target']]);
+  });
+
   it('refuses every form, accepts the public controls', async () => {
     for (const [label, url] of [...REFUSED_FORMS, ['rebinding name', 'http://rebind.test/'] as const]) {
       await expect(checkPushUrl(url, false, stubResolve), `${label} ${url}`).rejects.toThrow(/^push url: /);
@@ -147,16 +169,7 @@ describe('through the server: every URL-taking field', () => {
   }
 
   it('operation input fields that take a URL (scanned from the registry) refuse every form', { timeout: 60_000 }, async () => {
-    const URLISH = /(^|_)(url|uri|href|endpoint|callback|webhook)$/i;
-    const fields: Array<[string, string]> = [];
-    const walk = (sch: Schema | undefined, op: string) => {
-      for (const [k, v] of Object.entries(sch?.properties ?? {})) {
-        if (URLISH.test(k) || v.format === 'uri' || v.format === 'url') fields.push([op, k]);
-        walk(v, op);
-        walk(v.items, op);
-      }
-    };
-    for (const op of OPS) walk(inputSchema(op), op.name);
+    const fields = urlFields(OPS);
     const wrong: string[] = [];
     for (const [name, field] of fields) {
       const op = OPS.find((o) => o.name === name)!;
