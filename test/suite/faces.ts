@@ -192,6 +192,22 @@ export async function mcpRpc(base: string, path: string, method: string, params:
   return { reply, json };
 }
 
+/**
+ * A JSON-RPC endpoint refusing a request at the HTTP layer (a body over the cap, a quota before the
+ * RPC is read): a 4xx whose body is the one err line, as text or as the JSON error form. Null when it is one.
+ */
+function transportRefusal(r: Reply): string | null {
+  if (r.status < 400 || r.status >= 500) return 'not a 4xx';
+  if (/^err [a-z_]+(?: [^\n]*)?\n$/.test(r.body)) return null;
+  try {
+    const j = JSON.parse(r.body) as { error?: unknown; line?: unknown };
+    if (typeof j.error === 'string' && typeof j.line === 'string' && /^err [a-z_]+ /.test(j.line)) return null;
+  } catch {
+    /* neither form */
+  }
+  return `HTTP ${r.status} refusal not one err line: ${r.body.slice(0, 120)}`;
+}
+
 /** Problems of a tools/call answer; `objectArgs` says whether the arguments were an object. */
 export function mcpProblems(r: { reply: Reply; json: any }, objectArgs: boolean, roots: string[], label: string): string[] {
   const p: string[] = [];
@@ -201,7 +217,10 @@ export function mcpProblems(r: { reply: Reply; json: any }, objectArgs: boolean,
   if (reply.status >= 500) p.push(`HTTP ${reply.status}`);
   const leak = pathLeaks(reply.body, roots);
   if (leak) p.push(`leak ${leak}`);
-  if (!json) p.push(`not JSON: ${reply.body.slice(0, 200)}`);
+  if (reply.status >= 400 && reply.status < 500 && !json?.jsonrpc) {
+    const why = transportRefusal(reply);
+    if (why) p.push(why);
+  } else if (!json) p.push(`not JSON: ${reply.body.slice(0, 200)}`);
   else if (json.error) {
     const want = objectArgs ? null : -32602;
     if (json.error.code !== want) p.push(`JSON-RPC error ${json.error.code} ${json.error.message} (want ${want ?? 'a result'})`);
@@ -246,7 +265,10 @@ export function a2aProblems(r: { reply: Reply; json: any }, roots: string[], lab
   if (reply.status >= 500) p.push(`HTTP ${reply.status}`);
   const leak = pathLeaks(reply.body, roots);
   if (leak) p.push(`leak ${leak}`);
-  if (!json) p.push(`not JSON: ${reply.body.slice(0, 200)}`);
+  if (reply.status >= 400 && reply.status < 500 && !json?.jsonrpc) {
+    const why = transportRefusal(reply);
+    if (why) p.push(why);
+  } else if (!json) p.push(`not JSON: ${reply.body.slice(0, 200)}`);
   else if (json.error) {
     if (json.error.code !== -32602) p.push(`JSON-RPC error ${json.error.code} ${json.error.message}`);
   } else {
