@@ -22,9 +22,14 @@ beforeAll(async () => {
 });
 afterAll(async () => s?.stop());
 
-async function headersOf(who: Caller): Promise<Record<string, string>> {
+async function headersOf(who: Caller): Promise<Record<string, string> | null> {
   const h: Record<string, string> = { 'x-forwarded-for': freshNet() };
-  if (who === 'pow') h['x-pow'] = await powProof(t.url);
+  if (who === 'pow') {
+    const proof = await powProof(t.url);
+    // The server sheds anonymous work (loaded machine): the row has no proof to test with.
+    if (!proof) return null;
+    h['x-pow'] = proof;
+  }
   else if (/^L\d$/.test(who)) h.authorization = `Bearer ${t.users[Number(who[1])]!.token}`;
   else if ((OPERATORS as string[]).includes(who)) h.authorization = `Bearer ${t.operator[who as keyof Target['operator']]}`;
   return h;
@@ -34,7 +39,9 @@ async function headersOf(who: Caller): Promise<Record<string, string>> {
 export async function restRow(op: AnyOperation, declared = op.auth): Promise<string[]> {
   const bad: string[] = [];
   for (const who of CALLERS) {
-    const req = probeRequest(op, await headersOf(who));
+    const h = await headersOf(who);
+    if (!h) continue;
+    const req = probeRequest(op, h);
     const r = await sendDecided(t.url, req);
     // Still shedding after the retries: no decision to compare (and no 2xx).
     if (isShed(r)) continue;

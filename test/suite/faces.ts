@@ -288,9 +288,10 @@ export function a2aProblems(r: { reply: Reply; json: any }, roots: string[], lab
   return p;
 }
 
-/** A fresh anonymous write proof (auth class `pow`) from the server's challenge. */
-export async function powProof(base: string): Promise<string> {
-  const r = await send(base, { label: 'pow', method: 'POST', path: '/v1/challenge?for=w', headers: { accept: 'application/json', 'x-forwarded-for': freshNet() } });
+/** A fresh anonymous write proof (auth class `pow`) from the server's challenge; null while it sheds anonymous work. */
+export async function powProof(base: string): Promise<string | null> {
+  const r = await sendDecided(base, { label: 'pow', method: 'POST', path: '/v1/challenge?for=w', headers: { accept: 'application/json', 'x-forwarded-for': freshNet() } });
+  if (allowed5xx(r)) return null;
   if (r.status !== 200) throw new Error(`challenge: ${r.status} ${r.body.slice(0, 100)}`);
   const c = JSON.parse(r.body) as { challenge: string; bits: number };
   return solve(c.challenge, c.bits);

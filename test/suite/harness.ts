@@ -87,7 +87,8 @@ export async function probe(t: Target, op: AnyOperation, input: Json): Promise<s
   const problems: string[] = [];
   if (op.rest) {
     const h = authHeaders(t, op);
-    if (op.auth === 'pow') h['x-pow'] = await powProof(t.url);
+    const proof = op.auth === 'pow' ? await powProof(t.url) : null;
+    if (proof) h['x-pow'] = proof;
     for (const req of restRequests(op, input, h)) problems.push(...restProblems(await send(t.url, req), req, t.roots));
   }
   if (isAgentOp(op)) {
