@@ -50,6 +50,12 @@ describe('PoW challenge', () => {
 });
 
 describe('registration', () => {
+  it('solve refuses what is not a challenge (a shed 503 read as one) instead of spinning forever', () => {
+    const shed = { error: 'busy', detail: 'shed level 3', status: 503 } as unknown as { challenge: string; bits: number };
+    expect(() => solve(shed.challenge, shed.bits)).toThrow(/^pow: not a challenge/);
+    expect(() => solve('1.w.4.0.x.y', Number.NaN)).toThrow(/^pow: not a challenge/);
+  });
+
   it('round trip: solve the PoW, register, use the token', async () => {
     const c = (await (await challenge()).json()) as { challenge: string; bits: number };
     const res = await postRegister({ pow: solve(c.challenge, c.bits), name: 'tester-1' });

@@ -27,6 +27,8 @@ export function leadingZeroBits(buf: Buffer): number {
 
 /** Brute-forces a nonce; for tests and the reference clients. */
 export function solve(challenge: string, bits: number): string {
+  // A refusal read as a challenge (503 busy JSON: no bits) would otherwise spin forever.
+  if (typeof challenge !== 'string' || !Number.isInteger(bits) || bits < 0 || bits > 64) throw new Error(`pow: not a challenge (bits=${String(bits)})`);
   for (let i = 0; ; i++) {
     const nonce = i.toString(36);
     if (leadingZeroBits(sha256(`${challenge}:${nonce}`)) >= bits) return `${challenge}:${nonce}`;
