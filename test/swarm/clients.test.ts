@@ -30,6 +30,7 @@ for (const client of CLIENTS)
         const child = execFile(client.exe, [join(dir, client.file), ...args], { env: { PATH: process.env.PATH, HOME: dir, CX_URL: s.url, CX_TOKEN_FILE: join(dir, 'token') } }, (e, out, err) =>
           ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
         );
+        child.stdin!.on('error', () => undefined); // a client may exit before reading it
         child.stdin!.end(input);
       });
 
