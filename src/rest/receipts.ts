@@ -2,23 +2,11 @@
 // donors agreed, the signed att1 line and how to check it. Every field is escaped: service names,
 // donor ids and the revocation reason come from the store, and the page treats them as data.
 import { esc } from '../http/html.js';
+import type { AttView } from '../core/compute/donors.js';
 import { shell, timeTag, type HtmlView } from './site.js';
 
-interface Att {
-  job: string;
-  svc: string;
-  wasm: string;
-  in_hash: string;
-  out_hash: string;
-  repro: string;
-  at: string;
-  kid: number;
-  line: string;
-  donors: Array<{ donor: string; pub: string; dsig: string; lease: string }>;
-  revoked: string | null;
-  reported: Array<{ donor: string; out_hash: string }>;
-  key: string;
-}
+/** What the page shows of a receipt (the view of att.get, without the raw signature fields). */
+type Att = Omit<AttView, 'sig' | 'payload'>;
 
 const code = (s: string | number) => `<code class="long">${esc(s)}</code>`;
 
