@@ -10,7 +10,7 @@ import type { Sql } from './sql.js';
 export const pgMigrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 
 /** The migration files of `dir` in order: `NNN_name.sql`. */
-export function migrationFiles(dir: string): { n: number; name: string }[] {
+export function migrateFiles(dir: string): { n: number; name: string }[] {
   return readdirSync(dir)
     .filter((f) => /^\d{3}_.+\.sql$/.test(f))
     .sort()
@@ -19,7 +19,7 @@ export function migrationFiles(dir: string): { n: number; name: string }[] {
 
 /** Applies the pending migrations of `dir`; returns how many. */
 export async function migratePg(sql: Sql, dir = pgMigrationsDir): Promise<number> {
-  const files = migrationFiles(dir);
+  const files = migrateFiles(dir);
   return sql.tx(async (q) => {
     // One lock per schema: two stores on different schemas of one database do not wait for each other.
     await q.query("SELECT pg_advisory_xact_lock(hashtext('cx.migrate.' || current_schema()))");
