@@ -9,9 +9,11 @@ import { pgControl } from './control.js';
 import { pgEvents } from './events.js';
 import { pgIdentities, pgSpentProofs } from './identities.js';
 import { pgJobs } from './jobs.js';
+import { pgLedger } from './ledger.js';
 import { migratePg } from './migrate.js';
 import { pgQuotas } from './quotas.js';
 import { pgliteSql, poolSql, type Sql } from './sql.js';
+import { pgTasks } from './tasks.js';
 
 /** Every port of the Store (the fields that are repositories), in the order of src/core/store.ts. */
 export const STORE_PORTS = [
@@ -21,7 +23,7 @@ export const STORE_PORTS = [
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
-export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs'];
+export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -61,6 +63,8 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     control: pgControl(sql),
     events,
     jobs,
+    ledger: pgLedger(sql),
+    tasks: pgTasks(sql, events),
   };
   const store = {
     ...ports,
