@@ -6,6 +6,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { Store } from '../../core/store.js';
 import { pgControl } from './control.js';
+import { pgDrops } from './drops.js';
 import { pgEvents } from './events.js';
 import { pgIdentities, pgSpentProofs } from './identities.js';
 import { pgJobs } from './jobs.js';
@@ -23,7 +24,7 @@ export const STORE_PORTS = [
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
-export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks'];
+export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -65,6 +66,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     jobs,
     ledger: pgLedger(sql),
     tasks: pgTasks(sql, events),
+    drops: pgDrops(sql),
   };
   const store = {
     ...ports,

@@ -23,7 +23,10 @@ export interface Sql extends Q {
 }
 
 const INT8 = 20;
+const BYTEA = 17;
 const toNumber = (v: string) => Number(v);
+/** bytea in text form (`\\x0a1b...`) as a Buffer, which `pg` gives too (PGlite would give a Uint8Array). */
+const toBuffer = (v: string) => Buffer.from(v.slice(2), 'hex');
 
 /** `schema`: a schema of its own (created when absent), set as the search path of every connection. */
 export interface SqlOpts {
@@ -97,7 +100,7 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
 export async function pgliteSql(db: PGlite, opts: SqlOpts = {}): Promise<Sql> {
   const busy = { ms: 0 };
   const time = timed(busy);
-  const options = { parsers: { [INT8]: toNumber } };
+  const options = { parsers: { [INT8]: toNumber, [BYTEA]: toBuffer } };
   const on = (c: PGlite | Transaction): Q => ({
     async query<R>(text: string, params: readonly unknown[] = []) {
       const r = await time(() => c.query<R>(text, params as unknown[], options));
