@@ -12,6 +12,7 @@ import { pgIdentities, pgSpentProofs } from './identities.js';
 import { pgJobs } from './jobs.js';
 import { pgLedger } from './ledger.js';
 import { migratePg } from './migrate.js';
+import { pgNotes } from './notes.js';
 import { pgQuotas } from './quotas.js';
 import { pgliteSql, poolSql, type Sql } from './sql.js';
 import { pgTasks } from './tasks.js';
@@ -24,7 +25,7 @@ export const STORE_PORTS = [
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
-export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops'];
+export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -67,6 +68,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     ledger: pgLedger(sql),
     tasks: pgTasks(sql, events),
     drops: pgDrops(sql),
+    notes: pgNotes(sql),
   };
   const store = {
     ...ports,
