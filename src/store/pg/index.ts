@@ -10,6 +10,7 @@ import { pgDrops } from './drops.js';
 import { pgEvents } from './events.js';
 import { pgIdentities, pgSpentProofs } from './identities.js';
 import { pgJobs } from './jobs.js';
+import { pgKb } from './kb.js';
 import { pgLedger } from './ledger.js';
 import { migratePg } from './migrate.js';
 import { pgNotes } from './notes.js';
@@ -25,7 +26,7 @@ export const STORE_PORTS = [
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
-export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes'];
+export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -58,6 +59,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
   }
   const events = pgEvents(sql, now);
   const jobs = pgJobs(sql, now);
+  const kb = pgKb(sql);
   const ports: Partial<Store> = {
     identities: pgIdentities(sql),
     proofs: pgSpentProofs(sql),
@@ -69,6 +71,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     tasks: pgTasks(sql, events),
     drops: pgDrops(sql),
     notes: pgNotes(sql),
+    kb,
   };
   const store = {
     ...ports,
@@ -79,6 +82,9 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     async close() {
       events.close();
       jobs.close();
+      kb.close();
+      // Lookup counts still in memory are written before the connection goes.
+      await kb.flush();
       await sql.close();
     },
   } as Store;

@@ -6,18 +6,12 @@ import type { Emit } from '../../core/events/ports.js';
 import type { TxDraft } from '../../core/ledger/ports.js';
 import { TASK_STATES, type NewTask, type Task, type TaskFilter, type TaskState, type TaskRepo } from '../../core/tasks/ports.js';
 import { draftsOf } from '../sqlite/events.js';
-import { ftsQuery } from '../sqlite/kb.js';
 import type { PgEvents } from './events.js';
+import { ftsWords, tsQuery } from './fts.js';
 import { applyTx, withFunds } from './ledger.js';
 import type { Sql } from './sql.js';
 
 const COLS = 'n, id, title, body, tags, creator, space, state, claimant, claimed, result, note, hunter, bounty, credits, created, updated';
-
-/** Free text as a tsquery: the terms the SQLite adapter searches (ftsQuery), all required. */
-export function tsQueryText(q: string): string | null {
-  const m = ftsQuery(q);
-  return m === null ? null : m.replace(/"/g, '');
-}
 
 export function pgTasks(sql: Sql, events: PgEvents): TaskRepo {
   const one = async (where: string, v: unknown): Promise<Task | null> => (await sql.query<Task>(`SELECT ${COLS} FROM tasks WHERE ${where}`, [v])).rows[0] ?? null;
@@ -28,9 +22,9 @@ export function pgTasks(sql: Sql, events: PgEvents): TaskRepo {
           // A taken id or bounty id inserts nothing (ON CONFLICT on either unique key).
           const task = (
             await q.query<Task>(
-              `INSERT INTO tasks (id, title, body, tags, creator, space, state, bounty, credits, created, updated)
-               VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $9) ON CONFLICT DO NOTHING RETURNING ${COLS}`,
-              [t.id, t.title, t.body, t.tags, t.creator, t.space, t.bounty, t.credits, t.created],
+              `INSERT INTO tasks (id, title, body, tags, creator, space, state, bounty, credits, created, updated, fts)
+               VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $9, array_to_tsvector($10::text[])) ON CONFLICT DO NOTHING RETURNING ${COLS}`,
+              [t.id, t.title, t.body, t.tags, t.creator, t.space, t.bounty, t.credits, t.created, ftsWords(t.title, t.body, ...t.tags)],
             )
           ).rows[0];
           if (!task) return 'taken';
@@ -98,9 +92,9 @@ export function pgTasks(sql: Sql, events: PgEvents): TaskRepo {
       if (f.creator !== undefined) add((i) => `creator = ${i}`, f.creator);
       if (f.claimant !== undefined) add((i) => `(claimant = ${i} OR hunter = ${i})`, f.claimant);
       if (f.q !== undefined) {
-        const m = tsQueryText(f.q);
+        const m = tsQuery(f.q);
         if (!m) return [];
-        add((i) => `fts @@ plainto_tsquery('simple', ${i})`, m);
+        add((i) => `fts @@ ${i}::tsquery`, m);
       }
       if (f.before !== undefined) add((i) => `n < ${i}`, f.before);
       params.push(limit);

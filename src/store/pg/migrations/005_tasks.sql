@@ -1,6 +1,6 @@
 -- Task board with bounties, the double-entry credit ledger, spaces (PostgreSQL twin of
 -- src/store/sqlite/migrations/005_tasks.sql). Differences: tags are a TEXT[] with a GIN index (no
--- task_tags side table), free text is a stored tsvector with a GIN index (SQLite: FTS5), and the
+-- task_tags side table), free text is a tsvector column with a GIN index (SQLite: FTS5), and the
 -- kb_by_author index belongs to the KB's own migration (003) here.
 
 -- Ledger accounts: identities (a…), one escrow per bounty (e:b…) and the system mint (sys:mint),
@@ -28,10 +28,6 @@ CREATE TABLE ledger_postings (
 );
 CREATE INDEX ledger_postings_by_account ON ledger_postings(account, tx);
 
--- array_to_string is only STABLE (it formats any element type); for text[] it is immutable, which a
--- generated column needs.
-CREATE FUNCTION cx_words(text[]) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT array_to_string($1, ' ') $$;
-
 CREATE TABLE tasks (
   n BIGSERIAL PRIMARY KEY,           -- list cursor
   id TEXT NOT NULL UNIQUE,           -- t + 8 chars
@@ -50,9 +46,8 @@ CREATE TABLE tasks (
   credits BIGINT NOT NULL DEFAULT 0 CHECK (credits >= 0),
   created BIGINT NOT NULL,
   updated BIGINT NOT NULL,
-  -- 'simple': lower-cased words, no stemming, the same terms FTS5's unicode61 makes (without its
-  -- diacritics folding: unaccent is not immutable, so it cannot build a stored column).
-  fts TSVECTOR GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, title || ' ' || body || ' ' || cx_words(tags))) STORED
+  -- Words of title, body and tags, cut as FTS5 cuts them (src/store/pg/fts.ts), set on insert.
+  fts TSVECTOR NOT NULL
 );
 CREATE INDEX tasks_by_state ON tasks(state, n);
 CREATE INDEX tasks_by_creator ON tasks(creator, n);
