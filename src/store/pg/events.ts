@@ -15,6 +15,7 @@
 // connection per replica that marks the notified topic touched and runs `flush` - the rest of this
 // file stays as it is. Until then another replica's events reach this process's live subscribers
 // with its next write of the topic (a subscriber fills the gap by id), as on SQLite.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { BusEvent, EventBus, EventDraft, TopicSelector } from '../../core/events/ports.js';
 import { Subscription } from '../../core/events/subscription.js';
 import { limit } from '../../core/limits.js';
@@ -45,8 +46,13 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     (await sql.query<Row>('SELECT topic, id, time, payload FROM events WHERE topic = $1 AND id > $2 ORDER BY id LIMIT $3', [topic, after, n])).rows.map(toEvent);
 
   // Live fan-out state: per topic the last id handed to listeners, and the topics written since.
+  // A topic counts as written once its write has ENDED: with a pool, writes run concurrently, and a
+  // flush that ran while another write was still open would mark that write's topic done before
+  // its event committed, losing it for live listeners. So each `after` carries its own set of
+  // topics (AsyncLocalStorage follows it through its awaits) and hands them over when it ends.
   const delivered = new Map<string, number>();
   const touched = new Set<string>();
+  const writing = new AsyncLocalStorage<Set<string>>();
   const exact = new Map<string, Set<(e: BusEvent) => void>>();
   const prefixed = new Set<{ prefix: string; fn: (e: BusEvent) => void }>();
   const subs = new Set<Subscription>();
@@ -85,7 +91,7 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
       await q.query('INSERT INTO events (topic, id, time, payload) VALUES ($1, $2, $3, $4::jsonb)', [d.topic, id, time, payload]);
       // The first write of a topic in this process: what was there before is history, not live.
       if (!delivered.has(d.topic)) delivered.set(d.topic, id - 1);
-      touched.add(d.topic);
+      (writing.getStore() ?? touched).add(d.topic);
       out.push({ topic: d.topic, id, time, payload: JSON.parse(payload) as unknown });
     }
     return out;
@@ -126,9 +132,11 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
   }
 
   async function after<T>(write: () => Promise<T>): Promise<T> {
+    const mine = new Set<string>();
     try {
-      return await write();
+      return await writing.run(mine, write);
     } finally {
+      for (const t of mine) touched.add(t);
       await flush().catch(() => undefined);
     }
   }

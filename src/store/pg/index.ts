@@ -9,12 +9,14 @@ import { pgControl } from './control.js';
 import { pgDrops } from './drops.js';
 import { pgEvents } from './events.js';
 import { pgIdentities, pgSpentProofs } from './identities.js';
+import { pgIdentityKeys, pgSignedConfirms } from './identity-keys.js';
 import { pgJobs } from './jobs.js';
 import { pgKb } from './kb.js';
 import { pgLedger } from './ledger.js';
 import { migratePg } from './migrate.js';
 import { pgNotes } from './notes.js';
 import { pgQuotas } from './quotas.js';
+import { pgSpaces } from './spaces.js';
 import { pgliteSql, poolSql, type Sql } from './sql.js';
 import { pgTasks } from './tasks.js';
 
@@ -26,7 +28,7 @@ export const STORE_PORTS = [
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
-export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb'];
+export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -72,6 +74,9 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     drops: pgDrops(sql),
     notes: pgNotes(sql),
     kb,
+    spaces: pgSpaces(sql),
+    identityKeys: pgIdentityKeys(sql),
+    signedConfirms: pgSignedConfirms(sql),
   };
   const store = {
     ...ports,

@@ -233,9 +233,10 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
       ).rows;
     },
     async want(h, sig, libs, now) {
+      // least/greatest: concurrent misses on several replicas commit in any order; the times stay right.
       await sql.query(
         `INSERT INTO kb_wanted AS w (h, sig, libs, misses, first, last) VALUES ($1, $2, $3, 1, $4, $4)
-         ON CONFLICT (h) DO UPDATE SET misses = w.misses + 1, last = excluded.last, sig = coalesce(w.sig, excluded.sig),
+         ON CONFLICT (h) DO UPDATE SET misses = w.misses + 1, first = least(w.first, excluded.first), last = greatest(w.last, excluded.last), sig = coalesce(w.sig, excluded.sig),
            libs = CASE WHEN excluded.libs <> '' THEN excluded.libs ELSE w.libs END`,
         [h, sig, libs, now],
       );

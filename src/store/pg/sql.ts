@@ -74,7 +74,23 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
       await time(() => c.query(text));
     },
   });
-  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  // CREATE SCHEMA IF NOT EXISTS is not safe against itself: two replicas starting at once can both
+  // pass the check and one fails on the catalog's unique key. A database-wide advisory lock orders them.
+  if (schema) {
+    const c = await pool.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query("SELECT pg_advisory_xact_lock(hashtext('cx.schema'))");
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      c.release();
+      await pool.end();
+      throw e;
+    }
+    c.release();
+  }
   return {
     ...on(pool),
     async tx(fn) {
