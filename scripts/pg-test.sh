@@ -29,4 +29,4 @@ trap stop EXIT
   -o "-p $port -h 127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" start >/dev/null
 
 export CX_PG_REAL="postgres://postgres@127.0.0.1:$port/postgres"
-npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts -t '^(postgres |real server)' "$@"
+npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts -t '^(postgres |real server)' "$@"

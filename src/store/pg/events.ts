@@ -10,11 +10,13 @@
 // commit order per topic; subscribers (src/core/events/subscription.ts) read anything they missed
 // back by id.
 //
-// Next (issue 23, cross-replica fan-out): after commit, `NOTIFY cx_events, '<topic> <id>'` (ids
-// only: NOTIFY takes a global lock at commit, bodies would make it longer) and one LISTEN
-// connection per replica that marks the notified topic touched and runs `flush` - the rest of this
-// file stays as it is. Until then another replica's events reach this process's live subscribers
-// with its next write of the topic (a subscriber fills the gap by id), as on SQLite.
+// Across replicas: after a write commits, `pg_notify('cx_events', '<topic> <id>')` in a statement of
+// its own (ids only, never the payload: NOTIFY takes a global lock at commit, so it is kept short
+// and outside the write's transaction). Each store LISTENs on one connection of its own; a
+// notification of a topic someone here listens to marks it touched and runs `flush`, which reads
+// the rows by id as for a local write. A lost listening connection is re-made and every followed
+// topic read again (notifications sent meanwhile are gone). A notification that fails to send
+// delays other replicas' live delivery until the topic's next event (subscribers fill gaps by id).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { BusEvent, EventBus, EventDraft, TopicSelector } from '../../core/events/ports.js';
 import { Subscription } from '../../core/events/subscription.js';
@@ -28,12 +30,17 @@ export interface PgEvents extends EventBus {
   flush(): Promise<void>;
   /** Runs a write (a `sql.tx` call) and flushes after it, also when it throws. */
   after<T>(write: () => Promise<T>): Promise<T>;
+  /** LISTENs for other replicas' events (store open). */
+  start(): Promise<void>;
   /** Ends every subscription and listener (store close). */
-  close(): void;
+  close(): Promise<void>;
 }
 
 type Row = { topic: string; id: number; time: number; payload: unknown };
 const toEvent = (r: Row): BusEvent => ({ topic: r.topic, id: r.id, time: r.time, payload: r.payload });
+
+/** The notification channel of committed events ('<topic> <id>'). */
+const CHANNEL = 'cx_events';
 
 /** Rows deleted per retention statement: locks are let go between batches. */
 const PRUNE_BATCH = 1000;
@@ -52,7 +59,7 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
   // topics (AsyncLocalStorage follows it through its awaits) and hands them over when it ends.
   const delivered = new Map<string, number>();
   const touched = new Set<string>();
-  const writing = new AsyncLocalStorage<Set<string>>();
+  const writing = new AsyncLocalStorage<Map<string, number>>();
   const exact = new Map<string, Set<(e: BusEvent) => void>>();
   const prefixed = new Set<{ prefix: string; fn: (e: BusEvent) => void }>();
   const subs = new Set<Subscription>();
@@ -91,7 +98,9 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
       await q.query('INSERT INTO events (topic, id, time, payload) VALUES ($1, $2, $3, $4::jsonb)', [d.topic, id, time, payload]);
       // The first write of a topic in this process: what was there before is history, not live.
       if (!delivered.has(d.topic)) delivered.set(d.topic, id - 1);
-      (writing.getStore() ?? touched).add(d.topic);
+      const mine = writing.getStore();
+      if (mine) mine.set(d.topic, id);
+      else touched.add(d.topic);
       out.push({ topic: d.topic, id, time, payload: JSON.parse(payload) as unknown });
     }
     return out;
@@ -132,12 +141,17 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
   }
 
   async function after<T>(write: () => Promise<T>): Promise<T> {
-    const mine = new Set<string>();
+    const mine = new Map<string, number>();
+    let ok = false;
     try {
-      return await writing.run(mine, write);
+      const out = await writing.run(mine, write);
+      ok = true;
+      return out;
     } finally {
-      for (const t of mine) touched.add(t);
+      for (const t of mine.keys()) touched.add(t);
       await flush().catch(() => undefined);
+      // Committed: other replicas hear of it (the ids of a rolled-back write were never used).
+      if (ok) for (const [topic, id] of mine) void sql.notify(CHANNEL, `${topic} ${id}`).catch(() => undefined);
     }
   }
 
@@ -157,7 +171,30 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     return () => void prefixed.delete(entry);
   };
 
+  // Another store's committed event (or our own, echoed: already delivered, skipped).
+  const heard = (payload: string) => {
+    const sp = payload.lastIndexOf(' ');
+    const topic = payload.slice(0, sp);
+    const id = Number(payload.slice(sp + 1));
+    if (sp < 1 || !Number.isSafeInteger(id) || !listened(topic)) return;
+    const was = delivered.get(topic);
+    if (was !== undefined && id <= was) return;
+    // First news of a topic this process never wrote: from this event on is live.
+    if (was === undefined) delivered.set(topic, id - 1);
+    touched.add(topic);
+    void flush().catch(() => undefined);
+  };
+  // The listening connection came back: whatever was sent meanwhile is read again by id.
+  const lost = () => {
+    for (const t of delivered.keys()) if (listened(t)) touched.add(t);
+    void flush().catch(() => undefined);
+  };
+  let unlisten: (() => Promise<void>) | null = null;
+
   const bus: PgEvents = {
+    async start() {
+      unlisten = await sql.listen(CHANNEL, heard, lost);
+    },
     append,
     flush,
     after,
@@ -191,10 +228,12 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
       }
       return n;
     },
-    close() {
+    async close() {
       for (const s of [...subs]) s.end();
       exact.clear();
       prefixed.clear();
+      await unlisten?.();
+      await flushing?.catch(() => undefined);
     },
   };
   return bus;

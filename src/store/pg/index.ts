@@ -60,6 +60,12 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     throw e;
   }
   const events = pgEvents(sql, now);
+  try {
+    await events.start();
+  } catch (e) {
+    await sql.close();
+    throw e;
+  }
   const jobs = pgJobs(sql, now);
   const kb = pgKb(sql);
   const ports: Partial<Store> = {
@@ -85,7 +91,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
       return (await sql.query<{ ok: number }>('SELECT 1 AS ok')).rows[0]?.ok === 1;
     },
     async close() {
-      events.close();
+      await events.close();
       jobs.close();
       kb.close();
       // Lookup counts still in memory are written before the connection goes.

@@ -19,6 +19,14 @@ export interface Sql extends Q {
   tx<T>(fn: (q: Q) => Promise<T>): Promise<T>;
   /** Milliseconds spent waiting on the database (wall time of calls; overlapping calls add up). */
   busyMs(): number;
+  /**
+   * LISTENs on `channel` (suffixed with the schema, so stores on different schemas do not hear each
+   * other) on a connection of its own. `onLost` is called after the connection was lost and came
+   * back: notifications sent meanwhile are gone, the caller re-reads what it follows.
+   */
+  listen(channel: string, fn: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>>;
+  /** Sends a notification (its own tiny transaction: call it after the write committed). */
+  notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,8 +99,49 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
     }
     c.release();
   }
+  const chan = (c: string) => (schema ? `${c}_${schema}` : c);
   return {
     ...on(pool),
+    async notify(channel, payload) {
+      await time(() => pool.query('SELECT pg_notify($1, $2)', [chan(channel), payload]));
+    },
+    async listen(channel, fn, onLost) {
+      // A dedicated client (a pooled one would be handed to queries); reconnected with backoff.
+      let client: pg.Client | null = null;
+      let stopped = false;
+      let wait = 100;
+      const connect = async (again: boolean): Promise<void> => {
+        if (stopped) return;
+        const c = new pg.Client({ connectionString: url });
+        c.on('notification', (m) => {
+          if (m.channel === chan(channel)) fn(m.payload ?? '');
+        });
+        c.on('error', () => undefined);
+        c.on('end', () => {
+          if (stopped || client !== c) return;
+          client = null;
+          setTimeout(() => void connect(true), wait).unref();
+          wait = Math.min(wait * 2, 5000);
+        });
+        try {
+          await c.connect();
+          await c.query(`LISTEN "${chan(channel)}"`);
+          client = c;
+          wait = 100;
+          if (again) onLost();
+        } catch {
+          await c.end().catch(() => undefined);
+          if (!again) throw new Error(`postgres adapter: cannot LISTEN on ${chan(channel)}`);
+          setTimeout(() => void connect(true), wait).unref();
+          wait = Math.min(wait * 2, 5000);
+        }
+      };
+      await connect(false);
+      return async () => {
+        stopped = true;
+        await client?.end().catch(() => undefined);
+      };
+    },
     async tx(fn) {
       const c = await pool.connect();
       try {
@@ -133,7 +182,14 @@ export async function pgliteSql(db: PGlite, opts: SqlOpts = {}): Promise<Sql> {
   let closed = false;
   const live = <T>(f: () => Promise<T>): Promise<T> => (closed ? Promise.reject(new Error('postgres adapter: store closed')) : f());
   const base = on(db);
+  const chan = (c: string) => (opts.schema ? `${c}_${opts.schema}` : c);
   return {
+    notify: (channel, payload) => live(() => base.query('SELECT pg_notify($1, $2)', [chan(channel), payload]).then(() => undefined)),
+    async listen(channel, fn) {
+      // One instance in this process: no connection to lose.
+      const off = await db.listen(chan(channel), fn);
+      return () => off();
+    },
     query: (text, params) => live(() => base.query(text, params)),
     exec: (text) => live(() => base.exec(text)),
     tx: (fn) => live(() => db.transaction((t) => fn(on(t)))),
