@@ -1,4 +1,4 @@
-// Event-bus fan-out across replicas (issue 23): two stores on one database stand for two replicas.
+// Event-bus and job fan-out across replicas (issue 23): two stores on one database stand for two replicas.
 // An event committed through one reaches the other's live subscribers through LISTEN/NOTIFY
 // carrying only '<topic> <id>' (the body is read back by id), in order, with no duplicates.
 // Runs on PGlite, and on a real server with scripts/pg-test.sh (CX_PG_REAL).
@@ -70,4 +70,17 @@ for (const real of [false, true])
     await done;
     offExact();
     offPrefix();
+  });
+
+for (const real of [false, true])
+  it.runIf(!real || !!process.env.CX_PG_REAL)(`${real ? 'real server' : 'pglite'}: a job enqueued on one replica wakes the workers of another`, async () => {
+    const [a, b] = await twoReplicas(real);
+    let woken = 0;
+    const off = b.jobs.onReady('mail', () => void woken++);
+    await a.jobs.enqueue('other', {});
+    await a.jobs.enqueue('mail', { to: 'x' });
+    await until(() => woken > 0);
+    const got = await b.jobs.lease('mail', 10_000, 5);
+    expect(got.map((j) => j.payload)).toEqual([{ to: 'x' }]);
+    off();
   });

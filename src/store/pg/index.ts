@@ -60,13 +60,16 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     throw e;
   }
   const events = pgEvents(sql, now);
+  const jobs = pgJobs(sql, now);
   try {
     await events.start();
+    await jobs.start();
   } catch (e) {
+    await events.close().catch(() => undefined);
+    await jobs.close().catch(() => undefined);
     await sql.close();
     throw e;
   }
-  const jobs = pgJobs(sql, now);
   const kb = pgKb(sql);
   const ports: Partial<Store> = {
     identities: pgIdentities(sql),
@@ -92,7 +95,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     },
     async close() {
       await events.close();
-      jobs.close();
+      await jobs.close();
       kb.close();
       // Lookup counts still in memory are written before the connection goes.
       await kb.flush();

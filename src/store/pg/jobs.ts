@@ -5,8 +5,9 @@
 // ack, nack and extend must present, and a lease that expires makes the job due again (`due` is
 // its lease deadline), so a worker killed with SIGKILL loses no job.
 //
-// Next (issue 23): `onReady` across replicas with NOTIFY cx_jobs '<queue>' after an enqueue commits;
-// today it wakes this process's workers, and workers on other replicas find jobs by polling.
+// `onReady` across replicas: after a job becomes due at once (enqueue, retryDead, nack with
+// retryInMs 0) commits, `pg_notify('cx_jobs', '<queue>')`; every store LISTENs and wakes its
+// workers of that queue. Delayed jobs are found by the workers' slow poll (jobs.poll_ms).
 import { randomBytes } from 'node:crypto';
 import type { EnqueueOpts, Job, JobQueue, QueueStats } from '../../core/jobs/ports.js';
 import { limit } from '../../core/limits.js';
@@ -34,10 +35,12 @@ function checkMs(name: string, v: number | undefined): void {
   if (v !== undefined && (!Number.isFinite(v) || v < 0)) throw new RangeError(`${name} must be a finite number >= 0`);
 }
 
-export function pgJobs(sql: Sql, now: () => number): JobQueue & { close(): void } {
+const CHANNEL = 'cx_jobs';
+
+export function pgJobs(sql: Sql, now: () => number): JobQueue & { start(): Promise<void>; close(): Promise<void> } {
   // In-process wake-ups of workers (onReady).
   const watchers = new Map<string, Set<() => void>>();
-  const ready = (queue: string) => {
+  const wake = (queue: string) => {
     for (const fn of watchers.get(queue) ?? []) {
       try {
         fn();
@@ -46,8 +49,21 @@ export function pgJobs(sql: Sql, now: () => number): JobQueue & { close(): void 
       }
     }
   };
+  // Wakes this process's workers now, the other replicas' through the notification (ours echo back:
+  // a worker woken twice finds nothing the second time).
+  const ready = (queue: string) => {
+    wake(queue);
+    void sql.notify(CHANNEL, queue).catch(() => undefined);
+  };
+  let unlisten: (() => Promise<void>) | null = null;
 
   return {
+    async start() {
+      // Lost notifications while the connection was down: wake every watched queue once.
+      unlisten = await sql.listen(CHANNEL, (queue) => watchers.has(queue) && wake(queue), () => {
+        for (const q of watchers.keys()) wake(q);
+      });
+    },
     async enqueue(queue, payload, opts: EnqueueOpts = {}) {
       checkMs('delayMs', opts.delayMs);
       if (opts.maxTries !== undefined && (!Number.isSafeInteger(opts.maxTries) || opts.maxTries < 1)) throw new RangeError('maxTries must be an integer >= 1');
@@ -159,8 +175,9 @@ export function pgJobs(sql: Sql, now: () => number): JobQueue & { close(): void 
         if (!set!.size && watchers.get(queue) === set) watchers.delete(queue);
       };
     },
-    close() {
+    async close() {
       watchers.clear();
+      await unlisten?.();
     },
   };
 }
