@@ -5,6 +5,7 @@
 // a half-working store never reaches the service.
 import type { PGlite } from '@electric-sql/pglite';
 import type { Store } from '../../core/store.js';
+import { pgAnchors } from './anchors.js';
 import { pgControl } from './control.js';
 import { pgDrops } from './drops.js';
 import { pgEvents } from './events.js';
@@ -28,7 +29,7 @@ export const STORE_PORTS = [
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
-export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms'];
+export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -86,6 +87,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     spaces: pgSpaces(sql),
     identityKeys: pgIdentityKeys(sql),
     signedConfirms: pgSignedConfirms(sql),
+    anchors: pgAnchors(sql),
   };
   const store = {
     ...ports,
