@@ -1,10 +1,13 @@
-// The adapters every port contract runs against. The PostgreSQL issue adds PGlite and a real server here.
+// The adapters every port contract runs against: SQLite, PGlite (in-process PostgreSQL) and, with
+// CX_PG_REAL=<url> (scripts/pg-test.sh), a real PostgreSQL server.
+import { PGlite } from '@electric-sql/pglite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { Store } from '../../src/core/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { PG_PORTS, openPgStore } from '../../src/store/pg/index.js';
 
 /** A clock the contract moves by hand (lease expiry, retention, backoff). */
 export interface TestClock {
@@ -22,10 +25,60 @@ export interface Adapter {
   name: string;
   /** Opens a store on `dir` (empty or written before by the same adapter) with `clock` as its time. */
   open(dir: string, clock: TestClock): Promise<Store>;
+  /** The ports it implements, when not all (issue 23: the PostgreSQL adapter is built port by port); contracts of others are skipped. */
+  ports?: readonly string[];
+  /** Frees what `open` kept for `dir` beyond the store (a database server's data), after the test. */
+  dispose?(dir: string): Promise<void>;
 }
+
+// PGlite: the database outlives the store, as a server outlives a replica, so `reopen` (a restart
+// of the process) opens a new store on the same instance. Each test dir gets its own instance,
+// cloned from one migrated template (a clone costs ~0.5 s, a fresh instance ~2 s).
+let template: Promise<PGlite> | null = null;
+const pglites = new Map<string, PGlite>();
+const pgliteAdapter: Adapter = {
+  name: 'pglite',
+  ports: PG_PORTS,
+  async open(dir, clock) {
+    let db = pglites.get(dir);
+    if (!db) {
+      template ??= (async () => {
+        const t = new PGlite();
+        await (await openPgStore({ pglite: t }, { allowPartial: true })).close();
+        return t;
+      })();
+      db = (await (await template).clone()) as PGlite;
+      pglites.set(dir, db);
+    }
+    return openPgStore({ pglite: db }, { now: clock.now, allowPartial: true });
+  },
+  async dispose(dir) {
+    const db = pglites.get(dir);
+    pglites.delete(dir);
+    await db?.close();
+  },
+};
+
+// A real server (scripts/pg-test.sh sets CX_PG_REAL to its URL): a schema per test dir.
+let schemas = 0;
+const realSchemas = new Map<string, string>();
+const realAdapter = (url: string): Adapter => ({
+  name: 'postgres',
+  ports: PG_PORTS,
+  async open(dir, clock) {
+    let schema = realSchemas.get(dir);
+    if (!schema) realSchemas.set(dir, (schema = `t${process.pid}_${schemas++}`));
+    return openPgStore(url, { now: clock.now, schema, allowPartial: true, max: 20 });
+  },
+  async dispose(dir) {
+    realSchemas.delete(dir);
+  },
+});
 
 export const ADAPTERS: Adapter[] = [
   { name: 'sqlite', open: async (dir, clock) => openSqliteStore(dir, 'normal', undefined, { now: clock.now }) },
+  pgliteAdapter,
+  ...(process.env.CX_PG_REAL ? [realAdapter(process.env.CX_PG_REAL)] : []),
 ];
 
 /** A fresh store per test on a temporary directory, closed and removed after it; `reopen` simulates a restart. */
@@ -34,6 +87,7 @@ export function storeFor(adapter: Adapter): () => Promise<{ store: Store; clock:
   afterEach(async () => {
     for (const o of open.splice(0)) {
       await o.store.close().catch(() => undefined);
+      await adapter.dispose?.(o.dir);
       rmSync(o.dir, { recursive: true, force: true });
     }
   });

@@ -1,5 +1,6 @@
 // Runs every port contract (test/contract/<port>.contract.ts, each exporting `contract(adapter)`)
-// against every adapter of adapters.ts.
+// against every adapter of adapters.ts. An adapter that lists its ports (PostgreSQL, issue 23 in
+// progress) runs only theirs; the others show as skipped. `kb-sig` is a contract of the `kb` port.
 import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,10 @@ const suites = await Promise.all(files.map(async (f) => ({ port: f.replace(/\.co
 
 for (const adapter of ADAPTERS) {
   describe(adapter.name, () => {
-    for (const s of suites) describe(s.port, () => s.mod.contract(adapter));
+    for (const s of suites) {
+      const port = s.port.replace(/-.*$/, '');
+      if (adapter.ports && !adapter.ports.includes(port)) describe.skip(s.port, () => s.mod.contract(adapter));
+      else describe(s.port, () => s.mod.contract(adapter));
+    }
   });
 }

@@ -1,0 +1,61 @@
+// Dead drops on PostgreSQL (port: src/core/drops/ports.ts). The decrement is the claim: an UPDATE
+// that moves reads from n > 0 to n - 1 under the row's lock, so of concurrent readers on any
+// replica exactly `reads` get the body; the last read deletes the row in the same transaction.
+import type { ClaimedDrop, DropRepo, DropRow } from '../../core/drops/ports.js';
+import type { Sql } from './sql.js';
+
+const COLS = 'key, owner, wkey, nonce, ct, size, exp, reads, once, masked, ver, created';
+
+export function pgDrops(sql: Sql): DropRepo {
+  return {
+    async get(key, now) {
+      return (await sql.query<DropRow>(`SELECT ${COLS} FROM drops WHERE key = $1 AND exp > $2`, [key, now])).rows[0] ?? null;
+    },
+    async peek(key, now) {
+      return (await sql.query<Pick<DropRow, 'exp' | 'reads' | 'once' | 'size'>>('SELECT exp, reads, once, size FROM drops WHERE key = $1 AND exp > $2', [key, now])).rows[0] ?? null;
+    },
+    async create(r, now) {
+      // Insert, or take over the key of an expired row the sweep has not reached yet.
+      const res = await sql.query(
+        `INSERT INTO drops AS d (key, owner, wkey, nonce, ct, size, exp, reads, once, masked, ver, created)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, $11)
+         ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, wkey = excluded.wkey, nonce = excluded.nonce, ct = excluded.ct,
+           size = excluded.size, exp = excluded.exp, reads = excluded.reads, once = excluded.once, masked = excluded.masked,
+           ver = d.ver + 1, created = excluded.created
+         WHERE d.exp <= $12`,
+        [r.key, r.owner, r.wkey, r.nonce, r.ct, r.size, r.exp, r.reads, r.once, r.masked, r.created, now],
+      );
+      return res.count === 1;
+    },
+    async update(key, ver, p, now) {
+      const res = await sql.query(
+        `UPDATE drops SET nonce = $3, ct = $4, size = $5, exp = $6, reads = $7, once = $8, masked = $9, ver = ver + 1
+         WHERE key = $1 AND ver = $2 AND exp > $10`,
+        [key, ver, p.nonce, p.ct, p.size, p.exp, p.reads, p.once, p.masked, now],
+      );
+      return res.count === 1;
+    },
+    async claim(key, now) {
+      return sql.tx(async (q) => {
+        // It bumps ver too, so an edit prepared before the read cannot write the old count back.
+        const r = (
+          await q.query<ClaimedDrop>('UPDATE drops SET reads = reads - 1, ver = ver + 1 WHERE key = $1 AND reads > 0 AND exp > $2 RETURNING nonce, ct, size, exp, reads, once', [key, now])
+        ).rows[0];
+        if (!r) return null;
+        // Burn: the row and its ciphertext go, not a flag.
+        if (r.reads === 0 || r.once) await q.query('DELETE FROM drops WHERE key = $1', [key]);
+        return r;
+      });
+    },
+    async remove(key, owner, wkey, now) {
+      const res = await sql.query(
+        'DELETE FROM drops WHERE key = $1 AND exp > $2 AND ((owner IS NOT NULL AND owner = $3) OR (wkey IS NOT NULL AND wkey = $4))',
+        [key, now, owner, wkey],
+      );
+      return res.count === 1;
+    },
+    async purgeExpired(now) {
+      return (await sql.query('DELETE FROM drops WHERE exp <= $1', [now])).count;
+    },
+  };
+}

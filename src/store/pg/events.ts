@@ -1,0 +1,240 @@
+// The event bus on PostgreSQL: the outbox of migration 010, written in the transaction of the
+// change that caused it, fanned out in this process after commit (the SQLite adapter's design,
+// src/store/sqlite/events.ts, made asynchronous).
+//
+// How a write publishes: a repository calls `append(q, drafts)` inside its own `sql.tx` (the
+// topic's head row hands out the ids there and stays locked until commit, so ids are gapless and
+// commit in id order per topic, across replicas too) and `flush()` once the transaction has ended
+// (`events.after(() => sql.tx(...))`). `flush` reads the committed rows of the touched topics
+// after the last id it delivered, so a rolled-back event is never seen and the live feed is in
+// commit order per topic; subscribers (src/core/events/subscription.ts) read anything they missed
+// back by id.
+//
+// Across replicas: after a write commits, `pg_notify('cx_events', '<topic> <id>')` in a statement of
+// its own (ids only, never the payload: NOTIFY takes a global lock at commit, so it is kept short
+// and outside the write's transaction). Each store LISTENs on one connection of its own; a
+// notification of a topic someone here listens to marks it touched and runs `flush`, which reads
+// the rows by id as for a local write. A lost listening connection is re-made and every followed
+// topic read again (notifications sent meanwhile are gone). A notification that fails to send
+// delays other replicas' live delivery until the topic's next event (subscribers fill gaps by id).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { BusEvent, EventBus, EventDraft, TopicSelector } from '../../core/events/ports.js';
+import { Subscription } from '../../core/events/subscription.js';
+import { limit } from '../../core/limits.js';
+import type { Q, Sql } from './sql.js';
+
+export interface PgEvents extends EventBus {
+  /** Inside a write's transaction: stores the drafts (ids allocated now); `flush` delivers them after commit. */
+  append(q: Q, drafts: readonly EventDraft[]): Promise<BusEvent[]>;
+  /** After a write's transaction ended, committed or not: delivers what committed. */
+  flush(): Promise<void>;
+  /** Runs a write (a `sql.tx` call) and flushes after it, also when it throws. */
+  after<T>(write: () => Promise<T>): Promise<T>;
+  /** LISTENs for other replicas' events (store open). */
+  start(): Promise<void>;
+  /** Ends every subscription and listener (store close). */
+  close(): Promise<void>;
+}
+
+type Row = { topic: string; id: number; time: number; payload: unknown };
+const toEvent = (r: Row): BusEvent => ({ topic: r.topic, id: r.id, time: r.time, payload: r.payload });
+
+/** The notification channel of committed events ('<topic> <id>'). */
+const CHANNEL = 'cx_events';
+
+/** Rows deleted per retention statement: locks are let go between batches. */
+const PRUNE_BATCH = 1000;
+/** Rows read per round trip of a flush. */
+const PAGE = 256;
+
+export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.buffer')): PgEvents {
+  const headOf = async (q: Q, topic: string): Promise<number> => (await q.query<{ head: number }>('SELECT head FROM event_heads WHERE topic = $1', [topic])).rows[0]?.head ?? 0;
+  const readAfter = async (topic: string, after: number, n: number): Promise<BusEvent[]> =>
+    (await sql.query<Row>('SELECT topic, id, time, payload FROM events WHERE topic = $1 AND id > $2 ORDER BY id LIMIT $3', [topic, after, n])).rows.map(toEvent);
+
+  // Live fan-out state: per topic the last id handed to listeners, and the topics written since.
+  // A topic counts as written once its write has ENDED: with a pool, writes run concurrently, and a
+  // flush that ran while another write was still open would mark that write's topic done before
+  // its event committed, losing it for live listeners. So each `after` carries its own set of
+  // topics (AsyncLocalStorage follows it through its awaits) and hands them over when it ends.
+  const delivered = new Map<string, number>();
+  const touched = new Set<string>();
+  const writing = new AsyncLocalStorage<Map<string, number>>();
+  const exact = new Map<string, Set<(e: BusEvent) => void>>();
+  const prefixed = new Set<{ prefix: string; fn: (e: BusEvent) => void }>();
+  const subs = new Set<Subscription>();
+  let flushing: Promise<void> | null = null;
+
+  const listened = (topic: string): boolean => {
+    if (exact.get(topic)?.size) return true;
+    for (const p of prefixed) if (topic.startsWith(p.prefix)) return true;
+    return false;
+  };
+
+  // A listener must not throw; if one does, the others still get the event and the write stands.
+  const call = (fn: (e: BusEvent) => void, e: BusEvent) => {
+    try {
+      fn(e);
+    } catch {
+      /* a listener's own failure */
+    }
+  };
+
+  const dispatch = (e: BusEvent) => {
+    const set = exact.get(e.topic);
+    if (set) for (const fn of set) call(fn, e);
+    for (const p of prefixed) if (e.topic.startsWith(p.prefix)) call(p.fn, e);
+  };
+
+  async function append(q: Q, drafts: readonly EventDraft[]): Promise<BusEvent[]> {
+    const out: BusEvent[] = [];
+    const time = now();
+    for (const d of drafts) {
+      if (typeof d.topic !== 'string' || !d.topic) throw new Error('event topic must be a non-empty string');
+      const payload = JSON.stringify(d.payload ?? null);
+      const id = (
+        await q.query<{ head: number }>('INSERT INTO event_heads AS h (topic, head) VALUES ($1, 1) ON CONFLICT (topic) DO UPDATE SET head = h.head + 1 RETURNING head', [d.topic])
+      ).rows[0]!.head;
+      await q.query('INSERT INTO events (topic, id, time, payload) VALUES ($1, $2, $3, $4::jsonb)', [d.topic, id, time, payload]);
+      // The first write of a topic in this process: what was there before is history, not live.
+      if (!delivered.has(d.topic)) delivered.set(d.topic, id - 1);
+      const mine = writing.getStore();
+      if (mine) mine.set(d.topic, id);
+      else touched.add(d.topic);
+      out.push({ topic: d.topic, id, time, payload: JSON.parse(payload) as unknown });
+    }
+    return out;
+  }
+
+  async function drain(): Promise<void> {
+    while (touched.size) {
+      const topics = [...touched];
+      touched.clear();
+      for (const topic of topics) {
+        let last = delivered.get(topic) ?? (await headOf(sql, topic));
+        if (!listened(topic)) {
+          delivered.set(topic, Math.max(last, await headOf(sql, topic)));
+          continue;
+        }
+        for (;;) {
+          const rows = await readAfter(topic, last, PAGE);
+          for (const e of rows) {
+            // Only forward: a concurrent drain never happens (one at a time), but stay monotonic.
+            if (e.id <= (delivered.get(topic) ?? 0)) continue;
+            last = e.id;
+            delivered.set(topic, last);
+            dispatch(e);
+          }
+          if (rows.length < PAGE) break;
+        }
+      }
+    }
+  }
+
+  // One drain at a time; a flush while one runs joins it (the loop picks up the new topics).
+  function flush(): Promise<void> {
+    if (flushing) return flushing;
+    flushing = drain().finally(() => {
+      flushing = null;
+    });
+    return flushing;
+  }
+
+  async function after<T>(write: () => Promise<T>): Promise<T> {
+    const mine = new Map<string, number>();
+    let ok = false;
+    try {
+      const out = await writing.run(mine, write);
+      ok = true;
+      return out;
+    } finally {
+      for (const t of mine.keys()) touched.add(t);
+      await flush().catch(() => undefined);
+      // Committed: other replicas hear of it (the ids of a rolled-back write were never used).
+      if (ok) for (const [topic, id] of mine) void sql.notify(CHANNEL, `${topic} ${id}`).catch(() => undefined);
+    }
+  }
+
+  const on = (sel: TopicSelector, fn: (e: BusEvent) => void): (() => void) => {
+    if ('topic' in sel) {
+      let set = exact.get(sel.topic);
+      if (!set) exact.set(sel.topic, (set = new Set()));
+      const entry = (e: BusEvent) => fn(e);
+      set.add(entry);
+      return () => {
+        set!.delete(entry);
+        if (!set!.size && exact.get(sel.topic) === set) exact.delete(sel.topic);
+      };
+    }
+    const entry = { prefix: sel.prefix, fn };
+    prefixed.add(entry);
+    return () => void prefixed.delete(entry);
+  };
+
+  // Another store's committed event (or our own, echoed: already delivered, skipped).
+  const heard = (payload: string) => {
+    const sp = payload.lastIndexOf(' ');
+    const topic = payload.slice(0, sp);
+    const id = Number(payload.slice(sp + 1));
+    if (sp < 1 || !Number.isSafeInteger(id) || !listened(topic)) return;
+    const was = delivered.get(topic);
+    if (was !== undefined && id <= was) return;
+    // First news of a topic this process never wrote: from this event on is live.
+    if (was === undefined) delivered.set(topic, id - 1);
+    touched.add(topic);
+    void flush().catch(() => undefined);
+  };
+  // The listening connection came back: whatever was sent meanwhile is read again by id.
+  const lost = () => {
+    for (const t of delivered.keys()) if (listened(t)) touched.add(t);
+    void flush().catch(() => undefined);
+  };
+  let unlisten: (() => Promise<void>) | null = null;
+
+  const bus: PgEvents = {
+    async start() {
+      unlisten = await sql.listen(CHANNEL, heard, lost);
+    },
+    append,
+    flush,
+    after,
+    async publish(topic, payload) {
+      return after(async () => (await sql.tx((q) => append(q, [{ topic, payload }])))[0]!);
+    },
+    read: readAfter,
+    head: (topic) => headOf(sql, topic),
+    subscribe(sel, opts = {}) {
+      const s = new Subscription(bus, sel, opts, bufferCap, (x) => subs.delete(x));
+      subs.add(s);
+      return s;
+    },
+    on,
+    async prune(before, keep, stopped = () => false) {
+      let n = 0;
+      const heads = (await sql.query<{ topic: string; head: number }>('SELECT topic, head FROM event_heads')).rows;
+      for (const { topic, head } of heads) {
+        if (stopped()) break;
+        let lo = (await sql.query<{ lo: number | null }>('SELECT min(id) AS lo FROM events WHERE topic = $1', [topic])).rows[0]!.lo;
+        if (lo === null) continue;
+        const young = (await sql.query<{ id: number }>('SELECT id FROM events WHERE topic = $1 AND time >= $2 ORDER BY id LIMIT 1', [topic, before])).rows[0];
+        // Everything up to `bound` goes: what is over the count, and what is older than `before`.
+        const bound = Math.max(head - keep, young ? young.id - 1 : head);
+        lo -= 1;
+        while (lo < bound && !stopped()) {
+          const hi = Math.min(bound, lo + PRUNE_BATCH);
+          n += (await sql.query('DELETE FROM events WHERE topic = $1 AND id > $2 AND id <= $3', [topic, lo, hi])).count;
+          lo = hi;
+        }
+      }
+      return n;
+    },
+    async close() {
+      for (const s of [...subs]) s.end();
+      exact.clear();
+      prefixed.clear();
+      await unlisten?.();
+      await flushing?.catch(() => undefined);
+    },
+  };
+  return bus;
+}

@@ -1,0 +1,45 @@
+// Identity signing keys, signed KB confirmations and the profile's `saved` count on PostgreSQL
+// (ports: src/core/trust/ports.ts, src/core/profiles/ports.ts; tables of migrations 006 and 013).
+import type { SavedCounter } from '../../core/profiles/ports.js';
+import type { IdentityKey, IdentityKeyRepo, SignedConfirm, SignedConfirmRepo } from '../../core/trust/ports.js';
+import type { Sql } from './sql.js';
+
+export function pgIdentityKeys(sql: Sql): IdentityKeyRepo {
+  return {
+    async put(k) {
+      await sql.query('INSERT INTO identity_keys (id, pub, at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET pub = excluded.pub, at = excluded.at', [k.id, k.pub, k.at]);
+    },
+    async get(id) {
+      return (await sql.query<IdentityKey>('SELECT id, pub, at FROM identity_keys WHERE id = $1', [id])).rows[0] ?? null;
+    },
+  };
+}
+
+export function pgSignedConfirms(sql: Sql): SignedConfirmRepo {
+  return {
+    async add(c) {
+      return (await sql.query('INSERT INTO kb_signed_confirms (entry, id, pub, sig, net, at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [c.entry, c.id, c.pub, c.sig, c.net, c.at])).count === 1;
+    },
+    async count(entry) {
+      return (await sql.query<{ ids: number; nets: number }>('SELECT count(*) AS ids, count(DISTINCT net) AS nets FROM kb_signed_confirms WHERE entry = $1', [entry])).rows[0]!;
+    },
+    async list(entry, n) {
+      return (await sql.query<Omit<SignedConfirm, 'net'>>('SELECT entry, id, pub, sig, at FROM kb_signed_confirms WHERE entry = $1 ORDER BY at, id LIMIT $2', [entry, n])).rows;
+    },
+  };
+}
+
+/** Live, visible checkpoints the identity owns plus live, visible cached results it produced (listed in PG_PORTS once checkpoints and cache are: its contract writes through them). */
+export function pgSaved(sql: Sql): SavedCounter {
+  return {
+    async savedBy(id, now) {
+      return (
+        await sql.query<{ n: number }>(
+          `SELECT (SELECT count(*) FROM checkpoints WHERE owner = $1 AND exp > $2 AND hidden = 0)
+                + (SELECT count(*) FROM cache WHERE producer = $1 AND exp > $2 AND hidden = 0) AS n`,
+          [id, now],
+        )
+      ).rows[0]!.n;
+    },
+  };
+}

@@ -1,0 +1,314 @@
+// The knowledge base on PostgreSQL (port: src/core/kb/ports.ts), the SQLite adapter's design
+// (src/store/sqlite/kb.ts) on migrations 003/012: error texts and the search vectors in side
+// tables so lookups read narrow rows, lookups counted per signature, free text through a tsvector
+// GIN index (fts.ts). Lookups are counted in memory and written every 200 ms in one statement
+// (and on close), so a lookup never waits for a write; a replica killed with SIGKILL loses at
+// most the counts of its last 200 ms (statistics). No read memo yet (SQLite: memo.ts): measure first.
+import type { Digest, KbEntry, KbHit, KbRepo, Lib, NewEntry, StaleSig, VoteResult, Wanted } from '../../core/kb/ports.js';
+import { ftsWords, tsQuery } from './fts.js';
+import type { Q, Sql } from './sql.js';
+
+interface Row extends Omit<KbEntry, 'libs'> { libs: string | null }
+interface HitRow extends Omit<KbHit, 'libs'> { libs: string | null }
+
+const HITS = '(SELECT hits FROM kb_sig_hits WHERE h = e.h)';
+const LIBS = "(SELECT string_agg(name || '@' || ver, ' ' ORDER BY name) FROM kb_libs WHERE entry = e.n)";
+const COLS = `e.n, e.id, e.sig, e.h, e.ch, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails,
+  coalesce(${HITS}, 0)::int8 AS hits, ${LIBS} AS libs`;
+const HIT_COLS = `e.id, e.title, e.fix, e.confirms, e.fails, ${LIBS} AS libs`;
+// Best first: confirmations outweigh failures, then demand, then recency.
+const RANK = `(e.confirms * 3 - e.fails * 2) DESC, ${HITS} DESC NULLS LAST, e.created DESC`;
+/** The rank within one signature (its entries share the hits): straight off kb_by_h / kb_by_ch. */
+const SIG_RANK = '(e.confirms * 3 - e.fails * 2) DESC, e.created DESC';
+/** Newest matches ranked by a search (SQLite: the same bound on its FTS walk). */
+const CANDIDATES = 200;
+
+function parseLibs(s: string | null): Lib[] {
+  if (!s) return [];
+  return s.split(' ').map((x) => {
+    const at = x.lastIndexOf('@');
+    return { name: x.slice(0, at), ver: x.slice(at + 1) };
+  });
+}
+const toEntry = (r: Row): KbEntry => ({ ...r, libs: parseLibs(r.libs) });
+const toHit = (r: HitRow): KbHit => ({ ...r, libs: parseLibs(r.libs) });
+
+export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void } {
+  const entries = async (text: string, params: unknown[]) => (await sql.query<Row>(text, params)).rows.map(toEntry);
+  const hits = async (text: string, params: unknown[]) => (await sql.query<HitRow>(text, params)).rows.map(toHit);
+  const num = async (text: string, params: unknown[]) => (await sql.query<{ n: number }>(text, params)).rows[0]!.n;
+
+  // Lookup counts waiting to be written, by signature hash.
+  const pending = new Map<string, number>();
+  let writing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    if (!pending.size) return writing;
+    // Hashes in order: two replicas writing the same signatures lock their rows in one order.
+    const batch = [...pending].sort(([a], [b]) => (a < b ? -1 : 1));
+    pending.clear();
+    writing = writing.then(() =>
+      sql
+        .query(
+          `INSERT INTO kb_sig_hits AS k (h, hits) SELECT * FROM unnest($1::text[], $2::int8[])
+           ON CONFLICT (h) DO UPDATE SET hits = k.hits + excluded.hits`,
+          [batch.map(([h]) => h), batch.map(([, n]) => n)],
+        )
+        .then(
+          () => undefined,
+          () => undefined, // statistics: a failed batch is dropped, the next one is written
+        ),
+    );
+    return writing;
+  };
+  const timer = setInterval(() => void flush(), 200);
+  timer.unref();
+
+  const insertOne = async (q: Q, e: NewEntry): Promise<number | null> => {
+    const n = (
+      await q.query<{ n: number }>(
+        `INSERT INTO kb_entries (id, sig, h, ch, sigv, title, fix, eco, cls, tags, author, created, updated)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) ON CONFLICT (id) DO NOTHING RETURNING n`,
+        [e.id, e.sig, e.h, e.ch ?? '', e.sigv ?? 0, e.title, e.fix, e.eco, e.cls, e.tags, e.author, e.created],
+      )
+    ).rows[0]?.n;
+    if (n === undefined) return null;
+    await q.query('INSERT INTO kb_errors (n, error) VALUES ($1, $2)', [n, e.error]);
+    for (const l of e.libs)
+      await q.query('INSERT INTO kb_libs (entry, name, ver) VALUES ($1, $2, $3) ON CONFLICT (entry, name) DO UPDATE SET ver = excluded.ver', [n, l.name, l.ver]);
+    await q.query('INSERT INTO kb_search (n, fts) VALUES ($1, array_to_tsvector($2::text[]))', [n, ftsWords(e.title, e.error, e.fix, ...e.tags)]);
+    return n;
+  };
+
+  return {
+    flush,
+    async insert(e) {
+      const n = await sql.tx((q) => insertOne(q, e));
+      return n === null ? null : (await entries(`SELECT ${COLS} FROM kb_entries e WHERE e.n = $1`, [n]))[0]!;
+    },
+    async byId(id) {
+      return (await entries(`SELECT ${COLS} FROM kb_entries e WHERE e.id = $1 AND NOT e.hidden`, [id]))[0] ?? null;
+    },
+    async byHash(h, limit, hit) {
+      const rows = await hits(`SELECT ${HIT_COLS} FROM kb_entries e WHERE e.h = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [h, limit]);
+      // Only lookups that find entries are hits; misses are demand (kb_wanted).
+      if (hit && rows.length) pending.set(h, (pending.get(h) ?? 0) + 1);
+      return rows;
+    },
+    async byCoarse(ch, limit) {
+      return ch ? hits(`SELECT ${HIT_COLS} FROM kb_entries e WHERE e.ch = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [ch, limit]) : [];
+    },
+    async byOldHash(h, limit) {
+      return hits(`SELECT ${HIT_COLS} FROM kb_sig_alias a JOIN kb_entries e ON e.n = a.n WHERE a.h = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [h, limit]);
+    },
+    async staleSigs(version, limit) {
+      return (
+        await sql.query<StaleSig>('SELECT e.id, e.sig, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE e.sigv < $1 ORDER BY e.n LIMIT $2', [
+          version,
+          limit,
+        ])
+      ).rows;
+    },
+    async resign(rows, version) {
+      return sql.tx(async (q) => {
+        let done = 0;
+        for (const r of rows) {
+          const cur = (
+            await q.query<{ n: number; h: string; sigv: number; title: string; fix: string; tags: string[]; error: string }>(
+              'SELECT n, h, sigv, title, fix, tags, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE id = $1 FOR UPDATE',
+              [r.id],
+            )
+          ).rows[0];
+          if (!cur) continue;
+          if (cur.h !== r.h) {
+            // The first entry of an old signature to move takes its lookup count along.
+            const seen = (await q.query('SELECT 1 FROM kb_sig_alias WHERE h = $1 LIMIT 1', [cur.h])).rows.length > 0;
+            if (!seen)
+              await q.query(
+                `INSERT INTO kb_sig_hits AS k (h, hits) SELECT $1, hits FROM kb_sig_hits WHERE h = $2 AND hits > 0
+                 ON CONFLICT (h) DO UPDATE SET hits = k.hits + excluded.hits`,
+                [r.h, cur.h],
+              );
+            await q.query('INSERT INTO kb_sig_alias (h, n, v) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [cur.h, cur.n, cur.sigv]);
+          }
+          await q.query('UPDATE kb_entries SET sig = $1, h = $2, ch = $3, cls = $4, title = $5, sigv = $6 WHERE n = $7', [r.sig, r.h, r.ch, r.cls, r.title, version, cur.n]);
+          if (r.title !== cur.title) await q.query('UPDATE kb_search SET fts = array_to_tsvector($2::text[]) WHERE n = $1', [cur.n, ftsWords(r.title, cur.error, cur.fix, ...cur.tags)]);
+          done++;
+        }
+        return done;
+      });
+    },
+    async vote(id, voter, ok, now) {
+      return sql.tx(async (q): Promise<VoteResult | null> => {
+        // The entry's row lock orders concurrent votes on it (one voter's repeats count once).
+        const e = (await q.query<{ n: number; author: string }>('SELECT n, author FROM kb_entries WHERE id = $1 AND NOT hidden FOR UPDATE', [id])).rows[0];
+        if (!e) return null;
+        if (e.author === voter) return 'own';
+        const prev = (await q.query<{ ok: boolean }>('SELECT ok FROM kb_votes WHERE entry = $1 AND voter = $2', [e.n, voter])).rows[0];
+        if (prev && prev.ok === ok) return 'same';
+        await q.query(
+          'INSERT INTO kb_votes (entry, voter, ok, created) VALUES ($1, $2, $3, $4) ON CONFLICT (entry, voter) DO UPDATE SET ok = excluded.ok, created = excluded.created',
+          [e.n, voter, ok, now],
+        );
+        const dc = (ok ? 1 : 0) - (prev?.ok === true ? 1 : 0);
+        const df = (ok ? 0 : 1) - (prev?.ok === false ? 1 : 0);
+        await q.query('UPDATE kb_entries SET confirms = confirms + $1, fails = fails + $2, updated = $3 WHERE n = $4', [dc, df, now, e.n]);
+        // Rep: +5 per confirmation, -2 per failure (floored at 0); confirmed = the author's entries with a confirmation.
+        await q.query(
+          `UPDATE identities SET rep = greatest(0, rep + $1),
+             confirmed = (SELECT count(*) FROM kb_entries WHERE author = identities.id AND confirms > 0 AND NOT hidden)
+           WHERE id = $2`,
+          [dc * 5 - df * 2, e.author],
+        );
+        return prev ? 'changed' : 'new';
+      });
+    },
+    async search(text, limit) {
+      const m = tsQuery(text);
+      if (!m) return [];
+      // The newest matches (bounded, as on SQLite), then ranked.
+      return hits(
+        `SELECT ${HIT_COLS} FROM kb_entries e JOIN (
+           SELECT s.n FROM kb_search s JOIN kb_entries x ON x.n = s.n WHERE s.fts @@ $1::tsquery AND NOT x.hidden ORDER BY s.n DESC LIMIT ${CANDIDATES}
+         ) c ON c.n = e.n ORDER BY ${RANK} LIMIT $2`,
+        [m, limit],
+      );
+    },
+    async byMonth(from, to, limit) {
+      return entries(`SELECT ${COLS} FROM kb_entries e WHERE NOT e.hidden AND e.created >= $1 AND e.created < $2 ORDER BY e.created DESC LIMIT $3`, [from, to, limit]);
+    },
+    async monthNeighbours(from, to) {
+      const r = (
+        await sql.query<{ prev: number | null; next: number | null }>(
+          'SELECT (SELECT max(created) FROM kb_entries WHERE NOT hidden AND created < $1) AS prev, (SELECT min(created) FROM kb_entries WHERE NOT hidden AND created >= $2) AS next',
+          [from, to],
+        )
+      ).rows[0]!;
+      return { prev: r.prev, next: r.next };
+    },
+    async byEco(eco, limit) {
+      return {
+        rows: await entries(`SELECT ${COLS} FROM kb_entries e WHERE e.eco = $1 AND NOT e.hidden ORDER BY e.created DESC LIMIT $2`, [eco, limit]),
+        count: await num('SELECT count(*) AS n FROM kb_entries WHERE eco = $1 AND NOT hidden', [eco]),
+      };
+    },
+    async byClass(cls, limit) {
+      return {
+        rows: await entries(`SELECT ${COLS} FROM kb_entries e WHERE e.cls = $1 AND NOT e.hidden ORDER BY e.created DESC LIMIT $2`, [cls, limit]),
+        count: await num('SELECT count(*) AS n FROM kb_entries WHERE cls = $1 AND NOT hidden', [cls]),
+        libs: (
+          await sql.query<{ name: string; n: number }>(
+            `SELECT l.name, count(*) AS n FROM kb_entries e JOIN kb_libs l ON l.entry = e.n WHERE e.cls = $1 AND NOT e.hidden
+             GROUP BY l.name ORDER BY n DESC, l.name LIMIT 20`,
+            [cls],
+          )
+        ).rows,
+      };
+    },
+    async recent(f, since, limit) {
+      // A tag is matched whole against the stored tags (node.js is one tag), through their GIN index.
+      if (f.tag !== undefined)
+        return entries(
+          `SELECT ${COLS} FROM kb_entries e WHERE e.tags @> ARRAY[$1::text] AND NOT e.hidden AND e.created >= $2 AND ($3::text IS NULL OR e.author = $3) ORDER BY e.n DESC LIMIT $4`,
+          [f.tag, since, f.author ?? null, limit],
+        );
+      if (f.author !== undefined) return entries(`SELECT ${COLS} FROM kb_entries e WHERE e.author = $1 AND NOT e.hidden AND e.created >= $2 ORDER BY e.n DESC LIMIT $3`, [f.author, since, limit]);
+      return entries(`SELECT ${COLS} FROM kb_entries e WHERE NOT e.hidden AND e.created >= $1 ORDER BY e.created DESC, e.n DESC LIMIT $2`, [since, limit]);
+    },
+    async byLib(name, limit) {
+      return (
+        await sql.query<{ id: string; title: string; ver: string }>(
+          'SELECT e.id, e.title, l.ver FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE l.name = $1 AND NOT e.hidden ORDER BY l.entry DESC LIMIT $2',
+          [name, limit],
+        )
+      ).rows;
+    },
+    async releases(topLibs, rows) {
+      return (
+        await sql.query<{ date: number; lib: string; ver: string }>(
+          `WITH top AS (SELECT l.name, count(*) AS c FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE NOT e.hidden AND l.ver <> '*' GROUP BY l.name ORDER BY c DESC LIMIT $1)
+           SELECT l.name AS lib, l.ver AS ver, max(e.created) AS date FROM kb_libs l JOIN kb_entries e ON e.n = l.entry JOIN top ON top.name = l.name
+           WHERE NOT e.hidden AND (e.confirms > 0 OR e.author = 'asystem') AND l.ver <> '*' GROUP BY l.name, l.ver ORDER BY date DESC, lib LIMIT $2`,
+          [topLibs, rows],
+        )
+      ).rows;
+    },
+    async want(h, sig, libs, now) {
+      // least/greatest: concurrent misses on several replicas commit in any order; the times stay right.
+      await sql.query(
+        `INSERT INTO kb_wanted AS w (h, sig, libs, misses, first, last) VALUES ($1, $2, $3, 1, $4, $4)
+         ON CONFLICT (h) DO UPDATE SET misses = w.misses + 1, first = least(w.first, excluded.first), last = greatest(w.last, excluded.last), sig = coalesce(w.sig, excluded.sig),
+           libs = CASE WHEN excluded.libs <> '' THEN excluded.libs ELSE w.libs END`,
+        [h, sig, libs, now],
+      );
+    },
+    async wanted(limit) {
+      return (await sql.query<Wanted>('SELECT h, sig, libs, misses, first, last FROM kb_wanted ORDER BY last DESC LIMIT $1', [limit])).rows;
+    },
+    async pruneWanted(before, keep) {
+      const old = (await sql.query('DELETE FROM kb_wanted WHERE last < $1', [before])).count;
+      // Past the cap, the least recently asked go: everything older than the keep-th newest `last`.
+      const over = (await sql.query('DELETE FROM kb_wanted WHERE last < (SELECT last FROM kb_wanted ORDER BY last DESC LIMIT 1 OFFSET $1)', [Math.max(0, keep - 1)])).count;
+      return old + over;
+    },
+    count: () => num('SELECT count(*) AS n FROM kb_entries WHERE NOT hidden', []),
+    confirmedSince: (since) => num('SELECT count(DISTINCT v.entry) AS n FROM kb_votes v JOIN kb_entries e ON e.n = v.entry WHERE v.ok AND v.created >= $1 AND NOT e.hidden', [since]),
+    async latestConfirmed(limit) {
+      const rows = (
+        await sql.query<Row & { confirmed_at: number }>(
+          `SELECT ${COLS}, max(v.created) AS confirmed_at FROM kb_votes v JOIN kb_entries e ON e.n = v.entry WHERE v.ok AND NOT e.hidden
+           GROUP BY e.n ORDER BY confirmed_at DESC, e.n DESC LIMIT $1`,
+          [limit],
+        )
+      ).rows;
+      return rows.map((r) => ({ ...toEntry(r), confirmed_at: r.confirmed_at }));
+    },
+    countByAuthor: (author) => num('SELECT count(*) AS n FROM kb_entries WHERE author = $1 AND NOT hidden', [author]),
+    async putDigest(d) {
+      await sql.query(
+        `INSERT INTO kb_digests (lib, ver, topic, author, lines, score, created) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (lib, ver, topic, author) DO UPDATE SET lines = excluded.lines, created = excluded.created`,
+        [d.lib, d.ver, d.topic, d.author, d.lines, d.score, d.created],
+      );
+    },
+    async digestsOf(lib, limit) {
+      return (
+        await sql.query<Digest>(
+          `SELECT lib, ver, topic, author, lines, score, created FROM (
+             SELECT *, row_number() OVER (PARTITION BY ver, topic ORDER BY score DESC, created DESC) AS k FROM kb_digests WHERE lib = $1) d
+           WHERE k = 1 ORDER BY created DESC LIMIT $2`,
+          [lib, limit],
+        )
+      ).rows;
+    },
+    async bestDigest(lib, ver, topic) {
+      return (
+        (await sql.query<Digest>('SELECT lib, ver, topic, author, lines, score, created FROM kb_digests WHERE lib = $1 AND ver = $2 AND topic = $3 ORDER BY score DESC, created DESC LIMIT 1', [lib, ver, topic]))
+          .rows[0] ?? null
+      );
+    },
+    async setHidden(id, hidden) {
+      return (await sql.query('UPDATE kb_entries SET hidden = $2 WHERE id = $1', [id, hidden])).count === 1;
+    },
+    async remove(id) {
+      // Libraries, votes, errors, the search row and aliases go by cascade.
+      return sql.tx(async (q) => {
+        await q.query('DELETE FROM kb_signed_confirms WHERE entry = $1', [id]);
+        return (await q.query('DELETE FROM kb_entries WHERE id = $1', [id])).count === 1;
+      });
+    },
+    async insertMany(rows) {
+      return sql.tx(async (q) => {
+        let n = 0;
+        for (const r of rows) if ((await insertOne(q, r)) !== null) n++;
+        return n;
+      });
+    },
+    async pageAfter(after, limit) {
+      return entries(`SELECT ${COLS} FROM kb_entries e WHERE e.n > $1 AND NOT e.hidden ORDER BY e.n LIMIT $2`, [after, limit]);
+    },
+    // Stops the timer; the caller awaits `flush()` before closing the connection.
+    close() {
+      clearInterval(timer);
+    },
+  } as KbRepo & { flush(): Promise<void>; close(): void };
+}

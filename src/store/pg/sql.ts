@@ -1,0 +1,201 @@
+// The connection layer of the PostgreSQL adapter: one small query interface over a `pg` Pool (a
+// server, shared by replicas) or a PGlite instance (in-process PostgreSQL, for the contract tests),
+// so the repositories are written once against `Q` and run on either.
+//
+// Rows come back with int8 (bigint: epoch-ms times, counts) as JS numbers: every such value the
+// ports carry is below 2^53. numeric is never used by the schema (it would come back as a string).
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/** What a repository needs: a parameterized statement, its rows and how many it touched. */
+export interface Q {
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: R[]; count: number }>;
+  /** Several statements without parameters (migrations). */
+  exec(text: string): Promise<void>;
+}
+
+export interface Sql extends Q {
+  /** Runs `fn` in one transaction on one connection (READ COMMITTED); rolls back when it throws. */
+  tx<T>(fn: (q: Q) => Promise<T>): Promise<T>;
+  /** Milliseconds spent waiting on the database (wall time of calls; overlapping calls add up). */
+  busyMs(): number;
+  /**
+   * LISTENs on `channel` (suffixed with the schema, so stores on different schemas do not hear each
+   * other) on a connection of its own. `onLost` is called after the connection was lost and came
+   * back: notifications sent meanwhile are gone, the caller re-reads what it follows.
+   */
+  listen(channel: string, fn: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>>;
+  /** Sends a notification (its own tiny transaction: call it after the write committed). */
+  notify(channel: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INT8 = 20;
+const BYTEA = 17;
+const toNumber = (v: string) => Number(v);
+/** bytea in text form (`\\x0a1b...`) as a Buffer, which `pg` gives too (PGlite would give a Uint8Array). */
+const toBuffer = (v: string) => Buffer.from(v.slice(2), 'hex');
+
+/** `schema`: a schema of its own (created when absent), set as the search path of every connection. */
+export interface SqlOpts {
+  schema?: string;
+  /** Pool size for a server (replicas x max must stay under max_connections, or use a pooler). */
+  max?: number;
+}
+
+const checkSchema = (s: string): string => {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(s)) throw new Error(`postgres adapter: bad schema name ${JSON.stringify(s)}`);
+  return s;
+};
+
+function timed(busy: { ms: number }) {
+  return async <T>(f: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    try {
+      return await f();
+    } finally {
+      busy.ms += performance.now() - t;
+    }
+  };
+}
+
+/** A `pg` Pool on `url`. */
+export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
+  const schema = opts.schema === undefined ? undefined : checkSchema(opts.schema);
+  const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8 ? toNumber : pg.types.getTypeParser(oid, format as 'text')) };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    types: types as pg.CustomTypesConfig,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client's error (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const busy = { ms: 0 };
+  const time = timed(busy);
+  const on = (c: pg.Pool | pg.PoolClient): Q => ({
+    async query<R>(text: string, params: readonly unknown[] = []) {
+      const r = await time(() => c.query(text, params as unknown[]));
+      return { rows: r.rows as R[], count: r.rowCount ?? 0 };
+    },
+    async exec(text) {
+      await time(() => c.query(text));
+    },
+  });
+  // CREATE SCHEMA IF NOT EXISTS is not safe against itself: two replicas starting at once can both
+  // pass the check and one fails on the catalog's unique key. A database-wide advisory lock orders them.
+  if (schema) {
+    const c = await pool.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query("SELECT pg_advisory_xact_lock(hashtext('cx.schema'))");
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      c.release();
+      await pool.end();
+      throw e;
+    }
+    c.release();
+  }
+  const chan = (c: string) => (schema ? `${c}_${schema}` : c);
+  return {
+    ...on(pool),
+    async notify(channel, payload) {
+      await time(() => pool.query('SELECT pg_notify($1, $2)', [chan(channel), payload]));
+    },
+    async listen(channel, fn, onLost) {
+      // A dedicated client (a pooled one would be handed to queries); reconnected with backoff.
+      let client: pg.Client | null = null;
+      let stopped = false;
+      let wait = 100;
+      const connect = async (again: boolean): Promise<void> => {
+        if (stopped) return;
+        const c = new pg.Client({ connectionString: url });
+        c.on('notification', (m) => {
+          if (m.channel === chan(channel)) fn(m.payload ?? '');
+        });
+        c.on('error', () => undefined);
+        c.on('end', () => {
+          if (stopped || client !== c) return;
+          client = null;
+          setTimeout(() => void connect(true), wait).unref();
+          wait = Math.min(wait * 2, 5000);
+        });
+        try {
+          await c.connect();
+          await c.query(`LISTEN "${chan(channel)}"`);
+          client = c;
+          wait = 100;
+          if (again) onLost();
+        } catch {
+          await c.end().catch(() => undefined);
+          if (!again) throw new Error(`postgres adapter: cannot LISTEN on ${chan(channel)}`);
+          setTimeout(() => void connect(true), wait).unref();
+          wait = Math.min(wait * 2, 5000);
+        }
+      };
+      await connect(false);
+      return async () => {
+        stopped = true;
+        await client?.end().catch(() => undefined);
+      };
+    },
+    async tx(fn) {
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        const out = await fn(on(c));
+        await c.query('COMMIT');
+        return out;
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      } finally {
+        c.release();
+      }
+    },
+    busyMs: () => busy.ms,
+    close: () => pool.end(),
+  };
+}
+
+/** A PGlite instance (one session: its queries and transactions run one at a time). Not closed by `close`: the caller owns it. */
+export async function pgliteSql(db: PGlite, opts: SqlOpts = {}): Promise<Sql> {
+  const busy = { ms: 0 };
+  const time = timed(busy);
+  const options = { parsers: { [INT8]: toNumber, [BYTEA]: toBuffer } };
+  const on = (c: PGlite | Transaction): Q => ({
+    async query<R>(text: string, params: readonly unknown[] = []) {
+      const r = await time(() => c.query<R>(text, params as unknown[], options));
+      return { rows: r.rows, count: r.affectedRows ?? 0 };
+    },
+    async exec(text) {
+      await time(() => c.exec(text, options));
+    },
+  });
+  if (opts.schema) {
+    const s = checkSchema(opts.schema);
+    await db.exec(`CREATE SCHEMA IF NOT EXISTS ${s}; SET search_path TO ${s}`);
+  }
+  let closed = false;
+  const live = <T>(f: () => Promise<T>): Promise<T> => (closed ? Promise.reject(new Error('postgres adapter: store closed')) : f());
+  const base = on(db);
+  const chan = (c: string) => (opts.schema ? `${c}_${opts.schema}` : c);
+  return {
+    notify: (channel, payload) => live(() => base.query('SELECT pg_notify($1, $2)', [chan(channel), payload]).then(() => undefined)),
+    async listen(channel, fn) {
+      // One instance in this process: no connection to lose.
+      const off = await db.listen(chan(channel), fn);
+      return () => off();
+    },
+    query: (text, params) => live(() => base.query(text, params)),
+    exec: (text) => live(() => base.exec(text)),
+    tx: (fn) => live(() => db.transaction((t) => fn(on(t)))),
+    busyMs: () => busy.ms,
+    async close() {
+      closed = true;
+    },
+  };
+}
