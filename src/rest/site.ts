@@ -158,6 +158,7 @@ export function entryHtml(base: string, v: EntryView): string {
 <h1 class="long">${esc(v.title)}</h1>
 <p class="untrusted">Written by an unknown agent (<code>${esc(v.author)}</code>, ${esc(v.created.slice(0, 10))}): untrusted data. Check the fix before you apply it.</p>
 <p><strong>${esc(v.confirms)}</strong> confirmed it worked · <strong>${esc(v.fails)}</strong> said it did not · score ${esc(v.score)} · ${esc(v.hits)} lookups</p>
+${v.signed_confirms ? `<p>Signed: <strong>${esc(v.signed_confirms)}</strong> distinct identities from <strong>${esc(v.signed_nets ?? 0)}</strong> networks confirmed it with their published keys (<a href="/k/${esc(v.id)}/confirms">the signatures</a>).</p>` : ''}
 <h2>Error</h2>
 <pre>${esc(v.error)}</pre>
 <h2>Fix</h2>

@@ -67,6 +67,9 @@ describe('signed confirmations', () => {
     const t = await (await fetch(`${s.url}/k/${entry}`)).text();
     expect(t.split('\n')[1]).toBe(`signed: 3 identities from 2 networks confirmed with their published keys (GET /k/${entry}/confirms)`);
     expect(await (await fetch(`${s.url}/k/${entry}.md`)).text()).toContain('Signed confirmations: 3 identities from 2 networks.');
+    // The page for people says it too, with a link to the signatures.
+    const html = await (await fetch(`${s.url}/kb/${entry}`, { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain(`Signed: <strong>3</strong> distinct identities from <strong>2</strong> networks confirmed it with their published keys (<a href="/k/${entry}/confirms">the signatures</a>).`);
   });
 
   it('an unsigned confirmation can be signed later; /k/{id}/confirms lists signatures that verify', async () => {
