@@ -60,10 +60,18 @@ async function race(dir: string, n: number, rounds: number): Promise<number[][]>
 
 describe('signing key ring under concurrent rotation', () => {
   it('three processes rotating at once, 150 rounds each: every replaced key is in prev, no kid given twice', async () => {
-    const dir = tmp();
-    keepRing(fileKeyStore(dir));
-    const first = ringOf(dir);
-    const got = await race(dir, 3, 150);
+    // The lock is not fair: on a quiet machine one process can take it 150 times in a row before
+    // the others wake. Such a round did not race, so it runs again (at most 5 rounds).
+    let dir = '';
+    let first = { seed: '' } as ReturnType<typeof ringOf>;
+    let got: number[][] = [];
+    for (let round = 0; round < 5; round++) {
+      dir = tmp();
+      keepRing(fileKeyStore(dir));
+      first = ringOf(dir);
+      got = await race(dir, 3, 150);
+      if (got.filter((k) => k.at(-1)! - k[0]! === k.length - 1).length < 3) break;
+    }
     const ring = ringOf(dir);
     expectWhole(ring, 450);
     // The first key is still the one made at the start, and each process saw its own distinct kids.
