@@ -25,7 +25,7 @@ export interface Adapter {
   name: string;
   /** Opens a store on `dir` (empty or written before by the same adapter) with `clock` as its time. */
   open(dir: string, clock: TestClock): Promise<Store>;
-  /** The ports it implements, when not all (issue 23: the PostgreSQL adapter is built port by port); contracts of others are skipped. */
+  /** The ports it implements, when not all (issue 23: the PostgreSQL adapter is built port by port); contracts of the others are not run (coverage.test.ts names them). */
   ports?: readonly string[];
   /** Frees what `open` kept for `dir` beyond the store (a database server's data), after the test. */
   dispose?(dir: string): Promise<void>;

@@ -79,7 +79,7 @@ it('openPgStore refuses a store with ports missing, in one line naming them', as
 
 // On a real server (scripts/pg-test.sh sets CX_PG_REAL): two pools migrating one fresh schema at
 // once. Without the advisory lock the second would race the first's CREATE TABLEs and fail.
-it.runIf(!!process.env.CX_PG_REAL)('real server: two replicas starting at once migrate once', async () => {
+if (process.env.CX_PG_REAL) it('real server: two replicas starting at once migrate once', async () => {
   const { poolSql } = await import('../../src/store/pg/sql.js');
   const schema = `mig${process.pid}`;
   const [a, b] = await Promise.all([poolSql(process.env.CX_PG_REAL!, { schema }), poolSql(process.env.CX_PG_REAL!, { schema })]);

@@ -20,6 +20,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { BusEvent, EventBus, EventDraft, TopicSelector } from '../../core/events/ports.js';
 import { Subscription } from '../../core/events/subscription.js';
+import { Listeners } from '../listeners.js';
 import { limit } from '../../core/limits.js';
 import type { Q, Sql } from './sql.js';
 
@@ -60,31 +61,12 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
   const delivered = new Map<string, number>();
   const touched = new Set<string>();
   const writing = new AsyncLocalStorage<Map<string, number>>();
-  const exact = new Map<string, Set<(e: BusEvent) => void>>();
-  const prefixed = new Set<{ prefix: string; fn: (e: BusEvent) => void }>();
+  const listeners = new Listeners();
   const subs = new Set<Subscription>();
   let flushing: Promise<void> | null = null;
 
-  const listened = (topic: string): boolean => {
-    if (exact.get(topic)?.size) return true;
-    for (const p of prefixed) if (topic.startsWith(p.prefix)) return true;
-    return false;
-  };
-
-  // A listener must not throw; if one does, the others still get the event and the write stands.
-  const call = (fn: (e: BusEvent) => void, e: BusEvent) => {
-    try {
-      fn(e);
-    } catch {
-      /* a listener's own failure */
-    }
-  };
-
-  const dispatch = (e: BusEvent) => {
-    const set = exact.get(e.topic);
-    if (set) for (const fn of set) call(fn, e);
-    for (const p of prefixed) if (e.topic.startsWith(p.prefix)) call(p.fn, e);
-  };
+  const listened = (topic: string): boolean => listeners.listened(topic);
+  const dispatch = (e: BusEvent): void => listeners.dispatch(e);
 
   async function append(q: Q, drafts: readonly EventDraft[]): Promise<BusEvent[]> {
     const out: BusEvent[] = [];
@@ -155,21 +137,7 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     }
   }
 
-  const on = (sel: TopicSelector, fn: (e: BusEvent) => void): (() => void) => {
-    if ('topic' in sel) {
-      let set = exact.get(sel.topic);
-      if (!set) exact.set(sel.topic, (set = new Set()));
-      const entry = (e: BusEvent) => fn(e);
-      set.add(entry);
-      return () => {
-        set!.delete(entry);
-        if (!set!.size && exact.get(sel.topic) === set) exact.delete(sel.topic);
-      };
-    }
-    const entry = { prefix: sel.prefix, fn };
-    prefixed.add(entry);
-    return () => void prefixed.delete(entry);
-  };
+  const on = (sel: TopicSelector, fn: (e: BusEvent) => void): (() => void) => listeners.on(sel, fn);
 
   // Another store's committed event (or our own, echoed: already delivered, skipped).
   const heard = (payload: string) => {
@@ -230,8 +198,7 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     },
     async close() {
       for (const s of [...subs]) s.end();
-      exact.clear();
-      prefixed.clear();
+      listeners.clear();
       await unlisten?.();
       await flushing?.catch(() => undefined);
     },

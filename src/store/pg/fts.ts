@@ -4,7 +4,7 @@
 // both engines find the same entries for the same query; PostgreSQL's own parser would keep
 // `node.js`, `a/b/c` or `1.2.3` whole and find less. Lexemes are stored as they are
 // (array_to_tsvector) and queried as quoted terms, so no text reaches the tsquery parser raw.
-import { ftsQuery } from '../sqlite/kb.js';
+import { ftsQuery } from '../shared.js';
 
 const words = (text: string): string[] => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EnqueueOpts, Job, JobQueue, QueueStats } from '../../core/jobs/ports.js';
 import { limit } from '../../core/limits.js';
-import { backoffMs } from '../sqlite/jobs.js';
+import { backoffMs } from '../shared.js';
 import type { Sql } from './sql.js';
 
 type Row = { n: number; id: string; queue: string; payload: unknown; tries: number; max_tries: number; lease: string | null; lease_until: number | null; error: string | null };

@@ -5,7 +5,7 @@
 import type { Emit } from '../../core/events/ports.js';
 import type { TxDraft } from '../../core/ledger/ports.js';
 import { TASK_STATES, type NewTask, type Task, type TaskFilter, type TaskState, type TaskRepo } from '../../core/tasks/ports.js';
-import { draftsOf } from '../sqlite/events.js';
+import { draftsOf } from '../shared.js';
 import type { PgEvents } from './events.js';
 import { ftsWords, tsQuery } from './fts.js';
 import { applyTx, withFunds } from './ledger.js';

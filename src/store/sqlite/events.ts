@@ -16,8 +16,9 @@
 // (ids only: NOTIFY payloads are small and sent only on commit). Each replica LISTENs and runs
 // the same `flush` step on a notification: read the topic's rows after the last id it delivered
 // and hand them to its in-process `on` listeners; `read`, `subscribe` and resume stay as here.
-import type { BusEvent, Emit, EventBus, EventDraft, TopicSelector } from '../../core/events/ports.js';
+import type { BusEvent, EventBus, EventDraft, TopicSelector } from '../../core/events/ports.js';
 import { Subscription } from '../../core/events/subscription.js';
+import { Listeners } from '../listeners.js';
 import { limit } from '../../core/limits.js';
 import { type Db, LIMIT } from './db.js';
 
@@ -32,8 +33,6 @@ export interface SqliteEvents extends EventBus {
   close(): void;
 }
 
-/** The drafts an `emit` argument stands for, given the row as stored. */
-export const draftsOf = <Row>(emit: Emit<Row> | undefined, row: Row): EventDraft[] => (emit === undefined ? [] : typeof emit === 'function' ? emit(row) : emit);
 
 type Row = { topic: string; id: number; time: number; payload: string };
 const toEvent = (r: Row): BusEvent => ({ topic: r.topic, id: r.id, time: r.time, payload: JSON.parse(r.payload) as unknown });
@@ -55,31 +54,12 @@ export function sqliteEvents(db: Db, now: () => number, bufferCap = limit('event
   // Live fan-out state: per topic the last id handed to listeners, and the topics written since.
   const delivered = new Map<string, number>();
   const touched = new Set<string>();
-  const exact = new Map<string, Set<(e: BusEvent) => void>>();
-  const prefixed = new Set<{ prefix: string; fn: (e: BusEvent) => void }>();
+  const listeners = new Listeners();
   const subs = new Set<Subscription>();
   let flushing = false;
 
-  const listened = (topic: string): boolean => {
-    if (exact.get(topic)?.size) return true;
-    for (const p of prefixed) if (topic.startsWith(p.prefix)) return true;
-    return false;
-  };
-
-  // A listener must not throw; if one does, the others still get the event and the write stands.
-  const call = (fn: (e: BusEvent) => void, e: BusEvent) => {
-    try {
-      fn(e);
-    } catch {
-      /* a listener's own failure */
-    }
-  };
-
-  const dispatch = (e: BusEvent) => {
-    const set = exact.get(e.topic);
-    if (set) for (const fn of set) call(fn, e);
-    for (const p of prefixed) if (e.topic.startsWith(p.prefix)) call(p.fn, e);
-  };
+  const listened = (topic: string): boolean => listeners.listened(topic);
+  const dispatch = (e: BusEvent): void => listeners.dispatch(e);
 
   function append(drafts: readonly EventDraft[]): BusEvent[] {
     if (!db.inTransaction) throw new Error('events.append outside a transaction');
@@ -140,21 +120,7 @@ export function sqliteEvents(db: Db, now: () => number, bufferCap = limit('event
 
   const publishTx = db.transaction((topic: string, payload: unknown) => append([{ topic, payload }])[0]!);
 
-  const on = (sel: TopicSelector, fn: (e: BusEvent) => void): (() => void) => {
-    if ('topic' in sel) {
-      let set = exact.get(sel.topic);
-      if (!set) exact.set(sel.topic, (set = new Set()));
-      const entry = (e: BusEvent) => fn(e);
-      set.add(entry);
-      return () => {
-        set!.delete(entry);
-        if (!set!.size && exact.get(sel.topic) === set) exact.delete(sel.topic);
-      };
-    }
-    const entry = { prefix: sel.prefix, fn };
-    prefixed.add(entry);
-    return () => void prefixed.delete(entry);
-  };
+  const on = (sel: TopicSelector, fn: (e: BusEvent) => void): (() => void) => listeners.on(sel, fn);
 
   const bus: SqliteEvents = {
     append,
@@ -196,8 +162,7 @@ export function sqliteEvents(db: Db, now: () => number, bufferCap = limit('event
     },
     close() {
       for (const s of [...subs]) s.end();
-      exact.clear();
-      prefixed.clear();
+      listeners.clear();
     },
   };
   return bus;

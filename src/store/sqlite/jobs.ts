@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EnqueueOpts, Job, JobQueue, QueueStats } from '../../core/jobs/ports.js';
 import { limit } from '../../core/limits.js';
+import { backoffMs } from '../shared.js';
 import { type Db, LIMIT } from './db.js';
 
 type Row = { n: number; id: string; queue: string; payload: string; tries: number; max_tries: number; lease: string | null; lease_until: number | null; error: string | null };
@@ -24,11 +25,6 @@ const toJob = (r: Row): Job => ({
   leaseUntil: r.lease_until ?? 0,
   error: r.error,
 });
-
-/** The retry delay after the `tries`-th failed delivery: doubling from the base, capped. */
-export function backoffMs(tries: number, base = limit('jobs.backoff_base_ms'), max = limit('jobs.backoff_max_ms')): number {
-  return Math.min(max, base * 2 ** Math.min(Math.max(tries - 1, 0), 40));
-}
 
 const ERROR_MAX = 1000;
 const token = () => randomBytes(16).toString('base64url');

@@ -1,19 +1,13 @@
 // SQLite implementation of the KB port: entries, libraries, votes, FTS5 search, demand.
 import type { Digest, KbRepo, NewEntry, Resign, StaleSig, VoteResult, Wanted } from '../../core/kb/ports.js';
 import type { Background } from './background.js';
+import { ftsQuery } from '../shared.js';
 import { LIMIT, type Db } from './db.js';
 import { kbSearch } from './kb-search.js';
 import { COLS, HIT_COLS, toEntry, toKbHit, type HitRow, type Row } from './kb-rows.js';
 import { Memo } from './memo.js';
 
 type LibChange = Awaited<ReturnType<KbRepo['byLib']>>[number];
-
-/** User text → an FTS5 query of quoted terms (implicit AND); nothing of FTS5's syntax gets through. */
-export function ftsQuery(q: string): string | null {
-  // Short bare numbers (line numbers, counts) match half the corpus and say nothing: left out.
-  const terms = (q.toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? []).filter((t) => !/^\d{1,3}$/.test(t)).slice(0, 12);
-  return terms.length ? terms.map((t) => `"${t}"`).join(' ') : null;
-}
 
 export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { flush(): void } {
   const insEntry = db.prepare(

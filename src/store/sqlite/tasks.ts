@@ -6,8 +6,8 @@ import type { Emit } from '../../core/events/ports.js';
 import type { Short, TxDraft } from '../../core/ledger/ports.js';
 import { TASK_STATES, type NewTask, type Task, type TaskFilter, type TaskPatch, type TaskRepo, type TaskState } from '../../core/tasks/ports.js';
 import type { Db } from './db.js';
-import { draftsOf, type SqliteEvents } from './events.js';
-import { ftsQuery } from './kb.js';
+import { draftsOf, ftsQuery } from '../shared.js';
+import type { SqliteEvents } from './events.js';
 import { ledgerWriter, withFunds } from './ledger.js';
 
 type Row = Omit<Task, 'tags'> & { tags: string };
