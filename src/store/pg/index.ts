@@ -5,7 +5,10 @@
 // a half-working store never reaches the service.
 import type { PGlite } from '@electric-sql/pglite';
 import type { Store } from '../../core/store.js';
+import { pgA2a, pgAgents } from './a2a.js';
 import { pgAnchors } from './anchors.js';
+import { pgCache } from './cache.js';
+import { pgCheckpoints } from './checkpoints.js';
 import { pgControl } from './control.js';
 import { pgDrops } from './drops.js';
 import { pgEvents } from './events.js';
@@ -17,9 +20,12 @@ import { pgLedger } from './ledger.js';
 import { migratePg } from './migrate.js';
 import { pgNotes } from './notes.js';
 import { pgQuotas } from './quotas.js';
+import { pgSaved } from './saved.js';
 import { pgSpaces } from './spaces.js';
 import { pgliteSql, poolSql, type Sql } from './sql.js';
+import { pgSwarm } from './swarm.js';
 import { pgTasks } from './tasks.js';
+import { pgWebhooks } from './webhooks.js';
 
 /** Every port of the Store (the fields that are repositories), in the order of src/core/store.ts. */
 export const STORE_PORTS = [
@@ -29,7 +35,8 @@ export const STORE_PORTS = [
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
-export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors'];
+export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors',
+  'a2a', 'agents', 'saved', 'checkpoints', 'cache', 'swarm', 'webhooks'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -43,6 +50,8 @@ export interface PgStoreOpts {
   allowPartial?: boolean;
   /** Pool size against a server. */
   max?: number;
+  /** Seals A2A push configs at rest (config.workspaceKey, the key file every replica reads); without it they cannot be saved or read. */
+  workspaceKey?: Buffer;
 }
 
 export type PgTarget = string | { pglite: PGlite };
@@ -88,6 +97,13 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     identityKeys: pgIdentityKeys(sql),
     signedConfirms: pgSignedConfirms(sql),
     anchors: pgAnchors(sql),
+    a2a: pgA2a(sql, opts.workspaceKey ?? null),
+    agents: pgAgents(sql),
+    saved: pgSaved(sql),
+    checkpoints: pgCheckpoints(sql),
+    cache: pgCache(sql),
+    swarm: pgSwarm(sql),
+    webhooks: pgWebhooks(sql),
   };
   const store = {
     ...ports,
