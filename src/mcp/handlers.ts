@@ -10,7 +10,7 @@ import { NextLines } from '../core/ops/next-line.js';
 import type { Core, Credentials, Ctx, Operation } from '../core/ops/types.js';
 import type { z } from 'zod';
 import { ERR_TEMPLATE, KB_TEMPLATE, errCodes, guides, LANGS, PROMPTS, readErrCode, type Guide } from './resources.js';
-import { agentOps, mounted, selectionKey, toolName, toolOf, type ToolSelection } from './tools.js';
+import { agentOps, mounted, onceDescribed, selectionKey, toolName, toolOf, type ToolSelection } from './tools.js';
 
 /** Identity of a session (or of one stateless request): upgraded when a session registers. */
 export interface SessionState {
@@ -92,7 +92,7 @@ export class McpCatalog {
     let v = this.views.get(key);
     if (!v) {
       const idx = this.agent.map((o, i) => [o, i] as const).filter(([o]) => mounted(o, sel));
-      const tools = [...idx.map(([, i]) => this.tools[i]!), ...(this.extras.tools ?? [])];
+      const tools = [...onceDescribed(idx.map(([, i]) => this.tools[i]!)), ...(this.extras.tools ?? [])];
       const list = { tools };
       const byTool = new Map(idx.map(([o]) => [toolName(o), o] as const));
       v = { tools, byTool, names: new Set(byTool.keys()), list, listJson: JSON.stringify(list) };
