@@ -74,6 +74,7 @@ export class McpCatalog {
   readonly next: NextLines;
   private readonly agent: Operation[];
   private readonly views = new Map<string, ToolView>();
+  private readonly byIdentity = new WeakMap<ToolSelection, ToolView>();
   readonly extraTools: Set<string>;
   constructor(readonly core: Core, ops: readonly Operation[], readonly extras: McpExtras = {}) {
     this.agent = agentOps(ops);
@@ -88,6 +89,8 @@ export class McpCatalog {
 
   /** The view of a selection, built on first use (a bounded set: toolset subsets x read-only). */
   view(sel: ToolSelection = { readonly: false }): ToolView {
+    const same = this.byIdentity.get(sel);
+    if (same) return same;
     const key = selectionKey(sel);
     let v = this.views.get(key);
     if (!v) {
@@ -98,6 +101,7 @@ export class McpCatalog {
       v = { tools, byTool, names: new Set(byTool.keys()), list, listJson: JSON.stringify(list) };
       if (this.views.size < 4096) this.views.set(key, v);
     }
+    if (Object.isFrozen(sel)) this.byIdentity.set(sel, v);
     return v;
   }
 }

@@ -252,6 +252,9 @@ export function toolOf(op: Operation): Tool {
  */
 export const DEFAULT_TOOLSETS = Object.keys(TOOLSETS).filter((t) => !['swarm', 'gov', 'compute'].includes(t)).sort();
 
+const DEFAULT_RW: ToolSelection = Object.freeze({ toolsets: DEFAULT_TOOLSETS, readonly: false });
+const DEFAULT_RO: ToolSelection = Object.freeze({ toolsets: DEFAULT_TOOLSETS, readonly: true });
+
 /** Which tools a client mounted: toolsets (undefined = all) and read-only mode. */
 export interface ToolSelection {
   toolsets?: string[];
@@ -269,7 +272,8 @@ export function selectionOf(query: Record<string, unknown>, headers: Record<stri
     readonly = /^(1|true)$/i.test(roRaw.trim());
   }
   if (setsRaw !== undefined && setsRaw.trim() === 'all') return { readonly };
-  if (setsRaw === undefined || setsRaw.trim() === '') return { toolsets: DEFAULT_TOOLSETS, readonly };
+  // The common case, one object each (the catalog finds its view by identity).
+  if (setsRaw === undefined || setsRaw.trim() === '') return readonly ? DEFAULT_RO : DEFAULT_RW;
   const toolsets = [...new Set(setsRaw.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean))].sort();
   const unknown = toolsets.find((t) => !(t in TOOLSETS));
   if (unknown !== undefined) return `unknown toolset ${unknown.slice(0, 40)}; known: ${Object.keys(TOOLSETS).join(',')}`;
