@@ -17,13 +17,19 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpHandlers, RequestFacts, ToolView } from './handlers.js';
+import type { CallIo, McpHandlers, RequestFacts, ToolView } from './handlers.js';
 import { logTo } from './server.js';
 
 type Answer = (message: JSONRPCMessage) => void;
-type Plain = { jsonrpc: '2.0'; id: RequestId; method: string; params?: Record<string, unknown> };
+export type Plain = { jsonrpc: '2.0'; id: RequestId; method: string; params?: Record<string, unknown> };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether an object holds only the given keys. */
+const only = (p: Record<string, unknown>, keys: readonly string[]) => {
+  for (const k in p) if (!keys.includes(k)) return false;
+  return true;
+};
 
 /** Same checks as the SDK transport makes for a non-initialize POST, so both paths answer alike. */
 export function fastEligible(req: IncomingMessage, body: unknown): body is Plain {
@@ -33,16 +39,17 @@ export function fastEligible(req: IncomingMessage, body: unknown): body is Plain
   const pv = req.headers['mcp-protocol-version'];
   if (pv !== undefined && (typeof pv !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(pv))) return false;
   if (!isObj(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || body.method === 'initialize') return false;
+  // The SDK's JSON-RPC request schema is strict: any other top-level key is its parse error.
+  if (!only(body, ['jsonrpc', 'id', 'method', 'params'])) return false;
   const id = body.id;
-  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) return false;
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return false;
   return body.params === undefined || isObj(body.params);
 }
 
-/** What a session answers from directly: its SDK server (cancellation, logs), handlers and mounted tools. */
+/** What a session answers from directly: its SDK server (cancellation, logs) and its handlers (with the mounted tools). */
 export interface Direct {
   server: Server;
   handlers: McpHandlers;
-  view: ToolView;
 }
 
 /** The SDK server's map of running requests' AbortControllers (notifications/cancelled and close abort them). */
@@ -51,11 +58,6 @@ const controllersOf = (server: Server): Map<RequestId, AbortController> | undefi
   return m instanceof Map ? (m as Map<RequestId, AbortController>) : undefined;
 };
 
-/** Whether params hold only the given keys. */
-const only = (p: Record<string, unknown>, keys: readonly string[]) => {
-  for (const k in p) if (!keys.includes(k)) return false;
-  return true;
-};
 
 /** Stands in for a direct call's AbortController in the SDK's map. */
 class Cancel {
@@ -68,11 +70,53 @@ class Cancel {
 /** The signal of a direct call: non-streaming tools never wait on it. */
 const NEVER = new AbortController().signal;
 
+/** Which requests are answered from the handlers directly: tools/list, or a plain tools/call of a mounted, non-streaming registry tool. */
+export function directKind(m: Plain, h: McpHandlers): 'list' | 'call' | null {
+  const p = m.params;
+  if (m.method === 'tools/list') {
+    // The SDK's tools/list handler ignores the cursor (one page); other params go through its parse.
+    return p === undefined || (only(p, ['cursor']) && (p.cursor === undefined || typeof p.cursor === 'string')) ? 'list' : null;
+  }
+  if (m.method !== 'tools/call' || p === undefined || !only(p, ['name', 'arguments']) || typeof p.name !== 'string') return null;
+  const op = h.view.byTool.get(p.name);
+  if (!op || op.stream || h.cat.extraTools.has(p.name)) return null;
+  return p.arguments === undefined || isObj(p.arguments) ? 'call' : null;
+}
+
+/** The head of each mount's tools/list answer, {"result":<list>,"jsonrpc":"2.0","id": (the SDK's key order), serialized once. */
+const listHeads = new WeakMap<ToolView, string>();
+
+/** A tools/list answer: the mount's pre-serialized list and the request's id. */
+export function listAnswer(view: ToolView, id: RequestId): string {
+  let head = listHeads.get(view);
+  if (head === undefined) listHeads.set(view, (head = `{"result":${view.listJson},"jsonrpc":"2.0","id":`));
+  return `${head}${JSON.stringify(id)}}`;
+}
+
+/** A plain tools/call's answer as the SDK would serialize it: the result, or the error of a handler that throws. */
+export function callAnswer(h: McpHandlers, m: Plain, facts: RequestFacts, log?: CallIo['log']): Promise<string> {
+  const { id } = m;
+  const p = m.params as { name: string; arguments?: Record<string, unknown> };
+  return h.callTool(p.name, p.arguments, { facts, signal: NEVER, notify: async () => {}, log }).then(
+    (result) => JSON.stringify({ result, jsonrpc: '2.0', id }),
+    // callTool turns op failures into results; what throws is a JSON-RPC error (unknown tool...).
+    (err: { code?: unknown; message?: string; data?: unknown }) =>
+      JSON.stringify({ jsonrpc: '2.0', id, error: { code: Number.isSafeInteger(err.code) ? (err.code as number) : -32603, message: err.message ?? 'Internal error', ...(err.data !== undefined ? { data: err.data } : {}) } }),
+  );
+}
+
+/** One JSON answer. With its length known, head and body leave in one write (else writeHead() commits to chunked framing: four pieces). */
+export function sendJson(res: ServerResponse, body: string, sessionId?: string): void {
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+  res.writeHead(200, headers);
+  res.end(body);
+}
+
 export class FastPost {
   private pending = new Map<RequestId, Answer>();
   /** Ids answered directly and still running. */
   private direct = new Set<RequestId>();
-  private listBody: { head: string } | undefined;
 
   constructor(private transport: StreamableHTTPServerTransport, private session?: Direct) {
     const send = transport.send.bind(transport);
@@ -129,32 +173,19 @@ export class FastPost {
     });
   }
 
-  /**
-   * One JSON answer. With its length known the head and body leave in one write; without it,
-   * writeHead() commits to chunked framing and end() writes four pieces (size, CRLF, body, last chunk).
-   */
   private json(res: ServerResponse, body: string): void {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'mcp-session-id': this.transport.sessionId ?? '' });
-    res.end(body);
+    sendJson(res, body, this.transport.sessionId ?? '');
   }
 
   /** tools/list and a plain tools/call of a registry tool, answered from the handlers; null for anything else. */
   private answerDirectly(res: ServerResponse, m: Plain, facts: RequestFacts): Promise<void> | null {
-    const { view, handlers, server } = this.session!;
-    const p = m.params;
-    if (m.method === 'tools/list') {
-      // The SDK's tools/list handler ignores the cursor (one page); other params go through its parse.
-      if (p !== undefined && !(only(p, ['cursor']) && (p.cursor === undefined || typeof p.cursor === 'string'))) return null;
-      // {"result":<list>,"jsonrpc":"2.0","id":…}: the SDK's key order.
-      this.listBody ??= { head: `{"result":${view.listJson},"jsonrpc":"2.0","id":` };
-      this.json(res, `${this.listBody.head}${JSON.stringify(m.id)}}`);
+    const { handlers, server } = this.session!;
+    const kind = directKind(m, handlers);
+    if (kind === null) return null;
+    if (kind === 'list') {
+      this.json(res, listAnswer(handlers.view, m.id));
       return Promise.resolve();
     }
-    if (m.method !== 'tools/call' || p === undefined || !only(p, ['name', 'arguments']) || typeof p.name !== 'string') return null;
-    const op = view.byTool.get(p.name);
-    if (!op || op.stream || handlers.cat.extraTools.has(p.name)) return null;
-    const args = p.arguments;
-    if (args !== undefined && !isObj(args)) return null;
     const controllers = controllersOf(server);
     if (!controllers) return null;
     const id = m.id;
@@ -163,19 +194,12 @@ export class FastPost {
     const stop = new Cancel();
     controllers.set(id, stop as unknown as AbortController);
     this.direct.add(id);
-    return handlers
-      .callTool(p.name, args, { facts, signal: NEVER, notify: async () => {}, log: logTo(server) })
-      .then((result) => {
+    return callAnswer(handlers, m, facts, logTo(server))
+      .then((body) => {
         // A cancelled request is not answered (as the SDK does); its HTTP request ends empty.
         if (res.writableEnded || res.destroyed) return;
         if (stop.aborted) return void res.writeHead(204).end();
-        this.json(res, JSON.stringify({ result, jsonrpc: '2.0', id }));
-      })
-      .catch((err: { code?: unknown; message?: string; data?: unknown }) => {
-        // What the SDK answers for a handler that throws (callTool turns op failures into results).
-        if (res.writableEnded || res.destroyed || stop.aborted) return;
-        const code = Number.isSafeInteger(err.code) ? (err.code as number) : -32603;
-        this.json(res, JSON.stringify({ jsonrpc: '2.0', id, error: { code, message: err.message ?? 'Internal error', ...(err.data !== undefined ? { data: err.data } : {}) } }));
+        this.json(res, body);
       })
       .finally(() => {
         if ((controllers.get(id) as unknown) === stop) controllers.delete(id);

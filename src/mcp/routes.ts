@@ -15,10 +15,10 @@ import { credentialsOf } from '../http/input.js';
 import { face } from '../http/plugin.js';
 import { buildCards } from './cards.js';
 import { SessionEventStore } from './events.js';
-import { FastPost, fastEligible } from './fastpost.js';
+import { callAnswer, directKind, FastPost, fastEligible, listAnswer, sendJson } from './fastpost.js';
 import { isModern, ListBodies, modernHandler, serveModern } from './modern.js';
 import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
-import type { McpExtras } from './handlers.js';
+import { McpHandlers, type McpExtras } from './handlers.js';
 import { makeRoom, MemorySessionStore, type SessionRecord, type SessionStore } from './session-store.js';
 import { LegacySseTransport } from './sse.js';
 import { selectionOf } from './tools.js';
@@ -232,7 +232,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         },
         onsessionclosed: (id) => dropSession(id),
       });
-      const fast = new FastPost(transport, { server, handlers, view: sessionView });
+      const fast = new FastPost(transport, { server, handlers });
       transport.onclose = () => {
         if (transport.sessionId) dropSession(transport.sessionId);
       };
@@ -240,7 +240,17 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       await transport.handleRequest(req.raw, reply.raw, body);
       return;
     }
-    // Stateless: a client that sends no session gets a one-shot server for this request.
+    // Stateless: a client that sends no session gets fresh per-request state. A plain tools/list or
+    // tools/call is answered from fresh handlers (fastpost.ts); anything else from a one-shot server.
+    if (fastEligible(req.raw, body)) {
+      const h = new McpHandlers(cat, { creds, stateful: false }, view());
+      const kind = directKind(body, h);
+      if (kind === 'list') return sendJson(reply.raw, listAnswer(h.view, body.id));
+      if (kind === 'call') {
+        const answer = await callAnswer(h, body, facts);
+        return reply.raw.destroyed ? undefined : sendJson(reply.raw, answer);
+      }
+    }
     const { server } = buildMcpServer(cat, { creds, stateful: false }, view());
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {

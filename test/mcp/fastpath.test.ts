@@ -74,6 +74,32 @@ describe('MCP session fast path', () => {
     expect(bad.error).toEqual({ code: -32602, message: 'arguments must be an object, got array' });
   });
 
+  it('without a session too: plain requests answered from fresh handlers match the one-shot SDK server', async () => {
+    const h = { ...H, 'x-forwarded-for': '10.88.200.1' };
+    const post = async (body: unknown) => {
+      const r = await fetch(`${s.url}/mcp?toolsets=sys,kb`, { method: 'POST', headers: h, body: JSON.stringify(body) });
+      return { status: r.status, type: r.headers.get('content-type'), session: r.headers.get('mcp-session-id'), text: await r.text() };
+    };
+    const cases: Array<[string, Record<string, unknown> | undefined]> = [
+      ['tools/list', undefined],
+      ['tools/call', { name: 'sys_limits', arguments: {} }],
+      ['tools/call', { name: 'kb_get', arguments: { id: 'k00000000' } }],
+      ['tools/call', { name: 'drop_get', arguments: {} }],
+      ['tools/call', { name: 'nope' }],
+    ];
+    let id = 1;
+    for (const [method, params] of cases) {
+      const direct = await post({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
+      const sdk = await post({ jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: {} } });
+      expect(direct).toEqual(sdk);
+      expect(direct.status).toBe(200);
+      expect(direct.session).toBeNull();
+    }
+    // An extra top-level key is the SDK's parse error on both paths, never answered directly.
+    const extra = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list', extra: true });
+    expect(extra.status).toBe(400);
+  });
+
   it('interleaved calls of two sessions with the same JSON-RPC ids: every answer reaches its own caller', async () => {
     const a = await register(s.url, 'fast-alice', { 'x-forwarded-for': '10.89.1.1' });
     const b = await register(s.url, 'fast-bob', { 'x-forwarded-for': '10.89.2.1' });
