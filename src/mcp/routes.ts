@@ -149,10 +149,11 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     }
     // The selection's view is needed by everything but a request in an existing session (which keeps its own).
     const view = () => cat.view(sel);
+    // The body is parsed once here, for whichever path serves it.
+    const parsed = req.method === 'POST' ? parseBody(req.body) : undefined;
     // The revision is chosen per request, as 2026-07-28 says: a body that claims the per-request
     // envelope (or a 2026 header) goes to the stateless path; everything else is 2025-era.
     if (req.method === 'POST') {
-      const parsed = parseBody(req.body);
       if (parsed !== PARSE_ERROR && isModern('POST', req.headers, parsed)) {
         reply.hijack();
         try {
@@ -175,7 +176,6 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       const key = credKey(creds);
       if (key && key !== rec.bound && key !== credKey(s.state.creds)) return rpcError(reply.raw, 403, -32000, 'session belongs to another credential');
       records.touch(sid, core.now());
-      const parsed = req.method === 'POST' ? parseBody(req.body) : undefined;
       if (parsed === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
       const bad = badArguments(parsed);
       if (bad) return answerBadArguments(reply.raw, 200, bad);
@@ -199,7 +199,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       reply.hijack();
       return rpcError(reply.raw, 401, -32001, cx.line, cx.headers);
     }
-    const body = parseBody(req.body);
+    const body = parsed;
     if (body === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
     const bad = badArguments(body);
     if (bad) {
