@@ -58,7 +58,6 @@ const controllersOf = (server: Server): Map<RequestId, AbortController> | undefi
   return m instanceof Map ? (m as Map<RequestId, AbortController>) : undefined;
 };
 
-
 /** Stands in for a direct call's AbortController in the SDK's map. */
 class Cancel {
   aborted = false;
