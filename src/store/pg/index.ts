@@ -9,6 +9,8 @@ import { pgAnchors } from './anchors.js';
 import { pgControl } from './control.js';
 import { pgDrops } from './drops.js';
 import { pgEvents } from './events.js';
+import { pgExportFiles } from './export-files.js';
+import { pgExports } from './exports.js';
 import { pgIdentities, pgSpentProofs } from './identities.js';
 import { pgIdentityKeys, pgSignedConfirms } from './identity-keys.js';
 import { pgJobs } from './jobs.js';
@@ -29,7 +31,8 @@ export const STORE_PORTS = [
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
-export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors'];
+export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors',
+  'exports', 'exportFiles'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -88,6 +91,8 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     identityKeys: pgIdentityKeys(sql),
     signedConfirms: pgSignedConfirms(sql),
     anchors: pgAnchors(sql),
+    exports: pgExports(sql),
+    exportFiles: pgExportFiles(sql, now),
   };
   const store = {
     ...ports,
