@@ -6,19 +6,23 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { Store } from '../../core/store.js';
 import { pgAnchors } from './anchors.js';
+import { pgCJobs } from './cjobs.js';
 import { pgControl } from './control.js';
 import { pgDrops } from './drops.js';
 import { pgEvents } from './events.js';
 import { pgExportFiles } from './export-files.js';
 import { pgExports } from './exports.js';
+import { pgGov } from './gov.js';
 import { pgIdentities, pgSpentProofs } from './identities.js';
 import { pgIdentityKeys, pgSignedConfirms } from './identity-keys.js';
+import { pgInj } from './inj.js';
 import { pgJobs } from './jobs.js';
 import { pgKb } from './kb.js';
 import { pgLedger } from './ledger.js';
 import { migratePg } from './migrate.js';
 import { pgNotes } from './notes.js';
 import { pgQuotas } from './quotas.js';
+import { pgServices } from './services.js';
 import { pgSpaces } from './spaces.js';
 import { pgliteSql, poolSql, type Sql } from './sql.js';
 import { pgTasks } from './tasks.js';
@@ -32,7 +36,7 @@ export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
 export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors',
-  'exports', 'exportFiles'];
+  'exports', 'exportFiles', 'gov', 'services', 'cjobs', 'inj'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -93,6 +97,10 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     anchors: pgAnchors(sql),
     exports: pgExports(sql),
     exportFiles: pgExportFiles(sql, now),
+    gov: pgGov(sql),
+    services: pgServices(sql),
+    cjobs: pgCJobs(sql),
+    inj: pgInj(sql),
   };
   const store = {
     ...ports,
