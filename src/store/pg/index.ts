@@ -5,6 +5,7 @@
 // a half-working store never reaches the service.
 import type { PGlite } from '@electric-sql/pglite';
 import type { Store } from '../../core/store.js';
+import { pgAdmin } from './admin.js';
 import { pgAnchors } from './anchors.js';
 import { pgCJobs } from './cjobs.js';
 import { pgControl } from './control.js';
@@ -36,7 +37,7 @@ export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
 export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors',
-  'exports', 'exportFiles', 'gov', 'services', 'cjobs', 'inj'];
+  'exports', 'exportFiles', 'gov', 'services', 'cjobs', 'inj', 'admin'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -50,6 +51,8 @@ export interface PgStoreOpts {
   allowPartial?: boolean;
   /** Pool size against a server. */
   max?: number;
+  /** The replica's data directory: operator files each replica reads for itself (asn.csv). */
+  dataDir?: string;
 }
 
 export type PgTarget = string | { pglite: PGlite };
@@ -101,6 +104,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     services: pgServices(sql),
     cjobs: pgCJobs(sql),
     inj: pgInj(sql),
+    admin: pgAdmin(sql, events, opts.dataDir, now),
   };
   const store = {
     ...ports,
