@@ -70,6 +70,9 @@ CREATE TABLE inbox_cursors (
   topic TEXT PRIMARY KEY,
   last BIGINT NOT NULL
 );
+-- The inbox topics among the bus's heads (one per topic, personal ones included), found without a
+-- scan whatever the collation (a prefix range on the primary key needs the C locale).
+CREATE INDEX event_heads_inbox ON event_heads(topic) WHERE starts_with(topic, 'inbox.');
 
 -- Search demand rows that passed strict scrubbing.
 CREATE TABLE demand_queries (
