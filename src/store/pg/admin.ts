@@ -230,6 +230,8 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
             await run('DELETE FROM spaces WHERE creator = $1', [id]);
             for (const [table, col] of PURGE_DELETE) if (has(table, col)) await run(`DELETE FROM ${table} WHERE "${col}" = $1`, [id]);
             await run('DELETE FROM operator_marks WHERE ref = $1', [id]);
+            // Its quota buckets (`<bucket>|<id>`; PostgreSQL only: SQLite keeps them in memory).
+            await run("DELETE FROM quota_buckets WHERE right(id, length($1) + 1) = '|' || $1", [id]);
             // Bus events and jobs whose payload names the identity (lines, task events, inbox items).
             const quoted = `"${id}"`;
             await run('DELETE FROM events WHERE strpos(payload::text, $1) > 0', [quoted]);
