@@ -178,25 +178,7 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
       return s;
     },
     on,
-    async prune(before, keep, stopped = () => false) {
-      let n = 0;
-      const heads = (await sql.query<{ topic: string; head: number }>('SELECT topic, head FROM event_heads')).rows;
-      for (const { topic, head } of heads) {
-        if (stopped()) break;
-        let lo = (await sql.query<{ lo: number | null }>('SELECT min(id) AS lo FROM events WHERE topic = $1', [topic])).rows[0]!.lo;
-        if (lo === null) continue;
-        const young = (await sql.query<{ id: number }>('SELECT id FROM events WHERE topic = $1 AND time >= $2 ORDER BY id LIMIT 1', [topic, before])).rows[0];
-        // Everything up to `bound` goes: what is over the count, and what is older than `before`.
-        const bound = Math.max(head - keep, young ? young.id - 1 : head);
-        lo -= 1;
-        while (lo < bound && !stopped()) {
-          const hi = Math.min(bound, lo + PRUNE_BATCH);
-          n += (await sql.query('DELETE FROM events WHERE topic = $1 AND id > $2 AND id <= $3', [topic, lo, hi])).count;
-          lo = hi;
-        }
-      }
-      return n;
-    },
+    prune: (before, keep, stopped) => pruneEvents(sql, null, before, keep, stopped),
     async close() {
       for (const s of [...subs]) s.end();
       listeners.clear();
@@ -205,4 +187,29 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     },
   };
   return bus;
+}
+
+/**
+ * Deletes the events of each topic (of those starting with `prefix`, or all) older than `before`
+ * beyond the newest `keep`, in batches of PRUNE_BATCH rows so locks are let go between them; the
+ * bus's retention and the swarm's line retention.
+ */
+export async function pruneEvents(sql: Sql, prefix: string | null, before: number, keep: number, stopped: () => boolean = () => false): Promise<number> {
+  let n = 0;
+  const heads = (await sql.query<{ topic: string; head: number }>('SELECT topic, head FROM event_heads WHERE $1::text IS NULL OR starts_with(topic, $1)', [prefix])).rows;
+  for (const { topic, head } of heads) {
+    if (stopped()) break;
+    let lo = (await sql.query<{ lo: number | null }>('SELECT min(id) AS lo FROM events WHERE topic = $1', [topic])).rows[0]!.lo;
+    if (lo === null) continue;
+    const young = (await sql.query<{ id: number }>('SELECT id FROM events WHERE topic = $1 AND time >= $2 ORDER BY id LIMIT 1', [topic, before])).rows[0];
+    // Everything up to `bound` goes: what is over the count, and what is older than `before`.
+    const bound = Math.max(head - keep, young ? young.id - 1 : head);
+    lo -= 1;
+    while (lo < bound && !stopped()) {
+      const hi = Math.min(bound, lo + PRUNE_BATCH);
+      n += (await sql.query('DELETE FROM events WHERE topic = $1 AND id > $2 AND id <= $3', [topic, lo, hi])).count;
+      lo = hi;
+    }
+  }
+  return n;
 }
