@@ -1,5 +1,5 @@
-// Identity signing keys, signed KB confirmations and the profile's `saved` count on PostgreSQL
-// (ports: src/core/trust/ports.ts, src/core/profiles/ports.ts; tables of migrations 006 and 013).
+// Identity signing keys and signed KB confirmations on PostgreSQL (port: src/core/trust/ports.ts;
+// tables of migration 013).
 import type { IdentityKey, IdentityKeyRepo, SignedConfirm, SignedConfirmRepo } from '../../core/trust/ports.js';
 import type { Sql } from './sql.js';
 
