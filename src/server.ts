@@ -20,6 +20,8 @@ import type { Core } from './core/ops/types.js';
 import { buildApp } from './app.js';
 import { gitMirrorRepo } from './store/git/repo.js';
 import { openSqliteStore } from './store/sqlite/index.js';
+import { openPgStore } from './store/pg/index.js';
+import type { Store } from './core/store.js';
 import { join } from 'node:path';
 import { startWorker } from './core/jobs/worker.js';
 import { KAT_QUEUE, runKats } from './core/compute/services.js';
@@ -43,7 +45,7 @@ export interface Running {
 export async function startServer(config: Config, opts: { logger?: boolean; now?: () => number } = {}): Promise<Running> {
   const logger = opts.logger ?? true;
   const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
-  const store = openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
+  const store = await openStore(config);
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
   const core = buildCore(config, store, log, opts.now ? { now: opts.now, random: randomBytes } : undefined, runner);
@@ -115,6 +117,16 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
       await store.close();
     },
   };
+}
+
+/**
+ * The engine: PostgreSQL when CX_DATABASE_URL is set (shared by every replica started with it),
+ * otherwise SQLite under the data directory (one process). A server that cannot be reached, or a
+ * store that cannot open, is one line (main prints it and exits 1).
+ */
+async function openStore(config: Config): Promise<Store> {
+  if (!config.databaseUrl) return openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
+  return openPgStore(config.databaseUrl, { max: config.databasePool });
 }
 
 async function main(): Promise<void> {

@@ -59,6 +59,25 @@ function timed(busy: { ms: number }) {
   };
 }
 
+/** `host:port/database` of a URL, without its credentials (for messages). */
+export function where(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname.length > 1 ? u.pathname : ''}`;
+  } catch {
+    return 'the database';
+  }
+}
+
+/** A connection error in a few words (Node gives an AggregateError with an empty message when every address refused). */
+function why(e: unknown): string {
+  const err = e as { code?: string; message?: string; errors?: Array<{ code?: string; message?: string }> };
+  const inner = err.errors?.[0];
+  const msg = err.message || inner?.message || '';
+  const code = err.code ?? inner?.code;
+  return (code && !msg.includes(code) ? `${code} ${msg}` : msg || code || String(e)).trim().split('\n')[0]!;
+}
+
 /** A `pg` Pool on `url`. */
 export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
   const schema = opts.schema === undefined ? undefined : checkSchema(opts.schema);
@@ -82,6 +101,18 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
       await time(() => c.query(text));
     },
   });
+  // The first connection says at once, in one line, when the server cannot be reached or refuses us.
+  // (A probe of its own: a pool's connect would wait for ever on a host that drops packets.)
+  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    await probe.end();
+  } catch (e) {
+    await probe.end().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+    throw new Error(`postgres adapter: cannot connect to ${where(url)}: ${why(e)}`);
+  }
   // CREATE SCHEMA IF NOT EXISTS is not safe against itself: two replicas starting at once can both
   // pass the check and one fails on the catalog's unique key. A database-wide advisory lock orders them.
   if (schema) {
