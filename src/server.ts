@@ -24,6 +24,8 @@ import { openPgStore } from './store/pg/index.js';
 import type { Store } from './core/store.js';
 import { join } from 'node:path';
 import { startWorker } from './core/jobs/worker.js';
+import { startSweep } from './core/sweep.js';
+import { limit } from './core/limits.js';
 import { KAT_QUEUE, runKats } from './core/compute/services.js';
 import { DONATE_QUEUE, serverDonate } from './core/compute/donors.js';
 import { loadSampleServices } from './core/compute/seed.js';
@@ -60,8 +62,12 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
   const services = config.seed ? await loadSampleServices(core) : 0;
   if (services) log.info({ services }, 'sample services published (served once their KATs pass)');
   const stopCallSweep = startCallSweep(core);
-  const purge = setInterval(() => void store.proofs.purgeExpired(core.now()).catch(() => 0), 60_000);
-  purge.unref();
+  // Spent proofs past their expiry, registration-count buckets past pow.window.
+  const stopPowPurge = startSweep(core, {
+    what: 'expired PoW proofs and registration counts purged',
+    everyMs: 60_000,
+    run: async () => (await store.proofs.purgeExpired(core.now())) + (await store.powRates.purge(core.now() - limit('pow.window') * 1000)),
+  });
   const stopDropSweep = startDropSweep(core);
   const stopWantedSweep = startWantedSweep(core);
   const stopEventSweep = startEventSweep(core);
@@ -100,7 +106,7 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(purge);
+      stopPowPurge();
       stopDropSweep();
       stopWantedSweep();
       stopEventSweep();

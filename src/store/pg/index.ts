@@ -20,16 +20,19 @@ import { pgQuotas } from './quotas.js';
 import { pgSpaces } from './spaces.js';
 import { pgliteSql, poolSql, type Sql } from './sql.js';
 import { pgTasks } from './tasks.js';
+import { pgPowRates } from './pow-rates.js';
+import { pgLeader } from './leader.js';
 
 /** Every port of the Store (the fields that are repositories), in the order of src/core/store.ts. */
 export const STORE_PORTS = [
   'identities', 'proofs', 'drops', 'kb', 'a2a', 'agents', 'ledger', 'tasks', 'spaces', 'saved', 'notes', 'checkpoints', 'anchors', 'cache', 'blobs', 'mail',
   'events', 'jobs', 'control', 'quotas', 'identityKeys', 'signedConfirms', 'swarm', 'webhooks', 'exports', 'exportFiles', 'admin', 'gov', 'services', 'cjobs', 'inj',
+  'powRates', 'leader',
 ] as const satisfies readonly (keyof Store)[];
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
-export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors'];
+export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors', 'powRates', 'leader'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -72,6 +75,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     throw e;
   }
   const kb = pgKb(sql);
+  const leader = pgLeader(sql, opts.schema ?? '');
   const ports: Partial<Store> = {
     identities: pgIdentities(sql),
     proofs: pgSpentProofs(sql),
@@ -88,6 +92,8 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     identityKeys: pgIdentityKeys(sql),
     signedConfirms: pgSignedConfirms(sql),
     anchors: pgAnchors(sql),
+    powRates: pgPowRates(sql),
+    leader,
   };
   const store = {
     ...ports,
@@ -96,6 +102,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
       return (await sql.query<{ ok: number }>('SELECT 1 AS ok')).rows[0]?.ok === 1;
     },
     async close() {
+      await leader.close();
       await events.close();
       await jobs.close();
       kb.close();

@@ -27,6 +27,16 @@ export interface Sql extends Q {
   listen(channel: string, fn: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>>;
   /** Sends a notification (its own tiny transaction: call it after the write committed). */
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * A connection of its own, outside the pool, for session state (advisory locks). `onLost` is
+   * called once if it drops (the server ends the session, and with it what the session held).
+   */
+  dedicated(onLost: () => void): Promise<Dedicated>;
+  close(): Promise<void>;
+}
+
+export interface Dedicated {
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: R[] }>;
   close(): Promise<void>;
 }
 
@@ -173,6 +183,28 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
         await client?.end().catch(() => undefined);
       };
     },
+    async dedicated(onLost) {
+      // keepAlive: a peer that vanished is noticed by TCP, not only by the next query.
+      const c = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: 10_000 });
+      let lost = false;
+      const lose = () => {
+        if (lost) return;
+        lost = true;
+        onLost();
+      };
+      c.on('error', lose);
+      c.on('end', lose);
+      await c.connect();
+      return {
+        async query<R>(text: string, params: readonly unknown[] = []) {
+          return { rows: (await time(() => c.query(text, params as unknown[]))).rows as R[] };
+        },
+        async close() {
+          lost = true;
+          await c.end().catch(() => undefined);
+        },
+      };
+    },
     async tx(fn) {
       const c = await pool.connect();
       try {
@@ -220,6 +252,10 @@ export async function pgliteSql(db: PGlite, opts: SqlOpts = {}): Promise<Sql> {
       // One instance in this process: no connection to lose.
       const off = await db.listen(chan(channel), fn);
       return () => off();
+    },
+    // One session in this process: the store's own (an advisory lock taken here is re-entrant).
+    async dedicated() {
+      return { query: (text, params) => live(() => base.query(text, params)), close: async () => undefined };
     },
     query: (text, params) => live(() => base.query(text, params)),
     exec: (text) => live(() => base.exec(text)),

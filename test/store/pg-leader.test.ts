@@ -1,0 +1,57 @@
+// Leadership across replicas on a real PostgreSQL server (registered only with CX_PG_REAL, set by
+// scripts/pg-test.sh): two stores on one schema stand for two replicas. One leads a name, the other
+// cannot take it; when the leader's session ends (its process died: the server terminates the
+// backend) the other's next try takes it; a clean close lets go at once; stores on other schemas
+// do not contend.
+import pg from 'pg';
+import { afterEach, expect, it } from 'vitest';
+import type { Store } from '../../src/core/store.js';
+import { openPgStore } from '../../src/store/pg/index.js';
+
+const url = process.env.CX_PG_REAL;
+const opened: Store[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close().catch(() => undefined);
+});
+const replica = async (schema: string) => {
+  const s = await openPgStore(url!, { allowPartial: true, schema, max: 4 });
+  opened.push(s);
+  return s;
+};
+
+if (url) {
+  it('real server: one replica leads a name; a dead leader is replaced on the next try; other schemas do not contend', async () => {
+    const schema = `lead${process.pid}`;
+    const [a, b] = [await replica(schema), await replica(schema)];
+    expect(await a.leader.hold('sweeps')).toBe(true);
+    expect(await b.leader.hold('sweeps')).toBe(false);
+    expect(await b.leader.hold('export')).toBe(true);
+    expect(await a.leader.hold('export')).toBe(false);
+    expect(await a.leader.hold('sweeps')).toBe(true);
+    const other = await replica(`${schema}x`);
+    expect(await other.leader.hold('sweeps')).toBe(true);
+    // A's session is killed from outside, as when its process dies: the lock goes with it.
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      const r = await c.query(
+        "SELECT pg_terminate_backend(l.pid) AS ok FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objid = (hashtextextended($1, 0) & x'ffffffff'::bigint)::oid",
+        [`cx.leader:${schema}:sweeps`],
+      );
+      expect(r.rows.map((x: { ok: boolean }) => x.ok)).toEqual([true]);
+    } finally {
+      await c.end();
+    }
+    // The next try: B takes it; A, when it tries again, finds it lost.
+    let took = false;
+    for (let i = 0; i < 50 && !took; i++) {
+      took = await b.leader.hold('sweeps');
+      if (!took) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(took).toBe(true);
+    expect(await a.leader.hold('sweeps')).toBe(false);
+    // A clean close lets go at once.
+    await b.close();
+    expect(await a.leader.hold('sweeps')).toBe(true);
+  }, 30_000);
+}
