@@ -43,11 +43,14 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** `opts.now`: the core's clock (tests move it to pass windows such as pow.window); default Date.now. */
-export async function startServer(config: Config, opts: { logger?: boolean; now?: () => number } = {}): Promise<Running> {
+/**
+ * `opts.now`: the core's clock (tests move it to pass windows such as pow.window); default Date.now.
+ * `opts.store`: a store opened by the caller (closed with the server); default the config's engine.
+ */
+export async function startServer(config: Config, opts: { logger?: boolean; now?: () => number; store?: Store } = {}): Promise<Running> {
   const logger = opts.logger ?? true;
   const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
-  const store = await openStore(config);
+  const store = opts.store ?? (await openStore(config));
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
   const core = buildCore(config, store, log, opts.now ? { now: opts.now, random: randomBytes } : undefined, runner);

@@ -3,6 +3,7 @@
 // cannot take it; when the leader's session ends (its process died: the server terminates the
 // backend) the other's next try takes it; a clean close lets go at once; stores on other schemas
 // do not contend.
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import type { Store } from '../../src/core/store.js';
@@ -18,6 +19,27 @@ const replica = async (schema: string) => {
   opened.push(s);
   return s;
 };
+
+// PGlite is one session in one process: two stores on one instance share it, so both lead (as on
+// SQLite, where one process always leads); exclusion needs server sessions (below).
+it('pglite: stores on one instance (one process) both lead; a name is one lock, let go once', async () => {
+  const db = new PGlite();
+  try {
+    const a = await openPgStore({ pglite: db }, { allowPartial: true });
+    const b = await openPgStore({ pglite: db }, { allowPartial: true });
+    opened.push(a, b);
+    expect(await a.leader.hold('sweeps')).toBe(true);
+    expect(await a.leader.hold('sweeps')).toBe(true);
+    expect(await b.leader.hold('sweeps')).toBe(true);
+    await a.leader.release('sweeps');
+    await b.leader.release('sweeps');
+    // Each store took the session's lock once and let it go once: none is left.
+    expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'")).rows[0]!.n).toBe(0);
+  } finally {
+    for (const s of opened.splice(0)) await s.close().catch(() => undefined);
+    await db.close();
+  }
+});
 
 if (url) {
   it('real server: one replica leads a name; a dead leader is replaced on the next try; other schemas do not contend', async () => {
