@@ -36,7 +36,7 @@ trap stop EXIT
   -o "-p $port -h 127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" start >/dev/null
 
 export CX_PG_REAL="postgres://postgres@127.0.0.1:$port/postgres"
-npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts test/store/pg-leader.test.ts -t '^(postgres |real server)' "$@"
+npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts test/store/pg-replicas.test.ts -t '^(postgres |real server)' "$@"
 if command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ]; then
   npx vitest run test/scale/replicas.test.ts "$@"
 else

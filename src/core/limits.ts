@@ -400,6 +400,7 @@ export const LIMITS: readonly Limit[] = [
   // ---- end safety ----
   // ---- scale-out (issue 23): replicas on one PostgreSQL (src/core/leader.ts, src/core/identity/pow-rate.ts) ----
   { key: 'pow.rates_refresh', value: 1, unit: 's', what: 'registration counts of the adaptive PoW are re-read from the store when older than this (replicas see each other within it)' },
+  { key: 'shed.db_wait', value: 100, unit: 'ms', what: 'PostgreSQL: a call\'s wait for a pooled connection beyond this counts as database pressure (db_busy: the summed excess, as a share of each second)' },
   { key: 'leader.retry', value: 5, unit: 's', what: 'a replica re-checks (or tries to take) the leadership of singleton work this often: a dead leader is replaced within it' },
   // ---- end scale-out ----
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },

@@ -1,7 +1,7 @@
 // Named leadership (LeaderRepo): what one process sees. A name held stays held (re-entrant, one
 // lock), names are independent, a released name can be taken again, and a restart (a process
 // that ends) does not keep it. That only one of several processes leads is a property of shared
-// stores: test/store/pg-leader.test.ts (real server) and test/scale/replicas.test.ts show it.
+// stores: test/store/pg-replicas.test.ts (real server) and test/scale/replicas.test.ts show it.
 import { expect, it } from 'vitest';
 import { type Adapter, storeFor } from './adapters.js';
 

@@ -19,7 +19,7 @@ export interface Replica {
 }
 
 export interface Cluster {
-  db: string;
+  db: string | null;
   dir: string;
   replicas: Replica[];
   /** The balancer's URL (null without one). */
@@ -73,8 +73,8 @@ export async function freshDatabase(adminUrl: string, name: string): Promise<str
 }
 
 export interface ClusterOpts {
-  /** The PostgreSQL database URL the replicas share. */
-  db: string;
+  /** The PostgreSQL database URL the replicas share; null: SQLite under the data directory (one replica). */
+  db: string | null;
   replicas: number;
   /** Node arguments that run the server (default: tsx on src/server.ts). */
   args?: string[];
@@ -98,8 +98,7 @@ export async function startCluster(o: ClusterOpts): Promise<Cluster> {
         CATALOG_PORT: String(cport),
         HOST: '127.0.0.1',
         CX_DATA: dir,
-        CX_DATABASE_URL: o.db,
-        CX_DATABASE_POOL: '8',
+        ...(o.db ? { CX_DATABASE_URL: o.db, CX_DATABASE_POOL: '8' } : {}),
         CX_LOG_LEVEL: 'info',
         CX_GIT_MIRROR: '0',
         ...o.env,
@@ -180,4 +179,66 @@ export async function startCluster(o: ClusterOpts): Promise<Cluster> {
     await stop();
     throw e;
   }
+}
+
+export interface ThrowawayPg {
+  url: string;
+  /** CPU (utime + stime, ms) of the server's processes now: the postmaster and every backend. */
+  cpuMs(): number;
+  stop(): void;
+}
+
+/**
+ * A PostgreSQL cluster of its own (initdb + pg_ctl under a temporary directory, as scripts/pg-test.sh
+ * makes), on a free loopback port, trust authentication, durability off (a measurement, thrown
+ * away). `preload`: shared_preload_libraries (pg_stat_statements for the benchmark).
+ */
+export async function throwawayPg(opts: { preload?: string } = {}): Promise<ThrowawayPg> {
+  const { execFileSync } = await import('node:child_process');
+  const { chmodSync, chownSync, existsSync, readdirSync } = await import('node:fs');
+  const majors = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)) : [];
+  const bin = process.env.PG_BIN ?? (majors[0] ? `/usr/lib/postgresql/${majors[0]}/bin` : '');
+  if (!bin || !existsSync(`${bin}/initdb`)) throw new Error('initdb not found (Debian: apt-get install -y postgresql; or set PG_BIN)');
+  const dir = mkdtempSync(join(tmpdir(), 'cx-pgb-'));
+  chmodSync(dir, 0o755);
+  // initdb refuses to run as root: the cluster belongs to the postgres user then.
+  const root = process.getuid?.() === 0;
+  const as = (cmd: string, args: string[]) => (root ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' }) : execFileSync(cmd, args, { stdio: 'pipe' }));
+  if (root) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(dir, uid, gid);
+  }
+  const port = await freePort();
+  as(`${bin}/initdb`, ['-D', `${dir}/data`, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+  const o = `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300${opts.preload ? ` -c shared_preload_libraries=${opts.preload}` : ''}`;
+  as(`${bin}/pg_ctl`, ['-D', `${dir}/data`, '-l', `${dir}/server.log`, '-w', '-o', o, 'start']);
+  const master = Number(readFileSync(`${dir}/data/postmaster.pid`, 'utf8').split('\n')[0]);
+  const tick = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    cpuMs() {
+      let ms = 0;
+      for (const p of readdirSync('/proc')) {
+        if (!/^\d+$/.test(p)) continue;
+        try {
+          const st = readFileSync(`/proc/${p}/stat`, 'utf8');
+          const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+          // f[1] is the parent pid; utime, stime are f[11], f[12].
+          if (Number(p) === master || Number(f[1]) === master) ms += (Number(f[11]) + Number(f[12])) * tick;
+        } catch {
+          /* gone meanwhile */
+        }
+      }
+      return ms;
+    },
+    stop() {
+      try {
+        as(`${bin}/pg_ctl`, ['-D', `${dir}/data`, '-m', 'immediate', 'stop']);
+      } catch {
+        /* already stopped */
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

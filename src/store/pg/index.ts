@@ -5,6 +5,7 @@
 // a half-working store never reaches the service.
 import type { PGlite } from '@electric-sql/pglite';
 import type { Store } from '../../core/store.js';
+import { limit } from '../../core/limits.js';
 import { pgAnchors } from './anchors.js';
 import { pgControl } from './control.js';
 import { pgDrops } from './drops.js';
@@ -55,7 +56,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
   const missing = pgMissing();
   if (missing.length && !opts.allowPartial) throw new Error(`postgres adapter: not yet implemented: ${missing.join(', ')}`);
   const now = opts.now ?? Date.now;
-  const sqlOpts = { schema: opts.schema, max: opts.max };
+  const sqlOpts = { schema: opts.schema, max: opts.max, waitFloorMs: limit('shed.db_wait') };
   const sql: Sql = typeof target === 'string' ? await poolSql(target, sqlOpts) : await pgliteSql(target.pglite, sqlOpts);
   try {
     await migratePg(sql);

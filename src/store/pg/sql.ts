@@ -17,7 +17,13 @@ export interface Q {
 export interface Sql extends Q {
   /** Runs `fn` in one transaction on one connection (READ COMMITTED); rolls back when it throws. */
   tx<T>(fn: (q: Q) => Promise<T>): Promise<T>;
-  /** Milliseconds spent waiting on the database (wall time of calls; overlapping calls add up). */
+  /**
+   * For load shedding (db_busy in src/http/pressure.ts, read as a share of each second). A server:
+   * calls do not block the serving thread (their client-side cost shows in the event loop), so what
+   * counts is the pool's queue: each call's wait for a connection beyond `waitFloorMs`, summed. A
+   * healthy server under many concurrent requests adds nothing; a pool queueing for a slow or
+   * overloaded server adds its lateness. PGlite (one session): the wall time of calls.
+   */
   busyMs(): number;
   /**
    * LISTENs on `channel` (suffixed with the schema, so stores on different schemas do not hear each
@@ -51,6 +57,8 @@ export interface SqlOpts {
   schema?: string;
   /** Pool size for a server (replicas x max must stay under max_connections, or use a pooler). */
   max?: number;
+  /** busyMs counts each call's wait for a pooled connection beyond this (default 100 ms). */
+  waitFloorMs?: number;
 }
 
 const checkSchema = (s: string): string => {
@@ -100,15 +108,37 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // Every call takes a pooled connection here (as pool.query would), so its wait is known.
   const busy = { ms: 0 };
-  const time = timed(busy);
-  const on = (c: pg.Pool | pg.PoolClient): Q => ({
+  const floor = opts.waitFloorMs ?? 100;
+  const acquire = async (): Promise<pg.PoolClient> => {
+    const t = performance.now();
+    const c = await pool.connect();
+    const waited = performance.now() - t;
+    if (waited > floor) busy.ms += waited - floor;
+    return c;
+  };
+  /** A connection that failed (no SQLSTATE: not an error the server answered) is dropped from the pool. */
+  const broken = (e: unknown) => (e instanceof Error && !/^[0-9A-Z]{5}$/.test(String((e as { code?: unknown }).code)) ? e : undefined);
+  const pooled = async <T>(f: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const c = await acquire();
+    try {
+      const out = await f(c);
+      c.release();
+      return out;
+    } catch (e) {
+      c.release(broken(e));
+      throw e;
+    }
+  };
+  const on = (c: pg.PoolClient | null): Q => ({
     async query<R>(text: string, params: readonly unknown[] = []) {
-      const r = await time(() => c.query(text, params as unknown[]));
+      const r = c ? await c.query(text, params as unknown[]) : await pooled((p) => p.query(text, params as unknown[]));
       return { rows: r.rows as R[], count: r.rowCount ?? 0 };
     },
     async exec(text) {
-      await time(() => c.query(text));
+      if (c) await c.query(text);
+      else await pooled((p) => p.query(text));
     },
   });
   // The first connection says at once, in one line, when the server cannot be reached or refuses us.
@@ -142,9 +172,9 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
   }
   const chan = (c: string) => (schema ? `${c}_${schema}` : c);
   return {
-    ...on(pool),
+    ...on(null),
     async notify(channel, payload) {
-      await time(() => pool.query('SELECT pg_notify($1, $2)', [chan(channel), payload]));
+      await pooled((p) => p.query('SELECT pg_notify($1, $2)', [chan(channel), payload]));
     },
     async listen(channel, fn, onLost) {
       // A dedicated client (a pooled one would be handed to queries); reconnected with backoff.
@@ -197,7 +227,7 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
       await c.connect();
       return {
         async query<R>(text: string, params: readonly unknown[] = []) {
-          return { rows: (await time(() => c.query(text, params as unknown[]))).rows as R[] };
+          return { rows: (await c.query(text, params as unknown[])).rows as R[] };
         },
         async close() {
           lost = true;
@@ -206,17 +236,17 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
       };
     },
     async tx(fn) {
-      const c = await pool.connect();
+      const c = await acquire();
       try {
         await c.query('BEGIN');
         const out = await fn(on(c));
         await c.query('COMMIT');
+        c.release();
         return out;
       } catch (e) {
         await c.query('ROLLBACK').catch(() => undefined);
+        c.release(broken(e));
         throw e;
-      } finally {
-        c.release();
       }
     },
     busyMs: () => busy.ms,

@@ -1,8 +1,9 @@
-// Leadership across replicas on a real PostgreSQL server (registered only with CX_PG_REAL, set by
-// scripts/pg-test.sh): two stores on one schema stand for two replicas. One leads a name, the other
-// cannot take it; when the leader's session ends (its process died: the server terminates the
-// backend) the other's next try takes it; a clean close lets go at once; stores on other schemas
-// do not contend.
+// What replicas need from the PostgreSQL adapter beyond the ports: leadership across processes,
+// and the pool pressure load shedding reads. Real-server cases are registered only with CX_PG_REAL
+// (scripts/pg-test.sh): two stores on one schema stand for two replicas. One leads a name, the
+// other cannot take it; when the leader's session ends (its process died: the server terminates
+// the backend) the other's next try takes it; a clean close lets go at once; stores on other
+// schemas do not contend.
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
@@ -77,3 +78,25 @@ if (url) {
     expect(await a.leader.hold('sweeps')).toBe(true);
   }, 30_000);
 }
+
+// Load shedding's db_busy on PostgreSQL: what counts is the pool's queue, a call's wait for a
+// connection beyond shed.db_wait, not the time calls spend on the server (they do not block the loop).
+if (url)
+  it('real server: busyMs counts waits for a pooled connection beyond the floor, not time on the server', async () => {
+    const { poolSql } = await import('../../src/store/pg/sql.js');
+    const sql = await poolSql(url, { max: 1, waitFloorMs: 100 });
+    try {
+      // One slow call alone: it waited for nothing.
+      await sql.query('SELECT pg_sleep(0.5)');
+      expect(sql.busyMs()).toBe(0);
+      // A second call behind it waits about 0.5 s for the only connection: about 0.4 s beyond the floor.
+      await Promise.all([sql.query('SELECT pg_sleep(0.5)'), sql.query('SELECT 1')]);
+      expect(sql.busyMs()).toBeGreaterThan(250);
+      expect(sql.busyMs()).toBeLessThan(5000);
+      // A query error leaves the connection in the pool, usable.
+      await expect(sql.query('SELECT no_such_column')).rejects.toThrow(/no_such_column/);
+      expect((await sql.query<{ ok: number }>('SELECT 1 AS ok')).rows[0]!.ok).toBe(1);
+    } finally {
+      await sql.close();
+    }
+  });
