@@ -55,6 +55,8 @@ export interface Config {
    * started with it; unset, SQLite under the data directory (one process).
    */
   databaseUrl: string | null;
+  /** CX_DATABASE_SESSION_URL: LISTEN and leadership connections go here (the server) when CX_DATABASE_URL is a transaction pooler; default CX_DATABASE_URL. */
+  databaseSessionUrl: string | null;
   /** Connections this process keeps to PostgreSQL (CX_DATABASE_POOL; replicas x pool + 2 each for LISTEN and leadership must fit max_connections or a pooler). */
   databasePool: number;
 }
@@ -112,7 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
   const mirror = env.CX_SOURCE_MIRROR?.trim();
   if (mirror && !/^(https|git|ssh):\/\/[^\s"<>]+$/.test(mirror)) throw new Error('config: CX_SOURCE_MIRROR must be an https://, git:// or ssh:// URL');
   if (root && !/^[0-9a-f]{64}$/.test(root)) throw new Error('config: CX_ROOT_PUB must be 64 hex characters (a raw Ed25519 public key)');
-  const databaseUrl = databaseUrlOf(env.CX_DATABASE_URL);
+  const databaseUrl = databaseUrlOf(env.CX_DATABASE_URL, 'CX_DATABASE_URL');
+  const databaseSessionUrl = databaseUrlOf(env.CX_DATABASE_SESSION_URL, 'CX_DATABASE_SESSION_URL');
   const databasePool = int(env.CX_DATABASE_POOL, 10, 'CX_DATABASE_POOL');
   if (databasePool < 1) throw new Error('config: CX_DATABASE_POOL must be at least 1');
   return {
@@ -144,12 +147,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     sourceMirror: mirror || null,
     gitMirror: env.CX_GIT_MIRROR !== '0',
     databaseUrl,
+    databaseSessionUrl,
     databasePool,
   };
 }
 
 /** CX_DATABASE_URL: empty is SQLite; otherwise a postgres:// (or postgresql://) URL with a host. */
-function databaseUrlOf(v: string | undefined): string | null {
+function databaseUrlOf(v: string | undefined, name: string): string | null {
   const s = v?.trim();
   if (!s) return null;
   let u: URL | null = null;
@@ -158,6 +162,6 @@ function databaseUrlOf(v: string | undefined): string | null {
   } catch {
     /* said below */
   }
-  if (!u || !/^postgres(ql)?:$/.test(u.protocol) || !u.hostname) throw new Error('config: CX_DATABASE_URL must be a postgres://user[:password]@host[:port]/database URL');
+  if (!u || !/^postgres(ql)?:$/.test(u.protocol) || !u.hostname) throw new Error(`config: ${name} must be a postgres://user[:password]@host[:port]/database URL`);
   return s;
 }

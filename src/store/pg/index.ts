@@ -47,6 +47,8 @@ export interface PgStoreOpts {
   allowPartial?: boolean;
   /** Pool size against a server. */
   max?: number;
+  /** Session connections (LISTEN, leadership) to this URL instead of the pool's (behind a transaction pooler). */
+  sessionUrl?: string;
 }
 
 export type PgTarget = string | { pglite: PGlite };
@@ -56,7 +58,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
   const missing = pgMissing();
   if (missing.length && !opts.allowPartial) throw new Error(`postgres adapter: not yet implemented: ${missing.join(', ')}`);
   const now = opts.now ?? Date.now;
-  const sqlOpts = { schema: opts.schema, max: opts.max, waitFloorMs: limit('shed.db_wait') };
+  const sqlOpts = { schema: opts.schema, max: opts.max, waitFloorMs: limit('shed.db_wait'), sessionUrl: opts.sessionUrl };
   const sql: Sql = typeof target === 'string' ? await poolSql(target, sqlOpts) : await pgliteSql(target.pglite, sqlOpts);
   try {
     await migratePg(sql);

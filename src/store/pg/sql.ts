@@ -59,6 +59,11 @@ export interface SqlOpts {
   max?: number;
   /** busyMs counts each call's wait for a pooled connection beyond this (default 100 ms). */
   waitFloorMs?: number;
+  /**
+   * Where the session connections go (LISTEN, advisory locks: they need a session of their own);
+   * default `url`. Lets `url` point at a transaction-pooling PgBouncer and this at the server.
+   */
+  sessionUrl?: string;
 }
 
 const checkSchema = (s: string): string => {
@@ -98,6 +103,7 @@ function why(e: unknown): string {
 
 /** A `pg` Pool on `url`. */
 export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
+  const session = opts.sessionUrl ?? url;
   const schema = opts.schema === undefined ? undefined : checkSchema(opts.schema);
   const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8 ? toNumber : pg.types.getTypeParser(oid, format as 'text')) };
   const pool = new pg.Pool({
@@ -183,7 +189,7 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
       let wait = 100;
       const connect = async (again: boolean): Promise<void> => {
         if (stopped) return;
-        const c = new pg.Client({ connectionString: url });
+        const c = new pg.Client({ connectionString: session });
         c.on('notification', (m) => {
           if (m.channel === chan(channel)) fn(m.payload ?? '');
         });
@@ -215,7 +221,7 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
     },
     async dedicated(onLost) {
       // keepAlive: a peer that vanished is noticed by TCP, not only by the next query.
-      const c = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: 10_000 });
+      const c = new pg.Client({ connectionString: session, keepAlive: true, connectionTimeoutMillis: 10_000 });
       let lost = false;
       const lose = () => {
         if (lost) return;
