@@ -7,7 +7,7 @@
 //  2. Total req/s through HAProxy (deploy/haproxy.cfg) with 1, 2 and 3 replicas on one PostgreSQL.
 // The servers are the built ones (`npm start`'s node command); PostgreSQL is a throwaway cluster of
 // its own (initdb under a temporary directory, fsync off: this measures CPU, not the disk).
-// BENCH_SECONDS (default 8) per row; BENCH_SCALE_ARGS replaces the node arguments of the servers; the machine's cores are shared by the load generator, every
+// BENCH_SECONDS (default 8) per row; BENCH_SCALE_PARTS=one|many runs one part; BENCH_SCALE_ARGS replaces the node arguments of the servers; the machine's cores are shared by the load generator, every
 // server process and PostgreSQL: see the notes printed under each table for what limits a figure.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -129,6 +129,15 @@ async function hotRows(run: BenchRun, url: string, only?: string[]): Promise<voi
       requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': xff() } }) }] as never,
     });
   if (want('d')) await benchDrops(url, run);
+  if (want('pub')) {
+    // A topic line: an event in the outbox and, on PostgreSQL, its NOTIFY (ids only) after commit.
+    const tok = await token(url);
+    await run('POST /v1/pub/{topic}', `${url}/v1/pub/r:BenchScaleRoom0123456789.load`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tok}`, 'content-type': 'text/plain', 'x-forwarded-for': '192.0.2.78' },
+      body: 'a line of the benchmark',
+    });
+  }
   if (want('mcp')) {
     const tok = await token(url);
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -141,6 +150,9 @@ async function hotRows(run: BenchRun, url: string, only?: string[]): Promise<voi
   }
 }
 
+/** BENCH_SCALE_PARTS=one,many (default both): the one-replica rows, the replica rows. */
+const PARTS = (process.env.BENCH_SCALE_PARTS || 'one,many').split(',');
+
 const us = (ms: number | null) => (ms === null ? '-' : `${Math.round(ms * 1000)} µs`);
 
 async function main(): Promise<void> {
@@ -151,8 +163,8 @@ async function main(): Promise<void> {
   const many: Measured[] = [];
   const opened: Cluster[] = [];
   try {
-    console.log(`\none replica, SQLite then PostgreSQL (${DURATION} s per row, ${WRK ?? 'autocannon'})`);
-    for (const engine of ['sqlite', 'postgres'] as const) {
+    if (PARTS.includes('one')) console.log(`\none replica, SQLite then PostgreSQL (${DURATION} s per row, ${WRK ?? 'autocannon'})`);
+    for (const engine of PARTS.includes('one') ? (['sqlite', 'postgres'] as const) : []) {
       const db = engine === 'postgres' ? await freshDatabase(pgc.url, 'bench_one') : null;
       const c = await startCluster({ db, replicas: 1, lb: false, args, env: ENV });
       opened.push(c);
@@ -163,8 +175,8 @@ async function main(): Promise<void> {
       await stats?.close();
       await c.stop();
     }
-    console.log('\nN replicas on PostgreSQL behind HAProxy');
-    for (const n of [1, 2, 3]) {
+    if (PARTS.includes('many')) console.log('\nN replicas on PostgreSQL behind HAProxy');
+    for (const n of PARTS.includes('many') ? [1, 2, 3] : []) {
       const db = await freshDatabase(pgc.url, `bench_n${n}`);
       const c = await startCluster({ db, replicas: n, args, env: ENV });
       opened.push(c);
@@ -179,7 +191,7 @@ async function main(): Promise<void> {
   }
   const cores = Number(execFileSync('nproc').toString().trim());
   console.log(`\n### One replica: CPU per request, SQLite vs PostgreSQL (${cores} cores, ${DURATION} s per row)\n`);
-  console.log('| row | engine | req/s | p99 ms | server CPU/req | PostgreSQL CPU/req | statements/req | commits/req | exec/req | NOTIFY/req | rows written/req |');
+  console.log('| row | engine | req/s | p99 ms | server CPU/req | PostgreSQL CPU/req | statements/req | COMMIT/req | exec/req | NOTIFY/req | rows written/req |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const m of one) {
     const w = m.db ? Object.entries(m.db.writes).filter(([, v]) => v >= 0.005).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ') || '-' : '-';
