@@ -27,7 +27,7 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
   }
   const t0 = performance.now();
   const child = spawn(process.execPath, serverArgs(), {
-    env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_SEED: '0', CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_GIT_MIRROR: '0' },
+    env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_SEED: '0', CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_GIT_MIRROR: '0', CX_SHED: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   kids.push(child);

@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   try {
     const basePid = spawnKid(kids, ['-e', BASELINE], { PORT: String(bport) });
     const floorPid = spawnKid(kids, ['bench/floor.mjs'], { PORT: String(fport) });
-    const cxPid = spawnKid(kids, serverArgs(), { PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000', CX_ADMIN_TOKEN: ADMIN }, 'inherit');
+    const cxPid = spawnKid(kids, serverArgs(), { PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000', CX_ADMIN_TOKEN: ADMIN, CX_SHED: '0' }, 'inherit');
     const base = `http://127.0.0.1:${bport}`;
     const floor = `http://127.0.0.1:${fport}`;
     const cx = `http://127.0.0.1:${port}`;

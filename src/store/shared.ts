@@ -1,6 +1,8 @@
 // Helpers both storage engines use (SQLite in src/store/sqlite, PostgreSQL in src/store/pg): the
 // job queue's backoff, the KB/task search terms (both engines cut words the same way so they find
-// the same rows), and the drafts an `emit` argument stands for.
+// the same rows), the drafts an `emit` argument stands for, and the sealing of A2A push configs.
+import { randomBytes } from 'node:crypto';
+import { NONCE, open, seal, subkey } from '../core/crypto/aead.js';
 import type { Emit, EventDraft } from '../core/events/ports.js';
 import { limit } from '../core/limits.js';
 
@@ -18,3 +20,32 @@ export function ftsQuery(q: string): string | null {
 
 /** The drafts an `emit` argument stands for, given the row as stored. */
 export const draftsOf = <Row>(emit: Emit<Row> | undefined, row: Row): EventDraft[] => (emit === undefined ? [] : typeof emit === 'function' ? emit(row) : emit);
+
+/** Where an A2A push config is: the AAD of its sealed bytes, so a ciphertext copied onto another row fails. */
+export interface PushPlace {
+  task: string;
+  id: string;
+  owner: string;
+  agent: string;
+}
+
+/**
+ * Push configs carry the caller's webhook token and credentials: sealed at rest with a subkey of
+ * the workspace key (nonce || ciphertext || tag), the AAD naming the row. `open` gives null for a
+ * row that is unsealed or fails authentication (moved, tampered, other key): never guessed at.
+ */
+export function pushSealer(master: Buffer, random: (n: number) => Buffer = randomBytes) {
+  const key = subkey(master, 'cx-a2a-push-v1');
+  const aad = (p: PushPlace) => JSON.stringify(['a2a-push', p.task, p.id, p.owner, p.agent]);
+  return {
+    seal(p: PushPlace, body: string): Buffer {
+      const nonce = random(NONCE);
+      return Buffer.concat([nonce, seal(key, nonce, body, aad(p))]);
+    },
+    open(p: PushPlace, sealed: Buffer | null): string | null {
+      if (!sealed || sealed.length <= NONCE) return null;
+      const plain = open(key, sealed.subarray(0, NONCE), sealed.subarray(NONCE), aad(p));
+      return plain ? plain.toString('utf8') : null;
+    },
+  };
+}

@@ -125,4 +125,15 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.a2a.tasks.load('done-new', 'a000001', '')).not.toBeNull();
     expect(await s.store.a2a.tasks.load('open-kept', 'a000001', '')).not.toBeNull();
   });
+
+  it('concurrent sweeps (one per replica) remove each task once: none is reported twice', async () => {
+    const s = await open();
+    const t = s.clock.now();
+    for (let i = 0; i < 12; i++) await s.store.a2a.tasks.save(rec(`old${i}`, t, { state: 'TASK_STATE_COMPLETED' }));
+    const rule = { final: FINAL, finalBefore: t + 1, open: OPEN, openBefore: t + 1 };
+    const runs = await Promise.all(Array.from({ length: 4 }, () => s.store.a2a.tasks.sweep(rule, 5)));
+    const gone = runs.flat().map((k) => k.id);
+    gone.push(...(await s.store.a2a.tasks.sweep(rule, 12)).map((k) => k.id));
+    expect(gone.sort()).toEqual(Array.from({ length: 12 }, (_, i) => `old${i}`).sort());
+  });
 }

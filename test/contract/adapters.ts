@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { Store } from '../../src/core/store.js';
+import { workspaceKeyOf } from '../../src/config.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { PG_PORTS, openPgStore } from '../../src/store/pg/index.js';
 
@@ -50,7 +51,7 @@ const pgliteAdapter: Adapter = {
       db = (await (await template).clone()) as PGlite;
       pglites.set(dir, db);
     }
-    return openPgStore({ pglite: db }, { now: clock.now, allowPartial: true });
+    return openPgStore({ pglite: db }, { now: clock.now, allowPartial: true, workspaceKey: workspaceKeyOf(dir) });
   },
   async dispose(dir) {
     const db = pglites.get(dir);
@@ -68,7 +69,7 @@ const realAdapter = (url: string): Adapter => ({
   async open(dir, clock) {
     let schema = realSchemas.get(dir);
     if (!schema) realSchemas.set(dir, (schema = `t${process.pid}_${schemas++}`));
-    return openPgStore(url, { now: clock.now, schema, allowPartial: true, max: 20 });
+    return openPgStore(url, { now: clock.now, schema, allowPartial: true, max: 20, workspaceKey: workspaceKeyOf(dir) });
   },
   async dispose(dir) {
     realSchemas.delete(dir);

@@ -103,4 +103,16 @@ export function contract(adapter: Adapter): void {
     expect((await s.store.agents.directory({ offset: 0, limit: 5, floor: { rep: 31, confirmed: 6, createdBefore: now } })).total).toBe(0);
     expect((await s.store.agents.directory({ offset: 0, limit: 5, floor: floor(now - 1) })).total).toBe(0);
   });
+
+  it('concurrent follow-ups to an open task all land, none lost', async () => {
+    const s = await open();
+    const now = s.clock.now();
+    const agent = (await identity(s.store, now)).id;
+    await s.store.agents.addInbound(inbound('task-1', agent, now));
+    const res = await together(8, (i) => s.store.agents.appendInbound('task-1', `|m${i}`, now + 1));
+    expect(res.every(Boolean)).toBe(true);
+    const text = (await s.store.agents.inbound('task-1'))!.text;
+    for (let i = 0; i < 8; i++) expect(text).toContain(`|m${i}`);
+    expect(text.length).toBe('please help'.length + 8 * 3);
+  });
 }

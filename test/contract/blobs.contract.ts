@@ -70,4 +70,15 @@ export function contract(adapter: Adapter): void {
     expect(await again.blobs.meta(m.hash)).toEqual({ ...m, pinned_by: 'admin', pin: null, note: null });
     expect((await again.blobs.bytes(m.hash))!.equals(bytes)).toBe(true);
   });
+
+  it('of concurrent operator uploads of the same bytes exactly one creates it; the bytes are stored once, intact', async () => {
+    const s = await open();
+    const now = s.clock.now();
+    const bytes = randomBytes(2000);
+    const m = { ...meta(bytes, 'asystem', now), kind: 'wasm' };
+    const res = await together(5, (i) => s.store.blobs.putPinned(m, bytes, { by: 'admin', pin: `svc@${i}`, note: null }));
+    expect(res.filter((r) => r.created)).toHaveLength(1);
+    expect((await s.store.blobs.bytes(m.hash))!.equals(bytes)).toBe(true);
+    expect((await s.store.blobs.meta(m.hash))!.pin).toMatch(/^svc@[0-4]$/);
+  });
 }

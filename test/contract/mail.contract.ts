@@ -133,4 +133,12 @@ export function contract(adapter: Adapter): void {
     expect(await again.mail.get(m2.id, c)).not.toBeNull();
     expect(await again.mail.reviewQueue(0, 10)).toEqual([]);
   });
+
+  it('a message removed by concurrent calls of its recipient is removed once', async () => {
+    const { s, now, a, b } = await setup();
+    const m = (await s.store.mail.insert(mail(a, b, now), 10)) as MailRow;
+    const res = await together(6, () => s.store.mail.remove(m.id, b));
+    expect(res.filter(Boolean)).toHaveLength(1);
+    expect(await s.store.mail.counts(b)).toEqual({ total: 0, unread: 0 });
+  });
 }

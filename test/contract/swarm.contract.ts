@@ -139,4 +139,19 @@ export function contract(adapter: Adapter): void {
     // Seqs are not reused after a prune.
     expect((await s.store.events.publish('ps:g:a', {})).id).toBe(6);
   });
+
+  it('of concurrent takers (replicas\' digest tickers) each due subscription goes to exactly one', async () => {
+    const s = await open();
+    const t = s.clock.now();
+    const a = await identity(s.store, t);
+    const ids: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const r = sub(a.id, t, { mode: 'digest' });
+      await s.store.swarm.create(r, 20);
+      ids.push(r.id);
+    }
+    await s.store.swarm.markDue(ids, t);
+    const got = (await together(6, () => s.store.swarm.takeDue(t, 4))).flat();
+    expect(got.sort()).toEqual([...ids].sort());
+  });
 }

@@ -106,4 +106,14 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.webhooks.claim('w1', key('k1'), t + 2 * HOUR, rule)).toBe('ok');
     expect(await s.store.webhooks.claim('w1', key('k2'), t + 11 * HOUR, rule)).toBe('replay');
   });
+
+  it('the minute count holds under concurrent deliveries of distinct keys', async () => {
+    const s = await open();
+    const t = s.clock.now();
+    await s.store.webhooks.insert(hook('w1', 'a1', t), 10);
+    const r = await Promise.all(Array.from({ length: 12 }, (_, i) => s.store.webhooks.claim('w1', key(`k${i}`), t, rule)));
+    expect(r.filter((x) => x === 'ok')).toHaveLength(rule.perMin);
+    expect(r.filter((x) => x === 'rate')).toHaveLength(12 - rule.perMin);
+    expect(await s.store.webhooks.get('w1')).toMatchObject({ dropped: 12 - rule.perMin });
+  });
 }

@@ -13,7 +13,7 @@ const sqliteDir = fileURLToPath(new URL('../../src/store/sqlite/migrations/', im
 
 /** SQLite migrations whose PostgreSQL twin is still to write (issue 23 in progress): shrink this list. */
 const PENDING = [
-  '004_a2a.sql', '008_a2a_retention.sql', '014_swarm.sql', '015_webhooks.sql', '016_compute.sql', '017_donors.sql', '018_exports.sql', '020_admin.sql',
+  '016_compute.sql', '017_donors.sql', '018_exports.sql', '020_admin.sql',
   '021_gov.sql', '022_inj.sql', '025_one_tombstone_table.sql',
 ];
 

@@ -6,7 +6,10 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { Store } from '../../core/store.js';
 import { limit } from '../../core/limits.js';
+import { pgA2a, pgAgents } from './a2a.js';
 import { pgAnchors } from './anchors.js';
+import { pgCache } from './cache.js';
+import { pgCheckpoints } from './checkpoints.js';
 import { pgControl } from './control.js';
 import { pgDrops } from './drops.js';
 import { pgEvents } from './events.js';
@@ -18,11 +21,14 @@ import { pgLedger } from './ledger.js';
 import { migratePg } from './migrate.js';
 import { pgNotes } from './notes.js';
 import { pgQuotas } from './quotas.js';
+import { pgSaved } from './saved.js';
 import { pgSpaces } from './spaces.js';
 import { pgliteSql, poolSql, type Sql } from './sql.js';
+import { pgSwarm } from './swarm.js';
 import { pgTasks } from './tasks.js';
 import { pgPowRates } from './pow-rates.js';
 import { pgLeader } from './leader.js';
+import { pgWebhooks } from './webhooks.js';
 
 /** Every port of the Store (the fields that are repositories), in the order of src/core/store.ts. */
 export const STORE_PORTS = [
@@ -33,7 +39,8 @@ export const STORE_PORTS = [
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
-export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors', 'powRates', 'leader'];
+export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors',
+  'a2a', 'agents', 'saved', 'checkpoints', 'cache', 'swarm', 'webhooks', 'powRates', 'leader'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -49,6 +56,8 @@ export interface PgStoreOpts {
   max?: number;
   /** Session connections (LISTEN, leadership) to this URL instead of the pool's (behind a transaction pooler). */
   sessionUrl?: string;
+  /** Seals A2A push configs at rest (config.workspaceKey, the key file every replica reads); without it they cannot be saved or read. */
+  workspaceKey?: Buffer;
 }
 
 export type PgTarget = string | { pglite: PGlite };
@@ -97,6 +106,13 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     anchors: pgAnchors(sql),
     powRates: pgPowRates(sql),
     leader,
+    a2a: pgA2a(sql, opts.workspaceKey ?? null),
+    agents: pgAgents(sql),
+    saved: pgSaved(sql),
+    checkpoints: pgCheckpoints(sql),
+    cache: pgCache(sql),
+    swarm: pgSwarm(sql),
+    webhooks: pgWebhooks(sql),
   };
   const store = {
     ...ports,

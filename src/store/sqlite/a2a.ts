@@ -2,8 +2,8 @@
 import type { Statement } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import type { A2aPushRecord, A2aStore, A2aTaskKey, A2aTaskRecord } from '../../core/a2a/ports.js';
-import { NONCE, open, seal, subkey } from '../../core/crypto/aead.js';
 import type { AgentCardRec, AgentRepo, InboundRec, InboundState } from '../../core/agents/ports.js';
+import { pushSealer } from '../shared.js';
 import { LIMIT, type Db } from './db.js';
 
 interface TaskRow { id: string; owner: string; agent: string; context_id: string; state: string; state_at: number; body: string; created: number; updated: number }
@@ -13,23 +13,13 @@ const toTask = (r: TaskRow): A2aTaskRecord => ({
 
 interface PushRow { task: string; id: string; owner: string; agent: string; body: string; wire: string; created: number; sealed: Buffer | null }
 
-// Push configs carry the caller's webhook token and credentials: sealed with a subkey of the data
-// directory's workspace key, the AAD naming the row so a ciphertext copied onto another row fails.
-const pushAad = (task: string, id: string, owner: string, agent: string) => JSON.stringify(['a2a-push', task, id, owner, agent]);
-
 /** `master` is the data directory's workspace key (workspace.key); `random` draws the nonces. */
 export function sqliteA2a(db: Db, master: Buffer, random: (n: number) => Buffer = randomBytes): A2aStore {
-  const key = subkey(master, 'cx-a2a-push-v1');
-  const sealPush = (task: string, id: string, owner: string, agent: string, body: string): Buffer => {
-    const nonce = random(NONCE);
-    return Buffer.concat([nonce, seal(key, nonce, body, pushAad(task, id, owner, agent))]);
-  };
+  // Sealed at rest with a subkey of the workspace key, the AAD naming the row (src/store/shared.ts).
+  const sealer = pushSealer(master, random);
+  const sealPush = (task: string, id: string, owner: string, agent: string, body: string): Buffer => sealer.seal({ task, id, owner, agent }, body);
   /** The plaintext config, or null for a row that is unsealed or fails authentication (never used). */
-  const openPush = (r: PushRow): string | null => {
-    if (!r.sealed || r.sealed.length <= NONCE) return null;
-    const plain = open(key, r.sealed.subarray(0, NONCE), r.sealed.subarray(NONCE), pushAad(r.task, r.id, r.owner, r.agent));
-    return plain ? plain.toString('utf8') : null;
-  };
+  const openPush = (r: PushRow): string | null => sealer.open(r, r.sealed);
   // Rows from before migration 008 hold the config in plain text: sealed once, here, in one
   // transaction. secure_delete zeroes the freed plain text instead of leaving it in free space.
   const plainRows = db.prepare('SELECT * FROM a2a_push WHERE sealed IS NULL').all() as PushRow[];

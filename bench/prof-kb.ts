@@ -1,0 +1,99 @@
+// Profiles one KB route of the built server over the bench database (.bench/kb-N): starts it with
+// --cpu-prof, drives it with autocannon for a few seconds, stops it and prints the top self-time
+// functions of the V8 profile. Usage: npx tsx bench/prof-kb.ts [hit|coarse|miss|h|brief] [seconds]
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { errsig } from '../src/core/kb/errsig/errsig.js';
+import { syntheticError } from './gen-kb.js';
+import { serverArgs } from './server-args.js';
+
+const which = process.argv[2] ?? 'hit';
+const seconds = Number(process.argv[3] ?? 8);
+const n = Number(process.env.BENCH_KB_ENTRIES || 1_000_000);
+const profDir = mkdtempSync(join(tmpdir(), 'cx-prof-'));
+const port = 18000 + Math.floor(Math.random() * 1000);
+const perf = process.env.PERF === '1';
+const stat = process.env.PERF === 'stat';
+const child = spawn(process.execPath, [...(perf ? ['--perf-basic-prof'] : stat ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`]), ...serverArgs().filter((a) => !(process.env.NOSEMI && a.startsWith('--max-semi')))], {
+  env: { ...process.env, PORT: String(port), CATALOG_PORT: String(port + 1), HOST: '127.0.0.1', CX_DATA: join('.bench', `kb-${n}`), CX_SEED: '0', CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_GIT_MIRROR: '0', CX_SHED: '0' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const url = `http://127.0.0.1:${port}`;
+for (;;) {
+  try {
+    if ((await fetch(`${url}/healthz`)).ok) break;
+  } catch {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+let k = 0;
+const xff = () => `10.${(k >> 8) & 255}.${k++ & 255}.1`;
+const pick = () => Math.floor(Math.random() * n);
+const hashes = Array.from({ length: 2000 }, () => errsig(syntheticError(pick())).h);
+const words = ['parser failed', 'socket buffer', 'thread module', 'config cache index', 'token stream', 'SyntheticError42', 'codec schema driver'];
+const req: Record<string, (r: Record<string, unknown>) => Record<string, unknown>> = {
+  hit: (r) => ({ ...r, method: 'POST', path: '/e', headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick()) }),
+  coarse: (r) => ({ ...r, method: 'POST', path: '/e', headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick() & ~3, `zz${k % 1000}`) }),
+  miss: (r) => ({ ...r, method: 'POST', path: '/e', headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: `NeverSeenError${Math.random()}: nothing like it` }),
+  h: (r) => ({ ...r, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': xff() } }),
+  hsame: (r) => ({ ...r, path: `/h/${hashes[0]}`, headers: { 'x-forwarded-for': xff() } }),
+  health: (r) => ({ ...r, path: '/healthz', headers: { 'x-forwarded-for': xff() } }),
+  brief: (r) => ({ ...r, path: `/brief?q=${encodeURIComponent(words[k % words.length]! + ' ' + (k % 997))}&env=lib${k % 5000}@1.2.0`, headers: { 'x-forwarded-for': xff() } }),
+};
+const codes: Record<string, number> = {};
+/** CPU time (all threads, /proc/<pid>/stat) of process `pid` per request while `f` runs, in µs. */
+async function cpuPer(pid: number, f: () => Promise<number>): Promise<{ per: number; n: number }> {
+  const t = (): number => { const x = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return Number(x[11]) + Number(x[12]); };
+  const t0 = t();
+  const n = await f();
+  return { per: ((t() - t0) * 10000) / n, n };
+}
+if (stat) {
+  const fport = port + 7;
+  const floor = spawn(process.execPath, ['bench/floor.mjs'], { env: { ...process.env, PORT: String(fport) }, stdio: 'ignore' });
+  for (;;) { try { if ((await fetch(`http://127.0.0.1:${fport}/healthz`)).ok) break; } catch { await new Promise((r) => setTimeout(r, 50)); } }
+  const drive = async (u: string, setup: unknown) => (await autocannon({ url: u, connections: 10, duration: seconds, requests: [{ setupRequest: setup as never }] })).requests.total;
+  const fl = (r: Record<string, unknown>) => ({ ...r, path: `/row/${Math.floor(Math.random() * 10000)}` });
+  await drive(`http://127.0.0.1:${fport}`, fl);
+  await autocannon({ url, connections: 10, duration: 2, requests: [{ setupRequest: req[which] as never }] });
+  // A B B A: a slow stretch of the shared machine weighs on both.
+  const f1 = await cpuPer(floor.pid!, () => drive(`http://127.0.0.1:${fport}`, fl));
+  const c1 = await cpuPer(child.pid!, () => drive(url, req[which]));
+  const c2 = await cpuPer(child.pid!, () => drive(url, req[which]));
+  const f2 = await cpuPer(floor.pid!, () => drive(`http://127.0.0.1:${fport}`, fl));
+  const c = (c1.per * c1.n + c2.per * c2.n) / (c1.n + c2.n);
+  const f = (f1.per * f1.n + f2.per * f2.n) / (f1.n + f2.n);
+  console.log(`${which}: ${c.toFixed(1)} µs CPU/request (${c1.n + c2.n} requests); floor ${f.toFixed(1)} µs; ratio ${(c / f).toFixed(2)}`);
+  floor.kill('SIGTERM');
+  child.kill('SIGINT');
+  process.exit(0);
+}
+const procStat = () => readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+const ticks = () => { const s = procStat(); return Number(s[11]) + Number(s[12]); };
+await autocannon({ url, connections: 10, duration: 2, requests: [{ setupRequest: req[which] as never }] });
+const rec = perf ? spawn('perf', ['record', '-F', '997', '-g', '-o', join(profDir, 'perf.data'), '-p', String(child.pid)], { stdio: 'ignore' }) : null;
+const t0 = ticks();
+const r = await autocannon({ url, connections: 10, duration: seconds, requests: [{ setupRequest: req[which] as never }] });
+const t1 = ticks();
+if (rec) { rec.kill('SIGINT'); await new Promise((res) => rec.on('exit', res)); console.log(`perf data: ${join(profDir, 'perf.data')}`); }
+for (const [c, v] of Object.entries(r.statusCodeStats ?? {})) codes[c] = (v as { count: number }).count;
+console.log(`${which}: ${r.requests.total} requests, ${((t1 - t0) * 10000 / r.requests.total).toFixed(1)} µs CPU/request, codes ${JSON.stringify(codes)}`);
+child.kill('SIGINT');
+await new Promise((res) => child.on('exit', res));
+const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+if (!file) process.exit(0);
+interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount: number }
+const prof = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as { nodes: Node[]; samples: number[] };
+const self = new Map<string, number>();
+let total = 0;
+for (const nd of prof.nodes) {
+  const key = `${nd.callFrame.functionName || '(anon)'} ${nd.callFrame.url.replace(/^.*\/(node_modules|dist)\//, '$1/')}:${nd.callFrame.lineNumber + 1}`;
+  self.set(key, (self.get(key) ?? 0) + nd.hitCount);
+  total += nd.hitCount;
+}
+const idle = [...self].filter(([k]) => k.startsWith('(idle)')).reduce((a, [, v]) => a + v, 0);
+console.log(`profile ${join(profDir, file)}: ${total} samples, idle ${((100 * idle) / total).toFixed(0)}%`);
+for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${((100 * v) / (total - idle)).toFixed(1).padStart(5)}%  ${k}`);
