@@ -10,7 +10,7 @@ import { NextLines } from '../core/ops/next-line.js';
 import type { Core, Credentials, Ctx, Operation } from '../core/ops/types.js';
 import type { z } from 'zod';
 import { ERR_TEMPLATE, KB_TEMPLATE, errCodes, guides, LANGS, PROMPTS, readErrCode, type Guide } from './resources.js';
-import { agentOps, mounted, selectionKey, toolName, toolOf, type ToolSelection } from './tools.js';
+import { agentOps, mounted, onceDescribed, selectionKey, toolName, toolOf, type ToolSelection } from './tools.js';
 
 /** Identity of a session (or of one stateless request): upgraded when a session registers. */
 export interface SessionState {
@@ -74,6 +74,7 @@ export class McpCatalog {
   readonly next: NextLines;
   private readonly agent: Operation[];
   private readonly views = new Map<string, ToolView>();
+  private readonly byIdentity = new WeakMap<ToolSelection, ToolView>();
   readonly extraTools: Set<string>;
   constructor(readonly core: Core, ops: readonly Operation[], readonly extras: McpExtras = {}) {
     this.agent = agentOps(ops);
@@ -88,16 +89,19 @@ export class McpCatalog {
 
   /** The view of a selection, built on first use (a bounded set: toolset subsets x read-only). */
   view(sel: ToolSelection = { readonly: false }): ToolView {
+    const same = this.byIdentity.get(sel);
+    if (same) return same;
     const key = selectionKey(sel);
     let v = this.views.get(key);
     if (!v) {
       const idx = this.agent.map((o, i) => [o, i] as const).filter(([o]) => mounted(o, sel));
-      const tools = [...idx.map(([, i]) => this.tools[i]!), ...(this.extras.tools ?? [])];
+      const tools = [...onceDescribed(idx.map(([, i]) => this.tools[i]!)), ...(this.extras.tools ?? [])];
       const list = { tools };
       const byTool = new Map(idx.map(([o]) => [toolName(o), o] as const));
       v = { tools, byTool, names: new Set(byTool.keys()), list, listJson: JSON.stringify(list) };
       if (this.views.size < 4096) this.views.set(key, v);
     }
+    if (Object.isFrozen(sel)) this.byIdentity.set(sel, v);
     return v;
   }
 }

@@ -74,6 +74,7 @@ export function modernHandler(cat: McpCatalog, onerror: (e: Error) => void): Mcp
 
 /** Whether a request belongs to the 2026-07-28 path (or to its validation ladder), per the SDK's own classifier. */
 export function isModern(method: string, headers: IncomingMessage['headers'], body: unknown): boolean {
+  if (plainLegacy(method, headers, body)) return false;
   const h = (k: string) => {
     const v = headers[k];
     return typeof v === 'string' ? v : undefined;
@@ -83,6 +84,26 @@ export function isModern(method: string, headers: IncomingMessage['headers'], bo
 }
 
 const REVISION = '2026-07-28';
+
+/**
+ * The common 2025-era POST, which the classifier would call legacy after its zod parses: one
+ * JSON-RPC request (only the four keys) with a string or safe-integer id, params absent or without `_meta` (so no
+ * envelope claim), no Mcp-Method/Mcp-Name header, and no version header or one older than
+ * 2026-07-28. Anything else is left to the classifier.
+ */
+function plainLegacy(method: string, headers: IncomingMessage['headers'], body: unknown): boolean {
+  if (method !== 'POST' || typeof body !== 'object' || body === null || Array.isArray(body) || Object.getPrototypeOf(body) !== Object.prototype) return false;
+  const b = body as Record<string, unknown>;
+  // The SDK's JSON-RPC request schema is strict: no other top-level keys.
+  for (const k in b) if (k !== 'jsonrpc' && k !== 'id' && k !== 'method' && k !== 'params') return false;
+  if (b.jsonrpc !== '2.0' || typeof b.method !== 'string') return false;
+  if (!(typeof b.id === 'string' || (typeof b.id === 'number' && Number.isSafeInteger(b.id)))) return false;
+  const p = b.params;
+  if (p !== undefined && (typeof p !== 'object' || p === null || Array.isArray(p) || Object.getPrototypeOf(p) !== Object.prototype || '_meta' in p)) return false;
+  if (headers['mcp-method'] !== undefined || headers['mcp-name'] !== undefined) return false;
+  const v = headers['mcp-protocol-version'];
+  return v === undefined || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && v < REVISION);
+}
 const ENVELOPE_VERSION = 'io.modelcontextprotocol/protocolVersion';
 
 /**

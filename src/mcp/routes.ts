@@ -15,10 +15,10 @@ import { credentialsOf } from '../http/input.js';
 import { face } from '../http/plugin.js';
 import { buildCards } from './cards.js';
 import { SessionEventStore } from './events.js';
-import { FastPost, fastEligible } from './fastpost.js';
+import { callAnswer, directKind, FastPost, fastEligible, listAnswer, sendJson } from './fastpost.js';
 import { isModern, ListBodies, modernHandler, serveModern } from './modern.js';
 import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
-import type { McpExtras } from './handlers.js';
+import { McpHandlers, type McpExtras } from './handlers.js';
 import { makeRoom, MemorySessionStore, type SessionRecord, type SessionStore } from './session-store.js';
 import { LegacySseTransport } from './sse.js';
 import { selectionOf } from './tools.js';
@@ -119,8 +119,19 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       rpcError(reply.raw, 403, -32000, 'host or origin not allowed');
       return null;
     }
-    return { net: netKey(req.ip), reqId: String(req.id) };
+    return { net: netOf(req.ip), reqId: String(req.id) };
   }
+  // The network key of the few addresses a server sees most (a session's client posts again and again).
+  const nets = new Map<string, string>();
+  const netOf = (ip: string | undefined): string => {
+    if (ip === undefined) return netKey(ip);
+    let n = nets.get(ip);
+    if (n === undefined) {
+      if (nets.size >= 1024) nets.clear();
+      nets.set(ip, (n = netKey(ip)));
+    }
+    return n;
+  };
 
   const authInfoOf = (facts: RequestFacts) => ({ token: '', clientId: facts.net, scopes: [], extra: { ...facts } });
   function attachFacts(req: FastifyRequest, facts: RequestFacts): void {
@@ -136,11 +147,13 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       reply.hijack();
       return rpcError(reply.raw, 400, -32602, sel);
     }
-    const view = cat.view(sel);
+    // The selection's view is needed by everything but a request in an existing session (which keeps its own).
+    const view = () => cat.view(sel);
+    // The body is parsed once here, for whichever path serves it.
+    const parsed = req.method === 'POST' ? parseBody(req.body) : undefined;
     // The revision is chosen per request, as 2026-07-28 says: a body that claims the per-request
     // envelope (or a 2026 header) goes to the stateless path; everything else is 2025-era.
     if (req.method === 'POST') {
-      const parsed = parseBody(req.body);
       if (parsed !== PARSE_ERROR && isModern('POST', req.headers, parsed)) {
         reply.hijack();
         try {
@@ -151,24 +164,24 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         }
         const bad = badArguments(parsed);
         if (bad) return answerBadArguments(reply.raw, 400, bad);
-        return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, view }, lists, cat);
+        return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, view: view() }, lists, cat);
       }
     }
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
-      const s = sessionOf(sid);
+      const rec = records.get(sid);
+      const s = rec && live.get(sid);
       reply.hijack();
-      if (!s || s.rec.kind !== 'http') return rpcError(reply.raw, 404, -32001, 'Session not found: initialize again');
+      if (!s || rec.kind !== 'http') return rpcError(reply.raw, 404, -32001, 'Session not found: initialize again');
       const key = credKey(creds);
-      if (key && key !== s.rec.bound && key !== credKey(s.state.creds)) return rpcError(reply.raw, 403, -32000, 'session belongs to another credential');
+      if (key && key !== rec.bound && key !== credKey(s.state.creds)) return rpcError(reply.raw, 403, -32000, 'session belongs to another credential');
       records.touch(sid, core.now());
-      const parsed = req.method === 'POST' ? parseBody(req.body) : undefined;
       if (parsed === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
       const bad = badArguments(parsed);
       if (bad) return answerBadArguments(reply.raw, 200, bad);
       if (req.method === 'POST' && s.fast && fastEligible(req.raw, parsed)) {
         if (s.fast.busy(parsed.id)) return rpcError(reply.raw, 400, -32600, `Invalid Request: id ${JSON.stringify(parsed.id).slice(0, 40)} is already in flight in this session`);
-        return s.fast.handle(req.raw, reply.raw, parsed, authInfoOf(facts));
+        return s.fast.handle(req.raw, reply.raw, parsed, facts, authInfoOf);
       }
       attachFacts(req, facts);
       await s.http!.handleRequest(req.raw, reply.raw, parsed);
@@ -186,7 +199,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       reply.hijack();
       return rpcError(reply.raw, 401, -32001, cx.line, cx.headers);
     }
-    const body = parseBody(req.body);
+    const body = parsed;
     if (body === PARSE_ERROR) return rpcError(reply.raw, 400, -32700, 'Parse error: malformed JSON');
     const bad = badArguments(body);
     if (bad) {
@@ -204,7 +217,8 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         return rpcError(reply.raw, cx.status, -32000, cx.line, cx.headers);
       }
       const state: SessionState = { creds, stateful: true };
-      const server = buildMcpServer(cat, state, view);
+      const sessionView = view();
+      const { server, handlers } = buildMcpServer(cat, state, sessionView);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         eventStore: new SessionEventStore(limit('mcp.events')),
@@ -218,7 +232,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         },
         onsessionclosed: (id) => dropSession(id),
       });
-      const fast = new FastPost(transport);
+      const fast = new FastPost(transport, { server, handlers });
       transport.onclose = () => {
         if (transport.sessionId) dropSession(transport.sessionId);
       };
@@ -226,8 +240,18 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       await transport.handleRequest(req.raw, reply.raw, body);
       return;
     }
-    // Stateless: a client that sends no session gets a one-shot server for this request.
-    const server = buildMcpServer(cat, { creds, stateful: false }, view);
+    // Stateless: a client that sends no session gets fresh per-request state. A plain tools/list or
+    // tools/call is answered from fresh handlers (fastpost.ts); anything else from a one-shot server.
+    if (fastEligible(req.raw, body)) {
+      const h = new McpHandlers(cat, { creds, stateful: false }, view());
+      const kind = directKind(body, h);
+      if (kind === 'list') return sendJson(reply.raw, listAnswer(h.view, body.id));
+      if (kind === 'call') {
+        const answer = await callAnswer(h, body, facts);
+        return reply.raw.destroyed ? undefined : sendJson(reply.raw, answer);
+      }
+    }
+    const { server } = buildMcpServer(cat, { creds, stateful: false }, view());
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {
       void transport.close().catch(() => {});
@@ -280,7 +304,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     reply.hijack();
     const id = randomUUID();
     const state: SessionState = { creds, stateful: true };
-    const server = buildMcpServer(cat, state, cat.view(sel));
+    const { server } = buildMcpServer(cat, state, cat.view(sel));
     const transport = new LegacySseTransport(id, reply.raw, `/messages?s=${id}`);
     addSession({ id, kind: 'sse', bound: credKey(creds), net: facts.net, seen: core.now() }, { server, state, sse: transport });
     transport.onclose = () => dropSession(id);

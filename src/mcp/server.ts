@@ -12,7 +12,13 @@ export { McpCatalog, type RequestFacts, type SessionState } from './handlers.js'
 
 const validator = new AjvJsonSchemaValidator();
 
-export function buildMcpServer(cat: McpCatalog, state: SessionState, view: ToolView = cat.view()): Server {
+/** A session's (or one stateless request's) SDK server, with the handlers behind it (FastPost answers some requests from them directly). */
+export interface McpSession {
+  server: Server;
+  handlers: McpHandlers;
+}
+
+export function buildMcpServer(cat: McpCatalog, state: SessionState, view: ToolView = cat.view()): McpSession {
   const h = new McpHandlers(cat, state, view);
   const server = new Server(SERVER_INFO(cat.core), {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: true }, prompts: { listChanged: false }, logging: {}, completions: {} },
@@ -32,7 +38,7 @@ export function buildMcpServer(cat: McpCatalog, state: SessionState, view: ToolV
       signal: extra.signal,
       progressToken: req.params._meta?.progressToken,
       notify: (method, params) => extra.sendNotification({ method, params } as never),
-      log: (params) => server.notification({ method: 'notifications/message', params } as never),
+      log: logTo(server),
     }),
   );
   server.setRequestHandler(ListResourcesRequestSchema, async (req) => h.listResources(req.params?.cursor));
@@ -53,5 +59,8 @@ export function buildMcpServer(cat: McpCatalog, state: SessionState, view: ToolV
   server.setRequestHandler(ListPromptsRequestSchema, async () => h.listPrompts());
   server.setRequestHandler(GetPromptRequestSchema, async (req) => h.getPrompt(req.params.name, req.params.arguments));
   server.setRequestHandler(CompleteRequestSchema, async (req) => h.complete(req.params.ref, req.params.argument));
-  return server;
+  return { server, handlers: h };
 }
+
+/** Tool-call logs of a session go out as notifications/message, not tied to the call (on the GET stream). */
+export const logTo = (server: Server) => (params: Record<string, unknown>) => server.notification({ method: 'notifications/message', params } as never);

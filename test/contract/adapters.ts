@@ -51,7 +51,7 @@ const pgliteAdapter: Adapter = {
       db = (await (await template).clone()) as PGlite;
       pglites.set(dir, db);
     }
-    return openPgStore({ pglite: db }, { now: clock.now, allowPartial: true, workspaceKey: workspaceKeyOf(dir) });
+    return openPgStore({ pglite: db }, { now: clock.now, allowPartial: true, workspaceKey: workspaceKeyOf(dir), dataDir: dir });
   },
   async dispose(dir) {
     const db = pglites.get(dir);
@@ -69,7 +69,7 @@ const realAdapter = (url: string): Adapter => ({
   async open(dir, clock) {
     let schema = realSchemas.get(dir);
     if (!schema) realSchemas.set(dir, (schema = `t${process.pid}_${schemas++}`));
-    return openPgStore(url, { now: clock.now, schema, allowPartial: true, max: 20, workspaceKey: workspaceKeyOf(dir) });
+    return openPgStore(url, { now: clock.now, schema, allowPartial: true, max: 20, workspaceKey: workspaceKeyOf(dir), dataDir: dir });
   },
   async dispose(dir) {
     realSchemas.delete(dir);

@@ -2,11 +2,12 @@
 // operator's asn.csv (longest prefix, re-read when it changes); content origin keeps the first
 // writer; the inbox copies inbox.<kind> bus events once, updates items by ref and keeps them after
 // the bus prunes; demand and tombstones; identity freeze; the purge of a root; all across a restart.
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { type Adapter, storeFor } from './adapters.js';
-import { identity, together } from './fixtures.js';
+import { identity, newId, together } from './fixtures.js';
 
 export function contract(adapter: Adapter): void {
   const open = storeFor(adapter);
@@ -127,4 +128,49 @@ export function contract(adapter: Adapter): void {
     expect(await (await s.reopen()).exports.tombstones(0, null, 10)).toEqual([{ id: 'k9', kind: 'kb', removed_at: t, reason: 'purge 0' }]);
     expect(await s.store.admin.escrowsOf([b.id])).toEqual([]);
   });
+
+  it('purge: its rows in every domain go, its KB entries and tasks are handed to the tombstones, the rows of others stay (a claim it held released)', async () => {
+    const s = await open();
+    const t = s.clock.now();
+    const a = await identity(s.store, t);
+    const b = await identity(s.store, t);
+    const e = (author: string, i: number) => ({
+      id: newId('k', 8), sig: `py:P${i}`, h: createHash('sha256').update(`py:P${i}`).digest('hex'), title: `entry ${i}`, error: `P${i}`, fix: `fix ${i}`, eco: 'pypi', cls: '', tags: ['t'],
+      libs: [{ name: 'lib', ver: '1' }], author, created: t,
+    });
+    const [ea, eb] = [e(a.id, 1), e(b.id, 2)];
+    await s.store.kb.insertMany([ea, eb]);
+    const task = (id: string, creator: string) => ({ id, title: 'task', body: 'b', tags: [], creator, space: null, bounty: null, credits: 0, created: t });
+    const ta = newId('t', 8);
+    const tb = newId('t', 8);
+    await s.store.tasks.insert(task(ta, a.id), null, t);
+    await s.store.tasks.insert(task(tb, b.id), null, t);
+    expect(await s.store.tasks.transition(tb, { state: 'open' }, { state: 'claimed', claimant: a.id, claimed: t }, null, t)).toMatchObject({ state: 'claimed' });
+    const note = newId('n', 8);
+    expect(await s.store.notes.insert({ id: note, owner: a.id, nonce: Buffer.alloc(12), ct: Buffer.from('sealed'), size: 6, created: t, updated: t }, 10)).toMatchObject({ id: note });
+    const gp = (id: string, author: string) => ({ id, kind: 'feature', title: 'T', body: 'B', section: null, author, net: 'n', patch: null, created: t });
+    await s.store.gov.createProposal(gp('pa00001', a.id));
+    await s.store.gov.createProposal(gp('pb00001', b.id));
+    await s.store.gov.support({ proposal: 'pb00001', root: a.id, net: 'n', lvl: 1, weight: 1, created: t });
+    await s.store.inj.report({ host: 'purge.example', domain: 'purge.example', ph: 'e'.repeat(64), root: a.id, net: 'n', flags: [], lvl: 1, weight: 1, created: t });
+    await s.store.services.putCall({ id: 'rpurge00001', name: 'x', ver: 1, caller: a.id, in_hash: '00', status: 'ok', code: null, detail: null, output: null, out_hash: null, ms: 1, charged: 0, donor: 'asystem', created: t });
+    expect(await s.store.signedConfirms.add({ entry: eb.id, id: a.id, pub: 'ab'.repeat(32), sig: 's', net: 'n', at: t })).toBe(true);
+    await s.store.admin.setMark('seed', a.id, true, '', t);
+    const r = await s.store.admin.purgeRoots([a.id], () => 'x:2', (c) => [...c.kb.map((id) => ({ id, kind: 'kb' as const, removed_at: t, reason: 'purged' })), ...c.tasks.map((id) => ({ id, kind: 'task' as const, removed_at: t, reason: 'purged' }))]);
+    expect(r.tombstones).toBe(2);
+    const st = await s.reopen();
+    expect(await st.kb.byId(ea.id)).toBeNull();
+    expect(await st.kb.byId(eb.id)).not.toBeNull();
+    expect(await st.tasks.byId(ta)).toBeNull();
+    expect(await st.tasks.byId(tb)).toMatchObject({ state: 'open', claimant: null });
+    expect(await st.notes.get(note, a.id)).toBeNull();
+    expect(await st.gov.proposal('pa00001')).toBeNull();
+    expect((await st.gov.proposal('pb00001'))!.nets).toEqual([]);
+    expect(await st.inj.host('purge.example', { month: 0, since: 0, daysSince: 0, n: 5, netCap: 3 })).toBeNull();
+    expect(await st.services.call('rpurge00001')).toBeNull();
+    expect((await st.signedConfirms.count(eb.id)).ids).toBe(0);
+    expect(await st.admin.hasMark('seed', a.id)).toBe(false);
+    expect((await st.exports.tombstones(0, null, 10)).map((x) => `${x.kind}:${x.id}`).sort()).toEqual([`kb:${ea.id}`, `task:${ta}`].sort());
+  });
 }
+

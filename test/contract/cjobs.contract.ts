@@ -64,4 +64,14 @@ export function contract(adapter: Adapter): void {
     await again.cjobs.setTrusted('a00041', true, t);
     expect((await again.cjobs.donor('a00041'))!.trusted).toBe(true);
   });
+
+  it('one donor leasing from several requests at once holds one slot of a job', async () => {
+    const s = await open();
+    const t = s.clock.now();
+    await s.store.cjobs.create(job('j000000000e', t, 4));
+    const got = await together(5, (i) => s.store.cjobs.lease('a00050', 'p', `l00000000005${i}`, t + 1000, t, i % 2 ? 'j000000000e' : null));
+    expect(got.filter(Boolean)).toHaveLength(1);
+    expect((await s.store.cjobs.slots('j000000000e')).filter((x) => x.state === 'leased').map((x) => x.donor)).toEqual(['a00050']);
+  });
 }
+

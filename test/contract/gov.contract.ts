@@ -5,6 +5,7 @@
 import { expect, it } from 'vitest';
 import type { GovRepo, NewNotice } from '../../src/core/gov/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
+import { together } from './fixtures.js';
 
 const prop = (id: string, t: number, patch: string | null = null) => ({ id, kind: 'feature', title: 'T', body: 'B', section: null, author: 'aauth', net: '10.0.0.0/24', patch, created: t });
 const decision = (state: 'accepted' | 'planned' | 'later' | 'declined', at: number, revisitAt: number | null = null) => ({ state, note: '', by: 'ops', at, revisitAt, bounty: 0 });
@@ -123,4 +124,15 @@ export function contract(adapter: Adapter): void {
     expect((await g.addLlmsRev({ section: 'norms', text: '- b', proposal: null, why: 'veto', created: t })).rev).toBe(3);
     expect((await (await s.reopen()).gov.llmsRevs()).map((r) => [r.rev, r.text])).toEqual([[2, '- a'], [3, '- b']]);
   });
+
+  it('notices filed at once from one network: the cap still holds; revisions added at once get distinct numbers', async () => {
+    const s = await open();
+    const g = s.store.gov;
+    const t = s.clock.now();
+    const filed = await together(6, (i) => g.fileNotice(notice(`nc${i}`, 'same', `G${i}`, t), { net: 2, group: 9, since: t - 1000 }));
+    expect(filed.filter((n) => n.state === 'counted')).toHaveLength(2);
+    const revs = await together(4, (i) => g.addLlmsRev({ section: 'norms', text: `- ${i}`, proposal: null, why: 'support', created: t }));
+    expect(revs.map((r) => r.rev).sort()).toEqual([2, 3, 4, 5]);
+  });
 }
+

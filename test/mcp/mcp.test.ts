@@ -44,7 +44,7 @@ describe('MCP over Streamable HTTP (session)', () => {
       expect(t.description).toBeTruthy();
       expect(t.annotations).toBeDefined();
     }
-    expect(tools.find((t) => t.name === 'sys_limits')!.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(tools.find((t) => t.name === 'sys_limits')!.annotations).toEqual({ readOnlyHint: true });
     expect(tools.find((t) => t.name === 'id_register')!.annotations!.readOnlyHint).toBeUndefined();
     expect(tools.find((t) => t.name === 'note_delete')!.annotations!.destructiveHint).toBeUndefined();
     expect(tools.find((t) => t.name === 'id_challenge')!.outputSchema?.type).toBe('object');

@@ -1,4 +1,4 @@
-// A compact tools/list (the default mount under 8,000 tokens; ?toolsets=all for every agent tool), toolsets and read-only mode on
+// A compact tools/list (every agent tool, ?toolsets=all, under 8,000 tokens; the default mount too), toolsets and read-only mode on
 // the URL or in headers, on both revisions.
 import { encode } from 'gpt-tokenizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,9 +22,15 @@ async function list(path: string, headers: Record<string, string> = {}) {
 const names = (r: { body: any }) => (r.body.result.tools as { name: string }[]).map((t) => t.name);
 
 describe('compact tools/list', () => {
-  it('the default mount (every toolset but swarm, gov, compute) fits in under 8,000 tokens; ?toolsets=all lists every agent tool', async () => {
-    const all = names(await list('/mcp?toolsets=all'));
-    for (const n of ['sub_create', 'topic_pub', 'in_create', 'gov_propose', 'svc_call']) expect(all).toContain(n);
+  it('every agent tool (?toolsets=all) fits in under 8,000 tokens, and so does the default mount (every toolset but swarm, gov, compute)', async () => {
+    const allR = await list('/mcp?toolsets=all');
+    const all = names(allR);
+    for (const n of ['sub_create', 'topic_pub', 'in_create', 'gov_propose', 'svc_call', 'inj_report', 'kb_search', 'drop_put', 'id_register']) expect(all).toContain(n);
+    const allTools = allR.body.result.tools;
+    expect(allTools.length).toBeGreaterThan(120);
+    const allJson = JSON.stringify({ tools: allTools });
+    expect(encode(allJson).length).toBeLessThan(8000);
+    expect(allJson).not.toContain('9007199254740991');
     const r = await list('/mcp');
     expect(names(r)).not.toContain('sub_create');
     // /help says what the default mount is.
@@ -32,12 +38,51 @@ describe('compact tools/list', () => {
     expect(help).toContain('mcp toolsets: /mcp mounts every toolset but swarm, gov and compute');
     const tools = r.body.result.tools;
     expect(tools.length).toBeGreaterThan(70);
-    const json = JSON.stringify({ tools });
-    expect(encode(json).length).toBeLessThan(8000);
-    expect(json).not.toContain('9007199254740991');
+    expect(encode(JSON.stringify({ tools })).length).toBeLessThan(8000);
     // Output schemas where they help: the fields a client reads for its next call.
     expect(tools.find((t: any) => t.name === 'id_register').outputSchema.properties.token).toBeDefined();
-    expect(tools.filter((t: any) => t.outputSchema).length).toBeLessThan(10);
+    expect(allTools.filter((t: any) => t.outputSchema).length).toBeLessThan(10);
+  });
+
+  it('the compact list keeps what a model needs: short descriptions, required fields, enums, field shapes once per list', async () => {
+    const tools = (await list('/mcp?toolsets=all')).body.result.tools as any[];
+    const by = new Map(tools.map((t) => [t.name, t]));
+    for (const t of tools) {
+      expect(t.description.length, t.name).toBeLessThan(90);
+      expect(t.description, t.name).not.toMatch(/\((?:REST|REST form)/);
+    }
+    expect(by.get('kb_search').description).toBe('Full-text search over titles, errors, fixes and tags.');
+    expect(by.get('kb_add').description).toMatch(/ Token\.$/);
+    expect(by.get('kb_add').inputSchema.required).toEqual(['error', 'fix', 'eco']);
+    expect(by.get('kb_add').inputSchema.properties.eco.enum).toContain('pypi');
+    // string | string[] as one type union, not an anyOf.
+    expect(by.get('kb_add').inputSchema.properties.tags).toEqual({ type: ['array', 'string'], items: { type: 'string' } });
+    // No patterns, no defaults, no length bounds; a real ceiling stays.
+    const json = JSON.stringify(tools);
+    expect(json).not.toMatch(/"(pattern|default|minLength|maxLength)":/);
+    expect(by.get('kb_search').inputSchema.properties.n.maximum).toBe(50);
+    // A field described alike in several tools is described in the first only.
+    expect(by.get('drop_put').inputSchema.properties.secret.description).toMatch(/secret path segment/);
+    expect(by.get('drop_get').inputSchema.properties.secret.description).toBeUndefined();
+    // A tool without arguments is {"type":"object"}.
+    expect(by.get('sys_limits').inputSchema).toEqual({ type: 'object' });
+  });
+
+  it('advertised schemas are leaner, validation is not: a pattern, a bound or a bad type is still a one-line refusal', async () => {
+    const call = async (name: string, args: unknown) =>
+      (await (await fetch(`${s.url}/mcp?toolsets=all`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: args, _meta: META } }),
+      })).json()) as any;
+    for (const [name, args, field] of [['kb_get', { id: 'not-an-id' }, 'id'], ['kb_search', { q: 'xyz', n: 51 }, 'n'], ['kb_search', { q: 'xyz', n: 'ten' }, 'n'], ['kb_search', { q: 'x' }, 'q']] as const) {
+      const r = await call(name, args);
+      expect(r.result.isError, name).toBe(true);
+      expect(r.result.content[0].text).toMatch(new RegExp(`^err bad ${field}\\b[^\\n]*$`));
+    }
+    const arr = await call('kb_search', ['q']);
+    expect(arr.error.code).toBe(-32602);
+    expect(arr.error.message).not.toContain('\n');
   });
 
   it('tools/list answers from one pre-serialized body per selection, each with its own id', async () => {

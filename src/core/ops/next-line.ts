@@ -32,12 +32,14 @@ export class NextLines {
             }
             if (seg.startsWith(':')) {
               params.push(alias[seg.slice(1)] ?? seg.slice(1));
-              return '([^/?]+)';
+              return o.rest!.twins?.length ? '([^/?]+?)' : '([^/?]+)';
             }
             return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
           })
           .join('/');
-        return { method: o.rest!.method, re: new RegExp(`^${src}/?$`), params, tool: toolName(o), weight: o.rest!.path.replace(/:[a-z_]+|\*/g, '').length };
+        // A twin (`/limits.md`, `/k/<id>.json`) is the same operation in another format: the same tool.
+        const twins = o.rest!.twins?.length ? `(?:\\.(?:${o.rest!.twins.join('|')}))?` : '';
+        return { method: o.rest!.method, re: new RegExp(`^${src}${twins}/?$`), params, tool: toolName(o), weight: o.rest!.path.replace(/:[a-z_]+|\*/g, '').length };
       })
       .sort((a, b) => b.weight - a.weight);
   }

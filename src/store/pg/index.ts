@@ -7,21 +7,30 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Store } from '../../core/store.js';
 import { limit } from '../../core/limits.js';
 import { pgA2a, pgAgents } from './a2a.js';
+import { pgAdmin } from './admin.js';
 import { pgAnchors } from './anchors.js';
+import { pgBlobs } from './blobs.js';
 import { pgCache } from './cache.js';
 import { pgCheckpoints } from './checkpoints.js';
+import { pgCJobs } from './cjobs.js';
 import { pgControl } from './control.js';
 import { pgDrops } from './drops.js';
 import { pgEvents } from './events.js';
+import { pgExportFiles } from './export-files.js';
+import { pgExports } from './exports.js';
+import { pgGov } from './gov.js';
 import { pgIdentities, pgSpentProofs } from './identities.js';
 import { pgIdentityKeys, pgSignedConfirms } from './identity-keys.js';
+import { pgInj } from './inj.js';
 import { pgJobs } from './jobs.js';
 import { pgKb } from './kb.js';
 import { pgLedger } from './ledger.js';
+import { pgMail } from './mail.js';
 import { migratePg } from './migrate.js';
 import { pgNotes } from './notes.js';
 import { pgQuotas } from './quotas.js';
 import { pgSaved } from './saved.js';
+import { pgServices } from './services.js';
 import { pgSpaces } from './spaces.js';
 import { pgliteSql, poolSql, type Sql } from './sql.js';
 import { pgSwarm } from './swarm.js';
@@ -40,7 +49,7 @@ export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
 export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors',
-  'a2a', 'agents', 'saved', 'checkpoints', 'cache', 'swarm', 'webhooks', 'powRates', 'leader'];
+  'a2a', 'agents', 'saved', 'checkpoints', 'cache', 'swarm', 'webhooks', 'exports', 'exportFiles', 'gov', 'services', 'cjobs', 'inj', 'admin', 'blobs', 'mail', 'powRates', 'leader'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -56,6 +65,8 @@ export interface PgStoreOpts {
   max?: number;
   /** Session connections (LISTEN, leadership) to this URL instead of the pool's (behind a transaction pooler). */
   sessionUrl?: string;
+  /** The replica's data directory: operator files each replica reads for itself (asn.csv). */
+  dataDir?: string;
   /** Seals A2A push configs at rest (config.workspaceKey, the key file every replica reads); without it they cannot be saved or read. */
   workspaceKey?: Buffer;
 }
@@ -113,6 +124,15 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     cache: pgCache(sql),
     swarm: pgSwarm(sql),
     webhooks: pgWebhooks(sql),
+    exports: pgExports(sql),
+    exportFiles: pgExportFiles(sql, now),
+    gov: pgGov(sql),
+    services: pgServices(sql),
+    cjobs: pgCJobs(sql),
+    inj: pgInj(sql),
+    admin: pgAdmin(sql, events, opts.dataDir, now),
+    blobs: pgBlobs(sql),
+    mail: pgMail(sql),
   };
   const store = {
     ...ports,

@@ -8,12 +8,12 @@ import type { Digest, KbEntry, KbHit, KbRepo, Lib, NewEntry, StaleSig, VoteResul
 import { ftsWords, tsQuery } from './fts.js';
 import type { Q, Sql } from './sql.js';
 
-interface Row extends Omit<KbEntry, 'libs'> { libs: string | null }
+export interface Row extends Omit<KbEntry, 'libs'> { libs: string | null }
 interface HitRow extends Omit<KbHit, 'libs'> { libs: string | null }
 
 const HITS = '(SELECT hits FROM kb_sig_hits WHERE h = e.h)';
 const LIBS = "(SELECT string_agg(name || '@' || ver, ' ' ORDER BY name) FROM kb_libs WHERE entry = e.n)";
-const COLS = `e.n, e.id, e.sig, e.h, e.ch, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails,
+export const COLS = `e.n, e.id, e.sig, e.h, e.ch, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails,
   coalesce(${HITS}, 0)::int8 AS hits, ${LIBS} AS libs`;
 const HIT_COLS = `e.id, e.title, e.fix, e.confirms, e.fails, ${LIBS} AS libs`;
 // Best first: confirmations outweigh failures, then demand, then recency.
@@ -30,7 +30,7 @@ function parseLibs(s: string | null): Lib[] {
     return { name: x.slice(0, at), ver: x.slice(at + 1) };
   });
 }
-const toEntry = (r: Row): KbEntry => ({ ...r, libs: parseLibs(r.libs) });
+export const toEntry = (r: Row): KbEntry => ({ ...r, libs: parseLibs(r.libs) });
 const toHit = (r: HitRow): KbHit => ({ ...r, libs: parseLibs(r.libs) });
 
 export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void } {
