@@ -86,7 +86,7 @@ export interface ClusterOpts {
 
 export async function startCluster(o: ClusterOpts): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'cx-cluster-'));
-  const args = o.args ?? ['--import', 'tsx', process.env.CX_SCALE_SERVER ?? 'src/server.ts'];
+  const args = o.args ?? ['--import', 'tsx', 'src/server.ts'];
   const replicas: Replica[] = [];
   const kids: ChildProcess[] = [];
   const spawnReplica = async (n: number): Promise<Replica> => {
