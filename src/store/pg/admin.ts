@@ -7,53 +7,12 @@
 // data directory (`dataDir`; without one no ASN is known), re-read when it changes.
 import type { AdminRepo, Announcement, AsnPolicy, InboxEvent, InboxItem, Mark, OriginRow, PlatformCounts, StorageClass } from '../../core/admin/ports.js';
 import { AsnTable } from '../files/asn.js';
+import { PURGE_DELETE } from '../purge-targets.js';
 import type { PgEvents } from './events.js';
 import type { Q, Sql } from './sql.js';
 
-/**
- * Every column that names an identity, per table: what a purge deletes. The SQLite list
- * (src/store/sqlite/admin.ts PURGE_DELETE) with this schema's names; a table or column absent from
- * the schema is passed over (the tables of ports not yet on PostgreSQL, issue 23 in progress).
- * kb_entries' side tables (errors, search, libs, votes on it, aliases) go with it (ON DELETE CASCADE).
- */
-const PURGE_DELETE: ReadonlyArray<[table: string, col: string]> = [
-  ['kb_votes', 'voter'],
-  ['kb_digests', 'author'],
-  ['kb_signed_confirms', 'id'],
-  ['identity_keys', 'id'],
-  ['space_members', 'member'],
-  ['a2a_push', 'owner'],
-  ['a2a_push', 'agent'],
-  ['a2a_tasks', 'owner'],
-  ['a2a_tasks', 'agent'],
-  ['agent_inbound', 'sender'],
-  ['agent_inbound', 'agent'],
-  ['agent_cards', 'id'],
-  ['drops', 'owner'],
-  ['notes', 'owner'],
-  ['checkpoints', 'owner'],
-  ['anchors', 'owner'],
-  ['cache', 'producer'],
-  ['cache', 'to_id'],
-  ['blobs', 'owner'],
-  ['mail_reports', 'reporter'],
-  ['mail_reports', 'sender'],
-  ['mail', 'sender'],
-  ['mail', 'recipient'],
-  ['content_origin', 'root'],
-  ['inbox_items', 'ref'],
-  ['swarm_subs', 'owner'],
-  ['swarm_kv', 'owner'],
-  ['webhooks', 'owner'],
-  ['svc_calls', 'caller'],
-  ['svc_oks', 'by'],
-  ['inj_reports', 'root'],
-  ['inj_disputes', 'root'],
-  ['cjobs', 'caller'],
-  ['donor_reports', 'donor'],
-  ['donors', 'id'],
-  ['gov_support', 'root'],
-];
+// What a purge deletes: src/store/purge-targets.ts (both engines); a table or column absent from
+// the schema is passed over.
 
 /** Rows copied per round trip of the inbox ingest. */
 const INBOX_PAGE = 500;

@@ -17,7 +17,6 @@
 // the rows by id as for a local write. A lost listening connection is re-made and every followed
 // topic read again (notifications sent meanwhile are gone). A notification that fails to send
 // delays other replicas' live delivery until the topic's next event (subscribers fill gaps by id).
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { BusEvent, EventBus, EventDraft, TopicSelector } from '../../core/events/ports.js';
 import { Subscription } from '../../core/events/subscription.js';
 import { Listeners } from '../listeners.js';
@@ -25,17 +24,20 @@ import { limit } from '../../core/limits.js';
 import type { Q, Sql } from './sql.js';
 
 export interface PgEvents extends EventBus {
-  /** Inside a write's transaction: stores the drafts (ids allocated now); `flush` delivers them after commit. */
-  append(q: Q, drafts: readonly EventDraft[]): Promise<BusEvent[]>;
+  /** Inside a write's transaction: stores the drafts (ids allocated now); `flush` delivers them after commit. `mark`: the write's own set from `after`. */
+  append(q: Q, drafts: readonly EventDraft[], mark?: WriteMark): Promise<BusEvent[]>;
   /** After a write's transaction ended, committed or not: delivers what committed. */
   flush(): Promise<void>;
-  /** Runs a write (a `sql.tx` call) and flushes after it, also when it throws. */
-  after<T>(write: () => Promise<T>): Promise<T>;
+  /** Runs a write (a `sql.tx` call whose appends get `mark`) and flushes after it, also when it throws. */
+  after<T>(write: (mark: WriteMark) => Promise<T>): Promise<T>;
   /** LISTENs for other replicas' events (store open). */
   start(): Promise<void>;
   /** Ends every subscription and listener (store close). */
   close(): Promise<void>;
 }
+
+/** The topics (and last ids) one write appended to: handed over when the write has ended. */
+export type WriteMark = Map<string, number>;
 
 type Row = { topic: string; id: number; time: number; payload: unknown };
 const toEvent = (r: Row): BusEvent => ({ topic: r.topic, id: r.id, time: r.time, payload: r.payload });
@@ -56,11 +58,11 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
   // Live fan-out state: per topic the last id handed to listeners, and the topics written since.
   // A topic counts as written once its write has ENDED: with a pool, writes run concurrently, and a
   // flush that ran while another write was still open would mark that write's topic done before
-  // its event committed, losing it for live listeners. So each `after` carries its own set of
-  // topics (AsyncLocalStorage follows it through its awaits) and hands them over when it ends.
+  // its event committed, losing it for live listeners. So each `after` gives its write a set of its
+  // own (the `mark` its appends fill) and hands it over when the write ends. Passed by hand rather
+  // than through AsyncLocalStorage: on Node 20 that turns on promise hooks for the whole process.
   const delivered = new Map<string, number>();
   const touched = new Set<string>();
-  const writing = new AsyncLocalStorage<Map<string, number>>();
   const listeners = new Listeners();
   const subs = new Set<Subscription>();
   let flushing: Promise<void> | null = null;
@@ -68,7 +70,7 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
   const listened = (topic: string): boolean => listeners.listened(topic);
   const dispatch = (e: BusEvent): void => listeners.dispatch(e);
 
-  async function append(q: Q, drafts: readonly EventDraft[]): Promise<BusEvent[]> {
+  async function append(q: Q, drafts: readonly EventDraft[], mine?: WriteMark): Promise<BusEvent[]> {
     const out: BusEvent[] = [];
     const time = now();
     for (const d of drafts) {
@@ -80,7 +82,6 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
       await q.query('INSERT INTO events (topic, id, time, payload) VALUES ($1, $2, $3, $4::jsonb)', [d.topic, id, time, payload]);
       // The first write of a topic in this process: what was there before is history, not live.
       if (!delivered.has(d.topic)) delivered.set(d.topic, id - 1);
-      const mine = writing.getStore();
       if (mine) mine.set(d.topic, id);
       else touched.add(d.topic);
       out.push({ topic: d.topic, id, time, payload: JSON.parse(payload) as unknown });
@@ -122,11 +123,11 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     return flushing;
   }
 
-  async function after<T>(write: () => Promise<T>): Promise<T> {
-    const mine = new Map<string, number>();
+  async function after<T>(write: (mark: WriteMark) => Promise<T>): Promise<T> {
+    const mine: WriteMark = new Map();
     let ok = false;
     try {
-      const out = await writing.run(mine, write);
+      const out = await write(mine);
       ok = true;
       return out;
     } finally {
@@ -167,7 +168,7 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     flush,
     after,
     async publish(topic, payload) {
-      return after(async () => (await sql.tx((q) => append(q, [{ topic, payload }])))[0]!);
+      return after(async (mark) => (await sql.tx((q) => append(q, [{ topic, payload }], mark)))[0]!);
     },
     read: readAfter,
     head: (topic) => headOf(sql, topic),
@@ -177,25 +178,7 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
       return s;
     },
     on,
-    async prune(before, keep, stopped = () => false) {
-      let n = 0;
-      const heads = (await sql.query<{ topic: string; head: number }>('SELECT topic, head FROM event_heads')).rows;
-      for (const { topic, head } of heads) {
-        if (stopped()) break;
-        let lo = (await sql.query<{ lo: number | null }>('SELECT min(id) AS lo FROM events WHERE topic = $1', [topic])).rows[0]!.lo;
-        if (lo === null) continue;
-        const young = (await sql.query<{ id: number }>('SELECT id FROM events WHERE topic = $1 AND time >= $2 ORDER BY id LIMIT 1', [topic, before])).rows[0];
-        // Everything up to `bound` goes: what is over the count, and what is older than `before`.
-        const bound = Math.max(head - keep, young ? young.id - 1 : head);
-        lo -= 1;
-        while (lo < bound && !stopped()) {
-          const hi = Math.min(bound, lo + PRUNE_BATCH);
-          n += (await sql.query('DELETE FROM events WHERE topic = $1 AND id > $2 AND id <= $3', [topic, lo, hi])).count;
-          lo = hi;
-        }
-      }
-      return n;
-    },
+    prune: (before, keep, stopped) => pruneEvents(sql, null, before, keep, stopped),
     async close() {
       for (const s of [...subs]) s.end();
       listeners.clear();
@@ -204,4 +187,29 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     },
   };
   return bus;
+}
+
+/**
+ * Deletes the events of each topic (of those starting with `prefix`, or all) older than `before`
+ * beyond the newest `keep`, in batches of PRUNE_BATCH rows so locks are let go between them; the
+ * bus's retention and the swarm's line retention.
+ */
+export async function pruneEvents(sql: Sql, prefix: string | null, before: number, keep: number, stopped: () => boolean = () => false): Promise<number> {
+  let n = 0;
+  const heads = (await sql.query<{ topic: string; head: number }>('SELECT topic, head FROM event_heads WHERE $1::text IS NULL OR starts_with(topic, $1)', [prefix])).rows;
+  for (const { topic, head } of heads) {
+    if (stopped()) break;
+    let lo = (await sql.query<{ lo: number | null }>('SELECT min(id) AS lo FROM events WHERE topic = $1', [topic])).rows[0]!.lo;
+    if (lo === null) continue;
+    const young = (await sql.query<{ id: number }>('SELECT id FROM events WHERE topic = $1 AND time >= $2 ORDER BY id LIMIT 1', [topic, before])).rows[0];
+    // Everything up to `bound` goes: what is over the count, and what is older than `before`.
+    const bound = Math.max(head - keep, young ? young.id - 1 : head);
+    lo -= 1;
+    while (lo < bound && !stopped()) {
+      const hi = Math.min(bound, lo + PRUNE_BATCH);
+      n += (await sql.query('DELETE FROM events WHERE topic = $1 AND id > $2 AND id <= $3', [topic, lo, hi])).count;
+      lo = hi;
+    }
+  }
+  return n;
 }

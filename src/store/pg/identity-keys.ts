@@ -1,6 +1,5 @@
 // Identity signing keys, signed KB confirmations and the profile's `saved` count on PostgreSQL
 // (ports: src/core/trust/ports.ts, src/core/profiles/ports.ts; tables of migrations 006 and 013).
-import type { SavedCounter } from '../../core/profiles/ports.js';
 import type { IdentityKey, IdentityKeyRepo, SignedConfirm, SignedConfirmRepo } from '../../core/trust/ports.js';
 import type { Sql } from './sql.js';
 
@@ -25,21 +24,6 @@ export function pgSignedConfirms(sql: Sql): SignedConfirmRepo {
     },
     async list(entry, n) {
       return (await sql.query<Omit<SignedConfirm, 'net'>>('SELECT entry, id, pub, sig, at FROM kb_signed_confirms WHERE entry = $1 ORDER BY at, id LIMIT $2', [entry, n])).rows;
-    },
-  };
-}
-
-/** Live, visible checkpoints the identity owns plus live, visible cached results it produced (listed in PG_PORTS once checkpoints and cache are: its contract writes through them). */
-export function pgSaved(sql: Sql): SavedCounter {
-  return {
-    async savedBy(id, now) {
-      return (
-        await sql.query<{ n: number }>(
-          `SELECT (SELECT count(*) FROM checkpoints WHERE owner = $1 AND exp > $2 AND hidden = 0)
-                + (SELECT count(*) FROM cache WHERE producer = $1 AND exp > $2 AND hidden = 0) AS n`,
-          [id, now],
-        )
-      ).rows[0]!.n;
     },
   };
 }

@@ -6,14 +6,12 @@
 // (topic `ps:<topic>`), pruned per topic with the swarm's own bounds; heads stay, so a seq is never
 // reused.
 import type { KvEntry, NewSub, SubCounts, SubRow, SwarmRepo } from '../../core/swarm/ports.js';
+import { pruneEvents } from './events.js';
 import type { Q, Sql } from './sql.js';
 
 const COLS = `id, owner, topic, sink, target, filter, mode, hop_max AS "hopMax", credits_day AS "creditsDay", expires, created, cursor,
   delivered, filtered, missed, dropped, due, spent_on AS "spentOn", spent`;
 const KV = 'owner, ns, k, value, topic, seq, by, hop, missed, writes, updated';
-
-/** Rows deleted per retention statement. */
-const PRUNE_BATCH = 1000;
 
 const zero = (c: SubCounts) => [c.delivered ?? 0, c.filtered ?? 0, c.missed ?? 0, c.dropped ?? 0];
 
@@ -111,24 +109,7 @@ export function pgSwarm(sql: Sql): SwarmRepo {
     async expire(now) {
       return (await sql.query('DELETE FROM swarm_subs WHERE expires <= $1', [now])).count;
     },
-    async pruneLines(before, keep, stopped = () => false) {
-      let n = 0;
-      const heads = (await sql.query<{ topic: string; head: number }>("SELECT topic, head FROM event_heads WHERE starts_with(topic, 'ps:')")).rows;
-      for (const { topic, head } of heads) {
-        if (stopped()) break;
-        let lo = (await sql.query<{ lo: number | null }>('SELECT min(id) AS lo FROM events WHERE topic = $1', [topic])).rows[0]!.lo;
-        if (lo === null) continue;
-        const young = (await sql.query<{ id: number }>('SELECT id FROM events WHERE topic = $1 AND time >= $2 ORDER BY id LIMIT 1', [topic, before])).rows[0];
-        // Everything up to `bound` goes: what is over the count, and what is older than `before`.
-        const bound = Math.max(head - keep, young ? young.id - 1 : head);
-        lo -= 1;
-        while (lo < bound && !stopped()) {
-          const hi = Math.min(bound, lo + PRUNE_BATCH);
-          n += (await sql.query('DELETE FROM events WHERE topic = $1 AND id > $2 AND id <= $3', [topic, lo, hi])).count;
-          lo = hi;
-        }
-      }
-      return n;
-    },
+    // Lines are the bus's events of topics `ps:<topic>` (src/core/swarm/lines.ts).
+    pruneLines: (before, keep, stopped) => pruneEvents(sql, 'ps:', before, keep, stopped),
   };
 }

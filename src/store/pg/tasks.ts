@@ -17,7 +17,7 @@ export function pgTasks(sql: Sql, events: PgEvents): TaskRepo {
   const one = async (where: string, v: unknown): Promise<Task | null> => (await sql.query<Task>(`SELECT ${COLS} FROM tasks WHERE ${where}`, [v])).rows[0] ?? null;
   return {
     async insert(t: NewTask, escrow: TxDraft | null, now: number, emit?: Emit<Task>) {
-      return events.after(() =>
+      return events.after((mark) =>
         withFunds(sql, async (q): Promise<Task | 'taken'> => {
           // A taken id or bounty id inserts nothing (ON CONFLICT on either unique key).
           const task = (
@@ -29,7 +29,7 @@ export function pgTasks(sql: Sql, events: PgEvents): TaskRepo {
           ).rows[0];
           if (!task) return 'taken';
           if (escrow) await applyTx(q, escrow, now);
-          await events.append(q, draftsOf(emit, task));
+          await events.append(q, draftsOf(emit, task), mark);
           return task;
         }),
       );
@@ -37,7 +37,7 @@ export function pgTasks(sql: Sql, events: PgEvents): TaskRepo {
     byId: (id) => one('id = $1', id),
     byBounty: (b) => one('bounty = $1', b),
     async transition(id, from, p, tx, now, emit) {
-      return events.after(() =>
+      return events.after((mark) =>
         withFunds(sql, async (q): Promise<Task | 'stale'> => {
           // A field the patch leaves out keeps its value ($n::bool says whether it is set).
           const set = (k: keyof typeof p) => p[k] !== undefined;
@@ -74,7 +74,7 @@ export function pgTasks(sql: Sql, events: PgEvents): TaskRepo {
           ).rows[0];
           if (!task) return 'stale';
           if (tx) await applyTx(q, tx, now);
-          await events.append(q, draftsOf(emit, task));
+          await events.append(q, draftsOf(emit, task), mark);
           return task;
         }),
       );

@@ -4,50 +4,7 @@ import type { AdminRepo, Announcement, AsnPolicy, InboxEvent, InboxItem, Mark, O
 import { type Db, LIMIT } from './db.js';
 import type { SqliteEvents } from './events.js';
 import { AsnTable } from '../files/asn.js';
-
-/**
- * Every column that names an identity, per table: what a purge deletes (`del`) or clears (`clear`:
- * the row belongs to someone else and only forgets the identity). A new table holding identity ids
- * must be listed here; test/admin/purge.test.ts scans every table of the file for a purged id.
- */
-const PURGE_DELETE: ReadonlyArray<[table: string, col: string]> = [
-  ['kb_votes', 'voter'],
-  ['kb_digests', 'author'],
-  ['kb_signed_confirms', 'id'],
-  ['identity_keys', 'id'],
-  ['space_members', 'member'],
-  ['a2a_push', 'owner'],
-  ['a2a_push', 'agent'],
-  ['a2a_tasks', 'owner'],
-  ['a2a_tasks', 'agent'],
-  ['agent_inbound', 'sender'],
-  ['agent_inbound', 'agent'],
-  ['agent_cards', 'id'],
-  ['drops', 'owner'],
-  ['notes', 'owner'],
-  ['checkpoints', 'owner'],
-  ['anchors', 'owner'],
-  ['cache', 'producer'],
-  ['cache', 'to_id'],
-  ['blobs', 'owner'],
-  ['mail_reports', 'reporter'],
-  ['mail_reports', 'sender'],
-  ['mail', 'sender'],
-  ['mail', 'recipient'],
-  ['content_origin', 'root'],
-  ['inbox_items', 'ref'],
-  ['swarm_subs', 'owner'],
-  ['swarm_kv', 'owner'],
-  ['webhooks', 'owner'],
-  ['svc_calls', 'caller'],
-  ['svc_oks', 'by'],
-  ['inj_reports', 'root'],
-  ['inj_disputes', 'root'],
-  ['cjobs', 'caller'],
-  ['donor_reports', 'donor'],
-  ['donors', 'id'],
-  ['gov_support', 'root'],
-];
+import { PURGE_DELETE } from '../purge-targets.js';
 
 interface AnnRow extends Omit<Announcement, 'kind'> {
   kind: Announcement['kind'];
