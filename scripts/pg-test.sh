@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Runs the PostgreSQL contracts (test/contract, adapter `postgres`) against a REAL PostgreSQL server:
 # a throwaway cluster under a temporary directory (initdb + pg_ctl, no Docker), on a free loopback
-# port, trust authentication, stopped and removed at the end whatever happens.
+# port, trust authentication, stopped and removed at the end whatever happens. Then the replica
+# test (test/scale/replicas.test.ts: 3 replicas of the server behind HAProxy on that cluster), when
+# haproxy is installed.
 # Usage: scripts/pg-test.sh [extra vitest args]      (PG_BIN overrides where initdb/pg_ctl are)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PG_BIN=${PG_BIN:-$(dirname "$(command -v initdb || echo /usr/lib/postgresql/15/bin/initdb)")}
+# Debian keeps the server binaries off PATH, under /usr/lib/postgresql/<major>/bin (newest first).
+PG_BIN=${PG_BIN:-$(dirname "$(command -v initdb || ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -1 || true)")}
+if [ ! -x "$PG_BIN/initdb" ]; then
+  echo "pg-test: initdb not found (Debian: apt-get install -y postgresql; or set PG_BIN)" >&2
+  exit 1
+fi
 dir=$(mktemp -d /tmp/cx-pg-XXXXXX)
 chmod 755 "$dir"
 # initdb refuses to run as root: the cluster belongs to the postgres user when we are root.
@@ -29,4 +36,10 @@ trap stop EXIT
   -o "-p $port -h 127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" start >/dev/null
 
 export CX_PG_REAL="postgres://postgres@127.0.0.1:$port/postgres"
-npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts -t '^(postgres |real server)' "$@"
+npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts test/store/pg-replicas.test.ts -t '^(postgres |real server)' "$@"
+if command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ]; then
+  npx vitest run test/scale/replicas.test.ts "$@"
+else
+  echo "pg-test: haproxy not found (Debian: apt-get install -y haproxy): the replica test did not run" >&2
+  exit 1
+fi

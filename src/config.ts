@@ -50,6 +50,15 @@ export interface Config {
   a2aPushAllowLoopback: boolean;
   /** The git mirror of the KB under <data>/git (CX_GIT_MIRROR=0 turns it off: its routes answer 503). */
   gitMirror: boolean;
+  /**
+   * CX_DATABASE_URL (postgres://…): the store is that PostgreSQL database, shared by every replica
+   * started with it; unset, SQLite under the data directory (one process).
+   */
+  databaseUrl: string | null;
+  /** CX_DATABASE_SESSION_URL: LISTEN and leadership connections go here (the server) when CX_DATABASE_URL is a transaction pooler; default CX_DATABASE_URL. */
+  databaseSessionUrl: string | null;
+  /** Connections this process keeps to PostgreSQL (CX_DATABASE_POOL; replicas x pool + 2 each for LISTEN and leadership must fit max_connections or a pooler). */
+  databasePool: number;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -105,6 +114,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
   const mirror = env.CX_SOURCE_MIRROR?.trim();
   if (mirror && !/^(https|git|ssh):\/\/[^\s"<>]+$/.test(mirror)) throw new Error('config: CX_SOURCE_MIRROR must be an https://, git:// or ssh:// URL');
   if (root && !/^[0-9a-f]{64}$/.test(root)) throw new Error('config: CX_ROOT_PUB must be 64 hex characters (a raw Ed25519 public key)');
+  const databaseUrl = databaseUrlOf(env.CX_DATABASE_URL, 'CX_DATABASE_URL');
+  const databaseSessionUrl = databaseUrlOf(env.CX_DATABASE_SESSION_URL, 'CX_DATABASE_SESSION_URL');
+  const databasePool = int(env.CX_DATABASE_POOL, 10, 'CX_DATABASE_POOL');
+  if (databasePool < 1) throw new Error('config: CX_DATABASE_POOL must be at least 1');
   return {
     port,
     catalogPort,
@@ -133,5 +146,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     rootPub: root ? Buffer.from(root, 'hex') : null,
     sourceMirror: mirror || null,
     gitMirror: env.CX_GIT_MIRROR !== '0',
+    databaseUrl,
+    databaseSessionUrl,
+    databasePool,
   };
+}
+
+/** CX_DATABASE_URL: empty is SQLite; otherwise a postgres:// (or postgresql://) URL with a host. */
+function databaseUrlOf(v: string | undefined, name: string): string | null {
+  const s = v?.trim();
+  if (!s) return null;
+  let u: URL | null = null;
+  try {
+    u = new URL(s);
+  } catch {
+    /* said below */
+  }
+  if (!u || !/^postgres(ql)?:$/.test(u.protocol) || !u.hostname) throw new Error(`config: ${name} must be a postgres://user[:password]@host[:port]/database URL`);
+  return s;
 }

@@ -20,8 +20,12 @@ import type { Core } from './core/ops/types.js';
 import { buildApp } from './app.js';
 import { gitMirrorRepo } from './store/git/repo.js';
 import { openSqliteStore } from './store/sqlite/index.js';
+import { openPgStore } from './store/pg/index.js';
+import type { Store } from './core/store.js';
 import { join } from 'node:path';
 import { startWorker } from './core/jobs/worker.js';
+import { startSweep } from './core/sweep.js';
+import { limit } from './core/limits.js';
 import { KAT_QUEUE, runKats } from './core/compute/services.js';
 import { DONATE_QUEUE, serverDonate } from './core/compute/donors.js';
 import { loadSampleServices } from './core/compute/seed.js';
@@ -39,11 +43,14 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** `opts.now`: the core's clock (tests move it to pass windows such as pow.window); default Date.now. */
-export async function startServer(config: Config, opts: { logger?: boolean; now?: () => number } = {}): Promise<Running> {
+/**
+ * `opts.now`: the core's clock (tests move it to pass windows such as pow.window); default Date.now.
+ * `opts.store`: a store opened by the caller (closed with the server); default the config's engine.
+ */
+export async function startServer(config: Config, opts: { logger?: boolean; now?: () => number; store?: Store } = {}): Promise<Running> {
   const logger = opts.logger ?? true;
   const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
-  const store = openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
+  const store = opts.store ?? (await openStore(config));
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
   const core = buildCore(config, store, log, opts.now ? { now: opts.now, random: randomBytes } : undefined, runner);
@@ -58,8 +65,12 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
   const services = config.seed ? await loadSampleServices(core) : 0;
   if (services) log.info({ services }, 'sample services published (served once their KATs pass)');
   const stopCallSweep = startCallSweep(core);
-  const purge = setInterval(() => void store.proofs.purgeExpired(core.now()).catch(() => 0), 60_000);
-  purge.unref();
+  // Spent proofs past their expiry, registration-count buckets past pow.window.
+  const stopPowPurge = startSweep(core, {
+    what: 'expired PoW proofs and registration counts purged',
+    everyMs: 60_000,
+    run: async () => (await store.proofs.purgeExpired(core.now())) + (await store.powRates.purge(core.now() - limit('pow.window') * 1000)),
+  });
   const stopDropSweep = startDropSweep(core);
   const stopWantedSweep = startWantedSweep(core);
   const stopEventSweep = startEventSweep(core);
@@ -98,7 +109,7 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(purge);
+      stopPowPurge();
       stopDropSweep();
       stopWantedSweep();
       stopEventSweep();
@@ -115,6 +126,16 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
       await store.close();
     },
   };
+}
+
+/**
+ * The engine: PostgreSQL when CX_DATABASE_URL is set (shared by every replica started with it),
+ * otherwise SQLite under the data directory (one process). A server that cannot be reached, or a
+ * store that cannot open, is one line (main prints it and exits 1).
+ */
+async function openStore(config: Config): Promise<Store> {
+  if (!config.databaseUrl) return openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
+  return openPgStore(config.databaseUrl, { max: config.databasePool, sessionUrl: config.databaseSessionUrl ?? undefined, workspaceKey: config.workspaceKey, dataDir: config.dataDir });
 }
 
 async function main(): Promise<void> {

@@ -79,10 +79,20 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
     this.recent = cache ?? new LruTaskCache(keep);
   }
 
+  /**
+   * Tasks being written by the commit in flight: a load during its await (an asynchronous store:
+   * PostgreSQL) finds them here, not in `dirty` (already taken) nor in the cache (not yet put).
+   */
+  private writing = new Map<string, Task>();
+  /** Commits run one after another, so an older version of a task never lands after a newer one. */
+  private chain: Promise<void> = Promise.resolve();
+
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => void this.commit());
+    setImmediate(() => {
+      this.chain = this.chain.then(() => this.commit());
+    });
   }
 
   async save(task: Task, ctx: ServerCallContext): Promise<void> {
@@ -122,6 +132,7 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
     this.dirty = new Map();
     this.waiters = [];
     const now = this.now();
+    for (const [key, { task }] of batch) this.writing.set(key, task);
     try {
       if (batch.length) {
         await this.store.tasks.saveMany(
@@ -146,13 +157,15 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
     } catch (err) {
       for (const [key] of batch) this.recent.evict(key);
       for (const w of waiters) w.reject(err);
+    } finally {
+      for (const [key, { task }] of batch) if (this.writing.get(key) === task) this.writing.delete(key);
     }
   }
 
   async load(taskId: string, ctx: ServerCallContext): Promise<Task | undefined> {
     const { owner, agent } = scopeOf(ctx);
     const key = keyOf(owner, agent, taskId);
-    const mine = this.dirty.get(key)?.task ?? this.recent.get(key);
+    const mine = this.dirty.get(key)?.task ?? this.writing.get(key) ?? this.recent.get(key);
     if (mine) return structuredClone(mine);
     if (this.fresh.has(key)) return undefined;
     const rec = await this.store.tasks.load(taskId, owner, agent);

@@ -42,5 +42,6 @@ export async function sweepTasks(store: A2aStore, tasks: SqliteTaskStore, now: n
 
 /** Sweeps once now, then every a2a.sweep seconds; returns the function that stops it. */
 export function startTaskSweep(core: Core, tasks: SqliteTaskStore, everyMs = limit('a2a.sweep') * 1000): () => void {
-  return startSweep(core, { what: 'expired a2a tasks deleted', everyMs, run: (stopped) => sweepTasks(core.store.a2a, tasks, core.now(), undefined, stopped) });
+  // On every process: it also drops the deleted tasks from this process's task cache.
+  return startSweep(core, { what: 'expired a2a tasks deleted', everyMs, everyProcess: true, run: (stopped) => sweepTasks(core.store.a2a, tasks, core.now(), undefined, stopped) });
 }

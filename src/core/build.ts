@@ -21,7 +21,7 @@ export function buildCore(config: Config, store: Store, log: Logger, clock: { no
     log,
     now,
     random: (n) => clock.random(n),
-    pow: new Pow(config.sealKey, config.powBits, store.proofs, now, (n) => clock.random(n)),
+    pow: new Pow(config.sealKey, config.powBits, store.proofs, now, (n) => clock.random(n), store.powRates),
     quotas: new Quotas(store.quotas, now, config.quotaMult),
     started: now(),
     control: new Control(store.control, now, log),

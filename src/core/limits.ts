@@ -396,8 +396,13 @@ export const LIMITS: readonly Limit[] = [
   { key: 'pow.calm_global', value: 60, unit: 'registrations', what: 'registrations per window (all networks) below which PoW stays at its base; each doubling above adds 1 bit' },
   { key: 'pow.calm_net', value: 3, unit: 'registrations', what: 'registrations per window from one network below which its PoW stays at its base; each doubling above adds 1 bit' },
   { key: 'pow.extra_max', value: 6, unit: 'bits', what: 'most bits the measured rate adds to the base difficulty (pow.reg_bits_max = base + this)' },
-  { key: 'pow.nets_tracked', value: 10_000, unit: 'networks', what: 'networks whose registration times are kept in memory (the least recent go first)' },
+  { key: 'pow.nets_tracked', value: 10_000, unit: 'networks', what: 'networks whose registration counts are kept in the memo of a process (the least recently asked go first)' },
   // ---- end safety ----
+  // ---- scale-out (issue 23): replicas on one PostgreSQL (src/core/leader.ts, src/core/identity/pow-rate.ts) ----
+  { key: 'pow.rates_refresh', value: 1, unit: 's', what: 'registration counts of the adaptive PoW are re-read from the store when older than this (replicas see each other within it)' },
+  { key: 'shed.db_wait', value: 100, unit: 'ms', what: 'PostgreSQL: a call\'s wait for a pooled connection beyond this counts as database pressure (db_busy: the summed excess, as a share of each second)' },
+  { key: 'leader.retry', value: 5, unit: 's', what: 'a replica re-checks (or tries to take) the leadership of singleton work this often: a dead leader is replaced within it' },
+  // ---- end scale-out ----
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },
   { key: 'pow.ttl', value: POW.ttl_s, unit: 's', what: 'PoW challenge lifetime' },

@@ -26,6 +26,8 @@ import type { AdminRepo } from './admin/ports.js';
 import type { GovRepo } from './gov/ports.js';
 import type { CJobRepo, ServiceRepo } from './compute/ports.js';
 import type { InjRepo } from './inj/ports.js';
+import type { PowRateRepo } from './identity/ports.js';
+import type { LeaderRepo } from './leader/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -77,6 +79,10 @@ export interface Store {
   cjobs: CJobRepo;
   /** Injection-report map: reports (host, payload hash, flags, root, network), disputes. */
   inj: InjRepo;
+  /** Registration counts behind the adaptive PoW difficulty, shared by every process on the store. */
+  powRates: PowRateRepo;
+  /** Named leadership: work that runs on one process at a time among replicas (sweeps). */
+  leader: LeaderRepo;
   /** Milliseconds the serving thread has spent in database calls since the store opened (load shedding reads its rate). */
   busyMs(): number;
   /** Liveness of the backing store (healthz). */

@@ -23,7 +23,7 @@ export const challengeOp = defineOp({
   quota: ['challenge'],
   rest: { method: 'POST', path: '/v1/challenge' },
   async run(ctx, input) {
-    return ctx.core.pow.issue(input.for, ctx.net);
+    return ctx.core.pow.challenge(input.for, ctx.net);
   },
   text: (c) =>
     `challenge ${c.challenge} bits=${c.bits} exp=${c.exp} for=${c.for}\n` +
@@ -62,7 +62,9 @@ export const registerOp = defineOp({
       }
       await core.store.identities.create({ id, name: input.name ?? null, created: core.now(), rep: 0, confirmed: 0, frozen: false }, hashToken(token));
       await grantStart(core, id); // starting credits (limit credits.start), from the mint
-      core.pow.noteRegistration(ctx.net); // raises the difficulty under a flood (pow-rate.ts)
+      // Raises the difficulty under a flood (pow-rate.ts). The identity exists already: a count that
+      // could not be written must not cost the caller the token shown once.
+      await core.pow.noteRegistration(ctx.net).catch((err: unknown) => core.log.warn({ err }, 'registration not counted for the PoW rate'));
       core.log.info({ id, net: ctx.net }, 'registered');
       return { id, token, lvl: 'L0', name: input.name ?? null };
     }

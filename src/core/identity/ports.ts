@@ -26,3 +26,18 @@ export interface SpentProofRepo {
   spend(challenge: string, exp: number): Promise<boolean>;
   purgeExpired(now: number): Promise<number>;
 }
+
+/**
+ * Registration counts behind the adaptive PoW difficulty (pow-rate.ts), in buckets (`bucket`: its
+ * start, epoch ms). In the store so that every process on it counts every registration.
+ */
+export interface PowRateRepo {
+  /** One registration from `net` (never ''), in the bucket starting at `bucket`. */
+  note(net: string, bucket: number): Promise<void>;
+  /** Registrations in the buckets starting after `since`: in all, and from `net` (0 for null). */
+  counts(net: string | null, since: number): Promise<{ global: number; net: number }>;
+  /** The highest count of one network in the buckets starting after `since` (0 when none). */
+  busiest(since: number): Promise<number>;
+  /** Forgets the buckets starting at or before `before`; returns how many rows went. */
+  purge(before: number): Promise<number>;
+}

@@ -3,9 +3,9 @@
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { CxError } from '../errors.js';
 import { POW } from '../limits.js';
-import type { SpentProofRepo } from './ports.js';
+import type { PowRateRepo, SpentProofRepo } from './ports.js';
 import { limit } from '../limits.js';
-import { PowRates } from './pow-rate.js';
+import { memoryPowRates, PowRates } from './pow-rate.js';
 
 export type PowPurpose = 'reg' | 'w';
 
@@ -54,8 +54,10 @@ export class Pow {
     private spent: SpentProofRepo,
     private now: () => number,
     private random: (n: number) => Buffer,
+    /** Registration counts (the store's, shared by replicas); in memory without one. */
+    rates: PowRateRepo = memoryPowRates(),
   ) {
-    this.rates = new PowRates(now);
+    this.rates = new PowRates(rates, now);
   }
 
   /** The live difficulty for a caller on `net` (unknown network: the busiest network's rate counts). */
@@ -68,9 +70,15 @@ export class Pow {
     return { min: this.bits[p], max: this.bits[p] + limit('pow.extra_max') };
   }
 
-  /** A registration happened on `net`: counts toward the difficulty. */
-  noteRegistration(net: string): void {
-    this.rates.note(net);
+  /** A registration happened on `net`: counts toward the difficulty (every replica's challenges). */
+  async noteRegistration(net: string): Promise<void> {
+    await this.rates.note(net);
+  }
+
+  /** A challenge priced with counts at most pow.rates_refresh old (issue() alone uses the memo as it is). */
+  async challenge(p: PowPurpose, net?: string): Promise<Challenge> {
+    await this.rates.refresh(net);
+    return this.issue(p, net);
   }
 
   private mac(payload: string): string {

@@ -92,6 +92,7 @@ export const limitsOp = defineOp({
       };
       limitsMemo.set(ctx.core, fixed);
     }
+    await pow.rates.refresh(ctx.net);
     const reg = pow.difficulty('reg', ctx.net);
     const w = pow.difficulty('w', ctx.net);
     const rb = pow.bounds('reg');

@@ -5,6 +5,7 @@
 // a half-working store never reaches the service.
 import type { PGlite } from '@electric-sql/pglite';
 import type { Store } from '../../core/store.js';
+import { limit } from '../../core/limits.js';
 import { pgA2a, pgAgents } from './a2a.js';
 import { pgAdmin } from './admin.js';
 import { pgAnchors } from './anchors.js';
@@ -34,18 +35,21 @@ import { pgSpaces } from './spaces.js';
 import { pgliteSql, poolSql, type Sql } from './sql.js';
 import { pgSwarm } from './swarm.js';
 import { pgTasks } from './tasks.js';
+import { pgPowRates } from './pow-rates.js';
+import { pgLeader } from './leader.js';
 import { pgWebhooks } from './webhooks.js';
 
 /** Every port of the Store (the fields that are repositories), in the order of src/core/store.ts. */
 export const STORE_PORTS = [
   'identities', 'proofs', 'drops', 'kb', 'a2a', 'agents', 'ledger', 'tasks', 'spaces', 'saved', 'notes', 'checkpoints', 'anchors', 'cache', 'blobs', 'mail',
   'events', 'jobs', 'control', 'quotas', 'identityKeys', 'signedConfirms', 'swarm', 'webhooks', 'exports', 'exportFiles', 'admin', 'gov', 'services', 'cjobs', 'inj',
+  'powRates', 'leader',
 ] as const satisfies readonly (keyof Store)[];
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
 export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors',
-  'a2a', 'agents', 'saved', 'checkpoints', 'cache', 'swarm', 'webhooks', 'exports', 'exportFiles', 'gov', 'services', 'cjobs', 'inj', 'admin', 'blobs', 'mail'];
+  'a2a', 'agents', 'saved', 'checkpoints', 'cache', 'swarm', 'webhooks', 'exports', 'exportFiles', 'gov', 'services', 'cjobs', 'inj', 'admin', 'blobs', 'mail', 'powRates', 'leader'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -59,6 +63,8 @@ export interface PgStoreOpts {
   allowPartial?: boolean;
   /** Pool size against a server. */
   max?: number;
+  /** Session connections (LISTEN, leadership) to this URL instead of the pool's (behind a transaction pooler). */
+  sessionUrl?: string;
   /** The replica's data directory: operator files each replica reads for itself (asn.csv). */
   dataDir?: string;
   /** Seals A2A push configs at rest (config.workspaceKey, the key file every replica reads); without it they cannot be saved or read. */
@@ -72,7 +78,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
   const missing = pgMissing();
   if (missing.length && !opts.allowPartial) throw new Error(`postgres adapter: not yet implemented: ${missing.join(', ')}`);
   const now = opts.now ?? Date.now;
-  const sqlOpts = { schema: opts.schema, max: opts.max };
+  const sqlOpts = { schema: opts.schema, max: opts.max, waitFloorMs: limit('shed.db_wait'), sessionUrl: opts.sessionUrl };
   const sql: Sql = typeof target === 'string' ? await poolSql(target, sqlOpts) : await pgliteSql(target.pglite, sqlOpts);
   try {
     await migratePg(sql);
@@ -92,6 +98,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     throw e;
   }
   const kb = pgKb(sql);
+  const leader = pgLeader(sql, opts.schema ?? '');
   const ports: Partial<Store> = {
     identities: pgIdentities(sql),
     proofs: pgSpentProofs(sql),
@@ -108,6 +115,8 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     identityKeys: pgIdentityKeys(sql),
     signedConfirms: pgSignedConfirms(sql),
     anchors: pgAnchors(sql),
+    powRates: pgPowRates(sql),
+    leader,
     a2a: pgA2a(sql, opts.workspaceKey ?? null),
     agents: pgAgents(sql),
     saved: pgSaved(sql),
@@ -132,6 +141,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
       return (await sql.query<{ ok: number }>('SELECT 1 AS ok')).rows[0]?.ok === 1;
     },
     async close() {
+      await leader.close();
       await events.close();
       await jobs.close();
       kb.close();

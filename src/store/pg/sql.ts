@@ -17,7 +17,13 @@ export interface Q {
 export interface Sql extends Q {
   /** Runs `fn` in one transaction on one connection (READ COMMITTED); rolls back when it throws. */
   tx<T>(fn: (q: Q) => Promise<T>): Promise<T>;
-  /** Milliseconds spent waiting on the database (wall time of calls; overlapping calls add up). */
+  /**
+   * For load shedding (db_busy in src/http/pressure.ts, read as a share of each second). A server:
+   * calls do not block the serving thread (their client-side cost shows in the event loop), so what
+   * counts is the pool's queue: each call's wait for a connection beyond `waitFloorMs`, summed. A
+   * healthy server under many concurrent requests adds nothing; a pool queueing for a slow or
+   * overloaded server adds its lateness. PGlite (one session): the wall time of calls.
+   */
   busyMs(): number;
   /**
    * LISTENs on `channel` (suffixed with the schema, so stores on different schemas do not hear each
@@ -27,6 +33,16 @@ export interface Sql extends Q {
   listen(channel: string, fn: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>>;
   /** Sends a notification (its own tiny transaction: call it after the write committed). */
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * A connection of its own, outside the pool, for session state (advisory locks). `onLost` is
+   * called once if it drops (the server ends the session, and with it what the session held).
+   */
+  dedicated(onLost: () => void): Promise<Dedicated>;
+  close(): Promise<void>;
+}
+
+export interface Dedicated {
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: R[] }>;
   close(): Promise<void>;
 }
 
@@ -41,6 +57,13 @@ export interface SqlOpts {
   schema?: string;
   /** Pool size for a server (replicas x max must stay under max_connections, or use a pooler). */
   max?: number;
+  /** busyMs counts each call's wait for a pooled connection beyond this (default 100 ms). */
+  waitFloorMs?: number;
+  /**
+   * Where the session connections go (LISTEN, advisory locks: they need a session of their own);
+   * default `url`. Lets `url` point at a transaction-pooling PgBouncer and this at the server.
+   */
+  sessionUrl?: string;
 }
 
 const checkSchema = (s: string): string => {
@@ -59,8 +82,28 @@ function timed(busy: { ms: number }) {
   };
 }
 
+/** `host:port/database` of a URL, without its credentials (for messages). */
+export function where(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname.length > 1 ? u.pathname : ''}`;
+  } catch {
+    return 'the database';
+  }
+}
+
+/** A connection error in a few words (Node gives an AggregateError with an empty message when every address refused). */
+function why(e: unknown): string {
+  const err = e as { code?: string; message?: string; errors?: Array<{ code?: string; message?: string }> };
+  const inner = err.errors?.[0];
+  const msg = err.message || inner?.message || '';
+  const code = err.code ?? inner?.code;
+  return (code && !msg.includes(code) ? `${code} ${msg}` : msg || code || String(e)).trim().split('\n')[0]!;
+}
+
 /** A `pg` Pool on `url`. */
 export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
+  const session = opts.sessionUrl ?? url;
   const schema = opts.schema === undefined ? undefined : checkSchema(opts.schema);
   const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8 ? toNumber : pg.types.getTypeParser(oid, format as 'text')) };
   const pool = new pg.Pool({
@@ -71,17 +114,51 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // Every call takes a pooled connection here (as pool.query would), so its wait is known.
   const busy = { ms: 0 };
-  const time = timed(busy);
-  const on = (c: pg.Pool | pg.PoolClient): Q => ({
+  const floor = opts.waitFloorMs ?? 100;
+  const acquire = async (): Promise<pg.PoolClient> => {
+    const t = performance.now();
+    const c = await pool.connect();
+    const waited = performance.now() - t;
+    if (waited > floor) busy.ms += waited - floor;
+    return c;
+  };
+  /** A connection that failed (no SQLSTATE: not an error the server answered) is dropped from the pool. */
+  const broken = (e: unknown) => (e instanceof Error && !/^[0-9A-Z]{5}$/.test(String((e as { code?: unknown }).code)) ? e : undefined);
+  const pooled = async <T>(f: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const c = await acquire();
+    try {
+      const out = await f(c);
+      c.release();
+      return out;
+    } catch (e) {
+      c.release(broken(e));
+      throw e;
+    }
+  };
+  const on = (c: pg.PoolClient | null): Q => ({
     async query<R>(text: string, params: readonly unknown[] = []) {
-      const r = await time(() => c.query(text, params as unknown[]));
+      const r = c ? await c.query(text, params as unknown[]) : await pooled((p) => p.query(text, params as unknown[]));
       return { rows: r.rows as R[], count: r.rowCount ?? 0 };
     },
     async exec(text) {
-      await time(() => c.query(text));
+      if (c) await c.query(text);
+      else await pooled((p) => p.query(text));
     },
   });
+  // The first connection says at once, in one line, when the server cannot be reached or refuses us.
+  // (A probe of its own: a pool's connect would wait for ever on a host that drops packets.)
+  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    await probe.end();
+  } catch (e) {
+    await probe.end().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+    throw new Error(`postgres adapter: cannot connect to ${where(url)}: ${why(e)}`);
+  }
   // CREATE SCHEMA IF NOT EXISTS is not safe against itself: two replicas starting at once can both
   // pass the check and one fails on the catalog's unique key. A database-wide advisory lock orders them.
   if (schema) {
@@ -101,9 +178,9 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
   }
   const chan = (c: string) => (schema ? `${c}_${schema}` : c);
   return {
-    ...on(pool),
+    ...on(null),
     async notify(channel, payload) {
-      await time(() => pool.query('SELECT pg_notify($1, $2)', [chan(channel), payload]));
+      await pooled((p) => p.query('SELECT pg_notify($1, $2)', [chan(channel), payload]));
     },
     async listen(channel, fn, onLost) {
       // A dedicated client (a pooled one would be handed to queries); reconnected with backoff.
@@ -112,7 +189,7 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
       let wait = 100;
       const connect = async (again: boolean): Promise<void> => {
         if (stopped) return;
-        const c = new pg.Client({ connectionString: url });
+        const c = new pg.Client({ connectionString: session });
         c.on('notification', (m) => {
           if (m.channel === chan(channel)) fn(m.payload ?? '');
         });
@@ -142,18 +219,40 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
         await client?.end().catch(() => undefined);
       };
     },
+    async dedicated(onLost) {
+      // keepAlive: a peer that vanished is noticed by TCP, not only by the next query.
+      const c = new pg.Client({ connectionString: session, keepAlive: true, connectionTimeoutMillis: 10_000 });
+      let lost = false;
+      const lose = () => {
+        if (lost) return;
+        lost = true;
+        onLost();
+      };
+      c.on('error', lose);
+      c.on('end', lose);
+      await c.connect();
+      return {
+        async query<R>(text: string, params: readonly unknown[] = []) {
+          return { rows: (await c.query(text, params as unknown[])).rows as R[] };
+        },
+        async close() {
+          lost = true;
+          await c.end().catch(() => undefined);
+        },
+      };
+    },
     async tx(fn) {
-      const c = await pool.connect();
+      const c = await acquire();
       try {
         await c.query('BEGIN');
         const out = await fn(on(c));
         await c.query('COMMIT');
+        c.release();
         return out;
       } catch (e) {
         await c.query('ROLLBACK').catch(() => undefined);
+        c.release(broken(e));
         throw e;
-      } finally {
-        c.release();
       }
     },
     busyMs: () => busy.ms,
@@ -189,6 +288,10 @@ export async function pgliteSql(db: PGlite, opts: SqlOpts = {}): Promise<Sql> {
       // One instance in this process: no connection to lose.
       const off = await db.listen(chan(channel), fn);
       return () => off();
+    },
+    // One session in this process: the store's own (an advisory lock taken here is re-entrant).
+    async dedicated() {
+      return { query: (text, params) => live(() => base.query(text, params)), close: async () => undefined };
     },
     query: (text, params) => live(() => base.query(text, params)),
     exec: (text) => live(() => base.exec(text)),

@@ -28,6 +28,8 @@ import { sqliteExports } from './exports.js';
 import { fileExports } from '../files/exports.js';
 import { sqliteAdmin } from './admin.js';
 import { sqliteInj } from './inj.js';
+import { sqlitePowRates } from './pow-rates.js';
+import { sqliteLeader } from './leader.js';
 
 /**
  * `workspaceKey` seals A2A push configs at rest; without it (tools, tests) the data directory's
@@ -77,6 +79,8 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     services: sqliteServices(db),
     cjobs: sqliteCJobs(db),
     inj: sqliteInj(db),
+    powRates: sqlitePowRates(db),
+    leader: sqliteLeader(),
     busyMs: () => busy.ms,
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
