@@ -2,26 +2,22 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CxError, errCode } from '../core/errors.js';
 import { limit } from '../core/limits.js';
-import { acceptQ, JSON_T, TEXT, wantsJsonOf } from './negotiate.js';
+import { acceptQ, JSON_T, sendText, wantsJson } from './negotiate.js';
 import { paramTooLong } from './wire.js';
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: CxError, base: string): FastifyReply {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
   reply.header('cache-control', 'no-store');
-  const e = errorBody(req.headers.accept, (req.query as Record<string, unknown> | undefined)?.f, err, base);
-  return reply.code(err.status).type(e.type).send(e.body);
-}
-
-/** The body of an error as the request asks for it: problem+json, JSON (Accept or ?f=json), else the one line. */
-export function errorBody(accept: string | undefined, f: unknown, err: CxError, base: string): { type: string; body: string } {
-  if (acceptQ(accept, 'application/problem+json') > 0) {
-    return {
-      type: 'application/problem+json; charset=utf-8',
-      body: JSON.stringify({ type: `${base}/help/err/${err.code}`, title: errCode(err.code)?.summary ?? err.code, status: err.status, detail: err.line, code: err.code }),
-    };
+  if (acceptQ(req.headers.accept, 'application/problem+json') > 0) {
+    return reply
+      .code(err.status)
+      .type('application/problem+json; charset=utf-8')
+      .send({ type: `${base}/help/err/${err.code}`, title: errCode(err.code)?.summary ?? err.code, status: err.status, detail: err.line, code: err.code });
   }
-  if (wantsJsonOf(accept, f)) return { type: JSON_T, body: JSON.stringify({ error: err.code, detail: err.detail, status: err.status, line: err.line }) };
-  return { type: TEXT, body: err.line.endsWith('\n') ? err.line : err.line + '\n' };
+  if (wantsJson(req)) {
+    return reply.code(err.status).type(JSON_T).send({ error: err.code, detail: err.detail, status: err.status, line: err.line });
+  }
+  return sendText(reply, err.line, err.status);
 }
 
 /** Maps framework and unknown errors to CxError; unknown ones are logged and hidden. */

@@ -5,7 +5,6 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
 import { CxError } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import type { Core } from '../core/ops/types.js';
@@ -13,7 +12,6 @@ import { sendError, toCxError } from './errors.js';
 import { logSerializers } from './logging.js';
 import { clientErrorHandler } from './wire.js';
 import { startPressure } from './pressure.js';
-import { HotRoutes } from './hot.js';
 import { checkShed, shedClassOfPath } from '../core/control/shed.js';
 
 export interface HostOptions {
@@ -22,36 +20,11 @@ export interface HostOptions {
   logStream?: NodeJS.WritableStream;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Routes served before fastify for their plain case (src/http/hot.ts). */
-    hot: HotRoutes;
-  }
-}
-
 export async function createHost(core: Core, opts: HostOptions = {}): Promise<FastifyInstance> {
   const { config } = core;
   const reqPrefix = randomBytes(4).toString('hex');
   let reqSeq = 0;
-  // A caller's X-Request-Id is kept only when it is short and plain; otherwise a random
-  // per-process prefix and a counter: unique without a CSPRNG call per request.
-  const genReqId = (req: IncomingMessage): string => {
-    const given = req.headers['x-request-id'];
-    return typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : reqPrefix + (reqSeq++).toString(16).padStart(8, '0');
-  };
-  // Hot routes (src/http/hot.ts) see each request first; the faces add them (app.hot).
-  const hot = new HotRoutes(core, { genReqId, trustProxy: config.trustProxy, allowedHosts: config.allowedHosts });
   const app = Fastify({
-    serverFactory: (handler, opts) => {
-      const o = opts as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
-      const server = createServer((req, res) => void (hot.tryServe(req, res) || handler(req, res)));
-      // What fastify sets on the server it creates itself (lib/server.js), with its defaults.
-      server.keepAliveTimeout = o.keepAliveTimeout;
-      server.requestTimeout = o.requestTimeout;
-      server.setTimeout(o.connectionTimeout);
-      if (o.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = o.maxRequestsPerSocket;
-      return server;
-    },
     logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     trustProxy: config.trustProxy,
     bodyLimit: limit('body.default'),
@@ -74,10 +47,6 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
     return503OnClosing: false,
   });
 
-  app.decorate('hot', hot);
-  hot.log = app.log;
-  // Closing: fastify answers every request from now on (it drains them, src/http/wire.ts).
-  app.addHook('preClose', async () => void (hot.closing = true));
   await app.register(formbody, { bodyLimit: limit('body.default') });
   // An empty JSON body means no fields (clients often send the header on body-less POSTs).
   app.removeContentTypeParser('application/json');

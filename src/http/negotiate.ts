@@ -23,23 +23,17 @@ export function acceptQ(accept: string | undefined, type: string): number {
 }
 
 export function wantsJson(req: FastifyRequest): boolean {
-  return wantsJsonOf(req.headers.accept, queryF(req));
-}
-
-/** The same from the Accept header and the `f` query value (the lean path has no fastify request). */
-export function wantsJsonOf(accept: string | undefined, f: unknown): boolean {
-  if (typeof f === 'string' && f) return f === 'json';
-  const j = Math.max(acceptQ(accept, 'application/json'), acceptQ(accept, 'application/problem+json'));
-  return j > 0 && j >= acceptQ(accept, 'text/plain');
+  const f = queryF(req);
+  if (f) return f === 'json';
+  const a = req.headers.accept;
+  const j = Math.max(acceptQ(a, 'application/json'), acceptQ(a, 'application/problem+json'));
+  return j > 0 && j >= acceptQ(a, 'text/plain');
 }
 
 export function wantsHtml(req: FastifyRequest): boolean {
-  return wantsHtmlOf(req.headers.accept);
-}
-
-export function wantsHtmlOf(accept: string | undefined): boolean {
-  const h = acceptQ(accept, 'text/html');
-  return h > 0 && h >= acceptQ(accept, 'text/plain') && h >= acceptQ(accept, 'application/json');
+  const a = req.headers.accept;
+  const h = acceptQ(a, 'text/html');
+  return h > 0 && h >= acceptQ(a, 'text/plain') && h >= acceptQ(a, 'application/json');
 }
 
 export const TEXT = 'text/plain; charset=utf-8';

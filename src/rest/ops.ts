@@ -62,7 +62,7 @@ function pathInput(req: FastifyRequest, rest: RestBinding, types: Map<string, Js
 }
 
 /** Builds the raw input from path, query, body and mapped headers. */
-export function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonType>): Record<string, unknown> {
+function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonType>): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
   const rest = op.rest!;
   if (rest.query || rest.rawBody) {
@@ -100,7 +100,7 @@ export function rawInput(req: FastifyRequest, op: Operation, types: Map<string, 
 
 // Memoized renderings of results an op hands out more than once (e.g. the limits table).
 const textMemo = new WeakMap<object, string>();
-export function render(op: Operation, out: unknown, ctx: Parameters<Operation['text']>[1]): string {
+function render(op: Operation, out: unknown, ctx: Parameters<Operation['text']>[1]): string {
   if (!op.readOnly || typeof out !== 'object' || out === null) return op.text(out, ctx);
   let t = textMemo.get(out);
   if (t === undefined) textMemo.set(out, (t = op.text(out, ctx)));

@@ -9,14 +9,12 @@ import { registerExports } from './exports.js';
 import { registerGit } from './git.js';
 import { registerKbPages } from './kb.js';
 import { registerOpRoutes } from './ops.js';
-import { registerHotRoutes } from './hot.js';
 import { registerPages } from './pages.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerGovPages } from './gov.js';
 
 export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest', async (app, { core, ops }) => {
   registerOpRoutes(app, core, ops);
-  registerHotRoutes(app, core, ops);
   registerPages(app, core, ops);
   registerKbPages(app, core);
   registerErrsig(app);
