@@ -66,6 +66,12 @@ if (stat) {
   const f2 = await cpuPer(floor.pid!, () => drive(`http://127.0.0.1:${fport}`, fl));
   const c = (c1.per * c1.n + c2.per * c2.n) / (c1.n + c2.n);
   const f = (f1.per * f1.n + f2.per * f2.n) / (f1.n + f2.n);
+  // Where the server's CPU went by thread (main, the background writer, GC helpers...).
+  const threads = (pid: number) => Object.fromEntries(readdirSync(`/proc/${pid}/task`).map((t) => { const x = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8').split(') '); return [`${t} ${x[0]!.split('(')[1]}`, Number(x[1]!.split(' ')[11]) + Number(x[1]!.split(' ')[12])]; }));
+  const th0 = threads(child.pid!);
+  const n3 = await drive(url, req[which]);
+  const th1 = threads(child.pid!);
+  console.log('by thread (µs per request):', Object.entries(th1).map(([k, v]) => [k, (((v - (th0[k] ?? 0)) * 10000) / n3).toFixed(1)]).filter(([, v]) => Number(v) > 0.5).map(([k, v]) => `${k}=${v}`).join(' '));
   console.log(`${which}: ${c.toFixed(1)} µs CPU/request (${c1.n + c2.n} requests); floor ${f.toFixed(1)} µs; ratio ${(c / f).toFixed(2)}`);
   floor.kill('SIGTERM');
   child.kill('SIGINT');
