@@ -4,7 +4,37 @@
 import { randomBytes } from 'node:crypto';
 import { NONCE, open, seal, subkey } from '../core/crypto/aead.js';
 import type { Emit, EventDraft } from '../core/events/ports.js';
+import type { Job } from '../core/jobs/ports.js';
 import { limit } from '../core/limits.js';
+
+/** The job queue's columns, as both engines read a job row. */
+export const JOB_COLS = 'n, id, queue, payload, tries, max_tries, lease, lease_until, error';
+
+/** A job row of either engine; `payload` as the engine stores it (JSON text on SQLite, jsonb on PostgreSQL). */
+export interface JobRow<P> { n: number; id: string; queue: string; payload: P; tries: number; max_tries: number; lease: string | null; lease_until: number | null; error: string | null }
+
+/** The port's Job of a row, its payload decoded by `decode`. */
+export const jobOf = <P>(r: JobRow<P>, decode: (p: P) => unknown): Job => ({
+  id: r.id,
+  queue: r.queue,
+  payload: decode(r.payload),
+  tries: r.tries,
+  maxTries: r.max_tries,
+  lease: r.lease ?? '',
+  leaseUntil: r.lease_until ?? 0,
+  error: r.error,
+});
+
+/** Characters of a failed try's error kept on the job. */
+export const JOB_ERROR_MAX = 1000;
+
+/** A fresh random token (job ids take 16 characters of one; leases the whole). */
+export const jobToken = (): string => randomBytes(16).toString('base64url');
+
+/** Refuses a negative or non-finite delay or lease time (a caller's bug, not input). */
+export function checkMs(name: string, v: number | undefined): void {
+  if (v !== undefined && (!Number.isFinite(v) || v < 0)) throw new RangeError(`${name} must be a finite number >= 0`);
+}
 
 /** Delay before a failed job's next try: exponential from jobs.backoff_base_ms, capped. */
 export function backoffMs(tries: number, base = limit('jobs.backoff_base_ms'), max = limit('jobs.backoff_max_ms')): number {

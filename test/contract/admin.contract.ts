@@ -102,6 +102,20 @@ export function contract(adapter: Adapter): void {
     expect((await s.store.admin.counts()).counters.demand_rows).toBe(2);
   });
 
+  it('platform counters: every one answers a number; flag counters count their flag (frozen identities)', async () => {
+    const s = await open();
+    const t = s.clock.now();
+    const before = (await s.store.admin.counts()).counters;
+    for (const [k, v] of Object.entries(before)) expect(Number.isInteger(v), k).toBe(true);
+    const a = await identity(s.store, t);
+    await identity(s.store, t);
+    expect(await s.store.admin.setIdentityFrozen(a.id, true)).toBe(true);
+    const after = (await s.store.admin.counts()).counters;
+    expect(after.identities! - before.identities!).toBe(2);
+    expect(after.identities_frozen! - before.identities_frozen!).toBe(1);
+    expect(after.tokens! - before.tokens!).toBe(2);
+  });
+
   it('purge: the identity and its rows go, its ledger account is renamed (balance must be zero first), tombstones kept where exports read them', async () => {
     const s = await open();
     const t = s.clock.now();

@@ -8,6 +8,7 @@
 import type { AdminRepo, Announcement, AsnPolicy, InboxEvent, InboxItem, Mark, OriginRow, PlatformCounts, StorageClass } from '../../core/admin/ports.js';
 import { AsnTable } from '../files/asn.js';
 import { PURGE_DELETE } from '../purge-targets.js';
+import { PLATFORM_COUNTERS } from '../platform-counters.js';
 import type { PgEvents } from './events.js';
 import type { Q, Sql } from './sql.js';
 
@@ -239,41 +240,11 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
     },
     async counts(): Promise<PlatformCounts> {
       const cols = await columns();
-      // A table of a port not yet on PostgreSQL (issue 23 in progress) counts 0. The 0/1 flags of
-      // migration 006 are compared as ::int, so the counts hold when their ports make them BOOLEAN.
+      // A table absent from the schema counts 0. The 0/1 flags of migration 006 are compared as
+      // ::int, so the counts hold whether a column is INTEGER or BOOLEAN.
       const count = (table: string, where = '') => (cols.has(table) ? `(SELECT count(*) FROM ${table} ${where})` : '0::int8');
       const sum = (table: string, expr: string, where = '') => (cols.has(table) ? `(SELECT coalesce(sum(${expr}), 0)::int8 FROM ${table} ${where})` : '0::int8');
-      const counters: Record<string, string> = {
-        identities: count('identities'),
-        identities_frozen: count('identities', 'WHERE frozen'),
-        tokens: count('tokens', 'WHERE NOT revoked'),
-        kb_entries: count('kb_entries', 'WHERE NOT hidden'),
-        kb_hidden: count('kb_entries', 'WHERE hidden'),
-        kb_wanted: count('kb_wanted'),
-        tasks_open: count('tasks', "WHERE state = 'open'"),
-        tasks_claimed: count('tasks', "WHERE state IN ('claimed', 'done')"),
-        tasks_closed: count('tasks', "WHERE state IN ('accepted', 'cancelled')"),
-        spaces: count('spaces'),
-        notes: count('notes'),
-        mail: count('mail', 'WHERE deleted::int = 0'),
-        mail_reports_open: count('mail_reports', "WHERE status = 'open'"),
-        drops: count('drops'),
-        checkpoints: count('checkpoints'),
-        anchors: count('anchors'),
-        cache: count('cache'),
-        blobs: count('blobs'),
-        agents: count('agent_cards'),
-        events: count('events'),
-        jobs_queued: count('jobs', "WHERE state = 'q'"),
-        jobs_dead: count('jobs', "WHERE state = 'dead'"),
-        announcements: count('announcements'),
-        inbox_open: count('inbox_items', "WHERE status = 'open'"),
-        demand_rows: count('demand_queries'),
-        tombstones: count('export_tombstones'),
-        seed_roots: count('operator_marks', "WHERE mark = 'seed'"),
-        st_hidden: count('operator_marks', "WHERE mark = 'st_hide'"),
-        asn_policies: count('asn_policy'),
-      };
+      const counters: Record<string, string> = Object.fromEntries(PLATFORM_COUNTERS.map(([k, t, w]) => [k, count(t, w)]));
       // Storage classes: what kind of data sits where, by rows and payload bytes.
       const storage: Record<string, [rows: string, bytes: string]> = {
         sealed: [`${count('drops')} + ${count('notes')} + ${count('mail')}`, `${sum('drops', 'octet_length(ct)')} + ${sum('notes', 'octet_length(ct)')} + ${sum('mail', 'octet_length(ct)')}`],

@@ -8,32 +8,14 @@
 // `onReady` across replicas: after a job becomes due at once (enqueue, retryDead, nack with
 // retryInMs 0) commits, `pg_notify('cx_jobs', '<queue>')`; every store LISTENs and wakes its
 // workers of that queue. Delayed jobs are found by the workers' slow poll (jobs.poll_ms).
-import { randomBytes } from 'node:crypto';
 import type { EnqueueOpts, Job, JobQueue, QueueStats } from '../../core/jobs/ports.js';
 import { limit } from '../../core/limits.js';
-import { backoffMs } from '../shared.js';
+import { backoffMs, checkMs, JOB_COLS as COLS, JOB_ERROR_MAX as ERROR_MAX, jobOf, jobToken as token, type JobRow } from '../shared.js';
 import type { Sql } from './sql.js';
 
-type Row = { n: number; id: string; queue: string; payload: unknown; tries: number; max_tries: number; lease: string | null; lease_until: number | null; error: string | null };
+type Row = JobRow<unknown>;
 
-const COLS = 'n, id, queue, payload, tries, max_tries, lease, lease_until, error';
-const toJob = (r: Row): Job => ({
-  id: r.id,
-  queue: r.queue,
-  payload: r.payload,
-  tries: r.tries,
-  maxTries: r.max_tries,
-  lease: r.lease ?? '',
-  leaseUntil: r.lease_until ?? 0,
-  error: r.error,
-});
-
-const ERROR_MAX = 1000;
-const token = () => randomBytes(16).toString('base64url');
-
-function checkMs(name: string, v: number | undefined): void {
-  if (v !== undefined && (!Number.isFinite(v) || v < 0)) throw new RangeError(`${name} must be a finite number >= 0`);
-}
+const toJob = (r: Row): Job => jobOf(r, (p) => p);
 
 const CHANNEL = 'cx_jobs';
 

@@ -5,6 +5,7 @@ import { type Db, LIMIT } from './db.js';
 import type { SqliteEvents } from './events.js';
 import { AsnTable } from '../files/asn.js';
 import { PURGE_DELETE } from '../purge-targets.js';
+import { PLATFORM_COUNTERS } from '../platform-counters.js';
 
 interface AnnRow extends Omit<Announcement, 'kind'> {
   kind: Announcement['kind'];
@@ -232,37 +233,7 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
       return ids.flatMap((id) => escrows.all(id) as Array<{ bounty: string; credits: number }>);
     },
     async counts(): Promise<PlatformCounts> {
-      const counters: Record<string, number> = {
-        identities: count('identities'),
-        identities_frozen: count('identities', 'WHERE frozen = 1'),
-        tokens: count('tokens', 'WHERE revoked = 0'),
-        kb_entries: count('kb_entries', 'WHERE hidden = 0'),
-        kb_hidden: count('kb_entries', 'WHERE hidden = 1'),
-        kb_wanted: count('kb_wanted'),
-        tasks_open: count('tasks', "WHERE state = 'open'"),
-        tasks_claimed: count('tasks', "WHERE state IN ('claimed', 'done')"),
-        tasks_closed: count('tasks', "WHERE state IN ('accepted', 'cancelled')"),
-        spaces: count('spaces'),
-        notes: count('notes'),
-        mail: count('mail', 'WHERE deleted = 0'),
-        mail_reports_open: count('mail_reports', "WHERE status = 'open'"),
-        drops: count('drops'),
-        checkpoints: count('checkpoints'),
-        anchors: count('anchors'),
-        cache: count('cache'),
-        blobs: count('blobs'),
-        agents: count('agent_cards'),
-        events: count('events'),
-        jobs_queued: count('jobs', "WHERE state = 'q'"),
-        jobs_dead: count('jobs', "WHERE state = 'dead'"),
-        announcements: count('announcements'),
-        inbox_open: count('inbox_items', "WHERE status = 'open'"),
-        demand_rows: count('demand_queries'),
-        tombstones: count('export_tombstones'),
-        seed_roots: count('operator_marks', "WHERE mark = 'seed'"),
-        st_hidden: count('operator_marks', "WHERE mark = 'st_hide'"),
-        asn_policies: count('asn_policy'),
-      };
+      const counters: Record<string, number> = Object.fromEntries(PLATFORM_COUNTERS.map(([k, t, w]) => [k, count(t, w)]));
       // Storage classes: what kind of data sits where, by rows and payload bytes.
       const storage: StorageClass[] = [
         { cls: 'sealed', rows: count('drops') + count('notes') + count('mail'), bytes: bytes('SELECT (SELECT coalesce(sum(length(ct)), 0) FROM drops) + (SELECT coalesce(sum(length(ct)), 0) FROM notes) + (SELECT coalesce(sum(length(ct)), 0) FROM mail) AS n') },

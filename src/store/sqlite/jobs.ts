@@ -6,32 +6,14 @@
 // that ack, nack and extend must present, so a worker whose lease expired and was redelivered
 // cannot complete the job a second time. PostgreSQL later: the same rows, leased with
 // `SELECT ... FOR UPDATE SKIP LOCKED` and NOTIFY for `onReady`.
-import { randomBytes } from 'node:crypto';
 import type { EnqueueOpts, Job, JobQueue, QueueStats } from '../../core/jobs/ports.js';
 import { limit } from '../../core/limits.js';
-import { backoffMs } from '../shared.js';
+import { backoffMs, checkMs, JOB_COLS as COLS, JOB_ERROR_MAX as ERROR_MAX, jobOf, jobToken as token, type JobRow } from '../shared.js';
 import { type Db, LIMIT } from './db.js';
 
-type Row = { n: number; id: string; queue: string; payload: string; tries: number; max_tries: number; lease: string | null; lease_until: number | null; error: string | null };
+type Row = JobRow<string>;
 
-const COLS = 'n, id, queue, payload, tries, max_tries, lease, lease_until, error';
-const toJob = (r: Row): Job => ({
-  id: r.id,
-  queue: r.queue,
-  payload: JSON.parse(r.payload) as unknown,
-  tries: r.tries,
-  maxTries: r.max_tries,
-  lease: r.lease ?? '',
-  leaseUntil: r.lease_until ?? 0,
-  error: r.error,
-});
-
-const ERROR_MAX = 1000;
-const token = () => randomBytes(16).toString('base64url');
-
-function checkMs(name: string, v: number | undefined): void {
-  if (v !== undefined && (!Number.isFinite(v) || v < 0)) throw new RangeError(`${name} must be a finite number >= 0`);
-}
+const toJob = (r: Row): Job => jobOf(r, (p) => JSON.parse(p) as unknown);
 
 export function sqliteJobs(db: Db, now: () => number): JobQueue & { close(): void } {
   const selKey = db.prepare('SELECT id FROM jobs WHERE queue = ? AND key = ?');
