@@ -16,6 +16,30 @@ function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
+/** The KB rows' requests (autocannon setupRequest functions) over a database of `n` synthetic entries; bench/prof-kb.ts drives the same ones. */
+export function kbRequests(n: number) {
+  // Quotas are per network: spread the load over many /24s, as real traffic is.
+  let k = 0;
+  const xff = () => `10.${(k >> 8) & 255}.${k++ & 255}.1`;
+  const pick = () => Math.floor(Math.random() * n);
+  const hashes = Array.from({ length: 2000 }, () => errsig(syntheticError(pick())).h);
+  const words = ['parser failed', 'socket buffer', 'thread module', 'config cache index', 'token stream', 'SyntheticError42', 'codec schema driver'];
+  type Setup = (req: Record<string, unknown>) => Record<string, unknown>;
+  const post = (body: () => string): Setup => (req) => ({ ...req, method: 'POST', path: '/e', headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: body() });
+  const get = (path: () => string): Setup => (req) => ({ ...req, path: path(), headers: { 'x-forwarded-for': xff() } });
+  return {
+    hit: post(() => syntheticError(pick())),
+    // The same Python errors naming a module no entry names: only their coarse signature matches.
+    coarse: post(() => syntheticError(pick() & ~3, `zz${k % 1000}`)),
+    miss: post(() => `NeverSeenError${Math.random()}: nothing like it`),
+    h: get(() => `/h/${hashes[k % hashes.length]}`),
+    brief: get(() => `/brief?q=${encodeURIComponent(words[k % words.length]! + ' ' + (k % 997))}&env=lib${k % 5000}@1.2.0`),
+    /** One hash over and over (its pages cached): the lookup without page reads. */
+    hsame: get(() => `/h/${hashes[0]}`),
+    health: get(() => '/healthz'),
+  };
+}
+
 export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number, cport: number, kids: ChildProcess[]): Promise<{ rows: Row[]; light: Row[]; facts: KbFacts }> {
   const n = Number(process.env.BENCH_KB_ENTRIES || 1_000_000);
   const dir = join('.bench', `kb-${n}`);
@@ -43,32 +67,13 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
   }
   const coldStartMs = Math.round(performance.now() - t0);
 
-  // Quotas are per network: spread the load over many /24s, as real traffic is.
-  let k = 0;
-  const xff = () => `10.${(k >> 8) & 255}.${k++ & 255}.1`;
-  const pick = () => Math.floor(Math.random() * n);
-  const hashes = Array.from({ length: 2000 }, () => errsig(syntheticError(pick())).h);
-  const words = ['parser failed', 'socket buffer', 'thread module', 'config cache index', 'token stream', 'SyntheticError42', 'codec schema driver'];
+  const q = kbRequests(n);
   const routes: Array<[string, string, Opts]> = [
-    [`POST /e hit (${n} entries)`, `${url}/e`, {
-      method: 'POST',
-      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick()) }) }] as never,
-    }],
-    // The same Python errors naming a module no entry names: only their coarse signature matches.
-    [`POST /e coarse hit`, `${url}/e`, {
-      method: 'POST',
-      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick() & ~3, `zz${k % 1000}`) }) }] as never,
-    }],
-    ['POST /e miss', `${url}/e`, {
-      method: 'POST',
-      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: `NeverSeenError${Math.random()}: nothing like it` }) }] as never,
-    }],
-    ['GET /h/{hex}', `${url}/h/${hashes[0]}`, {
-      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': xff() } }) }] as never,
-    }],
-    ['GET /brief (anonymous, b=400)', `${url}/brief`, {
-      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/brief?q=${encodeURIComponent(words[k % words.length]! + ' ' + (k % 997))}&env=lib${k % 5000}@1.2.0`, headers: { 'x-forwarded-for': xff() } }) }] as never,
-    }],
+    [`POST /e hit (${n} entries)`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.hit }] as never }],
+    [`POST /e coarse hit`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.coarse }] as never }],
+    ['POST /e miss', `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.miss }] as never }],
+    ['GET /h/{hex}', `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.h }] as never }],
+    ['GET /brief (anonymous, b=400)', `${url}/brief`, { requests: [{ setupRequest: q.brief }] as never }],
   ];
   // Two seconds of hits first, not recorded: the first row would otherwise also measure the
   // JIT warming up and the first reads of a database the server has just opened.

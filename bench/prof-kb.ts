@@ -6,8 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { errsig } from '../src/core/kb/errsig/errsig.js';
-import { syntheticError } from './gen-kb.js';
+import { kbRequests } from './kb.js';
 import { serverArgs } from './server-args.js';
 
 const which = process.argv[2] ?? 'hit';
@@ -17,7 +16,7 @@ const profDir = mkdtempSync(join(tmpdir(), 'cx-prof-'));
 const port = 18000 + Math.floor(Math.random() * 1000);
 const perf = process.env.PERF === '1';
 const stat = process.env.PERF === 'stat';
-const child = spawn(process.execPath, [...(perf ? ['--perf-basic-prof'] : stat ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`]), ...serverArgs().filter((a) => !(process.env.NOSEMI && a.startsWith('--max-semi')))], {
+const child = spawn(process.execPath, [...(perf ? ['--perf-basic-prof'] : stat ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`]), ...serverArgs()], {
   env: { ...process.env, PORT: String(port), CATALOG_PORT: String(port + 1), HOST: '127.0.0.1', CX_DATA: join('.bench', `kb-${n}`), CX_SEED: '0', CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_GIT_MIRROR: '0', CX_SHED: '0' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
@@ -29,20 +28,7 @@ for (;;) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-let k = 0;
-const xff = () => `10.${(k >> 8) & 255}.${k++ & 255}.1`;
-const pick = () => Math.floor(Math.random() * n);
-const hashes = Array.from({ length: 2000 }, () => errsig(syntheticError(pick())).h);
-const words = ['parser failed', 'socket buffer', 'thread module', 'config cache index', 'token stream', 'SyntheticError42', 'codec schema driver'];
-const req: Record<string, (r: Record<string, unknown>) => Record<string, unknown>> = {
-  hit: (r) => ({ ...r, method: 'POST', path: '/e', headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick()) }),
-  coarse: (r) => ({ ...r, method: 'POST', path: '/e', headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: syntheticError(pick() & ~3, `zz${k % 1000}`) }),
-  miss: (r) => ({ ...r, method: 'POST', path: '/e', headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: `NeverSeenError${Math.random()}: nothing like it` }),
-  h: (r) => ({ ...r, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': xff() } }),
-  hsame: (r) => ({ ...r, path: `/h/${hashes[0]}`, headers: { 'x-forwarded-for': xff() } }),
-  health: (r) => ({ ...r, path: '/healthz', headers: { 'x-forwarded-for': xff() } }),
-  brief: (r) => ({ ...r, path: `/brief?q=${encodeURIComponent(words[k % words.length]! + ' ' + (k % 997))}&env=lib${k % 5000}@1.2.0`, headers: { 'x-forwarded-for': xff() } }),
-};
+const req = kbRequests(n) as Record<string, (r: Record<string, unknown>) => Record<string, unknown>>;
 const codes: Record<string, number> = {};
 /** CPU time (all threads, /proc/<pid>/stat) of process `pid` per request while `f` runs, in µs. */
 async function cpuPer(pid: number, f: () => Promise<number>): Promise<{ per: number; n: number }> {
