@@ -1,8 +1,22 @@
 // Network keys group callers for quotas: IPv4 /24, IPv6 /48.
 import { isIPv4, isIPv6 } from 'node:net';
 
+// The key of the few addresses a server sees most (clients post again and again), remembered:
+// bounded, cleared whole when full.
+const memo = new Map<string, string>();
+const MEMO_MAX = 1024;
+
 export function netKey(ip: string | undefined): string {
   if (!ip) return 'unknown';
+  let key = memo.get(ip);
+  if (key === undefined) {
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(ip, (key = keyOf(ip)));
+  }
+  return key;
+}
+
+function keyOf(ip: string): string {
   const v4 = ip.startsWith('::ffff:') && isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
   if (isIPv4(v4)) return v4.split('.').slice(0, 3).join('.') + '.0/24';
   if (isIPv6(ip)) {

@@ -119,19 +119,8 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       rpcError(reply.raw, 403, -32000, 'host or origin not allowed');
       return null;
     }
-    return { net: netOf(req.ip), reqId: String(req.id) };
+    return { net: netKey(req.ip), reqId: String(req.id) };
   }
-  // The network key of the few addresses a server sees most (a session's client posts again and again).
-  const nets = new Map<string, string>();
-  const netOf = (ip: string | undefined): string => {
-    if (ip === undefined) return netKey(ip);
-    let n = nets.get(ip);
-    if (n === undefined) {
-      if (nets.size >= 1024) nets.clear();
-      nets.set(ip, (n = netKey(ip)));
-    }
-    return n;
-  };
 
   const authInfoOf = (facts: RequestFacts) => ({ token: '', clientId: facts.net, scopes: [], extra: { ...facts } });
   function attachFacts(req: FastifyRequest, facts: RequestFacts): void {
