@@ -37,6 +37,33 @@ const until = async (cond: () => boolean, ms = 10_000) => {
   }
 };
 
+// Notifications of concurrent commits arrive in any order. Here three events of a topic the
+// listening replica never wrote commit (written as another replica's transactions would leave them)
+// and their notifications arrive last first: all three are delivered, in id order, once each.
+it('pglite: notifications heard out of order still deliver every event committed since the listener began', async () => {
+  const db = new PGlite();
+  opened.push(() => db.close());
+  const b = await openPgStore({ pglite: db }, { allowPartial: true });
+  opened.push(() => b.close());
+  const before = Date.now() - 60_000;
+  await db.query(`INSERT INTO event_heads (topic, head) VALUES ('ps:ooo', 1)`);
+  await db.query(`INSERT INTO events (topic, id, time, payload) VALUES ('ps:ooo', 1, $1, '"history"')`, [before]);
+  const got: BusEvent[] = [];
+  const off = b.events.on({ topic: 'ps:ooo' }, (e) => got.push(e));
+  const t = Date.now() + 1;
+  await db.query(`UPDATE event_heads SET head = 4 WHERE topic = 'ps:ooo'`);
+  for (const id of [2, 3, 4]) await db.query(`INSERT INTO events (topic, id, time, payload) VALUES ('ps:ooo', $1, $2, $3)`, [id, t, JSON.stringify(`e${id}`)]);
+  for (const id of [4, 2, 3]) await db.query(`SELECT pg_notify('cx_events', $1)`, [`ps:ooo ${id}`]);
+  await until(() => got.length >= 3);
+  await new Promise((r) => setTimeout(r, 100));
+  expect(got.map((e) => [e.id, e.payload])).toEqual([
+    [2, 'e2'],
+    [3, 'e3'],
+    [4, 'e4'],
+  ]);
+  off();
+});
+
 // The real server is one more case only where scripts/pg-test.sh provides it (as in adapters.ts).
 for (const real of process.env.CX_PG_REAL ? [false, true] : [false])
   it(`${real ? 'real server' : 'pglite'}: a line published on one replica reaches a subscriber on another, live, in order`, async () => {

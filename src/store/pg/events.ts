@@ -94,7 +94,7 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
       const topics = [...touched];
       touched.clear();
       for (const topic of topics) {
-        let last = delivered.get(topic) ?? (await headOf(sql, topic));
+        let last = delivered.get(topic) ?? (firstNews.delete(topic) ? await liveBaseline(topic) : await headOf(sql, topic));
         if (!listened(topic)) {
           delivered.set(topic, Math.max(last, await headOf(sql, topic)));
           continue;
@@ -138,7 +138,27 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     }
   }
 
-  const on = (sel: TopicSelector, fn: (e: BusEvent) => void): (() => void) => listeners.on(sel, fn);
+  // Since when this process has had live listeners: another replica's events of a topic first heard
+  // of are live from then. Not from the first notification heard: notifications of concurrent
+  // commits arrive in any order, so the first one heard may not be the first event committed since.
+  let live = 0;
+  let liveSince = 0;
+  const on = (sel: TopicSelector, fn: (e: BusEvent) => void): (() => void) => {
+    if (live++ === 0) liveSince = now();
+    const off = listeners.on(sel, fn);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      off();
+      live--;
+    };
+  };
+  /** The last event of `topic` written before this process's listeners began. */
+  const liveBaseline = async (topic: string): Promise<number> =>
+    (await sql.query<{ id: number }>('SELECT id FROM events WHERE topic = $1 AND time < $2 ORDER BY id DESC LIMIT 1', [topic, liveSince])).rows[0]?.id ?? 0;
+  /** Topics another replica wrote that this process heard of before it had delivered any. */
+  const firstNews = new Set<string>();
 
   // Another store's committed event (or our own, echoed: already delivered, skipped).
   const heard = (payload: string) => {
@@ -148,8 +168,8 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     if (sp < 1 || !Number.isSafeInteger(id) || !listened(topic)) return;
     const was = delivered.get(topic);
     if (was !== undefined && id <= was) return;
-    // First news of a topic this process never wrote: from this event on is live.
-    if (was === undefined) delivered.set(topic, id - 1);
+    // First news of a topic this process never wrote: the drain starts it at liveBaseline.
+    if (was === undefined) firstNews.add(topic);
     touched.add(topic);
     void flush().catch(() => undefined);
   };
