@@ -31,11 +31,12 @@ for (;;) {
 const req = kbRequests(n) as Record<string, (r: Record<string, unknown>) => Record<string, unknown>>;
 const codes: Record<string, number> = {};
 /** CPU time (all threads, /proc/<pid>/stat) of process `pid` per request while `f` runs, in µs. */
-async function cpuPer(pid: number, f: () => Promise<number>): Promise<{ per: number; n: number }> {
-  const t = (): number => { const x = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return Number(x[11]) + Number(x[12]); };
+async function cpuPer(pid: number, f: () => Promise<number>): Promise<{ per: number; sys: number; n: number }> {
+  const t = (): [number, number] => { const x = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return [Number(x[11]), Number(x[12])]; };
   const t0 = t();
   const n = await f();
-  return { per: ((t() - t0) * 10000) / n, n };
+  const t1 = t();
+  return { per: ((t1[0] + t1[1] - t0[0] - t0[1]) * 10000) / n, sys: ((t1[1] - t0[1]) * 10000) / n, n };
 }
 if (stat) {
   const fport = port + 7;
@@ -58,7 +59,9 @@ if (stat) {
   const n3 = await drive(url, req[which]);
   const th1 = threads(child.pid!);
   console.log('by thread (µs per request):', Object.entries(th1).map(([k, v]) => [k, (((v - (th0[k] ?? 0)) * 10000) / n3).toFixed(1)]).filter(([, v]) => Number(v) > 0.5).map(([k, v]) => `${k}=${v}`).join(' '));
-  console.log(`${which}: ${c.toFixed(1)} µs CPU/request (${c1.n + c2.n} requests); floor ${f.toFixed(1)} µs; ratio ${(c / f).toFixed(2)}`);
+  const cs = (c1.sys * c1.n + c2.sys * c2.n) / (c1.n + c2.n);
+  const fs = (f1.sys * f1.n + f2.sys * f2.n) / (f1.n + f2.n);
+  console.log(`${which}: ${c.toFixed(1)} µs CPU/request (${cs.toFixed(1)} in the kernel; ${c1.n + c2.n} requests); floor ${f.toFixed(1)} µs (${fs.toFixed(1)} in the kernel); ratio ${(c / f).toFixed(2)}`);
   floor.kill('SIGTERM');
   child.kill('SIGINT');
   process.exit(0);
