@@ -11,7 +11,8 @@ interface AnnRow extends Omit<Announcement, 'kind'> {
   kind: Announcement['kind'];
 }
 
-export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: () => number): AdminRepo {
+/** `kbChanged` is told when a purge removed KB entries: the KB's memoized reads start afresh. */
+export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: () => number, kbChanged: () => void = () => {}): AdminRepo {
   const asn = new AsnTable(dataDir, now);
   const insAnn = db.prepare('INSERT INTO announcements (kind, starts, ends, text, line, maint, created) VALUES (@kind, @starts, @ends, @text, @line, @maint, @created)');
   const lineAnn = db.prepare('UPDATE announcements SET line = ? WHERE id = ?');
@@ -227,7 +228,11 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
       return freezeId.run(on ? 1 : 0, id).changes === 1;
     },
     async purgeRoots(ids, pseudo, tombs) {
-      return events.after(() => purge(ids, pseudo, tombs));
+      try {
+        return await events.after(() => purge(ids, pseudo, tombs));
+      } finally {
+        kbChanged();
+      }
     },
     async escrowsOf(ids) {
       return ids.flatMap((id) => escrows.all(id) as Array<{ bounty: string; credits: number }>);

@@ -29,32 +29,47 @@ const over = () => { try { return require('node:fs').statSync(walFile).size > wo
 const tick = () => { if (over()) return; try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
 const timer = setInterval(tick, workerData.everyMs);
 // Counts waiting to be written, per signature. Counts are statistics: beyond CAP distinct
-// signatures waiting, new ones go uncounted rather than grow memory without bound.
-const CHUNK = 256, CAP = 200000;
-const pending = new Map();
+// signatures waiting, new ones go uncounted rather than grow memory without bound. They are written
+// once per tick (everyMs) in key order, in transactions of CHUNK (a main-thread write waits at most
+// for one), not as they come: every commit of this connection makes the serving connection drop
+// its whole page cache (WAL mode) and read its pages again, and sorted upserts share leaf pages.
+// Measured at 1M entries: chunks of 256 written as they came cost ~30 µs of CPU per lookup.
+// A crash loses at most one tick of counts.
+const CHUNK = 2048, CAP = 200000;
+let pending = new Map();
+let queue = [], at = 0;
 const up = db.prepare('INSERT INTO kb_sig_hits (h, hits) VALUES (?, ?) ON CONFLICT(h) DO UPDATE SET hits = hits + excluded.hits');
 const write = db.transaction((batch) => { for (const [h, n] of batch) up.run(h, n); });
-let scheduled = false;
-function drainOnce() {
-  const batch = [];
-  for (const e of pending) { batch.push(e); if (batch.length >= CHUNK) break; }
+function writeChunk() {
+  const batch = queue.slice(at, at + CHUNK);
   write(batch);
-  for (const [h] of batch) pending.delete(h);
+  at += batch.length;
+  if (at >= queue.length) (queue = []), (at = 0);
 }
-function drain() {
-  scheduled = false;
-  if (!pending.size) return;
-  try { drainOnce(); } catch { return void setTimeout(schedule, 50); }
-  schedule();
+function writeQueued() {
+  if (!queue.length) return;
+  // Busy (a truncating checkpoint, a long write): the rest waits for the next tick.
+  try { writeChunk(); } catch { return; }
+  if (queue.length) setImmediate(writeQueued);
 }
-function schedule() { if (!scheduled && pending.size) { scheduled = true; setImmediate(drain); } }
+function tickHits() {
+  // While a sorted batch is still being written, new counts keep merging in pending.
+  if (pending.size && !queue.length) {
+    for (const e of pending) queue.push(e);
+    pending = new Map();
+    queue.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+  writeQueued();
+}
+const hitsTimer = setInterval(tickHits, workerData.everyMs);
 parentPort.on('message', (m) => {
   if (m && m.hits) {
     for (const [h, n] of m.hits) if (pending.size < CAP || pending.has(h)) pending.set(h, (pending.get(h) || 0) + n);
-    schedule();
   } else if (m === 'stop') {
     clearInterval(timer);
-    for (let i = 0; pending.size && i < 10000; i++) { try { drainOnce(); } catch {} }
+    clearInterval(hitsTimer);
+    for (const e of pending) queue.push(e);
+    for (let tries = 0; queue.length && tries < 3; ) { try { writeChunk(); } catch { tries++; } }
     try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
     db.close();
     parentPort.postMessage('stopped');

@@ -74,7 +74,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     webhooks: sqliteWebhooks(db),
     exports: sqliteExports(db),
     exportFiles: fileExports(join(dataDir, 'export')),
-    admin: sqliteAdmin(db, events, dataDir, now),
+    admin: sqliteAdmin(db, events, dataDir, now, () => kb.changed()),
     gov: sqliteGov(db),
     services: sqliteServices(db),
     cjobs: sqliteCJobs(db),

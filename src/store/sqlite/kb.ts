@@ -1,5 +1,5 @@
 // SQLite implementation of the KB port: entries, libraries, votes, FTS5 search, demand.
-import type { Digest, KbRepo, NewEntry, Resign, StaleSig, VoteResult, Wanted } from '../../core/kb/ports.js';
+import type { Digest, KbHit, KbRepo, NewEntry, Resign, StaleSig, VoteResult, Wanted } from '../../core/kb/ports.js';
 import type { Background } from './background.js';
 import { ftsQuery } from '../shared.js';
 import { LIMIT, type Db } from './db.js';
@@ -9,7 +9,7 @@ import { Memo } from './memo.js';
 
 type LibChange = Awaited<ReturnType<KbRepo['byLib']>>[number];
 
-export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { flush(): void } {
+export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { flush(): void; changed(): void } {
   const insEntry = db.prepare(
     `INSERT INTO kb_entries (id, sig, h, ch, sigv, title, fix, eco, cls, tags, author, created, updated) VALUES (@id, @sig, @h, @ch, @sigv, @title, @fix, @eco, @cls, @tags, @author, @created, @created)`,
   );
@@ -69,6 +69,10 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   const search = kbSearch(db, { gen: () => gen });
   const libMemo = new Memo<LibChange[]>({ ttlMs: 60_000, max: 5000, gen: () => gen });
   const digestMemo = new Memo<Digest[]>({ ttlMs: 60_000, max: 5000, gen: () => gen });
+  // The answers of a signature (fine, coarse or earlier-version hash) until the KB changes: agents
+  // hit the same errors again and again, and a hot one then costs no page reads. Empty answers are
+  // not kept (random hashes would push the hot ones out). At most ~4096 x 5 hits of ~1 KB.
+  const sigMemo = new Memo<KbHit[]>({ ttlMs: 60_000, max: 4096, gen: () => gen, keep: (v) => v.length > 0 });
   const month = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.hidden = 0 AND e.created >= ? AND e.created < ? ORDER BY e.created DESC ${LIMIT}`);
   const prevM = db.prepare('SELECT max(created) AS t FROM kb_entries WHERE hidden = 0 AND created < ?');
   const nextM = db.prepare('SELECT min(created) AS t FROM kb_entries WHERE hidden = 0 AND created >= ?');
@@ -206,18 +210,20 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
       clearInterval(timer);
       flush();
     },
+    /** Another repository changed KB rows (a purge): memoized reads start afresh. */
+    changed,
     async byHash(h, limit, hit) {
-      const rows = (bestH.all(h, limit) as HitRow[]).map(toKbHit);
+      const rows = sigMemo.get(`h\0${limit}\0${h}`, Date.now(), () => (bestH.all(h, limit) as HitRow[]).map(toKbHit));
       // Only lookups that find entries are hits; misses are demand (kb_wanted), or every random
       // hash asked for would add a row of counts.
       if (hit && rows.length) pending.set(h, (pending.get(h) ?? 0) + 1);
       return rows;
     },
     async byCoarse(ch, limit) {
-      return ch ? (bestCh.all(ch, limit) as HitRow[]).map(toKbHit) : [];
+      return ch ? sigMemo.get(`c\0${limit}\0${ch}`, Date.now(), () => (bestCh.all(ch, limit) as HitRow[]).map(toKbHit)) : [];
     },
     async byOldHash(h, limit) {
-      return (bestOld.all(h, limit) as HitRow[]).map(toKbHit);
+      return sigMemo.get(`o\0${limit}\0${h}`, Date.now(), () => (bestOld.all(h, limit) as HitRow[]).map(toKbHit));
     },
     async staleSigs(version, limit) {
       return stale.all(version, limit) as StaleSig[];
