@@ -12,6 +12,8 @@ import { sendError, toCxError } from './errors.js';
 import { logSerializers } from './logging.js';
 import { clientErrorHandler } from './wire.js';
 import { startPressure } from './pressure.js';
+import { createFront, type FrontApi, type FrontHandler } from './front.js';
+import type { IncomingMessage } from 'node:http';
 import { checkShed, shedClassOfPath } from '../core/control/shed.js';
 
 export interface HostOptions {
@@ -24,17 +26,19 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   const { config } = core;
   const reqPrefix = randomBytes(4).toString('hex');
   let reqSeq = 0;
+  const front = createFront();
+  const requestId = (given: string | string[] | undefined): string =>
+    typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : reqPrefix + (reqSeq++).toString(16).padStart(8, '0');
+  const hostAllowed = (host: string | undefined): boolean => !config.allowedHosts || config.allowedHosts.includes((host ?? '').toLowerCase().replace(/:\d+$/, ''));
   const app = Fastify({
+    serverFactory: front.factory,
     logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     trustProxy: config.trustProxy,
     bodyLimit: limit('body.default'),
     // A caller's X-Request-Id is kept only when it is short and plain; otherwise a random
     // per-process prefix and a counter: unique without a CSPRNG call per request.
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : reqPrefix + (reqSeq++).toString(16).padStart(8, '0');
-    },
+    genReqId: (req) => requestId(req.headers['x-request-id']),
     // Malformed URLs and headers become the spec's one-line errors, not fastify's JSON.
     frameworkErrors: (err, req, reply) => {
       sendError(req, reply, toCxError(err, req), config.baseUrl);
@@ -74,10 +78,26 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
     // Routes that are not operations are classed by prefix; operations by their shed guard.
     const cls = shedClassOfPath(req.url);
     if (cls) await checkShed(core, cls);
-    if (config.allowedHosts) {
-      const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
-      if (!config.allowedHosts.includes(host)) throw new CxError('bad', 'host not allowed', 421);
-    }
+    if (!hostAllowed(req.headers.host)) throw new CxError('bad', 'host not allowed', 421);
+  });
+  // The front's handlers (src/http/front.ts) pass the same gate; what it refuses (another host, a
+  // shed path) is left to fastify, which answers as above. With request logging on (info or more
+  // verbose) they stand aside: the log would miss their requests.
+  const quiet = opts.logger === false || ['warn', 'error', 'fatal', 'silent'].includes(app.log.level);
+  app.decorate<FrontApi>('front', {
+    add(h: FrontHandler) {
+      if (quiet) front.handlers.push(h);
+    },
+    admit(req: IncomingMessage): string | null {
+      return hostAllowed(req.headers.host) && !shedClassOfPath(req.url ?? '') ? requestId(req.headers['x-request-id']) : null;
+    },
+    /** At close every request goes to fastify again, which drains (src/http/wire.ts). */
+    close() {
+      front.handlers.length = 0;
+    },
+    get answered() {
+      return front.answered;
+    },
   });
 
   app.setErrorHandler((err, req, reply) => {

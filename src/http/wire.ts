@@ -57,6 +57,7 @@ export function drainOnClose(app: FastifyInstance, graceMs: number): void {
   });
   app.addHook('preClose', async () => {
     draining = true;
+    app.front?.close();
     const until = Date.now() + graceMs;
     while (sockets.size && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     for (const s of sockets) if (!inflight.get(s)) s.destroy();

@@ -100,7 +100,7 @@ function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonTyp
 
 // Memoized renderings of results an op hands out more than once (e.g. the limits table).
 const textMemo = new WeakMap<object, string>();
-function render(op: Operation, out: unknown, ctx: Parameters<Operation['text']>[1]): string {
+export function render(op: Operation, out: unknown, ctx: Parameters<Operation['text']>[1]): string {
   if (!op.readOnly || typeof out !== 'object' || out === null) return op.text(out, ctx);
   let t = textMemo.get(out);
   if (t === undefined) textMemo.set(out, (t = op.text(out, ctx)));

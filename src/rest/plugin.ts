@@ -8,6 +8,8 @@ import { registerFeeds } from './feeds.js';
 import { registerExports } from './exports.js';
 import { registerGit } from './git.js';
 import { registerKbPages } from './kb.js';
+import { kbLane } from './kb-lane.js';
+import { clientIp } from '../http/front.js';
 import { registerOpRoutes } from './ops.js';
 import { registerPages } from './pages.js';
 import { registerWebhooks } from './webhooks.js';
@@ -15,6 +17,7 @@ import { registerGovPages } from './gov.js';
 
 export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest', async (app, { core, ops }) => {
   registerOpRoutes(app, core, ops);
+  app.front.add(kbLane(core, { ip: clientIp(core.config.trustProxy), admit: (req) => app.front.admit(req) }));
   registerPages(app, core, ops);
   registerKbPages(app, core);
   registerErrsig(app);

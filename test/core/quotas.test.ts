@@ -13,7 +13,7 @@ function quotas(now: () => number, maxKeys: number, minPrune: number): Quotas & 
   return Object.defineProperty(new Quotas(repo, now, 1), 'size', { get: () => repo.size }) as Quotas & { size: number };
 }
 
-const refused = async (f: () => Promise<void>): Promise<boolean> => {
+const refused = async (f: () => void | Promise<void>): Promise<boolean> => {
   try {
     await f();
     return false;

@@ -297,6 +297,8 @@ export const kbSigOp = defineOp({
   },
 });
 
+const hashOuts = new WeakMap<KbHit[], { h: string; h12: string; match: Match; hits: number; entries: ReturnType<typeof toHit>[]; fix: string; related: never[]; next: string }>();
+
 export const kbHashOp = defineOp({
   name: 'kb.h',
   title: 'Look up a signature hash',
@@ -327,7 +329,11 @@ export const kbHashOp = defineOp({
       const m = await miss(ctx, { sig: '', h: input.hex, raw: 0 }, [], 'no fix for this hash');
       return { ...base, match: m.match, hits: 0, entries: [], fix: '', related: m.related, next: m.next };
     }
-    return { ...base, match, hits: entries.length, entries: entries.map(toHit), fix: entries[0]!.fix, related: [], next: `GET /k/${entries[0]!.id}` };
+    // A store that memoizes hot answers hands back the same array until the KB changes: the same
+    // answer object then, whose rendering the faces memoize in turn.
+    let out = hashOuts.get(entries);
+    if (!out) hashOuts.set(entries, (out = { ...base, match, hits: entries.length, entries: entries.map(toHit), fix: entries[0]!.fix, related: [], next: `GET /k/${entries[0]!.id}` }));
+    return out;
   },
   text: (o) =>
     o.match === 'none'

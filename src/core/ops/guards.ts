@@ -10,7 +10,7 @@ import { CxError } from '../errors.js';
 import { isFrozen } from '../control/control.js';
 import { isWriteKind } from '../control/kinds.js';
 import { checkShed, shedClassOf } from '../control/shed.js';
-import { authorize, resolveCaller } from '../identity/auth.js';
+import { anonCaller, authorize, resolveCaller } from '../identity/auth.js';
 import { levelMult, levelOf } from '../identity/levels.js';
 import { quotaDef } from '../limits.js';
 import { hazardFind } from '../safety/hazards.js';
@@ -46,11 +46,19 @@ export interface Guard {
 export const GUARDS: readonly Guard[] = [
   {
     name: 'auth',
-    async check(c) {
-      const caller = await resolveCaller(c.core, c.meta.creds);
-      c.ctx = { core: c.core, caller, net: c.meta.net, reqId: c.meta.reqId, face: c.meta.face, ...(c.meta.signal ? { signal: c.meta.signal } : {}) };
-      // The `pow` class is checked by the last step, so that a proof is spent only by a call that runs.
-      if (c.op.auth !== 'pow') await authorize(c.core, c.op.auth, caller, c.meta.creds);
+    check(c) {
+      const { creds } = c.meta;
+      const setCtx = (caller: Ctx['caller']) => {
+        c.ctx = { core: c.core, caller, net: c.meta.net, reqId: c.meta.reqId, face: c.meta.face, ...(c.meta.signal ? { signal: c.meta.signal } : {}) };
+      };
+      // An anonymous call of an anonymous op (most reads) has nothing to look up: no await.
+      if (c.op.auth === 'anon' && creds.urlToken === undefined && !creds.bearer) return setCtx(anonCaller());
+      return (async () => {
+        const caller = await resolveCaller(c.core, creds);
+        setCtx(caller);
+        // The `pow` class is checked by the last step, so that a proof is spent only by a call that runs.
+        if (c.op.auth !== 'pow') await authorize(c.core, c.op.auth, caller, creds);
+      })();
     },
   },
   {
@@ -119,19 +127,32 @@ export const GUARDS: readonly Guard[] = [
   },
 ];
 
-async function charge({ core, op, ctx }: GuardCall): Promise<void> {
-  for (const b of op.quota!) {
-    if (quotaDef(b).by === 'net') await core.quotas.take(b, ctx.net);
-    else if (ctx.caller.identity) await core.quotas.take(b, ctx.caller.identity.id, levelMult(levelOf(ctx.caller.identity, core.now())));
+/** Takes the op's quotas in order, from the `from`-th; no promise while the buckets answer synchronously (in memory). */
+function charge(c: GuardCall, from = 0): void | Promise<void> {
+  const buckets = c.op.quota!;
+  for (let i = from; i < buckets.length; i++) {
+    const r = takeOne(c, buckets[i]!);
+    if (r) return r.then(() => charge(c, i + 1));
   }
 }
 
-/** Runs the guards in order; the caller then runs the operation with the call's ctx and input. */
-export async function guard(core: Core, op: Operation, raw: unknown, meta: CallMeta): Promise<{ ctx: Ctx; input: Record<string, unknown> }> {
-  const c = { core, op, meta, raw } as GuardCall;
-  for (const g of GUARDS) {
-    const r = g.check(c);
-    if (r) await r;
+function takeOne({ core, ctx }: GuardCall, b: string): void | Promise<void> {
+  if (quotaDef(b).by === 'net') return core.quotas.take(b, ctx.net);
+  if (ctx.caller.identity) return core.quotas.take(b, ctx.caller.identity.id, levelMult(levelOf(ctx.caller.identity, core.now())));
+}
+
+type Guarded = { ctx: Ctx; input: Record<string, unknown> };
+
+/** Runs the guards in order; the caller then runs the operation with the call's ctx and input.
+ *  Synchronous while every step is (an anonymous read): a promise only from the first step that waits. */
+export function guard(core: Core, op: Operation, raw: unknown, meta: CallMeta): Guarded | Promise<Guarded> {
+  return guardFrom({ core, op, meta, raw } as GuardCall, 0);
+}
+
+function guardFrom(c: GuardCall, from: number): Guarded | Promise<Guarded> {
+  for (let i = from; i < GUARDS.length; i++) {
+    const r = GUARDS[i]!.check(c);
+    if (r) return r.then(() => guardFrom(c, i + 1));
   }
   return { ctx: c.ctx, input: c.input };
 }

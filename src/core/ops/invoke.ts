@@ -9,7 +9,8 @@ export { zodDetail } from './zod-detail.js';
 
 /** Runs an operation for a caller; a typed op gives a typed result (the registry's erased ones give unknown). */
 export async function invoke<I extends z.ZodType, O>(core: Core, op: Operation<I, O>, raw: unknown, meta: CallMeta): Promise<{ out: O; ctx: Ctx; input: z.output<I> }> {
-  const { ctx, input } = await guard(core, op as unknown as Operation, raw, meta);
+  const g = guard(core, op as unknown as Operation, raw, meta);
+  const { ctx, input } = g instanceof Promise ? await g : g;
   // The validate guard parsed `raw` with this op's own schema.
   const typed = input as z.output<I>;
   const out = await op.run(ctx, typed);

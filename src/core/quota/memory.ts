@@ -20,11 +20,10 @@ export class MemoryQuotaRepo implements QuotaRepo {
     return this.buckets.size;
   }
 
-  async take(id: string, cost: number, cap: number, rate: number, t: number): Promise<number> {
+  take(id: string, cost: number, cap: number, rate: number, t: number): number {
     return this.takeNow(id, cost, cap, rate, t);
   }
 
-  /** The same, synchronously (the whole work is in memory). */
   takeNow(id: string, cost: number, cap: number, rate: number, t: number): number {
     let b = this.buckets.get(id);
     if (!b) {

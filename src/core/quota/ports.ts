@@ -12,7 +12,8 @@ export interface QuotaRepo {
    * Refills bucket `id` to `now` at `ratePerMs` up to `cap` (a bucket never seen starts full), then
    * takes `cost` tokens when it holds that many. Returns 0 when taken, otherwise the ms until `cost`
    * tokens will be there (and takes nothing). `cap` and `ratePerMs` may differ between calls for one
-   * id (the caller's trust level changed): the latest apply.
+   * id (the caller's trust level changed): the latest apply. An adapter whose buckets are in memory
+   * answers synchronously (no promise per request).
    */
-  take(id: string, cost: number, cap: number, ratePerMs: number, now: number): Promise<number>;
+  take(id: string, cost: number, cap: number, ratePerMs: number, now: number): number | Promise<number>;
 }
