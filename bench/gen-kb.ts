@@ -21,13 +21,18 @@ const WORDS = 'alpha beta gamma delta parser socket buffer thread module import 
  */
 export function syntheticError(i: number, mod = `m${i % 89}`): string {
   const w = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length]!;
+  // ErrSig v2 parameterizes a bare number in a rustc message: the Rust ones are told apart by a word
+  // (i in base 26), or 250,000 entries would share 2,250 signatures (112 each) and every lookup of
+  // one would read five entries instead of one.
+  let tag = '';
+  for (let k = i; tag === '' || k > 0; k = Math.floor(k / 26)) tag += String.fromCharCode(97 + (k % 26));
   switch (i % 4) {
     case 0:
       return `Traceback (most recent call last):\n  File "/home/u/app/m${i % 97}.py", line ${i % 300}, in run\nSyntheticError${i}: ${w(1)} ${w(2)} failed for module '${mod}'`;
     case 1:
       return `Error: Synthetic${i} ${w(1)} could not ${w(2)} the ${w(3)}\n    at run (/home/u/app/src/m${i % 97}.js:${i % 300}:7)`;
     case 2:
-      return `error[E${String(i % 9000).padStart(4, '0')}]: synthetic ${w(1)} ${w(2)} number ${i}\n --> src/main.rs:${i % 300}:5`;
+      return `error[E${String(i % 9000).padStart(4, '0')}]: synthetic ${w(1)} ${w(2)} item ${tag}\n --> src/main.rs:${i % 300}:5`;
     default:
       return `panic: synthetic${i} ${w(1)}: ${w(2)} ${w(3)}\n\ngoroutine 1 [running]:\nmain.main()\n\t/home/u/app/main.go:${i % 300} +0x1d`;
   }

@@ -33,6 +33,8 @@ export function kbRequests(n: number) {
     coarse: post(() => syntheticError(pick() & ~3, `zz${k % 1000}`)),
     miss: post(() => `NeverSeenError${Math.random()}: nothing like it`),
     h: get(() => `/h/${hashes[k % hashes.length]}`),
+    /** Any of the n entries' hashes: the memo of hot answers seldom helps (the cold read). */
+    hcold: get(() => `/h/${errsig(syntheticError(pick())).h}`),
     brief: get(() => `/brief?q=${encodeURIComponent(words[k % words.length]! + ' ' + (k % 997))}&env=lib${k % 5000}@1.2.0`),
     /** One hash over and over (its pages cached): the lookup without page reads. */
     hsame: get(() => `/h/${hashes[0]}`),
@@ -72,7 +74,8 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
     [`POST /e hit (${n} entries)`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.hit }] as never }],
     [`POST /e coarse hit`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.coarse }] as never }],
     ['POST /e miss', `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.miss }] as never }],
-    ['GET /h/{hex}', `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.h }] as never }],
+    ['GET /h/{hex} (2,000 hashes)', `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.h }] as never }],
+    [`GET /h/{hex}, any of ${n}`, `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.hcold }] as never }],
     ['GET /brief (anonymous, b=400)', `${url}/brief`, { requests: [{ setupRequest: q.brief }] as never }],
   ];
   // Two seconds of hits first, not recorded: the first row would otherwise also measure the

@@ -1,36 +1,44 @@
-// The lean lane of the KB's hottest read, GET /h/{hex}: answered from Node's request event, before
-// fastify, through the same operation pipeline (invoke: auth, shed, validate, quota) and the same
-// rendering as the generated route; only fastify's per-request machinery is skipped. Anything but
-// the plain case (a query string, another Accept than text, request logging on) is left to the
-// generated route. Measured at 1M entries: see docs/benchmarks.md.
-import type { IncomingMessage } from 'node:http';
+// The lean lane of the KB's two hottest routes, GET /h/{hex} and POST /e: their plain form is
+// answered from Node's request event, before fastify, through the same operation pipeline (invoke:
+// auth, shed, validate, quota) and the same rendering as the generated routes; only fastify's
+// per-request machinery (request and reply objects, hooks, child logger, body parser) is skipped.
+// Anything but the plain case (a query string, an Accept other than text, credentials, a body
+// that is not a sized text/plain one) is left to the generated route, which answers it as always.
+// Measured at 1M entries: see docs/benchmarks.md.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CxError } from '../core/errors.js';
-import { kbHashOp } from '../core/kb/ops.js';
+import { kbHashOp, kbLookupOp } from '../core/kb/ops.js';
 import { invoke } from '../core/ops/invoke.js';
-import type { Core } from '../core/ops/types.js';
+import type { AnyOperation, Core } from '../core/ops/types.js';
 import { netKey } from '../core/net.js';
+import { limit } from '../core/limits.js';
 import { TEXT } from '../http/negotiate.js';
-import { render } from './ops.js';
 import type { FrontHandler } from '../http/front.js';
+import { render } from './ops.js';
 
 const H = /^\/h\/[0-9a-f]{64}$/;
 
-export function kbLane(core: Core, opts: { ip: (req: IncomingMessage) => string | undefined; admit: (req: IncomingMessage) => string | null }): FrontHandler {
-  const op = kbHashOp;
-  return (req, res) => {
-    if (req.method !== 'GET' || !H.test(req.url ?? '')) return false;
-    // Only the text form: any other Accept is negotiated by the route (JSON wins a tie with text).
-    const accept = req.headers.accept;
-    if (accept !== undefined && accept !== '*/*' && accept !== 'text/plain') return false;
-    if (req.headers.authorization !== undefined || req.headers['x-pow'] !== undefined) return false;
-    const id = opts.admit(req);
-    if (id === null) return false;
-    const hex = req.url!.slice(3);
-    invoke(core, op, { hex }, { creds: {}, net: netKey(opts.ip(req)), reqId: id, face: 'rest' }).then(
+interface LaneOpts {
+  ip: (req: IncomingMessage) => string | undefined;
+  admit: (req: IncomingMessage) => string | null;
+}
+
+/** The plain form: the text answer asked for (or nothing said), no credentials. */
+function plain(req: IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  // Any other Accept is negotiated by the route (JSON wins a tie with text).
+  if (accept !== undefined && accept !== '*/*' && accept !== 'text/plain') return false;
+  return req.headers.authorization === undefined && req.headers['x-pow'] === undefined;
+}
+
+export function kbLane(core: Core, opts: LaneOpts): FrontHandler {
+  const maxBody = kbLookupOp.rest!.bodyLimit ?? limit('body.default');
+  const answer = (req: IncomingMessage, res: ServerResponse, id: string, op: AnyOperation, raw: Record<string, unknown>) => {
+    invoke(core, op, raw, { creds: {}, net: netKey(opts.ip(req)), reqId: id, face: 'rest' }).then(
       ({ out, ctx }) => {
-        const text = render(op as never, out, ctx);
+        const text = render(op, out, ctx);
         const body = text.endsWith('\n') ? text : text + '\n';
-        res.writeHead(200, { 'x-request-id': id, 'x-robots-tag': 'noindex', 'content-type': TEXT, 'content-length': Buffer.byteLength(body) });
+        res.writeHead(200, { 'x-request-id': id, ...op.headers?.(out, ctx), 'content-type': TEXT, 'content-length': Buffer.byteLength(body) });
         res.end(body);
       },
       (err: unknown) => {
@@ -41,6 +49,30 @@ export function kbLane(core: Core, opts: { ip: (req: IncomingMessage) => string 
         res.end(body);
       },
     );
-    return true;
+  };
+  return (req, res) => {
+    const url = req.url ?? '';
+    if (req.method === 'GET' && H.test(url)) {
+      if (!plain(req)) return false;
+      const id = opts.admit(req);
+      if (id === null) return false;
+      answer(req, res, id, kbHashOp as AnyOperation, { hex: url.slice(3) });
+      return true;
+    }
+    if (req.method === 'POST' && url === '/e') {
+      const type = req.headers['content-type'];
+      if (type !== 'text/plain' && type !== 'text/plain; charset=utf-8') return false;
+      // A sized body within the route's limit (Node's parser then reads exactly that many bytes);
+      // chunked, empty and oversized bodies get the route's own answers.
+      const size = Number(req.headers['content-length']);
+      if (!(size > 0 && size <= maxBody) || req.headers['transfer-encoding'] !== undefined || !plain(req)) return false;
+      const id = opts.admit(req);
+      if (id === null) return false;
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => answer(req, res, id, kbLookupOp as AnyOperation, { text: Buffer.concat(chunks).toString('utf8') }));
+      return true;
+    }
+    return false;
   };
 }

@@ -46,6 +46,43 @@ describe('the front lane of GET /h/{hex}', () => {
     expect(await (await fetch(`${s.url}/h/${MISS}`)).text()).toMatch(/^err notfound no fix for this hash; recorded as wanted; try POST \/e with the whole error output\n$/);
   });
 
+  it('answers POST /e with a sized text/plain body as the generated route does: exact, coarse, miss, bad input', async () => {
+    const texts: Array<[string, number]> = [
+      [tb('requests'), 200],
+      [tb('zzlanewidgets'), 200],
+      ['ZzqLaneError: nothing like it ever seen \u00e9\u4e2d\ud83d\ude00', 404],
+      ['x\n'.repeat(401), 400],
+    ];
+    for (const [text, status] of texts) {
+      const before = answered();
+      const post = (q: string) => fetch(`${s.url}/e${q}`, { method: 'POST', body: text, headers: { 'content-type': 'text/plain', 'x-forwarded-for': '10.2.2.2' } });
+      const lane = await post('');
+      expect(answered()).toBe(before + 1);
+      const routed = await post('?f=txt');
+      expect(answered()).toBe(before + 1);
+      expect([lane.status, routed.status]).toEqual([status, status]);
+      expect(await lane.text()).toBe(await routed.text());
+      expect(pick(lane)).toEqual(pick(routed));
+    }
+    // Other bodies are the route's: empty, over the limit, a form, chunked.
+    const before = answered();
+    const empty = await fetch(`${s.url}/e`, { method: 'POST', body: '', headers: { 'content-type': 'text/plain' } });
+    expect(empty.status).toBe(400);
+    const big = await fetch(`${s.url}/e`, { method: 'POST', body: 'x'.repeat(3 * 16384 + 1), headers: { 'content-type': 'text/plain' } });
+    expect(big.status).toBe(413);
+    expect(await big.text()).toMatch(/^err size /);
+    const form = await fetch(`${s.url}/e`, { method: 'POST', body: new URLSearchParams({ text: tb('requests') }) });
+    expect(form.status).toBe(200);
+    const chunked = await fetch(`${s.url}/e`, {
+      method: 'POST',
+      body: new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(tb('requests'))), c.close()) }),
+      headers: { 'content-type': 'text/plain' },
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(200);
+    expect(answered()).toBe(before);
+  });
+
   it('keeps a plain X-Request-Id, and leaves JSON, HTML, HEAD and malformed hashes to the route', async () => {
     let before = answered();
     const r = await fetch(`${s.url}/h/${EXACT}`, { headers: { 'x-request-id': 'my-trace.42' } });
