@@ -58,4 +58,30 @@ describe('hit counts and wanted signatures', () => {
     expect((await store.kb.wanted(10)).map((w) => w.sig)).toEqual(['fresh']);
     await store.close();
   });
+
+  it('misses recorded in memory merge as the upserts would, show in the next read, and survive a clean close', async () => {
+    const sub = join(dir, 'merge');
+    mkdirSync(sub);
+    const store = openSqliteStore(sub);
+    await store.kb.want(hex(50), null, '', 1000);
+    await store.kb.want(hex(50), 'py:E: first', 'a@1', 2000);
+    await store.kb.want(hex(50), 'py:E: second', '', 3000);
+    await store.kb.want(hex(51), 'py:E: other', 'b@2', 2500);
+    // Read at once: nothing waits for the 200 ms writer.
+    expect(await store.kb.wanted(10)).toEqual([
+      { h: hex(50), sig: 'py:E: first', libs: 'a@1', misses: 3, first: 1000, last: 3000 },
+      { h: hex(51), sig: 'py:E: other', libs: 'b@2', misses: 1, first: 2500, last: 2500 },
+    ]);
+    // Written rows and new misses merge the same way.
+    await store.kb.want(hex(50), 'py:E: third', 'c@3', 4000);
+    await store.kb.want(hex(52), 'py:E: last', '', 4500);
+    await store.close();
+    const again = openSqliteStore(sub);
+    expect(await again.kb.wanted(10)).toEqual([
+      { h: hex(52), sig: 'py:E: last', libs: '', misses: 1, first: 4500, last: 4500 },
+      { h: hex(50), sig: 'py:E: first', libs: 'c@3', misses: 4, first: 1000, last: 4000 },
+      { h: hex(51), sig: 'py:E: other', libs: 'b@2', misses: 1, first: 2500, last: 2500 },
+    ]);
+    await again.close();
+  });
 });
