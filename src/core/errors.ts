@@ -40,7 +40,15 @@ export class CxError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: string, detail = '', status?: number, headers: Record<string, string> = {}) {
-    super(detail ? `err ${code} ${detail}` : `err ${code}`);
+    // An expected failure, answered as one line: no stack is collected (that cost ~10 µs a throw,
+    // a tenth of a KB miss). Unexpected errors keep theirs; they are logged before being mapped here.
+    const depth = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(detail ? `err ${code} ${detail}` : `err ${code}`);
+    } finally {
+      Error.stackTraceLimit = depth;
+    }
     this.code = code;
     this.detail = oneLine(detail);
     this.status = status ?? byCode.get(code)?.status ?? 400;

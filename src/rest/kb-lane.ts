@@ -34,7 +34,13 @@ function plain(req: IncomingMessage): boolean {
 export function kbLane(core: Core, opts: LaneOpts): FrontHandler {
   const maxBody = kbLookupOp.rest!.bodyLimit ?? limit('body.default');
   const answer = (req: IncomingMessage, res: ServerResponse, id: string, op: AnyOperation, raw: Record<string, unknown>) => {
-    invoke(core, op, raw, { creds: {}, net: netKey(opts.ip(req)), reqId: id, face: 'rest' }).then(
+    let done: ReturnType<typeof invoke>;
+    try {
+      done = invoke(core, op, raw, { creds: {}, net: netKey(opts.ip(req)), reqId: id, face: 'rest' });
+    } catch (err) {
+      done = Promise.reject(err); // answered below like any failure, never thrown out of the request event
+    }
+    done.then(
       ({ out, ctx }) => {
         const text = render(op, out, ctx);
         const body = text.endsWith('\n') ? text : text + '\n';
