@@ -1,7 +1,6 @@
 // /brief: everything the commons knows about a question and an environment, in a token budget.
 // Sections in fixed order: kb, changes, digests, cache, wanted; counted with a real tokenizer.
 import { createHash } from 'node:crypto';
-import { countTokens } from 'gpt-tokenizer';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
@@ -11,6 +10,7 @@ import { errsig } from './errsig/errsig.js';
 import { libStr, parseLib } from './libs.js';
 import type { KbHit, Lib, Wanted } from './ports.js';
 import { flat, score } from './render.js';
+import { lineCost, linesTokens, tokens } from './tokens.js';
 
 const SECTIONS = ['kb', 'changes', 'digests', 'cache', 'wanted'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -174,37 +174,18 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
   return { hits: entries.length, changes: changes.length, lines: { kb: kbLines, changes, digests, cache, wanted } };
 }
 
-// Agents' text is data: a special-token marker such as <|endoftext|> in a question or a fix is
-// counted as the plain text it is (the tokenizer's default throws on it).
-const PLAIN = { disallowedSpecial: new Set<string>() };
-const tokens = (s: string) => countTokens(s, PLAIN);
-
-// Counts of lines seen lately, with their line break: the same entries answer the same questions
-// and the same libraries recur, so most candidate lines were counted before. The final text is
-// always recounted whole; these only choose which lines to take.
-const lineCounts = new Map<string, number>();
-const LINE_COUNTS_MAX = 4000;
-function lineCost(line: string): number {
-  let n = lineCounts.get(line);
-  if (n === undefined) {
-    n = tokens(line) + 1;
-    if (lineCounts.size >= LINE_COUNTS_MAX) lineCounts.delete(lineCounts.keys().next().value!);
-    lineCounts.set(line, n);
-  }
-  return n;
-}
-
 /** Fills sections in order until the budget; the header's own tokens are reserved first. */
 function compose(q: string, libs: number, c: Candidates, cached: boolean, total: number): BriefOut {
   const head = (used: number) => `brief q=${flat(q, 80)} libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=${used}/${total}`;
   const next = c.lines.kb.length ? `next: GET /${c.lines.kb[0]!.split(' ')[0]} for the whole entry` : 'next: POST /e with the whole error output, or publish a fix with POST /k';
   const taken: Record<Section, string[]> = { kb: [], changes: [], digests: [], cache: [], wanted: [] };
-  const body = () => ['', ...SECTIONS.flatMap((s) => [`${s}:`, ...(taken[s].length ? taken[s] : ['-'])]), next].join('\n');
+  const bodyLines = () => ['', ...SECTIONS.flatMap((s) => [`${s}:`, ...(taken[s].length ? taken[s] : ['-'])]), next];
   // The header ends in digits and the body starts with a line break, where the tokenizer's
   // pre-split always cuts: the text's count is the header's plus the body's, so settling the
   // header's own digits recounts only the header.
-  let bodyCount = tokens(body());
-  let used = tokens(head(total)) + bodyCount;
+  const headCount = tokens(head(total));
+  let bodyCount = linesTokens(bodyLines());
+  let used = headCount + bodyCount;
   outer: for (const s of SECTIONS) {
     for (const line of c.lines[s]) {
       const cost = lineCost(line);
@@ -214,13 +195,13 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
     }
   }
   // Recount exactly; tokens can merge across lines, so trim until it fits.
-  bodyCount = tokens(body());
-  let real = tokens(head(total)) + bodyCount;
+  bodyCount = linesTokens(bodyLines());
+  let real = headCount + bodyCount;
   for (let i = SECTIONS.length - 1; real > total && i >= 0; ) {
     if (taken[SECTIONS[i]!].length) taken[SECTIONS[i]!].pop();
     else i--;
-    bodyCount = tokens(body());
-    real = tokens(head(total)) + bodyCount;
+    bodyCount = linesTokens(bodyLines());
+    real = headCount + bodyCount;
   }
   // The header states the true count of the final text; its own digits can change that count,
   // so settle it (it only shrinks, so it converges in a step or two).
@@ -229,7 +210,7 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
     if (again === real) break;
     real = again;
   }
-  const text = head(real) + body();
+  const text = head(real) + bodyLines().join('\n');
   return { q, libs, hits: c.hits, changes: c.changes, cached, used: real, total, sections: taken, text };
 }
 
