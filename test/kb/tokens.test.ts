@@ -12,6 +12,7 @@ const FRAGS = [
   'k/k0000lexc score=0', 'py:SyntheticError999120: token buffer failed', '/usr/lib/x.so', '//', '/', ' leading space', '  two spaces',
   '\tTab', '\r', '', ' ', '.', '...', '!?', ':', '-', '—', 'é', 'Ünïcödé', '日本語', '😀', "it's", "'s", "'", '123', '4567', 'x1',
   '<|endoftext|>', '<|im_start|>', 'fix: pin it.', 'a.\n', '\n', '\n\n', '(', ')', '"quoted"', 'C:\\path\\to', 'https://x.y/z',
+  'e\u0301', 'ß', 'ǅ', 'x\u200d', '٣', 'Ⅻ', 'a\u00a0', 'end\u2028',
 ];
 
 function rand(seed: number) {
@@ -37,5 +38,15 @@ describe('brief token counts', () => {
     expect(linesTokens(lines)).toBe(whole(lines));
     expect(linesTokens([])).toBe(0);
     expect(lineCost('kb:')).toBe(whole(['kb:']) + 1);
+  });
+
+  it("the header's count is its text up to b= plus the digits after it", () => {
+    const r = rand(7);
+    for (let t = 0; t < 2000; t++) {
+      const q = Array.from({ length: Math.floor(r() * 5) }, () => FRAGS[Math.floor(r() * FRAGS.length)]!).join(r() < 0.5 ? ' ' : '').replace(/\s+/g, ' ');
+      const prefix = `brief q=${q} libs=${t % 21} hits=${t % 16} changes=${t % 7} cached=${t & 1} b=`;
+      const tail = `${Math.floor(r() * 2100)}/${200 + Math.floor(r() * 1801)}`;
+      expect(whole([prefix]) + whole([tail]), prefix + tail).toBe(whole([prefix + tail]));
+    }
   });
 });

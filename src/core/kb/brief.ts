@@ -10,7 +10,7 @@ import { errsig } from './errsig/errsig.js';
 import { libStr, parseLib } from './libs.js';
 import type { KbHit, Lib, Wanted } from './ports.js';
 import { flat, score } from './render.js';
-import { lineCost, linesTokens, tokens } from './tokens.js';
+import { counted, lineCost, linesTokens, tokens } from './tokens.js';
 
 const SECTIONS = ['kb', 'changes', 'digests', 'cache', 'wanted'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -176,14 +176,18 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
 
 /** Fills sections in order until the budget; the header's own tokens are reserved first. */
 function compose(q: string, libs: number, c: Candidates, cached: boolean, total: number): BriefOut {
-  const head = (used: number) => `brief q=${flat(q, 80)} libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=${used}/${total}`;
+  const prefix = `brief q=${flat(q, 80)} libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=`;
+  const head = (used: number) => `${prefix}${used}/${total}`;
+  // The pre-split cuts between the '=' and the digits: count the question's part once.
+  const prefixCount = tokens(prefix);
+  const headTokens = (used: number) => prefixCount + counted(`${used}/${total}`);
   const next = c.lines.kb.length ? `next: GET /${c.lines.kb[0]!.split(' ')[0]} for the whole entry` : 'next: POST /e with the whole error output, or publish a fix with POST /k';
   const taken: Record<Section, string[]> = { kb: [], changes: [], digests: [], cache: [], wanted: [] };
   const bodyLines = () => ['', ...SECTIONS.flatMap((s) => [`${s}:`, ...(taken[s].length ? taken[s] : ['-'])]), next];
   // The header ends in digits and the body starts with a line break, where the tokenizer's
   // pre-split always cuts: the text's count is the header's plus the body's, so settling the
   // header's own digits recounts only the header.
-  const headCount = tokens(head(total));
+  const headCount = headTokens(total);
   let bodyCount = linesTokens(bodyLines());
   let used = headCount + bodyCount;
   outer: for (const s of SECTIONS) {
@@ -206,7 +210,7 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
   // The header states the true count of the final text; its own digits can change that count,
   // so settle it (it only shrinks, so it converges in a step or two).
   for (let i = 0; i < 4; i++) {
-    const again = tokens(head(real)) + bodyCount;
+    const again = headTokens(real) + bodyCount;
     if (again === real) break;
     real = again;
   }

@@ -10,7 +10,8 @@ export const tokens = (s: string) => countTokens(s, PLAIN);
 
 const counts = new Map<string, number>();
 const COUNTS_MAX = 8000;
-function counted(s: string): number {
+/** tokens(s), remembered. */
+export function counted(s: string): number {
   let n = counts.get(s);
   if (n === undefined) {
     n = tokens(s);
@@ -28,18 +29,22 @@ export const lineCost = (line: string) => counted(line) + 1;
 // BPE works within a pre-token; so cut after such breaks, the text's count is the sum of its
 // pieces' counts. test/kb/tokens.test.ts checks this against whole-text counts.
 const STARTS_FRESH = /^[^\s/]/;
+// A line ending in a letter or digit is never joined by its line break, itself one token: its
+// piece costs what lineCost says, from the same remembered count.
+const ENDS_WORD = /[\p{L}\p{N}]$/u;
+const piece = (s: string) => (ENDS_WORD.test(s) ? counted(s) + 1 : counted(`${s}\n`));
 
 /** The exact token count of lines.join('\n'), from remembered counts of its pieces. */
 export function linesTokens(lines: readonly string[]): number {
   if (!lines.length) return 0;
   let n = 0;
-  let piece = lines[0]!;
+  let cur = lines[0]!;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (STARTS_FRESH.test(line)) {
-      n += counted(`${piece}\n`);
-      piece = line;
-    } else piece += `\n${line}`;
+      n += piece(cur);
+      cur = line;
+    } else cur += `\n${line}`;
   }
-  return n + counted(piece);
+  return n + counted(cur);
 }
