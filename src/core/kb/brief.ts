@@ -129,9 +129,36 @@ function topicWords(s: string): string[] {
  * Whether a row concerns the question: it names one of the question's libraries (an env library
  * the question mentions, or a library the question names), or shares a word with the question.
  */
-function concerns(qWords: Set<string>, qLibs: Set<string>, libNames: string[], text: string): boolean {
+function concerns(qWords: Set<string>, qLibs: Set<string>, libNames: string[], words: string[]): boolean {
   if (libNames.some((n) => qLibs.has(n.toLowerCase()))) return true;
-  return topicWords(text).some((w) => qWords.has(w));
+  return words.some((w) => qWords.has(w));
+}
+
+// What a brief derives from the rows the store hands back, kept per row object: the store's memos
+// return the same rows while the KB is unchanged, so each line and word list is made once (and a
+// line that is the same string object is counted from the token memo without rehashing it).
+// WeakMaps: an entry goes with its row.
+const kbLineOf = new WeakMap<KbHit, string>();
+function kbLine(e: KbHit): string {
+  let s = kbLineOf.get(e);
+  if (s === undefined) kbLineOf.set(e, (s = `k/${e.id} score=${score(e)} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`));
+  return s;
+}
+type LibRow = Awaited<ReturnType<Ctx['core']['store']['kb']['byLib']>>[number];
+const libRowOf = new WeakMap<LibRow, { words: string[]; env?: string; line?: string }>();
+function libRow(e: LibRow): { words: string[]; env?: string; line?: string } {
+  let d = libRowOf.get(e);
+  if (d === undefined) libRowOf.set(e, (d = { words: topicWords(e.title) }));
+  return d;
+}
+function changeLine(l: Lib, e: LibRow): string {
+  const d = libRow(e);
+  const env = `${l.name}@${l.ver}`;
+  if (d.env !== env) {
+    d.env = env;
+    d.line = `${l.name}@${e.ver} (env ${l.ver}): k/${e.id} ${flat(e.title, 100)}`;
+  }
+  return d.line!;
 }
 
 async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Candidates> {
@@ -151,7 +178,7 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
   const seen = new Set<string>();
   const entries: KbHit[] = [];
   for (const e of [...exact, ...found]) if (!seen.has(e.id) && seen.add(e.id)) entries.push(e);
-  const kbLines = entries.map((e) => `k/${e.id} score=${score(e)} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`);
+  const kbLines = entries.map(kbLine);
 
   const changes: string[] = [];
   const digests: string[] = [];
@@ -159,8 +186,8 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
     for (const e of await kb.byLib(l.name, 5)) {
       const v = e.ver;
       // Only changes of the question's libraries, or about what the question asks.
-      if (!concerns(qWords, qLibs, [l.name], e.title)) continue;
-      if (l.ver === '*' || v === '*' || v === l.ver || newer(v, l.ver)) changes.push(`${l.name}@${v} (env ${l.ver}): k/${e.id} ${flat(e.title, 100)}`);
+      if (!concerns(qWords, qLibs, [l.name], libRow(e).words)) continue;
+      if (l.ver === '*' || v === '*' || v === l.ver || newer(v, l.ver)) changes.push(changeLine(l, e));
     }
     for (const d of await kb.digestsOf(l.name, 10)) {
       if (l.ver !== '*' && d.ver !== l.ver && !newer(d.ver, l.ver)) continue;
