@@ -3,7 +3,7 @@
 // a pre-token.
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { lineCost, linesTokens } from '../../src/core/kb/tokens.js';
+import { line, lineCost, linesTokens } from '../../src/core/kb/tokens.js';
 
 const whole = (lines: string[]) => countTokens(lines.join('\n'), { disallowedSpecial: new Set<string>() });
 
@@ -27,17 +27,22 @@ describe('brief token counts', () => {
       const lines = Array.from({ length: 1 + Math.floor(r() * 8) }, () =>
         Array.from({ length: Math.floor(r() * 4) }, () => FRAGS[Math.floor(r() * FRAGS.length)]!).join(r() < 0.5 ? ' ' : ''),
       );
-      expect(linesTokens(lines), JSON.stringify(lines)).toBe(whole(lines));
+      // Fresh line objects, then the same objects again (their remembered counts).
+      const ls = lines.map(line);
+      expect(linesTokens(ls), JSON.stringify(lines)).toBe(whole(lines));
+      expect(linesTokens(ls), JSON.stringify(lines)).toBe(whole(lines));
+      expect(linesTokens([...ls].reverse()), JSON.stringify(lines)).toBe(whole([...lines].reverse()));
     }
   });
 
   it('brief-shaped texts, counted twice (the second time from remembered pieces)', () => {
     const lines = ['', 'kb:', 'k/k0000lecc score=0 py:SyntheticError998364: beta stream failed | fix: update parser.', 'changes:', '-', 'digests:',
       'lib1@2.0.0 api: /v2 is the new path', 'cache:', '-', 'wanted:', 'py:Err: <email> misses=2', 'next: GET /k/k0000lecc for the whole entry'];
-    expect(linesTokens(lines)).toBe(whole(lines));
-    expect(linesTokens(lines)).toBe(whole(lines));
+    const ls = lines.map(line);
+    expect(linesTokens(ls)).toBe(whole(lines));
+    expect(linesTokens(ls)).toBe(whole(lines));
     expect(linesTokens([])).toBe(0);
-    expect(lineCost('kb:')).toBe(whole(['kb:']) + 1);
+    expect(lineCost(line('kb:'))).toBe(whole(['kb:']) + 1);
   });
 
   it("the header's count is its text up to b= plus the digits after it", () => {

@@ -10,7 +10,7 @@ import { errsig } from './errsig/errsig.js';
 import { libStr, parseLib } from './libs.js';
 import type { KbHit, Lib, Wanted } from './ports.js';
 import { flat, score } from './render.js';
-import { counted, lineCost, linesTokens, tokens } from './tokens.js';
+import { counted, line, lineCost, linesTokens, tokens, type Line } from './tokens.js';
 
 const SECTIONS = ['kb', 'changes', 'digests', 'cache', 'wanted'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -55,17 +55,17 @@ function parseEnv(env: string): Lib[] {
 interface Candidates {
   hits: number;
   changes: number;
-  lines: Record<Section, string[]>;
+  lines: Record<Section, Line[]>;
 }
 
 /** The cached result stored under sha256(q) in namespace ns, when the caller may see it inline. */
-async function cachedFor(ctx: Ctx, q: string, ns: string): Promise<string[]> {
+async function cachedFor(ctx: Ctx, q: string, ns: string): Promise<Line[]> {
   const key = createHash('sha256').update(q, 'utf8').digest('hex');
   const got = await ctx.core.store.cache.get(ns, key, ctx.core.now());
   if (!got || got.row.kind !== 'inline' || got.row.text === null) return [];
   const me = ctx.caller.identity?.id;
   if (got.row.to && got.row.to !== me && got.row.producer !== me) return [];
-  return [`c/${key} ns=${ns} by ${got.row.producer} size=${got.row.size} untrusted: ${flat(got.row.text, 300)}`];
+  return [line(`c/${key} ns=${ns} by ${got.row.producer} size=${got.row.size} untrusted: ${flat(got.row.text, 300)}`)];
 }
 
 // Every brief scans the 200 most recent wanted signatures: read them at most once a second, and
@@ -74,13 +74,13 @@ async function cachedFor(ctx: Ctx, q: string, ns: string): Promise<string[]> {
 // its CPU at 1M entries.
 interface WantedIndex {
   /** Scrub-clean rows with a signature, newest first, already rendered. */
-  lines: string[];
+  lines: Line[];
   /** Lowercase word or library name -> positions in `lines`, ascending. */
   by: Map<string, number[]>;
 }
 const wantedSeen = new WeakMap<object, { at: number; idx: WantedIndex }>();
 function indexWanted(rows: Wanted[]): WantedIndex {
-  const lines: string[] = [];
+  const lines: Line[] = [];
   const by = new Map<string, number[]>();
   const note = (k: string, i: number) => {
     const at = by.get(k);
@@ -89,7 +89,7 @@ function indexWanted(rows: Wanted[]): WantedIndex {
   };
   for (const w of rows) {
     if (w.sig === null || scrubFind(w.sig) !== null) continue;
-    const i = lines.push(`${flat(w.sig, 160)} misses=${w.misses}`) - 1;
+    const i = lines.push(line(`${flat(w.sig, 160)} misses=${w.misses}`)) - 1;
     // Library names keep `lib:` keys apart from words: a row concerns the question through either.
     for (const x of w.libs.split(' ').filter(Boolean)) note(`lib:${x.slice(0, x.lastIndexOf('@') > 0 ? x.lastIndexOf('@') : x.length).toLowerCase()}`, i);
     for (const t of topicWords(w.sig)) note(t, i);
@@ -105,7 +105,7 @@ async function recentWanted(ctx: Ctx): Promise<WantedIndex> {
   return idx;
 }
 /** The first `n` wanted lines that concern the question (same rule as `concerns`), newest first. */
-function wantedFor(idx: WantedIndex, qWords: Set<string>, qLibs: Set<string>, n: number): string[] {
+function wantedFor(idx: WantedIndex, qWords: Set<string>, qLibs: Set<string>, n: number): Line[] {
   const hit = new Set<number>();
   for (const w of qWords) for (const i of idx.by.get(w) ?? []) hit.add(i);
   for (const l of qLibs) for (const i of idx.by.get(`lib:${l}`) ?? []) hit.add(i);
@@ -138,25 +138,25 @@ function concerns(qWords: Set<string>, qLibs: Set<string>, libNames: string[], w
 // return the same rows while the KB is unchanged, so each line and word list is made once (and a
 // line that is the same string object is counted from the token memo without rehashing it).
 // WeakMaps: an entry goes with its row.
-const kbLineOf = new WeakMap<KbHit, string>();
-function kbLine(e: KbHit): string {
+const kbLineOf = new WeakMap<KbHit, Line>();
+function kbLine(e: KbHit): Line {
   let s = kbLineOf.get(e);
-  if (s === undefined) kbLineOf.set(e, (s = `k/${e.id} score=${score(e)} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`));
+  if (s === undefined) kbLineOf.set(e, (s = line(`k/${e.id} score=${score(e)} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`)));
   return s;
 }
 type LibRow = Awaited<ReturnType<Ctx['core']['store']['kb']['byLib']>>[number];
-const libRowOf = new WeakMap<LibRow, { words: string[]; env?: string; line?: string }>();
-function libRow(e: LibRow): { words: string[]; env?: string; line?: string } {
+const libRowOf = new WeakMap<LibRow, { words: string[]; env?: string; line?: Line }>();
+function libRow(e: LibRow): { words: string[]; env?: string; line?: Line } {
   let d = libRowOf.get(e);
   if (d === undefined) libRowOf.set(e, (d = { words: topicWords(e.title) }));
   return d;
 }
-function changeLine(l: Lib, e: LibRow): string {
+function changeLine(l: Lib, e: LibRow): Line {
   const d = libRow(e);
   const env = `${l.name}@${l.ver}`;
   if (d.env !== env) {
     d.env = env;
-    d.line = `${l.name}@${e.ver} (env ${l.ver}): k/${e.id} ${flat(e.title, 100)}`;
+    d.line = line(`${l.name}@${e.ver} (env ${l.ver}): k/${e.id} ${flat(e.title, 100)}`);
   }
   return d.line!;
 }
@@ -180,8 +180,8 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
   for (const e of [...exact, ...found]) if (!seen.has(e.id) && seen.add(e.id)) entries.push(e);
   const kbLines = entries.map(kbLine);
 
-  const changes: string[] = [];
-  const digests: string[] = [];
+  const changes: Line[] = [];
+  const digests: Line[] = [];
   for (const l of libs) {
     for (const e of await kb.byLib(l.name, 5)) {
       const v = e.ver;
@@ -191,7 +191,7 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
     }
     for (const d of await kb.digestsOf(l.name, 10)) {
       if (l.ver !== '*' && d.ver !== l.ver && !newer(d.ver, l.ver)) continue;
-      for (const line of d.lines.split('\n').slice(0, 10)) digests.push(`${l.name}@${d.ver} ${d.topic}: ${flat(line, 200)}`);
+      for (const x of d.lines.split('\n').slice(0, 10)) digests.push(line(`${l.name}@${d.ver} ${d.topic}: ${flat(x, 200)}`));
     }
   }
   // Other agents' misses: only the scrubbed signature (never the libraries or anything else they
@@ -201,6 +201,18 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
   return { hits: entries.length, changes: changes.length, lines: { kb: kbLines, changes, digests, cache, wanted } };
 }
 
+// The body's fixed lines, counted once for the life of the process.
+const EMPTY = line('');
+const NONE = line('-');
+const HEADS = Object.fromEntries(SECTIONS.map((s) => [s, line(`${s}:`)])) as Record<Section, Line>;
+const NEXT_NONE = line('next: POST /e with the whole error output, or publish a fix with POST /k');
+const nextOfLine = new WeakMap<Line, Line>();
+function nextOf(first: Line): Line {
+  let n = nextOfLine.get(first);
+  if (n === undefined) nextOfLine.set(first, (n = line(`next: GET /${first.text.split(' ')[0]} for the whole entry`)));
+  return n;
+}
+
 /** Fills sections in order until the budget; the header's own tokens are reserved first. */
 function compose(q: string, libs: number, c: Candidates, cached: boolean, total: number): BriefOut {
   const prefix = `brief q=${flat(q, 80)} libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=`;
@@ -208,9 +220,9 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
   // The pre-split cuts between the '=' and the digits: count the question's part once.
   const prefixCount = tokens(prefix);
   const headTokens = (used: number) => prefixCount + counted(`${used}/${total}`);
-  const next = c.lines.kb.length ? `next: GET /${c.lines.kb[0]!.split(' ')[0]} for the whole entry` : 'next: POST /e with the whole error output, or publish a fix with POST /k';
-  const taken: Record<Section, string[]> = { kb: [], changes: [], digests: [], cache: [], wanted: [] };
-  const bodyLines = () => ['', ...SECTIONS.flatMap((s) => [`${s}:`, ...(taken[s].length ? taken[s] : ['-'])]), next];
+  const next = c.lines.kb.length ? nextOf(c.lines.kb[0]!) : NEXT_NONE;
+  const taken: Record<Section, Line[]> = { kb: [], changes: [], digests: [], cache: [], wanted: [] };
+  const bodyLines = () => [EMPTY, ...SECTIONS.flatMap((s) => [HEADS[s], ...(taken[s].length ? taken[s] : [NONE])]), next];
   // The header ends in digits and the body starts with a line break, where the tokenizer's
   // pre-split always cuts: the text's count is the header's plus the body's, so settling the
   // header's own digits recounts only the header.
@@ -218,10 +230,10 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
   let bodyCount = linesTokens(bodyLines());
   let used = headCount + bodyCount;
   outer: for (const s of SECTIONS) {
-    for (const line of c.lines[s]) {
-      const cost = lineCost(line);
+    for (const l of c.lines[s]) {
+      const cost = lineCost(l);
       if (used + cost > total) break outer;
-      taken[s].push(line);
+      taken[s].push(l);
       used += cost;
     }
   }
@@ -241,8 +253,9 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
     if (again === real) break;
     real = again;
   }
-  const text = head(real) + bodyLines().join('\n');
-  return { q, libs, hits: c.hits, changes: c.changes, cached, used: real, total, sections: taken, text };
+  const text = head(real) + bodyLines().map((l) => l.text).join('\n');
+  const sections = Object.fromEntries(SECTIONS.map((s) => [s, taken[s].map((l) => l.text)])) as Record<Section, string[]>;
+  return { q, libs, hits: c.hits, changes: c.changes, cached, used: real, total, sections, text };
 }
 
 // Per store (one per server), so servers sharing a process never see each other's briefs.
