@@ -145,18 +145,20 @@ function kbLine(e: KbHit): Line {
   return s;
 }
 type LibRow = Awaited<ReturnType<Ctx['core']['store']['kb']['byLib']>>[number];
-const libRowOf = new WeakMap<LibRow, { words: string[]; env?: string; line?: Line }>();
-function libRow(e: LibRow): { words: string[]; env?: string; line?: Line } {
+const libRowOf = new WeakMap<LibRow, { words: string[]; name?: string; ver?: string; line?: Line | null }>();
+function libRow(e: LibRow): { words: string[]; name?: string; ver?: string; line?: Line | null } {
   let d = libRowOf.get(e);
   if (d === undefined) libRowOf.set(e, (d = { words: topicWords(e.title) }));
   return d;
 }
-function changeLine(l: Lib, e: LibRow): Line {
+/** The row's changes line for env library l, or null when the row's version is older than l's. */
+function changeLine(l: Lib, e: LibRow): Line | null {
   const d = libRow(e);
-  const env = `${l.name}@${l.ver}`;
-  if (d.env !== env) {
-    d.env = env;
-    d.line = line(`${l.name}@${e.ver} (env ${l.ver}): k/${e.id} ${flat(e.title, 100)}`);
+  if (d.name !== l.name || d.ver !== l.ver) {
+    const v = e.ver;
+    d.name = l.name;
+    d.ver = l.ver;
+    d.line = l.ver === '*' || v === '*' || v === l.ver || newer(v, l.ver) ? line(`${l.name}@${v} (env ${l.ver}): k/${e.id} ${flat(e.title, 100)}`) : null;
   }
   return d.line!;
 }
@@ -184,10 +186,10 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
   const digests: Line[] = [];
   for (const l of libs) {
     for (const e of await kb.byLib(l.name, 5)) {
-      const v = e.ver;
-      // Only changes of the question's libraries, or about what the question asks.
+      // Only changes of the question's libraries, or about what the question asks; not older than the env's.
       if (!concerns(qWords, qLibs, [l.name], libRow(e).words)) continue;
-      if (l.ver === '*' || v === '*' || v === l.ver || newer(v, l.ver)) changes.push(changeLine(l, e));
+      const x = changeLine(l, e);
+      if (x) changes.push(x);
     }
     for (const d of await kb.digestsOf(l.name, 10)) {
       if (l.ver !== '*' && d.ver !== l.ver && !newer(d.ver, l.ver)) continue;
