@@ -30,7 +30,7 @@ const brief = async (q: string, env?: string) => {
   const t = await r.text();
   const lines = t.split('\n');
   const section = (name: string) => lines.slice(lines.indexOf(`${name}:`) + 1, lines.findIndex((l, i) => i > lines.indexOf(`${name}:`) && /^(kb|changes|digests|cache|wanted):$|^next: /.test(l))).filter((l) => l !== '-');
-  return { t, kb: section('kb'), changes: section('changes') };
+  return { t, kb: section('kb'), changes: section('changes'), digests: section('digests') };
 };
 
 describe('/brief after the KB changes', () => {
@@ -48,6 +48,24 @@ describe('/brief after the KB changes', () => {
     expect(c.changes).toEqual([expect.stringMatching(/^qwmlib@2\.1\.0 \(env 2\.0\.5\): /)]);
     const d = await brief('what changed in qwmlib', 'qwmlib@1.0.0');
     expect(d.changes).toEqual(b.changes);
+  });
+
+  it('digests: a new one shows in the next brief; versions are judged again for another env version', async () => {
+    const put = async (ver: string, lines: string) => {
+      const r = await fetch(`${s.url}/dg`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ lib: 'qwmdg', ver, topic: 'breaking', lines }),
+      });
+      expect(r.status).toBe(201);
+    };
+    await put('1.0.0', 'removed qwmfoo');
+    expect((await brief('qwmdg upgrade', 'qwmdg@0.9.0')).digests).toEqual(['qwmdg@1.0.0 breaking: removed qwmfoo']);
+    await put('2.0.0', 'renamed qwmbar');
+    const all = (await brief('qwmdg upgrade', 'qwmdg@0.9.0')).digests;
+    expect([...all].sort()).toEqual(['qwmdg@1.0.0 breaking: removed qwmfoo', 'qwmdg@2.0.0 breaking: renamed qwmbar']);
+    expect((await brief('qwmdg upgrade', 'qwmdg@1.5.0')).digests).toEqual(['qwmdg@2.0.0 breaking: renamed qwmbar']);
+    expect((await brief('qwmdg upgrade', 'qwmdg@0.9.0')).digests).toEqual(all);
   });
 
   it("a confirmation shows in the next brief's kb line", async () => {

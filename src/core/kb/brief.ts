@@ -1,6 +1,6 @@
 // /brief: everything the commons knows about a question and an environment, in a token budget.
 // Sections in fixed order: kb, changes, digests, cache, wanted; counted with a real tokenizer.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
@@ -8,7 +8,7 @@ import { defineOp, type Ctx } from '../ops/types.js';
 import { scrubFind } from '../safety/scrub.js';
 import { errsig } from './errsig/errsig.js';
 import { libStr, parseLib } from './libs.js';
-import type { KbHit, Lib, Wanted } from './ports.js';
+import type { Digest, KbHit, Lib, Wanted } from './ports.js';
 import { flat, score } from './render.js';
 import { counted, line, lineCost, linesTokens, tokens, type Line } from './tokens.js';
 
@@ -60,7 +60,7 @@ interface Candidates {
 
 /** The cached result stored under sha256(q) in namespace ns, when the caller may see it inline. */
 async function cachedFor(ctx: Ctx, q: string, ns: string): Promise<Line[]> {
-  const key = createHash('sha256').update(q, 'utf8').digest('hex');
+  const key = hash('sha256', q, 'hex');
   const got = await ctx.core.store.cache.get(ns, key, ctx.core.now());
   if (!got || got.row.kind !== 'inline' || got.row.text === null) return [];
   const me = ctx.caller.identity?.id;
@@ -163,6 +163,17 @@ function changeLine(l: Lib, e: LibRow): Line | null {
   return d.line!;
 }
 
+const digestOf = new WeakMap<Digest, { name: string; ver: string; lines: Line[] | null }>();
+/** A digest's first lines for env library l, or null when the digest's version is older than l's. */
+function digestLines(l: Lib, d: Digest): Line[] | null {
+  let x = digestOf.get(d);
+  if (x === undefined || x.name !== l.name || x.ver !== l.ver) {
+    const lines = l.ver !== '*' && d.ver !== l.ver && !newer(d.ver, l.ver) ? null : d.lines.split('\n').slice(0, 10).map((t) => line(`${l.name}@${d.ver} ${d.topic}: ${flat(t, 200)}`));
+    digestOf.set(d, (x = { name: l.name, ver: l.ver, lines }));
+  }
+  return x.lines;
+}
+
 async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Candidates> {
   const qWords = new Set(topicWords(q).slice(0, 24));
   // The question's libraries: env libraries it names (`react`, `@types/node`, `numpy`), and any it names as name@version.
@@ -191,10 +202,7 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
       const x = changeLine(l, e);
       if (x) changes.push(x);
     }
-    for (const d of await kb.digestsOf(l.name, 10)) {
-      if (l.ver !== '*' && d.ver !== l.ver && !newer(d.ver, l.ver)) continue;
-      for (const x of d.lines.split('\n').slice(0, 10)) digests.push(line(`${l.name}@${d.ver} ${d.topic}: ${flat(x, 200)}`));
-    }
+    for (const d of await kb.digestsOf(l.name, 10)) digests.push(...(digestLines(l, d) ?? []));
   }
   // Other agents' misses: only the scrubbed signature (never the libraries or anything else they
   // sent), and only those about the question's words or libraries.

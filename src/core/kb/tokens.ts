@@ -31,6 +31,8 @@ export interface Line {
   cost?: number;
   /** tokens(text + '\n'): the exact count of the line and its break when the next line starts fresh. */
   piece?: number;
+  /** Whether the line starts fresh: a line break before it is never carried into it. */
+  fresh?: boolean;
 }
 export const line = (text: string): Line => ({ text });
 
@@ -57,7 +59,7 @@ export function linesTokens(lines: readonly Line[]): number {
   let joined: string | null = null;
   for (let i = 1; i < lines.length; i++) {
     const l = lines[i]!;
-    if (STARTS_FRESH.test(l.text)) {
+    if ((l.fresh ??= STARTS_FRESH.test(l.text))) {
       n += joined === null ? pieceOf(cur) : pieceStr(joined);
       cur = l;
       joined = null;
