@@ -45,13 +45,14 @@ describe('brief token counts', () => {
     expect(lineCost(line('kb:'))).toBe(whole(['kb:']) + 1);
   });
 
-  it("the header's count is its text up to b= plus the digits after it", () => {
+  it("the header's count is its question part's, plus the rest up to b=, plus the digits after it", () => {
     const r = rand(7);
     for (let t = 0; t < 2000; t++) {
       const q = Array.from({ length: Math.floor(r() * 5) }, () => FRAGS[Math.floor(r() * FRAGS.length)]!).join(r() < 0.5 ? ' ' : '').replace(/\s+/g, ' ');
-      const prefix = `brief q=${q} libs=${t % 21} hits=${t % 16} changes=${t % 7} cached=${t & 1} b=`;
+      const ask = `brief q=${q.trim()}`;
+      const facts = ` libs=${t % 21} hits=${t % 16} changes=${t % 7} cached=${t & 1} b=`;
       const tail = `${Math.floor(r() * 2100)}/${200 + Math.floor(r() * 1801)}`;
-      expect(whole([prefix]) + whole([tail]), prefix + tail).toBe(whole([prefix + tail]));
+      expect(whole([ask]) + whole([facts]) + whole([tail]), ask + facts + tail).toBe(whole([ask + facts + tail]));
     }
   });
 });

@@ -225,10 +225,12 @@ function nextOf(first: Line): Line {
 
 /** Fills sections in order until the budget; the header's own tokens are reserved first. */
 function compose(q: string, libs: number, c: Candidates, cached: boolean, total: number): BriefOut {
-  const prefix = `brief q=${flat(q, 80)} libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=`;
-  const head = (used: number) => `${prefix}${used}/${total}`;
-  // The pre-split cuts between the '=' and the digits: count the question's part once.
-  const prefixCount = tokens(prefix);
+  const ask = `brief q=${flat(q, 80)}`;
+  const facts = ` libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=`;
+  const head = (used: number) => `${ask}${facts}${used}/${total}`;
+  // The pre-split cuts before the space that follows the question (it ends in a non-space) and
+  // between the '=' and the digits: only the question's part is new, and it is counted once.
+  const prefixCount = tokens(ask) + counted(facts);
   const headTokens = (used: number) => prefixCount + counted(`${used}/${total}`);
   const next = c.lines.kb.length ? nextOf(c.lines.kb[0]!) : NEXT_NONE;
   const taken: Record<Section, Line[]> = { kb: [], changes: [], digests: [], cache: [], wanted: [] };
