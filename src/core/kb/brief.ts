@@ -134,10 +134,10 @@ function concerns(qWords: Set<string>, qLibs: Set<string>, libNames: string[], w
   return words.some((w) => qWords.has(w));
 }
 
-// What a brief derives from the rows the store hands back, kept per row object: the store's memos
-// return the same rows while the KB is unchanged, so each line and word list is made once (and a
-// line that is the same string object is counted from the token memo without rehashing it).
-// WeakMaps: an entry goes with its row.
+// What a brief derives from the rows the store hands back, kept per row object: the SQLite store's
+// memos return the same rows while the KB is unchanged, so each line (with its token counts, see
+// tokens.ts) and word list is made once; a write gives new rows, hence new lines. WeakMaps: an
+// entry goes with its row (an adapter that returns new rows every time just misses).
 const kbLineOf = new WeakMap<KbHit, Line>();
 function kbLine(e: KbHit): Line {
   let s = kbLineOf.get(e);
