@@ -1,7 +1,6 @@
 // /brief: everything the commons knows about a question and an environment, in a token budget.
 // Sections in fixed order: kb, changes, digests, cache, wanted; counted with a real tokenizer.
-import { createHash } from 'node:crypto';
-import { countTokens } from 'gpt-tokenizer';
+import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
@@ -9,8 +8,9 @@ import { defineOp, type Ctx } from '../ops/types.js';
 import { scrubFind } from '../safety/scrub.js';
 import { errsig } from './errsig/errsig.js';
 import { libStr, parseLib } from './libs.js';
-import type { KbHit, Lib, Wanted } from './ports.js';
+import type { Digest, KbHit, Lib, Wanted } from './ports.js';
 import { flat, score } from './render.js';
+import { counted, line, lineCost, linesTokens, tokens, type Line } from './tokens.js';
 
 const SECTIONS = ['kb', 'changes', 'digests', 'cache', 'wanted'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -55,28 +55,61 @@ function parseEnv(env: string): Lib[] {
 interface Candidates {
   hits: number;
   changes: number;
-  lines: Record<Section, string[]>;
+  lines: Record<Section, Line[]>;
 }
 
 /** The cached result stored under sha256(q) in namespace ns, when the caller may see it inline. */
-async function cachedFor(ctx: Ctx, q: string, ns: string): Promise<string[]> {
-  const key = createHash('sha256').update(q, 'utf8').digest('hex');
+async function cachedFor(ctx: Ctx, q: string, ns: string): Promise<Line[]> {
+  const key = hash('sha256', q, 'hex');
   const got = await ctx.core.store.cache.get(ns, key, ctx.core.now());
   if (!got || got.row.kind !== 'inline' || got.row.text === null) return [];
   const me = ctx.caller.identity?.id;
   if (got.row.to && got.row.to !== me && got.row.producer !== me) return [];
-  return [`c/${key} ns=${ns} by ${got.row.producer} size=${got.row.size} untrusted: ${flat(got.row.text, 300)}`];
+  return [line(`c/${key} ns=${ns} by ${got.row.producer} size=${got.row.size} untrusted: ${flat(got.row.text, 300)}`)];
 }
 
-// Every brief scans the 200 most recent wanted signatures: read them at most once a second.
-const wantedSeen = new WeakMap<object, { at: number; rows: Wanted[] }>();
-async function recentWanted(ctx: Ctx): Promise<Wanted[]> {
+// Every brief scans the 200 most recent wanted signatures: read them at most once a second, and
+// do then, once, what does not depend on the question (scrub check, words, library names), so a
+// brief only looks up its own words: scrubbing and splitting 200 signatures per brief was half of
+// its CPU at 1M entries.
+interface WantedIndex {
+  /** Scrub-clean rows with a signature, newest first, already rendered. */
+  lines: Line[];
+  /** Lowercase word or library name -> positions in `lines`, ascending. */
+  by: Map<string, number[]>;
+}
+const wantedSeen = new WeakMap<object, { at: number; idx: WantedIndex }>();
+function indexWanted(rows: Wanted[]): WantedIndex {
+  const lines: Line[] = [];
+  const by = new Map<string, number[]>();
+  const note = (k: string, i: number) => {
+    const at = by.get(k);
+    if (!at) by.set(k, [i]);
+    else if (at[at.length - 1] !== i) at.push(i);
+  };
+  for (const w of rows) {
+    if (w.sig === null || scrubFind(w.sig) !== null) continue;
+    const i = lines.push(line(`${flat(w.sig, 160)} misses=${w.misses}`)) - 1;
+    // Library names keep `lib:` keys apart from words: a row concerns the question through either.
+    for (const x of w.libs.split(' ').filter(Boolean)) note(`lib:${x.slice(0, x.lastIndexOf('@') > 0 ? x.lastIndexOf('@') : x.length).toLowerCase()}`, i);
+    for (const t of topicWords(w.sig)) note(t, i);
+  }
+  return { lines, by };
+}
+async function recentWanted(ctx: Ctx): Promise<WantedIndex> {
   const now = ctx.core.now();
   const seen = wantedSeen.get(ctx.core.store);
-  if (seen && now - seen.at < 1000) return seen.rows;
-  const rows = await ctx.core.store.kb.wanted(200);
-  wantedSeen.set(ctx.core.store, { at: now, rows });
-  return rows;
+  if (seen && now - seen.at < 1000) return seen.idx;
+  const idx = indexWanted(await ctx.core.store.kb.wanted(200));
+  wantedSeen.set(ctx.core.store, { at: now, idx });
+  return idx;
+}
+/** The first `n` wanted lines that concern the question (same rule as `concerns`), newest first. */
+function wantedFor(idx: WantedIndex, qWords: Set<string>, qLibs: Set<string>, n: number): Line[] {
+  const hit = new Set<number>();
+  for (const w of qWords) for (const i of idx.by.get(w) ?? []) hit.add(i);
+  for (const l of qLibs) for (const i of idx.by.get(`lib:${l}`) ?? []) hit.add(i);
+  return [...hit].sort((a, b) => a - b).slice(0, n).map((i) => idx.lines[i]!);
 }
 
 // Words too common in error texts and questions to say what a row is about.
@@ -96,9 +129,49 @@ function topicWords(s: string): string[] {
  * Whether a row concerns the question: it names one of the question's libraries (an env library
  * the question mentions, or a library the question names), or shares a word with the question.
  */
-function concerns(qWords: Set<string>, qLibs: Set<string>, libNames: string[], text: string): boolean {
+function concerns(qWords: Set<string>, qLibs: Set<string>, libNames: string[], words: string[]): boolean {
   if (libNames.some((n) => qLibs.has(n.toLowerCase()))) return true;
-  return topicWords(text).some((w) => qWords.has(w));
+  return words.some((w) => qWords.has(w));
+}
+
+// What a brief derives from the rows the store hands back, kept per row object: the SQLite store's
+// memos return the same rows while the KB is unchanged, so each line (with its token counts, see
+// tokens.ts) and word list is made once; a write gives new rows, hence new lines. WeakMaps: an
+// entry goes with its row (an adapter that returns new rows every time just misses).
+const kbLineOf = new WeakMap<KbHit, Line>();
+function kbLine(e: KbHit): Line {
+  let s = kbLineOf.get(e);
+  if (s === undefined) kbLineOf.set(e, (s = line(`k/${e.id} score=${score(e)} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`)));
+  return s;
+}
+type LibRow = Awaited<ReturnType<Ctx['core']['store']['kb']['byLib']>>[number];
+const libRowOf = new WeakMap<LibRow, { words: string[]; name?: string; ver?: string; line?: Line | null }>();
+function libRow(e: LibRow): { words: string[]; name?: string; ver?: string; line?: Line | null } {
+  let d = libRowOf.get(e);
+  if (d === undefined) libRowOf.set(e, (d = { words: topicWords(e.title) }));
+  return d;
+}
+/** The row's changes line for env library l, or null when the row's version is older than l's. */
+function changeLine(l: Lib, e: LibRow): Line | null {
+  const d = libRow(e);
+  if (d.name !== l.name || d.ver !== l.ver) {
+    const v = e.ver;
+    d.name = l.name;
+    d.ver = l.ver;
+    d.line = l.ver === '*' || v === '*' || v === l.ver || newer(v, l.ver) ? line(`${l.name}@${v} (env ${l.ver}): k/${e.id} ${flat(e.title, 100)}`) : null;
+  }
+  return d.line!;
+}
+
+const digestOf = new WeakMap<Digest, { name: string; ver: string; lines: Line[] | null }>();
+/** A digest's first lines for env library l, or null when the digest's version is older than l's. */
+function digestLines(l: Lib, d: Digest): Line[] | null {
+  let x = digestOf.get(d);
+  if (x === undefined || x.name !== l.name || x.ver !== l.ver) {
+    const lines = l.ver !== '*' && d.ver !== l.ver && !newer(d.ver, l.ver) ? null : d.lines.split('\n').slice(0, 10).map((t) => line(`${l.name}@${d.ver} ${d.topic}: ${flat(t, 200)}`));
+    digestOf.set(d, (x = { name: l.name, ver: l.ver, lines }));
+  }
+  return x.lines;
 }
 
 async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Candidates> {
@@ -118,89 +191,83 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
   const seen = new Set<string>();
   const entries: KbHit[] = [];
   for (const e of [...exact, ...found]) if (!seen.has(e.id) && seen.add(e.id)) entries.push(e);
-  const kbLines = entries.map((e) => `k/${e.id} score=${score(e)} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`);
+  const kbLines = entries.map(kbLine);
 
-  const changes: string[] = [];
-  const digests: string[] = [];
+  const changes: Line[] = [];
+  const digests: Line[] = [];
   for (const l of libs) {
     for (const e of await kb.byLib(l.name, 5)) {
-      const v = e.ver;
-      // Only changes of the question's libraries, or about what the question asks.
-      if (!concerns(qWords, qLibs, [l.name], e.title)) continue;
-      if (l.ver === '*' || v === '*' || v === l.ver || newer(v, l.ver)) changes.push(`${l.name}@${v} (env ${l.ver}): k/${e.id} ${flat(e.title, 100)}`);
+      // Only changes of the question's libraries, or about what the question asks; not older than the env's.
+      if (!concerns(qWords, qLibs, [l.name], libRow(e).words)) continue;
+      const x = changeLine(l, e);
+      if (x) changes.push(x);
     }
-    for (const d of await kb.digestsOf(l.name, 10)) {
-      if (l.ver !== '*' && d.ver !== l.ver && !newer(d.ver, l.ver)) continue;
-      for (const line of d.lines.split('\n').slice(0, 10)) digests.push(`${l.name}@${d.ver} ${d.topic}: ${flat(line, 200)}`);
-    }
+    for (const d of await kb.digestsOf(l.name, 10)) digests.push(...(digestLines(l, d) ?? []));
   }
   // Other agents' misses: only the scrubbed signature (never the libraries or anything else they
   // sent), and only those about the question's words or libraries.
-  const wanted = (await recentWanted(ctx))
-    .filter((w) => w.sig !== null && scrubFind(w.sig) === null && concerns(qWords, qLibs, w.libs.split(' ').filter(Boolean).map((x) => x.slice(0, x.lastIndexOf('@') > 0 ? x.lastIndexOf('@') : x.length)), w.sig))
-    .slice(0, 10)
-    .map((w) => `${flat(w.sig!, 160)} misses=${w.misses}`);
+  const wanted = wantedFor(await recentWanted(ctx), qWords, qLibs, 10);
   const cache = await cachedFor(ctx, q, ns);
   return { hits: entries.length, changes: changes.length, lines: { kb: kbLines, changes, digests, cache, wanted } };
 }
 
-// Agents' text is data: a special-token marker such as <|endoftext|> in a question or a fix is
-// counted as the plain text it is (the tokenizer's default throws on it).
-const PLAIN = { disallowedSpecial: new Set<string>() };
-const tokens = (s: string) => countTokens(s, PLAIN);
-
-// Counts of lines seen lately, with their line break: the same entries answer the same questions
-// and the same libraries recur, so most candidate lines were counted before. The final text is
-// always recounted whole; these only choose which lines to take.
-const lineCounts = new Map<string, number>();
-const LINE_COUNTS_MAX = 4000;
-function lineCost(line: string): number {
-  let n = lineCounts.get(line);
-  if (n === undefined) {
-    n = tokens(line) + 1;
-    if (lineCounts.size >= LINE_COUNTS_MAX) lineCounts.delete(lineCounts.keys().next().value!);
-    lineCounts.set(line, n);
-  }
+// The body's fixed lines, counted once for the life of the process.
+const EMPTY = line('');
+const NONE = line('-');
+const HEADS = Object.fromEntries(SECTIONS.map((s) => [s, line(`${s}:`)])) as Record<Section, Line>;
+const NEXT_NONE = line('next: POST /e with the whole error output, or publish a fix with POST /k');
+const nextOfLine = new WeakMap<Line, Line>();
+function nextOf(first: Line): Line {
+  let n = nextOfLine.get(first);
+  if (n === undefined) nextOfLine.set(first, (n = line(`next: GET /${first.text.split(' ')[0]} for the whole entry`)));
   return n;
 }
 
 /** Fills sections in order until the budget; the header's own tokens are reserved first. */
 function compose(q: string, libs: number, c: Candidates, cached: boolean, total: number): BriefOut {
-  const head = (used: number) => `brief q=${flat(q, 80)} libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=${used}/${total}`;
-  const next = c.lines.kb.length ? `next: GET /${c.lines.kb[0]!.split(' ')[0]} for the whole entry` : 'next: POST /e with the whole error output, or publish a fix with POST /k';
-  const taken: Record<Section, string[]> = { kb: [], changes: [], digests: [], cache: [], wanted: [] };
-  const body = () => ['', ...SECTIONS.flatMap((s) => [`${s}:`, ...(taken[s].length ? taken[s] : ['-'])]), next].join('\n');
+  const ask = `brief q=${flat(q, 80)}`;
+  const facts = ` libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=`;
+  const head = (used: number) => `${ask}${facts}${used}/${total}`;
+  // The pre-split cuts before the space that follows the question (it ends in a non-space) and
+  // between the '=' and the digits: only the question's part is new, and it is counted once.
+  const prefixCount = tokens(ask) + counted(facts);
+  const headTokens = (used: number) => prefixCount + counted(`${used}/${total}`);
+  const next = c.lines.kb.length ? nextOf(c.lines.kb[0]!) : NEXT_NONE;
+  const taken: Record<Section, Line[]> = { kb: [], changes: [], digests: [], cache: [], wanted: [] };
+  const bodyLines = () => [EMPTY, ...SECTIONS.flatMap((s) => [HEADS[s], ...(taken[s].length ? taken[s] : [NONE])]), next];
   // The header ends in digits and the body starts with a line break, where the tokenizer's
   // pre-split always cuts: the text's count is the header's plus the body's, so settling the
   // header's own digits recounts only the header.
-  let bodyCount = tokens(body());
-  let used = tokens(head(total)) + bodyCount;
+  const headCount = headTokens(total);
+  let bodyCount = linesTokens(bodyLines());
+  let used = headCount + bodyCount;
   outer: for (const s of SECTIONS) {
-    for (const line of c.lines[s]) {
-      const cost = lineCost(line);
+    for (const l of c.lines[s]) {
+      const cost = lineCost(l);
       if (used + cost > total) break outer;
-      taken[s].push(line);
+      taken[s].push(l);
       used += cost;
     }
   }
   // Recount exactly; tokens can merge across lines, so trim until it fits.
-  bodyCount = tokens(body());
-  let real = tokens(head(total)) + bodyCount;
+  bodyCount = linesTokens(bodyLines());
+  let real = headCount + bodyCount;
   for (let i = SECTIONS.length - 1; real > total && i >= 0; ) {
     if (taken[SECTIONS[i]!].length) taken[SECTIONS[i]!].pop();
     else i--;
-    bodyCount = tokens(body());
-    real = tokens(head(total)) + bodyCount;
+    bodyCount = linesTokens(bodyLines());
+    real = headCount + bodyCount;
   }
   // The header states the true count of the final text; its own digits can change that count,
   // so settle it (it only shrinks, so it converges in a step or two).
   for (let i = 0; i < 4; i++) {
-    const again = tokens(head(real)) + bodyCount;
+    const again = headTokens(real) + bodyCount;
     if (again === real) break;
     real = again;
   }
-  const text = head(real) + body();
-  return { q, libs, hits: c.hits, changes: c.changes, cached, used: real, total, sections: taken, text };
+  const text = head(real) + bodyLines().map((l) => l.text).join('\n');
+  const sections = Object.fromEntries(SECTIONS.map((s) => [s, taken[s].map((l) => l.text)])) as Record<Section, string[]>;
+  return { q, libs, hits: c.hits, changes: c.changes, cached, used: real, total, sections, text };
 }
 
 // Per store (one per server), so servers sharing a process never see each other's briefs.
