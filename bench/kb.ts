@@ -17,6 +17,8 @@ function rssMb(pid: number): number {
 }
 
 /** The KB rows' requests (autocannon setupRequest functions) over a database of `n` synthetic entries; bench/prof-kb.ts drives the same ones. */
+const WORDS_EXTRA = ['module', 'buffer', 'socket', 'parser', 'thread'];
+
 export function kbRequests(n: number) {
   // Quotas are per network: spread the load over many /24s, as real traffic is.
   let k = 0;
@@ -36,6 +38,8 @@ export function kbRequests(n: number) {
     /** Any of the n entries' hashes: the memo of hot answers seldom helps (the cold read). */
     hcold: get(() => `/h/${errsig(syntheticError(pick())).h}`),
     brief: get(() => `/brief?q=${encodeURIComponent(words[k % words.length]! + ' ' + (k % 997))}&env=lib${k % 5000}@1.2.0`),
+    /** Distinct questions that find entries (a Rust error code of 4 digits, kept by search, and a word): no memo helps. */
+    briefnew: get(() => `/brief?q=${encodeURIComponent(`error E${String((k * 7919) % 9000).padStart(4, '0')} ${WORDS_EXTRA[k % WORDS_EXTRA.length]}`)}&env=lib${k % 5000}@1.2.0`),
     /** One hash over and over (its pages cached): the lookup without page reads. */
     hsame: get(() => `/h/${hashes[0]}`),
     health: get(() => '/healthz'),
@@ -77,6 +81,7 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
     ['GET /h/{hex} (2,000 hashes)', `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.h }] as never }],
     [`GET /h/{hex}, any of ${n}`, `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.hcold }] as never }],
     ['GET /brief (anonymous, b=400)', `${url}/brief`, { requests: [{ setupRequest: q.brief }] as never }],
+    ['GET /brief, distinct questions', `${url}/brief`, { requests: [{ setupRequest: q.briefnew }] as never }],
   ];
   // Two seconds of hits first, not recorded: the first row would otherwise also measure the
   // JIT warming up and the first reads of a database the server has just opened.
