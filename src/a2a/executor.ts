@@ -3,7 +3,7 @@
 import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
-import { CxError } from '../core/errors.js';
+import { asCxError, CxError } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import { invoke } from '../core/ops/invoke.js';
 import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js';
@@ -142,7 +142,7 @@ export class SkillExecutor implements AgentExecutor {
       if (plan.kind === 'call' && 'free' in plan && plan.free) return done(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(taskId, contextId, [textPart(FREE_NEXT)]), { cx: null });
       done(TaskState.TASK_STATE_COMPLETED, undefined, pending ? { cx: null } : undefined);
     } catch (err) {
-      const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId}`, 500);
+      const cx = asCxError(err, facts.reqId);
       if (!(err instanceof CxError)) this.core.log.error({ err, skill: plan.op.name }, 'a2a skill failed');
       fail(cx.line, { error: cx.code, detail: cx.detail, status: cx.status });
     }
@@ -188,7 +188,7 @@ export class HostedExecutor implements AgentExecutor {
     const r = await invoke(this.core, hostedMessageOp, { agent: facts.agent, task: rc.taskId, text, follow_up: followUp }, meta).catch((err: unknown) => ({ err }));
     if ('err' in r) {
       const { err } = r;
-      const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId}`, 500);
+      const cx = asCxError(err, facts.reqId);
       if (!(err instanceof CxError)) this.core.log.error({ err, agent: facts.agent }, 'a2a hosted message failed');
       const parts = [textPart(cx.line), dataPart({ error: cx.code, detail: cx.detail, status: cx.status })];
       // A refused follow-up leaves the task waiting for its answer; a refused first message fails it.

@@ -69,3 +69,19 @@ export function oneLine(s: string, max = 200): string {
 
 export const bad = (detail: string) => new CxError('bad', detail);
 export const notFound = (detail = '') => new CxError('notfound', detail);
+
+/**
+ * An error the store raises when the database stayed locked past its busy timeout (SQLite
+ * SQLITE_BUSY*, PostgreSQL lock_not_available 55P03): a `503 err busy` to retry, not a 500.
+ */
+export function busyStore(err: unknown): CxError | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !(code.startsWith('SQLITE_BUSY') || code === '55P03')) return null;
+  return new CxError('busy', 'database busy, retry', 503, { 'Retry-After': '1' });
+}
+
+/** A face's answer to whatever a call threw: itself when a CxError, a busy store's 503, else `err internal` (the caller logs it). */
+export function asCxError(err: unknown, reqId: string): CxError {
+  return err instanceof CxError ? err : (busyStore(err) ?? new CxError('internal', `request ${reqId}`, 500));
+}
+

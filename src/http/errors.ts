@@ -1,6 +1,6 @@
 // Renders every failure as the spec's one line, problem+json or JSON; never a stack, SQL or path.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { CxError, errCode } from '../core/errors.js';
+import { busyStore, CxError, errCode } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import { acceptQ, JSON_T, sendText, wantsJson } from './negotiate.js';
 import { paramTooLong } from './wire.js';
@@ -42,6 +42,8 @@ export function toCxError(err: unknown, req: FastifyRequest): CxError {
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return paramTooLong(limit('url.param'));
   }
+  const busy = busyStore(err);
+  if (busy) return busy;
   if (e instanceof SyntaxError || e?.statusCode === 400) return new CxError('bad', 'malformed request');
   if (e?.statusCode === 413) return new CxError('size', 'body too large', 413);
   if (e?.statusCode === 415) return new CxError('bad', 'content-type not supported');

@@ -2,7 +2,7 @@
 // 2025-era sessions (server.ts) and the 2.x Server for 2026-07-28 requests (modern.ts). Nothing
 // here keeps state between requests except what the caller passes in (a session's SessionState).
 import { ErrorCode, LoggingLevelSchema, type CallToolResult, type LoggingLevel, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CxError } from '../core/errors.js';
+import { asCxError, CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
 import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js';
 import { registerOp } from '../core/identity/ops.js';
@@ -203,7 +203,7 @@ export class McpHandlers {
       const { out, ctx } = await invoke(core, op, args, meta);
       return done(op, out, ctx);
     } catch (err) {
-      const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId ?? '-'}`, 500);
+      const cx = asCxError(err, facts.reqId ?? '-');
       if (!(err instanceof CxError)) core.log.error({ err, tool: name }, 'mcp tool failed');
       const hint = cx.code === 'auth' && !state.creds.bearer && !state.creds.urlToken ? '\nnext: call id_challenge {"for":"reg"}, solve it, then id_register {"pow":"<challenge>:<nonce>"}' : '';
       this.log(io, 'info', { tool: name, ok: false, err: cx.line });

@@ -10,7 +10,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { servedVersion } from '../core/compute/services.js';
-import { CxError } from '../core/errors.js';
+import { asCxError, CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
 import type { Core, Credentials, Operation } from '../core/ops/types.js';
 import { RpcError, SERVER_INFO, type RequestFacts } from './handlers.js';
@@ -73,7 +73,7 @@ export function registerSvcMcp(scope: FastifyInstance, d: SvcMcpDeps): void {
         const o = out as { output: string | null };
         return { content: [{ type: 'text', text: o.output ?? '' }], structuredContent: out as Record<string, unknown> };
       } catch (err) {
-        const cx = err instanceof CxError ? err : new CxError('internal', `request ${facts.reqId}`, 500);
+        const cx = asCxError(err, facts.reqId);
         if (!(err instanceof CxError)) core.log.error({ err, svc: name }, 'mcp svc call failed');
         return { content: [{ type: 'text', text: cx.line }], isError: true };
       }

@@ -6,7 +6,7 @@
 // that is not a sized text/plain one) is left to the generated route, which answers it as always.
 // Measured at 1M entries: see docs/benchmarks.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CxError } from '../core/errors.js';
+import { asCxError } from '../core/errors.js';
 import { kbHashOp, kbLookupOp } from '../core/kb/ops.js';
 import { invoke } from '../core/ops/invoke.js';
 import type { AnyOperation, Core } from '../core/ops/types.js';
@@ -48,8 +48,8 @@ export function kbLane(core: Core, opts: LaneOpts): FrontHandler {
         res.end(body);
       },
       (err: unknown) => {
-        const cx = err instanceof CxError ? err : new CxError('internal', `request ${id}`, 500);
-        if (!(err instanceof CxError)) core.log.error({ err }, 'request failed');
+        const cx = asCxError(err, id);
+        if (cx.code === 'internal') core.log.error({ err }, 'request failed');
         const body = cx.line + '\n';
         res.writeHead(cx.status, { 'x-request-id': id, ...cx.headers, 'cache-control': 'no-store', 'content-type': TEXT, 'content-length': Buffer.byteLength(body) });
         res.end(body);

@@ -28,8 +28,24 @@ export function openDb(file: string, sync: 'normal' | 'full' = 'normal', dir = m
   // Reads of a large KB are random: a 64 MiB page cache. Memory-mapping the file measured ~18%
   // faster POST /e at 1M entries but counted 960 MB of RSS against 300 MB: left off.
   db.pragma('cache_size = -65536');
+  immediateTransactions(db);
   migrate(db, dir);
   return db;
+}
+
+/**
+ * Makes `db.transaction(fn)` take the write lock first (BEGIN IMMEDIATE; nested calls are still
+ * savepoints). A deferred transaction that reads before it writes fails at once with
+ * SQLITE_BUSY_SNAPSHOT when another connection (the background writer of lookup counts) commits
+ * between its first read and its first write: no busy timeout applies to that upgrade. It was a
+ * rare `500` on a note write under load; immediate, such a transaction waits its busy timeout.
+ */
+function immediateTransactions(db: Db): void {
+  const plain = db.transaction.bind(db);
+  db.transaction = ((fn: (...a: unknown[]) => unknown) => {
+    const t = plain(fn);
+    return Object.assign((...a: unknown[]) => t.immediate(...a), { default: t.default, deferred: t.deferred, immediate: t.immediate, exclusive: t.exclusive });
+  }) as Db['transaction'];
 }
 
 export function migrate(db: Db, dir = migrationsDir): number {

@@ -1,0 +1,30 @@
+// A database that stays locked past the store's busy timeout is a `503 err busy` to retry, with
+// Retry-After, on every face: never `500 err internal`.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { register, start, type TestServer } from '../helpers/server.js';
+
+const require = createRequire(import.meta.url);
+let s: TestServer;
+beforeAll(async () => {
+  s = await start();
+});
+afterAll(async () => s.stop());
+
+describe('a locked database', () => {
+  it('answers a write 503 err busy with Retry-After, and the same write succeeds once the lock is gone', async () => {
+    const me = await register(s.url);
+    const post = () => fetch(`${s.url}/v1/notes`, { method: 'POST', body: 'remember the lock', headers: { authorization: `Bearer ${me.token}`, 'content-type': 'text/plain' } });
+    // Another process holds the write lock for longer than the store's 5 s busy timeout.
+    const holder = spawn(process.execPath, ['-e', `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))}); const d = new D(${JSON.stringify(join(s.dir, 'commons.db'))}); d.exec('BEGIN IMMEDIATE'); console.log('locked'); setTimeout(() => { d.exec('ROLLBACK'); d.close(); }, 7000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise((r) => holder.stdout!.once('data', r));
+    const r = await post();
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('1');
+    expect(await r.text()).toBe('err busy database busy, retry\n');
+    await new Promise((r) => holder.once('exit', r));
+    expect((await post()).status).toBe(201);
+  }, 60_000);
+});
