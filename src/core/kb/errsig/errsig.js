@@ -411,7 +411,7 @@ function pick(L) {
   let m;
 
   // 1. Rust panic: old `panicked at 'msg', file:l:c`, new (>= 1.73) `panicked at file:l:c:` + msg line.
-  if (has(J, ' panicked at ')) for (let i = 0; i < n; i++) {
+  if (has(J, 'panicked at ')) for (let i = 0; i < n; i++) {
     if (!(m = R.rustPanic.exec(T[i]))) continue;
     const rest = m[1];
     let msg;
@@ -439,7 +439,7 @@ function pick(L) {
 
   // 3. Python traceback: the exception line after the last `Traceback` header (the one that ended the run).
   let last = -1;
-  if (has(J, '\nTraceback (most recent call last):')) for (let i = 0; i < n; i++) if (R.pyTb.test(T[i])) last = i;
+  if (has(J, 'Traceback (most recent call last):')) for (let i = 0; i < n; i++) if (R.pyTb.test(T[i])) last = i;
   if (last >= 0) {
     for (let j = last + 1; j < n; j++) {
       if (L[j] === '' || L[j].charCodeAt(0) === 32) continue;
@@ -453,13 +453,13 @@ function pick(L) {
   }
   // 4. pytest: first `E   XError: ...` line, else the short summary `FAILED x::t - msg`.
   if (has(J, '\nE ')) for (let i = 0; i < n; i++) if ((m = R.pytestE.exec(L[i])) && R.pyExcStrict.test(m[1])) return { tag: 'py', msg: m[1] };
-  if (has(J, ' - ')) for (let i = 0; i < n; i++) if ((m = R.pytestSummary.exec(T[i]))) return { tag: 'py', msg: m[1] };
+  if (has(J, 'FAILED ') || has(J, 'ERROR ')) for (let i = 0; i < n; i++) if ((m = R.pytestSummary.exec(T[i]))) return { tag: 'py', msg: m[1] };
 
   // 5. JVM: root cause (last `Caused by:`), else the `Exception in thread` line, else the first exception line.
   const javaFrames = has(J, '\nat ') && T.some((t) => R.javaFrame.test(t));
   let thread = -1;
   let cause = -1;
-  if (has(J, '\nException in thread "') || has(J, '\nCaused by: ')) {
+  if (has(J, 'Exception in thread "') || has(J, 'Caused by: ')) {
     for (let i = 0; i < n; i++) {
       if (thread < 0 && R.javaThread.test(T[i])) thread = i;
       if (R.javaCause.test(T[i])) cause = i;
@@ -945,7 +945,9 @@ function atLeast(s, ch, k) {
 export function errsig(text) {
   const s = typeof text === 'string' ? text : text == null ? '' : String(text);
   const { tag, msg } = pick(toLines(s));
-  let sig = tag + ':' + normalize(msg, R.strictTpl.test(tag + ':' + msg));
+  // strictTpl starts with one of these tags (the test skips joining a long msg for the others).
+  const strict = (tag === 'rust' || tag === 'ts' || tag === 'c' || tag === 'java' || tag === 'go') && R.strictTpl.test(tag + ':' + msg);
+  let sig = tag + ':' + normalize(msg, strict);
   if (sig.length > MAX_SIG) sig = cpCut(sig, MAX_SIG).replace(R.rtrim, '');
   const c = coarse(sig);
   const h = sha256Hex(sig);
