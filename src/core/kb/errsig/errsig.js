@@ -392,11 +392,14 @@ function nextNonEmpty(T, i) {
 }
 
 /**
- * Some line holds x. J is every line after a \n, so a line starts with y when J holds '\n' + y.
- * @param {string} J @param {string} x
+ * Some line holds x (x holds no \n but may start with one). J.text is every line after a \n, so a
+ * line starts with y when J.text holds '\n' + y; J.firsts has bit (c & 31) set for the first
+ * character c of each line, which rules most of those searches out without searching.
+ * @param {{ text: string, firsts: number }} J @param {string} x
  */
 function has(J, x) {
-  return J.indexOf(x) >= 0;
+  if (x.charCodeAt(0) === 10 && (J.firsts & (1 << (x.charCodeAt(1) & 31))) === 0) return false;
+  return J.text.indexOf(x) >= 0;
 }
 
 /** @param {string[]} L @returns {Pick} */
@@ -406,7 +409,9 @@ function pick(L) {
   // Prechecks: a rule runs over the lines only when the text it needs is on some line (`has`: one
   // search of J instead of a regex per line; '\nx': a line starts with x). They never change which
   // rule wins.
-  const J = '\n' + T.join('\n');
+  let firsts = 0;
+  for (let i = 0; i < n; i++) firsts |= 1 << (T[i].charCodeAt(0) & 31);
+  const J = { text: '\n' + T.join('\n'), firsts };
   /** @type {RegExpExecArray | null} */
   let m;
 
