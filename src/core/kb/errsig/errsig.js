@@ -265,6 +265,9 @@ for (const k of Object.keys(S)) {
 const NOT_PRINTABLE = /[^\x20-\x7e]/; // ctrl, bom and pua need such a character
 const QUOTE_CHAR = /['"\x60\u2018\u201c]/; // the opening quote of every style in `quote`
 const PATH_HINT = /[\/\\]|\.[a-z0-9]+[:(]/; // `path` needs a slash, or `.ext` then a location
+const HOST_HINT = /\.(?:com|net|org|io|dev|app|ai|cloud|internal|local|co|us|eu|de|uk)(?![A-Za-z0-9_.\-])/; // how `host` ends
+const TIME_HINT = /[0-9]:[0-9]/; // tsMon and tsTime hold `h:mm`
+const NUM_DOT = /[0-9]\.[0-9]/; // ip4 and every `ver` form hold `digit.digit`
 
 const WELL_KNOWN = new Set(
   ('package.json package-lock.json npm-shrinkwrap.json tsconfig.json jsconfig.json yarn.lock pnpm-lock.yaml ' +
@@ -906,8 +909,10 @@ function tokens(s) {
   if (s.indexOf('-') >= 0) s = s.replace(G.uuid, '<uuid>');
   if (digit) {
     s = s.replace(G.tsIso, '<ts>');
-    s = s.replace(G.tsMon, '<ts>');
-    s = s.replace(G.tsTime, '<ts>');
+    if (TIME_HINT.test(s)) {
+      s = s.replace(G.tsMon, '<ts>');
+      s = s.replace(G.tsTime, '<ts>');
+    }
   }
   // `::1:5432`: a compressed IPv6 address followed by a port reads as one address; take the port back.
   // (An address holds `::` or seven colons.)
@@ -917,8 +922,8 @@ function tokens(s) {
       return p ? '<ip>:' + p[1] : '<ip>';
     });
   }
-  if (digit) s = s.replace(G.ip4, '<ip>');
-  if (atLeast(s, '.', 2)) s = s.replace(G.host, '<host>');
+  if (digit && NUM_DOT.test(s)) s = s.replace(G.ip4, '<ip>');
+  if (HOST_HINT.test(s)) s = s.replace(G.host, '<host>');
   if (s.indexOf('0x') >= 0 || s.indexOf('0X') >= 0) s = s.replace(G.hex0x, '<hex>');
   if (!digit) return s;
   s = s.replace(G.hexBare, (m) => (R.hasDigit.test(m) && R.hasHexLetter.test(m) ? '<hex>' : m));
@@ -927,7 +932,7 @@ function tokens(s) {
   s = s.replace(G.randId, (m) => (R.lower.test(m) && R.upper.test(m) && (m.match(G.alnumFlip) || []).length >= 4 ? '<id>' : m));
   s = s.replace(G.size, '<size>');
   s = s.replace(G.dur, '<dur>');
-  s = s.replace(G.ver, '<v>');
+  if (NUM_DOT.test(s)) s = s.replace(G.ver, '<v>');
   s = s.replace(G.num, '<n>');
   return s;
 }
