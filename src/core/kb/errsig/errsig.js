@@ -407,7 +407,11 @@ function has(J, x) {
 
 /** @param {string[]} L @returns {Pick} */
 function pick(L) {
-  const T = L.map((l) => (l.charCodeAt(0) === 32 ? l.replace(R.ltrim, '') : l));
+  // Built by push, not map: map's result is sometimes a holey array, and a loop that has only seen
+  // one kind deoptimizes pick when it meets the other (rules rarely run, so that went on for long).
+  /** @type {string[]} */
+  const T = [];
+  for (const l of L) T.push(l.charCodeAt(0) === 32 ? l.replace(R.ltrim, '') : l);
   const n = T.length;
   // Prechecks: a rule runs over the lines only when the text it needs is on some line (`has`: one
   // search of J instead of a regex per line; '\nx': a line starts with x). They never change which
