@@ -1,7 +1,7 @@
 // KB rows at scale: a server over a generated database of N synthetic entries (default 1,000,000,
 // cached under .bench/), measured for POST /e hit and miss, GET /h/{hex}, GET /brief; plus RSS,
 // database size and cold start time.
-import { serverArgs } from './server-args.js';
+import { kbServerEnv, serverArgs, waitHealthy } from './server-args.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,20 +57,14 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
   }
   const t0 = performance.now();
   const child = spawn(process.execPath, serverArgs(), {
-    env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_SEED: '0', CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_GIT_MIRROR: '0', CX_SHED: '0' },
+    env: kbServerEnv(dir, port, cport),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   kids.push(child);
   // CPU per request is read from this server's own process.
   const run = runnerFor(child.pid!);
   const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
+  await waitHealthy(url);
   const coldStartMs = Math.round(performance.now() - t0);
 
   const q = kbRequests(n);

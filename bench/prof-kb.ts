@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kbRequests } from './kb.js';
-import { serverArgs } from './server-args.js';
+import { kbServerEnv, serverArgs, waitHealthy } from './server-args.js';
 
 const which = process.argv[2] ?? 'hit';
 const seconds = Number(process.argv[3] ?? 8);
@@ -17,17 +17,11 @@ const port = 18000 + Math.floor(Math.random() * 1000);
 const perf = process.env.PERF === '1';
 const stat = process.env.PERF === 'stat';
 const child = spawn(process.execPath, [...(perf ? ['--perf-basic-prof'] : stat ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`]), ...serverArgs()], {
-  env: { ...process.env, PORT: String(port), CATALOG_PORT: String(port + 1), HOST: '127.0.0.1', CX_DATA: join('.bench', `kb-${n}`), CX_SEED: '0', CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_GIT_MIRROR: '0', CX_SHED: '0' },
+  env: kbServerEnv(join('.bench', `kb-${n}`), port, port + 1),
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const url = `http://127.0.0.1:${port}`;
-for (;;) {
-  try {
-    if ((await fetch(`${url}/healthz`)).ok) break;
-  } catch {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+await waitHealthy(url);
 const req = kbRequests(n) as Record<string, (r: Record<string, unknown>) => Record<string, unknown>>;
 const codes: Record<string, number> = {};
 /** CPU time (all threads, /proc/<pid>/stat) of process `pid` per request while `f` runs, in µs. */
@@ -41,7 +35,7 @@ async function cpuPer(pid: number, f: () => Promise<number>): Promise<{ per: num
 if (stat) {
   const fport = port + 7;
   const floor = spawn(process.execPath, ['bench/floor.mjs'], { env: { ...process.env, PORT: String(fport) }, stdio: 'ignore' });
-  for (;;) { try { if ((await fetch(`http://127.0.0.1:${fport}/healthz`)).ok) break; } catch { await new Promise((r) => setTimeout(r, 50)); } }
+  await waitHealthy(`http://127.0.0.1:${fport}`);
   const drive = async (u: string, setup: unknown) => (await autocannon({ url: u, connections: 10, duration: seconds, requests: [{ setupRequest: setup as never }] })).requests.total;
   const fl = (r: Record<string, unknown>) => ({ ...r, path: `/row/${Math.floor(Math.random() * 10000)}` });
   await drive(`http://127.0.0.1:${fport}`, fl);

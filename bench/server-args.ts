@@ -8,3 +8,23 @@ export function serverArgs(): string[] {
   if (last[0] !== 'node') throw new Error(`package.json start does not end in a node command: ${start}`);
   return last.slice(1);
 }
+
+/** The environment of a KB bench server (bench/kb.ts, bench/prof-kb.ts): the generated database,
+ *  no seed, quiet logs, one network per X-Forwarded-For, no git mirror, no shedding (the rows
+ *  saturate the server on purpose). */
+export function kbServerEnv(dir: string, port: number, cport: number): NodeJS.ProcessEnv {
+  return { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_SEED: '0', CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_GIT_MIRROR: '0', CX_SHED: '0' };
+}
+
+/** Resolves once `url`/healthz answers 200, polling every `everyMs`. */
+export async function waitHealthy(url: string, everyMs = 20): Promise<void> {
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+

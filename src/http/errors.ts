@@ -5,9 +5,11 @@ import { limit } from '../core/limits.js';
 import { acceptQ, JSON_T, sendText, wantsJson } from './negotiate.js';
 import { paramTooLong } from './wire.js';
 
+/** The headers every error answer carries: its own (Retry-After ...), and no caching. */
+export const errorHeaders = (err: CxError): Record<string, string> => ({ ...err.headers, 'cache-control': 'no-store' });
+
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: CxError, base: string): FastifyReply {
-  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  reply.header('cache-control', 'no-store');
+  reply.headers(errorHeaders(err));
   if (acceptQ(req.headers.accept, 'application/problem+json') > 0) {
     return reply
       .code(err.status)

@@ -41,6 +41,9 @@ export const MD = 'text/markdown; charset=utf-8';
 export const HTML = 'text/html; charset=utf-8';
 export const JSON_T = 'application/json; charset=utf-8';
 
+/** A text answer ends in exactly the newline its last line needs. */
+export const textBody = (body: string): string => (body.endsWith('\n') ? body : body + '\n');
+
 export function sendText(reply: FastifyReply, body: string, status = 200): FastifyReply {
-  return reply.code(status).type(TEXT).send(body.endsWith('\n') ? body : body + '\n');
+  return reply.code(status).type(TEXT).send(textBody(body));
 }

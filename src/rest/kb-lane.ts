@@ -12,7 +12,8 @@ import { invoke } from '../core/ops/invoke.js';
 import type { AnyOperation, Core } from '../core/ops/types.js';
 import { netKey } from '../core/net.js';
 import { limit } from '../core/limits.js';
-import { TEXT } from '../http/negotiate.js';
+import { errorHeaders } from '../http/errors.js';
+import { TEXT, textBody } from '../http/negotiate.js';
 import type { FrontHandler } from '../http/front.js';
 import { render } from './ops.js';
 
@@ -33,28 +34,21 @@ function plain(req: IncomingMessage): boolean {
 
 export function kbLane(core: Core, opts: LaneOpts): FrontHandler {
   const maxBody = kbLookupOp.rest!.bodyLimit ?? limit('body.default');
-  const answer = (req: IncomingMessage, res: ServerResponse, id: string, op: AnyOperation, raw: Record<string, unknown>) => {
-    let done: ReturnType<typeof invoke>;
+  // The route's answers, without fastify: the text form of the result or of the error.
+  const answer = async (req: IncomingMessage, res: ServerResponse, id: string, op: AnyOperation, raw: Record<string, unknown>) => {
+    const send = (status: number, headers: Record<string, string | undefined>, text: string) => {
+      const body = textBody(text);
+      res.writeHead(status, { 'x-request-id': id, ...headers, 'content-type': TEXT, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
     try {
-      done = invoke(core, op, raw, { creds: {}, net: netKey(opts.ip(req)), reqId: id, face: 'rest' });
+      const { out, ctx } = await invoke(core, op, raw, { creds: {}, net: netKey(opts.ip(req)), reqId: id, face: 'rest' });
+      send(200, op.headers?.(out, ctx) ?? {}, render(op, out, ctx));
     } catch (err) {
-      done = Promise.reject(err); // answered below like any failure, never thrown out of the request event
+      const cx = asCxError(err, id);
+      if (cx.code === 'internal') core.log.error({ err }, 'request failed');
+      send(cx.status, errorHeaders(cx), cx.line);
     }
-    done.then(
-      ({ out, ctx }) => {
-        const text = render(op, out, ctx);
-        const body = text.endsWith('\n') ? text : text + '\n';
-        res.writeHead(200, { 'x-request-id': id, ...op.headers?.(out, ctx), 'content-type': TEXT, 'content-length': Buffer.byteLength(body) });
-        res.end(body);
-      },
-      (err: unknown) => {
-        const cx = asCxError(err, id);
-        if (cx.code === 'internal') core.log.error({ err }, 'request failed');
-        const body = cx.line + '\n';
-        res.writeHead(cx.status, { 'x-request-id': id, ...cx.headers, 'cache-control': 'no-store', 'content-type': TEXT, 'content-length': Buffer.byteLength(body) });
-        res.end(body);
-      },
-    );
   };
   return (req, res) => {
     const url = req.url ?? '';
@@ -62,7 +56,7 @@ export function kbLane(core: Core, opts: LaneOpts): FrontHandler {
       if (!plain(req)) return false;
       const id = opts.admit(req);
       if (id === null) return false;
-      answer(req, res, id, kbHashOp as AnyOperation, { hex: url.slice(3) });
+      void answer(req, res, id, kbHashOp as AnyOperation, { hex: url.slice(3) });
       return true;
     }
     if (req.method === 'POST' && url === '/e') {
@@ -76,7 +70,7 @@ export function kbLane(core: Core, opts: LaneOpts): FrontHandler {
       if (id === null) return false;
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => answer(req, res, id, kbLookupOp as AnyOperation, { text: Buffer.concat(chunks).toString('utf8') }));
+      req.on('end', () => void answer(req, res, id, kbLookupOp as AnyOperation, { text: Buffer.concat(chunks).toString('utf8') }));
       return true;
     }
     return false;
