@@ -297,14 +297,15 @@ export const kbSigOp = defineOp({
   },
 });
 
-const hashOuts = new WeakMap<KbHit[], { h: string; h12: string; match: Match; hits: number; entries: ReturnType<typeof toHit>[]; fix: string; related: never[]; next: string }>();
+const hashOut = z.object({ h: z.string(), h12: z.string(), match: z.enum(MATCH), hits: z.number(), entries: z.array(hitOut), fix: z.string(), related: z.array(relatedOut), next: z.string() });
+const hashOuts = new WeakMap<KbHit[], z.infer<typeof hashOut>>();
 
 export const kbHashOp = defineOp({
   name: 'kb.h',
   title: 'Look up a signature hash',
   summary: 'Fixes for the SHA-256 of an ErrSig signature (64 lowercase hex), computed client-side with /errsig.js or /errsig.py: the fine hash h (v2, or v1 of entries signed before), else the coarse hash ch.',
   input: z.object({ hex: z.string() }).strict(),
-  output: z.object({ h: z.string(), h12: z.string(), match: z.enum(MATCH), hits: z.number(), entries: z.array(hitOut), fix: z.string(), related: z.array(relatedOut), next: z.string() }),
+  output: hashOut,
   auth: 'anon',
   readOnly: true,
   shed: 'heavy',
