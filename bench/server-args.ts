@@ -6,7 +6,9 @@ export function serverArgs(): string[] {
   const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
   const last = start.split('&&').pop()!.trim().split(/\s+/);
   if (last[0] !== 'node') throw new Error(`package.json start does not end in a node command: ${start}`);
-  return last.slice(1);
+  // BENCH_NODE_FLAGS adds node flags for a profiling run (--trace-gc, --import of a sampler...).
+  const extra = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  return [...extra, ...last.slice(1)];
 }
 
 /** The environment of a KB bench server (bench/kb.ts, bench/prof-kb.ts): the generated database,
