@@ -34,6 +34,8 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.cache.get('other', r.key, now)).toBeNull();
     const blob = (await put(s, row(a, now, { ns: 'other', key: r.key, kind: 'blob', text: null, blob: 'ab'.repeat(32), size: 1000 }), now)).row;
     expect(blob).toMatchObject({ ns: 'other', kind: 'blob', blob: 'ab'.repeat(32) });
+    // A namespace looked up while it had no row, then written: the next lookup finds the row.
+    expect((await s.store.cache.get('other', r.key, now))!.row).toEqual(blob);
     expect((await (await s.reopen()).cache.get('default', r.key, now))!.row).toEqual(made);
   });
 

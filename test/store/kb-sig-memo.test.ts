@@ -1,6 +1,6 @@
 // The SQLite KB keeps the answers of hot signatures in memory (byHash, byCoarse, byOldHash): every
 // write that changes what a lookup returns must show in the very next lookup, including a purge,
-// which another repository does. Empty answers are not kept.
+// which another repository does. Empty answers are kept apart, and a new entry shows through them.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ describe('memoized signature answers', () => {
     const kb = store.kb;
     expect(await kb.byHash(hex(1), 5, false)).toEqual([]);
     await kb.insert(entry('kmemo0001', hex(1), hex(101), 'aauthor1', 1));
-    // The empty answer above was not kept: the entry is found at once.
+    // The empty answer above was memoized, and the insert moved the generation: the entry is found at once.
     expect((await kb.byHash(hex(1), 5, false)).map((e) => e.id)).toEqual(['kmemo0001']);
     expect((await kb.byCoarse(hex(101), 5)).map((e) => e.id)).toEqual(['kmemo0001']);
     // A second entry under the same signature, newer: first while neither has votes.

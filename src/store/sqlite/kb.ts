@@ -76,8 +76,10 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   const digestMemo = new Memo<Digest[]>({ ttlMs: 60_000, max: 5000, gen: () => gen });
   // The answers of a signature (fine, coarse or earlier-version hash) until the KB changes: agents
   // hit the same errors again and again, and a hot one then costs no page reads. Empty answers are
-  // not kept (random hashes would push the hot ones out). At most ~4096 x 5 hits of ~1 KB.
-  const sigMemo = new Memo<KbHit[]>({ ttlMs: 60_000, max: 4096, gen: () => gen, keep: (v) => v.length > 0 });
+  // kept apart, 1,024 of them, so that random hashes push out only each other: a miss asked again
+  // (a brief's words, one new error many agents hit) then costs no cold page either. At most
+  // ~4096 x 5 hits of ~1 KB.
+  const sigMemo = new Memo<KbHit[]>({ ttlMs: 60_000, max: 4096, gen: () => gen, keep: (v) => v.length > 0, apart: 1024 });
   const month = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.hidden = 0 AND e.created >= ? AND e.created < ? ORDER BY e.created DESC ${LIMIT}`);
   const prevM = db.prepare('SELECT max(created) AS t FROM kb_entries WHERE hidden = 0 AND created < ?');
   const nextM = db.prepare('SELECT min(created) AS t FROM kb_entries WHERE hidden = 0 AND created >= ?');

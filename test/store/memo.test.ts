@@ -1,0 +1,46 @@
+// The read-through memo of hot KB reads: values it keeps, values kept apart (empty answers), and
+// that a flood of the latter never pushes out the former; a generation change or the TTL drops both.
+import { describe, expect, it } from 'vitest';
+import { Memo } from '../../src/store/sqlite/memo.js';
+
+function counted(opts: ConstructorParameters<typeof Memo<string[]>>[0]) {
+  const memo = new Memo<string[]>(opts);
+  let reads = 0;
+  const get = (key: string, v: string[], now = 0) => memo.get(key, now, () => (reads++, v));
+  return { get, reads: () => reads };
+}
+
+describe('Memo', () => {
+  it('keeps empty answers apart: 10,000 distinct misses do not push out a hot answer', () => {
+    let gen = 0;
+    const m = counted({ ttlMs: 60_000, max: 4, gen: () => gen, keep: (v) => v.length > 0, apart: 16 });
+    m.get('hot', ['a']);
+    for (let i = 0; i < 10_000; i++) m.get(`miss${i}`, []);
+    const before = m.reads();
+    expect(m.get('hot', ['changed?'])).toEqual(['a']);
+    expect(m.reads()).toBe(before);
+    // The last misses are memoized, the first ones were pushed out by the others.
+    m.get('miss9999', []);
+    expect(m.reads()).toBe(before);
+    m.get('miss0', []);
+    expect(m.reads()).toBe(before + 1);
+    // A new generation: both maps are read again, and an answer that is no longer empty is kept.
+    gen++;
+    expect(m.get('miss9999', ['now found'])).toEqual(['now found']);
+    expect(m.get('hot', ['b'])).toEqual(['b']);
+    expect(m.reads()).toBe(before + 3);
+    expect(m.get('miss9999', [])).toEqual(['now found']);
+  });
+
+  it('without `apart`, refused values are not kept; the TTL ends any value', () => {
+    const m = counted({ ttlMs: 1000, max: 4, keep: (v) => v.length > 0 });
+    m.get('miss', []);
+    m.get('miss', []);
+    expect(m.reads()).toBe(2);
+    m.get('hot', ['a'], 0);
+    m.get('hot', ['a'], 999);
+    expect(m.reads()).toBe(3);
+    m.get('hot', ['a'], 1000);
+    expect(m.reads()).toBe(4);
+  });
+});
