@@ -1,6 +1,6 @@
 // KB rows at scale: a server over a generated database of N synthetic entries (default 1,000,000,
 // cached under .bench/), measured for POST /e hit and miss, GET /h/{hex}, GET /brief; plus RSS,
-// database size and cold start time.
+// database size and cold start time; and the least the same requests cost (bench/kb-bare.mjs).
 import { kbServerEnv, serverArgs, waitHealthy } from './server-args.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
@@ -88,5 +88,30 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
   for (const [route, u, opts] of routes) light.push(await run(`${route}, 1 connection`, u, { ...opts, connections: 1, duration: 4 }));
   const facts: KbFacts = { entries: n, rssMb: rssMb(child.pid!), dbMb: Math.round(statSync(join(dir, 'commons.db')).size / 1048576), coldStartMs, generatedS };
   child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  rows.push(...(await bareRows(runnerFor, dir, port, n, q, kids)));
   return { rows, light, facts };
+}
+
+/**
+ * The same requests against bench/kb-bare.mjs on the same database: node:http, ErrSig and the
+ * store's one indexed read, nothing else (no quota, validation, counting, memo or rendering). What
+ * this design's least costs per request, beside the service's rows and the floors of the same run.
+ */
+async function bareRows(runnerFor: (pid: number) => BenchRun, dir: string, port: number, n: number, q: ReturnType<typeof kbRequests>, kids: ChildProcess[]): Promise<Row[]> {
+  const bare = spawn(process.execPath, ['bench/kb-bare.mjs'], { env: { ...process.env, PORT: String(port), CX_DATA: dir }, stdio: ['ignore', 'ignore', 'inherit'] });
+  kids.push(bare);
+  const run = runnerFor(bare.pid!);
+  const url = `http://127.0.0.1:${port}`;
+  await waitHealthy(url);
+  const routes: Array<[string, string, Opts]> = [
+    [`bare: POST /e hit (${n} entries)`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.hit }] as never }],
+    ['bare: GET /h/{hex} (2,000 hashes)', `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.h }] as never }],
+    [`bare: GET /h/{hex}, any of ${n}`, `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.hcold }] as never }],
+  ];
+  await run('warm-up', routes[0]![1], { ...routes[0]![2], duration: 2 });
+  const rows: Row[] = [];
+  for (const [route, u, opts] of routes) rows.push(await run(route, u, opts));
+  bare.kill('SIGTERM');
+  return rows;
 }

@@ -1,6 +1,6 @@
 // Profiles one KB route of the built server over the bench database (.bench/kb-N): starts it with
 // --cpu-prof, drives it with autocannon for a few seconds, stops it and prints the top self-time
-// functions. Usage: npx tsx bench/prof-kb.ts [hit|coarse|miss|h|hcold|hsame|brief|briefnew|health] [seconds]
+// functions (BARE=1: bench/kb-bare.mjs instead). Usage: npx tsx bench/prof-kb.ts [hit|coarse|miss|h|hcold|hsame|brief|briefnew|health] [seconds]
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -16,7 +16,9 @@ const profDir = mkdtempSync(join(tmpdir(), 'cx-prof-'));
 const port = 18000 + Math.floor(Math.random() * 1000);
 const perf = process.env.PERF === '1';
 const stat = process.env.PERF === 'stat';
-const child = spawn(process.execPath, [...(perf ? ['--perf-basic-prof'] : stat ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`]), ...serverArgs()], {
+// BARE=1: the bare lookup of bench/kb-bare.mjs instead of the service (what the design's least costs).
+const bare = process.env.BARE === '1';
+const child = spawn(process.execPath, [...(perf ? ['--perf-basic-prof'] : stat ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`]), ...(bare ? ['bench/kb-bare.mjs'] : serverArgs())], {
   env: kbServerEnv(join('.bench', `kb-${n}`), port, port + 1),
   stdio: ['ignore', 'inherit', 'inherit'],
 });

@@ -2,8 +2,8 @@
 // WAL checkpoints (a checkpoint of a large database copies scattered pages and fsyncs, stalling
 // every request for hundreds of ms; PASSIVE ones never block writers) and KB lookup counts (one
 // upsert per signature looked up; at 1M entries these random-page writes cost more than the
-// lookups themselves). Reads are never blocked by this writer (WAL); a main-thread write waits at
-// most for one small transaction of counts.
+// lookups themselves), into a file of their own. Reads are never blocked by this writer (WAL); a
+// main-thread write waits at most for one small transaction of counts.
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -22,6 +22,12 @@ db.pragma('busy_timeout = 1000');
 db.pragma('synchronous = NORMAL');
 // Small upserts and checkpoints need few pages cached: 2 MiB, not SQLite's default 16 MiB of RSS.
 db.pragma('cache_size = -2048');
+// Counts go to their own file (kb-hits.db, see attachHits): a commit there leaves the serving
+// connection's page cache of the main file alone.
+const hitsDb = new Database(workerData.hitsFile);
+hitsDb.pragma('busy_timeout = 1000');
+hitsDb.pragma('synchronous = NORMAL');
+hitsDb.pragma('cache_size = -2048');
 const walFile = workerData.file + '-wal';
 // Over the WAL bound the serving thread truncates (boundWal below); a PASSIVE checkpoint running
 // here then would hold the checkpoint lock and make that one busy, so this one stands aside.
@@ -31,15 +37,14 @@ const timer = setInterval(tick, workerData.everyMs);
 // Counts waiting to be written, per signature. Counts are statistics: beyond CAP distinct
 // signatures waiting, new ones go uncounted rather than grow memory without bound. They are written
 // once per tick (everyMs) in key order, in transactions of CHUNK (a main-thread write waits at most
-// for one), not as they come: every commit of this connection makes the serving connection drop
-// its whole page cache (WAL mode) and read its pages again, and sorted upserts share leaf pages.
+// for one: it locks every attached file), not as they come: sorted upserts share leaf pages.
 // Measured at 1M entries: chunks of 256 written as they came cost ~30 µs of CPU per lookup.
 // A crash loses at most one tick of counts.
 const CHUNK = 2048, CAP = 200000;
 let pending = new Map();
 let queue = [], at = 0;
-const up = db.prepare('INSERT INTO kb_sig_hits (h, hits) VALUES (?, ?) ON CONFLICT(h) DO UPDATE SET hits = hits + excluded.hits');
-const write = db.transaction((batch) => { for (const [h, n] of batch) up.run(h, n); });
+const up = hitsDb.prepare('INSERT INTO kb_sig_hits (h, hits) VALUES (?, ?) ON CONFLICT(h) DO UPDATE SET hits = hits + excluded.hits');
+const write = hitsDb.transaction((batch) => { for (const [h, n] of batch) up.run(h, n); });
 function writeChunk() {
   const batch = queue.slice(at, at + CHUNK);
   write(batch);
@@ -71,7 +76,9 @@ parentPort.on('message', (m) => {
     for (const e of pending) queue.push(e);
     for (let tries = 0; queue.length && tries < 3; ) { try { writeChunk(); } catch { tries++; } }
     try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+    try { hitsDb.pragma('wal_checkpoint(PASSIVE)'); } catch {}
     db.close();
+    hitsDb.close();
     parentPort.postMessage('stopped');
   }
 });
@@ -84,8 +91,8 @@ export interface Background {
   stop(): Promise<void>;
 }
 
-export function startBackground(file: string, everyMs = 1000, walMax = Infinity): Background {
-  const worker = new Worker(CODE, { eval: true, workerData: { file, everyMs, walMax, module: require.resolve('better-sqlite3') } });
+export function startBackground(file: string, hitsFile: string, everyMs = 1000, walMax = Infinity): Background {
+  const worker = new Worker(CODE, { eval: true, workerData: { file, hitsFile, everyMs, walMax, module: require.resolve('better-sqlite3') } });
   worker.unref();
   return {
     countHits: (hits) => worker.postMessage({ hits }),

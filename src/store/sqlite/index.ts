@@ -1,10 +1,11 @@
-// The SQLite adapter: one database file under the data directory.
+// The SQLite adapter: one database file under the data directory (commons.db), and the KB lookup
+// counts in a second one (kb-hits.db, attached; see attachHits).
 import { join } from 'node:path';
 import { workspaceKeyOf } from '../../config.js';
 import { limit } from '../../core/limits.js';
 import type { Store } from '../../core/store.js';
 import { boundWal, startBackground } from './background.js';
-import { openDb, timeStatements } from './db.js';
+import { attachHits, openDb, timeStatements } from './db.js';
 import { sqliteDrops } from './drops.js';
 import { sqliteEvents } from './events.js';
 import { sqliteJobs } from './jobs.js';
@@ -41,12 +42,14 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
   const master = workspaceKey ?? workspaceKeyOf(dataDir);
   const file = join(dataDir, 'commons.db');
   const db = openDb(file, sync);
+  const hitsFile = join(dataDir, 'kb-hits.db');
+  attachHits(db, hitsFile);
   // Time in database calls on this thread (load shedding: src/core/control/pressure.ts).
   const busy = timeStatements(db);
   // Checkpoints run in a worker; the serving connection keeps only a far backstop (400 MB of WAL)
   // and truncates the WAL when it passes store.wal_max (boundWal in background.ts).
   db.pragma('wal_autocheckpoint = 100000');
-  const background = startBackground(file, 1000, limit('store.wal_max'));
+  const background = startBackground(file, hitsFile, 1000, limit('store.wal_max'));
   const stopWalBound = boundWal(db, file, limit('store.wal_max'));
   const ping = db.prepare('SELECT 1 AS ok');
   const kb = sqliteKb(db, background);
