@@ -7,13 +7,12 @@ import Database from 'better-sqlite3';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { errsig } from '../dist/src/core/kb/errsig/errsig.js';
-import { LIMIT } from '../dist/src/store/sqlite/db.js';
-import { HIT_COLS } from '../dist/src/store/sqlite/kb-rows.js';
+import { bestBy } from '../dist/src/store/sqlite/kb-rows.js';
 
 const db = new Database(join(process.env.CX_DATA, 'commons.db'), { readonly: true });
 db.pragma('cache_size = -65536');
-// The statement of the SQLite store's byHash (src/store/sqlite/kb.ts), from the same column list.
-const best = db.prepare(`SELECT ${HIT_COLS} FROM kb_entries e WHERE e.h = ? AND e.hidden = 0 ORDER BY (e.confirms * 3 - e.fails * 2) DESC, e.created DESC ${LIMIT}`);
+// The statement of the SQLite store's byHash (src/store/sqlite/kb.ts).
+const best = db.prepare(bestBy('kb_entries e', 'e.h'));
 const answer = (res, rows) => {
   const body = rows.length ? `e: match=exact k/${rows[0].id}\nfix: ${rows[0].fix}\n` : 'err notfound\n';
   res.writeHead(rows.length ? 200 : 404, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) });

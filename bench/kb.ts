@@ -46,6 +46,20 @@ export function kbRequests(n: number) {
   };
 }
 
+/** The KB rows: name, URL (autocannon needs one; setupRequest sets each request's path) and options. */
+function kbRoutes(url: string, n: number, q: ReturnType<typeof kbRequests>): Array<[string, string, Opts]> {
+  return [
+    [`POST /e hit (${n} entries)`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.hit }] as never }],
+    [`POST /e coarse hit`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.coarse }] as never }],
+    ['POST /e miss', `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.miss }] as never }],
+    ['GET /h/{hex} (2,000 hashes)', `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.h }] as never }],
+    [`GET /h/{hex}, any of ${n}`, `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.hcold }] as never }],
+    ['GET /brief (anonymous, b=400)', `${url}/brief`, { requests: [{ setupRequest: q.brief }] as never }],
+    ['GET /brief, distinct questions', `${url}/brief`, { requests: [{ setupRequest: q.briefnew }] as never }],
+  ];
+}
+const BARE_ROWS = [0, 3, 4];
+
 export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number, cport: number, kids: ChildProcess[]): Promise<{ rows: Row[]; light: Row[]; facts: KbFacts }> {
   const n = Number(process.env.BENCH_KB_ENTRIES || 1_000_000);
   const dir = join('.bench', `kb-${n}`);
@@ -68,15 +82,7 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
   const coldStartMs = Math.round(performance.now() - t0);
 
   const q = kbRequests(n);
-  const routes: Array<[string, string, Opts]> = [
-    [`POST /e hit (${n} entries)`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.hit }] as never }],
-    [`POST /e coarse hit`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.coarse }] as never }],
-    ['POST /e miss', `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.miss }] as never }],
-    ['GET /h/{hex} (2,000 hashes)', `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.h }] as never }],
-    [`GET /h/{hex}, any of ${n}`, `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.hcold }] as never }],
-    ['GET /brief (anonymous, b=400)', `${url}/brief`, { requests: [{ setupRequest: q.brief }] as never }],
-    ['GET /brief, distinct questions', `${url}/brief`, { requests: [{ setupRequest: q.briefnew }] as never }],
-  ];
+  const routes = kbRoutes(url, n, q);
   // Two seconds of hits first, not recorded: the first row would otherwise also measure the
   // JIT warming up and the first reads of a database the server has just opened.
   await run('warm-up', routes[0]![1], { ...routes[0]![2], duration: 2 });
@@ -104,11 +110,10 @@ async function bareRows(runnerFor: (pid: number) => BenchRun, dir: string, port:
   const run = runnerFor(bare.pid!);
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url);
-  const routes: Array<[string, string, Opts]> = [
-    [`bare: POST /e hit (${n} entries)`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.hit }] as never }],
-    ['bare: GET /h/{hex} (2,000 hashes)', `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.h }] as never }],
-    [`bare: GET /h/{hex}, any of ${n}`, `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.hcold }] as never }],
-  ];
+  // The rows whose work the bare server does: a hit, and /h hot and cold.
+  const routes = kbRoutes(url, n, q)
+    .filter((_, i) => BARE_ROWS.includes(i))
+    .map(([route, u, opts]): [string, string, Opts] => [`bare: ${route}`, u, opts]);
   await run('warm-up', routes[0]![1], { ...routes[0]![2], duration: 2 });
   const rows: Row[] = [];
   for (const [route, u, opts] of routes) rows.push(await run(route, u, opts));

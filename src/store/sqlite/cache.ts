@@ -12,7 +12,8 @@ const toRow = (r: Row): CacheRow => {
   return { ...rest, to: to_id, hidden: hidden === 1 };
 };
 
-export function sqliteCache(db: Db): CacheRepo {
+/** `nsMax`: how many namespaces the set of those with rows may hold (tests make it small). */
+export function sqliteCache(db: Db, nsMax = 50_000): CacheRepo {
   const cur = db.prepare('SELECT rid, producer, exp FROM cache WHERE ns = ? AND key = ?');
   const live = db.prepare('SELECT count(*) AS n FROM cache WHERE producer = ? AND exp > ?');
   const del = db.prepare('DELETE FROM cache WHERE rid = ?');
@@ -43,18 +44,21 @@ export function sqliteCache(db: Db): CacheRepo {
   // leave theirs here: a lookup then reads, as before). Every brief asks for its question in its
   // namespace, nearly always one without a row: answered without a read (a statement costs ~5-10
   // us at 1M KB entries). This process is the database's only writer, and put() is its only
-  // insert. Past NS_MAX names the set is read again from the table; still past it, it is not used.
-  const NS_MAX = 50_000;
+  // insert. At nsMax names the set is read again from the table (names of rows gone drop out);
+  // still at it, the set is not used.
   let withRows: Set<string> | null = null;
   const readNamespaces = () => {
     const all = namespaces.all() as string[];
-    withRows = all.length <= NS_MAX ? new Set(all) : null;
+    withRows = all.length < nsMax ? new Set(all) : null;
   };
   readNamespaces();
   const noted = (ns: string) => {
-    if (!withRows || withRows.has(ns)) return;
-    withRows.add(ns);
-    if (withRows.size > NS_MAX) readNamespaces();
+    if (withRows === null || withRows.has(ns)) return;
+    if (withRows.size >= nsMax) readNamespaces();
+    // Added after any re-read: the row is not in the table yet, and the set must hold its name.
+    const set = withRows as Set<string> | null;
+    if (set !== null && set.size < nsMax) set.add(ns);
+    else withRows = null;
   };
 
   const put = db.transaction((row: NewCacheRow, now: number, max: number) => {

@@ -1,5 +1,6 @@
 // KB rows as the SQLite adapter reads them: the columns, the rank order and the mapping to entries.
 import type { KbEntry, KbHit, Lib } from '../../core/kb/ports.js';
+import { LIMIT } from './db.js';
 
 export interface Row {
   n: number; id: string; sig: string; h: string; ch: string; title: string; error: string; fix: string; eco: string; cls: string; tags: string;
@@ -18,6 +19,13 @@ export const COLS = `e.n, e.id, e.sig, e.h, e.ch, e.title, (SELECT error FROM kb
 /** What lookups and searches print of an entry (KbHit): no error text, so memoized results stay small. */
 export const HIT_COLS = `e.id, e.title, e.fix, e.confirms, e.fails, ${LIBS} AS libs`;
 // Best first: confirmations outweigh failures, then demand, then recency.
+/**
+ * The best entries reaching a signature, `from` and `where` naming how (fine hash, coarse hash, an
+ * earlier version's alias), in the order of the kb_by_h / kb_by_ch indexes: a signature's entries
+ * share its hits, so confirmations and recency decide among them.
+ */
+export const bestBy = (from: string, where: string) =>
+  `SELECT ${HIT_COLS} FROM ${from} WHERE ${where} = ? AND e.hidden = 0 ORDER BY (e.confirms * 3 - e.fails * 2) DESC, e.created DESC ${LIMIT}`;
 export const RANK = `(e.confirms * 3 - e.fails * 2) DESC, ${HITS} DESC NULLS LAST, e.created DESC`;
 
 function parseLibs(s: string | null): Lib[] {

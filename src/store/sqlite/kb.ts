@@ -4,7 +4,7 @@ import type { Background } from './background.js';
 import { ftsQuery } from '../shared.js';
 import { LIMIT, type Db } from './db.js';
 import { kbSearch } from './kb-search.js';
-import { COLS, HIT_COLS, toEntry, toKbHit, type HitRow, type Row } from './kb-rows.js';
+import { bestBy, COLS, toEntry, toKbHit, type HitRow, type Row } from './kb-rows.js';
 import { Memo } from './memo.js';
 
 type LibChange = Awaited<ReturnType<KbRepo['byLib']>>[number];
@@ -18,21 +18,14 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   const insFts = db.prepare('INSERT INTO kb_fts (rowid, title, error, fix, tags) VALUES (?, ?, ?, ?, ?)');
   const selId = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.id = ? AND e.hidden = 0`);
   const selN = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n = ?`);
-  // The best entries of one signature straight off the kb_by_h index, already in rank order (its
-  // entries share the signature's hits, so confirmations and recency decide among them). One
+  // The best entries of one signature straight off the kb_by_h index, already in rank order. One
   // statement reading only what a lookup prints: about a fifth less per hit at 1M entries than
   // reading the numbers, then each whole entry.
-  const bestH = db.prepare(
-    `SELECT ${HIT_COLS} FROM kb_entries e WHERE e.h = ? AND e.hidden = 0 ORDER BY (e.confirms * 3 - e.fails * 2) DESC, e.created DESC ${LIMIT}`,
-  );
+  const bestH = db.prepare(bestBy('kb_entries e', 'e.h'));
   // The same read for the two other ways an error text reaches entries: its coarse signature, and a
   // hash its entries answered to under an earlier ErrSig version (kb_sig_alias).
-  const bestCh = db.prepare(
-    `SELECT ${HIT_COLS} FROM kb_entries e WHERE e.ch = ? AND e.hidden = 0 ORDER BY (e.confirms * 3 - e.fails * 2) DESC, e.created DESC ${LIMIT}`,
-  );
-  const bestOld = db.prepare(
-    `SELECT ${HIT_COLS} FROM kb_sig_alias a JOIN kb_entries e ON e.n = a.n WHERE a.h = ? AND e.hidden = 0 ORDER BY (e.confirms * 3 - e.fails * 2) DESC, e.created DESC ${LIMIT}`,
-  );
+  const bestCh = db.prepare(bestBy('kb_entries e', 'e.ch'));
+  const bestOld = db.prepare(bestBy('kb_sig_alias a JOIN kb_entries e ON e.n = a.n', 'a.h'));
   const stale = db.prepare(`SELECT e.id, e.sig, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE e.sigv < ? ORDER BY e.n ${LIMIT}`);
   const selResign = db.prepare('SELECT n, h, sigv, title, fix, tags, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE id = ?');
   const aliasSeen = db.prepare('SELECT 1 FROM kb_sig_alias WHERE h = ? LIMIT 1').pluck();

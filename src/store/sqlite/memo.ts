@@ -12,10 +12,13 @@ export class Memo<V> {
   get(key: string, now: number, make: () => V): V {
     const gen = this.opts.gen?.() ?? 0;
     const hit = this.m.get(key) ?? this.other.get(key);
-    if (hit && hit.gen === gen && now - hit.at < this.opts.ttlMs) return hit.v;
+    if (hit) {
+      if (hit.gen === gen && now - hit.at < this.opts.ttlMs) return hit.v;
+      // Stale: out of whichever map holds it (the new value may belong in the other one).
+      this.m.delete(key);
+      this.other.delete(key);
+    }
     const v = make();
-    this.m.delete(key);
-    this.other.delete(key);
     const kept = !this.opts.keep || this.opts.keep(v);
     const into = kept ? this.m : this.other;
     const max = kept ? this.opts.max : (this.opts.apart ?? 0);
