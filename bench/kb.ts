@@ -24,13 +24,16 @@ export function kbRequests(n: number) {
   let k = 0;
   const xff = () => `10.${(k >> 8) & 255}.${k++ & 255}.1`;
   const pick = () => Math.floor(Math.random() * n);
-  const hashes = Array.from({ length: 2000 }, () => errsig(syntheticError(pick())).h);
+  const hot = Array.from({ length: 2000 }, () => pick());
+  const hashes = hot.map((i) => errsig(syntheticError(i)).h);
   const words = ['parser failed', 'socket buffer', 'thread module', 'config cache index', 'token stream', 'SyntheticError42', 'codec schema driver'];
   type Setup = (req: Record<string, unknown>) => Record<string, unknown>;
   const post = (body: () => string): Setup => (req) => ({ ...req, method: 'POST', path: '/e', headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: body() });
   const get = (path: () => string): Setup => (req) => ({ ...req, path: path(), headers: { 'x-forwarded-for': xff() } });
   return {
     hit: post(() => syntheticError(pick())),
+    /** The errors of the 2,000 hot hashes (the /h row's): a hit the memo of hot answers serves. */
+    hithot: post(() => syntheticError(hot[k % hot.length]!)),
     // The same Python errors naming a module no entry names: only their coarse signature matches.
     coarse: post(() => syntheticError(pick() & ~3, `zz${k % 1000}`)),
     miss: post(() => `NeverSeenError${Math.random()}: nothing like it`),

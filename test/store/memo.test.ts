@@ -43,4 +43,36 @@ describe('Memo', () => {
     m.get('hot', ['a'], 1000);
     expect(m.reads()).toBe(4);
   });
+
+  it('with `second`, keeps only keys asked again while their fingerprint is in the table', () => {
+    const m = counted({ ttlMs: 60_000, max: 4, second: 1024 });
+    m.get('once', ['a']);
+    m.get('twice', ['b']);
+    m.get('twice', ['b']); // second sight: read again, and kept from now on
+    expect(m.reads()).toBe(3);
+    m.get('twice', ['b']);
+    m.get('twice', ['b']);
+    expect(m.reads()).toBe(3);
+    // 'once' was not kept: asked again it is read (and now kept).
+    m.get('once', ['a']);
+    m.get('once', ['a']);
+    expect(m.reads()).toBe(4);
+    // A flood of keys asked once each takes no place: the kept ones stay.
+    for (let i = 0; i < 10_000; i++) m.get(`cold${i}`, ['c']);
+    const before = m.reads();
+    m.get('twice', ['b']);
+    m.get('once', ['a']);
+    expect(m.reads()).toBe(before);
+    expect(() => new Memo({ ttlMs: 1, max: 1, second: 1000 })).toThrow(/power of two/);
+  });
+
+  it('with `freeze`, a kept value is frozen and handed back as the same object; one not kept is not frozen', () => {
+    const memo = new Memo<string[]>({ ttlMs: 60_000, max: 4, second: 64, freeze: true });
+    const first = memo.get('k', 0, () => ['x']);
+    expect(Object.isFrozen(first)).toBe(false);
+    const second = memo.get('k', 0, () => ['x']);
+    expect(Object.isFrozen(second)).toBe(true);
+    expect(memo.get('k', 0, () => ['y'])).toBe(second);
+  });
 });
+

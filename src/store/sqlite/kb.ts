@@ -38,7 +38,7 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   // Lookups are counted in memory and handed to the background writer a few times a second, so a
   // read never waits for a write: measured at 1M entries, writing hits on the serving thread
   // halved POST /e throughput and pushed p99 from 27 ms to 455 ms.
-  const pending = new Map<string, number>();
+  let pending = new Map<string, number>();
   const flush = () => {
     try {
       flushWants();
@@ -46,8 +46,8 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
       /* busy: the next tick writes them */
     }
     if (!pending.size) return;
-    bg.countHits([...pending]);
-    pending.clear();
+    bg.countHits(pending);
+    pending = new Map();
   };
   const timer = setInterval(flush, 200);
   timer.unref();
@@ -71,8 +71,9 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   // hit the same errors again and again, and a hot one then costs no page reads. Empty answers are
   // kept apart, 1,024 of them, so that random hashes push out only each other: a miss asked again
   // (a brief's words, one new error many agents hit) then costs no cold page either. At most
-  // ~4096 x 5 hits of ~1 KB.
-  const sigMemo = new Memo<KbHit[]>({ ttlMs: 60_000, max: 4096, gen: () => gen, keep: (v) => v.length > 0, apart: 1024 });
+  // ~4096 x 5 hits of ~1 KB. Only signatures asked twice are kept (`second`, see Memo): most of a
+  // million signatures are asked once, and keeping those cost more than it saved.
+  const sigMemo = new Memo<KbHit[]>({ ttlMs: 60_000, max: 4096, gen: () => gen, keep: (v) => v.length > 0, apart: 1024, second: 1 << 16, freeze: true });
   const month = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.hidden = 0 AND e.created >= ? AND e.created < ? ORDER BY e.created DESC ${LIMIT}`);
   const prevM = db.prepare('SELECT max(created) AS t FROM kb_entries WHERE hidden = 0 AND created < ?');
   const nextM = db.prepare('SELECT min(created) AS t FROM kb_entries WHERE hidden = 0 AND created >= ?');
