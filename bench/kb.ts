@@ -10,6 +10,23 @@ import { generateStamped, isFresh, syntheticError } from './gen-kb.js';
 import type { BenchRun, Opts, Row } from './load.js';
 
 export interface KbFacts { entries: number; rssMb: number; dbMb: number; coldStartMs: number; generatedS: number | null }
+/** A KB row against the floor measured right beside it: one floor leg before the row, one after. */
+export interface Beside { route: string; cpuMs: number; floorMs: number }
+/** A short run of the framework+database floor (bench/floor.mjs). */
+export type FloorLeg = () => Promise<Row>;
+
+/**
+ * Runs `route` between two floor legs. The shared machine's speed drifts by tens of percent
+ * within minutes (a floor of 49 µs in one run, 29 µs in the next, 2026-11-28), so a ratio against
+ * a floor measured once at the start can say more about the drift than about the row.
+ */
+async function bracketed(run: BenchRun, floor: FloorLeg | undefined, beside: Beside[], route: string, u: string, opts: Opts): Promise<Row> {
+  const f1 = floor ? await floor() : null;
+  const r = await run(route, u, opts);
+  const f2 = floor ? await floor() : null;
+  if (f1 && f2) beside.push({ route, cpuMs: r.cpuMs, floorMs: (f1.cpuTotalMs + f2.cpuTotalMs) / (f1.requests + f2.requests) });
+  return r;
+}
 
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -63,7 +80,7 @@ function kbRoutes(url: string, n: number, q: ReturnType<typeof kbRequests>): Arr
 }
 const BARE_ROWS = [0, 3, 4];
 
-export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number, cport: number, kids: ChildProcess[]): Promise<{ rows: Row[]; light: Row[]; facts: KbFacts }> {
+export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number, cport: number, kids: ChildProcess[], floor?: FloorLeg): Promise<{ rows: Row[]; light: Row[]; facts: KbFacts; beside: Beside[] }> {
   const n = Number(process.env.BENCH_KB_ENTRIES || 1_000_000);
   const dir = join('.bench', `kb-${n}`);
   let generatedS: number | null = null;
@@ -90,7 +107,8 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
   // JIT warming up and the first reads of a database the server has just opened.
   await run('warm-up', routes[0]![1], { ...routes[0]![2], duration: 2 });
   const rows: Row[] = [];
-  for (const [route, u, opts] of routes) rows.push(await run(route, u, opts));
+  const beside: Beside[] = [];
+  for (const [route, u, opts] of routes) rows.push(await bracketed(run, floor, beside, route, u, opts));
   // The same requests one at a time: the service time itself, without the queueing that 50
   // connections on two shared cores add to every percentile above.
   const light: Row[] = [];
@@ -98,8 +116,8 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
   const facts: KbFacts = { entries: n, rssMb: rssMb(child.pid!), dbMb: Math.round(statSync(join(dir, 'commons.db')).size / 1048576), coldStartMs, generatedS };
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
-  rows.push(...(await bareRows(runnerFor, dir, port, n, q, kids)));
-  return { rows, light, facts };
+  rows.push(...(await bareRows(runnerFor, dir, port, n, q, kids, floor, beside)));
+  return { rows, light, facts, beside };
 }
 
 /**
@@ -107,7 +125,7 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
  * store's one indexed read, nothing else (no quota, validation, counting, memo or rendering). What
  * this design's least costs per request, beside the service's rows and the floors of the same run.
  */
-async function bareRows(runnerFor: (pid: number) => BenchRun, dir: string, port: number, n: number, q: ReturnType<typeof kbRequests>, kids: ChildProcess[]): Promise<Row[]> {
+async function bareRows(runnerFor: (pid: number) => BenchRun, dir: string, port: number, n: number, q: ReturnType<typeof kbRequests>, kids: ChildProcess[], floor: FloorLeg | undefined, beside: Beside[]): Promise<Row[]> {
   const bare = spawn(process.execPath, ['bench/kb-bare.mjs'], { env: { ...process.env, PORT: String(port), CX_DATA: dir }, stdio: ['ignore', 'ignore', 'inherit'] });
   kids.push(bare);
   const run = runnerFor(bare.pid!);
@@ -119,7 +137,7 @@ async function bareRows(runnerFor: (pid: number) => BenchRun, dir: string, port:
     .map(([route, u, opts]): [string, string, Opts] => [`bare: ${route}`, u, opts]);
   await run('warm-up', routes[0]![1], { ...routes[0]![2], duration: 2 });
   const rows: Row[] = [];
-  for (const [route, u, opts] of routes) rows.push(await run(route, u, opts));
+  for (const [route, u, opts] of routes) rows.push(await bracketed(run, floor, beside, route, u, opts));
   bare.kill('SIGTERM');
   return rows;
 }

@@ -196,7 +196,9 @@ async function main(): Promise<void> {
     if (ONLY.has('feeds')) rows.push(...(await benchFeeds(cx, run)));
 
     // KB at scale (issue 3): its own server over the generated database.
-    const kb = ONLY.has('kb') ? await benchKb(runner, await freePort(), await freePort(), kids) : null;
+    // Each KB row between two 3-s legs of the floor (BENCH_KB_BESIDE=0: without them).
+    const floorLeg = process.env.BENCH_KB_BESIDE === '0' ? undefined : () => runner(floorPid)('floor (beside a KB row)', `${floor}/row/4242`, { duration: 3 });
+    const kb = ONLY.has('kb') ? await benchKb(runner, await freePort(), await freePort(), kids, floorLeg) : null;
     if (kb) rows.push(...kb.rows);
 
     // WAL size under a burst of small writes through the store (in this process; no HTTP).
@@ -231,6 +233,10 @@ async function main(): Promise<void> {
     if (kb) {
       console.log('\nKB rows again, one connection (service time, no queueing)\n');
       for (const r of kb.light) console.log(`${pad(r.route, 50)} ${pad(r.rps.toFixed(0), 9)} p50 ${pad(num(r.p50), 4)} p99 ${num(r.p99)} ms  cpu ${num(r.cpuMs, 3)} ms`);
+    }
+    if (kb?.beside.length) {
+      console.log('\nKB rows against the floor measured beside each (a 3-s floor leg just before the row and one just after)\n');
+      for (const b of kb.beside) console.log(`${pad(b.route, 42)} cpu ${pad(num(b.cpuMs * 1000, 0) + ' µs', 8)} floor ${pad(num(b.floorMs * 1000, 0) + ' µs', 7)} ${num(b.cpuMs / b.floorMs, 2)}x the floor`);
     }
     if (ratios.length) console.log(`\nhead to head (A B B A, ${Math.max(1, Math.round(DURATION / 2))} s legs): ${ratios.join('; ')}`);
     const f = kb?.facts;
