@@ -117,6 +117,7 @@ async function main(): Promise<void> {
     const cxPid = spawnKid(kids, serverArgs(), { PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000', CX_ADMIN_TOKEN: ADMIN, CX_SHED: '0' }, 'inherit');
     const base = `http://127.0.0.1:${bport}`;
     const floor = `http://127.0.0.1:${fport}`;
+    const floorRow = `${floor}/row/4242`;
     const cx = `http://127.0.0.1:${port}`;
     await waitUp(base);
     await waitUp(`${floor}/healthz`);
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
     let n = 0;
     const rows: Row[] = [];
     rows.push(await runner(basePid)('floor: node:http constant', base));
-    rows.push(await runner(floorPid)('floor: fastify + 1 better-sqlite3 lookup', `${floor}/row/4242`));
+    rows.push(await runner(floorPid)('floor: fastify + 1 better-sqlite3 lookup', floorRow));
     if (ONLY.has('core')) rows.push(await run('GET /healthz', `${cx}/healthz`));
     if (ONLY.has('core')) rows.push(await run('GET /limits', `${cx}/limits`));
     // Challenges are quota'd per /24: spread the load over many (trusted X-Forwarded-For), as real traffic is.
@@ -197,7 +198,7 @@ async function main(): Promise<void> {
 
     // KB at scale (issue 3): its own server over the generated database.
     // Each KB row between two 3-s legs of the floor (BENCH_KB_BESIDE=0: without them).
-    const floorLeg = process.env.BENCH_KB_BESIDE === '0' ? undefined : () => runner(floorPid)('floor (beside a KB row)', `${floor}/row/4242`, { duration: 3 });
+    const floorLeg = process.env.BENCH_KB_BESIDE === '0' ? undefined : () => runner(floorPid)('floor (beside a KB row)', floorRow, { duration: 3 });
     const kb = ONLY.has('kb') ? await benchKb(runner, await freePort(), await freePort(), kids, floorLeg) : null;
     if (kb) rows.push(...kb.rows);
 

@@ -81,8 +81,9 @@ export interface KbRepo {
   insert(e: NewEntry): Promise<KbEntry | null>;
   byId(id: string): Promise<KbEntry | null>;
   /** Entries of one signature hash, best first; when `hit`, a lookup that finds entries is counted.
-   *  A store may hand back one memoized array to many calls; it is then frozen, and callers may key
-   *  memos of their own on it (identity); an array that is not frozen is the caller's alone. */
+   *  A store may hand back one memoized array to many calls (here, byCoarse and byOldHash alike); it
+   *  is then frozen, and callers may key memos of their own on it (identity); an array that is not
+   *  frozen is the caller's alone. */
   byHash(h: string, limit: number, hit: boolean): Promise<KbHit[]>;
   /** Entries of one coarse signature hash, best first (not counted as hits of their signature). */
   byCoarse(ch: string, limit: number): Promise<KbHit[]>;

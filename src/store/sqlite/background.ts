@@ -100,10 +100,11 @@ export function startBackground(file: string, hitsFile: string, everyMs = 1000, 
     // Sent as one string and one typed array: cloning an array of [hash, count] pairs cost the
     // serving thread several µs per distinct hash (at 1M entries most lookups are of distinct ones).
     countHits: (hits) => {
+      const keys = new Array<string>(hits.size);
       const n = new Uint32Array(hits.size);
       let i = 0;
-      for (const c of hits.values()) n[i++] = c;
-      worker.postMessage({ hits: [...hits.keys()].join('\n'), n });
+      for (const [h, c] of hits) (keys[i] = h), (n[i++] = c);
+      worker.postMessage({ hits: keys.join('\n'), n });
     },
     stop: () =>
       new Promise((resolve) => {
