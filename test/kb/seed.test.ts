@@ -37,6 +37,11 @@ const Entry = z.strictObject({
     .refine(tidyOutput, 'error starts with a blank line or ends with whitespace')
     .refine((s) => lineCount(s) >= 1 && lineCount(s) <= 40, 'error must be 1-40 lines'),
   fix: z.string().min(40).max(1200).refine(trimmed, 'fix has surrounding whitespace'),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'date must be YYYY-MM-DD')
+    .refine((d) => !Number.isNaN(Date.parse(d)) && d >= '2010-01-01' && d <= '2026-12-31', 'date out of range')
+    .optional(),
 });
 type Entry = z.infer<typeof Entry>;
 

@@ -32,7 +32,12 @@ const Row = z.object({
   eco: z.enum(ECOS),
   tags: z.array(z.string()),
   title: z.string().min(1),
+  /** The day the entry was written, or of the release it concerns (YYYY-MM-DD). */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
 });
+
+/** Entries without a date of their own: the day the first seed files were written. */
+const UNDATED = Date.parse('2026-11-20T00:00:00Z');
 
 export function seedRows(core: Pick<Core, 'now' | 'random'>, files = seedFiles()): NewEntry[] {
   const lines = files.flatMap((file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()));
@@ -55,8 +60,9 @@ export function seedRows(core: Pick<Core, 'now' | 'random'>, files = seedFiles()
       tags: r.tags,
       libs: libs.length ? libs : libsInText(r.error),
       author: SYSTEM_AUTHOR,
-      // Spread over the past days in file order so archives and feeds have a shape.
-      created: now - (lines.length - i) * 3_600_000,
+      // The entry's own date (noon UTC, a second apart in file order so the order is stable);
+      // never later than now.
+      created: Math.min(now, (r.date ? Date.parse(`${r.date}T12:00:00Z`) : UNDATED) + i * 1000),
     };
   });
 }
