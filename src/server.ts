@@ -54,7 +54,7 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
   const core = buildCore(config, store, log, opts.now ? { now: opts.now, random: randomBytes } : undefined, runner);
-  const stopKats = startWorker<{ name: string; ver: number }>(store.jobs, KAT_QUEUE, async (job) => void (await runKats(core, job.payload.name, job.payload.ver)), { log });
+  const stopKats = startWorker<{ name: string; ver: number }>(store.jobs, KAT_QUEUE, async (job) => void (await runKats(core, job.payload.name, job.payload.ver, job)), { log });
   // The server is a donor by default: one replica of every replicated job.
   const stopDonor = startWorker<{ job: string }>(store.jobs, DONATE_QUEUE, (job) => serverDonate(core, job.payload.job), { log, concurrency: 2 });
   // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).

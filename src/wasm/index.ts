@@ -3,7 +3,7 @@ import { limit } from '../core/limits.js';
 import { WasmRunner } from './runner.js';
 
 export { WasmRunner, type RunnerOpts } from './runner.js';
-export { BadModule, checkModule, clampMemory, inspectModule, type ModuleInfo, PAGE } from './module.js';
+export { BadModule, checkModule, checkSizes, checkUpload, clampMemory, clampModule, clampTables, defaultCaps, inspectModule, type ModuleCaps, type ModuleInfo, PAGE } from './module.js';
 
 export function defaultRunner(over: Partial<import('./runner.js').RunnerOpts> = {}): WasmRunner {
   return new WasmRunner({
@@ -13,6 +13,7 @@ export function defaultRunner(over: Partial<import('./runner.js').RunnerOpts> = 
     inBytes: limit('compute.in_bytes'),
     varBytes: limit('compute.var_bytes'),
     heapMb: limit('compute.heap_mb'),
+    procMb: limit('compute.proc_mb'),
     ...over,
   });
 }

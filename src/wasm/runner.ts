@@ -1,17 +1,21 @@
-// The plugin runner: a pool of worker threads, each running Extism plugins (src/wasm/worker-code.ts).
-// A call goes to an idle worker (or waits in a bounded queue). The main thread holds the wall-clock
-// limit: past it the worker is terminated (V8 stops even a tight wasm loop), the call answers
-// `timeout` and a fresh worker takes the slot, so a hostile module never stalls the event loop. A
-// worker that dies (its JS heap limit, a crash) is replaced the same way. Modules are checked and
-// their memory maximum clamped to the call's cap before a worker sees them (src/wasm/module.ts).
+// The plugin runner: a pool of child processes, each running Extism plugins (src/wasm/worker-code.ts).
+// Processes, not worker threads: V8's out-of-memory is fatal to the whole process, so a module that
+// exhausts a worker thread's heap (a table of 10M funcrefs did) took the server down with it. Each
+// runner process starts under an OS cap on its writable memory (RLIMIT_DATA, `ulimit -d`, which
+// leaves V8's reserved-but-unused address space alone) and a V8 heap cap. A call goes to an idle
+// runner (or waits in a bounded queue). The server holds the wall-clock limit: past it the runner is
+// killed (SIGKILL stops even a tight wasm loop), the call answers `timeout` and a fresh runner takes
+// the slot, so a hostile module never stalls the event loop. A runner that dies (a cap, an abort) is
+// replaced the same way and its call answers `memory` or `crash`. Modules are checked and their
+// memory and table maxima clamped to the call's caps before a runner sees them (src/wasm/module.ts).
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { ComputeRunner, RunCall, RunFailure, RunnerStats, RunResult } from '../core/compute/ports.js';
-import { BadModule, checkModule, clampMemory, inspectModule, PAGE } from './module.js';
+import { checkModule, clampModule, BadModule, defaultCaps, inspectModule, PAGE } from './module.js';
 import { WORKER_CODE } from './worker-code.js';
 
 export interface RunnerOpts {
-  /** Workers in the pool. */
+  /** Runner processes in the pool. */
   workers: number;
   /** Calls waiting for a worker at most; more answer `busy`. */
   queue: number;
@@ -21,14 +25,18 @@ export interface RunnerOpts {
   inBytes: number;
   /** Plugin variables (Extism vars) cap in bytes. */
   varBytes: number;
-  /** JS heap of one worker, MiB (the module's linear memory is capped separately). */
+  /** JS heap of one runner process, MiB (the module's linear memory is capped separately). */
   heapMb: number;
+  /** Writable memory of one runner process, MiB, enforced by the OS (RLIMIT_DATA). */
+  procMb: number;
   /** Stops the clock reading of `ms` from depending on Date (tests, benchmarks). */
   now?: () => number;
 }
 
 interface Slot {
-  worker: Worker;
+  proc: ChildProcess;
+  /** The end of the runner's stderr (what V8 says when it aborts), to tell a cap from a crash. */
+  err: string;
   ready: Promise<void>;
   /** Modules this worker has compiled (hash:memory cap), least recently used first. */
   held: Map<string, true>;
@@ -45,6 +53,10 @@ interface Pending {
 }
 
 const extismPath = createRequire(import.meta.url).resolve('@extism/extism');
+/** Applies the OS memory cap, then becomes node: `sh -c` so that no native addon is needed. */
+const CAPPED = 'ulimit -d "$0" || exit 97; exec "$@"';
+/** What V8 and Node print when an allocation fails (heap, zone, array buffer, wasm memory). */
+const OOM = /out of memory|allocation failed|Committing semi space failed|Cannot allocate|ENOMEM/i;
 /** A compiled module is the module clamped to one memory cap: the cache key holds both. */
 const keyOf = (c: RunCall) => `${c.hash}:${c.limits.memPages}`;
 
@@ -92,7 +104,7 @@ export class WasmRunner implements ComputeRunner {
       this.slots.splice(0).map((s) => {
         s.gone = true;
         if (s.busy) this.finish(s, { ok: false, code: 'busy', detail: 'runner closed', ms: 0 });
-        return s.worker.terminate().catch(() => 0);
+        return kill(s.proc);
       }),
     );
   }
@@ -103,23 +115,21 @@ export class WasmRunner implements ComputeRunner {
 
   private spawn(): Slot {
     this.started++;
-    const worker = new Worker(WORKER_CODE, {
-      eval: true,
-      workerData: { module: extismPath },
-      env: {},
-      // The parent's loader flags (tsx, vitest) are not needed by a CommonJS script; warnings off.
-      execArgv: ['--disable-warning=ExperimentalWarning'],
-      resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb, maxYoungGenerationSizeMb: Math.max(4, Math.floor(this.opts.heapMb / 4)) },
-      stdout: true,
-      stderr: true,
+    const heap = this.opts.heapMb;
+    const proc = spawn('/bin/sh', ['-c', CAPPED, String(this.opts.procMb * 1024), process.execPath, `--max-old-space-size=${heap}`, `--max-semi-space-size=${Math.max(1, Math.floor(heap / 16))}`, '--disable-warning=ExperimentalWarning', '-e', WORKER_CODE], {
+      // Nothing of the server's environment (secrets) reaches a runner; stdout is dropped.
+      env: { CX_EXTISM: extismPath, PATH: '/usr/bin:/bin' },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+      detached: false,
     });
-    worker.unref();
-    // Nothing a plugin or Extism prints reaches the server's output; drained so it never piles up.
-    worker.stdout.resume();
-    worker.stderr.resume();
+    proc.unref();
+    (proc as unknown as { channel?: { unref(): void } }).channel?.unref();
     let ready!: () => void;
-    const slot: Slot = { worker, ready: new Promise<void>((r) => (ready = r)), held: new Map(), busy: null, gone: false };
-    worker.on('message', (m: { ready?: boolean; id?: number; ok?: boolean; output?: Uint8Array; code?: RunFailure; detail?: string }) => {
+    const slot: Slot = { proc, err: '', ready: new Promise<void>((r) => (ready = r)), held: new Map(), busy: null, gone: false };
+    proc.stderr!.on('data', (b: Buffer) => (slot.err = (slot.err + b.toString('latin1')).slice(-2048)));
+    (proc.stderr as unknown as { unref?(): void }).unref?.();
+    proc.on('message', (m: { ready?: boolean; id?: number; ok?: boolean; output?: Uint8Array; code?: RunFailure; detail?: string }) => {
       if (m.ready) return ready();
       const p = slot.busy;
       if (!p || p.id !== m.id) return;
@@ -134,18 +144,23 @@ export class WasmRunner implements ComputeRunner {
     const died = (why: string) => {
       if (slot.gone) return;
       ready();
-      this.retire(slot, why.includes('ERR_WORKER_OUT_OF_MEMORY') ? 'memory' : 'trap', why);
+      // Let stderr drain a moment so V8's last words decide between a cap and a crash.
+      setTimeout(() => {
+        if (slot.gone) return;
+        const oom = OOM.test(slot.err);
+        this.retire(slot, oom ? 'memory' : 'crash', oom ? `runner process out of memory (${why})` : `runner process died (${why})`);
+      }, 20).unref();
     };
-    worker.on('error', (err: Error & { code?: string }) => died(`${err.code ?? ''} ${err.message}`));
-    worker.on('exit', (code) => died(`worker exited ${code}`));
+    proc.on('error', (err: Error & { code?: string }) => died(`${err.code ?? ''} ${err.message}`.trim()));
+    proc.on('exit', (code, signal) => died(signal ? `signal ${signal}` : `exit ${code}`));
     return slot;
   }
 
-  /** Ends a slot's worker, answers its call (if any) with `code`, and starts a replacement. */
-  private retire(slot: Slot, code: 'timeout' | 'memory' | 'trap', detail: string): void {
+  /** Ends a slot's runner, answers its call (if any) with `code`, and starts a replacement. */
+  private retire(slot: Slot, code: 'timeout' | 'memory' | 'crash', detail: string): void {
     slot.gone = true;
     this.replaced++;
-    void slot.worker.terminate().catch(() => 0);
+    void kill(slot.proc);
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
     const p = slot.busy;
@@ -179,9 +194,9 @@ export class WasmRunner implements ComputeRunner {
       const key = keyOf(call);
       if (!slot.held.has(key)) {
         const raw = await call.wasm();
-        const info = inspectModule(raw);
-        checkModule(info, call.entry, limits.memPages);
-        wasm = clampMemory(raw, limits.memPages);
+        const caps = defaultCaps(limits.memPages);
+        checkModule(inspectModule(raw), call.entry, limits.memPages, caps);
+        wasm = clampModule(raw, caps);
       }
       if (slot.gone || slot.busy !== p) return;
       slot.held.delete(key);
@@ -194,16 +209,34 @@ export class WasmRunner implements ComputeRunner {
       }
       await slot.ready;
       if (slot.gone || slot.busy !== p) return;
-      const hostPages = Math.ceil((this.opts.inBytes + limits.outBytes + this.opts.varBytes) / PAGE) + 2;
+      // Host memory of one call: input, output and vars, plus 128 KiB for Extism's own small blocks.
+      const hostBytes = this.opts.inBytes + limits.outBytes + this.opts.varBytes + 128 * 1024;
+      const hostPages = Math.ceil(hostBytes / PAGE);
       // The clock starts when the worker gets the call (compile time included, queue time not).
       p.timer = setTimeout(() => {
         if (slot.busy === p) this.retire(slot, 'timeout', `stopped after ${limits.timeMs} ms`);
       }, limits.timeMs);
       p.timer.unref?.();
-      slot.worker.postMessage({ id: p.id, hash: key, wasm, entry: call.entry, input: call.input, memPages: limits.memPages, outBytes: limits.outBytes, hostPages, varBytes: this.opts.varBytes, drop });
+      slot.proc.send({ id: p.id, hash: key, wasm, entry: call.entry, input: call.input, memPages: limits.memPages, outBytes: limits.outBytes, hostPages, hostBytes, varBytes: this.opts.varBytes, drop }, (err) => {
+        // The runner went away before it read the call: its exit answers the call.
+        if (err && slot.busy === p && !slot.gone) this.retire(slot, 'crash', `runner process unreachable (${err.message})`);
+      });
     } catch (err) {
       const detail = err instanceof BadModule ? err.message : `module not available: ${err instanceof Error ? err.message : String(err)}`;
       this.finish(slot, { ok: false, code: 'bad', detail, ms: this.now() - p.t0 });
     }
   }
+}
+
+/** Kills a runner process (SIGKILL: a tight wasm loop ignores anything gentler); resolves when it is gone. */
+function kill(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    proc.once('exit', () => resolve());
+    try {
+      proc.kill('SIGKILL');
+    } catch {
+      resolve();
+    }
+  });
 }

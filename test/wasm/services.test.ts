@@ -206,16 +206,16 @@ describe('hostile services', () => {
     return { out, health, worst };
   }
 
-  it('an infinite loop is stopped at its limit, not charged, while /healthz keeps answering', async () => {
+  it('an infinite loop is stopped at its limit and charged (the module caused it), while /healthz keeps answering', async () => {
     const before = await balance(alice);
     const { out: r, health } = await withHealth(() => call(s, 'POST', '/v1/svc/moody/call', { as: alice, text: 'loop forever' }));
     expect(r.status).toBe(422);
-    expect(r.text).toMatch(/^err compute timeout stopped after 600 ms \(call r[0-9a-z]{10}, not charged\)\n$/);
+    expect(r.text).toMatch(/^err compute timeout stopped after 600 ms \(call r[0-9a-z]{10}, charged 1\)\n$/);
     expect(health.length).toBeGreaterThan(1);
     expect(health.every((h) => h === 200)).toBe(true);
-    expect(await balance(alice)).toBe(before);
+    expect(await balance(alice)).toBe(before - 1);
     const id = /call (r[0-9a-z]{10})/.exec(r.text)![1]!;
-    expect(await (await req(s, 'GET', `/v1/run/${id}`, { as: alice, headers: { accept: 'application/json' } })).json()).toMatchObject({ status: 'failed', code: 'timeout', charged: 0 });
+    expect(await (await req(s, 'GET', `/v1/run/${id}`, { as: alice, headers: { accept: 'application/json' } })).json()).toMatchObject({ status: 'failed', code: 'timeout', charged: 1 });
   });
 
   it('a memory bomb is capped; a flood is cut at the output cap; a trap is one line', async () => {
@@ -224,20 +224,23 @@ describe('hostile services', () => {
     expect((await call(s, 'POST', '/v1/svc/moody/call', { as: alice, text: 'trap' })).text).toMatch(/^err compute trap /);
   });
 
-  it('100 hostile calls in a row: every one answers one err line, /healthz answers throughout, credits are conserved', async () => {
-    const before = await balance(alice);
+  it('100 hostile calls in a row: every one answers one err line, /healthz answers throughout, each is charged, credits are conserved', async () => {
+    // Two fresh callers of credits.start each: every failed call costs its caller one credit now.
+    const callers = [await agent(s, 'mallory'), await agent(s, 'trudy')];
+    const before = (await balance(callers[0]!)) + (await balance(callers[1]!));
     // Every tenth loops (each of those waits out its limit); the others cycle bomb, flood, trap.
     const mood = (i: number) => (i % 10 === 0 ? 'loop' : ['bomb', 'flood', 'trap'][i % 3]!);
     const code: Record<string, string> = { loop: 'timeout', bomb: 'memory', flood: 'output', trap: 'trap' };
     const { out, health } = await withHealth(async () => {
       const lines: string[] = [];
-      for (let i = 0; i < 100; i++) lines.push((await call(s, 'POST', '/v1/svc/moody/call', { as: alice, text: `${mood(i)} ${i}` })).text);
+      for (let i = 0; i < 100; i++) lines.push((await call(s, 'POST', '/v1/svc/moody/call', { as: callers[i % 2]!, text: `${mood(i)} ${i}` })).text);
       return lines;
     });
     for (const [i, l] of out.entries()) expect(`${i} ${l}`).toMatch(new RegExp(`^${i} err compute ${code[mood(i)]} [^\\n]*\\n$`));
     expect(health.length).toBeGreaterThan(10);
     expect(health.every((h) => h === 200)).toBe(true);
-    expect(await balance(alice)).toBe(before);
+    // Each failure was the module's own doing: charged one credit, none refunded.
+    expect((await balance(callers[0]!)) + (await balance(callers[1]!))).toBe(before - 100);
     // The service still works afterwards.
     expect((await call(s, 'POST', '/v1/svc/moody/call', { as: alice, text: 'calm' })).text).toContain('\ncalm\n');
     expect((await audit()).problems).toEqual([]);

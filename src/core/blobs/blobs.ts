@@ -6,6 +6,7 @@ import { CxError, notFound } from '../errors.js';
 import { limit } from '../limits.js';
 import type { Ctx } from '../ops/types.js';
 import type { BlobMeta } from './ports.js';
+import { BadModule, checkUpload } from '../../wasm/module.js';
 
 export const HASH = /^[0-9a-f]{64}$/;
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -23,10 +24,22 @@ export function decodeB64(s: string): Buffer {
 
 export const kindOf = (b: Buffer) => (b.length >= 4 && b.readUInt32BE(0) === 0x0061736d ? 'wasm' : 'data');
 
+/** A module over the caps of memory and tables is refused at upload, before anyone can publish it. */
+export function wasmCaps(bytes: Buffer): void {
+  if (kindOf(bytes) !== 'wasm') return;
+  try {
+    checkUpload(bytes);
+  } catch (err) {
+    if (err instanceof BadModule) throw new CxError('bad', `wasm: ${err.message}`);
+    throw err;
+  }
+}
+
 export async function putBlob(ctx: Ctx, bytes: Buffer): Promise<BlobPut> {
   const max = limit('blob.public');
   if (bytes.length > max) throw new CxError('size', `blob over ${max} bytes`, 413);
   if (!bytes.length) throw new CxError('bad', 'body: empty blob');
+  wasmCaps(bytes);
   const hash = createHash('sha256').update(bytes).digest('hex');
   const owner = ctx.caller.identity!.id;
   const r = await ctx.core.store.blobs.put({ hash, size: bytes.length, kind: kindOf(bytes), owner, created: ctx.core.now() }, bytes, limit('blob.per_id'));

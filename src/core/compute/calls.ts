@@ -1,6 +1,6 @@
 // One call of a served service, run by the server itself (the default donor, k=1): the caller pays
 // compute.price credits before the run (so no call runs unpaid, also when calls race), and gets them
-// back when the run fails. Every call leaves a record readable by its caller (GET /v1/run/{id}).
+// back only when the run fails for the server's reasons (busy, a module it cannot load). Every call leaves a record readable by its caller (GET /v1/run/{id}).
 import { CxError, notFound } from '../errors.js';
 import { newId } from '../identity/tokens.js';
 import { limit } from '../limits.js';
@@ -8,7 +8,7 @@ import { shortError } from '../ledger/ledger.js';
 import type { TxDraft } from '../ledger/ports.js';
 import type { Core, Ctx } from '../ops/types.js';
 import { runLimits } from './manifest.js';
-import type { CallRecord, SvcVersion } from './ports.js';
+import { type CallRecord, MODULE_FAULTS, type SvcVersion } from './ports.js';
 import { mustServe, sha256, SYSTEM, wasmOf } from './services.js';
 
 /** The account the server's compute earnings go to (a system account: the audit counts it as returned to the mint). */
@@ -73,8 +73,8 @@ export class Short extends Error {
  * One charged call of a given version for `payer` (an identity id): the building block of svc.call
  * and of `fn:<svc>@<ver>` sinks, which name their version (the sink checks that it may run it, e.g.
  * with `servedVersion` or the version's state). Charges compute.price before the run, refunds it
- * when the run fails, records the call; a failed run throws `err compute <code>` (or `err busy`),
- * an uncovered price throws Short. `price` is compute.price unless the caller charged already
+ * when the run fails for the server's reasons (MODULE_FAULTS stay charged), records the call; a
+ * failed run throws `err compute <code>` (or `err busy`), an uncovered price throws Short. `price` is compute.price unless the caller charged already
  * (fn: sinks pay swarm.fn_credits per line and pass 0).
  */
 export async function callVersion(core: Core, payer: string, v: SvcVersion, input: Buffer, price = limit('compute.price')): Promise<CallOut> {
@@ -86,7 +86,10 @@ export async function callVersion(core: Core, payer: string, v: SvcVersion, inpu
     if ('short' in r) throw new Short(payer, price);
   }
   const r = await core.compute.run({ hash: v.wasm, wasm: () => wasmOf(core, v.wasm), entry: v.manifest.entry, input, limits: runLimits(v.manifest) });
-  if (!r.ok && price > 0) await core.store.ledger.post(pay('refund', id, COMPUTE_ACCOUNT, payer, price), core.now());
+  // What the module caused (a loop, a cap, a trap, a dead runner) is charged: a hostile module's
+  // calls are not free. A full queue or a module the runner cannot load is the server's: refunded.
+  const charged = r.ok || MODULE_FAULTS.has(r.code) ? price : 0;
+  if (!r.ok && price > 0 && !charged) await core.store.ledger.post(pay('refund', id, COMPUTE_ACCOUNT, payer, price), core.now());
   const rec: CallRecord = {
     id,
     name: v.name,
@@ -99,14 +102,14 @@ export async function callVersion(core: Core, payer: string, v: SvcVersion, inpu
     output: r.ok ? Buffer.from(r.output) : null,
     out_hash: r.ok ? sha256(r.output) : null,
     ms: Math.round(r.ms),
-    charged: r.ok ? price : 0,
+    charged,
     donor: SYSTEM,
     created: core.now(),
   };
   await core.store.services.putCall(rec);
   if (!r.ok) {
     if (r.code === 'busy') throw new CxError('busy', `compute: ${r.detail} (call ${id})`, 503, { 'retry-after': '5' });
-    throw new CxError('compute', `${r.code} ${r.detail} (call ${id}, not charged)`);
+    throw new CxError('compute', `${r.code} ${r.detail} (call ${id}, ${charged ? `charged ${charged}` : 'not charged'})`);
   }
   return callOut(rec);
 }

@@ -2,7 +2,7 @@
 // L2 identities, L2 ok reports, the service catalogue, calls and their records.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { decodeB64, HASH, kindOf } from '../blobs/blobs.js';
+import { decodeB64, HASH, kindOf, wasmCaps } from '../blobs/blobs.js';
 import { CxError, notFound } from '../errors.js';
 import { levelOf } from '../identity/levels.js';
 import { limit } from '../limits.js';
@@ -38,6 +38,7 @@ export const adminBlobOp = defineOp({
     if (bytes.length > max) throw new CxError('size', `blob over ${max} bytes`, 413);
     if (!bytes.length) throw new CxError('bad', 'body: empty blob');
     if (kindOf(bytes) !== 'wasm') throw new CxError('bad', 'body: not a WebAssembly module (\\0asm)');
+    wasmCaps(bytes);
     if ((i.name === undefined) !== (i.ver === undefined)) throw new CxError('bad', 'name and ver: give both to pin <name>@<ver>, or neither');
     const h = createHash('sha256').update(bytes).digest('hex');
     const pin = i.name !== undefined ? `${i.name}@${i.ver}` : null;

@@ -1,5 +1,5 @@
-// Port of the plugin runner (src/wasm implements it with Extism in worker threads). The core asks it
-// to run one call of one module and gets bytes or one failure code; it never sees a worker.
+// Port of the plugin runner (src/wasm implements it with Extism in child processes). The core asks it
+// to run one call of one module and gets bytes or one failure code; it never sees a runner.
 
 export interface RunLimits {
   /** Wall-clock limit of the call; past it the worker is terminated. */
@@ -22,11 +22,15 @@ export interface RunCall {
 }
 
 /**
- * timeout: stopped at the wall-clock limit; memory: hit the memory cap; trap: the module trapped or
- * returned a non-zero status; output: output over the cap; bad: the module cannot be loaded
- * (imports, exports, memory); busy: the runner's queue is full.
+ * timeout: stopped at the wall-clock limit; memory: hit a memory cap (linear memory, host blocks,
+ * or the runner process's OS cap); trap: the module trapped or returned a non-zero status; crash:
+ * the runner process died under the call (replaced); output: output over the cap; bad: the module
+ * cannot be loaded (imports, exports, memory, tables); busy: the runner's queue is full.
  */
-export type RunFailure = 'timeout' | 'memory' | 'trap' | 'output' | 'bad' | 'busy';
+export type RunFailure = 'timeout' | 'memory' | 'trap' | 'crash' | 'output' | 'bad' | 'busy';
+
+/** Failures the module itself caused: the call is charged (a cap breach or a crash is not free). */
+export const MODULE_FAULTS: ReadonlySet<RunFailure> = new Set(['timeout', 'memory', 'trap', 'crash', 'output']);
 
 export type RunResult = { ok: true; output: Uint8Array; ms: number } | { ok: false; code: RunFailure; detail: string; ms: number };
 

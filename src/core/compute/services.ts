@@ -7,6 +7,7 @@ import type { Core, Ctx } from '../ops/types.js';
 import { b64u, verifyStatement } from '../trust/sign.js';
 import { levelOf } from '../identity/levels.js';
 import { BadModule, checkModule, inspectModule } from '../../wasm/module.js';
+import { limit } from '../limits.js';
 import { runLimits } from './manifest.js';
 import type { SvcManifest, SvcOk, SvcVersion } from './ports.js';
 
@@ -51,7 +52,9 @@ export async function publish(ctx: Ctx, i: { name: string; ver: number; wasm: st
   const r = await core.store.services.publish({ name: i.name, ver: i.ver, wasm: i.wasm, manifest: i.manifest, publisher, kats: i.manifest.kats.length, created: core.now() }, publisher, mode);
   if (r === 'taken') throw new CxError('dup', `name ${i.name} belongs to another publisher`);
   if (r === 'dup') throw new CxError('dup', `${i.name}@${i.ver} exists; publish a higher ver`);
-  await core.store.jobs.enqueue(KAT_QUEUE, { name: i.name, ver: i.ver }, { key: `${i.name}@${i.ver}` });
+  // Bounded tries: a module that kills its runner (or, before runners were processes, the server)
+  // fails after compute.runner_tries deliveries instead of being retried at every start.
+  await core.store.jobs.enqueue(KAT_QUEUE, { name: i.name, ver: i.ver }, { key: `${i.name}@${i.ver}`, maxTries: limit('compute.runner_tries') });
   const n = await core.store.services.name(i.name);
   return { name: i.name, ver: i.ver, wasm: i.wasm, state: 'pending', kats: i.manifest.kats.length, stable: n?.stable === i.ver };
 }
@@ -60,7 +63,7 @@ export async function publish(ctx: Ctx, i: { name: string; ver: number; wasm: st
  * The KAT run of one version (the job handler): every test's output must equal its expected text
  * exactly. An operator's version that passes gets the server's own ok report (signed svcok1).
  */
-export async function runKats(core: Core, name: string, ver: number): Promise<'ok' | 'failed' | 'settled'> {
+export async function runKats(core: Core, name: string, ver: number, attempt: { tries: number; maxTries: number } = { tries: 1, maxTries: 1 }): Promise<'ok' | 'failed' | 'settled'> {
   const v = await core.store.services.version(name, ver);
   if (!v || v.state !== 'pending') return 'settled';
   const limits = runLimits(v.manifest);
@@ -69,6 +72,9 @@ export async function runKats(core: Core, name: string, ver: number): Promise<'o
     const r = await core.compute.run({ hash: v.wasm, wasm: () => wasmOf(core, v.wasm), entry: v.manifest.entry, input: Buffer.from(k.in, 'utf8'), limits });
     // A full queue is no verdict on the module: throw, and the job retries later.
     if (!r.ok && r.code === 'busy') throw new Error(`runner busy: ${r.detail}`);
+    // A dead runner may be the host's fault (the OS, a restart): tried again, a bounded number of
+    // times; at the last try it is the module's verdict.
+    if (!r.ok && r.code === 'crash' && attempt.tries < attempt.maxTries) throw new Error(`runner crashed (try ${attempt.tries} of ${attempt.maxTries}): ${r.detail}`);
     if (!r.ok) fails.push(`kat ${i + 1}: err compute ${r.code} ${r.detail}`);
     else {
       const got = Buffer.from(r.output).toString('utf8');
