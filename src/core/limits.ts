@@ -343,6 +343,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'compute.tables', value: 4, unit: 'tables', what: 'tables one module may declare' },
   { key: 'compute.table_entries', value: 65_536, unit: 'entries', what: 'entries of one table at start and at most (a larger declared or missing maximum is clamped to it)' },
   { key: 'compute.runner_tries', value: 3, unit: 'tries', what: 'tries of a KAT job whose runs kill their runner; then the version fails for good (never retried at start)' },
+  { key: 'compute.load_ms', value: 5000, unit: 'ms', what: 'compiling and loading a module in a runner process at most (a cold runner, a start function); the call\'s wall-clock limit starts when its function is called' },
   { key: 'compute.time_ms', value: 2000, unit: 'ms', what: 'wall-clock limit of one call, default (a manifest may set up to the maximum)' },
   { key: 'compute.time_ms.max', value: 10_000, unit: 'ms', what: 'wall-clock limit of one call, maximum' },
   { key: 'compute.mem_pages', value: 256, unit: 'pages', what: 'module linear memory cap, default (64 KiB pages: 16 MiB)' },

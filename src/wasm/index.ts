@@ -14,6 +14,7 @@ export function defaultRunner(over: Partial<import('./runner.js').RunnerOpts> = 
     varBytes: limit('compute.var_bytes'),
     heapMb: limit('compute.heap_mb'),
     procMb: limit('compute.proc_mb'),
+    loadMs: limit('compute.load_ms'),
     ...over,
   });
 }

@@ -29,6 +29,8 @@ export interface RunnerOpts {
   heapMb: number;
   /** Writable memory of one runner process, MiB, enforced by the OS (RLIMIT_DATA). */
   procMb: number;
+  /** Compiling and loading one module at most, ms (the call's time limit starts after it). */
+  loadMs: number;
   /** Stops the clock reading of `ms` from depending on Date (tests, benchmarks). */
   now?: () => number;
 }
@@ -53,7 +55,7 @@ interface Pending {
 }
 
 const extismPath = createRequire(import.meta.url).resolve('@extism/extism');
-/** Applies the OS memory cap, then becomes node: `sh -c` so that no native addon is needed. */
+/** Applies the OS memory cap, then becomes node: `sh -c`, so that no native addon is needed. */
 const CAPPED = 'ulimit -d "$0" || exit 97; exec "$@"';
 /** What V8 and Node print when an allocation fails (heap, zone, array buffer, wasm memory). */
 const OOM = /out of memory|allocation failed|Committing semi space failed|Cannot allocate|ENOMEM/i;
@@ -129,10 +131,19 @@ export class WasmRunner implements ComputeRunner {
     const slot: Slot = { proc, err: '', ready: new Promise<void>((r) => (ready = r)), held: new Map(), busy: null, gone: false };
     proc.stderr!.on('data', (b: Buffer) => (slot.err = (slot.err + b.toString('latin1')).slice(-2048)));
     (proc.stderr as unknown as { unref?(): void }).unref?.();
-    proc.on('message', (m: { ready?: boolean; id?: number; ok?: boolean; output?: Uint8Array; code?: RunFailure; detail?: string }) => {
+    proc.on('message', (m: { ready?: boolean; started?: boolean; id?: number; ok?: boolean; output?: Uint8Array; code?: RunFailure; detail?: string }) => {
       if (m.ready) return ready();
       const p = slot.busy;
       if (!p || p.id !== m.id) return;
+      if (m.started) {
+        const { timeMs } = p.call.limits;
+        clearTimeout(p.timer);
+        p.timer = setTimeout(() => {
+          if (slot.busy === p) this.retire(slot, 'timeout', `stopped after ${timeMs} ms`);
+        }, timeMs);
+        p.timer.unref?.();
+        return;
+      }
       const ms = this.now() - p.t0;
       if (m.ok) this.finish(slot, { ok: true, output: Buffer.from(m.output!.buffer, m.output!.byteOffset, m.output!.byteLength), ms });
       else {
@@ -212,14 +223,19 @@ export class WasmRunner implements ComputeRunner {
       // Host memory of one call: input, output and vars, plus 128 KiB for Extism's own small blocks.
       const hostBytes = this.opts.inBytes + limits.outBytes + this.opts.varBytes + 128 * 1024;
       const hostPages = Math.ceil(hostBytes / PAGE);
-      // The clock starts when the worker gets the call (compile time included, queue time not).
+      // Two clocks: compiling and loading the module (a fresh runner's cold start, a start
+      // function) get loadMs; the call's own limit starts when its function is called (`started`).
       p.timer = setTimeout(() => {
-        if (slot.busy === p) this.retire(slot, 'timeout', `stopped after ${limits.timeMs} ms`);
-      }, limits.timeMs);
+        if (slot.busy === p) this.retire(slot, 'timeout', `not loaded within ${this.opts.loadMs} ms`);
+      }, this.opts.loadMs);
       p.timer.unref?.();
       slot.proc.send({ id: p.id, hash: key, wasm, entry: call.entry, input: call.input, memPages: limits.memPages, outBytes: limits.outBytes, hostPages, hostBytes, varBytes: this.opts.varBytes, drop }, (err) => {
-        // The runner went away before it read the call: its exit answers the call.
-        if (err && slot.busy === p && !slot.gone) this.retire(slot, 'crash', `runner process unreachable (${err.message})`);
+        // The runner went away before it read the call: its exit answers the call (with what it
+        // said on stderr); only a runner still there but unreachable is ended here.
+        if (!err) return;
+        setTimeout(() => {
+          if (slot.busy === p && !slot.gone) this.retire(slot, 'crash', `runner process unreachable (${err.message})`);
+        }, 250).unref();
       });
     } catch (err) {
       const detail = err instanceof BadModule ? err.message : `module not available: ${err instanceof Error ? err.message : String(err)}`;

@@ -29,8 +29,10 @@ WebAssembly.instantiate = function (mod, imports) {
     env.alloc = (n) => {
       const size = Number(n);
       if (!(size >= 0) || live + size > cap) throw new Error('host alloc of ' + size + ' bytes over the cap of ' + cap + ' bytes (' + live + ' held)');
+      // Counted even when Extism answers 0 (over its page limit): it keeps that block all the same.
+      live += size;
       const addr = alloc(n);
-      if (addr !== 0n) { live += size; held.set(addr, size); }
+      if (addr !== 0n) held.set(addr, size);
       return addr;
     };
     if (typeof free === 'function') env.free = (addr) => {
@@ -70,6 +72,7 @@ async function handle(m) {
     return post({ id: m.id, ok: false, code: 'bad', detail: 'does not load: ' + String(e && e.message || e).slice(0, 120) });
   }
   try {
+    post({ id: m.id, started: true });
     const out = await plugin.call(m.entry, m.input);
     const bytes = out ? out.bytes() : new Uint8Array(0);
     if (bytes.length > m.outBytes) return post({ id: m.id, ok: false, code: 'output', detail: 'output of ' + bytes.length + ' bytes over the cap of ' + m.outBytes });

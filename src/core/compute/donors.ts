@@ -189,18 +189,25 @@ async function settle(core: Core, id: string): Promise<string> {
   const best = [...groups.entries()].sort((a, b) => b[1].length - a[1].length)[0];
   if (best && best[1].length >= j.k) {
     const [out, agree] = best;
-    const payload = attPayload(j, out, agree, now);
-    const signed = core.keys.sign(ATT_TYPE, payload);
-    const receipt = statementLine(ATT_TYPE, signed.kid, signed.sig, payload);
+    // A quorum on a failure (`err compute timeout`, a trap, a cap) ends the job as failed, with that
+    // line as its output and no receipt: a signed att1 would read as a result that was computed.
+    const failedRun = Buffer.from(agree[0]!.output!).subarray(0, 12).toString('latin1') === 'err compute ';
+    let receipt: string | null = null;
+    if (!failedRun) {
+      const payload = attPayload(j, out, agree, now);
+      const signed = core.keys.sign(ATT_TYPE, payload);
+      receipt = statementLine(ATT_TYPE, signed.kid, signed.sig, payload);
+    }
     const disagree = done.filter((s) => s.out_hash !== out).map((s) => ({ donor: s.donor!, out_hash: s.out_hash! }));
-    if (!(await core.store.cjobs.finish(id, { state: 'done', out_hash: out, output: agree[0]!.output, receipt, agree: agree.map((s) => s.donor!), disagree }, now))) return 'done';
+    const state = failedRun ? 'failed' : 'done';
+    if (!(await core.store.cjobs.finish(id, { state, out_hash: out, output: agree[0]!.output, receipt, agree: agree.map((s) => s.donor!), disagree }, now))) return state;
     if (j.price > 0) {
       for (const s of agree) await core.store.ledger.post(pay('payout', id, JOBS_ACCOUNT, s.donor === SYSTEM ? COMPUTE_ACCOUNT : s.donor!, j.price), now);
       const rest = (j.n - agree.length) * j.price;
       if (rest > 0) await core.store.ledger.post(pay('refund', id, JOBS_ACCOUNT, j.caller, rest), now);
     }
     for (const d of disagree) await revokeFor(core, d.donor, id);
-    return 'done';
+    return state;
   }
   if (done.length === j.n) {
     if (await core.store.cjobs.finish(id, { state: 'failed', out_hash: null, output: null, receipt: null, agree: [], disagree: [] }, now)) {
