@@ -48,6 +48,12 @@ export function ftsQuery(q: string): string | null {
   return terms.length ? terms.map((t) => `"${t}"`).join(' ') : null;
 }
 
+/** Any of some words, as an FTS5 query of quoted terms (the answer path's text retrieval); null when none. */
+export function ftsAny(words: string[]): string | null {
+  const terms = [...new Set(words.join(' ').toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [])].filter((t) => !/^\d{1,3}$/.test(t)).slice(0, 16);
+  return terms.length ? terms.map((t) => `"${t}"`).join(' OR ') : null;
+}
+
 /** The drafts an `emit` argument stands for, given the row as stored. */
 export const draftsOf = <Row>(emit: Emit<Row> | undefined, row: Row): EventDraft[] => (emit === undefined ? [] : typeof emit === 'function' ? emit(row) : emit);
 

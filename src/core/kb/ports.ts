@@ -28,7 +28,7 @@ export interface KbEntry {
 }
 
 /** What a lookup shows of an entry: enough to rank it and print its fix. */
-export type KbHit = Pick<KbEntry, 'id' | 'title' | 'fix' | 'confirms' | 'fails' | 'libs'>;
+export type KbHit = Pick<KbEntry, 'id' | 'title' | 'fix' | 'confirms' | 'fails' | 'libs' | 'sig' | 'eco'>;
 
 export type NewEntry = Omit<KbEntry, 'n' | 'confirms' | 'fails' | 'hits' | 'updated' | 'ch'> & {
   /** Coarse hash; '' (the default) until the entry is re-signed. */
@@ -100,6 +100,11 @@ export interface KbRepo {
   /** One vote per identity and entry; moves the entry's score and its author's rep in one transaction. */
   vote(id: string, voter: string, ok: boolean, now: number): Promise<VoteResult | null>;
   search(query: string, limit: number): Promise<KbHit[]>;
+  /**
+   * Text retrieval for the answer path: entries matching ANY of the words (title, error, fix,
+   * tags), best text match first (bm25 on SQLite, ts_rank on PostgreSQL); bounded like search.
+   */
+  retrieve(words: string[], limit: number): Promise<KbHit[]>;
   byMonth(from: number, to: number, limit: number): Promise<KbEntry[]>;
   /** Nearest months (as ms of their first day) before `from` and at or after `to` that hold entries. */
   monthNeighbours(from: number, to: number): Promise<{ prev: number | null; next: number | null }>;

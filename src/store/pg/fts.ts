@@ -20,3 +20,9 @@ export function tsQuery(q: string): string | null {
   const terms = [...new Set(words(m))];
   return terms.length ? terms.map((t) => `'${t}'`).join(' & ') : null;
 }
+
+/** Any of `terms` (already cut: ftsWords), as a tsquery text; null when none is left. */
+export function tsAny(terms: string[]): string | null {
+  const t = [...new Set(terms.flatMap(words))].slice(0, 16);
+  return t.length ? t.map((x) => `'${x}'`).join(' | ') : null;
+}

@@ -5,7 +5,7 @@
 // (and on close), so a lookup never waits for a write; a replica killed with SIGKILL loses at
 // most the counts of its last 200 ms (statistics). No read memo yet (SQLite: memo.ts): measure first.
 import type { Digest, KbEntry, KbHit, KbRepo, Lib, NewEntry, StaleSig, VoteResult, Wanted } from '../../core/kb/ports.js';
-import { ftsWords, tsQuery } from './fts.js';
+import { ftsWords, tsAny, tsQuery } from './fts.js';
 import type { Q, Sql } from './sql.js';
 
 export interface Row extends Omit<KbEntry, 'libs'> { libs: string | null }
@@ -15,7 +15,7 @@ const HITS = '(SELECT hits FROM kb_sig_hits WHERE h = e.h)';
 const LIBS = "(SELECT string_agg(name || '@' || ver, ' ' ORDER BY name) FROM kb_libs WHERE entry = e.n)";
 export const COLS = `e.n, e.id, e.sig, e.h, e.ch, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails,
   coalesce(${HITS}, 0)::int8 AS hits, ${LIBS} AS libs`;
-const HIT_COLS = `e.id, e.title, e.fix, e.confirms, e.fails, ${LIBS} AS libs`;
+const HIT_COLS = `e.id, e.title, e.fix, e.confirms, e.fails, ${LIBS} AS libs, e.sig, e.eco`;
 // Best first: confirmations outweigh failures, then demand, then recency.
 const RANK = `(e.confirms * 3 - e.fails * 2) DESC, ${HITS} DESC NULLS LAST, e.created DESC`;
 /** The rank within one signature (its entries share the hits): straight off kb_by_h / kb_by_ch. */
@@ -170,6 +170,16 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
         `SELECT ${HIT_COLS} FROM kb_entries e JOIN (
            SELECT s.n FROM kb_search s JOIN kb_entries x ON x.n = s.n WHERE s.fts @@ $1::tsquery AND NOT x.hidden ORDER BY s.n DESC LIMIT ${CANDIDATES}
          ) c ON c.n = e.n ORDER BY ${RANK} LIMIT $2`,
+        [m, limit],
+      );
+    },
+    async retrieve(terms, limit) {
+      const m = tsAny(terms);
+      if (!m) return [];
+      return hits(
+        `SELECT ${HIT_COLS} FROM kb_entries e JOIN (
+           SELECT s.n, ts_rank(s.fts, $1::tsquery) AS r FROM kb_search s WHERE s.fts @@ $1::tsquery ORDER BY r DESC, s.n DESC LIMIT ${CANDIDATES}
+         ) c ON c.n = e.n WHERE NOT e.hidden ORDER BY c.r DESC, e.n DESC LIMIT $2`,
         [m, limit],
       );
     },

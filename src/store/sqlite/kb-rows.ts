@@ -8,7 +8,7 @@ export interface Row {
 }
 
 /** A lookup's row: what KbHit holds, libraries still packed. */
-export interface HitRow { id: string; title: string; fix: string; confirms: number; fails: number; libs: string | null }
+export interface HitRow { id: string; title: string; fix: string; confirms: number; fails: number; libs: string | null; sig: string; eco: string }
 
 // Lookups are counted per signature (kb_sig_hits): an entry's hits are its signature's.
 export const HITS = '(SELECT hits FROM kb_sig_hits WHERE h = e.h)';
@@ -17,7 +17,7 @@ const LIBS = "(SELECT group_concat(name || '@' || ver, ' ') FROM kb_libs WHERE e
 export const COLS = `e.n, e.id, e.sig, e.h, e.ch, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails,
   coalesce(${HITS}, 0) AS hits, ${LIBS} AS libs`;
 /** What lookups and searches print of an entry (KbHit): no error text, so memoized results stay small. */
-export const HIT_COLS = `e.id, e.title, e.fix, e.confirms, e.fails, ${LIBS} AS libs`;
+export const HIT_COLS = `e.id, e.title, e.fix, e.confirms, e.fails, ${LIBS} AS libs, e.sig, e.eco`;
 // Best first: confirmations outweigh failures, then demand, then recency.
 /**
  * The best entries reaching a signature, `from` and `where` naming how (fine hash, coarse hash, an

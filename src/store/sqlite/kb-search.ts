@@ -45,7 +45,29 @@ export function kbSearch(db: Db, { budgetMs = 4, firstWindow = 65_536, ttlMs = 6
     return found;
   };
 
+  // Any of the words, best text match first (bm25: title and error weigh most). Bounded by its
+  // LIMIT only: the answer path asks it when no signature found a strong candidate.
+  const best = db.prepare(`SELECT rowid FROM kb_fts WHERE kb_fts MATCH ? ORDER BY bm25(kb_fts, 4.0, 3.0, 0.5, 1.0) ${LIMIT}`).pluck();
+  const byIds = db.prepare(`SELECT ${HIT_COLS}, e.n AS n FROM kb_entries e WHERE e.n IN (SELECT value FROM json_each(?)) AND e.hidden = 0`);
+
   return {
+    /** `match` an FTS5 OR of quoted terms: entries in bm25 order (memoized like searches). */
+    any(match: string, limit: number, now = Date.now()): KbHit[] {
+      return memo.get(`any\0${limit}\0${match}`, now, () => {
+        const ids = best.all(match, CANDIDATES) as number[];
+        if (!ids.length) return [];
+        const rows = new Map((byIds.all(JSON.stringify(ids)) as Array<HitRow & { n: number }>).map((r) => [r.n, r]));
+        const out: KbHit[] = [];
+        for (const n of ids) {
+          const r = rows.get(n);
+          if (!r) continue;
+          const { n: _n, ...hit } = r;
+          out.push(toKbHit(hit));
+          if (out.length >= limit) break;
+        }
+        return out;
+      });
+    },
     run(match: string, limit: number, now = Date.now()): KbHit[] {
       return memo.get(`${limit}\0${match}`, now, () => {
         const ids = candidates(match);
