@@ -286,7 +286,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'in.events', value: 16, unit: 'names', what: 'event names in an endpoint filter' },
   { key: 'in.rate_min', value: 60, unit: 'deliveries', what: 'accepted deliveries per endpoint per rolling minute (more: 204, dropped)' },
   { key: 'in.rate_day', value: 2000, unit: 'deliveries', what: 'accepted deliveries per endpoint per rolling day (more: 204, dropped)' },
-  { key: 'in.replay_h', value: 24, unit: 'h', what: 'delivery ids kept per endpoint: a delivery id seen again within it is a replay (204, dropped)' },
+  { key: 'in.replay_h', value: 24, unit: 'h', what: 'deliveries kept per endpoint by their signed content (the signature; GitLab: a hash of the body), not by delivery-id headers: the same content again within it is a replay (204, dropped)' },
   { key: 'in.tolerance', value: 300, unit: 's', what: 'generic provider: X-Cx-Timestamp at most this far from the server clock' },
   { key: 'in.line', value: 1000, unit: 'chars', what: 'summary line a delivery publishes (the topic line cap)' },
   { key: 'in.field', value: 200, unit: 'chars', what: 'one payload field (title, ref, name) in a summary line' },
