@@ -224,7 +224,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'shutdown.drain', value: 500, unit: 'ms', what: 'at shutdown, how long requests on open connections get 503 err busy with Connection: close before idle connections are closed' },
   { key: 'url.param', value: 2048, unit: 'chars', what: 'one path segment (longer: 414 err bad)' },
   { key: 'mcp.body', value: 1024 * KiB, unit: 'bytes', what: 'MCP JSON-RPC request body' },
-  { key: 'mcp.sessions', value: 10_000, unit: 'sessions', what: 'open MCP sessions (Streamable HTTP and SSE together); when full, a new one ends the least recently seen' },
+  { key: 'mcp.sessions', value: 10_000, unit: 'sessions', what: 'open MCP sessions (Streamable HTTP and SSE together); when full, a new one ends the least recently seen session of the network holding the most (a network within its fair share, this over the networks present, keeps its sessions)' },
   { key: 'mcp.sessions_net', value: 100, unit: 'sessions', what: 'open MCP sessions per network; a new one beyond ends that network\'s least recently seen' },
   { key: 'mcp.idle', value: 1800, unit: 's', what: 'MCP session idle timeout' },
   { key: 'mcp.events', value: 1000, unit: 'events', what: 'MCP resumability events kept per session' },
