@@ -6,7 +6,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
 import { clip } from '../http/logging.js';
-import { clientErrorHandler, drainOnClose } from '../http/wire.js';
+import { clientErrorHandler, drainOnClose, missingHost, missingHostError, nosniffEvery, serverOptions } from '../http/wire.js';
 import { netKey } from '../core/net.js';
 import { registerAdmin } from './admin.js';
 import type { CatalogConfig } from './config.js';
@@ -68,7 +68,10 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
     clientErrorHandler,
     // Drain requests on open connections while closing rather than fastify's own JSON 503.
     return503OnClosing: false,
+    // A missing Host answered in one line, headers due within http.headers_timeout (src/http/wire.ts).
+    http: serverOptions(),
   });
+  nosniffEvery(app.server);
   // Hoisted for frameworkErrors: the offer is built below, before the app listens.
   let offer: ReturnType<typeof buildOffer>;
   /** Where a refused request leads back to: the order page of the product it named, else the list. */
@@ -99,8 +102,14 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
   await app.register(formbody, { bodyLimit: CATALOG_LIMITS.order_body });
   // Forms (and JSON, which fastify parses) only: a text body is a 415, not a half-read order.
   app.removeContentTypeParser('text/plain');
-  app.addHook('onRequest', async (_req, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
+  app.addHook('onRequest', async (req) => {
+    if (missingHost(req.raw)) throw missingHostError();
+  });
+  // Every HTML reply has a CSP: one that set none gets the catalog pages' policy.
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('text/html') && !reply.hasHeader('content-security-policy')) reply.header('content-security-policy', INDEX_CSP);
+    done(null, payload);
   });
   app.setErrorHandler((err, req, reply) => fail(req, reply, toCxError(err, req)));
   app.setNotFoundHandler((req, reply) => fail(req, reply, new CxError('notfound', `no route ${req.method} ${req.url.startsWith('/o/') ? '/o/…' : req.url.split('?')[0]!.slice(0, 120)}`)));

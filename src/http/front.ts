@@ -2,7 +2,7 @@
 // Faces add them (src/rest/kb-lane.ts); a handler that returns false leaves the request to fastify
 // untouched. They exist for the few hot, body-less read routes where fastify's per-request work
 // (request and reply objects, hooks, child loggers) was a measurable share of the CPU.
-import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse, type Server } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 
 export type FrontHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -32,19 +32,22 @@ export interface Front {
   factory: (handler: (req: IncomingMessage, res: ServerResponse) => void, opts: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number }) => Server;
 }
 
-export function createFront(): Front {
+/** `options`: the Node server's (src/http/wire.ts serverOptions). */
+export function createFront(options: ServerOptions = {}): Front {
   const handlers: FrontHandler[] = [];
   const front: Front = {
     handlers,
     answered: 0,
     factory(handler, opts) {
-      const server = createServer((req, res) => {
+      const server = createServer(options, (req, res) => {
         for (const h of handlers) {
           if (h(req, res)) {
             front.answered++;
             return;
           }
         }
+        // The front's handlers write their own headers (nosniff among them) in one writeHead.
+        res.setHeader('x-content-type-options', 'nosniff');
         handler(req, res);
       });
       if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;

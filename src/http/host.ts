@@ -10,7 +10,8 @@ import { limit } from '../core/limits.js';
 import type { Core } from '../core/ops/types.js';
 import { sendError, toCxError } from './errors.js';
 import { logSerializers } from './logging.js';
-import { clientErrorHandler } from './wire.js';
+import { clientErrorHandler, missingHost, missingHostError, serverOptions } from './wire.js';
+import { PAGE_CSP } from './html.js';
 import { startPressure } from './pressure.js';
 import { createFront, type FrontApi, type FrontHandler } from './front.js';
 import type { IncomingMessage } from 'node:http';
@@ -26,7 +27,7 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   const { config } = core;
   const reqPrefix = randomBytes(4).toString('hex');
   let reqSeq = 0;
-  const front = createFront();
+  const front = createFront(serverOptions());
   const requestId = (given: string | string[] | undefined): string =>
     typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : reqPrefix + (reqSeq++).toString(16).padStart(8, '0');
   const hostAllowed = (host: string | undefined): boolean => !config.allowedHosts || config.allowedHosts.includes((host ?? '').toLowerCase().replace(/:\d+$/, ''));
@@ -75,10 +76,18 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   app.addHook('onClose', async () => meter?.stop());
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // Node's own answer would be an empty 400 (requireHostHeader is off in serverOptions).
+    if (missingHost(req.raw)) throw missingHostError();
     // Routes that are not operations are classed by prefix; operations by their shed guard.
     const cls = shedClassOfPath(req.url);
     if (cls) await checkShed(core, cls);
     if (!hostAllowed(req.headers.host)) throw new CxError('bad', 'host not allowed', 421);
+  });
+  // Every HTML reply has a CSP: routes that set none get the pages' policy.
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('text/html') && !reply.hasHeader('content-security-policy')) reply.header('content-security-policy', PAGE_CSP);
+    done(null, payload);
   });
   // The front's handlers (src/http/front.ts) pass the same gate; what it refuses (another host, a
   // shed path) is left to fastify, which answers as above. With request logging on (info or more
@@ -89,7 +98,7 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
       if (quiet) front.handlers.push(h);
     },
     admit(req: IncomingMessage): string | null {
-      return hostAllowed(req.headers.host) && !shedClassOfPath(req.url ?? '') ? requestId(req.headers['x-request-id']) : null;
+      return req.headers.host !== undefined && hostAllowed(req.headers.host) && !shedClassOfPath(req.url ?? '') ? requestId(req.headers['x-request-id']) : null;
     },
     /** At close every request goes to fastify again, which drains (src/http/wire.ts). */
     close() {

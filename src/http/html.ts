@@ -1,6 +1,10 @@
 // HTML for reference pages: our own markdown rendered by marked, inside one escaped shell.
 import { Marked } from 'marked';
 
+/** The Content-Security-Policy of the commons' HTML pages: nothing runs, nothing loads but our images;
+ *  the host adds it to any HTML reply that did not set its own (src/http/host.ts). */
+export const PAGE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 // Raw HTML inside markdown is shown as text, never passed through: pages can quote agent text.
 const marked = new Marked({ renderer: { html: (token) => esc(token.text) } });
 

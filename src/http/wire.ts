@@ -2,9 +2,31 @@
 // requests Node's parser refuses, the error a too-long path segment raises, and a graceful drain of
 // open connections at shutdown. All of them keep the one-line `err <code> <detail>` format.
 import type { FastifyInstance } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { CxError } from '../core/errors.js';
+import { limit } from '../core/limits.js';
+
+/**
+ * Options of the Node server under every app. A missing Host is answered by the app (`missingHost`,
+ * one line) instead of Node's empty 400. Headers are due within `http.headers_timeout`; Node checks
+ * every `connectionsCheckingInterval` (30 s by default, so a slow sender was held 60-90 s).
+ */
+export const serverOptions = (): ServerOptions => ({
+  requireHostHeader: false,
+  headersTimeout: limit('http.headers_timeout') * 1000,
+  connectionsCheckingInterval: 1000,
+});
+
+/** An HTTP/1.1 request without a Host header (RFC 9112 3.2: 400); HTTP/1.0 needs none. */
+export const missingHost = (req: IncomingMessage): boolean => req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1;
+export const missingHostError = (): CxError => new CxError('bad', 'missing Host header', 400, { Connection: 'close' });
+
+/** Every response of `server` carries `X-Content-Type-Options: nosniff`, set on the raw response
+ *  before any handler runs: fastify's replies, hijacked ones and early errors alike. */
+export function nosniffEvery(server: Server): void {
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => res.setHeader('x-content-type-options', 'nosniff'));
+}
 
 /** Node's parser refused the request (bad request line, bad Content-Length, headers too large, timeout):
  *  there is no request to negotiate with, so the answer is the one-line text form, then the socket closes. */
@@ -18,7 +40,7 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
         : [400, 'Bad Request', 'err bad malformed HTTP request'];
   const body = line + '\n';
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy();
 }

@@ -67,6 +67,19 @@ export function buildModernServer(cat: McpCatalog, m: Modern): Server {
   return server;
 }
 
+/**
+ * The SDK entry's `onerror`, as one log line without a stack: a request it rejected (malformed
+ * JSON-RPC, an empty batch, a missing envelope) is the client's mistake, answered already, at info;
+ * anything else at warn. The error object is not logged (its stack is the SDK's, every time).
+ */
+export function sdkErrorLog(log: { info(o: object, msg: string): void; warn(o: object, msg: string): void }, fields: Record<string, unknown> = {}): (e: Error) => void {
+  return (e) => {
+    const err = String(e?.message ?? e).split('\n')[0]!.slice(0, 300);
+    if (err.startsWith('Rejected inbound request')) log.info({ ...fields, err }, 'mcp request not served');
+    else log.warn({ ...fields, err }, 'mcp request failed');
+  };
+}
+
 /** The SDK's strict modern entry; the factory builds one fresh Server per request. */
 export function modernHandler(cat: McpCatalog, onerror: (e: Error) => void): McpHttpHandler {
   return createMcpHandler(({ authInfo }) => buildModernServer(cat, authInfo!.extra as unknown as Modern), { legacy: 'reject', onerror });

@@ -16,7 +16,7 @@ import { face } from '../http/plugin.js';
 import { buildCards } from './cards.js';
 import { SessionEventStore } from './events.js';
 import { callAnswer, directKind, FastPost, fastEligible, listAnswer, sendJson } from './fastpost.js';
-import { isModern, ListBodies, modernHandler, serveModern } from './modern.js';
+import { isModern, ListBodies, modernHandler, sdkErrorLog, serveModern } from './modern.js';
 import { buildMcpServer, McpCatalog, type RequestFacts, type SessionState } from './server.js';
 import { McpHandlers, type McpExtras } from './handlers.js';
 import { makeRoom, MemorySessionStore, type SessionRecord, type SessionStore } from './session-store.js';
@@ -69,7 +69,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
   const cat = new McpCatalog(core, ops, extras);
   // Revision 2026-07-28: the SDK 2.x entry, one fresh server per request (modern.ts).
   const lists = new ListBodies();
-  const modern = modernHandler(cat, (err) => core.log.info({ err: err.message }, 'mcp 2026 request not served'));
+  const modern = modernHandler(cat, sdkErrorLog(core.log));
   // Records behind a port (see session-store.ts); transports and servers stay in this process.
   const records: SessionStore = new MemorySessionStore();
   const live = new Map<string, Live>();
@@ -97,7 +97,7 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
   const chargeNewSession = async (net: string): Promise<void> => {
     await core.quotas.take('mcp_session', net);
   };
-  /** Adds a session, first ending the least recently seen ones its network or the server must give up. */
+  /** Adds a session, first ending the least recently seen ones its network must give up, then those of the networks holding the most when the server is full. */
   const addSession = (rec: SessionRecord, l: Live) => {
     makeRoom(records, rec.net, { total: limit('mcp.sessions'), perNet: limit('mcp.sessions_net') }, (old) => dropSession(old.id));
     records.add(rec);

@@ -14,7 +14,7 @@ import { asCxError, CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
 import type { Core, Credentials, Operation } from '../core/ops/types.js';
 import { RpcError, SERVER_INFO, type RequestFacts } from './handlers.js';
-import { fetchWeb, isModern, pipeWeb } from './modern.js';
+import { fetchWeb, isModern, pipeWeb, sdkErrorLog } from './modern.js';
 
 export interface SvcMcpDeps {
   core: Core;
@@ -85,7 +85,7 @@ export function registerSvcMcp(scope: FastifyInstance, d: SvcMcpDeps): void {
         s26.setRequestHandler('tools/list', async () => ({ tools: [tool] as never }));
         s26.setRequestHandler('tools/call', async (r) => s26.projectCallToolResult((await call(r.params.name, r.params.arguments)) as never, undefined));
         return s26;
-      }, { legacy: 'reject', onerror: (e) => core.log.warn({ err: e, svc: name }, 'mcp svc request failed') });
+      }, { legacy: 'reject', onerror: sdkErrorLog(core.log, { svc: name }) });
       const text = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
       return pipeWeb(await fetchWeb(handler, req.raw, reply.raw, text, body, facts.net, {}), reply.raw);
     }

@@ -102,13 +102,13 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
     app.get(path, async (req, reply) => {
       reply.header('vary', 'accept');
       if (wantsJson(req)) return send(reply, JSON_T, json());
-      if (wantsHtml(req)) return send(reply, HTML, page(title, md(), base, [['text/markdown', `${path}.md`], ['application/json', `${path}.json`], ...feedLinks(path)]));
+      if (wantsHtml(req)) return send(reply.header('content-security-policy', PAGE_CSP), HTML, page(title, md(), base, [['text/markdown', `${path}.md`], ['application/json', `${path}.json`], ...feedLinks(path)]));
       return send(reply, 'text/plain; charset=utf-8', txt());
     });
     app.get(`${path}.md`, async (_req, reply) => send(reply, MD, md()));
     app.get(`${path}.txt`, async (_req, reply) => send(reply, 'text/plain; charset=utf-8', txt()));
     app.get(`${path}.json`, async (_req, reply) => send(reply, JSON_T, json()));
-    app.get(`${path}.html`, async (_req, reply) => send(reply, HTML, page(title, md(), base)));
+    app.get(`${path}.html`, async (_req, reply) => send(reply.header('content-security-policy', PAGE_CSP), HTML, page(title, md(), base)));
   }
 
   app.get('/.well-known/security.txt', async (_req, reply) => {

@@ -7,7 +7,7 @@ import type { Operation } from '../core/ops/types.js';
 import { esc, mdToHtml } from '../http/html.js';
 
 /** Response headers of every page here: nothing but our own styles and the same-origin search form. */
-export const PAGE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+export { PAGE_CSP } from '../http/html.js';
 
 /** A small icon, so browsers do not log a 404 for /favicon.ico. */
 export const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1a1a1a"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>';

@@ -22,7 +22,7 @@ const EXACT = errsig(tb('requests')).h; // the sample data has a fix
 const COARSE = errsig(tb('zzlanewidgets')).ch;
 const MISS = 'f'.repeat(64);
 const answered = () => s.app.front.answered;
-const HEADERS = ['content-type', 'content-length', 'x-robots-tag', 'cache-control', 'retry-after', 'link'];
+const HEADERS = ['content-type', 'content-length', 'x-robots-tag', 'cache-control', 'retry-after', 'link', 'x-content-type-options'];
 const pick = (r: Response) => Object.fromEntries(HEADERS.map((h) => [h, r.headers.get(h)]));
 
 describe('the front lane of GET /h/{hex}', () => {

@@ -79,7 +79,9 @@ describe('signature checks', () => {
   const body = Buffer.from('{"a":1}');
   const hex = (k: string, ...p: string[]) => createHmac('sha256', k).update(p.join('')).digest('hex');
   it('GitHub: the right MAC passes; another, a malformed or a missing header does not', () => {
-    expect(verify('github', 'k', { 'x-hub-signature-256': `sha256=${hex('k', '{"a":1}')}`, 'x-github-event': 'push', 'x-github-delivery': 'd' }, body, 0, 300)).toEqual({ ok: true, event: 'push', deliveryId: 'd' });
+    expect(verify('github', 'k', { 'x-hub-signature-256': `sha256=${hex('k', '{"a":1}')}`, 'x-github-event': 'push', 'x-github-delivery': 'd' }, body, 0, 300)).toEqual({ ok: true, event: 'push', signed: `mac:${hex('k', '{"a":1}')}` });
+    // The replay key is the signed content: delivery-id headers do not change it.
+    expect(verify('github', 'k', { 'x-hub-signature-256': `sha256=${hex('k', '{"a":1}')}`, 'x-github-delivery': 'other' }, body, 0, 300).signed).toBe(`mac:${hex('k', '{"a":1}')}`);
     expect(verify('github', 'k', { 'x-hub-signature-256': `sha256=${hex('j', '{"a":1}')}` }, body, 0, 300).ok).toBe(false);
     expect(verify('github', 'k', { 'x-hub-signature-256': 'sha1=abc' }, body, 0, 300).ok).toBe(false);
     expect(verify('github', 'k', {}, body, 0, 300).ok).toBe(false);
@@ -87,13 +89,17 @@ describe('signature checks', () => {
   it('GitLab: the token, compared whole', () => {
     expect(verify('gitlab', 'tok-1', { 'x-gitlab-token': 'tok-1', 'x-gitlab-event': 'Merge Request Hook' }, body, 0, 300)).toMatchObject({ ok: true, event: 'merge_request' });
     expect(verify('gitlab', 'tok-1', { 'x-gitlab-token': 'tok-12' }, body, 0, 300).ok).toBe(false);
-    expect(verify('gitlab', 'tok-1', { 'x-gitlab-token': 'tok-1', 'idempotency-key': 'i', 'x-gitlab-event-uuid': 'u' }, body, 0, 300).deliveryId).toBe('i');
+    // No signature of the body: the body itself names the delivery, whatever the id headers say.
+    const a = verify('gitlab', 'tok-1', { 'x-gitlab-token': 'tok-1', 'idempotency-key': 'i', 'x-gitlab-event-uuid': 'u' }, body, 0, 300).signed;
+    expect(verify('gitlab', 'tok-1', { 'x-gitlab-token': 'tok-1', 'idempotency-key': 'j' }, body, 0, 300).signed).toBe(a);
+    expect(verify('gitlab', 'tok-1', { 'x-gitlab-token': 'tok-1', 'idempotency-key': 'i' }, Buffer.from('{"a":2}'), 0, 300).signed).not.toBe(a);
   });
   it('generic: MAC of "<ts>.<body>" within the tolerance', () => {
     const now = 1_800_000_000_000;
     const ts = String(now / 1000);
     const h = { 'x-cx-timestamp': ts, 'x-cx-signature': `sha256=${hex('k', ts, '.', '{"a":1}')}` };
-    expect(verify('generic', 'k', h, body, now, 300)).toMatchObject({ ok: true, event: 'event' });
+    expect(verify('generic', 'k', h, body, now, 300)).toMatchObject({ ok: true, event: 'event', signed: `mac:${hex('k', ts, '.', '{"a":1}')}` });
+    expect(verify('generic', 'k', { ...h, 'x-cx-delivery': 'd' }, body, now, 300).signed).toBe(`mac:${hex('k', ts, '.', '{"a":1}')}`);
     expect(verify('generic', 'k', h, body, now + 301_000, 300).ok).toBe(false);
     expect(verify('generic', 'k', h, body, now - 301_000, 300).ok).toBe(false);
     expect(verify('generic', 'k', { ...h, 'x-cx-timestamp': String(now / 1000 + 1) }, body, now, 300).ok).toBe(false);

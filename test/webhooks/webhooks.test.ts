@@ -168,15 +168,24 @@ describe('GitHub', () => {
     expect((await lines(e.topic)).map((l) => l.text)).toEqual(['issue opened #42 title="Layout breaks on odd widths" by=monalisa repo=octo-org/widget']);
   });
 
-  it('a replayed delivery id is 204 and publishes nothing more', async () => {
+  it('a replayed delivery is 204 and publishes nothing more, whatever its X-GitHub-Delivery says', async () => {
     const e = await create(alice, { provider: 'github', topic: '~replay' });
     const id = randomUUID();
     await expect204(github(e.id, e.secret!, 'push', fixture('github-push'), id));
     await expect204(github(e.id, e.secret!, 'push', fixture('github-push'), id));
-    await expect204(github(e.id, e.secret!, 'issues', fixture('github-issues'), id));
+    // The same signed body under a new, an empty or no delivery id is the same delivery.
+    await expect204(github(e.id, e.secret!, 'push', fixture('github-push'), randomUUID()));
+    await expect204(github(e.id, e.secret!, 'push', fixture('github-push'), ''));
+    const bare = Buffer.from(fixture('github-push'));
+    await expect204(req(s, 'POST', `/in/${e.id}`, { net: '140.82.115.9', body: bare, headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': mac(e.secret!, bare) } }));
+    // Nor does another (unsigned) event name make it new.
+    await expect204(github(e.id, e.secret!, 'release', fixture('github-push'), randomUUID()));
     expect(await lines(e.topic)).toHaveLength(1);
+    // Signed content the endpoint has not seen is a new delivery, even under a delivery id seen before.
+    await expect204(github(e.id, e.secret!, 'issues', fixture('github-issues'), id));
+    expect((await lines(e.topic)).map((l) => l.text.split(' ')[0])).toEqual(['push', 'issue']);
     const row = JSON.parse((await call(s, 'GET', '/v1/in', { as: alice, headers: { accept: 'application/json' } })).text).rows.find((r: Endpoint) => r.id === e.id);
-    expect(row).toMatchObject({ ok: 1, dropped: 2 });
+    expect(row).toMatchObject({ ok: 2, dropped: 5 });
   });
 
   it('a filtered event is 204 with no line; ping always passes', async () => {
@@ -191,11 +200,12 @@ describe('GitHub', () => {
 
   it('over the per-minute rate: 204 and no line', async () => {
     const e = await create(alice, { provider: 'github', topic: '~rate' });
-    const body = fixture('github-ping');
+    // Each ping a body of its own (the same body again would be a replay).
+    const body = (i: number) => JSON.stringify({ ...(JSON.parse(fixture('github-ping')) as object), zen: `ping ${i}` });
     const n = limit('in.rate_min');
-    for (let i = 0; i < n; i++) await expect204(github(e.id, e.secret!, 'ping', body));
+    for (let i = 0; i < n; i++) await expect204(github(e.id, e.secret!, 'ping', body(i)));
     expect(await lines(e.topic)).toHaveLength(n);
-    await expect204(github(e.id, e.secret!, 'ping', body));
+    await expect204(github(e.id, e.secret!, 'ping', body(n)));
     await expect204(github(e.id, e.secret!, 'push', fixture('github-push')));
     expect(await lines(e.topic)).toHaveLength(n);
   });
@@ -251,12 +261,21 @@ describe('GitLab', () => {
     expect(await snapshot(unknown)).toEqual(await snapshot(wrong));
   });
 
-  it('the same X-Gitlab-Event-UUID twice publishes once', async () => {
+  it('the same body twice publishes once, whatever X-Gitlab-Event-UUID or Idempotency-Key say', async () => {
     const e = await create(alice, { provider: 'gitlab', topic: '~glreplay', secret: 'gl-shared-token-7c1e9a2b4d' });
     const uuid = randomUUID();
     await expect204(gitlab(e.id, 'gl-shared-token-7c1e9a2b4d', 'Push Hook', fixture('gitlab-push'), uuid));
     await expect204(gitlab(e.id, 'gl-shared-token-7c1e9a2b4d', 'Push Hook', fixture('gitlab-push'), uuid));
+    await expect204(gitlab(e.id, 'gl-shared-token-7c1e9a2b4d', 'Push Hook', fixture('gitlab-push'), randomUUID()));
+    const body = Buffer.from(fixture('gitlab-push'));
+    const h = { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'gl-shared-token-7c1e9a2b4d' };
+    await expect204(req(s, 'POST', `/in/${e.id}`, { net: '34.74.90.70', body, headers: { ...h, 'idempotency-key': randomUUID() } }));
+    await expect204(req(s, 'POST', `/in/${e.id}`, { net: '34.74.90.70', body, headers: h }));
     expect(await lines(e.topic)).toHaveLength(1);
+    // The same body on another endpoint is that endpoint's first delivery.
+    const other = await create(alice, { provider: 'gitlab', topic: '~glreplay2', secret: 'gl-shared-token-7c1e9a2b4d' });
+    await expect204(gitlab(other.id, 'gl-shared-token-7c1e9a2b4d', 'Push Hook', fixture('gitlab-push'), uuid));
+    expect(await lines(other.topic)).toHaveLength(1);
   });
 });
 
@@ -264,16 +283,33 @@ describe('generic', () => {
   it('HMAC over "<timestamp>.<body>": publishes; a stale timestamp or a replay does not', async () => {
     const e = await create(alice, { provider: 'generic', topic: '~gen', events: 'deploy' });
     const body = JSON.stringify({ text: 'prod v1.4.2 rolled out\nsecond line dropped' });
-    await expect204(generic(e.id, e.secret!, body, { event: 'deploy', delivery: 'dep-1' }));
-    await expect204(generic(e.id, e.secret!, body, { event: 'deploy', delivery: 'dep-1' }));
-    await expect204(generic(e.id, e.secret!, body, { event: 'build' }));
-    // Without X-Cx-Delivery, the signature names the delivery: the same request again is a replay.
     const ts = Math.floor(Date.now() / 1000);
+    await expect204(generic(e.id, e.secret!, body, { event: 'deploy', delivery: 'dep-1', ts }));
+    await expect204(generic(e.id, e.secret!, body, { event: 'deploy', delivery: 'dep-1', ts }));
+    await expect204(generic(e.id, e.secret!, body, { event: 'build', ts: ts - 1 }));
+    // The signature names the delivery: the same request again is a replay.
     await expect204(generic(e.id, e.secret!, '{"text":"second"}', { event: 'deploy', ts }));
     await expect204(generic(e.id, e.secret!, '{"text":"second"}', { event: 'deploy', ts }));
     const stale = await generic(e.id, e.secret!, body, { event: 'deploy', ts: ts - limit('in.tolerance') - 60 });
     expect(stale.status).toBe(404);
     expect((await lines(e.topic)).map((l) => l.text)).toEqual(['deploy text="prod v1.4.2 rolled out"', 'deploy text="second"']);
+  });
+
+  it('a replay under a new or no X-Cx-Delivery is still a replay; a fresh signature is a new delivery', async () => {
+    const e = await create(alice, { provider: 'generic', topic: '~genreplay' });
+    const body = '{"text":"signed once"}';
+    const ts = Math.floor(Date.now() / 1000);
+    await expect204(generic(e.id, e.secret!, body, { delivery: 'd-1', ts }));
+    await expect204(generic(e.id, e.secret!, body, { delivery: 'd-2', ts }));
+    await expect204(generic(e.id, e.secret!, body, { ts }));
+    await expect204(generic(e.id, e.secret!, body, { event: 'other', ts }));
+    // Upper-case hex is the same signature.
+    const sig = 'sha256=' + mac(e.secret!, String(ts), '.', body).slice('sha256='.length).toUpperCase();
+    await expect204(req(s, 'POST', `/in/${e.id}`, { body: Buffer.from(body), headers: { 'content-type': 'application/json', 'x-cx-timestamp': String(ts), 'x-cx-signature': sig, 'x-cx-delivery': 'd-3' } }));
+    expect(await lines(e.topic)).toHaveLength(1);
+    // The sender signing the same body again (another timestamp) sends a new delivery.
+    await expect204(generic(e.id, e.secret!, body, { delivery: 'd-1', ts: ts - 1 }));
+    expect(await lines(e.topic)).toHaveLength(2);
   });
 
   it('a body sent with no Content-Type is still the exact bytes signed', async () => {

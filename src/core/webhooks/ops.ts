@@ -22,7 +22,7 @@ const viewOut = z.object({
 const SIGNING: Record<EndpointView['provider'], string> = {
   github: 'GitHub: Payload URL = url, Content type application/json, Secret = your secret',
   gitlab: 'GitLab: URL = url, Secret token = your secret',
-  generic: 'generic: X-Cx-Timestamp: <unix s>, X-Cx-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>, optional X-Cx-Event, X-Cx-Delivery',
+  generic: 'generic: X-Cx-Timestamp: <unix s>, X-Cx-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>, optional X-Cx-Event; the same signed request again is a replay',
 };
 
 const row = (v: EndpointView) => `in ${v.id} provider=${v.provider} topic=${v.topic} events=${v.events.join(',') || 'all'} ok=${v.ok} dropped=${v.dropped} last=${v.last ?? '-'}`;

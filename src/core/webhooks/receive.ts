@@ -76,7 +76,8 @@ export async function receive(core: Core, d: Delivery): Promise<Outcome> {
     await hooks.tally(row.id, 'dropped', now);
     return 'filtered';
   }
-  const key = deliveryKey(provider, v.deliveryId);
+  // Replays are judged on signed content (the MAC, or GitLab's body), never on delivery-id headers.
+  const key = deliveryKey(provider, v.signed);
   const claim = await hooks.claim(row.id, key, now, rule());
   void purgeSometimes(core, now).catch((err: unknown) => core.log.warn({ err }, 'webhook delivery purge failed'));
   if (claim === 'replay' || claim === 'rate') return claim;

@@ -68,8 +68,13 @@ export interface Verified {
   ok: boolean;
   /** The event name the filter matches (normalized: lower case, `_` for spaces, no " hook"). */
   event: string;
-  /** What identifies this delivery across retries and replays. */
-  deliveryId: string;
+  /**
+   * What names the delivery for replay detection: its signed content, never an unsigned header
+   * (a delivery id, an idempotency key), so the same signed request re-sent under another id is
+   * still a replay. GitHub: the MAC of the body; generic: the MAC of "<timestamp>.<body>"; GitLab
+   * (a shared token, no signature of the body): a hash of the body. The claim is per endpoint.
+   */
+  signed: string;
 }
 
 /**
@@ -81,21 +86,23 @@ export interface Verified {
 export function verify(provider: Provider, secret: string, h: Headers, body: Buffer, nowMs: number, toleranceS: number): Verified {
   switch (provider) {
     case 'github': {
-      const ok = sameMac(header(h, 'x-hub-signature-256'), hmac(secret, body));
-      return { ok, event: normEvent(header(h, 'x-github-event')), deliveryId: header(h, 'x-github-delivery') || bodyId(body) };
+      const mac = hmac(secret, body);
+      const ok = sameMac(header(h, 'x-hub-signature-256'), mac);
+      return { ok, event: normEvent(header(h, 'x-github-event')), signed: 'mac:' + mac.toString('hex') };
     }
     case 'gitlab': {
       const ok = sameSecret(header(h, 'x-gitlab-token'), secret);
-      // GitLab keeps Idempotency-Key across its retries; X-Gitlab-Event-UUID names the event.
-      return { ok, event: normEvent(header(h, 'x-gitlab-event')), deliveryId: header(h, 'idempotency-key') || header(h, 'x-gitlab-event-uuid') || bodyId(body) };
+      // The token authenticates the sender, not the body: the body itself names the delivery
+      // (GitLab's retries resend it unchanged, whatever Idempotency-Key or X-Gitlab-Event-UUID say).
+      return { ok, event: normEvent(header(h, 'x-gitlab-event')), signed: bodyId(body) };
     }
     case 'generic': {
       const ts = header(h, 'x-cx-timestamp');
-      const sig = header(h, 'x-cx-signature');
-      const macOk = sameMac(sig, hmac(secret, ts, '.', body));
+      const mac = hmac(secret, ts, '.', body);
+      const macOk = sameMac(header(h, 'x-cx-signature'), mac);
       const fresh = /^\d{1,12}$/.test(ts) && Math.abs(Number(ts) * 1000 - nowMs) <= toleranceS * 1000;
-      // Without a delivery id, the signature itself names the delivery: a replay carries the same one.
-      return { ok: macOk && fresh, event: normEvent(header(h, 'x-cx-event')) || 'event', deliveryId: header(h, 'x-cx-delivery') || sig.toLowerCase() };
+      // The MAC covers the timestamp and the body: the same request again, within the tolerance, is a replay.
+      return { ok: macOk && fresh, event: normEvent(header(h, 'x-cx-event')) || 'event', signed: 'mac:' + mac.toString('hex') };
     }
   }
 }
@@ -108,5 +115,5 @@ export function normEvent(e: string): string {
   return /^[a-z0-9_.:-]{1,40}$/.test(n) ? n : '';
 }
 
-/** The key kept for replay detection: a hash, so a provider's id of any length costs 16 bytes. */
-export const deliveryKey = (provider: Provider, deliveryId: string): Buffer => createHash('sha256').update(`${provider}|${deliveryId}`).digest().subarray(0, 16);
+/** The key kept for replay detection (from `Verified.signed`): a hash, 16 bytes whatever it names. */
+export const deliveryKey = (provider: Provider, signed: string): Buffer => createHash('sha256').update(`${provider}|${signed}`).digest().subarray(0, 16);
