@@ -158,7 +158,12 @@ const COLS: Array<[keyof Figures, string]> = [
 
 function table(title: string, rows: Array<[string, Figures]>): string {
   const head = ['', ...COLS.map(([, h]) => h)];
-  const body = rows.map(([name, f]) => [name, ...COLS.map(([k]) => String(f[k]))]);
+  // A figure over no items reads '-' (a kind's row has no one-line quotes, the none row no labelled items).
+  const over: Partial<Record<keyof Figures, (f: Figures) => number>> = {
+    top1: (f) => f.labelled, wrongOnLabelled: (f) => f.labelled, recall3: (f) => f.labelled, mrr: (f) => f.labelled,
+    wrongOnNone: (f) => f.none, onelineTop1: (f) => f.oneline, wholeTop1: (f) => f.labelled - f.oneline,
+  };
+  const body = rows.map(([name, f]) => [name, ...COLS.map(([k]) => (over[k]?.(f) === 0 ? '-' : String(f[k])))]);
   const w = head.map((_, i) => Math.max(...[head, ...body].map((r) => r[i]!.length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ');
   return [title, fmt(head), ...body.map(fmt)].join('\n');
