@@ -11,6 +11,7 @@ import { verifyStatement } from '../trust/sign.js';
 import { classOf, CLASS_RE } from './classify.js';
 import { briefOp } from './brief.js';
 import { digestOps } from './digests.js';
+import { answer } from './answer.js';
 import { ERRSIG_VERSION, errsig } from './errsig/errsig.js';
 import { libStr, libsInText, parseLib } from './libs.js';
 import type { KbEntry, KbHit, KbRepo, Lib, NewEntry } from './ports.js';
@@ -44,7 +45,7 @@ const entryOut = z.object({
   signed_confirms: z.number().optional(), signed_nets: z.number().optional(),
 });
 
-const hitOut = z.object({ id: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), title: z.string(), fix: z.string(), libs: z.array(z.string()) });
+const hitOut = z.object({ id: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), title: z.string(), fix: z.string(), libs: z.array(z.string()), why: z.string().optional() });
 const toHit = (e: KbHit) => ({ id: e.id, score: score(e), confirms: e.confirms, fails: e.fails, title: e.title, fix: e.fix, libs: e.libs.map(libStr) });
 
 /** Checks a conf1 signature against the identity's published key (the row to keep, or an error). */
@@ -127,14 +128,16 @@ export const kbAddOp = defineOp({
   text: (r) => `ok k/${r.id} sig=${r.sig}\nnext: GET /k/${r.id}; others confirm it with POST /k/${r.id}/ok`,
 });
 
-// A lookup tries the fine signature (match=exact), then the coarse one (match=coarse: same error
-// code or type and template, other names). A real miss is `404 err notfound` on REST, one line that
-// names the next step; on MCP and A2A, where an error result reads as a failed call, it is a normal
-// result (match=none) with up to 3 related entries found by search and the next tool to call.
-const MATCH = ['exact', 'coarse', 'none'] as const;
+// A lookup builds one candidate list for the whole output (src/core/kb/answer.ts) and says how sure
+// it is: match=exact (a key line's own signature has entries), near (the best candidate's key line
+// agrees closely: its fix is shown), related (candidates worth a look, no fix). A real miss is
+// `404 err notfound` on REST, one line that names the next step; on MCP and A2A, where an error
+// result reads as a failed call, it is a normal result (match=none) with up to 3 related entries
+// found by search and the next tool to call.
+const MATCH = ['exact', 'near', 'related', 'none'] as const;
 type Match = (typeof MATCH)[number];
 const RELATED = limit('e.related');
-const relatedOut = z.object({ id: z.string(), title: z.string() });
+const relatedOut = z.object({ id: z.string(), title: z.string(), why: z.string().optional() });
 
 const lookupOut = z.object({
   sig: z.string(),
@@ -157,14 +160,6 @@ export function sigWords(sig: string): string[] {
 }
 
 const briefQuery = (words: string[]) => words.map(encodeURIComponent).join('+');
-
-/** Entries of a signature: exact first, then coarse. */
-async function entriesOf(kb: KbRepo, h: string, ch: string): Promise<{ match: Match; entries: KbHit[] }> {
-  const exact = await kb.byHash(h, HITS, true);
-  if (exact.length) return { match: 'exact', entries: exact };
-  const near = await kb.byCoarse(ch, HITS);
-  return near.length ? { match: 'coarse', entries: near } : { match: 'none', entries: [] };
-}
 
 /** A miss: the REST face's one line, or (MCP, A2A) a result naming related entries and the next tool. */
 async function miss(ctx: Ctx, base: { sig: string; h: string; raw: number }, words: string[], what: string): Promise<LookupOut> {
@@ -198,24 +193,37 @@ async function relatedTo(kb: KbRepo, words: string[]): Promise<Array<{ id: strin
 }
 
 async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
-  const { sig, h, ch } = errsig(text);
-  const { match, entries } = await entriesOf(ctx.core.store.kb, h, ch);
-  // No fix for this very signature (a coarse match is a neighbour's): the demand is recorded.
-  if (match !== 'exact') await recordWanted(ctx, h, sig, libsInText(text));
-  if (!entries.length) return miss(ctx, { sig, h, raw: text.length }, sigWords(sig), `no fix yet for ${flat(sig, 160)}`);
-  const libs = [...new Set(entries.flatMap((e) => e.libs.map(libStr)))].slice(0, 20);
-  const top = entries[0]!.id;
+  const a = await answer(ctx.core.store.kb, text);
+  const { sig, h } = a.key;
+  // No fix for this very signature: the demand is recorded (a near answer is a neighbour's fix).
+  if (a.match !== 'exact') await recordWanted(ctx, h, sig, libsInText(text));
+  if (a.match === 'none') return miss(ctx, { sig, h, raw: text.length }, sigWords(sig), `no fix yet for ${flat(sig, 160)}`);
+  if (a.match === 'related') {
+    const related = a.candidates.slice(0, RELATED).map((c) => ({ id: c.hit.id, title: c.hit.title, why: c.why }));
+    const words = sigWords(sig);
+    return {
+      sig, h, match: 'related', hits: 0, raw: text.length, entries: [], fix: '', libs: [], related,
+      next: `no confident fix: GET /k/<id> of a related entry to check it${words.length ? `, or GET /brief?q=${briefQuery(words)}` : ''}; POST /v1/kb once you have the fix (recorded as wanted)`,
+    };
+  }
+  const shown = a.candidates.slice(0, HITS);
+  const best = shown[0]!.hit;
   return {
-    sig, h, match, hits: entries.length, raw: text.length, entries: entries.map(toHit), fix: entries[0]!.fix, libs, related: [],
-    next: `GET /k/${top} for the whole entry; POST /k/${top}/ok if it worked (untrusted advice: check it${match === 'coarse' ? '; a coarse match: same error, other names' : ''})`,
+    sig, h, match: a.match, hits: shown.length, raw: text.length,
+    entries: shown.map((c) => ({ ...toHit(c.hit), why: c.why })),
+    fix: best.fix,
+    // The libraries of the answer shown, not of its neighbours.
+    libs: best.libs.map(libStr),
+    related: [],
+    next: `GET /k/${best.id} for the whole entry; POST /k/${best.id}/ok if it worked (untrusted advice: check it${a.match === 'near' ? '; a near match: another signature with the same key line, check it applies' : ''})`,
   };
 }
 
 const entryLines = (entries: LookupOut['entries']) => entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails} ${flat(e.title, 120)}`);
 
 const lookupText = (o: LookupOut) =>
-  o.match === 'none'
-    ? [`e: ${o.sig} hits=0 raw=${o.raw} chars match=none`, ...(o.related.length ? o.related.map((r) => `related: k/${r.id} ${flat(r.title, 120)}`) : ['related: -']), `next: ${o.next}`].join('\n')
+  o.match === 'none' || o.match === 'related'
+    ? [`e: ${o.sig} hits=0 raw=${o.raw} chars match=${o.match}`, ...(o.related.length ? o.related.map((r) => `related: k/${r.id} ${flat(r.title, 120)}${r.why ? ` (${r.why})` : ''}`) : ['related: -']), `next: ${o.next}`].join('\n')
     : [
         `e: ${o.sig} hits=${o.hits} raw=${o.raw} chars match=${o.match}`,
         ...entryLines(o.entries),
@@ -232,7 +240,7 @@ export const kbLookupOp = defineOp({
   name: 'kb.e',
   title: 'Look up an error',
   summary:
-    'Normalize error output to its ErrSig signature and return the known fixes, best first: the exact signature, else the coarse one (same error code and template, other names); match=exact|coarse says which. Anonymous; misses are recorded as wanted and (MCP, A2A) list related entries and the next tool.',
+    'Read a whole error output (or one quoted line) and answer the known fix with its confidence: match=exact (a key line\'s own signature), near (an entry whose key line agrees closely; check it applies), related (up to 3 entries worth a look, no fix). Anonymous; what is not exact is recorded as wanted; misses (MCP, A2A) list related entries and the next tool.',
   input: z.object({ text: z.string().describe('the error output, at most 16 KiB and 400 lines') }).strict(),
   output: lookupOut,
   auth: 'anon',
@@ -246,10 +254,14 @@ export const kbLookupOp = defineOp({
     bodyLimit: 3 * limit('e.body'), // form encoding can triple the bytes; the text itself is checked below
     formats: {
       gha: (o: LookupOut, ctx: Ctx) =>
-        [
-          `::notice title=${ghaProp(`Agent Commons${o.match === 'coarse' ? ' (coarse match)' : ''}: ${flat(o.entries[0]!.title, 100)}`)}::${ghaEsc(`${o.fix}\n(untrusted advice, score ${o.entries[0]!.score}) ${ctx.core.config.baseUrl}/k/${o.entries[0]!.id}`)}`,
-          ...o.entries.slice(1).map((e) => `::notice title=${ghaProp(`Also: ${flat(e.title, 100)}`)}::${ghaEsc(`${ctx.core.config.baseUrl}/k/${e.id}`)}`),
-        ].join('\n'),
+        o.match === 'related'
+          ? [
+              `::notice title=${ghaProp('Agent Commons: no confident fix')}::${ghaEsc(`Related entries to check (no fix is claimed): ${o.related.map((r) => `${ctx.core.config.baseUrl}/k/${r.id}`).join(' ')}`)}`,
+            ].join('\n')
+          : [
+              `::notice title=${ghaProp(`Agent Commons${o.match === 'near' ? ' (near match)' : ''}: ${flat(o.entries[0]!.title, 100)}`)}::${ghaEsc(`${o.fix}\n(untrusted advice, score ${o.entries[0]!.score}) ${ctx.core.config.baseUrl}/k/${o.entries[0]!.id}`)}`,
+              ...o.entries.slice(1).map((e) => `::notice title=${ghaProp(`Also: ${flat(e.title, 100)}`)}::${ghaEsc(`${ctx.core.config.baseUrl}/k/${e.id}`)}`),
+            ].join('\n'),
     },
   },
   headers: (o) => ({ link: `</e/${encodeURIComponent(o.sig)}>; rel=canonical` }),
@@ -262,14 +274,18 @@ export const kbLookupOp = defineOp({
     [
       `### Agent Commons: \`${o.sig.replace(/`/g, "'")}\``,
       '',
-      ...(o.match === 'coarse' ? ['Coarse match: fixes of the same error code and message with other names; check they apply.', ''] : []),
-      ...o.entries.map((e) => `- [k/${e.id}](/k/${e.id}) score ${e.score}: ${flat(e.title, 120).replace(/[[\]<>]/g, '')}`),
-      '',
-      '**Top fix** (untrusted advice, check before applying):',
-      '',
-      '```text',
-      o.fix.replace(/```/g, "'''"),
-      '```',
+      ...(o.match === 'near' ? ['Near match: the fix of an entry whose key line agrees closely with this one; check it applies.', ''] : []),
+      ...(o.match === 'related'
+        ? ['No confident fix. Related entries to check:', '', ...o.related.map((r) => `- [k/${r.id}](/k/${r.id}): ${flat(r.title, 120).replace(/[[\]<>]/g, '')}`)]
+        : [
+            ...o.entries.map((e) => `- [k/${e.id}](/k/${e.id}) score ${e.score}: ${flat(e.title, 120).replace(/[[\]<>]/g, '')}`),
+            '',
+            '**Top fix** (untrusted advice, check before applying):',
+            '',
+            '```text',
+            o.fix.replace(/```/g, "'''"),
+            '```',
+          ]),
       '',
     ].join('\n'),
 });
@@ -317,15 +333,19 @@ export const kbHashOp = defineOp({
     const kb = ctx.core.store.kb;
     // The hash of a signature (the current version's, or one an entry had under an earlier version),
     // else of a coarse signature.
-    let match: Match = 'exact';
+    const match: Match = 'exact';
     let entries = await kb.byHash(input.hex, HITS, true);
     if (!entries.length) entries = await kb.byOldHash(input.hex, HITS);
-    if (!entries.length) {
-      entries = await kb.byCoarse(input.hex, HITS);
-      match = 'coarse';
-    }
     const base = { h: input.hex, h12: input.hex.slice(0, 12) };
     if (!entries.length) {
+      // A coarse hash: the same error code and template with other names. Without the text, no
+      // agreement can be measured: related entries, no fix.
+      const near = await kb.byCoarse(input.hex, HITS);
+      if (near.length) {
+        await recordWanted(ctx, input.hex, null, []);
+        const related = near.slice(0, RELATED).map((e) => ({ id: e.id, title: e.title, why: 'same error code and message template, other names' }));
+        return { ...base, match: 'related' as const, hits: 0, entries: [], fix: '', related, next: `no confident fix for a coarse hash: GET /k/<id> of a related entry, or POST /e with the whole error output` };
+      }
       await recordWanted(ctx, input.hex, null, []);
       const m = await miss(ctx, { sig: '', h: input.hex, raw: 0 }, [], 'no fix for this hash');
       return { ...base, match: m.match, hits: 0, entries: [], fix: '', related: m.related, next: m.next };
@@ -342,8 +362,8 @@ export const kbHashOp = defineOp({
     return out;
   },
   text: (o) =>
-    o.match === 'none'
-      ? [`h: ${o.h12} hits=0 match=none`, 'related: -', `next: ${o.next}`].join('\n')
+    o.match === 'none' || o.match === 'related'
+      ? [`h: ${o.h12} hits=0 match=${o.match}`, ...(o.related.length ? o.related.map((r) => `related: k/${r.id} ${flat(r.title, 120)}${r.why ? ` (${r.why})` : ''}`) : ['related: -']), `next: ${o.next}`].join('\n')
       : [`h: ${o.h12} hits=${o.hits} match=${o.match}`, ...entryLines(o.entries), `fix: ${flat(o.fix, 600)}`, `next: ${o.next}`].join('\n'),
 });
 

@@ -1,0 +1,219 @@
+// The answer path of POST /e (and /e/{msg}, MCP kb_e, A2A kb.e): one candidate list for the whole
+// output, re-ranked by one documented score, and a confidence said out loud.
+//
+// 1. Key lines. ErrSig's signature of the whole output (its decisive line) comes first; up to
+//    KEY_LINES more lines that state an error are signed alone, so an output whose decisive line
+//    ErrSig misjudged still finds its entry. Wrapper lines that many errors share never lead.
+// 2. Stages. Each key line's fine hash (exact), then its coarse hash (same code and template, other
+//    names), then, only when no stage found an exact entry, text retrieval over the entries'
+//    title, error, fix and tags (FTS5 bm25 / tsvector ts_rank) with the key lines' words.
+// 3. One score per candidate entry (`keySim`, 0..1): the agreement of its signature with the best
+//    key line: the words of both (Dice), the error codes and exception classes (a different code
+//    is a different error), the tag (language or tool); plus small terms for the ecosystem and
+//    libraries the output names, and for outcomes other agents reported. docs/decisions.md.
+// 4. Confidence. `exact`: a key line's own signature has entries. `near`: the best candidate's
+//    signature agrees with a key line at NEAR or more and no other entry is as close. `related`:
+//    candidates worth a look (RELATED or more), no fix. None: a miss.
+import { errsig } from './errsig/errsig.js';
+import { libsInText } from './libs.js';
+import type { KbHit, KbRepo } from './ports.js';
+
+/** Agreement of a candidate's key line at or above which its fix is shown as `near`. */
+export const NEAR = 0.72;
+/** A `near` answer needs this lead over the next entry's agreement, else it is `related`. */
+export const MARGIN = 0.04;
+/** Candidates below this agreement are not named at all. */
+export const RELATED = 0.3;
+/** Lines signed on their own besides the whole output's decisive line. */
+export const KEY_LINES = 4;
+/** Candidates kept per stage and key line. */
+const PER_STAGE = 5;
+
+export type Stage = 'exact' | 'coarse' | 'text';
+export type Confidence = 'exact' | 'near' | 'related' | 'none';
+
+export interface KeyLine {
+  sig: string;
+  h: string;
+  ch: string;
+}
+
+export interface Candidate {
+  hit: KbHit;
+  stage: Stage;
+  /** keySim of the entry's signature with the best key line, 0..1. */
+  sim: number;
+  /** The final score (sim plus the small terms), what the list is ordered by. */
+  score: number;
+  /** Why it was picked, one short phrase. */
+  why: string;
+}
+
+export interface Answer {
+  key: KeyLine;
+  match: Confidence;
+  candidates: Candidate[];
+}
+
+// ---- key lines ----
+
+/** A line that states an error (a cheap test: the key line is signed only when it passes). */
+const ERRORISH = /\b(error|exception|fatal|failed|failure|panic|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno)\b/i;
+
+/**
+ * Lines that many different errors print around the one that states theirs: never a key line of
+ * their own when the output has another (docs/decisions.md lists them with examples).
+ */
+export const WRAPPERS: readonly RegExp[] = [
+  /^error: failed to push some refs to\b/i,
+  /^error: external filter .* failed/i,
+  /^error: failed to (?:run custom build command|compile)\b/i,
+  /^npm ERR! (?:A complete log of this run can be found in|code E?[A-Z0-9_]*$|errno -?\d+$|Lifecycle script .* failed|command failed|path )/i,
+  /^npm error (?:A complete log|code |errno |command failed|path )/i,
+  /^\[ERROR\] (?:Failed to execute goal .*?: Compilation failure$|-> \[Help 1\]|Re-run Maven|To see the full stack trace|For more information about the errors|$)/i,
+  /^\[ERROR\] Some problems were encountered while processing the POMs:?$/i,
+  /^FAILURE: Build failed with an exception\.?$/i,
+  /^\* What went wrong:$/i,
+  /^Error: Process completed with exit code \d+\.?$/i,
+  /^make(?:\[\d+\])?: \*\*\* .*Error \d+/i,
+  /^error: command .* failed with exit (?:code|status) \d+/i,
+  /^ERROR: failed to solve:/i,
+  /^Unable to find image .* locally$/i,
+  /^error: (?:Recipe|script) .* (?:failed|returned)/i,
+  /^subprocess-exited-with-error$/i,
+  /^╰─> See above for output\.?$/,
+  /^Error: Command failed with exit code \d+/i,
+  /^exit status \d+$/i,
+  /^(?:Traceback \(most recent call last\):|During handling of the above exception, another exception occurred:)$/,
+  /^[\w.-]+@[\w.-]+:[^\s]*[$#] /,
+  /^NAME\s+READY\s+STATUS\b/,
+  /^ELIFECYCLE\b|^ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL\b/,
+];
+
+export const isWrapper = (line: string): boolean => WRAPPERS.some((w) => w.test(line.trim()));
+
+/** Log prefixes in front of a tool's own line: CI timestamps, BuildKit steps, bracketed times. */
+const PREFIX = /^(?:\s*(?:\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?|\[\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?\]|#\d+ \d+\.\d+|\[\s*\d+\.\d+\]|\d{2}:\d{2}:\d{2}(?:\.\d+)?)\s+)+/;
+
+/** The output with log prefixes taken off every line (what a tool printed, not when). */
+export function unprefixed(text: string): string {
+  return text.split('\n').map((l) => l.replace(PREFIX, '')).join('\n');
+}
+
+/** The key lines of an output, best first: the whole output's signature, then error lines alone. */
+export function keyLines(text: string): KeyLine[] {
+  const clean = unprefixed(text);
+  const out: KeyLine[] = [];
+  const seen = new Set<string>();
+  const add = (t: string) => {
+    const s = errsig(t);
+    if (!seen.has(s.h)) {
+      seen.add(s.h);
+      out.push({ sig: s.sig, h: s.h, ch: s.ch });
+    }
+  };
+  add(clean);
+  if (clean !== text) add(text);
+  const lines = clean.split('\n').map((l) => l.trim()).filter((l) => l.length >= 8 && l.length <= 400 && ERRORISH.test(l) && !isWrapper(l));
+  // The last error lines of an output are usually its cause (a log runs down to it).
+  for (const l of lines.reverse()) {
+    if (out.length >= KEY_LINES + 1) break;
+    add(l);
+  }
+  return out;
+}
+
+// ---- agreement of two signatures ----
+
+const PLACEHOLDER = /<[a-z]+>/g;
+const STOP = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'on', 'at', 'for', 'is', 'be', 'by', 'and', 'or', 'not', 'no', 'with', 'from', 'as', 'it', 'this', 'that', 'error', 'errors', 'fatal', 'failed']);
+
+const tagOf = (sig: string) => sig.slice(0, Math.max(0, sig.indexOf(':')));
+
+/** The words of a signature (tag, placeholders and small words dropped), lower-cased. */
+export function wordsOf(sig: string): string[] {
+  const body = sig.slice(sig.indexOf(':') + 1).replace(PLACEHOLDER, ' ').toLowerCase();
+  return [...new Set(body.match(/[\p{L}\p{N}_][\p{L}\p{N}_.-]*[\p{L}\p{N}_]|[\p{L}\p{N}]/gu) ?? [])].filter((w) => w.length >= 2 && !STOP.has(w));
+}
+
+/** Error codes and exception classes: E0502, TS2322, ERESOLVE, ENOENT, KeyError, java.lang.X. */
+export function codesOf(sig: string): Set<string> {
+  const body = sig.slice(sig.indexOf(':') + 1);
+  const codes = body.match(/\b(?:E\d{3,4}|TS\d{3,5}|C\d{4}|CS\d{4}|LNK\d{4}|SQLSTATE\[?\w+|ORA-\d+|E[A-Z]{3,}[A-Z0-9_]*|[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Fault)|[a-z]+(?:\.[a-z]+)+\.[A-Z]\w+)\b/g) ?? [];
+  return new Set(codes.map((c) => c.replace(/^.*\./, '')));
+}
+
+const GENERIC_TAGS = new Set(['', 'other', 'sh']);
+
+/** Agreement of two signatures' key lines, 0..1. */
+export function keySim(a: string, b: string): number {
+  if (a === b) return 1;
+  const wa = wordsOf(a);
+  const wb = new Set(wordsOf(b));
+  if (!wa.length || !wb.size) return 0;
+  let common = 0;
+  for (const w of wa) if (wb.has(w)) common++;
+  let sim = (2 * common) / (wa.length + wb.size);
+  const ca = codesOf(a);
+  const cb = codesOf(b);
+  if (ca.size && cb.size) {
+    const shared = [...ca].some((c) => cb.has(c));
+    // Another code or exception class is another error, however many words agree.
+    sim = shared ? 0.35 + 0.65 * sim : sim * 0.35;
+  }
+  const ta = tagOf(a);
+  const tb = tagOf(b);
+  if (ta !== tb && !GENERIC_TAGS.has(ta) && !GENERIC_TAGS.has(tb)) sim *= 0.75;
+  return sim;
+}
+
+// ---- the candidate list ----
+
+const STAGE_RANK: Record<Stage, number> = { exact: 0, coarse: 1, text: 2 };
+
+/** The ecosystem a signature's tag points to (for agreement with an entry's). */
+const ECO_OF_TAG: Record<string, string> = { py: 'pypi', pip: 'pypi', node: 'npm', npm: 'npm', ts: 'npm', rust: 'crates', go: 'go', java: 'maven' };
+
+/** The words text retrieval looks for: the key lines' words, longest (most telling) first. */
+function retrievalWords(keys: KeyLine[]): string[] {
+  const words = new Set<string>();
+  for (const k of keys) for (const w of wordsOf(k.sig)) words.add(w);
+  return [...words].sort((a, b) => b.length - a.length).slice(0, 12);
+}
+
+/** Builds the answer for an output (or one quoted line). */
+export async function answer(kb: KbRepo, text: string): Promise<Answer> {
+  const keys = keyLines(text);
+  const byId = new Map<string, Candidate>();
+  const names = new Set(libsInText(text).map((l) => l.name.toLowerCase()));
+  const ecoHint = ECO_OF_TAG[tagOf(keys[0]!.sig)];
+  const consider = (hit: KbHit, stage: Stage, why: string, keyIdx: number) => {
+    let sim = 0;
+    for (const k of keys) sim = Math.max(sim, keySim(k.sig, hit.sig));
+    if (stage === 'exact') sim = 1;
+    // Small terms: the ecosystem the key line points to, libraries the output names, outcomes.
+    let score = sim;
+    if (ecoHint && hit.eco === ecoHint) score += 0.02;
+    if (hit.libs.some((l) => names.has(l.name.toLowerCase()))) score += 0.03;
+    score += Math.max(-0.05, Math.min(0.05, (hit.confirms * 3 - hit.fails * 2) * 0.005));
+    // A later key line's exact hit ranks after the decisive line's.
+    if (stage === 'exact') score -= keyIdx * 0.001;
+    const prev = byId.get(hit.id);
+    if (!prev || STAGE_RANK[stage] < STAGE_RANK[prev.stage] || (stage === prev.stage && score > prev.score)) byId.set(hit.id, { hit, stage, sim, score, why });
+  };
+  for (const [i, k] of keys.entries()) for (const hit of await kb.byHash(k.h, PER_STAGE, i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output', i);
+  const exact = [...byId.values()].some((c) => c.stage === 'exact');
+  if (!exact) {
+    for (const [i, k] of keys.entries()) for (const hit of await kb.byCoarse(k.ch, PER_STAGE)) consider(hit, 'coarse', 'same error code and message template, other names', i);
+    const words = retrievalWords(keys);
+    if (words.length) for (const hit of await kb.retrieve(words, 2 * PER_STAGE)) consider(hit, 'text', 'words of the error in its text', 0);
+  }
+  const candidates = [...byId.values()].sort((a, b) => STAGE_RANK[a.stage === 'exact' ? 'exact' : 'coarse'] - STAGE_RANK[b.stage === 'exact' ? 'exact' : 'coarse'] || b.score - a.score);
+  const top = candidates[0];
+  let match: Confidence = 'none';
+  if (top?.stage === 'exact') match = 'exact';
+  else if (top && top.sim >= NEAR && (candidates.length < 2 || top.sim - candidates[1]!.sim >= MARGIN)) match = 'near';
+  else if (top && top.sim >= RELATED) match = 'related';
+  const shown = match === 'exact' || match === 'near' ? candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED) : candidates.filter((c) => c.sim >= RELATED);
+  return { key: keys[0]!, match, candidates: shown };
+}
