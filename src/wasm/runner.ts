@@ -248,6 +248,9 @@ export class WasmRunner implements ComputeRunner {
 function kill(proc: ChildProcess): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
+    // A runner is unref'd so that it never holds the server open; while it is being ended the
+    // wait for its exit must (else a closing process could drain its loop with this unsettled).
+    proc.ref();
     proc.once('exit', () => resolve());
     try {
       proc.kill('SIGKILL');

@@ -24,6 +24,8 @@ export const NEAR = 0.72;
 export const MARGIN = 0.04;
 /** Candidates below this agreement are not named at all. */
 export const RELATED = 0.3;
+/** Entries of one signature: the best one's detail agreement must lead the next one's by this. */
+export const DETAIL_MARGIN = 0.04;
 /** Lines signed on their own besides the whole output's decisive line. */
 export const KEY_LINES = 4;
 /** Candidates kept per stage and key line. */
@@ -43,6 +45,8 @@ export interface Candidate {
   stage: Stage;
   /** keySim of the entry's signature with the best key line, 0..1. */
   sim: number;
+  /** Agreement of the whole output with the entry's error text and title, 0..1 (detailSim). */
+  detail: number;
   /** The final score (sim plus the small terms), what the list is ordered by. */
   score: number;
   /** Why it was picked, one short phrase. */
@@ -167,6 +171,21 @@ export function keySim(a: string, b: string): number {
   return sim;
 }
 
+/** The telling words of a text: lower-cased, at least 3 characters, no bare numbers or small words. */
+export function detailWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []) if (!/^\d+$/.test(w) && !STOP.has(w) && w.length <= 40) out.add(w);
+  return out;
+}
+
+/** Agreement of an output's words with an entry's (cosine of the two sets), 0..1. */
+export function detailSim(q: Set<string>, e: Set<string>): number {
+  if (!q.size || !e.size) return 0;
+  let common = 0;
+  for (const w of e) if (q.has(w)) common++;
+  return common / Math.sqrt(q.size * e.size);
+}
+
 // ---- the candidate list ----
 
 const STAGE_RANK: Record<Stage, number> = { exact: 0, coarse: 1, text: 2 };
@@ -187,33 +206,48 @@ export async function answer(kb: KbRepo, text: string): Promise<Answer> {
   const byId = new Map<string, Candidate>();
   const names = new Set(libsInText(text).map((l) => l.name.toLowerCase()));
   const ecoHint = ECO_OF_TAG[tagOf(keys[0]!.sig)];
-  const consider = (hit: KbHit, stage: Stage, why: string, keyIdx: number) => {
+  const consider = (hit: KbHit, stage: Stage, why: string) => {
     let sim = 0;
     for (const k of keys) sim = Math.max(sim, keySim(k.sig, hit.sig));
     if (stage === 'exact') sim = 1;
-    // Small terms: the ecosystem the key line points to, libraries the output names, outcomes.
-    let score = sim;
-    if (ecoHint && hit.eco === ecoHint) score += 0.02;
-    if (hit.libs.some((l) => names.has(l.name.toLowerCase()))) score += 0.03;
-    score += Math.max(-0.05, Math.min(0.05, (hit.confirms * 3 - hit.fails * 2) * 0.005));
-    // A later key line's exact hit ranks after the decisive line's.
-    if (stage === 'exact') score -= keyIdx * 0.001;
     const prev = byId.get(hit.id);
-    if (!prev || STAGE_RANK[stage] < STAGE_RANK[prev.stage] || (stage === prev.stage && score > prev.score)) byId.set(hit.id, { hit, stage, sim, score, why });
+    if (!prev || STAGE_RANK[stage] < STAGE_RANK[prev.stage] || (stage === prev.stage && sim > prev.sim)) byId.set(hit.id, { hit, stage, sim, detail: 0, score: sim, why });
   };
-  for (const [i, k] of keys.entries()) for (const hit of await kb.byHash(k.h, PER_STAGE, i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output', i);
-  const exact = [...byId.values()].some((c) => c.stage === 'exact');
-  if (!exact) {
-    for (const [i, k] of keys.entries()) for (const hit of await kb.byCoarse(k.ch, PER_STAGE)) consider(hit, 'coarse', 'same error code and message template, other names', i);
+  for (const [i, k] of keys.entries()) for (const hit of await kb.byHash(k.h, PER_STAGE, i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
+  if (![...byId.values()].some((c) => c.stage === 'exact')) {
+    for (const k of keys) for (const hit of await kb.byCoarse(k.ch, PER_STAGE)) consider(hit, 'coarse', 'same error code and message template, other names');
     const words = retrievalWords(keys);
-    if (words.length) for (const hit of await kb.retrieve(words, 2 * PER_STAGE)) consider(hit, 'text', 'words of the error in its text', 0);
+    if (words.length) for (const hit of await kb.retrieve(words, 2 * PER_STAGE)) consider(hit, 'text', 'words of the error in its text');
   }
-  const candidates = [...byId.values()].sort((a, b) => STAGE_RANK[a.stage === 'exact' ? 'exact' : 'coarse'] - STAGE_RANK[b.stage === 'exact' ? 'exact' : 'coarse'] || b.score - a.score);
-  const top = candidates[0];
+  let candidates = [...byId.values()];
+  // Several candidates: which one's error reads like this output (its error text and title against
+  // the output's words). One exact candidate needs no such read: the hot path stays one lookup.
+  if (candidates.length > 1) {
+    const q = detailWords(unprefixed(text));
+    const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
+    for (const [i, c] of candidates.entries()) {
+      const e = entries[i];
+      c.detail = e ? detailSim(q, detailWords(`${e.title}\n${e.error}`)) : 0;
+    }
+  }
+  for (const c of candidates) {
+    // Small terms: the ecosystem the key line points to, libraries the output names, outcomes.
+    let score = c.sim * 0.5 + c.detail * 0.5;
+    if (ecoHint && c.hit.eco === ecoHint) score += 0.02;
+    if (c.hit.libs.some((l) => names.has(l.name.toLowerCase()))) score += 0.03;
+    score += Math.max(-0.05, Math.min(0.05, (c.hit.confirms * 3 - c.hit.fails * 2) * 0.005));
+    c.score = score;
+  }
+  candidates = candidates.sort((a, b) => (a.stage === 'exact' ? 0 : 1) - (b.stage === 'exact' ? 0 : 1) || b.score - a.score);
+  const [top, second] = candidates;
   let match: Confidence = 'none';
-  if (top?.stage === 'exact') match = 'exact';
-  else if (top && top.sim >= NEAR && (candidates.length < 2 || top.sim - candidates[1]!.sim >= MARGIN)) match = 'near';
+  if (top?.stage === 'exact') {
+    // One signature, several entries: the fix is claimed only when one entry's error reads clearly
+    // more like this output than the next one's.
+    const tied = second?.stage === 'exact' && top.detail - second.detail < DETAIL_MARGIN;
+    match = tied ? 'related' : 'exact';
+  } else if (top && top.sim >= NEAR && (!second || top.score - second.score >= MARGIN)) match = 'near';
   else if (top && top.sim >= RELATED) match = 'related';
-  const shown = match === 'exact' || match === 'near' ? candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED) : candidates.filter((c) => c.sim >= RELATED);
+  const shown = match === 'exact' || match === 'near' ? candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED) : candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED);
   return { key: keys[0]!, match, candidates: shown };
 }
