@@ -11,17 +11,23 @@
 //    key line: the words of both (Dice), the error codes and exception classes (a different code
 //    is a different error), the tag (language or tool); plus small terms for the ecosystem and
 //    libraries the output names, and for outcomes other agents reported. docs/decisions.md.
-// 4. Confidence. `exact`: a key line's own signature has entries. `near`: the best candidate's
-//    signature agrees with a key line at NEAR or more and no other entry is as close. `related`:
+// 4. Confidence. `exact`: a key line's own signature has entries (and, when several entries share
+//    it, one reads clearly more like the output). `near`: the best candidate's `confidence` (its
+//    key-line agreement, how its error text reads against the output, and how many of its key
+//    line's words the output has) is NEAR or more and it leads the next candidate by MARGIN.
+//    Calibrated on the main part of test/kb/eval, never the held-out part (docs/decisions.md). `related`:
 //    candidates worth a look (RELATED or more), no fix. None: a miss.
 import { errsig } from './errsig/errsig.js';
 import { libsInText } from './libs.js';
 import type { KbHit, KbRepo } from './ports.js';
 
-/** Agreement of a candidate's key line at or above which its fix is shown as `near`. */
+/**
+ * Confidence of a candidate that is not exact: (4 sim + 4 detail + cover) / 9. At NEAR or more, and
+ * MARGIN ahead of the next candidate's score, its fix is shown as `near`.
+ */
+export const confidence = (c: Pick<Candidate, 'sim' | 'detail' | 'cover'>) => (4 * c.sim + 4 * c.detail + c.cover) / 9;
 export const NEAR = 0.72;
-/** A `near` answer needs this lead over the next entry's agreement, else it is `related`. */
-export const MARGIN = 0.04;
+export const MARGIN = 0.12;
 /** Candidates below this agreement are not named at all. */
 export const RELATED = 0.3;
 /** Entries of one signature: the best one's detail agreement must lead the next one's by this. */
@@ -47,6 +53,8 @@ export interface Candidate {
   sim: number;
   /** Agreement of the whole output with the entry's error text and title, 0..1 (detailSim). */
   detail: number;
+  /** Share of the words of the entry's key line that the output has (a name it lacks: another error). */
+  cover: number;
   /** The final score (sim plus the small terms), what the list is ordered by. */
   score: number;
   /** Why it was picked, one short phrase. */
@@ -102,6 +110,18 @@ const PREFIX = /^(?:\s*(?:\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?|\[\d{4}-\d{2}-\d{2}[T ]
 /** The output with log prefixes taken off every line (what a tool printed, not when). */
 export function unprefixed(text: string): string {
   return text.split('\n').map((l) => l.replace(PREFIX, '')).join('\n');
+}
+
+/** The signatures of an entry's error lines that state an error, each signed alone (memoized). */
+const lineMemo = new Map<string, string[]>();
+function errorLines(error: string): string[] {
+  let hs = lineMemo.get(error);
+  if (!hs) {
+    hs = unprefixed(error).split('\n').map((l) => l.trim()).filter((l) => l.length >= 8 && l.length <= 400 && ERRORISH.test(l) && !isWrapper(l)).slice(0, 12).map((l) => errsig(l).h);
+    if (lineMemo.size >= 4096) lineMemo.delete(lineMemo.keys().next().value!);
+    lineMemo.set(error, hs);
+  }
+  return hs;
 }
 
 /** The key lines of an output, best first: the whole output's signature, then error lines alone. */
@@ -206,12 +226,17 @@ export async function answer(kb: KbRepo, text: string): Promise<Answer> {
   const byId = new Map<string, Candidate>();
   const names = new Set(libsInText(text).map((l) => l.name.toLowerCase()));
   const ecoHint = ECO_OF_TAG[tagOf(keys[0]!.sig)];
+  const said = new Set([...detailWords(unprefixed(text)), ...keys.flatMap((k) => wordsOf(k.sig))]);
+  const cover = (sig: string) => {
+    const w = wordsOf(sig).flatMap((x) => x.match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((x) => !/^\d+$/.test(x) && !STOP.has(x));
+    return w.length ? w.filter((x) => said.has(x)).length / w.length : 1;
+  };
   const consider = (hit: KbHit, stage: Stage, why: string) => {
     let sim = 0;
     for (const k of keys) sim = Math.max(sim, keySim(k.sig, hit.sig));
     if (stage === 'exact') sim = 1;
     const prev = byId.get(hit.id);
-    if (!prev || STAGE_RANK[stage] < STAGE_RANK[prev.stage] || (stage === prev.stage && sim > prev.sim)) byId.set(hit.id, { hit, stage, sim, detail: 0, score: sim, why });
+    if (!prev || STAGE_RANK[stage] < STAGE_RANK[prev.stage] || (stage === prev.stage && sim > prev.sim)) byId.set(hit.id, { hit, stage, sim, detail: 0, cover: cover(hit.sig), score: sim, why });
   };
   for (const [i, k] of keys.entries()) for (const hit of await kb.byHash(k.h, PER_STAGE, i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
   if (![...byId.values()].some((c) => c.stage === 'exact')) {
@@ -222,12 +247,22 @@ export async function answer(kb: KbRepo, text: string): Promise<Answer> {
   let candidates = [...byId.values()];
   // Several candidates: which one's error reads like this output (its error text and title against
   // the output's words). One exact candidate needs no such read: the hot path stays one lookup.
-  if (candidates.length > 1) {
+  const anyExact = candidates.some((c) => c.stage === 'exact');
+  if (candidates.length > 1 || (candidates.length && !anyExact)) {
     const q = detailWords(unprefixed(text));
+    const mine = new Set(keys.map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
     for (const [i, c] of candidates.entries()) {
       const e = entries[i];
-      c.detail = e ? detailSim(q, detailWords(`${e.title}\n${e.error}`)) : 0;
+      if (!e) continue;
+      c.detail = detailSim(q, detailWords(`${e.title}\n${e.error}`));
+      // A key line of the output is, signed alone, a line of the entry's own error: the same
+      // statement of the error (a quoted line, or a decisive line ErrSig chose otherwise there).
+      if (!anyExact && c.sim < 1 && errorLines(e.error).some((h) => mine.has(h))) {
+        c.sim = 1;
+        c.cover = 1;
+        c.why = 'a line of its error reads the same';
+      }
     }
   }
   for (const c of candidates) {
@@ -246,7 +281,7 @@ export async function answer(kb: KbRepo, text: string): Promise<Answer> {
     // more like this output than the next one's.
     const tied = second?.stage === 'exact' && top.detail - second.detail < DETAIL_MARGIN;
     match = tied ? 'related' : 'exact';
-  } else if (top && top.sim >= NEAR && (!second || top.score - second.score >= MARGIN)) match = 'near';
+  } else if (top && confidence(top) >= NEAR && (!second || top.score - second.score >= MARGIN)) match = 'near';
   else if (top && top.sim >= RELATED) match = 'related';
   const shown = match === 'exact' || match === 'near' ? candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED) : candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED);
   return { key: keys[0]!, match, candidates: shown };
