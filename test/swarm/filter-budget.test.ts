@@ -118,16 +118,20 @@ describe('time budget', () => {
     })();
     const t0 = performance.now();
     const N = 40;
-    for (let i = 0; i < N; i++) expect((await pub(topic, LINE)).status).toBe(201);
-    // 40 subscriptions, each allowed 40 ms of filter time in a minute: all paused within about 2 s of filter time.
-    await vi.waitFor(async () => {
-      for (const o of owners) for (const x of await subsOf(o)) expect(x.paused, x.id).not.toBeNull();
-    }, { timeout: 20_000, interval: 200 });
+    let stalls: number[];
+    try {
+      for (let i = 0; i < N; i++) expect((await pub(topic, LINE)).status).toBe(201);
+      // 40 subscriptions, each allowed 40 ms of filter time in a minute: all paused within about 2 s of filter time.
+      await vi.waitFor(async () => {
+        for (const o of owners) for (const x of await subsOf(o)) expect(x.paused, x.id).not.toBeNull();
+      }, { timeout: 20_000, interval: 200 });
+    } finally {
+      polling = false;
+      await poller;
+      h.disable();
+      stalls = probe.stop();
+    }
     const wall = performance.now() - t0;
-    polling = false;
-    await poller;
-    h.disable();
-    const stalls = probe.stop();
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
     const fig = {
       wall_ms: Math.round(wall),
