@@ -1,7 +1,8 @@
 // Swarm port: subscriptions held up to a cap, cursors that move only forward and compare-and-set
 // (of concurrent moves from the same point exactly one wins), a kv: entry written with its cursor
 // move or not at all and never backwards, digest due times, the per-day credit cap, expiry, and
-// retention of topic lines (bus topics `ps:…`) per topic, all persistent across a restart.
+// retention of topic lines (bus topics `ps:…`) per topic, filter time added with cursor moves and
+// a pause with its reason (filter budget), all persistent across a restart.
 import { expect, it } from 'vitest';
 import type { NewSub } from '../../src/core/swarm/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
@@ -107,6 +108,26 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.swarm.spend(r.id, 100, 1, 4)).toBe(false);
     expect(await s.store.swarm.spend(r.id, 101, 3, 4)).toBe(true);
     expect(await s.store.swarm.spend(r.id, 101, 2, 4)).toBe(false);
+  });
+
+  it('filter time adds up with cursor moves (kv: deliveries too); a pause and its reason are kept, a later one replaces it', async () => {
+    const s = await open();
+    const t = s.clock.now();
+    const a = await identity(s.store, t);
+    const r = sub(a.id, t);
+    await s.store.swarm.create(r, 10);
+    expect(await s.store.swarm.get(r.id)).toMatchObject({ filterUs: 0, pausedUntil: null, pausedWhy: null });
+    expect(await s.store.swarm.advance(r.id, 0, 1, { filtered: 1, filterUs: 1234.4 })).toBe(true);
+    // A refused move adds nothing.
+    expect(await s.store.swarm.advance(r.id, 0, 1, { filtered: 1, filterUs: 99 })).toBe(false);
+    expect(await s.store.swarm.kvDeliver(r.id, 1, 2, { delivered: 1, filterUs: 766 }, entry(a.id, 2, 'two', t))).toBe(true);
+    await s.store.swarm.pause(r.id, t + 3_600_000, 'filter over its time budget (300 ms in the last minute, over 250 ms)');
+    let again = await s.reopen();
+    expect(await again.swarm.get(r.id)).toMatchObject({ cursor: 2, filtered: 1, delivered: 1, filterUs: 2000, pausedUntil: t + 3_600_000, pausedWhy: 'filter over its time budget (300 ms in the last minute, over 250 ms)' });
+    expect((await again.swarm.byOwner(a.id))[0]).toMatchObject({ pausedUntil: t + 3_600_000 });
+    await again.swarm.pause(r.id, t + 86_400_000, 'filter cost: credits short');
+    again = await s.reopen();
+    expect((await again.swarm.onTopic('g:t'))[0]).toMatchObject({ id: r.id, pausedUntil: t + 86_400_000, pausedWhy: 'filter cost: credits short' });
   });
 
   it('expiry deletes only expired subscriptions; page walks every one by id', async () => {

@@ -1,6 +1,6 @@
 // Async ports of the credit ledger; src/store/sqlite/ledger.ts implements them.
 
-export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'fn' | 'burn' | 'compute';
+export type TxKind = 'grant' | 'mint' | 'escrow' | 'payout' | 'refund' | 'fn' | 'burn' | 'compute' | 'filter';
 
 export interface Posting {
   account: string;

@@ -12,6 +12,9 @@
 // Digest mode: a publish marks the subscription due swarm.digest seconds later; a ticker queues
 // due ones; one delivery carries up to swarm.digest_max lines. A crash between a line's commit and
 // its enqueue is caught up by the reconciliation that runs at start and with every sweep.
+// Filters are timed per line and budgeted per subscription (budget.ts): over its time budget or its
+// credits a subscription is paused (store: paused_until, paused_why), and a round gives the event
+// loop a turn every swarm.slice_ms, so slow filters cannot hold the serving thread.
 import { createHash } from 'node:crypto';
 import type { Job, JobQueue } from '../jobs/ports.js';
 import { startWorker } from '../jobs/worker.js';
@@ -20,7 +23,8 @@ import { limit } from '../limits.js';
 import { putMail } from '../mail/mail.js';
 import type { Core } from '../ops/types.js';
 import { startSweep } from '../sweep.js';
-import { filterOf } from './filter.js';
+import { chargeFilter, giveTurn, meterOf, timedFilter } from './budget.js';
+import { filterOf, type LineFilter } from './filter.js';
 import { chargeFn, fnRunnerOf, utcDay } from './fn.js';
 import { flatLine, headOf, type Line, publishLine, readLines } from './lines.js';
 import type { SubCounts, SubRow } from './ports.js';
@@ -44,7 +48,8 @@ export async function afterPublish(core: Core, line: Line): Promise<void> {
   const due: string[] = [];
   const now = core.now();
   for (const s of subs) {
-    if (s.expires <= now) continue;
+    // A paused subscription has a delayed job (or a due time) for the end of its pause.
+    if (s.expires <= now || pausedAt(s, now)) continue;
     if (s.mode === 'digest') {
       if (s.due === null) due.push(s.id);
       continue;
@@ -79,9 +84,9 @@ async function toMail(core: Core, sub: SubRow, lines: readonly Line[], missed: n
 
 const nextDay = (core: Core) => (utcDay(core.now()) + 1) * 86_400_000;
 
-async function runFn(core: Core, sub: SubRow, sink: Extract<Sink, { kind: 'fn' }>, line: Line, from: number, missed: number): Promise<Step> {
+async function runFn(core: Core, sub: SubRow, sink: Extract<Sink, { kind: 'fn' }>, line: Line, from: number, missed: number, filterUs: number): Promise<Step> {
   const sw = core.store.swarm;
-  const adv = async (c: SubCounts): Promise<Step> => ((await sw.advance(sub.id, from, line.seq, { missed, ...c })) ? 'ok' : 'lost');
+  const adv = async (c: SubCounts): Promise<Step> => ((await sw.advance(sub.id, from, line.seq, { missed, filterUs, ...c })) ? 'ok' : 'lost');
   const runner = fnRunnerOf(core);
   // No compute in this process (yet): the lines wait, retention permitting.
   if (!runner) return { until: core.now() + 60_000 };
@@ -115,20 +120,76 @@ async function runFn(core: Core, sub: SubRow, sink: Extract<Sink, { kind: 'fn' }
     const r = await toMail(core, sub, [made], missed);
     return adv(r === 'full' ? { dropped: 1 } : { delivered: 1 });
   }
-  const ok = await sw.kvDeliver(sub.id, from, line.seq, { delivered: 1, missed }, { owner: sub.owner, ns: target.ns, k: target.k, value: flatLine(out), topic: line.topic, seq: line.seq, by, hop, missed, updated: core.now() });
+  const ok = await sw.kvDeliver(sub.id, from, line.seq, { delivered: 1, missed, filterUs }, { owner: sub.owner, ns: target.ns, k: target.k, value: flatLine(out), topic: line.topic, seq: line.seq, by, hop, missed, updated: core.now() });
   return ok ? 'ok' : 'lost';
 }
 
-/** Hands one line to the sink and moves the cursor from `from` to its seq. */
-async function deliverEach(core: Core, sub: SubRow, line: Line, from: number): Promise<Step> {
+/** A pause a subscription earned with a line: until when, and why (in words its owner reads). */
+interface Pause {
+  until: number;
+  why: string;
+}
+
+/** Pauses `sub` (GET /v1/subs says why and until when); the worker looks again then. */
+async function pauseSub(core: Core, sub: SubRow, p: Pause): Promise<{ until: number }> {
+  await core.store.swarm.pause(sub.id, p.until, p.why);
+  core.log.info({ sub: sub.id, owner: sub.owner, until: p.until, why: p.why }, 'swarm: subscription paused');
+  return { until: p.until };
+}
+
+const pausedAt = (sub: SubRow, now: number) => sub.pausedUntil !== null && sub.pausedUntil > now;
+
+/**
+ * The subscription's compiled filter, or the pause of a stored filter that no longer compiles (one
+ * admitted before swarm.filter_prog was lowered): its owner reads why and replaces it.
+ */
+function filterFor(core: Core, sub: SubRow): LineFilter | Pause {
+  try {
+    return filterOf(sub.filter);
+  } catch (err) {
+    if (!(err instanceof CxError)) throw err;
+    return { until: core.now() + limit('swarm.filter_pause') * 1000, why: `${err.detail}; cancel it and subscribe with another` };
+  }
+}
+
+/** What the filter said of one line: pass, its time (µs) and the pause it earned (time budget, credits), if any. */
+interface Verdict {
+  pass: boolean;
+  us: number;
+  pause: Pause | null;
+}
+
+/**
+ * Runs the filter on one line: an re: filter timed, its time budgeted and charged in whole credits
+ * as they are owed; no filter or a prefix: (a string comparison) passes untimed and free.
+ */
+async function judge(core: Core, sub: SubRow, fn: LineFilter, text: string): Promise<Verdict> {
+  if (!sub.filter?.startsWith('re:')) return { pass: fn(text), us: 0, pause: null };
+  const t = timedFilter(core, sub.id, fn, text);
+  const now = core.now();
+  let pause: Pause | null = t.over ? { until: now + limit('swarm.filter_pause') * 1000, why: t.over } : null;
+  const n = meterOf(core).takeCredits(sub.id);
+  if (n > 0) {
+    const per = limit('swarm.filter_credit_ms');
+    let why: string | null = null;
+    if (!(await core.store.swarm.spend(sub.id, utcDay(now), n, sub.creditsDay))) why = `filter cost: max_credits_day ${sub.creditsDay} reached (1 credit per ${per} ms of filter time); paused until the next UTC day`;
+    else if (!(await chargeFilter(core, sub.owner, n, sub.id))) why = `filter cost: credits short (1 credit per ${per} ms of filter time); paused until the next UTC day`;
+    if (why && (!pause || pause.until < nextDay(core))) pause = { until: nextDay(core), why };
+  }
+  return { pass: t.pass, us: t.ms * 1000, pause };
+}
+
+/** Hands one line to the sink (when the filter passed it) and moves the cursor from `from` to its seq. */
+async function deliverEach(core: Core, sub: SubRow, line: Line, from: number, v: Verdict): Promise<Step> {
   const sw = core.store.swarm;
   const missed = line.seq - from - 1;
-  const adv = async (c: SubCounts): Promise<Step> => ((await sw.advance(sub.id, from, line.seq, { missed, ...c })) ? 'ok' : 'lost');
-  if (!filterOf(sub.filter)(line.text)) return adv({ filtered: 1 });
+  const filterUs = v.us;
+  const adv = async (c: SubCounts): Promise<Step> => ((await sw.advance(sub.id, from, line.seq, { missed, filterUs, ...c })) ? 'ok' : 'lost');
+  if (!v.pass) return adv({ filtered: 1 });
   const sink = parseSink(sub.sink);
   switch (sink.kind) {
     case 'kv': {
-      const ok = await sw.kvDeliver(sub.id, from, line.seq, { delivered: 1, missed }, { owner: sub.owner, ns: sink.ns, k: sink.k, value: line.text, topic: line.topic, seq: line.seq, by: line.by, hop: line.hop, missed, updated: core.now() });
+      const ok = await sw.kvDeliver(sub.id, from, line.seq, { delivered: 1, missed, filterUs }, { owner: sub.owner, ns: sink.ns, k: sink.k, value: line.text, topic: line.topic, seq: line.seq, by: line.by, hop: line.hop, missed, updated: core.now() });
       return ok ? 'ok' : 'lost';
     }
     case 'wq':
@@ -137,7 +198,7 @@ async function deliverEach(core: Core, sub: SubRow, line: Line, from: number): P
     case 'mb':
       return adv((await toMail(core, sub, [line], missed)) === 'full' ? { dropped: 1 } : { delivered: 1 });
     case 'fn':
-      return runFn(core, sub, sink, line, from, missed);
+      return runFn(core, sub, sink, line, from, missed, filterUs);
   }
 }
 
@@ -148,6 +209,8 @@ export interface PumpOutcome {
 
 async function pumpEach(core: Core, sub: SubRow): Promise<PumpOutcome> {
   const batch = limit('swarm.batch');
+  const fn = filterFor(core, sub);
+  if (typeof fn !== 'function') return pauseSub(core, sub, fn);
   let cursor = sub.cursor;
   for (let round = 0; round < 10; round++) {
     // The head first: a line committed after it may be published while the read is awaited.
@@ -159,10 +222,15 @@ async function pumpEach(core: Core, sub: SubRow): Promise<PumpOutcome> {
       return {};
     }
     for (const line of lines) {
-      const r = await deliverEach(core, sub, line, cursor);
-      if (r === 'lost') return {};
+      // Before each line: pumps woken by one turn of the loop share its slice (budget.ts).
+      await giveTurn();
+      const v = await judge(core, sub, fn, line.text);
+      const r = await deliverEach(core, sub, line, cursor, v);
+      if (r === 'lost') return v.pause ? pauseSub(core, sub, v.pause) : {};
       if (r !== 'ok') return { until: r.until };
       cursor = line.seq;
+      // The line that went over the budget is handled (its time is spent); the rest wait.
+      if (v.pause) return pauseSub(core, sub, v.pause);
     }
     if (lines.length < batch) return {};
   }
@@ -178,11 +246,28 @@ async function pumpDigest(core: Core, sub: SubRow): Promise<PumpOutcome> {
     if (head > from) await sw.advance(sub.id, from, head, { missed: head - from });
     return {};
   }
+  const fn = filterFor(core, sub);
+  if (typeof fn !== 'function') {
+    await pauseSub(core, sub, fn);
+    await sw.setDue(sub.id, fn.until);
+    return {};
+  }
   const missed = lines[0]!.seq - from - 1;
-  const pass = filterOf(sub.filter);
-  const hit = lines.filter((l) => pass(l.text));
-  const to = lines.at(-1)!.seq;
-  const counts: SubCounts = { missed, filtered: lines.length - hit.length, delivered: hit.length };
+  const hit: Line[] = [];
+  let us = 0;
+  let pause: Pause | null = null;
+  let seen = 0;
+  for (const l of lines) {
+    await giveTurn();
+    const v = await judge(core, sub, fn, l.text);
+    seen++;
+    us += v.us;
+    if (v.pass) hit.push(l);
+    // Over its budget: this digest carries the lines judged so far; the rest wait for the pause.
+    if ((pause = v.pause)) break;
+  }
+  const to = lines[seen - 1]!.seq;
+  const counts: SubCounts = { missed, filtered: seen - hit.length, delivered: hit.length, filterUs: us };
   const sink = parseSink(sub.sink);
   let ok: boolean;
   if (!hit.length) ok = await sw.advance(sub.id, from, to, counts);
@@ -197,6 +282,11 @@ async function pumpDigest(core: Core, sub: SubRow): Promise<PumpOutcome> {
     const full = (await toMail(core, sub, hit, missed)) === 'full';
     ok = await sw.advance(sub.id, from, to, full ? { ...counts, delivered: 0, dropped: hit.length } : counts);
   }
+  if (pause) {
+    await pauseSub(core, sub, pause);
+    await sw.setDue(sub.id, pause.until);
+    return {};
+  }
   // More than one digest's worth: the rest goes out one period later.
   if (ok && head > to) await sw.setDue(sub.id, core.now() + limit('swarm.digest') * 1000);
   return {};
@@ -206,6 +296,14 @@ async function pumpDigest(core: Core, sub: SubRow): Promise<PumpOutcome> {
 export async function pump(core: Core, id: string): Promise<PumpOutcome> {
   const sub = await core.store.swarm.get(id);
   if (!sub || sub.expires <= core.now()) return {};
+  if (pausedAt(sub, core.now())) {
+    // Paused (filter time or credits): an each subscription is looked at again when it ends, a digest is due then.
+    if (sub.mode === 'digest') {
+      await core.store.swarm.setDue(sub.id, sub.pausedUntil);
+      return {};
+    }
+    return { until: sub.pausedUntil! };
+  }
   return sub.mode === 'digest' ? pumpDigest(core, sub) : pumpEach(core, sub);
 }
 

@@ -165,21 +165,28 @@ const subOut = z.object({
   filtered: z.number(),
   missed: z.number(),
   dropped: z.number(),
+  filter_ms: z.number().describe('filter time this subscription has cost (charged 1 credit per swarm.filter_credit_ms)'),
+  paused: z.string().nullable().describe('why deliveries wait (filter over its time budget, credits), while they do'),
+  paused_until: z.string().nullable(),
 });
 type SubOut = z.infer<typeof subOut>;
-const subView = (s: SubRow): SubOut => ({
-  id: s.id, topic: s.topic, sink: s.sink, to: s.target, filter: s.filter, mode: s.mode, hop_max: s.hopMax, max_credits_day: s.creditsDay,
-  expires: iso(s.expires), cursor: s.cursor, delivered: s.delivered, filtered: s.filtered, missed: s.missed, dropped: s.dropped,
-});
+const subView = (s: SubRow, now: number): SubOut => {
+  const paused = s.pausedUntil !== null && s.pausedUntil > now;
+  return {
+    id: s.id, topic: s.topic, sink: s.sink, to: s.target, filter: s.filter, mode: s.mode, hop_max: s.hopMax, max_credits_day: s.creditsDay,
+    expires: iso(s.expires), cursor: s.cursor, delivered: s.delivered, filtered: s.filtered, missed: s.missed, dropped: s.dropped,
+    filter_ms: Math.round(s.filterUs / 100) / 10, paused: paused ? s.pausedWhy : null, paused_until: paused ? iso(s.pausedUntil!) : null,
+  };
+};
 const subRow = (s: SubOut) =>
-  `${s.id} topic=${s.topic} sink=${s.sink}${s.to ? ` to=${s.to}` : ''} mode=${s.mode} filter=${s.filter === null ? '-' : JSON.stringify(s.filter)} hop_max=${s.hop_max} cursor=${s.cursor} delivered=${s.delivered} filtered=${s.filtered} missed=${s.missed} dropped=${s.dropped} expires=${s.expires}`;
+  `${s.id} topic=${s.topic} sink=${s.sink}${s.to ? ` to=${s.to}` : ''} mode=${s.mode} filter=${s.filter === null ? '-' : JSON.stringify(s.filter)} hop_max=${s.hop_max} cursor=${s.cursor} delivered=${s.delivered} filtered=${s.filtered} missed=${s.missed} dropped=${s.dropped} filter_ms=${s.filter_ms} expires=${s.expires}${s.paused ? ` paused_until=${s.paused_until} paused=${JSON.stringify(s.paused)}` : ''}`;
 
 const capOf = (lvl: number) => limit(`swarm.subs_l${Math.min(3, Math.max(0, lvl))}`);
 
 export const subCreateOp = defineOp({
   name: 'sub.create',
   title: 'Subscribe a sink to a topic',
-  summary: `Route a topic's new lines to a sink: wq:<name> (your work queue: claim and ack), mb:me (your mail), kv:<ns>/<k> (latest value), fn:<svc>@<ver> (a service, output to 'to': topic:<name>, mail:me, kv:<ns>/<k>). filter prefix:<text> or re:<RE2, at most ${limit('swarm.filter')} chars>; mode each or digest (every ${limit('swarm.digest') / 60} min); ttl_h hours (default ${limit('swarm.ttl_h')}).`,
+  summary: `Route a topic's new lines to a sink: wq:<name> (your work queue: claim and ack), mb:me (your mail), kv:<ns>/<k> (latest value), fn:<svc>@<ver> (a service, output to 'to': topic:<name>, mail:me, kv:<ns>/<k>). filter prefix:<text> or re:<RE2, at most ${limit('swarm.filter')} chars and ${limit('swarm.filter_prog')} program instructions; its time is charged, 1 credit per ${limit('swarm.filter_credit_ms')} ms, and a slow one is paused>; mode each or digest (every ${limit('swarm.digest') / 60} min); ttl_h hours (default ${limit('swarm.ttl_h')}).`,
   input: z
     .object({
       topic: topicIn,
@@ -235,7 +242,7 @@ export const subCreateOp = defineOp({
       cursor: await headOf(core, t.name),
     };
     if ((await core.store.swarm.create(row, cap)) === 'full') throw new CxError('quota', `subscriptions: you hold ${cap}, the cap at your trust level (see /limits)`);
-    return subView({ ...row, delivered: 0, filtered: 0, missed: 0, dropped: 0, due: null, spentOn: 0, spent: 0 });
+    return subView({ ...row, delivered: 0, filtered: 0, missed: 0, dropped: 0, due: null, spentOn: 0, spent: 0, filterUs: 0, pausedUntil: null, pausedWhy: null }, now);
   },
   text: (s) =>
     [
@@ -247,7 +254,7 @@ export const subCreateOp = defineOp({
 export const subListOp = defineOp({
   name: 'sub.list',
   title: 'My subscriptions',
-  summary: 'Your subscriptions. Each with its cursor and counts: delivered, filtered, missed (past retention), dropped (beyond hop_max, in a cycle).',
+  summary: 'Your subscriptions. Each with its cursor and counts: delivered, filtered, missed (past retention), dropped (beyond hop_max, in a cycle); filter_ms its filter time; paused=<why> and paused_until while deliveries wait (filter over its time budget, credits).',
   input: z.object({}).strict(),
   output: z.object({ cap: z.number(), subs: z.array(subOut) }),
   auth: 'token',
@@ -258,7 +265,7 @@ export const subListOp = defineOp({
     const who = me(ctx);
     const rows = await ctx.core.store.swarm.byOwner(who.id);
     const now = ctx.core.now();
-    return { cap: capOf(levelOf(who, now)), subs: rows.filter((r) => r.expires > now).map(subView) };
+    return { cap: capOf(levelOf(who, now)), subs: rows.filter((r) => r.expires > now).map((r) => subView(r, now)) };
   },
   text: (o) => [`subs ${o.subs.length} cap=${o.cap}`, ...o.subs.map(subRow), `next: ${o.subs.length ? `DELETE /v1/subs/${o.subs[0]!.id} to stop one` : 'POST /v1/subs topic=… sink=…'}`].join('\n'),
 });

@@ -35,9 +35,15 @@ export interface SubRow {
   /** fn: credits spent on UTC day `spentOn` (days since the epoch). */
   spentOn: number;
   spent: number;
+  /** Filter time this subscription has cost, microseconds (budget.ts). */
+  filterUs: number;
+  /** Deliveries wait until then (epoch ms): its filter went over its time budget or its credits; null or past: not paused. */
+  pausedUntil: number | null;
+  /** Why it was last paused, in words its owner reads (GET /v1/subs). */
+  pausedWhy: string | null;
 }
 
-export type NewSub = Omit<SubRow, 'delivered' | 'filtered' | 'missed' | 'dropped' | 'due' | 'spentOn' | 'spent'>;
+export type NewSub = Omit<SubRow, 'delivered' | 'filtered' | 'missed' | 'dropped' | 'due' | 'spentOn' | 'spent' | 'filterUs' | 'pausedUntil' | 'pausedWhy'>;
 
 /** Counters a cursor move adds. */
 export interface SubCounts {
@@ -45,6 +51,8 @@ export interface SubCounts {
   filtered?: number;
   missed?: number;
   dropped?: number;
+  /** Filter time spent on the lines of the move, microseconds. */
+  filterUs?: number;
 }
 
 export interface KvEntry {
@@ -99,6 +107,8 @@ export interface SwarmRepo {
    * (a new day starts from 0); false at the cap.
    */
   spend(id: string, day: number, n: number, cap: number): Promise<boolean>;
+  /** Pauses deliveries until `until` (epoch ms) with the reason its owner reads; a later pause replaces it. */
+  pause(id: string, until: number, why: string): Promise<void>;
   /** Deletes subscriptions expired at `now`; how many. */
   expire(now: number): Promise<number>;
   /**

@@ -10,17 +10,18 @@ import { pruneEvents } from './events.js';
 import type { Q, Sql } from './sql.js';
 
 const COLS = `id, owner, topic, sink, target, filter, mode, hop_max AS "hopMax", credits_day AS "creditsDay", expires, created, cursor,
-  delivered, filtered, missed, dropped, due, spent_on AS "spentOn", spent`;
+  delivered, filtered, missed, dropped, due, spent_on AS "spentOn", spent, filter_us AS "filterUs", paused_until AS "pausedUntil", paused_why AS "pausedWhy"`;
 const KV = 'owner, ns, k, value, topic, seq, by, hop, missed, writes, updated';
 
-const zero = (c: SubCounts) => [c.delivered ?? 0, c.filtered ?? 0, c.missed ?? 0, c.dropped ?? 0];
+const zero = (c: SubCounts) => [c.delivered ?? 0, c.filtered ?? 0, c.missed ?? 0, c.dropped ?? 0, Math.round(c.filterUs ?? 0)];
 
 export function pgSwarm(sql: Sql): SwarmRepo {
   const count = async (q: Q, owner: string) => (await q.query<{ n: number }>('SELECT count(*) AS n FROM swarm_subs WHERE owner = $1', [owner])).rows[0]!.n;
   const advance = async (q: Q, id: string, from: number, to: number, c: SubCounts) =>
     (
       await q.query(
-        `UPDATE swarm_subs SET cursor = $3, delivered = delivered + $4, filtered = filtered + $5, missed = missed + $6, dropped = dropped + $7
+        `UPDATE swarm_subs SET cursor = $3, delivered = delivered + $4, filtered = filtered + $5, missed = missed + $6, dropped = dropped + $7,
+           filter_us = filter_us + $8
          WHERE id = $1 AND cursor = $2`,
         [id, from, to, ...zero(c)],
       )
@@ -105,6 +106,9 @@ export function pgSwarm(sql: Sql): SwarmRepo {
           [id, day, n, cap],
         )
       ).count === 1;
+    },
+    async pause(id, until, why) {
+      await sql.query('UPDATE swarm_subs SET paused_until = $1, paused_why = $2 WHERE id = $3', [until, why, id]);
     },
     async expire(now) {
       return (await sql.query('DELETE FROM swarm_subs WHERE expires <= $1', [now])).count;

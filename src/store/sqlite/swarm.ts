@@ -8,12 +8,14 @@ import { type Db, LIMIT } from './db.js';
 type Row = {
   id: string; owner: string; topic: string; sink: string; target: string | null; filter: string | null; mode: 'each' | 'digest';
   hop_max: number; credits_day: number; expires: number; created: number; cursor: number; delivered: number; filtered: number;
-  missed: number; dropped: number; due: number | null; spent_on: number; spent: number;
+  missed: number; dropped: number; due: number | null; spent_on: number; spent: number; filter_us: number; paused_until: number | null;
+  paused_why: string | null;
 };
 const toSub = (r: Row): SubRow => ({
   id: r.id, owner: r.owner, topic: r.topic, sink: r.sink, target: r.target, filter: r.filter, mode: r.mode, hopMax: r.hop_max,
   creditsDay: r.credits_day, expires: r.expires, created: r.created, cursor: r.cursor, delivered: r.delivered, filtered: r.filtered,
-  missed: r.missed, dropped: r.dropped, due: r.due, spentOn: r.spent_on, spent: r.spent,
+  missed: r.missed, dropped: r.dropped, due: r.due, spentOn: r.spent_on, spent: r.spent, filterUs: r.filter_us, pausedUntil: r.paused_until,
+  pausedWhy: r.paused_why,
 });
 
 /** Rows deleted per retention statement. */
@@ -32,7 +34,7 @@ export function sqliteSwarm(db: Db): SwarmRepo {
   const cancel = db.prepare('DELETE FROM swarm_subs WHERE id = ? AND owner = ?');
   const advance = db.prepare(
     `UPDATE swarm_subs SET cursor = @to, delivered = delivered + @delivered, filtered = filtered + @filtered,
-       missed = missed + @missed, dropped = dropped + @dropped WHERE id = @id AND cursor = @from`,
+       missed = missed + @missed, dropped = dropped + @dropped, filter_us = filter_us + @filterUs WHERE id = @id AND cursor = @from`,
   );
   const kvPut = db.prepare(
     `INSERT INTO swarm_kv (owner, ns, k, value, topic, seq, by, hop, missed, writes, updated)
@@ -50,13 +52,14 @@ export function sqliteSwarm(db: Db): SwarmRepo {
     `UPDATE swarm_subs SET spent = CASE WHEN spent_on = @day THEN spent + @n ELSE @n END, spent_on = @day
      WHERE id = @id AND (CASE WHEN spent_on = @day THEN spent ELSE 0 END) + @n <= @cap`,
   );
+  const pause = db.prepare('UPDATE swarm_subs SET paused_until = ?, paused_why = ? WHERE id = ?');
   const expire = db.prepare('DELETE FROM swarm_subs WHERE expires <= ?');
   const heads = db.prepare("SELECT topic, head FROM event_heads WHERE topic >= 'ps:' AND topic < 'ps;'");
   const selMin = db.prepare('SELECT min(id) AS lo FROM events WHERE topic = ?');
   const selFirstYoung = db.prepare('SELECT id FROM events WHERE topic = ? AND time >= ? ORDER BY id LIMIT 1');
   const del = db.prepare('DELETE FROM events WHERE topic = ? AND id > ? AND id <= ?');
 
-  const zero = (c: SubCounts) => ({ delivered: c.delivered ?? 0, filtered: c.filtered ?? 0, missed: c.missed ?? 0, dropped: c.dropped ?? 0 });
+  const zero = (c: SubCounts) => ({ delivered: c.delivered ?? 0, filtered: c.filtered ?? 0, missed: c.missed ?? 0, dropped: c.dropped ?? 0, filterUs: Math.round(c.filterUs ?? 0) });
   const createTx = db.transaction((s: NewSub, cap: number): 'ok' | 'full' => {
     if ((count.get(s.owner) as { n: number }).n >= cap) return 'full';
     ins.run(s);
@@ -119,6 +122,9 @@ export function sqliteSwarm(db: Db): SwarmRepo {
     },
     async spend(id, day, n, cap) {
       return spend.run({ id, day, n, cap }).changes === 1;
+    },
+    async pause(id, until, why) {
+      pause.run(until, why, id);
     },
     async expire(now) {
       return expire.run(now).changes;
