@@ -266,6 +266,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'swarm.filter_prog', value: 200, unit: 'instructions', what: 're:<RE2> filter compiled program size (re2js programSize): a line costs up to this many steps per character; more is refused at SubCreate' },
   { key: 'swarm.filter_line_ms', value: 100, unit: 'ms', what: 'one filter evaluation of one line over this pauses the subscription (a line under the program cap takes ~7 ms, ~60 ms the first time in a process)' },
   { key: 'swarm.filter_min_ms', value: 250, unit: 'ms', what: 'filter time of one subscription in the last 60 s (per process) over this pauses it' },
+  { key: 'swarm.fn_pause', value: 3600, unit: 's', what: 'an fn: subscription whose run killed its runner process (a crash, the OS memory cap) is paused this long (GET /v1/subs says why and until when); not retried per line' },
   { key: 'swarm.filter_pause', value: 3600, unit: 's', what: 'a subscription paused for its filter time waits this long (GET /v1/subs says why and until when); lines meanwhile wait, retention permitting' },
   { key: 'swarm.filter_credit_ms', value: 100, unit: 'ms', what: 'filter time charged as 1 credit to the subscriber (ledger kind filter, counted against max_credits_day); short or at the cap: paused until the next UTC day' },
   { key: 'swarm.slice_ms', value: 5, unit: 'ms', what: 'a delivery round gives the event loop a turn at least this often (between lines)' },

@@ -105,7 +105,13 @@ async function runFn(core: Core, sub: SubRow, sink: Extract<Sink, { kind: 'fn' }
     // (the credits are spent). Anything else (busy, a store error) is a failed delivery, retried.
     if (err instanceof CxError && err.code === 'compute') {
       core.log.info({ sub: sub.id, seq: line.seq, err: err.message }, 'fn: sink run failed; line dropped');
-      return adv({ dropped: 1 });
+      const step = await adv({ dropped: 1 });
+      // A run that killed its runner process (a crash, the OS memory cap) is not tried again on
+      // every line: the subscription is paused with the reason its owner reads.
+      if (step === 'ok' && /^(crash |memory runner process)/.test(err.detail)) {
+        return pauseSub(core, sub, { until: core.now() + limit('swarm.fn_pause') * 1000, why: `fn:${sink.svc}@${sink.ver} killed its runner on line ${line.seq} (${err.detail.slice(0, 120)}); lines wait until the pause ends, retention permitting` });
+      }
+      return step;
     }
     throw err;
   }
