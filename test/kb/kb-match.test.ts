@@ -1,7 +1,8 @@
-// Two levels of match and near-misses on every face: REST (text and JSON), the MCP SDK client and
-// both A2A SDK clients. An exact match, a coarse one (same error, other names), and a real miss:
-// one line on REST that names the next step; a normal result on MCP and A2A with up to 3 related
-// entries found by search and the next tool to call. The signature of a miss is recorded as wanted.
+// Confidence said out loud on every face: REST (text and JSON), the MCP SDK client and both A2A SDK
+// clients. An exact match (the key line's own signature), a near one (another signature whose key
+// line agrees closely: its fix is shown), a related one (candidates worth a look, no fix), and a
+// real miss: one line on REST that names the next step; a normal result on MCP and A2A with up to 3
+// related entries found by search and the next tool to call. What is not exact is recorded as wanted.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
@@ -24,18 +25,21 @@ afterAll(async () => {
 });
 
 const tb = (mod: string) => `Traceback (most recent call last):\n  File "/home/u/app/x.py", line 2, in <module>\n    import ${mod}\nModuleNotFoundError: No module named '${mod}'`;
-// The sample data has a fix for requests (exact); a module it has never seen is a coarse match.
+// The sample data has a fix for requests (exact). A module it has never seen has many neighbours
+// that read alike (one per package name): related, no fix. Another host and port of a refused ssh
+// connection is near: the same key line, other names.
 const EXACT = tb('requests');
-const COARSE = tb('zzqwidgets');
+const RELATED = tb('zzqwidgets');
+const NEAR = 'ssh: connect to host backup.lan port 2222: Connection refused';
 const MISS = 'Traceback (most recent call last):\n  File "/srv/sync.py", line 9, in run\n    pool.take()\nZzqPoolError: connection pool exhausted while waiting';
 
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Json; isError?: boolean };
 const tool = async (name: string, args: Json) => (await mcp.callTool({ name, arguments: args })) as ToolResult;
 const postE = (body: string, q = '') => fetch(`${s.url}/e${q}`, { method: 'POST', body, headers: { 'content-type': 'text/plain' } });
 
-describe('exact and coarse matches', () => {
-  it('REST says which level matched on the e: line, and its JSON says the same', async () => {
-    for (const [text, match] of [[EXACT, 'exact'], [COARSE, 'coarse']] as const) {
+describe('exact, near and related matches', () => {
+  it('REST says how sure it is on the e: line, and its JSON says the same', async () => {
+    for (const [text, match] of [[EXACT, 'exact'], [NEAR, 'near']] as const) {
       const t = await (await postE(text)).text();
       const j = (await (await postE(text, '?f=json')).json()) as Json;
       const lines = t.trimEnd().split('\n');
@@ -44,29 +48,56 @@ describe('exact and coarse matches', () => {
       expect(j.hits).toBeGreaterThan(0);
       // Parity: the text lists exactly the JSON's entries, in order, then its fix and next step.
       expect(lines.filter((l) => l.startsWith('k/')).map((l) => l.split(' ')[0])).toEqual(j.entries.map((e: Json) => `k/${e.id}`));
+      expect(lines).toContain(`fix: ${j.fix.replace(/\s+/g, ' ').trim().slice(0, 599)}${j.fix.replace(/\s+/g, ' ').trim().length > 600 ? '…' : ''}`);
+      // libs: the libraries of the answer shown, not of its neighbours.
+      expect(j.libs).toEqual(j.entries[0].libs);
       expect(lines).toContain(`next: ${j.next}`);
     }
-    // Markdown and GitHub Actions annotations say a coarse match is one.
-    expect(await (await postE(COARSE, '?f=md')).text()).toMatch(/^### Agent Commons: `[^\n]*`\n\nCoarse match: /);
-    expect(await (await postE(COARSE, '?f=gha')).text()).toMatch(/^::notice title=Agent Commons \(coarse match\)%3A /);
-    expect(await (await postE(EXACT, '?f=md')).text()).not.toContain('Coarse match');
-    // The coarse match is the sample data's ModuleNotFoundError fix; its signature is wanted.
+    expect(((await (await postE(NEAR, '?f=json')).json()) as Json).entries[0].title).toBe('ssh: connect to host port 22: Connection refused');
+    // Markdown and GitHub Actions annotations say a near match is one.
+    expect(await (await postE(NEAR, '?f=md')).text()).toMatch(/^### Agent Commons: `[^\n]*`\n\nNear match: /);
+    expect(await (await postE(NEAR, '?f=gha')).text()).toMatch(/^::notice title=Agent Commons \(near match\)%3A /);
+    expect(await (await postE(EXACT, '?f=md')).text()).not.toContain('Near match');
+    // What is not exact is wanted.
     const wanted = await (await fetch(`${s.url}/wanted`)).text();
-    expect(wanted).toContain(errsig(COARSE).sig);
+    expect(wanted).toContain(errsig(NEAR).sig);
     expect(wanted).not.toContain(errsig(EXACT).sig);
   });
 
-  it('GET /e/{msg} and GET /h/{hex} try the coarse level too', async () => {
-    const page = await fetch(`${s.url}/e/${encodeURIComponent("ModuleNotFoundError: No module named 'zzqgadgets'")}`);
-    expect(page.status).toBe(200);
-    expect((await page.text()).split('\n')[0]).toMatch(/ match=coarse$/);
-    const byCh = await fetch(`${s.url}/h/${errsig(COARSE).ch}`);
+  it('related: up to 3 candidates with why each was picked, and no fix line, on every format', async () => {
+    const r = await postE(RELATED);
+    expect(r.status).toBe(200);
+    const lines = (await r.text()).trimEnd().split('\n');
+    const j = (await (await postE(RELATED, '?f=json')).json()) as Json;
+    expect(lines[0]).toBe(`e: ${errsig(RELATED).sig} hits=0 raw=${RELATED.length} chars match=related`);
+    expect(j).toMatchObject({ match: 'related', hits: 0, entries: [], fix: '', libs: [] });
+    expect(j.related.length).toBeGreaterThanOrEqual(2);
+    expect(j.related.length).toBeLessThanOrEqual(3);
+    expect(lines.slice(1, -1)).toEqual(j.related.map((e: Json) => `related: k/${e.id} ${e.title} (${e.why})`));
+    for (const e of j.related) expect(e.title).toMatch(/ModuleNotFoundError/);
+    expect(lines.some((l) => l.startsWith('fix:'))).toBe(false);
+    expect(lines.at(-1)).toMatch(/^next: no confident fix: /);
+    expect(await (await postE(RELATED, '?f=md')).text()).toContain('No confident fix. Related entries to check:');
+    expect(await (await postE(RELATED, '?f=gha')).text()).toMatch(/^::notice title=Agent Commons%3A no confident fix::/);
+    expect(await (await fetch(`${s.url}/wanted`)).text()).toContain(errsig(RELATED).sig);
+  });
+
+  it('GET /e/{msg} answers as POST /e does; GET /h/{hex} of a coarse hash is related, never a fix', async () => {
+    for (const text of [NEAR, "ModuleNotFoundError: No module named 'zzqgadgets'"]) {
+      const page = await fetch(`${s.url}/e/${encodeURIComponent(text)}`);
+      expect(page.status).toBe(200);
+      const post = ((await (await postE(text, '?f=json')).json()) as Json).match;
+      expect((await page.text()).split('\n')[0]).toMatch(new RegExp(` match=${post}$`));
+    }
+    const byCh = await fetch(`${s.url}/h/${errsig(RELATED).ch}`);
     expect(byCh.status).toBe(200);
-    expect(await byCh.text()).toMatch(/^h: [0-9a-f]{12} hits=\d+ match=coarse\nk\/k[0-9a-z]{8} /);
+    const t = await byCh.text();
+    expect(t).toMatch(/^h: [0-9a-f]{12} hits=0 match=related\nrelated: k\/k[0-9a-z]{8} /);
+    expect(t).not.toContain('\nfix: ');
   });
 
   it('the MCP tool gives the same text as REST and the match in structuredContent', async () => {
-    for (const [text, match] of [[EXACT, 'exact'], [COARSE, 'coarse']] as const) {
+    for (const [text, match] of [[EXACT, 'exact'], [NEAR, 'near'], [RELATED, 'related']] as const) {
       const r = await tool('kb_e', { text });
       expect(r.isError).toBeFalsy();
       expect(r.structuredContent).toMatchObject({ match, sig: errsig(text).sig });
@@ -74,8 +105,10 @@ describe('exact and coarse matches', () => {
       const rest = (await (await postE(text)).text()).trimEnd().split('\n');
       const lines = r.content[0]!.text.split('\n');
       expect(lines.slice(0, -1)).toEqual(rest.slice(0, -1));
-      expect(rest.at(-1)).toMatch(/^next: GET \/k\//);
-      expect(lines.at(-1)).toMatch(/^next: call kb_get \{"id":"k[0-9a-z]{8}"\}.*call kb_confirm \{"id":/);
+      if (match !== 'related') {
+        expect(rest.at(-1)).toMatch(/^next: GET \/k\//);
+        expect(lines.at(-1)).toMatch(/^next: call kb_get \{"id":"k[0-9a-z]{8}"\}.*call kb_confirm \{"id":/);
+      }
     }
   });
 });

@@ -27,6 +27,8 @@ import type { KbHit, KbRepo } from './ports.js';
  */
 export const confidence = (c: Pick<Candidate, 'sim' | 'detail' | 'cover'>) => (4 * c.sim + 4 * c.detail + c.cover) / 9;
 export const NEAR = 0.72;
+/** Below this confidence the best candidate is no answer at all: a miss (404 on REST). */
+export const RELATED_MIN = 0.45;
 export const MARGIN = 0.12;
 /** Candidates below this agreement are not named at all. */
 export const RELATED = 0.3;
@@ -112,6 +114,13 @@ export function unprefixed(text: string): string {
   return text.split('\n').map((l) => l.replace(PREFIX, '')).join('\n');
 }
 
+/** The lines of a text that state an error (log prefixes off). */
+const errorText = (text: string) =>
+  unprefixed(text)
+    .split('\n')
+    .filter((l) => ERRORISH.test(l) && !isWrapper(l))
+    .join('\n');
+
 /** The signatures of an entry's error lines that state an error, each signed alone (memoized). */
 const lineMemo = new Map<string, string[]>();
 function errorLines(error: string): string[] {
@@ -191,10 +200,27 @@ export function keySim(a: string, b: string): number {
   return sim;
 }
 
-/** The telling words of a text: lower-cased, at least 3 characters, no bare numbers or small words. */
+/** Built-in type and value words whose presence in quotes tells errors of one template apart. */
+const VALUE_WORDS = new Set(['string', 'number', 'boolean', 'null', 'undefined', 'none', 'nonetype', 'object', 'any', 'never', 'unknown', 'int', 'str', 'float', 'bool', 'list', 'dict', 'tuple', 'bytes', 'void', 'true', 'false', 'nil']);
+
+/**
+ * The shape of a quoted value, for telling apart entries of one signature (whose quoted values
+ * ErrSig replaced): a union of types, a built-in type or value, else nothing.
+ */
+function shapeOf(v: string): string | null {
+  if (/\s\|\s/.test(v)) return '§union';
+  const w = v.trim().toLowerCase();
+  return VALUE_WORDS.has(w) ? `§${w}` : null;
+}
+
+/** The telling words of a text: lower-cased, at least 3 characters, no bare numbers or small words; plus the shapes of its quoted values. */
 export function detailWords(text: string): Set<string> {
   const out = new Set<string>();
   for (const w of text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []) if (!/^\d+$/.test(w) && !STOP.has(w) && w.length <= 40) out.add(w);
+  for (const m of text.matchAll(/'([^'\n]{1,80})'|`([^`\n]{1,80})`/g)) {
+    const shape = shapeOf(m[1] ?? m[2]!);
+    if (shape) out.add(shape);
+  }
   return out;
 }
 
@@ -250,12 +276,16 @@ export async function answer(kb: KbRepo, text: string): Promise<Answer> {
   const anyExact = candidates.some((c) => c.stage === 'exact');
   if (candidates.length > 1 || (candidates.length && !anyExact)) {
     const q = detailWords(unprefixed(text));
+    const qLines = detailWords(errorText(text));
     const mine = new Set(keys.map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
     for (const [i, c] of candidates.entries()) {
       const e = entries[i];
       if (!e) continue;
       c.detail = detailSim(q, detailWords(`${e.title}\n${e.error}`));
+      // Entries of one signature differ in the values ErrSig replaced: their error lines are
+      // compared with the output's own (ERRORISH lines only, so the rest of a log weighs nothing).
+      if (c.stage === 'exact') c.detail = (c.detail + detailSim(qLines, detailWords(`${e.title}\n${errorText(e.error)}`))) / 2;
       // A key line of the output is, signed alone, a line of the entry's own error: the same
       // statement of the error (a quoted line, or a decisive line ErrSig chose otherwise there).
       if (!anyExact && c.sim < 1 && errorLines(e.error).some((h) => mine.has(h))) {
@@ -282,7 +312,7 @@ export async function answer(kb: KbRepo, text: string): Promise<Answer> {
     const tied = second?.stage === 'exact' && top.detail - second.detail < DETAIL_MARGIN;
     match = tied ? 'related' : 'exact';
   } else if (top && confidence(top) >= NEAR && (!second || top.score - second.score >= MARGIN)) match = 'near';
-  else if (top && top.sim >= RELATED) match = 'related';
+  else if (top && confidence(top) >= RELATED_MIN) match = 'related';
   const shown = match === 'exact' || match === 'near' ? candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED) : candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED);
   return { key: keys[0]!, match, candidates: shown };
 }
