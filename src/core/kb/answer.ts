@@ -72,7 +72,7 @@ export interface Answer {
 // ---- key lines ----
 
 /** A line that states an error (a cheap test: the key line is signed only when it passes). */
-const ERRORISH = /\b(error|exception|fatal|failed|failure|panic|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno)\b/i;
+const ERRORISH = /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno)\b|[a-z](?:Error|Exception)\b/i;
 
 /**
  * Lines that many different errors print around the one that states theirs: never a key line of
@@ -112,6 +112,16 @@ const PREFIX = /^(?:\s*(?:\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?|\[\d{4}-\d{2}-\d{2}[T ]
 /** The output with log prefixes taken off every line (what a tool printed, not when). */
 export function unprefixed(text: string): string {
   return text.split('\n').map((l) => l.replace(PREFIX, '')).join('\n');
+}
+
+/** Added to the detail of an entry of the output's signature that names one of its quoted values. */
+const VALUE_BONUS = 0.1;
+
+/** Quoted values of a text, lower-cased (the names and values ErrSig's templates replace). */
+function quoted(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/'([^'\n]{2,60})'|"([^"\n]{2,60})"|`([^`\n]{2,60})`/g)) out.add((m[1] ?? m[2] ?? m[3]!).toLowerCase());
+  return out;
 }
 
 /** The lines of a text that state an error (log prefixes off). */
@@ -277,6 +287,7 @@ export async function answer(kb: KbRepo, text: string): Promise<Answer> {
   if (candidates.length > 1 || (candidates.length && !anyExact)) {
     const q = detailWords(unprefixed(text));
     const qLines = detailWords(errorText(text));
+    const qValues = quoted(errorText(text));
     const mine = new Set(keys.map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
     for (const [i, c] of candidates.entries()) {
@@ -285,7 +296,12 @@ export async function answer(kb: KbRepo, text: string): Promise<Answer> {
       c.detail = detailSim(q, detailWords(`${e.title}\n${e.error}`));
       // Entries of one signature differ in the values ErrSig replaced: their error lines are
       // compared with the output's own (ERRORISH lines only, so the rest of a log weighs nothing).
-      if (c.stage === 'exact') c.detail = (c.detail + detailSim(qLines, detailWords(`${e.title}\n${errorText(e.error)}`))) / 2;
+      if (c.stage === 'exact') {
+        c.detail = (c.detail + detailSim(qLines, detailWords(`${e.title}\n${errorText(e.error)}`))) / 2;
+        // The very value a template names ('raw_input', 'xrange'): the entry is about this one.
+        const ev = quoted(`${e.title}\n${errorText(e.error)}`);
+        if ([...ev].some((v) => qValues.has(v))) c.detail += VALUE_BONUS;
+      }
       // A key line of the output is, signed alone, a line of the entry's own error: the same
       // statement of the error (a quoted line, or a decisive line ErrSig chose otherwise there).
       if (!anyExact && c.sim < 1 && errorLines(e.error).some((h) => mine.has(h))) {
