@@ -257,7 +257,8 @@ function retrievalWords(keys: KeyLine[]): string[] {
 }
 
 /** Builds the answer for an output (or one quoted line). */
-export async function answer(kb: KbRepo, text: string): Promise<Answer> {
+export async function answer(kb: KbRepo, text: string, opts: { count?: boolean } = {}): Promise<Answer> {
+  const count = opts.count ?? true;
   const keys = keyLines(text);
   const byId = new Map<string, Candidate>();
   const names = new Set(libsInText(text).map((l) => l.name.toLowerCase()));
@@ -274,7 +275,7 @@ export async function answer(kb: KbRepo, text: string): Promise<Answer> {
     const prev = byId.get(hit.id);
     if (!prev || STAGE_RANK[stage] < STAGE_RANK[prev.stage] || (stage === prev.stage && sim > prev.sim)) byId.set(hit.id, { hit, stage, sim, detail: 0, cover: cover(hit.sig), score: sim, why });
   };
-  for (const [i, k] of keys.entries()) for (const hit of await kb.byHash(k.h, PER_STAGE, i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
+  for (const [i, k] of keys.entries()) for (const hit of await kb.byHash(k.h, PER_STAGE, count && i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
   if (![...byId.values()].some((c) => c.stage === 'exact')) {
     for (const k of keys) for (const hit of await kb.byCoarse(k.ch, PER_STAGE)) consider(hit, 'coarse', 'same error code and message template, other names');
     const words = retrievalWords(keys);
@@ -331,4 +332,17 @@ export async function answer(kb: KbRepo, text: string): Promise<Answer> {
   else if (top && confidence(top) >= RELATED_MIN) match = 'related';
   const shown = match === 'exact' || match === 'near' ? candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED) : candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED);
   return { key: keys[0]!, match, candidates: shown };
+}
+
+/** Entries an exact or near answer names at most. */
+export const SHOWN = 5;
+
+/**
+ * The entries every face names for an answer, in order: up to SHOWN for exact and near (the first
+ * is the fix), up to `related` for related, none for a miss. POST /e, GET /e/{msg}, MCP kb_e, A2A
+ * kb.e and the kb section of /brief all list these.
+ */
+export function named(a: Answer, related: number): Candidate[] {
+  if (a.match === 'exact' || a.match === 'near') return a.candidates.slice(0, SHOWN);
+  return a.match === 'related' ? a.candidates.slice(0, related) : [];
 }

@@ -9,6 +9,7 @@ import { scrubFind } from '../safety/scrub.js';
 import { errsig } from './errsig/errsig.js';
 import { libStr, parseLib } from './libs.js';
 import type { Digest, KbHit, Lib, Wanted } from './ports.js';
+import { answer, named } from './answer.js';
 import { flat, score } from './render.js';
 import { counted, line, lineCost, linesTokens, tokens, type Line } from './tokens.js';
 
@@ -183,14 +184,13 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
     ...(q.match(/(?:@[\w.-]+\/)?[\w.-]+@[\w.*+-]+/g) ?? []).map((x) => parseLib(x)?.name.toLowerCase() ?? '').filter(Boolean),
   ]);
   const kb = ctx.core.store.kb;
-  // A question that is an error text: its fixes, exact signature first, else the coarse one.
-  const sig = errsig(q);
-  let exact = await kb.byHash(sig.h, 5, false);
-  if (!exact.length) exact = await kb.byCoarse(sig.ch, 5);
+  // A question that is an error text: the entries POST /e names for it, in its order (not counted
+  // as a lookup), then what search finds.
+  const named_ = named(await answer(kb, q, { count: false }), limit('e.related')).map((c) => c.hit);
   const found = await kb.search(q, 10);
   const seen = new Set<string>();
   const entries: KbHit[] = [];
-  for (const e of [...exact, ...found]) if (!seen.has(e.id) && seen.add(e.id)) entries.push(e);
+  for (const e of [...named_, ...found]) if (!seen.has(e.id) && seen.add(e.id)) entries.push(e);
   const kbLines = entries.map(kbLine);
 
   const changes: Line[] = [];

@@ -11,7 +11,7 @@ import { verifyStatement } from '../trust/sign.js';
 import { classOf, CLASS_RE } from './classify.js';
 import { briefOp } from './brief.js';
 import { digestOps } from './digests.js';
-import { answer } from './answer.js';
+import { answer, named } from './answer.js';
 import { ERRSIG_VERSION, errsig } from './errsig/errsig.js';
 import { libStr, libsInText, parseLib } from './libs.js';
 import type { KbEntry, KbHit, KbRepo, Lib, NewEntry } from './ports.js';
@@ -199,14 +199,14 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
   if (a.match !== 'exact') await recordWanted(ctx, h, sig, libsInText(text));
   if (a.match === 'none') return miss(ctx, { sig, h, raw: text.length }, sigWords(sig), `no fix yet for ${flat(sig, 160)}`);
   if (a.match === 'related') {
-    const related = a.candidates.slice(0, RELATED).map((c) => ({ id: c.hit.id, title: c.hit.title, why: c.why }));
+    const related = named(a, RELATED).map((c) => ({ id: c.hit.id, title: c.hit.title, why: c.why }));
     const words = sigWords(sig);
     return {
       sig, h, match: 'related', hits: 0, raw: text.length, entries: [], fix: '', libs: [], related,
       next: `no confident fix: GET /k/<id> of a related entry to check it${words.length ? `, or GET /brief?q=${briefQuery(words)}` : ''}; POST /v1/kb once you have the fix (recorded as wanted)`,
     };
   }
-  const shown = a.candidates.slice(0, HITS);
+  const shown = named(a, RELATED);
   const best = shown[0]!.hit;
   return {
     sig, h, match: a.match, hits: shown.length, raw: text.length,
