@@ -6,7 +6,6 @@ import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
 import { scrubFind } from '../safety/scrub.js';
-import { errsig } from './errsig/errsig.js';
 import { libStr, parseLib } from './libs.js';
 import type { Digest, KbHit, Lib, Wanted } from './ports.js';
 import { answer, named } from './answer.js';
