@@ -46,6 +46,8 @@ export interface KeyLine {
   sig: string;
   h: string;
   ch: string;
+  /** ErrSig chose a wrapper line (one that many errors print): its own entries are no answer. */
+  wrapper: boolean;
 }
 
 export interface Candidate {
@@ -132,11 +134,21 @@ const errorText = (text: string) =>
     .join('\n');
 
 /** The signatures of an entry's error lines that state an error, each signed alone (memoized). */
-const lineMemo = new Map<string, string[]>();
-function errorLines(error: string): string[] {
+const lineMemo = new Map<string, Array<{ sig: string; h: string }>>();
+function errorLines(error: string): Array<{ sig: string; h: string }> {
   let hs = lineMemo.get(error);
   if (!hs) {
-    hs = unprefixed(error).split('\n').map((l) => l.trim()).filter((l) => l.length >= 8 && l.length <= 400 && ERRORISH.test(l) && !isWrapper(l)).slice(0, 12).map((l) => errsig(l).h);
+    hs = unprefixed(error)
+      .split('\n')
+      .map((l) => l.trim())
+      // Every line that may state the error (a tool's message need not say "error"), not the
+      // frames of a stack trace.
+      .filter((l) => l.length >= 8 && l.length <= 400 && !isWrapper(l) && !/^(?:at |File "|\^|~+$|\|)/.test(l))
+      .slice(0, 16)
+      .map((l) => {
+        const x = errsig(l);
+        return { sig: x.sig, h: x.h };
+      });
     if (lineMemo.size >= 4096) lineMemo.delete(lineMemo.keys().next().value!);
     lineMemo.set(error, hs);
   }
@@ -152,7 +164,7 @@ export function keyLines(text: string): KeyLine[] {
     const s = errsig(t);
     if (!seen.has(s.h)) {
       seen.add(s.h);
-      out.push({ sig: s.sig, h: s.h, ch: s.ch });
+      out.push({ sig: s.sig, h: s.h, ch: s.ch, wrapper: isWrapper(s.sig.slice(s.sig.indexOf(':') + 1)) });
     }
   };
   add(clean);
@@ -260,6 +272,9 @@ function retrievalWords(keys: KeyLine[]): string[] {
 export async function answer(kb: KbRepo, text: string, opts: { count?: boolean } = {}): Promise<Answer> {
   const count = opts.count ?? true;
   const keys = keyLines(text);
+  // A wrapper line's own entries answer nothing (`failed to push some refs` is every rejected
+  // push), unless the output has no other line to go by.
+  const telling = keys.some((k) => !k.wrapper) ? keys.filter((k) => !k.wrapper) : keys;
   const byId = new Map<string, Candidate>();
   const names = new Set(libsInText(text).map((l) => l.name.toLowerCase()));
   const ecoHint = ECO_OF_TAG[tagOf(keys[0]!.sig)];
@@ -270,14 +285,17 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   };
   const consider = (hit: KbHit, stage: Stage, why: string) => {
     let sim = 0;
-    for (const k of keys) sim = Math.max(sim, keySim(k.sig, hit.sig));
+    for (const k of telling) sim = Math.max(sim, keySim(k.sig, hit.sig));
     if (stage === 'exact') sim = 1;
     const prev = byId.get(hit.id);
     if (!prev || STAGE_RANK[stage] < STAGE_RANK[prev.stage] || (stage === prev.stage && sim > prev.sim)) byId.set(hit.id, { hit, stage, sim, detail: 0, cover: cover(hit.sig), score: sim, why });
   };
-  for (const [i, k] of keys.entries()) for (const hit of await kb.byHash(k.h, PER_STAGE, count && i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
+  for (const [i, k] of keys.entries()) {
+    if (!telling.includes(k)) continue;
+    for (const hit of await kb.byHash(k.h, PER_STAGE, count && i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
+  }
   if (![...byId.values()].some((c) => c.stage === 'exact')) {
-    for (const k of keys) for (const hit of await kb.byCoarse(k.ch, PER_STAGE)) consider(hit, 'coarse', 'same error code and message template, other names');
+    for (const k of telling) for (const hit of await kb.byCoarse(k.ch, PER_STAGE)) consider(hit, 'coarse', 'same error code and message template, other names');
     const words = retrievalWords(keys);
     if (words.length) for (const hit of await kb.retrieve(words, 2 * PER_STAGE)) consider(hit, 'text', 'words of the error in its text');
   }
@@ -289,7 +307,7 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     const q = detailWords(unprefixed(text));
     const qLines = detailWords(errorText(text));
     const qValues = quoted(errorText(text));
-    const mine = new Set(keys.map((k) => k.h));
+    const mine = new Set(telling.map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
     for (const [i, c] of candidates.entries()) {
       const e = entries[i];
@@ -303,12 +321,26 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
         const ev = quoted(`${e.title}\n${errorText(e.error)}`);
         if ([...ev].some((v) => qValues.has(v))) c.detail += VALUE_BONUS;
       }
-      // A key line of the output is, signed alone, a line of the entry's own error: the same
-      // statement of the error (a quoted line, or a decisive line ErrSig chose otherwise there).
-      if (!anyExact && c.sim < 1 && errorLines(e.error).some((h) => mine.has(h))) {
-        c.sim = 1;
-        c.cover = 1;
-        c.why = 'a line of its error reads the same';
+      if (!anyExact && c.sim < 1) {
+        const lines = errorLines(e.error);
+        // A key line of the output is, signed alone, a line of the entry's own error: the same
+        // statement of the error (a quoted line, or a decisive line ErrSig chose otherwise there).
+        if (lines.some((l) => mine.has(l.h))) {
+          c.sim = 1;
+          c.cover = 1;
+          c.why = 'a line of its error reads the same';
+        } else {
+          // Else the closest pair of key line and error line (an entry whose own signature is a
+          // wrapper line is compared by the lines that state its error).
+          for (const l of lines)
+            for (const k of telling) {
+              const sim = keySim(k.sig, l.sig);
+              if (sim > c.sim) {
+                c.sim = sim;
+                c.cover = cover(l.sig);
+              }
+            }
+        }
       }
     }
   }
