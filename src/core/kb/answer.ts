@@ -48,6 +48,8 @@ export interface KeyLine {
   ch: string;
   /** ErrSig chose a wrapper line (one that many errors print): its own entries are no answer. */
   wrapper: boolean;
+  /** The line states an error (a banner or a progress line does not). */
+  errorish: boolean;
 }
 
 export interface Candidate {
@@ -100,6 +102,7 @@ export const WRAPPERS: readonly RegExp[] = [
   /^╰─> See above for output\.?$/,
   /^Error: Command failed with exit code \d+/i,
   /^exit status \d+$/i,
+  /^Job for \S+ failed because the control process exited with error code\.?$/i,
   /^(?:Traceback \(most recent call last\):|During handling of the above exception, another exception occurred:)$/,
   /^[\w.-]+@[\w.-]+:[^\s]*[$#] /,
   /^NAME\s+READY\s+STATUS\b/,
@@ -164,7 +167,8 @@ export function keyLines(text: string): KeyLine[] {
     const s = errsig(t);
     if (!seen.has(s.h)) {
       seen.add(s.h);
-      out.push({ sig: s.sig, h: s.h, ch: s.ch, wrapper: isWrapper(s.sig.slice(s.sig.indexOf(':') + 1)) });
+      const body = s.sig.slice(s.sig.indexOf(':') + 1);
+      out.push({ sig: s.sig, h: s.h, ch: s.ch, wrapper: isWrapper(body), errorish: ERRORISH.test(body) });
     }
   };
   add(clean);
@@ -307,7 +311,7 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     const q = detailWords(unprefixed(text));
     const qLines = detailWords(errorText(text));
     const qValues = quoted(errorText(text));
-    const mine = new Set(telling.map((k) => k.h));
+    const mine = new Set(telling.filter((k) => k.errorish).map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
     for (const [i, c] of candidates.entries()) {
       const e = entries[i];
