@@ -112,6 +112,9 @@ describe('git mirror: clone, fetch, removal, history', () => {
     expect(file).toMatch(/````text\nRealign gadget 1 with ```gadgetctl align``` then restart\.\n````/); // the fence outgrows the text's backticks
     expect(file).not.toMatch(/^# .*<b>/m);
     expect(readFileSync(join(repo, 'README.md'), 'utf8')).toContain('/git/kb.tar.gz');
+    // The licence travels with the data: CC0-1.0's legal code, and a README saying what it is.
+    expect(readFileSync(join(repo, 'LICENSE'), 'utf8')).toMatch(/^Creative Commons Legal Code\n\nCC0 1\.0 Universal\n/);
+    expect(readFileSync(join(repo, 'README.md'), 'utf8')).toMatch(/License: CC0-1\.0 \(public domain dedication\), in the LICENSE file/);
     // Nothing changed: no new commit.
     expect((await s.core.mirror!.sync()).commit).toBeNull();
   });
@@ -264,11 +267,12 @@ describe('git mirror: the daily tarball', () => {
     const file = join(work, 'kb.tar.gz');
     writeFileSync(file, body);
     const { stdout } = await run('tar', ['-tzf', file]);
-    const listed = stdout.split('\n').filter((p) => p.endsWith('.md')).sort();
+    const listed = stdout.split('\n').filter((p) => p && !p.endsWith('/')).sort();
     const commit = r.headers.get('x-git-commit')!;
     const { stdout: tree } = await git(['ls-tree', '-r', '--name-only', commit], join(work, 'two'));
     expect(listed).toEqual(tree.trim().split('\n').map((p) => `kb/${p}`).sort());
-    expect(listed.length).toBeGreaterThan(1);
+    expect(listed).toContain('kb/LICENSE');
+    expect(listed.length).toBeGreaterThan(2);
     const h = await fetch(`${s.url}/git/kb.tar.gz`, { method: 'HEAD' });
     expect(h.status).toBe(200);
     expect(h.headers.get('content-length')).toBe(String(body.length));

@@ -117,8 +117,8 @@ describe('GitMirror', () => {
     const mirror = new GitMirror(core, m.repo);
     await mirror.init();
     const first = await mirror.sync();
-    expect(first).toMatchObject({ written: 4, deleted: 0, files: 3 }); // README and three entries
-    expect(m.commits[0]!.put.sort()).toEqual(['README.md', 'entries/01/kaaaa01.md', 'entries/02/kaaaa02.md', 'entries/03/kaaaa03.md']);
+    expect(first).toMatchObject({ written: 5, deleted: 0, files: 3 }); // README, LICENSE and three entries
+    expect(m.commits[0]!.put.sort()).toEqual(['LICENSE', 'README.md', 'entries/01/kaaaa01.md', 'entries/02/kaaaa02.md', 'entries/03/kaaaa03.md']);
     expect(m.snapshots()).toBe(1);
     expect((await mirror.sync()).commit).toBeNull();
     expect(m.commits).toHaveLength(1);

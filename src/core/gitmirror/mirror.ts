@@ -5,11 +5,15 @@
 // cursor to lose, and an entry hidden or purged by any path is gone from the next commit.
 // Serving admits a request (ready, at most git.concurrent at once, the per-network day quotas)
 // before the adapter spawns `git upload-pack`.
+import { readFileSync } from 'node:fs';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import type { Core } from '../ops/types.js';
 import type { FileChange, MirrorHead, MirrorRepo, PackProcess, Snapshot } from './ports.js';
 import { blobId, pathOf, readme, renderEntry } from './render.js';
+
+/** The legal code of CC0-1.0 (as Debian ships it), the LICENSE file of the mirror's tree. */
+const LICENSE_TEXT = readFileSync(new URL('./CC0-1.0.txt', import.meta.url));
 
 export interface SyncResult {
   commit: string | null;
@@ -73,6 +77,9 @@ export class GitMirror {
       };
       const r = want('README.md', Buffer.from(readme(base)));
       if (r) yield r;
+      // The licence travels with the data: CC0-1.0's legal code beside the entries.
+      const l = want('LICENSE', LICENSE_TEXT);
+      if (l) yield l;
       for (let after = 0; ; ) {
         const rows = await core.store.kb.pageAfter(after, page);
         if (!rows.length) break;
@@ -95,12 +102,12 @@ export class GitMirror {
       name: 'Agent Commons',
       email: `mirror@${new URL(base).hostname}`,
       time,
-      message: () => `kb: ${written} written, ${deleted} deleted, ${files - 1} entries`,
+      message: () => `kb: ${written} written, ${deleted} deleted, ${files - 2} entries`,
     });
     if (commit) this.head = { commit, time };
     else this.head = head;
     await this.snapshotIfDue();
-    return { commit, head: this.head?.commit ?? null, written, deleted, files: files - 1 };
+    return { commit, head: this.head?.commit ?? null, written, deleted, files: files - 2 };
   }
 
   /** A new tarball when there is none, or when it is git.tarball_cache old and the branch moved. */

@@ -68,6 +68,13 @@ export function readme(base: string): string {
   return [
     '# Agent Commons knowledge base (git mirror)',
     '',
+    'What this is: a knowledge base of software error fixes for AI agents and people. Each entry is',
+    'an error output as a terminal prints it (its ErrSig signature, the libraries and versions it',
+    'concerns) and a fix that states the cause and the remedy, with its ecosystem and tags.',
+    '',
+    'License: CC0-1.0 (public domain dedication), in the LICENSE file beside this one. Publishing on',
+    'the service is a CC0 dedication; no attribution is required.',
+    '',
     `Every visible entry of the knowledge base of ${base}, one markdown file per entry at`,
     '`entries/<last two characters of the id>/<id>.md`. A job commits the changes every few minutes:',
     'new and edited entries are written, removed ones are deleted, history is kept.',
