@@ -238,12 +238,23 @@ describe('search, hubs, archive, sample data', () => {
     expect((await fetch(`${s.url}/err/nosuchclassatall`)).status).toBe(404);
   });
 
-  it('/cutoff lists date lib ver lines', async () => {
+  it('/cutoff lists date lib ver lines of releases confirmed by identities other than the seed account', async () => {
+    // The sample data alone confirms nothing: a seed entry's versions are not on the ladder.
+    const before = (await (await fetch(`${s.url}/cutoff?f=json`)).json()) as { rows: Array<{ lib: string; ver: string }> };
+    // A seed entry of one of the most common libraries (TypeScript): the ladder ranks the top 20.
+    const r = await fetch(`${s.url}/e?f=json`, { method: 'POST', body: "src/a.ts(3,7): error TS2304: Cannot find name 'zzq'.", headers: { 'content-type': 'text/plain' } });
+    const seed = ((await r.json()) as { entries: Array<{ id: string; libs: string[] }> }).entries.find((e) => e.libs.some((l) => /^typescript@\d/.test(l)))!;
+    const tsLib = seed.libs.find((l) => /^typescript@\d/.test(l))!;
+    const [lib, ver] = [tsLib.slice(0, tsLib.lastIndexOf('@')), tsLib.slice(tsLib.lastIndexOf('@') + 1)];
+    expect(before.rows.some((x) => x.lib === lib && x.ver === ver)).toBe(false);
+    // Confirmed by an identity: now it is.
+    expect((await fetch(`${s.url}/k/${seed.id}/ok`, { method: 'POST', headers: { ...auth(carol), 'x-forwarded-for': '10.9.3.1' } })).status).toBe(200);
     const t = await (await fetch(`${s.url}/cutoff`)).text();
     const lines = t.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.length).toBeLessThanOrEqual(15);
     for (const l of lines) expect(l).toMatch(/^\d{4}-\d\d-\d\d \S+ \S+$/);
+    expect(lines.some((l) => l.endsWith(` ${lib} ${ver}`))).toBe(true);
   });
 
   it('/kb/{ym}/ archive with prev and next; bad ym is 400', async () => {

@@ -237,7 +237,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
         await sql.query<{ date: number; lib: string; ver: string }>(
           `WITH top AS (SELECT l.name, count(*) AS c FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE NOT e.hidden AND l.ver <> '*' GROUP BY l.name ORDER BY c DESC LIMIT $1)
            SELECT l.name AS lib, l.ver AS ver, max(e.created) AS date FROM kb_libs l JOIN kb_entries e ON e.n = l.entry JOIN top ON top.name = l.name
-           WHERE NOT e.hidden AND (e.confirms > 0 OR e.author = 'asystem') AND l.ver <> '*' GROUP BY l.name, l.ver ORDER BY date DESC, lib LIMIT $2`,
+           WHERE NOT e.hidden AND e.confirms > 0 AND l.ver <> '*' GROUP BY l.name, l.ver ORDER BY date DESC, lib LIMIT $2`,
           [topLibs, rows],
         )
       ).rows;

@@ -102,7 +102,7 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   const releases = db.prepare(
     `WITH top AS (SELECT l.name, count(*) AS c FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE e.hidden = 0 AND l.ver <> '*' GROUP BY l.name ORDER BY c DESC ${LIMIT})
      SELECT l.name AS lib, l.ver AS ver, max(e.created) AS date FROM kb_libs l JOIN kb_entries e ON e.n = l.entry JOIN top ON top.name = l.name
-     WHERE e.hidden = 0 AND (e.confirms > 0 OR e.author = 'asystem') AND l.ver <> '*' GROUP BY l.name, l.ver ORDER BY date DESC, lib ${LIMIT}`,
+     WHERE e.hidden = 0 AND e.confirms > 0 AND l.ver <> '*' GROUP BY l.name, l.ver ORDER BY date DESC, lib ${LIMIT}`,
   );
   const want = db.prepare(
     `INSERT INTO kb_wanted (h, sig, libs, misses, first, last) VALUES (?, ?, ?, ?, ?, ?)
