@@ -294,6 +294,8 @@ describe('/errsig pages', () => {
       ['/errsig.tsv', 'errsig.tsv', 'text/tab-separated-values'],
       ['/errsig-v1.js', 'errsig-v1.js', 'text/javascript'],
       ['/errsig-v1.tsv', 'errsig-v1.tsv', 'text/tab-separated-values'],
+      ['/errsig-v2.js', 'errsig-v2.js', 'text/javascript'],
+      ['/errsig-v2.tsv', 'errsig-v2.tsv', 'text/tab-separated-values'],
     ] as const) {
       const r = await fetch(`${s.url}${path}`);
       expect(r.status).toBe(200);
