@@ -48,7 +48,7 @@ const S = {
   pua: String.raw`[\uE000-\uF8FF]`,
   rtrim: String.raw` +$`,
   ltrim: String.raw`^ +`,
-  ciPrefix: String.raw`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::|[a-z0-9][a-z0-9_.\-]*-[0-9]+ +\| ){1,3}`,
+  ciPrefix: String.raw`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |[0-9]+\.[0-9]{3} |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::|[a-z0-9][a-z0-9_.\-]*-[0-9]+ +\| ){1,3}`,
 
   // decisive-line detectors (run on left-trimmed lines unless noted)
   rustPanic: String.raw`^thread \'[^\']*\'(?: \([0-9]+\))? panicked at ([^\n]*)$`,
@@ -249,8 +249,10 @@ const S = {
   // v3: prompts, lines that never state the error, wrappers, git and kubectl, private names.
   promptLine: String.raw`^(?:\([A-Za-z0-9_.\-]+\) )?(?:[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?::[^ $#]*)?[$#](?: |$)|\[[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?: [^\]]*)?\][$#](?: |$)|[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+ [^ %]+ %(?: |$)|PS [A-Za-z]:\\[^>]*>(?: |$)|[A-Za-z]:\\[^> ]*>(?=[A-Za-z])|\u279c +[^ ]+ (?:git:\([^)]*\) )?(?:\u2717 )?)`,
   skip: String.raw`^(?:\$(?: |$)|> [^ ]+@[^ ]+ [^ ]+|(?:hint|Hint|HINT|tip|Tip|TIP): |(?:NAMESPACE +)?NAME +[A-Z][A-Z\-]*(?: +[A-Z][A-Z\-()]*)+$|CONTAINER ID +IMAGE|REPOSITORY +TAG|Unable to find image [^ ]+ locally$|[^ :]+: Pulling from |[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Already exists|Downloading|Extracting)|Digest: sha256:|Status: (?:Downloaded newer image|Image is up to date)|(?:remote: )?(?:Enumerating|Counting|Compressing|Writing|Receiving|Resolving) (?:objects|deltas):|Delta compression using|Total [0-9]+ \(delta|(?:Uploading|Downloading) LFS objects:|[0-9]{1,3}% |\[[=#> .\-]*\] +[0-9]{1,3}%|To (?:[A-Za-z][A-Za-z0-9+.\-]*:\/\/|[^ ]+@|[^ :\/]+:)[^ ]*$)`,
-  wrap: String.raw`^(?:\[(?:ERROR|FATAL|INFO)\] *)*(?:error: failed to push some refs to |error: external filter [^\n]* failed|fatal: [^\n]*: smudge filter [^ ]+ failed|Some problems were encountered while processing the POMs:?$|The build could not read [0-9]+ projects?|The project [^\n]* has [0-9]+ errors?$|(?:ERROR: )?failed to solve: process [^\n]* did not complete successfully|ERROR: Job failed: |(?:Error: )?The process \'[^\']*\' failed with exit code [0-9]+|FAILURE: Build failed with an exception|BUILD FAIL(?:URE|ED)|(?:Error: )?Command failed: |error: [Rr]ecipe \x60[^\x60]*\x60 failed)`,
+  wrap: String.raw`^(?:\[(?:ERROR|FATAL|INFO)\] *)*(?:error: failed to push some refs to |error: external filter [^\n]* failed|fatal: [^\n]*: smudge filter [^ ]+ failed|Some problems were encountered while processing the POMs:?$|The build could not read [0-9]+ projects?|The project [^\n]* has [0-9]+ errors?$|(?:ERROR: )?failed to solve: process [^\n]* did not complete successfully|ERROR: Job failed: |(?:Error: )?The process \'[^\']*\' failed with exit code [0-9]+|FAILURE: Build failed with an exception|BUILD FAIL(?:URE|ED)|(?:Error: )?Command failed: |error: [Rr]ecipe \x60[^\x60]*\x60 failed|=> ERROR \[)`,
   gitBatch: String.raw`(?:^|: )batch response: ([^\n]+)$`,
+  gitRemote: String.raw`^remote: error: (GH[0-9]{3}: [^\n]*)$`,
+  gitSmudge: String.raw`(?:^|: )Smudge error: Error downloading [^ ]+ \([0-9a-f]+\): ([^\n]+)$`,
   gitRejected: String.raw`^! \[((?:remote )?rejected)\] +[^ ]+ -> [^ ]+ \(([^\n]*)\)$`,
   kubeHdr: String.raw`^NAME +READY +STATUS +RESTARTS +AGE`,
   kubeRow: String.raw`^[^ ]+ +[0-9]+\/[0-9]+ +([A-Za-z][A-Za-z0-9:\/]*) +[0-9]+`,
@@ -259,15 +261,18 @@ const S = {
   imageReg: String.raw`(?<![A-Za-z0-9_.\-\/@])(?:(?:[a-z0-9\-]+\.)*(?:ghcr\.io|docker\.io|quay\.io|gcr\.io|pkg\.dev|azurecr\.io|amazonaws\.com|registry\.gitlab\.com|public\.ecr\.aws)|registry(?:\.[a-z0-9\-]+)+|localhost)(?::[0-9]+)?\/[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)*(?::[A-Za-z0-9_.\-]+)?(?:@sha256:[0-9a-f]+)?`,
   repoCtx: String.raw`(?<![A-Za-z0-9_])((?:[Rr]epository|[Rr]epo|Permission to|with the name) [\'"\x60]?)[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+`,
   repoGit: String.raw`(?<![A-Za-z0-9_.%+\-\/@:])[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+\.git(?![A-Za-z0-9_\-])`,
+  gitRef: String.raw`(?<![A-Za-z0-9_\/])(refs\/(?:heads|tags|remotes)\/)[A-Za-z0-9_.\/\-]*[A-Za-z0-9_\-]`,
   imageFor: String.raw`(?<![A-Za-z0-9_])((?:pull access denied for|manifest for|No such image:) )(?!linux\/|windows\/)[a-z0-9][a-z0-9._\-]*(?:\/[a-z0-9][a-z0-9._\-]*)*(?::[A-Za-z0-9_.\-]+)?(?:@sha256:[0-9a-f]+)?(?=[ ,:]|$)`,
-  imageCtx: String.raw`(?<![A-Za-z0-9_])((?:[Ii]mage|reference|pulling) [\'"]?)[a-z0-9][a-z0-9._\-]*(?:(?:\/[a-z0-9][a-z0-9._\-]*)+(?::[A-Za-z0-9_.\-]+)?|:[A-Za-z0-9_.\-]+)(?:@sha256:[0-9a-f]+)?(?![A-Za-z0-9_.\-\/:])`,
+  imageCtx: String.raw`(?<![A-Za-z0-9_])((?:[Ii]mage|reference|pulling|failed to solve:) [\'"]?)[a-z0-9][a-z0-9._\-]*(?:(?:\/[a-z0-9][a-z0-9._\-]*)+(?::[A-Za-z0-9_.\-]+)?|:[A-Za-z0-9_.\-]+)(?:@sha256:[0-9a-f]+)?(?![A-Za-z0-9_.\-\/])`,
   modPath: String.raw`(?<![A-Za-z0-9_.\-\/@:])((?:[a-z0-9\-]+\.)+[a-z]{2,})(?:\/[A-Za-z0-9_.~\-]+)+`,
-  hostCtx: String.raw`(?<![A-Za-z0-9_])((?:[Cc]ould not resolve host:?|[Cc]ould not resolve hostname|connect to host|[Uu]nknown host|UnknownHostException:) [\'"]?)[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*`,
-  hostLookup: String.raw`(?<![A-Za-z0-9_])(lookup )[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*(?= on |: )`,
+  modCtx: String.raw`(?:module|package|packages|import|imports|imported by|requires?|get|install|replace|reading) [\'"\x60(]?$`,
+  hostCtx: String.raw`(?<![A-Za-z0-9_])((?:(?:[Cc]ould not|[Uu]nable to) resolve host(?:name)?:?|connect to host|[Uu]nknown host|UnknownHostException:) [\'"]?)(?=[0-9.]*[A-Za-z\-])[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*`,
+  hostLookup: String.raw`(?<![A-Za-z0-9_])(lookup )(?=[0-9.]*[A-Za-z\-])[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*(?= on |: )`,
   userDenied: String.raw`(?<![A-Za-z0-9_])(denied to )[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?(?=[.,;:]?(?: |$))`,
   userSudo: String.raw`^((?:sudo: )?)[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?( is not in the sudoers file)`,
   userSu: String.raw`(?<![A-Za-z0-9_])([Uu]ser )[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?( does not exist)`,
-  composeCtr: String.raw`(?<![A-Za-z0-9_.\-\/@:<])(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*(?:-[a-z0-9][a-z0-9.\-]*-[0-9]+|_[a-z0-9][a-z0-9.\-]*_[0-9]+)(?![A-Za-z0-9_.\-\/])`,
+  composeCtr: String.raw`(?<![A-Za-z0-9_])((?:[Cc]ontainer|[Cc]ontainer name):? [\'"\/]*)(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*-[a-z0-9][a-z0-9.\-]*-[0-9]+(?![A-Za-z0-9_.\-\/])`,
+  composeCtr2: String.raw`(?<![A-Za-z0-9_.\-\/@:<])(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*-[a-z0-9][a-z0-9.\-]*-[0-9]+(?![A-Za-z0-9_.\-\/])(?= exited with code| is unhealthy| +Error| +(?:Started|Starting|Created|Creating|Stopped|Stopping|Running|Healthy|Waiting|Removed|Removing))`,
   composeNet: String.raw`(?<![A-Za-z0-9_.\-\/@:<])[A-Za-z0-9][A-Za-z0-9_.\-]*_default(?![A-Za-z0-9_.\-])`,
   composeCtx: String.raw`(?<![A-Za-z0-9_])([Nn]etwork|[Vv]olume)( [\'"]?)[A-Za-z0-9][A-Za-z0-9.]*[_\-][A-Za-z0-9_.\-]*`,
 };
@@ -690,9 +695,12 @@ function pick(L) {
     if (first !== null) return r('java', first, [firstAt]);
   }
 
-  // 15b (v3). git: a Git LFS server's answer (`batch response: …`), else a rejected ref of a push
+  // 15b (v3). git: a Git LFS server's answer (`batch response: …`, a smudge error's cause), GitHub's
+  // `remote: error: GH…` code line, else a rejected ref of a push
   // (`! [rejected] main -> main (non-fast-forward)`), not the `failed to push some refs` wrapper.
   if (has(J, 'batch response: ')) for (let i = 0; i < n; i++) if ((m = R.gitBatch.exec(T[i]))) return r('git', m[1], [i]);
+  if (has(J, 'Smudge error: ')) for (let i = 0; i < n; i++) if ((m = R.gitSmudge.exec(T[i]))) return r('git', m[1], [i]);
+  if (has(J, '\nremote: error: GH')) for (let i = 0; i < n; i++) if ((m = R.gitRemote.exec(T[i]))) return r('git', m[1], [i]);
   if (has(J, '\n! [')) for (let i = 0; i < n; i++) if ((m = R.gitRejected.exec(T[i]))) return r('git', '! [' + m[1] + '] <ref> -> <ref> (' + m[2] + ')', [i]);
 
   // 15c (v3). kubectl's pod table: the status of the first pod that is not running (the header
@@ -872,8 +880,8 @@ class Shield {
   }
 }
 
-/** @param {string} msg @param {boolean} strict quoted names are values (a compiler template, v2) */
-function normalize(msg, strict) {
+/** @param {string} msg @param {boolean} strict quoted names are values (a compiler template, v2) @param {boolean} go the tag is go (v3) */
+function normalize(msg, strict, go) {
   const sh = new Shield();
   let s = cpCut(msg, MAX_MSG);
   // The `if`s are prechecks: each skips a pass whose pattern needs the text tested (see its
@@ -894,7 +902,7 @@ function normalize(msg, strict) {
       return sh.put(reg ? '<registry>/' + reg[1].replace(G.pct2f, '/') : '<url>') + trail;
     });
   }
-  s = privacy(s, sh);
+  s = privacy(s, sh, go);
   if (s.indexOf('%2') >= 0) s = s.replace(G.pctPath, (_m, a) => a + sh.put('<path>'));
   s = quotes(s, 0, sh, strict);
   if (PATH_HINT.test(s)) s = s.replace(G.path, (m) => pathMatch(m, sh));
@@ -918,9 +926,10 @@ function normalize(msg, strict) {
  * container images (a registry host's path, `pull access denied for x`, `image x:tag`) → <image>;
  * module paths under a host that is not a well-known public one → <module>; the host a name
  * lookup or a connection failed for → <host>; the user a permission was denied to → <user>.
- * @param {string} s @param {Shield} sh
+ * Module paths count under the go tag, before `@` and after words such as `module`, `package`, `imports`.
+ * @param {string} s @param {Shield} sh @param {boolean} go
  */
-function privacy(s, sh) {
+function privacy(s, sh, go) {
   // Prechecks: each pattern needs the text tested.
   const slash = s.indexOf('/') >= 0;
   if (slash && s.indexOf(':') >= 0) s = s.replace(G.gitScp, () => sh.put('<repo>'));
@@ -929,10 +938,14 @@ function privacy(s, sh) {
     s = s.replace(G.imageReg, () => sh.put('<image>'));
     if (s.indexOf('epo') >= 0 || s.indexOf('Permission to ') >= 0 || s.indexOf('with the name ') >= 0) s = s.replace(G.repoCtx, (_m, a) => a + sh.put('<repo>'));
     if (s.indexOf('.git') >= 0) s = s.replace(G.repoGit, () => sh.put('<repo>'));
+    if (s.indexOf('refs/') >= 0) s = s.replace(G.gitRef, (_m, a) => a + sh.put('<ref>'));
   }
   if (s.indexOf('pull access denied for ') >= 0 || s.indexOf('manifest for ') >= 0 || s.indexOf('No such image: ') >= 0) s = s.replace(G.imageFor, (_m, a) => a + sh.put('<image>'));
-  if (s.indexOf('mage ') >= 0 || s.indexOf('reference ') >= 0 || s.indexOf('pulling ') >= 0) s = s.replace(G.imageCtx, (_m, a) => a + sh.put('<image>'));
-  if (slash) s = s.replace(G.modPath, (m, host) => (PUBLIC_HOSTS.has(host) || R.ext.test(host) ? m : sh.put('<module>')));
+  if (s.indexOf('mage ') >= 0 || s.indexOf('reference ') >= 0 || s.indexOf('pulling ') >= 0 || s.indexOf('failed to solve: ') >= 0) s = s.replace(G.imageCtx, (_m, a) => a + sh.put('<image>'));
+  if (slash)
+    s = s.replace(G.modPath, (m, host, off) =>
+      PUBLIC_HOSTS.has(host) || R.ext.test(host) || !(go || s.charCodeAt(off + m.length) === 64 || R.modCtx.test(s.slice(0, off))) ? m : sh.put('<module>'),
+    );
   if (s.indexOf('host') >= 0 || s.indexOf('Host') >= 0) s = s.replace(G.hostCtx, (_m, a) => a + sh.put('<host>'));
   if (s.indexOf('lookup ') >= 0) s = s.replace(G.hostLookup, (_m, a) => a + sh.put('<host>'));
   if (s.indexOf('denied to ') >= 0) s = s.replace(G.userDenied, (_m, a) => a + sh.put('<user>'));
@@ -1044,7 +1057,10 @@ function tokens(s) {
   }
   // v3: Docker Compose names (project-service-N containers, project_default networks, named
   // networks and volumes) are the user's.
-  if (digit && (s.indexOf('-') >= 0 || s.indexOf('_') >= 0)) s = s.replace(G.composeCtr, '<container>');
+  if (digit && s.indexOf('-') >= 0) {
+    if (s.indexOf('ontainer') >= 0) s = s.replace(G.composeCtr, (_m, a) => a + '<container>');
+    s = s.replace(G.composeCtr2, '<container>');
+  }
   if (s.indexOf('_default') >= 0) s = s.replace(G.composeNet, '<network>');
   if (s.indexOf('etwork ') >= 0 || s.indexOf('olume ') >= 0) s = s.replace(G.composeCtx, (_m, w, a) => w + a + (w === 'network' || w === 'Network' ? '<network>' : '<volume>'));
   // `::1:5432`: a compressed IPv6 address followed by a port reads as one address; take the port back.
@@ -1094,7 +1110,7 @@ export function errsig(text) {
 function sign({ tag, msg }) {
   // strictTpl starts with one of these tags (the test skips joining a long msg for the others).
   const strict = (tag === 'rust' || tag === 'ts' || tag === 'c' || tag === 'java' || tag === 'go') && R.strictTpl.test(tag + ':' + msg);
-  let sig = tag + ':' + normalize(msg, strict);
+  let sig = tag + ':' + normalize(msg, strict, tag === 'go');
   if (sig.length > MAX_SIG) sig = cpCut(sig, MAX_SIG).replace(R.rtrim, '');
   const c = coarse(sig);
   const h = sha256Hex(sig);

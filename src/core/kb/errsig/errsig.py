@@ -42,7 +42,7 @@ PATTERNS = {
     'pua': r'[\uE000-\uF8FF]',
     'rtrim': r' +$',
     'ltrim': r'^ +',
-    'ciPrefix': r'^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::|[a-z0-9][a-z0-9_.\-]*-[0-9]+ +\| ){1,3}',
+    'ciPrefix': r'^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |[0-9]+\.[0-9]{3} |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::|[a-z0-9][a-z0-9_.\-]*-[0-9]+ +\| ){1,3}',
     'rustPanic': r"^thread \'[^\']*\'(?: \([0-9]+\))? panicked at ([^\n]*)$",
     'rustPanicOld': r"^\'([^\n]*)\', ([^ ]+:[0-9]+:[0-9]+)$",
     'rustPanicNew': r'^[^ ]+:[0-9]+:[0-9]+:$',
@@ -239,8 +239,10 @@ PATTERNS = {
     # v3: prompts, lines that never state the error, wrappers, git and kubectl, private names.
     'promptLine': r'^(?:\([A-Za-z0-9_.\-]+\) )?(?:[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?::[^ $#]*)?[$#](?: |$)|\[[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?: [^\]]*)?\][$#](?: |$)|[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+ [^ %]+ %(?: |$)|PS [A-Za-z]:\\[^>]*>(?: |$)|[A-Za-z]:\\[^> ]*>(?=[A-Za-z])|\u279c +[^ ]+ (?:git:\([^)]*\) )?(?:\u2717 )?)',
     'skip': r'^(?:\$(?: |$)|> [^ ]+@[^ ]+ [^ ]+|(?:hint|Hint|HINT|tip|Tip|TIP): |(?:NAMESPACE +)?NAME +[A-Z][A-Z\-]*(?: +[A-Z][A-Z\-()]*)+$|CONTAINER ID +IMAGE|REPOSITORY +TAG|Unable to find image [^ ]+ locally$|[^ :]+: Pulling from |[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Already exists|Downloading|Extracting)|Digest: sha256:|Status: (?:Downloaded newer image|Image is up to date)|(?:remote: )?(?:Enumerating|Counting|Compressing|Writing|Receiving|Resolving) (?:objects|deltas):|Delta compression using|Total [0-9]+ \(delta|(?:Uploading|Downloading) LFS objects:|[0-9]{1,3}% |\[[=#> .\-]*\] +[0-9]{1,3}%|To (?:[A-Za-z][A-Za-z0-9+.\-]*:\/\/|[^ ]+@|[^ :\/]+:)[^ ]*$)',
-    'wrap': r'^(?:\[(?:ERROR|FATAL|INFO)\] *)*(?:error: failed to push some refs to |error: external filter [^\n]* failed|fatal: [^\n]*: smudge filter [^ ]+ failed|Some problems were encountered while processing the POMs:?$|The build could not read [0-9]+ projects?|The project [^\n]* has [0-9]+ errors?$|(?:ERROR: )?failed to solve: process [^\n]* did not complete successfully|ERROR: Job failed: |(?:Error: )?The process \'[^\']*\' failed with exit code [0-9]+|FAILURE: Build failed with an exception|BUILD FAIL(?:URE|ED)|(?:Error: )?Command failed: |error: [Rr]ecipe \x60[^\x60]*\x60 failed)',
+    'wrap': r'^(?:\[(?:ERROR|FATAL|INFO)\] *)*(?:error: failed to push some refs to |error: external filter [^\n]* failed|fatal: [^\n]*: smudge filter [^ ]+ failed|Some problems were encountered while processing the POMs:?$|The build could not read [0-9]+ projects?|The project [^\n]* has [0-9]+ errors?$|(?:ERROR: )?failed to solve: process [^\n]* did not complete successfully|ERROR: Job failed: |(?:Error: )?The process \'[^\']*\' failed with exit code [0-9]+|FAILURE: Build failed with an exception|BUILD FAIL(?:URE|ED)|(?:Error: )?Command failed: |error: [Rr]ecipe \x60[^\x60]*\x60 failed|=> ERROR \[)',
     'gitBatch': r'(?:^|: )batch response: ([^\n]+)$',
+    'gitRemote': r'^remote: error: (GH[0-9]{3}: [^\n]*)$',
+    'gitSmudge': r'(?:^|: )Smudge error: Error downloading [^ ]+ \([0-9a-f]+\): ([^\n]+)$',
     'gitRejected': r'^! \[((?:remote )?rejected)\] +[^ ]+ -> [^ ]+ \(([^\n]*)\)$',
     'kubeHdr': r'^NAME +READY +STATUS +RESTARTS +AGE',
     'kubeRow': r'^[^ ]+ +[0-9]+\/[0-9]+ +([A-Za-z][A-Za-z0-9:\/]*) +[0-9]+',
@@ -249,15 +251,18 @@ PATTERNS = {
     'imageReg': r'(?<![A-Za-z0-9_.\-\/@])(?:(?:[a-z0-9\-]+\.)*(?:ghcr\.io|docker\.io|quay\.io|gcr\.io|pkg\.dev|azurecr\.io|amazonaws\.com|registry\.gitlab\.com|public\.ecr\.aws)|registry(?:\.[a-z0-9\-]+)+|localhost)(?::[0-9]+)?\/[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)*(?::[A-Za-z0-9_.\-]+)?(?:@sha256:[0-9a-f]+)?',
     'repoCtx': r'(?<![A-Za-z0-9_])((?:[Rr]epository|[Rr]epo|Permission to|with the name) [\'"\x60]?)[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+',
     'repoGit': r'(?<![A-Za-z0-9_.%+\-\/@:])[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+\.git(?![A-Za-z0-9_\-])',
+    'gitRef': r'(?<![A-Za-z0-9_\/])(refs\/(?:heads|tags|remotes)\/)[A-Za-z0-9_.\/\-]*[A-Za-z0-9_\-]',
     'imageFor': r'(?<![A-Za-z0-9_])((?:pull access denied for|manifest for|No such image:) )(?!linux\/|windows\/)[a-z0-9][a-z0-9._\-]*(?:\/[a-z0-9][a-z0-9._\-]*)*(?::[A-Za-z0-9_.\-]+)?(?:@sha256:[0-9a-f]+)?(?=[ ,:]|$)',
-    'imageCtx': r'(?<![A-Za-z0-9_])((?:[Ii]mage|reference|pulling) [\'"]?)[a-z0-9][a-z0-9._\-]*(?:(?:\/[a-z0-9][a-z0-9._\-]*)+(?::[A-Za-z0-9_.\-]+)?|:[A-Za-z0-9_.\-]+)(?:@sha256:[0-9a-f]+)?(?![A-Za-z0-9_.\-\/:])',
+    'imageCtx': r'(?<![A-Za-z0-9_])((?:[Ii]mage|reference|pulling|failed to solve:) [\'"]?)[a-z0-9][a-z0-9._\-]*(?:(?:\/[a-z0-9][a-z0-9._\-]*)+(?::[A-Za-z0-9_.\-]+)?|:[A-Za-z0-9_.\-]+)(?:@sha256:[0-9a-f]+)?(?![A-Za-z0-9_.\-\/])',
     'modPath': r'(?<![A-Za-z0-9_.\-\/@:])((?:[a-z0-9\-]+\.)+[a-z]{2,})(?:\/[A-Za-z0-9_.~\-]+)+',
-    'hostCtx': r'(?<![A-Za-z0-9_])((?:[Cc]ould not resolve host:?|[Cc]ould not resolve hostname|connect to host|[Uu]nknown host|UnknownHostException:) [\'"]?)[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*',
-    'hostLookup': r'(?<![A-Za-z0-9_])(lookup )[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*(?= on |: )',
+    'modCtx': r'(?:module|package|packages|import|imports|imported by|requires?|get|install|replace|reading) [\'"\x60(]?$',
+    'hostCtx': r'(?<![A-Za-z0-9_])((?:(?:[Cc]ould not|[Uu]nable to) resolve host(?:name)?:?|connect to host|[Uu]nknown host|UnknownHostException:) [\'"]?)(?=[0-9.]*[A-Za-z\-])[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*',
+    'hostLookup': r'(?<![A-Za-z0-9_])(lookup )(?=[0-9.]*[A-Za-z\-])[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*(?= on |: )',
     'userDenied': r'(?<![A-Za-z0-9_])(denied to )[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?(?=[.,;:]?(?: |$))',
     'userSudo': r'^((?:sudo: )?)[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?( is not in the sudoers file)',
     'userSu': r'(?<![A-Za-z0-9_])([Uu]ser )[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?( does not exist)',
-    'composeCtr': r'(?<![A-Za-z0-9_.\-\/@:<])(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*(?:-[a-z0-9][a-z0-9.\-]*-[0-9]+|_[a-z0-9][a-z0-9.\-]*_[0-9]+)(?![A-Za-z0-9_.\-\/])',
+    'composeCtr': r'(?<![A-Za-z0-9_])((?:[Cc]ontainer|[Cc]ontainer name):? [\'"\/]*)(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*-[a-z0-9][a-z0-9.\-]*-[0-9]+(?![A-Za-z0-9_.\-\/])',
+    'composeCtr2': r'(?<![A-Za-z0-9_.\-\/@:<])(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*-[a-z0-9][a-z0-9.\-]*-[0-9]+(?![A-Za-z0-9_.\-\/])(?= exited with code| is unhealthy| +Error| +(?:Started|Starting|Created|Creating|Stopped|Stopping|Running|Healthy|Waiting|Removed|Removing))',
     'composeNet': r'(?<![A-Za-z0-9_.\-\/@:<])[A-Za-z0-9][A-Za-z0-9_.\-]*_default(?![A-Za-z0-9_.\-])',
     'composeCtx': r'(?<![A-Za-z0-9_])([Nn]etwork|[Vv]olume)( [\'"]?)[A-Za-z0-9][A-Za-z0-9.]*[_\-][A-Za-z0-9_.\-]*',
 }
@@ -634,10 +639,11 @@ def _pick(L):
             return _r('java', first, [first_at])
 
     # 15b (v3). git: a Git LFS server's answer, else a rejected ref of a push.
-    for i in range(n):
-        m = _m('gitBatch', T[i])
-        if m:
-            return _r('git', m.group(1), [i])
+    for name in ('gitBatch', 'gitSmudge', 'gitRemote'):
+        for i in range(n):
+            m = _m(name, T[i])
+            if m:
+                return _r('git', m.group(1), [i])
     for i in range(n):
         m = _m('gitRejected', T[i])
         if m:
@@ -831,7 +837,7 @@ class _Shield:
         return s
 
 
-def _normalize(msg, strict):
+def _normalize(msg, strict, go=False):
     sh = _Shield()
     s = _cp_cut(msg, MAX_MSG)
     s = R['dockerGot'].sub('', s, count=1)
@@ -849,7 +855,7 @@ def _normalize(msg, strict):
         return sh.put('<registry>/' + R['pct2f'].sub('/', reg.group(1)) if reg else '<url>') + trail
     s = R['httpVerb'].sub('', s)
     s = R['url'].sub(url, s)
-    s = _privacy(s, sh)
+    s = _privacy(s, sh, go)
     s = R['pctPath'].sub(lambda m: m.group(1) + sh.put('<path>'), s)
     s = _quotes(s, 0, sh, strict)
     s = R['path'].sub(lambda m: _path_match(m.group(0), sh), s)
@@ -868,7 +874,7 @@ def _normalize(msg, strict):
     return s
 
 
-def _privacy(s, sh):
+def _privacy(s, sh, go):
     # v3: names that belong to someone: git remotes, e-mail, container images, private module
     # paths, hosts that failed to resolve or connect, users a permission was denied to.
     s = R['gitScp'].sub(lambda m: sh.put('<repo>'), s)
@@ -876,9 +882,16 @@ def _privacy(s, sh):
     s = R['imageReg'].sub(lambda m: sh.put('<image>'), s)
     s = R['repoCtx'].sub(lambda m: m.group(1) + sh.put('<repo>'), s)
     s = R['repoGit'].sub(lambda m: sh.put('<repo>'), s)
+    s = R['gitRef'].sub(lambda m: m.group(1) + sh.put('<ref>'), s)
     s = R['imageFor'].sub(lambda m: m.group(1) + sh.put('<image>'), s)
     s = R['imageCtx'].sub(lambda m: m.group(1) + sh.put('<image>'), s)
-    s = R['modPath'].sub(lambda m: m.group(0) if m.group(1) in PUBLIC_HOSTS or _m('ext', m.group(1)) else sh.put('<module>'), s)
+    def mod(m):
+        if m.group(1) in PUBLIC_HOSTS or _m('ext', m.group(1)):
+            return m.group(0)
+        if not (go or s[m.end():m.end() + 1] == '@' or _m('modCtx', s[:m.start()])):
+            return m.group(0)
+        return sh.put('<module>')
+    s = R['modPath'].sub(mod, s)
     s = R['hostCtx'].sub(lambda m: m.group(1) + sh.put('<host>'), s)
     s = R['hostLookup'].sub(lambda m: m.group(1) + sh.put('<host>'), s)
     s = R['userDenied'].sub(lambda m: m.group(1) + sh.put('<user>'), s)
@@ -977,7 +990,8 @@ def _tokens(s):
     s = R['tsMon'].sub('<ts>', s)
     s = R['tsTime'].sub('<ts>', s)
     # v3: Docker Compose names.
-    s = R['composeCtr'].sub('<container>', s)
+    s = R['composeCtr'].sub(lambda m: m.group(1) + '<container>', s)
+    s = R['composeCtr2'].sub('<container>', s)
     s = R['composeNet'].sub('<network>', s)
     s = R['composeCtx'].sub(lambda m: m.group(1) + m.group(2) + ('<network>' if m.group(1) in ('network', 'Network') else '<volume>'), s)
     def ip6(m):
@@ -1055,7 +1069,7 @@ def candidates(text, max=3):
 
 def _sign(p):
     tag, msg = p[0], p[1]
-    sig = tag + ':' + _normalize(msg, bool(_m('strictTpl', tag + ':' + msg)))
+    sig = tag + ':' + _normalize(msg, bool(_m('strictTpl', tag + ':' + msg)), tag == 'go')
     if len(sig) > MAX_SIG:
         sig = R['rtrim'].sub('', sig[:MAX_SIG], count=1)
     c = coarse(sig)
