@@ -246,6 +246,7 @@ const S = {
   coarseDotted: String.raw`(?<![A-Za-z0-9_.\-\/<@])[A-Za-z_@][A-Za-z0-9_\-]*(?:[.\/][A-Za-z0-9_\-]+)+(?![A-Za-z0-9_.\-\/])`,
   coarseAt: String.raw`(?<![A-Za-z0-9_.\-\/])@?[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)?(?=@<|[=<>~!]=<)`,
   coarseCmd: String.raw`^(command not found: )[^ ]+`,
+  coarseBare: String.raw`((?<![A-Za-z0-9_])(?:[Uu]nable to locate package|No package|No match for argument:|Unable to find a match:|No available formula with the name|No formulae found for|[Nn]o installation candidate for|[Pp]ackage) )(?!(?:<|not |is |has |was |does |named ))[A-Za-z0-9_@][A-Za-z0-9_.+\-\/@]*(?= (?:is not available|has no installation candidate|available)|$)`,
   // v3: prompts, lines that never state the error, wrappers, git and kubectl, private names.
   promptLine: String.raw`^(?:\([A-Za-z0-9_.\-]+\) )?(?:[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?::[^ $#]*)?[$#](?: |$)|\[[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?: [^\]]*)?\][$#](?: |$)|[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+ [^ %]+ %(?: |$)|PS [A-Za-z]:\\[^>]*>(?: |$)|[A-Za-z]:\\[^> ]*>(?=[A-Za-z])|\u279c +[^ ]+ (?:git:\([^)]*\) )?(?:\u2717 )?)`,
   skip: String.raw`^(?:\$(?: |$)|> [^ ]+@[^ ]+ [^ ]+|(?:hint|Hint|HINT|tip|Tip|TIP): |(?:NAMESPACE +)?NAME +[A-Z][A-Z\-]*(?: +[A-Z][A-Z\-()]*)+$|CONTAINER ID +IMAGE|REPOSITORY +TAG|Unable to find image [^ ]+ locally$|[^ :]+: Pulling from |[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Already exists|Downloading|Extracting)|Digest: sha256:|Status: (?:Downloaded newer image|Image is up to date)|(?:remote: )?(?:Enumerating|Counting|Compressing|Writing|Receiving|Resolving) (?:objects|deltas):|Delta compression using|Total [0-9]+ \(delta|(?:Uploading|Downloading) LFS objects:|[0-9]{1,3}% |\[[=#> .\-]*\] +[0-9]{1,3}%|To (?:[A-Za-z][A-Za-z0-9+.\-]*:\/\/|[^ ]+@|[^ :\/]+:)[^ ]*$)`,
@@ -1167,6 +1168,9 @@ export function coarse(sig) {
   if (rest.indexOf('/') >= 0) rest = rest.replace(G.coarsePkg, (_m, a) => a + '<s>');
   if (rest.indexOf('.') >= 0 || rest.indexOf('/') >= 0) rest = rest.replace(G.coarseDotted, '<s>');
   if (rest.indexOf('@<') >= 0 || rest.indexOf('=<') >= 0) rest = rest.replace(G.coarseAt, '<s>');
+  // v3: a system package name (apt, dnf, yum, Homebrew) left bare.
+  if (rest.indexOf('ackage ') >= 0 || rest.indexOf('No match for argument: ') >= 0 || rest.indexOf('Unable to find a match: ') >= 0 || rest.indexOf('formula') >= 0)
+    rest = rest.replace(G.coarseBare, (_m, a) => a + '<s>');
   let t = head + rest;
   if (t.startsWith('command not found: ')) t = t.replace(G.coarseCmd, (_m, a) => a + '<s>');
   if (t.indexOf('  ') >= 0) t = t.replace(G.spaces, ' ');

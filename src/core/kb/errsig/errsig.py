@@ -236,6 +236,7 @@ PATTERNS = {
     'coarseDotted': r'(?<![A-Za-z0-9_.\-\/<@])[A-Za-z_@][A-Za-z0-9_\-]*(?:[.\/][A-Za-z0-9_\-]+)+(?![A-Za-z0-9_.\-\/])',
     'coarseAt': r'(?<![A-Za-z0-9_.\-\/])@?[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)?(?=@<|[=<>~!]=<)',
     'coarseCmd': r'^(command not found: )[^ ]+',
+    'coarseBare': r'((?<![A-Za-z0-9_])(?:[Uu]nable to locate package|No package|No match for argument:|Unable to find a match:|No available formula with the name|No formulae found for|[Nn]o installation candidate for|[Pp]ackage) )(?!(?:<|not |is |has |was |does |named ))[A-Za-z0-9_@][A-Za-z0-9_.+\-\/@]*(?= (?:is not available|has no installation candidate|available)|$)',
     # v3: prompts, lines that never state the error, wrappers, git and kubectl, private names.
     'promptLine': r'^(?:\([A-Za-z0-9_.\-]+\) )?(?:[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?::[^ $#]*)?[$#](?: |$)|\[[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?: [^\]]*)?\][$#](?: |$)|[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+ [^ %]+ %(?: |$)|PS [A-Za-z]:\\[^>]*>(?: |$)|[A-Za-z]:\\[^> ]*>(?=[A-Za-z])|\u279c +[^ ]+ (?:git:\([^)]*\) )?(?:\u2717 )?)',
     'skip': r'^(?:\$(?: |$)|> [^ ]+@[^ ]+ [^ ]+|(?:hint|Hint|HINT|tip|Tip|TIP): |(?:NAMESPACE +)?NAME +[A-Z][A-Z\-]*(?: +[A-Z][A-Z\-()]*)+$|CONTAINER ID +IMAGE|REPOSITORY +TAG|Unable to find image [^ ]+ locally$|[^ :]+: Pulling from |[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Already exists|Downloading|Extracting)|Digest: sha256:|Status: (?:Downloaded newer image|Image is up to date)|(?:remote: )?(?:Enumerating|Counting|Compressing|Writing|Receiving|Resolving) (?:objects|deltas):|Delta compression using|Total [0-9]+ \(delta|(?:Uploading|Downloading) LFS objects:|[0-9]{1,3}% |\[[=#> .\-]*\] +[0-9]{1,3}%|To (?:[A-Za-z][A-Za-z0-9+.\-]*:\/\/|[^ ]+@|[^ :\/]+:)[^ ]*$)',
@@ -1092,6 +1093,7 @@ def coarse(sig):
     rest = R['coarsePkg'].sub(lambda m: m.group(1) + '<s>', rest)
     rest = R['coarseDotted'].sub('<s>', rest)
     rest = R['coarseAt'].sub('<s>', rest)
+    rest = R['coarseBare'].sub(lambda m: m.group(1) + '<s>', rest)
     c = R['coarseCmd'].sub(lambda m: m.group(1) + '<s>', head + rest, count=1)
     c = tag + R['runs'].sub(lambda m: m.group(1), R['spaces'].sub(' ', c))
     if len(c) > MAX_SIG:
