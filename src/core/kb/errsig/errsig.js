@@ -133,7 +133,7 @@ const S = {
   mvnJava: String.raw`\.java:\[[0-9]+,[0-9]+\]`,
   mvnNoise: String.raw`^(?:-> \[Help|Re-run Maven|To see the full stack|For more information about the errors|Help 1|COMPILATION ERROR :?$|$)`,
   strong: String.raw`^(?:(?:error|Error|ERROR|fatal|Fatal|FATAL|FATAL ERROR|panic|E)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |\[(?:ERROR|FATAL|error|fatal)\] |[A-Za-z0-9_.\/+-]+: (?:error|fatal|ERROR|FATAL|fatal error)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |make(?:\[[0-9]+\])?: \*\*\* |\*\*\* [^\n]*\*\*\*|(?:free|malloc|realloc|calloc|munmap_chunk)\(\): |double free or corruption|==[0-9]+==ERROR: )`,
-  errorish: String.raw`(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined|not accessible|not allowed|not permitted|forbidden|Forbidden|unauthorized|Unauthorized|does not exist|doesn\'t exist|not supported|mismatch|no matching|No matching|bad permissions|too open|incompatible)`,
+  errorish: String.raw`(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined|not accessible|not allowed|not permitted|forbidden|Forbidden|unauthorized|Unauthorized|does not exist|doesn\'t exist|not supported|mismatch|no matching|No matching|bad permissions|too open|incompatible|timed out|Timed out|No route to host|unreachable|Unreachable)`,
   hasLetter: String.raw`[A-Za-z]`,
   warnish: String.raw`^(?:[A-Za-z0-9_.\/\-]+: )?(?:Warning|warning|WARNING|WARN)(?:\[[A-Za-z0-9_ .:\/\-]{0,40}\])?:? `,
   prompt: String.raw`^\$ `,
@@ -184,7 +184,7 @@ const S = {
   uuid: String.raw`(?<![A-Za-z0-9_])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![A-Za-z0-9_])`,
   tsIso: String.raw`(?<![0-9])[0-9]{4}[\-\/][0-9]{2}[\-\/][0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:Z| ?UTC| ?[+\-][0-9]{2}:?[0-9]{2})?)?(?![0-9])`,
   tsMon: String.raw`(?<![A-Za-z0-9])(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? )?(?:[0-9]{1,2} )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (?:[0-9]{1,2},? )?(?:[0-9]{4} )?[0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?: [0-9]{4})?(?: ?(?:GMT|UTC)(?:[+\-][0-9]{4})?)?(?![0-9])`,
-  tsTime: String.raw`(?<![0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?Z?(?![0-9])`,
+  tsTime: String.raw`(?<![A-Za-z0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?Z?(?![0-9])`,
   ip6: String.raw`(?<![A-Za-z0-9_:.])\[?(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){7}|(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?::(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?)(?:%[A-Za-z0-9]+)?\]?(?![A-Za-z0-9_])`,
   ip6Port: String.raw`^[^\[]*::[^\n]*:([0-9]{2,5})$`,
   ip4: String.raw`(?<![A-Za-z0-9_.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?:\/[0-9]{1,2})?(?![A-Za-z0-9_]|\.[0-9])`,
@@ -249,8 +249,8 @@ const S = {
   coarseBare: String.raw`((?<![A-Za-z0-9_])(?:[Uu]nable to locate package|No package|No match for argument:|Unable to find a match:|No available formula with the name|No formulae found for|[Nn]o installation candidate for|[Pp]ackage) )(?!(?:<|not |is |has |was |does |named ))[A-Za-z0-9_@][A-Za-z0-9_.+\-\/@]*(?= (?:is not available|has no installation candidate|available)|$)`,
   // v3: prompts, lines that never state the error, wrappers, git and kubectl, private names.
   promptLine: String.raw`^(?:\([A-Za-z0-9_.\-]+\) )?(?:[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?::[^ $#]*)?[$#](?: |$)|\[[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?: [^\]]*)?\][$#](?: |$)|[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+ [^ %]+ %(?: |$)|PS [A-Za-z]:\\[^>]*>(?: |$)|[A-Za-z]:\\[^> ]*>(?=[A-Za-z])|\u279c +[^ ]+ (?:git:\([^)]*\) )?(?:\u2717 )?)`,
-  skip: String.raw`^(?:\$(?: |$)|> [^ ]+@[^ ]+ [^ ]+|(?:hint|Hint|HINT|tip|Tip|TIP): |(?:NAMESPACE +)?NAME +[A-Z][A-Z\-]*(?: +[A-Z][A-Z\-()]*)+$|CONTAINER ID +IMAGE|REPOSITORY +TAG|Unable to find image [^ ]+ locally$|[^ :]+: Pulling from |[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Already exists|Downloading|Extracting)|Digest: sha256:|Status: (?:Downloaded newer image|Image is up to date)|(?:remote: )?(?:Enumerating|Counting|Compressing|Writing|Receiving|Resolving) (?:objects|deltas):|Delta compression using|Total [0-9]+ \(delta|(?:Uploading|Downloading) LFS objects:|[0-9]{1,3}% |\[[=#> .\-]*\] +[0-9]{1,3}%|To (?:[A-Za-z][A-Za-z0-9+.\-]*:\/\/|[^ ]+@|[^ :\/]+:)[^ ]*$)`,
-  wrap: String.raw`^(?:\[(?:ERROR|FATAL|INFO)\] *)*(?:error: failed to push some refs to |error: external filter [^\n]* failed|fatal: [^\n]*: smudge filter [^ ]+ failed|Some problems were encountered while processing the POMs:?$|The build could not read [0-9]+ projects?|The project [^\n]* has [0-9]+ errors?$|(?:ERROR: )?failed to solve: process [^\n]* did not complete successfully|ERROR: Job failed: |(?:Error: )?The process \'[^\']*\' failed with exit code [0-9]+|FAILURE: Build failed with an exception|BUILD FAIL(?:URE|ED)|(?:Error: )?Command failed: |error: [Rr]ecipe \x60[^\x60]*\x60 failed|=> ERROR \[)`,
+  skip: String.raw`^(?:\$(?: |$)|> [^ ]+@[^ ]+ [^ ]+|(?:hint|Hint|HINT|tip|Tip|TIP): |(?:NAMESPACE +)?NAME +[A-Z][A-Z\-]*(?: +[A-Z][A-Z\-()]*)+$|CONTAINER ID +IMAGE|REPOSITORY +TAG|Unable to find image [^ ]+ locally$|[^ :]+: Pulling from |[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Already exists|Downloading|Extracting)|Digest: sha256:|Status: (?:Downloaded newer image|Image is up to date)|(?:remote: )?(?:Enumerating|Counting|Compressing|Writing|Receiving|Resolving) (?:objects|deltas):|Delta compression using|Total [0-9]+ \(delta|(?:Uploading|Downloading) LFS objects:|[0-9]{1,3}% |\[[=#> .\-]*\] +[0-9]{1,3}%|To (?:[A-Za-z][A-Za-z0-9+.\-]*:\/\/|[^ ]+@|[^ :\/]+:)[^ ]*$|[^ ]+ +[0-9]+\/[0-9]+ +[A-Za-z][A-Za-z0-9:\/]* +[0-9]+|[0-9a-f]{12} +[^ ]+ +)`,
+  wrap: String.raw`^(?:\[(?:ERROR|FATAL|INFO)\] *)*(?:error: failed to push some refs to |error: external filter [^\n]* failed|fatal: [^\n]*: smudge filter [^ ]+ failed|Some problems were encountered while processing the POMs:?$|The build could not read [0-9]+ projects?|The project [^\n]* has [0-9]+ errors?$|(?:ERROR: )?failed to solve: process [^\n]* did not complete successfully|ERROR: Job failed: |(?:Error: )?The process \'[^\']*\' failed with exit code [0-9]+|FAILURE: Build failed with an exception|BUILD FAIL(?:URE|ED)|(?:Error: )?Command failed: |error: [Rr]ecipe \x60[^\x60]*\x60 failed|=> ERROR \[|[^ ]+ exited with code [0-9]+$|[\u2718\u2716] Container [^ ]+ +Error|fatal: Could not read from remote repository\.?$)`,
   gitBatch: String.raw`(?:^|: )batch response: ([^\n]+)$`,
   gitRemote: String.raw`^remote: error: (GH[0-9]{3}: [^\n]*)$`,
   gitSmudge: String.raw`(?:^|: )Smudge error: Error downloading [^ ]+ \([0-9a-f]+\): ([^\n]+)$`,
@@ -263,6 +263,8 @@ const S = {
   repoCtx: String.raw`(?<![A-Za-z0-9_])((?:[Rr]epository|[Rr]epo|Permission to|with the name) [\'"\x60]?)[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+`,
   repoGit: String.raw`(?<![A-Za-z0-9_.%+\-\/@:])[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+\.git(?![A-Za-z0-9_\-])`,
   gitRef: String.raw`(?<![A-Za-z0-9_\/])(refs\/(?:heads|tags|remotes)\/)[A-Za-z0-9_.\/\-]*[A-Za-z0-9_\-]`,
+  gitRefspec: String.raw`(?<![A-Za-z0-9_])((?:src refspec|pathspec) [\'"]?)[A-Za-z0-9_.\/\-]*[A-Za-z0-9_\-]`,
+  gitIdent: String.raw`(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.\(none\)`,
   imageFor: String.raw`(?<![A-Za-z0-9_])((?:pull access denied for|manifest for|No such image:) )(?!linux\/|windows\/)[a-z0-9][a-z0-9._\-]*(?:\/[a-z0-9][a-z0-9._\-]*)*(?::[A-Za-z0-9_.\-]+)?(?:@sha256:[0-9a-f]+)?(?=[ ,:]|$)`,
   imageCtx: String.raw`(?<![A-Za-z0-9_])((?:[Ii]mage|reference|pulling|failed to solve:) [\'"]?)[a-z0-9][a-z0-9._\-]*(?:(?:\/[a-z0-9][a-z0-9._\-]*)+(?::[A-Za-z0-9_.\-]+)?|:[A-Za-z0-9_.\-]+)(?:@sha256:[0-9a-f]+)?(?![A-Za-z0-9_.\-\/])`,
   modPath: String.raw`(?<![A-Za-z0-9_.\-\/@:])((?:[a-z0-9\-]+\.)+[a-z]{2,})(?:\/[A-Za-z0-9_.~\-]+)+`,
@@ -572,7 +574,7 @@ function pick(L) {
     (has(J, '\nat ') || has(J, '\n\u276F ') || has(J, '\nNode.js v') || has(J, '\nnode:')) && T.some((t) => R.nodeFrame.test(t) || R.nodeCtx.test(t));
   if (nodeCtx) {
     for (let i = 0; i < n; i++) {
-      if (!R.nodeHdr.test(T[i])) continue;
+      if (!R.nodeHdr.test(T[i]) || R.wrap.test(T[i])) continue;
       let msg = withNext(T, i);
       const at = withNextAt(T, i);
       for (let j = i + 1; j < n; j++) {
@@ -941,6 +943,8 @@ function privacy(s, sh, go) {
     if (s.indexOf('.git') >= 0) s = s.replace(G.repoGit, () => sh.put('<repo>'));
     if (s.indexOf('refs/') >= 0) s = s.replace(G.gitRef, (_m, a) => a + sh.put('<ref>'));
   }
+  if (s.indexOf('refspec ') >= 0 || s.indexOf('pathspec ') >= 0) s = s.replace(G.gitRefspec, (_m, a) => a + sh.put('<ref>'));
+  if (s.indexOf('.(none)') >= 0) s = s.replace(G.gitIdent, () => sh.put('<email>'));
   if (s.indexOf('pull access denied for ') >= 0 || s.indexOf('manifest for ') >= 0 || s.indexOf('No such image: ') >= 0) s = s.replace(G.imageFor, (_m, a) => a + sh.put('<image>'));
   if (s.indexOf('mage ') >= 0 || s.indexOf('reference ') >= 0 || s.indexOf('pulling ') >= 0 || s.indexOf('failed to solve: ') >= 0) s = s.replace(G.imageCtx, (_m, a) => a + sh.put('<image>'));
   if (slash)

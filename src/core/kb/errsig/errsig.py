@@ -125,7 +125,7 @@ PATTERNS = {
     'mvnJava': r'\.java:\[[0-9]+,[0-9]+\]',
     'mvnNoise': r'^(?:-> \[Help|Re-run Maven|To see the full stack|For more information about the errors|Help 1|COMPILATION ERROR :?$|$)',
     'strong': r'^(?:(?:error|Error|ERROR|fatal|Fatal|FATAL|FATAL ERROR|panic|E)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |\[(?:ERROR|FATAL|error|fatal)\] |[A-Za-z0-9_.\/+-]+: (?:error|fatal|ERROR|FATAL|fatal error)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |make(?:\[[0-9]+\])?: \*\*\* |\*\*\* [^\n]*\*\*\*|(?:free|malloc|realloc|calloc|munmap_chunk)\(\): |double free or corruption|==[0-9]+==ERROR: )',
-    'errorish': r"(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined|not accessible|not allowed|not permitted|forbidden|Forbidden|unauthorized|Unauthorized|does not exist|doesn\'t exist|not supported|mismatch|no matching|No matching|bad permissions|too open|incompatible)",
+    'errorish': r"(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined|not accessible|not allowed|not permitted|forbidden|Forbidden|unauthorized|Unauthorized|does not exist|doesn\'t exist|not supported|mismatch|no matching|No matching|bad permissions|too open|incompatible|timed out|Timed out|No route to host|unreachable|Unreachable)",
     'hasLetter': r'[A-Za-z]',
     'warnish': r'^(?:[A-Za-z0-9_.\/\-]+: )?(?:Warning|warning|WARNING|WARN)(?:\[[A-Za-z0-9_ .:\/\-]{0,40}\])?:? ',
     'prompt': r'^\$ ',
@@ -174,7 +174,7 @@ PATTERNS = {
     'uuid': r'(?<![A-Za-z0-9_])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![A-Za-z0-9_])',
     'tsIso': r'(?<![0-9])[0-9]{4}[\-\/][0-9]{2}[\-\/][0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:Z| ?UTC| ?[+\-][0-9]{2}:?[0-9]{2})?)?(?![0-9])',
     'tsMon': r'(?<![A-Za-z0-9])(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? )?(?:[0-9]{1,2} )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (?:[0-9]{1,2},? )?(?:[0-9]{4} )?[0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?: [0-9]{4})?(?: ?(?:GMT|UTC)(?:[+\-][0-9]{4})?)?(?![0-9])',
-    'tsTime': r'(?<![0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?Z?(?![0-9])',
+    'tsTime': r'(?<![A-Za-z0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?Z?(?![0-9])',
     'ip6': r'(?<![A-Za-z0-9_:.])\[?(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){7}|(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?::(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?)(?:%[A-Za-z0-9]+)?\]?(?![A-Za-z0-9_])',
     'ip6Port': r'^[^\[]*::[^\n]*:([0-9]{2,5})$',
     'ip4': r'(?<![A-Za-z0-9_.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?:\/[0-9]{1,2})?(?![A-Za-z0-9_]|\.[0-9])',
@@ -239,8 +239,8 @@ PATTERNS = {
     'coarseBare': r'((?<![A-Za-z0-9_])(?:[Uu]nable to locate package|No package|No match for argument:|Unable to find a match:|No available formula with the name|No formulae found for|[Nn]o installation candidate for|[Pp]ackage) )(?!(?:<|not |is |has |was |does |named ))[A-Za-z0-9_@][A-Za-z0-9_.+\-\/@]*(?= (?:is not available|has no installation candidate|available)|$)',
     # v3: prompts, lines that never state the error, wrappers, git and kubectl, private names.
     'promptLine': r'^(?:\([A-Za-z0-9_.\-]+\) )?(?:[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?::[^ $#]*)?[$#](?: |$)|\[[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?: [^\]]*)?\][$#](?: |$)|[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+ [^ %]+ %(?: |$)|PS [A-Za-z]:\\[^>]*>(?: |$)|[A-Za-z]:\\[^> ]*>(?=[A-Za-z])|\u279c +[^ ]+ (?:git:\([^)]*\) )?(?:\u2717 )?)',
-    'skip': r'^(?:\$(?: |$)|> [^ ]+@[^ ]+ [^ ]+|(?:hint|Hint|HINT|tip|Tip|TIP): |(?:NAMESPACE +)?NAME +[A-Z][A-Z\-]*(?: +[A-Z][A-Z\-()]*)+$|CONTAINER ID +IMAGE|REPOSITORY +TAG|Unable to find image [^ ]+ locally$|[^ :]+: Pulling from |[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Already exists|Downloading|Extracting)|Digest: sha256:|Status: (?:Downloaded newer image|Image is up to date)|(?:remote: )?(?:Enumerating|Counting|Compressing|Writing|Receiving|Resolving) (?:objects|deltas):|Delta compression using|Total [0-9]+ \(delta|(?:Uploading|Downloading) LFS objects:|[0-9]{1,3}% |\[[=#> .\-]*\] +[0-9]{1,3}%|To (?:[A-Za-z][A-Za-z0-9+.\-]*:\/\/|[^ ]+@|[^ :\/]+:)[^ ]*$)',
-    'wrap': r'^(?:\[(?:ERROR|FATAL|INFO)\] *)*(?:error: failed to push some refs to |error: external filter [^\n]* failed|fatal: [^\n]*: smudge filter [^ ]+ failed|Some problems were encountered while processing the POMs:?$|The build could not read [0-9]+ projects?|The project [^\n]* has [0-9]+ errors?$|(?:ERROR: )?failed to solve: process [^\n]* did not complete successfully|ERROR: Job failed: |(?:Error: )?The process \'[^\']*\' failed with exit code [0-9]+|FAILURE: Build failed with an exception|BUILD FAIL(?:URE|ED)|(?:Error: )?Command failed: |error: [Rr]ecipe \x60[^\x60]*\x60 failed|=> ERROR \[)',
+    'skip': r'^(?:\$(?: |$)|> [^ ]+@[^ ]+ [^ ]+|(?:hint|Hint|HINT|tip|Tip|TIP): |(?:NAMESPACE +)?NAME +[A-Z][A-Z\-]*(?: +[A-Z][A-Z\-()]*)+$|CONTAINER ID +IMAGE|REPOSITORY +TAG|Unable to find image [^ ]+ locally$|[^ :]+: Pulling from |[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Already exists|Downloading|Extracting)|Digest: sha256:|Status: (?:Downloaded newer image|Image is up to date)|(?:remote: )?(?:Enumerating|Counting|Compressing|Writing|Receiving|Resolving) (?:objects|deltas):|Delta compression using|Total [0-9]+ \(delta|(?:Uploading|Downloading) LFS objects:|[0-9]{1,3}% |\[[=#> .\-]*\] +[0-9]{1,3}%|To (?:[A-Za-z][A-Za-z0-9+.\-]*:\/\/|[^ ]+@|[^ :\/]+:)[^ ]*$|[^ ]+ +[0-9]+\/[0-9]+ +[A-Za-z][A-Za-z0-9:\/]* +[0-9]+|[0-9a-f]{12} +[^ ]+ +)',
+    'wrap': r'^(?:\[(?:ERROR|FATAL|INFO)\] *)*(?:error: failed to push some refs to |error: external filter [^\n]* failed|fatal: [^\n]*: smudge filter [^ ]+ failed|Some problems were encountered while processing the POMs:?$|The build could not read [0-9]+ projects?|The project [^\n]* has [0-9]+ errors?$|(?:ERROR: )?failed to solve: process [^\n]* did not complete successfully|ERROR: Job failed: |(?:Error: )?The process \'[^\']*\' failed with exit code [0-9]+|FAILURE: Build failed with an exception|BUILD FAIL(?:URE|ED)|(?:Error: )?Command failed: |error: [Rr]ecipe \x60[^\x60]*\x60 failed|=> ERROR \[|[^ ]+ exited with code [0-9]+$|[\u2718\u2716] Container [^ ]+ +Error|fatal: Could not read from remote repository\.?$)',
     'gitBatch': r'(?:^|: )batch response: ([^\n]+)$',
     'gitRemote': r'^remote: error: (GH[0-9]{3}: [^\n]*)$',
     'gitSmudge': r'(?:^|: )Smudge error: Error downloading [^ ]+ \([0-9a-f]+\): ([^\n]+)$',
@@ -253,6 +253,8 @@ PATTERNS = {
     'repoCtx': r'(?<![A-Za-z0-9_])((?:[Rr]epository|[Rr]epo|Permission to|with the name) [\'"\x60]?)[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+',
     'repoGit': r'(?<![A-Za-z0-9_.%+\-\/@:])[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+\.git(?![A-Za-z0-9_\-])',
     'gitRef': r'(?<![A-Za-z0-9_\/])(refs\/(?:heads|tags|remotes)\/)[A-Za-z0-9_.\/\-]*[A-Za-z0-9_\-]',
+    'gitRefspec': r'(?<![A-Za-z0-9_])((?:src refspec|pathspec) [\'"]?)[A-Za-z0-9_.\/\-]*[A-Za-z0-9_\-]',
+    'gitIdent': r'(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.\(none\)',
     'imageFor': r'(?<![A-Za-z0-9_])((?:pull access denied for|manifest for|No such image:) )(?!linux\/|windows\/)[a-z0-9][a-z0-9._\-]*(?:\/[a-z0-9][a-z0-9._\-]*)*(?::[A-Za-z0-9_.\-]+)?(?:@sha256:[0-9a-f]+)?(?=[ ,:]|$)',
     'imageCtx': r'(?<![A-Za-z0-9_])((?:[Ii]mage|reference|pulling|failed to solve:) [\'"]?)[a-z0-9][a-z0-9._\-]*(?:(?:\/[a-z0-9][a-z0-9._\-]*)+(?::[A-Za-z0-9_.\-]+)?|:[A-Za-z0-9_.\-]+)(?:@sha256:[0-9a-f]+)?(?![A-Za-z0-9_.\-\/])',
     'modPath': r'(?<![A-Za-z0-9_.\-\/@:])((?:[a-z0-9\-]+\.)+[a-z]{2,})(?:\/[A-Za-z0-9_.~\-]+)+',
@@ -495,7 +497,7 @@ def _pick(L):
     node_ctx = any(_m('nodeFrame', t) or _m('nodeCtx', t) for t in T)
     if node_ctx:
         for i in range(n):
-            if not _m('nodeHdr', T[i]):
+            if not _m('nodeHdr', T[i]) or _m('wrap', T[i]):
                 continue
             msg = _with_next(T, i)
             at = _with_next_at(T, i)
@@ -884,6 +886,8 @@ def _privacy(s, sh, go):
     s = R['repoCtx'].sub(lambda m: m.group(1) + sh.put('<repo>'), s)
     s = R['repoGit'].sub(lambda m: sh.put('<repo>'), s)
     s = R['gitRef'].sub(lambda m: m.group(1) + sh.put('<ref>'), s)
+    s = R['gitRefspec'].sub(lambda m: m.group(1) + sh.put('<ref>'), s)
+    s = R['gitIdent'].sub(lambda m: sh.put('<email>'), s)
     s = R['imageFor'].sub(lambda m: m.group(1) + sh.put('<image>'), s)
     s = R['imageCtx'].sub(lambda m: m.group(1) + sh.put('<image>'), s)
     def mod(m):
