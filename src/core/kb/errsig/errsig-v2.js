@@ -1,7 +1,8 @@
+// ErrSig v2 (kept for clients that pinned it: served at /errsig-v2.js with its vectors at
+// /errsig-v2.tsv). The current algorithm is errsig.js (v3). Spec of both: /errsig.
 // ErrSig v2: error text (any language, any tool) -> short signature `sig` and h = sha256(sig), plus
 // a coarse signature `coarse` (every name removed) and ch = sha256(coarse).
-// Reference implementation, standalone ES module, no imports. Spec: /errsig. The server runs this
-// very file and serves it at /errsig.js; errsig.py must give identical results for every input.
+// Reference implementation, standalone ES module, no imports. Spec: /errsig.
 //
 // Parity rules (JS regex without the u flag vs Python `re`): every pattern below is text that is
 // byte-identical in errsig.py. Only explicit ASCII classes (no \s \w \d \b, no `.`, no i flag),

@@ -1,5 +1,7 @@
-// ErrSig v2: error text (any language, any tool) -> short signature `sig` and h = sha256(sig), plus
-// a coarse signature `coarse` (every name removed) and ch = sha256(coarse).
+// ErrSig v3: error text (any language, any tool) -> short signature `sig` and h = sha256(sig), plus
+// a coarse signature `coarse` (every name removed) and ch = sha256(coarse); candidates(text) lists
+// the signatures of every distinct line that states an error. v3 skips prompts, progress, tables,
+// hints and wrapper lines, and removes private names (repositories, images, hosts, users …).
 // Reference implementation, standalone ES module, no imports. Spec: /errsig. The server runs this
 // very file and serves it at /errsig.js; errsig.py must give identical results for every input.
 //
@@ -9,6 +11,7 @@
 // (JS counts UTF-16 units, Python code points), lengths counted in code points.
 //
 // Usage: import { errsig } from './errsig.js'; errsig(text) -> { sig, h, coarse, ch }
+//        candidates(text, max = 3) -> [{ sig, h, coarse, ch, line }, …] (the first is errsig(text))
 //        node errsig.js < out.txt   prints `<sig>\t<h>`
 
 /** @typedef {{ sig: string, h: string, coarse: string, ch: string }} ErrSig */
@@ -1102,7 +1105,7 @@ function atLeast(s, ch, k) {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * ErrSig v2 of raw error output: the fine signature and the coarse one.
+ * ErrSig v3 of raw error output: the fine signature and the coarse one.
  * @param {string} text
  * @returns {ErrSig}
  */

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""ErrSig v2: error text (any language, any tool) -> short signature `sig` and h = sha256(sig), plus
-a coarse signature (every name removed) and ch = sha256(coarse).
+"""ErrSig v3: error text (any language, any tool) -> short signature `sig` and h = sha256(sig), plus
+a coarse signature (every name removed) and ch = sha256(coarse); candidates(text) lists the
+signatures of every distinct line that states an error.
 
 Reference implementation in Python 3 (stdlib only). Spec: /errsig. Gives results identical to
 errsig.js for every input: the pattern table PATTERNS is the same text as ERRSIG_PATTERNS in
@@ -8,6 +9,7 @@ errsig.js (checked by the tests), lengths are counted in code points, lowercasin
 
 Usage:  from errsig import errsig; sig, h = errsig(text)
         from errsig import errsig_levels; sig, h, coarse, ch = errsig_levels(text)
+        from errsig import candidates; [(sig, h, coarse, ch, line), ...] = candidates(text, max=3)
         python3 errsig.py < out.txt      prints `<sig>\t<h>`
 """
 
