@@ -268,6 +268,17 @@ describe('v3: candidates', () => {
     expect(push.map((x) => x.sig)).toEqual(['git:! [rejected] <ref> -> <ref> (non-fast-forward)']);
   });
 
+  it('max: at most 16, rounded down; below 1 none', () => {
+    const many = Array.from({ length: 20 }, (_, k) => `src/m${k}.ts(1,1): error TS2307: Cannot find module 'pkg${String.fromCharCode(97 + k)}' or its corresponding type declarations.`).join('\n');
+    expect(candidates(many, 100)).toHaveLength(16);
+    expect(candidates(many, 2.5)).toHaveLength(2);
+    expect(candidates(many, 0.5)).toEqual([]);
+    expect(candidates(many, Number.NaN)).toEqual([]);
+    const out = py([], [[many, 100], [many, 2.5], [many, 0.5]]).cand;
+    expect(out.map((c) => c.length)).toEqual([16, 2, 0]);
+    expect(out[0]).toEqual(candidates(many, 100).map((c) => [c.sig, c.h, c.coarse, c.ch, c.line]));
+  });
+
   it('Python gives the same candidates (vectors, with several max values)', () => {
     const req: Array<[string, number]> = inputs.flatMap((t) => [[t, 3], [t, 1], [t, 6]] as Array<[string, number]>);
     const out = py([], req).cand;

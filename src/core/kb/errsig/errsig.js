@@ -24,6 +24,7 @@ const MAX_LINE = 4000; // code points kept of each raw line
 const MAX_MSG = 1000; // code points of the decisive text before normalization
 const MAX_LINES = 2000; // lines looked at: the first and last 1000 of longer outputs
 const MAX_QUOTED = 200; // code points inside one quoted value
+const MAX_CANDIDATES = 16; // v3: candidates() lists at most this many
 
 // ---------------------------------------------------------------------------------------------
 // Pattern sources. Identical text in errsig.py; {PC} is the one per-language substitution.
@@ -1129,14 +1130,15 @@ function sign({ tag, msg }) {
  * v3: the signatures of the distinct lines that state an error, best first, at most `max` (the
  * first is errsig(text)). After each pick its lines are removed and the rules run again on the
  * rest; it stops when no line is left, when only a weak line (a warning, a wrapper, any line)
- * would be picked, or after 4 × max picks. `line` is the key line (left-trimmed, as step 1 leaves it).
+ * would be picked, or after 4 × max picks; max is at most 16. `line` is the key line (left-trimmed, as step 1 leaves it).
  * @param {string} text @param {number} [max]
  * @returns {Array<ErrSig & { line: string }>}
  */
 export function candidates(text, max = 3) {
   const s = typeof text === 'string' ? text : text == null ? '' : String(text);
-  const k = Math.floor(Number(max));
+  let k = Number(max);
   if (!(k >= 1)) return [];
+  k = Math.floor(Math.min(k, MAX_CANDIDATES));
   let L = toLines(s);
   /** @type {Array<ErrSig & { line: string }>} */
   const out = [];
@@ -1150,8 +1152,9 @@ export function candidates(text, max = 3) {
       out.push({ ...e, line: p.at.length > 0 ? L[p.at[0]].replace(R.ltrim, '') : '' });
     }
     if (p.at.length === 0) break;
-    const drop = new Set(p.at);
-    L = L.filter((_l, i) => !drop.has(i));
+    // The pick's lines go, and every line equal to one of them (it would only be picked again).
+    const drop = new Set(p.at.map((i) => L[i]));
+    L = L.filter((l) => !drop.has(l));
     if (L.length === 0) break;
   }
   return out;

@@ -24,6 +24,7 @@ MAX_LINE = 4000   # code points kept of each raw line
 MAX_MSG = 1000    # code points of the decisive text before normalization
 MAX_LINES = 2000  # lines looked at: the first and last 1000 of longer outputs
 MAX_QUOTED = 200  # code points inside one quoted value
+MAX_CANDIDATES = 16  # v3: candidates() lists at most this many
 
 # Path characters: same set as PC_JS in errsig.js; Python strings hold code points, so the astral
 # planes are one range here where JS sees surrogate pairs.
@@ -1046,11 +1047,12 @@ def candidates(text, max=3):
     """v3: the signatures of the distinct lines that state an error, best first, at most `max` (the
     first is errsig_levels(text)): a list of (sig, h, coarse, ch, line)."""
     try:
-        k = int(max)
+        k = float(max)
     except (TypeError, ValueError, OverflowError):
         return []
-    if k < 1:
+    if not (k >= 1):
         return []
+    k = int(min(k, MAX_CANDIDATES) // 1)
     L = _to_lines(_text(text))
     out = []
     seen = set()
@@ -1067,8 +1069,8 @@ def candidates(text, max=3):
             out.append((sig, h, c, ch, R['ltrim'].sub('', L[at[0]], count=1) if at else ''))
         if not at:
             break
-        drop = set(at)
-        L = [l for i, l in enumerate(L) if i not in drop]
+        drop = {L[i] for i in at}
+        L = [l for l in L if l not in drop]
         if not L:
             break
     return out
