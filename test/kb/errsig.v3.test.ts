@@ -289,6 +289,50 @@ describe('v3: candidates', () => {
   });
 });
 
+describe('v3: one algorithm in two languages', () => {
+  it('agrees on 2000 seeded inputs built from v3 fragments (prompts, wrappers, tables, git, images, modules, hosts, users, Compose)', () => {
+    const frags = [
+      'dana@devbox:~/src/shop$ ', '(venv) a@b:/x# ', '[u@h dir]$ ', 'u@h dir % ', 'PS C:\\Users\\u> ', 'C:\\x>', '\u279c  shop git:(main) \u2717 ', '$ ', '> shop@1.0.0 test',
+      'error: failed to push some refs to ', "'github.com:acme/widgets.git'", 'git@gitlab.corp.example:team/x.git', ' ! [rejected]        main -> main (non-fast-forward)', ' ! [remote rejected] a -> b (pre-receive hook declined)',
+      'batch response: This repository is over its data quota.', 'Smudge error: Error downloading a.bin (1a2b3c4): ', 'remote: error: GH006: Protected branch update failed for refs/heads/main.',
+      "error: external filter 'git-lfs filter-process' failed", 'fatal: a.psd: smudge filter lfs failed', 'fatal: Could not read from remote repository.', 'hint: x', 'To github.com:a/b.git',
+      '[ERROR] [ERROR] Some problems were encountered while processing the POMs:', '[FATAL] Non-resolvable parent POM', '[INFO] Scanning', '[ERROR]   The project a:b:1 (/x/pom.xml) has 1 error',
+      'ERROR: failed to solve: process "/bin/sh -c x" did not complete successfully: exit code: 1', ' => ERROR [2/4] RUN x   1.2s', '1.103 E: Unable to locate package curl', 'ERROR: Job failed: exit code 1',
+      "Error: The process '/usr/bin/git' failed with exit code 128", 'FAILURE: Build failed with an exception.', 'BUILD FAILURE', 'Error: Command failed: npx x', 'error: Recipe `b` failed',
+      'NAME READY STATUS RESTARTS AGE', 'web-7c9d8f6b5-x2x4z 0/1 CrashLoopBackOff 5 (2m ago) 7m', 'CONTAINER ID   IMAGE', '3f9c2a7b1d4e   myapp:latest   x', "Unable to find image 'x:1' locally",
+      '16: Pulling from library/postgres', 'a2318d6c47ec: Pull complete', 'Digest: sha256:4aea', 'Receiving objects: 100% (5/5)', ' 45% [====>   ] 1MB', 'Uploading LFS objects: 0% (0/1)',
+      'ghcr.io/brightloom/cart-api:1.4.2', 'pull access denied for orders-api, ', 'manifest for x/y:2 not found', 'No such image: a:b', 'image "a/b:1"', 'no matching manifest for linux/arm64/v8',
+      'git.corp.example/team/svc@v0.3.1', 'go: ', 'module ', 'package ', 'github.com/spf13/cobra', 'chart.js/auto', 'networking.k8s.io/v1', '/home/u/go/pkg/mod/git.corp.example/t/s@v1.0.0/go.mod',
+      'Could not resolve host: git.corp.example', 'ssh: connect to host 10.0.0.1 port 22: Connection timed out', 'lookup db on 127.0.0.11:53: no such host', 'UnknownHostException: db.svc',
+      'Permission to a/b.git denied to dana.', 'dana is not in the sudoers file.', 'su: user bob does not exist', "(got 'u@h.(none)')", 'dana.moraes@acme.io', 'repository moraes-lab/pricing-engine',
+      'container myproj-db-1 is unhealthy', 'myproj-web-1 exited with code 1', '\u2718 Container myproj-db-1   Error', 'network myproj_default not found', 'volume myproj_pgdata', 'src refspec main',
+      'fd00:10:20::7', '3f2b8c1e-4d5a-4b6c-9e8f-0a1b2c3d4e5f', '7f3e2d1c0b9a8e7f6d5c4b3a', 'Unable to locate package python3-pip', 'No package nginx available.', 'timed out', 'unreachable',
+      'Error: ', 'error: ', 'fatal: ', "ModuleNotFoundError: No module named 'requests'", '    at f (node:x:1:2)', '\n', '\n', '\n', ' ', ' ', "'", '"', '`', ':', '/', '@', '-', '_', '1',
+    ];
+    let seed = 12345;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
+    const inputs: string[] = [];
+    for (let k = 0; k < 2000; k++) {
+      let t = '';
+      const parts = 1 + rnd(12);
+      for (let j = 0; j < parts; j++) t += frags[rnd(frags.length)] + (rnd(3) === 0 ? '\n' : '');
+      inputs.push(t);
+    }
+    const out = py(inputs, inputs.slice(0, 400).map((t) => [t, 4] as [string, number]));
+    const bad: string[] = [];
+    inputs.forEach((t, k) => {
+      const e = errsig(t);
+      const p = out.sig[k]!;
+      if (e.sig !== p[0] || e.h !== p[1] || e.coarse !== p[2] || e.ch !== p[3]) bad.push(JSON.stringify(t) + ' js=' + e.sig + ' py=' + p[0]);
+    });
+    inputs.slice(0, 400).forEach((t, k) => {
+      const js = candidates(t, 4).map((c) => [c.sig, c.h, c.coarse, c.ch, c.line]);
+      if (JSON.stringify(js) !== JSON.stringify(out.cand[k])) bad.push('candidates ' + JSON.stringify(t));
+    });
+    expect(bad).toEqual([]);
+  });
+});
+
 describe('v2 stays available', () => {
   it('errsig-v2.js still gives every v2 vector (clients that pinned v2, entries written under v2)', () => {
     const ls = readFileSync(dir + 'errsig-v2.tsv', 'utf8').split('\n');
