@@ -1,11 +1,12 @@
-// ErrSig throughput: v2 (the served errsig.js) beside v1 (errsig-v1.js) on the same 10,000 outputs,
+// ErrSig throughput: v3 (the served errsig.js) beside v2 (errsig-v2.js) and v1 (errsig-v1.js) on the same 10,000 outputs,
 // in MB/s of input and outputs/s, single thread. The outputs are the published vectors of both
 // versions and the sample data's error texts, varied (user names, paths, line numbers, ports,
 // hosts, variable names) until there are 10,000, with a few long CI logs among them.
 // Usage: npx tsx bench/errsig.ts [outputs=10000] [rounds=5]
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errsig as v2 } from '../src/core/kb/errsig/errsig.js';
+import { errsig as v3 } from '../src/core/kb/errsig/errsig.js';
+import { errsig as v2 } from '../src/core/kb/errsig/errsig-v2.js';
 import { errsig as v1 } from '../src/core/kb/errsig/errsig-v1.js';
 
 const DIR = 'src/core/kb/errsig';
@@ -25,7 +26,7 @@ function vectors(file: string): string[] {
 const seeds = readdirSync(SEED)
   .filter((f) => f.endsWith('.jsonl'))
   .flatMap((f) => readFileSync(join(SEED, f), 'utf8').split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as { error: string }).error));
-const base = [...new Set([...vectors('errsig.tsv'), ...vectors('errsig-v1.tsv'), ...seeds])].filter((t) => t.trim());
+const base = [...new Set([...vectors('errsig.tsv'), ...vectors('errsig-v2.tsv'), ...vectors('errsig-v1.tsv'), ...seeds])].filter((t) => t.trim());
 
 // Deterministic variations: what differs between two machines' copies of one error.
 let seed = 7;
@@ -60,12 +61,14 @@ function measure(fns: Array<(t: string) => unknown>): Array<{ ms: number; mbs: n
   return best.map((ms) => ({ ms, mbs: mb / (ms / 1000), ops: N / (ms / 1000) }));
 }
 
-const [r1, r2] = measure([v1, v2]) as [{ ms: number; mbs: number; ops: number }, { ms: number; mbs: number; ops: number }];
+type R = { ms: number; mbs: number; ops: number };
+const [r1, r2, r3] = measure([v1, v2, v3]) as [R, R, R];
 const row = (name: string, r: { ms: number; mbs: number; ops: number }) =>
   `| ${name} | ${r.ms.toFixed(0)} ms | ${r.mbs.toFixed(2)} MB/s | ${Math.round(r.ops).toLocaleString('en-US')} outputs/s | ${((r.ms * 1000) / N).toFixed(1)} µs |`;
 console.log(`ErrSig throughput: ${N.toLocaleString('en-US')} outputs, ${mb.toFixed(2)} MB (${base.length} distinct bases), best of ${ROUNDS} rounds, node ${process.version}`);
 console.log('| version | time | input | outputs | per output |');
 console.log('|---|---|---|---|---|');
 console.log(row('v1 (errsig-v1.js)', r1));
-console.log(row('v2 (errsig.js, fine + coarse)', r2));
-console.log(`v2/v1 time: ${(r2.ms / r1.ms).toFixed(2)}x`);
+console.log(row('v2 (errsig-v2.js, fine + coarse)', r2));
+console.log(row('v3 (errsig.js, fine + coarse)', r3));
+console.log(`v2/v1 time: ${(r2.ms / r1.ms).toFixed(2)}x, v3/v2 time: ${(r3.ms / r2.ms).toFixed(2)}x`);

@@ -14,6 +14,9 @@ const FILES: Array<[string, string, string]> = [
   // v1 stays published: clients that still compute v1 hashes, and the spec's v1 section.
   ['/errsig-v1.js', 'errsig-v1.js', 'text/javascript; charset=utf-8'],
   ['/errsig-v1.tsv', 'errsig-v1.tsv', 'text/tab-separated-values; charset=utf-8'],
+  // v2 likewise, for clients that pinned it.
+  ['/errsig-v2.js', 'errsig-v2.js', 'text/javascript; charset=utf-8'],
+  ['/errsig-v2.tsv', 'errsig-v2.tsv', 'text/tab-separated-values; charset=utf-8'],
 ];
 
 export function registerErrsig(app: FastifyInstance): void {

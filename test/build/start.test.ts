@@ -56,7 +56,7 @@ describe('the built service (npm start)', () => {
   });
 
   it('serves the ErrSig files, the MCP card and the hosting catalog', async () => {
-    expect(await (await fetch(`${url}/errsig.js`)).text()).toMatch(/^\/\/ ErrSig v2/);
+    expect(await (await fetch(`${url}/errsig.js`)).text()).toMatch(/^\/\/ ErrSig v3/);
     expect((await (await fetch(`${url}/errsig.tsv`)).text()).split('\n').length).toBeGreaterThan(50);
     expect(((await (await fetch(`${url}/.well-known/mcp.json`)).json()) as { version: string }).version).toBeTruthy();
     expect((await fetch(`${catalogUrl}/`)).status).toBe(200);

@@ -1,8 +1,13 @@
 // KB signature levels and versions: entries answer to their coarse hash, entries signed by an
 // earlier ErrSig version are listed for re-signing, and a re-signed entry keeps answering to its
-// old hash. (Own file: test/contract/kb.contract.ts is the KB's general contract.)
+// old hash (every old hash, when it was re-signed twice: v1, then v2, then v3). The server's own
+// re-signing (resignKb, ErrSig v3) of an entry stored under v2 is checked here too, so on every
+// adapter. (Own file: test/contract/kb.contract.ts is the KB's general contract.)
 import { expect, it } from 'vitest';
+import { ERRSIG_VERSION, errsig } from '../../src/core/kb/errsig/errsig.js';
+import * as v2 from '../../src/core/kb/errsig/errsig-v2.js';
 import type { NewEntry } from '../../src/core/kb/ports.js';
+import { resignKb } from '../../src/core/kb/resign.js';
 import { type Adapter, storeFor } from './adapters.js';
 
 const hex = (c: string) => c.repeat(64);
@@ -69,6 +74,51 @@ export function contract(adapter: Adapter): void {
       expect(await kb.staleSigs(2, 10)).toEqual([]);
       // The new title is what search finds.
       expect((await kb.search('borrow value twice', 5)).map((x) => x.id)).toEqual(['kresign01']);
+    }
+  });
+
+  it('an entry re-signed twice (v1, v2, v3) answers to its current hash and to both old ones, after a restart too', async () => {
+    const s = await open();
+    await s.store.kb.insert(entry('ktwice001', { sig: 'other:v1 sig', h: hex('a'), sigv: 1 }));
+    expect(await s.store.kb.resign([{ id: 'ktwice001', sig: 'other:v2 sig', h: hex('b'), ch: hex('c'), cls: '', title: 'title ktwice001' }], 2)).toBe(1);
+    expect(await s.store.kb.resign([{ id: 'ktwice001', sig: 'other:v3 sig', h: hex('d'), ch: hex('e'), cls: '', title: 'title ktwice001' }], 3)).toBe(1);
+    for (const restart of [false, true]) {
+      const kb = restart ? (await s.reopen()).kb : s.store.kb;
+      expect((await kb.byHash(hex('d'), 5, false)).map((x) => x.id)).toEqual(['ktwice001']);
+      expect((await kb.byOldHash(hex('a'), 5)).map((x) => x.id)).toEqual(['ktwice001']);
+      expect((await kb.byOldHash(hex('b'), 5)).map((x) => x.id)).toEqual(['ktwice001']);
+      expect((await kb.byCoarse(hex('e'), 5)).map((x) => x.id)).toEqual(['ktwice001']);
+      expect(await kb.byCoarse(hex('c'), 5)).toEqual([]);
+      expect(await kb.staleSigs(3, 10)).toEqual([]);
+    }
+  });
+
+  it('resignKb moves an entry stored under ErrSig v2 to its v3 signature; the v2 hash keeps resolving, after a restart too', async () => {
+    const s = await open();
+    expect(ERRSIG_VERSION).toBe(3);
+    // A push refused for a non-fast-forward: v2 signed the `failed to push some refs` wrapper (with
+    // the remote's owner and name), v3 signs the rejected ref's reason.
+    const out = "To github.com:acme/widgets.git\n ! [rejected]        main -> main (non-fast-forward)\nerror: failed to push some refs to 'github.com:acme/widgets.git'\nhint: Updates were rejected because the tip of your current branch is behind";
+    const old = v2.errsig(out);
+    const now = errsig(out);
+    expect(old.sig).toBe("other:error: failed to push some refs to 'github.com:acme/widgets.git'");
+    expect(now.sig).toBe('git:! [rejected] <ref> -> <ref> (non-fast-forward)');
+    // One entry whose signature v3 leaves as it was (its hash needs no alias).
+    const same = "ModuleNotFoundError: No module named 'zzqsame'";
+    expect(v2.errsig(same).h).toBe(errsig(same).h);
+    await s.store.kb.insert(entry('kpushv201', { sig: old.sig, h: old.h, ch: old.ch, title: old.sig, error: out, sigv: 2 }));
+    await s.store.kb.insert(entry('ksamev201', { sig: v2.errsig(same).sig, h: v2.errsig(same).h, ch: v2.errsig(same).ch, error: same, sigv: 2 }));
+    expect(await resignKb(s.store.kb)).toBe(2);
+    expect(await resignKb(s.store.kb)).toBe(0);
+    for (const restart of [false, true]) {
+      const kb = restart ? (await s.reopen()).kb : s.store.kb;
+      expect(await kb.byId('kpushv201')).toMatchObject({ sig: now.sig, h: now.h, ch: now.ch, title: now.sig });
+      expect((await kb.byHash(now.h, 5, false)).map((x) => x.id)).toEqual(['kpushv201']);
+      expect(await kb.byHash(old.h, 5, false)).toEqual([]);
+      expect((await kb.byOldHash(old.h, 5)).map((x) => x.id)).toEqual(['kpushv201']);
+      expect((await kb.byCoarse(now.ch, 5)).map((x) => x.id)).toEqual(['kpushv201']);
+      expect((await kb.byHash(errsig(same).h, 5, false)).map((x) => x.id)).toEqual(['ksamev201']);
+      expect(await kb.staleSigs(ERRSIG_VERSION, 10)).toEqual([]);
     }
   });
 }

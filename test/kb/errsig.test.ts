@@ -1,6 +1,7 @@
-// ErrSig v2: both reference implementations against the published vectors (fine and coarse
+// ErrSig (v3): both reference implementations against the published vectors (fine and coarse
 // signatures), as commands, against each other (pattern table, random and adversarial inputs), and
-// the bounds the spec promises. v1 stays available (errsig-v1.js) and still gives its own vectors.
+// the bounds the spec promises. v1 stays available (errsig-v1.js) and still gives its own vectors
+// (v2 likewise: errsig.v3.test.ts, with v3's own cases).
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -48,13 +49,16 @@ const vectors = tsvLines
 const full = (v: { sig: string; h: string; coarse: string }) => ({ sig: v.sig, h: v.h, coarse: v.coarse, ch: createHash('sha256').update(v.coarse, 'utf8').digest('hex') });
 
 describe('errsig.tsv vectors', () => {
-  it('has a header after the comments and at least 100 vectors covering the required ecosystems', () => {
+  it('has a header after the comments and at least 200 vectors covering the required ecosystems', () => {
     expect(header).toBeGreaterThan(0);
     expect(tsvLines.slice(0, header).every((l) => l.startsWith('#'))).toBe(true);
-    expect(vectors.length).toBeGreaterThanOrEqual(100);
+    expect(vectors.length).toBeGreaterThanOrEqual(200);
     expect(tsvLines[0]).toContain(`(${vectors.length})`);
     const tags = new Set(vectors.map((v) => v.sig.slice(0, v.sig.indexOf(':'))));
-    for (const t of ['py', 'node', 'ts', 'rust', 'go', 'java', 'c', 'npm', 'pip', 'sh', 'sql', 'other']) expect(tags).toContain(t);
+    for (const t of ['py', 'node', 'ts', 'rust', 'go', 'java', 'c', 'npm', 'pip', 'sh', 'sql', 'git', 'k8s', 'other']) expect(tags).toContain(t);
+    // v3: every private-name placeholder appears in some vector's signature.
+    for (const p of ['<repo>', '<image>', '<module>', '<host>', '<user>', '<email>', '<container>', '<network>', '<volume>', '<ref>', '<url>', '<ip>', '<uuid>', '<hex>', '<path>'])
+      expect(vectors.some((v) => v.sig.includes(p)), p).toBe(true);
     const has = (re: RegExp) => vectors.some((v) => re.test(v.input));
     expect(has(/\x1b\[/)).toBe(true); // ANSI colour
     expect(has(/[A-Z]:\\Users\\/)).toBe(true); // Windows path

@@ -305,6 +305,8 @@ describe('/errsig pages', () => {
       ['/errsig.tsv', 'errsig.tsv', 'text/tab-separated-values'],
       ['/errsig-v1.js', 'errsig-v1.js', 'text/javascript'],
       ['/errsig-v1.tsv', 'errsig-v1.tsv', 'text/tab-separated-values'],
+      ['/errsig-v2.js', 'errsig-v2.js', 'text/javascript'],
+      ['/errsig-v2.tsv', 'errsig-v2.tsv', 'text/tab-separated-values'],
     ] as const) {
       const r = await fetch(`${s.url}${path}`);
       expect(r.status).toBe(200);
@@ -319,6 +321,15 @@ describe('/errsig pages', () => {
     const lines = (await (await fetch(`${s.url}/errsig.tsv`)).text()).split('\n').filter(Boolean);
     const header = lines.findIndex((l) => l.startsWith('input\tsig\tsha256'));
     expect(header).toBeGreaterThanOrEqual(0);
-    expect(lines.length - header - 1).toBe(107);
+    expect(lines.length - header - 1).toBe(217);
+    // v2 stays published for clients that pinned it: its 107 vectors, and its module gives v2's answers.
+    const v2lines = (await (await fetch(`${s.url}/errsig-v2.tsv`)).text()).split('\n').filter(Boolean);
+    expect(v2lines.length - v2lines.findIndex((l) => l.startsWith('input\tsig\tsha256\tcoarse')) - 1).toBe(107);
+    const v2code = await (await fetch(`${s.url}/errsig-v2.js`)).text();
+    const v2mod = (await import(`data:text/javascript;base64,${Buffer.from(v2code).toString('base64')}`)) as { errsig: typeof errsig; ERRSIG_VERSION: number };
+    expect(v2mod.ERRSIG_VERSION).toBe(2);
+    const push = "To github.com:acme/widgets.git\n ! [rejected]        main -> main (non-fast-forward)\nerror: failed to push some refs to 'github.com:acme/widgets.git'";
+    expect(v2mod.errsig(push).sig).toBe("other:error: failed to push some refs to 'github.com:acme/widgets.git'");
+    expect(errsig(push).sig).toBe('git:! [rejected] <ref> -> <ref> (non-fast-forward)');
   });
 });

@@ -319,7 +319,7 @@ const hashOuts = new WeakMap<KbHit[], z.infer<typeof hashOut>>();
 export const kbHashOp = defineOp({
   name: 'kb.h',
   title: 'Look up a signature hash',
-  summary: 'Fixes for the SHA-256 of an ErrSig signature (64 lowercase hex), computed client-side with /errsig.js or /errsig.py: the fine hash h (v2, or v1 of entries signed before), else the coarse hash ch.',
+  summary: 'Fixes for the SHA-256 of an ErrSig signature (64 lowercase hex), computed client-side with /errsig.js or /errsig.py: the fine hash h (v3, or the v1 or v2 hash of an entry signed before), else the coarse hash ch.',
   input: z.object({ hex: z.string() }).strict(),
   output: hashOut,
   auth: 'anon',

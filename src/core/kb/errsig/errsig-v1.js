@@ -1,5 +1,5 @@
-// ErrSig v1 (kept: entries written under v1 are re-signed with v2 at start, and bench/errsig.ts
-// compares throughput). The current algorithm is errsig.js (v2). Spec of both: /errsig.
+// ErrSig v1 (kept: entries written under v1 are re-signed at start, and bench/errsig.ts
+// compares throughput). The current algorithm is errsig.js (v3). Spec of all: /errsig.
 // ErrSig v1: error text (any language, any tool) -> short signature `sig` and h = sha256(sig).
 // Reference implementation, standalone ES module, no imports. Spec: /errsig. The server runs this
 // file is served at /errsig-v1.js with its vectors at /errsig-v1.tsv.

@@ -1,8 +1,8 @@
-// Types for errsig.js (the standalone ErrSig v2 module served at /errsig.js). tsconfig has no
+// Types for errsig.js (the standalone ErrSig v3 module served at /errsig.js). tsconfig has no
 // allowJs, so TypeScript code imports './errsig/errsig.js' and gets these declarations.
 
 /** Version of the signature algorithm; a change of any sig for any input bumps it. */
-export declare const ERRSIG_VERSION: 2;
+export declare const ERRSIG_VERSION: 3;
 
 export interface ErrSig {
   /** The fine signature `<tag>:<normalized decisive text>`, at most 200 code points, no tab or newline. */
@@ -15,8 +15,19 @@ export interface ErrSig {
   ch: string;
 }
 
-/** ErrSig v2 of raw error output (any language, any tool). Pure, synchronous, never throws. */
+/** ErrSig v3 of raw error output (any language, any tool). Pure, synchronous, never throws. */
 export declare function errsig(text: string): ErrSig;
+
+/** A candidate: the signature of one line that states an error, and that line (left-trimmed, after step 1). */
+export interface ErrSigCandidate extends ErrSig {
+  line: string;
+}
+
+/**
+ * The signatures of the distinct lines of `text` that state an error, best first, at most `max`
+ * (default 3; below 1 gives none). The first equals `errsig(text)`; a one-line input has one.
+ */
+export declare function candidates(text: string, max?: number): ErrSigCandidate[];
 
 /** The coarse signature of a fine one. */
 export declare function coarse(sig: string): string;

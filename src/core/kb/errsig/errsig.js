@@ -1,5 +1,7 @@
-// ErrSig v2: error text (any language, any tool) -> short signature `sig` and h = sha256(sig), plus
-// a coarse signature `coarse` (every name removed) and ch = sha256(coarse).
+// ErrSig v3: error text (any language, any tool) -> short signature `sig` and h = sha256(sig), plus
+// a coarse signature `coarse` (every name removed) and ch = sha256(coarse); candidates(text) lists
+// the signatures of every distinct line that states an error. v3 skips prompts, progress, tables,
+// hints and wrapper lines, and removes private names (repositories, images, hosts, users …).
 // Reference implementation, standalone ES module, no imports. Spec: /errsig. The server runs this
 // very file and serves it at /errsig.js; errsig.py must give identical results for every input.
 //
@@ -9,18 +11,20 @@
 // (JS counts UTF-16 units, Python code points), lengths counted in code points.
 //
 // Usage: import { errsig } from './errsig.js'; errsig(text) -> { sig, h, coarse, ch }
+//        candidates(text, max = 3) -> [{ sig, h, coarse, ch, line }, …] (the first is errsig(text))
 //        node errsig.js < out.txt   prints `<sig>\t<h>`
 
 /** @typedef {{ sig: string, h: string, coarse: string, ch: string }} ErrSig */
-/** @typedef {{ tag: string, msg: string }} Pick */
+/** @typedef {{ tag: string, msg: string, at: number[], weak: boolean }} Pick */
 
-export const ERRSIG_VERSION = 2;
+export const ERRSIG_VERSION = 3;
 
 const MAX_SIG = 200; // code points in the whole sig
 const MAX_LINE = 4000; // code points kept of each raw line
 const MAX_MSG = 1000; // code points of the decisive text before normalization
 const MAX_LINES = 2000; // lines looked at: the first and last 1000 of longer outputs
 const MAX_QUOTED = 200; // code points inside one quoted value
+const MAX_CANDIDATES = 16; // v3: candidates() lists at most this many
 
 // ---------------------------------------------------------------------------------------------
 // Pattern sources. Identical text in errsig.py; {PC} is the one per-language substitution.
@@ -48,7 +52,7 @@ const S = {
   pua: String.raw`[\uE000-\uF8FF]`,
   rtrim: String.raw` +$`,
   ltrim: String.raw`^ +`,
-  ciPrefix: String.raw`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::|[a-z0-9][a-z0-9_.\-]*-[0-9]+ +\| ){1,3}`,
+  ciPrefix: String.raw`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |[0-9]+\.[0-9]{3} |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::|[a-z0-9][a-z0-9_.\-]*-[0-9]+ +\| ){1,3}`,
 
   // decisive-line detectors (run on left-trimmed lines unless noted)
   rustPanic: String.raw`^thread \'[^\']*\'(?: \([0-9]+\))? panicked at ([^\n]*)$`,
@@ -128,12 +132,12 @@ const S = {
   rustCtx: String.raw`^(?:--> [^ ]+\.rs:[0-9]+|Compiling [^ ]+ v[0-9]|Updating crates\.io index|Blocking waiting for file lock|location searched: |required by package \x60|= note: )|Cargo\.toml|\.rs:[0-9]+:[0-9]+|(?:^|[^A-Za-z0-9_])(?:rustc|cargo) `,
   rustErr: String.raw`^error: (?!could not compile|aborting due to)([^\n]+)$`,
   gradle: String.raw`^\* What went wrong:$`,
-  mvnError: String.raw`^\[ERROR\] ([^\n]+)$`,
+  mvnError: String.raw`^\[(?:ERROR|FATAL)\] ([^\n]+)$`,
   mvnInfo: String.raw`^\[INFO\] |^\[ERROR\] (?:Failed to execute goal|BUILD FAILURE|[^\n]*\.java:\[[0-9]+,[0-9]+\])`,
   mvnJava: String.raw`\.java:\[[0-9]+,[0-9]+\]`,
   mvnNoise: String.raw`^(?:-> \[Help|Re-run Maven|To see the full stack|For more information about the errors|Help 1|COMPILATION ERROR :?$|$)`,
   strong: String.raw`^(?:(?:error|Error|ERROR|fatal|Fatal|FATAL|FATAL ERROR|panic|E)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |\[(?:ERROR|FATAL|error|fatal)\] |[A-Za-z0-9_.\/+-]+: (?:error|fatal|ERROR|FATAL|fatal error)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |make(?:\[[0-9]+\])?: \*\*\* |\*\*\* [^\n]*\*\*\*|(?:free|malloc|realloc|calloc|munmap_chunk)\(\): |double free or corruption|==[0-9]+==ERROR: )`,
-  errorish: String.raw`(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined|not accessible|not allowed|not permitted|forbidden|Forbidden|unauthorized|Unauthorized|does not exist|doesn\'t exist|not supported|mismatch|no matching|No matching|bad permissions|too open|incompatible)`,
+  errorish: String.raw`(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined|not accessible|not allowed|not permitted|forbidden|Forbidden|unauthorized|Unauthorized|does not exist|doesn\'t exist|not supported|mismatch|no matching|No matching|bad permissions|too open|incompatible|timed out|Timed out|No route to host|unreachable|Unreachable)`,
   hasLetter: String.raw`[A-Za-z]`,
   warnish: String.raw`^(?:[A-Za-z0-9_.\/\-]+: )?(?:Warning|warning|WARNING|WARN)(?:\[[A-Za-z0-9_ .:\/\-]{0,40}\])?:? `,
   prompt: String.raw`^\$ `,
@@ -184,11 +188,11 @@ const S = {
   uuid: String.raw`(?<![A-Za-z0-9_])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![A-Za-z0-9_])`,
   tsIso: String.raw`(?<![0-9])[0-9]{4}[\-\/][0-9]{2}[\-\/][0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:Z| ?UTC| ?[+\-][0-9]{2}:?[0-9]{2})?)?(?![0-9])`,
   tsMon: String.raw`(?<![A-Za-z0-9])(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? )?(?:[0-9]{1,2} )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (?:[0-9]{1,2},? )?(?:[0-9]{4} )?[0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?: [0-9]{4})?(?: ?(?:GMT|UTC)(?:[+\-][0-9]{4})?)?(?![0-9])`,
-  tsTime: String.raw`(?<![0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?Z?(?![0-9])`,
+  tsTime: String.raw`(?<![A-Za-z0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?Z?(?![0-9])`,
   ip6: String.raw`(?<![A-Za-z0-9_:.])\[?(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){7}|(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?::(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?)(?:%[A-Za-z0-9]+)?\]?(?![A-Za-z0-9_])`,
   ip6Port: String.raw`^[^\[]*::[^\n]*:([0-9]{2,5})$`,
   ip4: String.raw`(?<![A-Za-z0-9_.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?:\/[0-9]{1,2})?(?![A-Za-z0-9_]|\.[0-9])`,
-  host: String.raw`(?<![A-Za-z0-9_.@\/\-])(?:[A-Za-z0-9\-]+\.){2,}(?:com|net|org|io|dev|app|ai|cloud|internal|local|co|us|eu|de|uk)(?![A-Za-z0-9_.\-])`,
+  host: String.raw`(?<![A-Za-z0-9_.@\/\-])(?:[A-Za-z0-9\-]+\.){2,}(?:com|net|org|io|dev|app|ai|cloud|internal|local|co|us|eu|de|uk|example|corp|lan|intranet|localdomain)(?![A-Za-z0-9_.\-])`,
   hex0x: String.raw`(?<![A-Za-z0-9_])0[xX][0-9a-fA-F]+(?![A-Za-z0-9_])`,
   hexBare: String.raw`(?<![A-Za-z0-9_])[0-9a-fA-F]{7,}(?![A-Za-z0-9_])`,
   hasDigit: String.raw`[0-9]`,
@@ -202,7 +206,7 @@ const S = {
   ver: String.raw`(?<![A-Za-z0-9_.])(?:v?[0-9]+\.[0-9]+\.[0-9]+(?:\.[0-9]+)*(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*|\.?(?:a|b|rc|alpha|beta|pre|post|dev)[0-9]*)?(?:\+[0-9A-Za-z.]+)?|v[0-9]+\.[0-9]+|(?<=[=@^~<>])[0-9]+\.[0-9]+)(?![A-Za-z0-9_])`,
   num: String.raw`(?<![A-Za-z0-9_.])(?<![A-Za-z]-)[0-9]+(?:\.[0-9]+)*(?![A-Za-z0-9_])`,
   spaces: String.raw` {2,}`,
-  runs: String.raw`(<(?:n|v|s|hex|ts|ip|uuid|id|size|dur|url|email|host|path)>)(?:(?:, ?| )\1)+`,
+  runs: String.raw`(<(?:n|v|s|hex|ts|ip|uuid|id|size|dur|url|email|host|path|repo|image|module|user|container|network|volume|ref)>)(?:(?:, ?| )\1)+`,
   shieldTok: String.raw`\uE000([\uE100-\uF7FF])\uE001`,
   // v2: the line that states the error, tags of one-line outputs, and names that a template carries.
   goExit: String.raw`^exit status [0-9]+$`,
@@ -246,6 +250,38 @@ const S = {
   coarseDotted: String.raw`(?<![A-Za-z0-9_.\-\/<@])[A-Za-z_@][A-Za-z0-9_\-]*(?:[.\/][A-Za-z0-9_\-]+)+(?![A-Za-z0-9_.\-\/])`,
   coarseAt: String.raw`(?<![A-Za-z0-9_.\-\/])@?[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)?(?=@<|[=<>~!]=<)`,
   coarseCmd: String.raw`^(command not found: )[^ ]+`,
+  coarseBare: String.raw`((?<![A-Za-z0-9_])(?:[Uu]nable to locate package|No package|No match for argument:|Unable to find a match:|No available formula with the name|No formulae found for|[Nn]o installation candidate for|[Pp]ackage) )(?!(?:<|not |is |has |was |does |named ))[A-Za-z0-9_@][A-Za-z0-9_.+\-\/@]*(?= (?:is not available|has no installation candidate|available)|$)`,
+  // v3: prompts, lines that never state the error, wrappers, git and kubectl, private names.
+  promptLine: String.raw`^(?:\([A-Za-z0-9_.\-]+\) )?(?:[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?::[^ $#]*)?[$#](?: |$)|\[[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?: [^\]]*)?\][$#](?: |$)|[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+ [^ %]+ %(?: |$)|PS [A-Za-z]:\\[^>]*>(?: |$)|[A-Za-z]:\\[^> ]*>(?=[A-Za-z])|\u279c +[^ ]+ (?:git:\([^)]*\) )?(?:\u2717 )?)`,
+  skip: String.raw`^(?:\$(?: |$)|> [^ ]+@[^ ]+ [^ ]+|(?:hint|Hint|HINT|tip|Tip|TIP): |(?:NAMESPACE +)?NAME +[A-Z][A-Z\-]*(?: +[A-Z][A-Z\-()]*)+$|CONTAINER ID +IMAGE|REPOSITORY +TAG|Unable to find image [^ ]+ locally$|[^ :]+: Pulling from |[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Already exists|Downloading|Extracting)|Digest: sha256:|Status: (?:Downloaded newer image|Image is up to date)|(?:remote: )?(?:Enumerating|Counting|Compressing|Writing|Receiving|Resolving) (?:objects|deltas):|Delta compression using|Total [0-9]+ \(delta|(?:Uploading|Downloading) LFS objects:|[0-9]{1,3}% |\[[=#> .\-]*\] +[0-9]{1,3}%|To (?:[A-Za-z][A-Za-z0-9+.\-]*:\/\/|[^ ]+@|[^ :\/]+:)[^ ]*$|[^ ]+ +[0-9]+\/[0-9]+ +[A-Za-z][A-Za-z0-9:\/]* +[0-9]+|[0-9a-f]{12} +[^ ]+ +)`,
+  wrap: String.raw`^(?:\[(?:ERROR|FATAL|INFO)\] *)* *(?:error: failed to push some refs to |error: external filter [^\n]* failed|fatal: [^\n]*: smudge filter [^ ]+ failed|Some problems were encountered while processing the POMs:?$|The build could not read [0-9]+ projects?|The project [^\n]* has [0-9]+ errors?$|(?:ERROR: )?failed to solve: process [^\n]* did not complete successfully|ERROR: Job failed: |(?:Error: )?The process \'[^\']*\' failed with exit code [0-9]+|FAILURE: Build failed with an exception|BUILD FAIL(?:URE|ED)|(?:Error: )?Command failed: |error: [Rr]ecipe \x60[^\x60]*\x60 failed|=> ERROR \[|[^ ]+ exited with code [0-9]+$|[\u2718\u2716] Container [^ ]+ +Error|fatal: Could not read from remote repository\.?$)`,
+  gitBatch: String.raw`(?:^|: )batch response: ([^\n]+)$`,
+  gitRemote: String.raw`^remote: error: (GH[0-9]{3}: [^\n]*)$`,
+  gitSmudge: String.raw`(?:^|: )Smudge error: Error downloading [^ ]+ \([0-9a-f]+\): ([^\n]+)$`,
+  gitRejected: String.raw`^! \[((?:remote )?rejected)\] +[^ ]+ -> [^ ]+ \(([^\n]*)\)$`,
+  kubeHdr: String.raw`^NAME +READY +STATUS +RESTARTS +AGE`,
+  kubeRow: String.raw`^[^ ]+ +[0-9]+\/[0-9]+ +([A-Za-z][A-Za-z0-9:\/]*) +[0-9]+`,
+  kubeOk: String.raw`^(?:Running|Completed|Succeeded)$`,
+  gitScp: String.raw`(?<![A-Za-z0-9_.%+\-\/@:])(?:[A-Za-z0-9_.\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*:(?!\/)[A-Za-z0-9_.~\-]+\/[A-Za-z0-9_.~\/\-]*[A-Za-z0-9_\-]|[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+:(?!\/)[A-Za-z0-9_.~\-]+\/[A-Za-z0-9_.~\/\-]*\.git)(?![A-Za-z0-9_\/\-])`,
+  imageReg: String.raw`(?<![A-Za-z0-9_.\-\/@])(?:(?:[a-z0-9\-]+\.)*(?:ghcr\.io|docker\.io|quay\.io|gcr\.io|pkg\.dev|azurecr\.io|amazonaws\.com|registry\.gitlab\.com|public\.ecr\.aws)|registry(?:\.[a-z0-9\-]+)+|localhost)(?::[0-9]+)?\/[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)*(?::[A-Za-z0-9_.\-]+)?(?:@sha256:[0-9a-f]+)?`,
+  repoCtx: String.raw`(?<![A-Za-z0-9_])((?:[Rr]epository|[Rr]epo|Permission to|with the name) [\'"\x60]?)[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+`,
+  repoGit: String.raw`(?<![A-Za-z0-9_.%+\-\/@:])[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+\.git(?![A-Za-z0-9_\-])`,
+  gitRef: String.raw`(?<![A-Za-z0-9_\/])(refs\/(?:heads|tags|remotes)\/)[A-Za-z0-9_.\/\-]*[A-Za-z0-9_\-]`,
+  gitRefspec: String.raw`(?<![A-Za-z0-9_])((?:src refspec|pathspec) [\'"]?)[A-Za-z0-9_.\/\-]*[A-Za-z0-9_\-]`,
+  gitIdent: String.raw`(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.\(none\)`,
+  imageFor: String.raw`(?<![A-Za-z0-9_])((?:pull access denied for|manifest for|No such image:) )(?!linux\/|windows\/)[a-z0-9][a-z0-9._\-]*(?:\/[a-z0-9][a-z0-9._\-]*)*(?::[A-Za-z0-9_.\-]+)?(?:@sha256:[0-9a-f]+)?(?=[ ,:]|$)`,
+  imageCtx: String.raw`(?<![A-Za-z0-9_])((?:[Ii]mage|reference|pulling|failed to solve:) [\'"]?)[a-z0-9][a-z0-9._\-]*(?:(?:\/[a-z0-9][a-z0-9._\-]*)+(?::[A-Za-z0-9_.\-]+)?|:[A-Za-z0-9_.\-]+)(?:@sha256:[0-9a-f]+)?(?![A-Za-z0-9_.\-\/])`,
+  modPath: String.raw`(?<![A-Za-z0-9_.\-\/@:])((?:[a-z0-9\-]+\.)+[a-z]{2,})(?:\/[A-Za-z0-9_.~\-]+)+`,
+  modCtx: String.raw`(?:module|package|packages|import|imports|imported by|requires?|get|install|replace|reading) [\'"\x60(]?$`,
+  hostCtx: String.raw`(?<![A-Za-z0-9_])((?:(?:[Cc]ould not|[Uu]nable to) resolve host(?:name)?:?|connect to host|[Uu]nknown host|UnknownHostException:) [\'"]?)(?=[0-9.]*[A-Za-z\-])[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*`,
+  hostLookup: String.raw`(?<![A-Za-z0-9_])(lookup )(?=[0-9.]*[A-Za-z\-])[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*(?= on |: )`,
+  userDenied: String.raw`(?<![A-Za-z0-9_])(denied to )[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?(?=[.,;:]?(?: |$))`,
+  userSudo: String.raw`^((?:sudo: )?)[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?( is not in the sudoers file)`,
+  userSu: String.raw`(?<![A-Za-z0-9_])([Uu]ser )[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?( does not exist)`,
+  composeCtr: String.raw`(?<![A-Za-z0-9_])((?:[Cc]ontainer|[Cc]ontainer name):? [\'"\/]*)(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*-[a-z0-9][a-z0-9.\-]*-[0-9]+(?![A-Za-z0-9_.\-\/])`,
+  composeCtr2: String.raw`(?<![A-Za-z0-9_.\-\/@:<])(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*-[a-z0-9][a-z0-9.\-]*-[0-9]+(?![A-Za-z0-9_.\-\/])(?= exited with code| is unhealthy| +Error| +(?:Started|Starting|Created|Creating|Stopped|Stopping|Running|Healthy|Waiting|Removed|Removing))`,
+  composeNet: String.raw`(?<![A-Za-z0-9_.\-\/@:<])[A-Za-z0-9][A-Za-z0-9_.\-]*_default(?![A-Za-z0-9_.\-])`,
+  composeCtx: String.raw`(?<![A-Za-z0-9_])([Nn]etwork|[Vv]olume)( [\'"]?)[A-Za-z0-9][A-Za-z0-9.]*[_\-][A-Za-z0-9_.\-]*`,
 };
 
 /** @param {string} name @param {string} [flags] */
@@ -265,7 +301,7 @@ for (const k of Object.keys(S)) {
 const NOT_PRINTABLE = /[^\x20-\x7e]/; // ctrl, bom and pua need such a character
 const QUOTE_CHAR = /['"\x60\u2018\u201c]/; // the opening quote of every style in `quote`
 const PATH_HINT = /[\/\\]|\.[a-z0-9]+[:(]/; // `path` needs a slash, or `.ext` then a location
-const HOST_HINT = /\.(?:com|net|org|io|dev|app|ai|cloud|internal|local|co|us|eu|de|uk)(?![A-Za-z0-9_.\-])/; // how `host` ends
+const HOST_HINT = /\.(?:com|net|org|io|dev|app|ai|cloud|internal|local|co|us|eu|de|uk|example|corp|lan|intranet|localdomain)(?![A-Za-z0-9_.\-])/; // how `host` ends
 const TIME_HINT = /[0-9]:[0-9]/; // tsMon and tsTime hold `h:mm`
 const NUM_DOT = /[0-9]\.[0-9]/; // ip4 and every `ver` form hold `digit.digit`
 
@@ -278,6 +314,13 @@ const WELL_KNOWN = new Set(
     'docker-compose.yaml compose.yaml Gemfile Gemfile.lock composer.json .gitignore .gitmodules').split(' '),
 );
 const VALUE_SET = new Set(VALUE_WORDS.split('|'));
+// v3: hosts whose module paths are public (Go modules, repositories); a module path under any other
+// host is <module>.
+const PUBLIC_HOSTS = new Set(
+  ('github.com gitlab.com bitbucket.org golang.org google.golang.org gopkg.in go.uber.org k8s.io sigs.k8s.io ' +
+    'cloud.google.com go.opentelemetry.io go.etcd.io honnef.co gotest.tools modernc.org gorm.io go.mongodb.org ' +
+    'gocloud.dev mvdan.cc rsc.io filippo.io nhooyr.io entgo.io dario.cat gonum.org go.starlark.net').split(' '),
+);
 const NAME_SET = new Set(NAME_WORDS.split('|'));
 // The bare-name patterns in order, each with the texts it cannot match without (a precheck).
 /** @type {Array<[string, string[]]>} */
@@ -381,7 +424,14 @@ function cleanLine(l) {
   // ctrl, bom and pua only match characters outside printable ASCII.
   if (NOT_PRINTABLE.test(l)) l = l.replace(G.ctrl, ' ').replace(G.bom, '').replace(G.pua, '\uFFFD');
   if (l.charCodeAt(l.length - 1) === 32) l = l.replace(R.rtrim, '');
-  return l.replace(R.ciPrefix, '');
+  l = l.replace(R.ciPrefix, '');
+  // v3: a shell prompt (user, host, directory) becomes `$ `, so an echoed command reads as one.
+  // Every prompt form holds one of these characters.
+  if (l.indexOf('@') >= 0 || l.indexOf('>') >= 0 || l.indexOf('\u279c') >= 0) {
+    const p = l.replace(R.promptLine, '$ ');
+    if (p !== l) l = p.charCodeAt(p.length - 1) === 32 ? p.replace(R.rtrim, '') : p;
+  }
+  return l;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -428,11 +478,15 @@ function pick(L) {
     const rest = m[1];
     let msg;
     let o;
+    let at = [i];
     if ((o = R.rustPanicOld.exec(rest))) msg = o[1];
-    else if (R.rustPanicNew.test(rest)) msg = nextNonEmpty(T, i);
+    else if (R.rustPanicNew.test(rest)) {
+      msg = nextNonEmpty(T, i);
+      at = [i, i + 1];
+    }
     else if (rest.startsWith("'")) msg = rest.slice(1);
     else msg = rest.replace(R.rustPanicLoc, '');
-    return { tag: 'rust', msg: 'panicked: ' + msg };
+    return r('rust', 'panicked: ' + msg, at);
   }
 
   // 2. Go panic / runtime fatal error.
@@ -444,8 +498,8 @@ function pick(L) {
       // v2: a Go panic alone (one line, or with only `exit status N` after it) is Go's too.
       const alone = n === 1 || (n === 2 && R.goExit.test(T[1 - i]));
       if (goPanic && (m = R.goPanic.exec(T[i])) && (goroutine || alone || m[1].startsWith('runtime error: ') || R.goSignal.test(nextNonEmpty(T, i))))
-        return { tag: 'go', msg: 'panic: ' + m[1] };
-      if (goFatal && (m = R.goFatal.exec(T[i])) && (goroutine || (alone && R.goFatalMsg.test(m[1])))) return { tag: 'go', msg: 'fatal error: ' + m[1] };
+        return r('go', 'panic: ' + m[1], [i]);
+      if (goFatal && (m = R.goFatal.exec(T[i])) && (goroutine || (alone && R.goFatalMsg.test(m[1])))) return r('go', 'fatal error: ' + m[1], [i]);
     }
   }
 
@@ -455,17 +509,17 @@ function pick(L) {
   if (last >= 0) {
     for (let j = last + 1; j < n; j++) {
       if (L[j] === '' || L[j].charCodeAt(0) === 32) continue;
-      if (R.pyExcAny.test(T[j])) return { tag: 'py', msg: T[j] };
+      if (R.pyExcAny.test(T[j])) return r('py', T[j], [j]);
     }
-    for (let j = n - 1; j > last; j--) if (R.pyExcStrict.test(T[j])) return { tag: 'py', msg: T[j] };
+    for (let j = n - 1; j > last; j--) if (R.pyExcStrict.test(T[j])) return r('py', T[j], [j]);
   }
   // 3b. Python without `Traceback` (SyntaxError at compile time): `File "x", line N` context.
   if (has(J, 'File "') && L.some((l) => R.pyFile.test(l))) {
-    for (let j = n - 1; j >= 0; j--) if (R.pyExcStrict.test(T[j])) return { tag: 'py', msg: T[j] };
+    for (let j = n - 1; j >= 0; j--) if (R.pyExcStrict.test(T[j])) return r('py', T[j], [j]);
   }
   // 4. pytest: first `E   XError: ...` line, else the short summary `FAILED x::t - msg`.
-  if (has(J, '\nE ')) for (let i = 0; i < n; i++) if ((m = R.pytestE.exec(L[i])) && R.pyExcStrict.test(m[1])) return { tag: 'py', msg: m[1] };
-  if (has(J, 'FAILED ') || has(J, 'ERROR ')) for (let i = 0; i < n; i++) if ((m = R.pytestSummary.exec(T[i]))) return { tag: 'py', msg: m[1] };
+  if (has(J, '\nE ')) for (let i = 0; i < n; i++) if ((m = R.pytestE.exec(L[i])) && R.pyExcStrict.test(m[1])) return r('py', m[1], [i]);
+  if (has(J, 'FAILED ') || has(J, 'ERROR ')) for (let i = 0; i < n; i++) if ((m = R.pytestSummary.exec(T[i]))) return r('py', m[1], [i]);
 
   // 5. JVM: root cause (last `Caused by:`), else the `Exception in thread` line, else the first exception line.
   const javaFrames = has(J, '\nat ') && T.some((t) => R.javaFrame.test(t));
@@ -478,13 +532,13 @@ function pick(L) {
     }
   }
   if (thread >= 0 || (javaFrames && cause >= 0)) {
-    if (cause >= 0) return { tag: 'java', msg: T[cause].replace(R.javaCause, '') };
-    return { tag: 'java', msg: T[thread].replace(R.javaThread, '') };
+    if (cause >= 0) return r('java', T[cause].replace(R.javaCause, ''), [cause]);
+    return r('java', T[thread].replace(R.javaThread, ''), [thread]);
   }
-  if (javaFrames) for (let i = 0; i < n; i++) if (R.javaExc.test(T[i])) return { tag: 'java', msg: T[i] };
+  if (javaFrames) for (let i = 0; i < n; i++) if (R.javaExc.test(T[i])) return r('java', T[i], [i]);
   // 5b (v2). The JVM launcher's own errors (no exception, no frames).
   if (has(J, 'main class ') || has(J, 'jarfile ') || has(J, 'Main method not found in class ') || has(J, 'JavaFX runtime components are missing'))
-    for (let i = 0; i < n; i++) if ((m = R.javaLauncher.exec(T[i]))) return { tag: 'java', msg: 'Error: ' + m[1] };
+    for (let i = 0; i < n; i++) if ((m = R.javaLauncher.exec(T[i]))) return r('java', 'Error: ' + m[1], [i]);
 
   // 6. Compiler and linker diagnostics: the first one in the output.
   const tsc = has(J, 'error TS');
@@ -499,41 +553,43 @@ function pick(L) {
   if (tsc || rustc || gcc || msvc || goBuild || kotlin || eslint || linkUndef || macLink) {
     for (let i = 0; i < n; i++) {
       const t = T[i];
-      if (tsc && (m = R.tsc.exec(t))) return { tag: 'ts', msg: 'error ' + m[1] + ': ' + m[2] };
-      if (rustc && (m = R.rustc.exec(t))) return { tag: 'rust', msg: 'error[' + m[1] + ']: ' + m[2] };
-      if (gcc && (m = R.gcc.exec(t))) return { tag: extTag(m[1]), msg: m[2] + ': ' + m[3] };
-      if (msvc && (m = R.msvc.exec(t))) return { tag: extTag(m[1]), msg: m[2] + ' ' + m[3] + ': ' + m[4] };
-      if (msvc && (m = R.msLink.exec(t))) return { tag: R.msCodeC.test(m[1]) ? 'c' : 'other', msg: 'error ' + m[1] + ': ' + m[2] };
-      if (goBuild && (m = R.goBuild.exec(t))) return { tag: 'go', msg: m[2] };
-      if (kotlin && (m = R.kotlin.exec(t))) return { tag: 'java', msg: m[2] };
-      if (eslint && (m = R.eslint.exec(t))) return { tag: 'node', msg: 'error ' + m[1] };
-      if (linkUndef && (m = R.linkUndef.exec(t))) return { tag: 'c', msg: 'undefined reference to ' + m[1] };
+      if (tsc && (m = R.tsc.exec(t))) return r('ts', 'error ' + m[1] + ': ' + m[2], [i]);
+      if (rustc && (m = R.rustc.exec(t))) return r('rust', 'error[' + m[1] + ']: ' + m[2], [i]);
+      if (gcc && (m = R.gcc.exec(t))) return r(extTag(m[1]), m[2] + ': ' + m[3], [i]);
+      if (msvc && (m = R.msvc.exec(t))) return r(extTag(m[1]), m[2] + ' ' + m[3] + ': ' + m[4], [i]);
+      if (msvc && (m = R.msLink.exec(t))) return r(R.msCodeC.test(m[1]) ? 'c' : 'other', 'error ' + m[1] + ': ' + m[2], [i]);
+      if (goBuild && (m = R.goBuild.exec(t))) return r('go', m[2], [i]);
+      if (kotlin && (m = R.kotlin.exec(t))) return r('java', m[2], [i]);
+      if (eslint && (m = R.eslint.exec(t))) return r('node', 'error ' + m[1], [i]);
+      if (linkUndef && (m = R.linkUndef.exec(t))) return r('c', 'undefined reference to ' + m[1], [i]);
       if (macLink && R.macLink.test(t)) {
         const s = R.macSym.exec(nextNonEmpty(T, i));
-        return { tag: 'c', msg: 'undefined symbols' + (s ? ': ' + s[1] : '') };
+        return r('c', 'undefined symbols' + (s ? ': ' + s[1] : ''), [i, i + 1]);
       }
     }
   }
 
   // 6b (v2). webpack / Next.js: `Module not found: Error: Can't resolve 'x' in '/dir'` states the
   // error; the `ERROR in ./src/file.js 3:0-28` header above it only says where.
-  if (has(J, '\nModule not found: ')) for (let i = 0; i < n; i++) if ((m = R.webpackNF.exec(T[i]))) return { tag: 'node', msg: 'Module not found: ' + m[1] };
+  if (has(J, '\nModule not found: ')) for (let i = 0; i < n; i++) if ((m = R.webpackNF.exec(T[i]))) return r('node', 'Module not found: ' + m[1], [i]);
 
   // 7. Node: the first `XError: msg` line of a stack, plus its first `[cause]`.
   const nodeCtx =
     (has(J, '\nat ') || has(J, '\n\u276F ') || has(J, '\nNode.js v') || has(J, '\nnode:')) && T.some((t) => R.nodeFrame.test(t) || R.nodeCtx.test(t));
   if (nodeCtx) {
     for (let i = 0; i < n; i++) {
-      if (!R.nodeHdr.test(T[i])) continue;
+      if (!R.nodeHdr.test(T[i]) || R.wrap.test(T[i])) continue;
       let msg = withNext(T, i);
+      const at = withNextAt(T, i);
       for (let j = i + 1; j < n; j++) {
         const c = R.nodeCause.exec(T[j]);
         if (c && R.nodeHdr.test(c[1])) {
           msg += ' [cause] ' + c[1];
+          at.push(j);
           break;
         }
       }
-      return { tag: 'node', msg };
+      return r('node', msg, at);
     }
   }
 
@@ -541,7 +597,7 @@ function pick(L) {
   if (has(J, '\n\u25cf ')) for (let i = 0; i < n; i++) {
     if (!R.jestTitle.test(T[i])) continue;
     const msg = nextNonEmpty(T, i);
-    if (msg !== '' && !R.jestTitle.test(msg)) return { tag: 'node', msg };
+    if (msg !== '' && !R.jestTitle.test(msg)) return r('node', msg, [i, i + 1]);
   }
 
   // 8. SQL: PostgreSQL (`ERROR:  ` with two spaces), psql, MySQL, SQL Server, Oracle, sqlite3 CLI.
@@ -554,12 +610,12 @@ function pick(L) {
   if (pg || pgTool || mysql || mssql || oracle || sqliteCli) {
     for (let i = 0; i < n; i++) {
       const t = T[i];
-      if (pg && (m = R.pg.exec(t))) return { tag: 'sql', msg: m[1] + ': ' + m[2] };
-      if (pgTool && R.pgTool.test(t)) return { tag: 'sql', msg: t };
-      if (mysql && (m = R.mysql.exec(t))) return { tag: 'sql', msg: 'ERROR ' + m[1] + ' (' + m[2] + '): ' + m[3] };
-      if (mssql && (m = R.mssql.exec(t))) return { tag: 'sql', msg: 'Msg ' + m[1] + ': ' + nextNonEmpty(T, i) };
-      if (oracle && (m = R.oracle.exec(t))) return { tag: 'sql', msg: m[1] };
-      if (sqliteCli && (m = R.sqliteCli.exec(t)) && R.sqliteMsg.test(m[1])) return { tag: 'sql', msg: m[1].replace(R.sqliteCode, '') };
+      if (pg && (m = R.pg.exec(t))) return r('sql', m[1] + ': ' + m[2], [i]);
+      if (pgTool && R.pgTool.test(t)) return r('sql', t, [i]);
+      if (mysql && (m = R.mysql.exec(t))) return r('sql', 'ERROR ' + m[1] + ' (' + m[2] + '): ' + m[3], [i]);
+      if (mssql && (m = R.mssql.exec(t))) return r('sql', 'Msg ' + m[1] + ': ' + nextNonEmpty(T, i), [i, i + 1]);
+      if (oracle && (m = R.oracle.exec(t))) return r('sql', m[1], [i]);
+      if (sqliteCli && (m = R.sqliteCli.exec(t)) && R.sqliteMsg.test(m[1])) return r('sql', m[1].replace(R.sqliteCode, ''), [i]);
     }
   }
 
@@ -568,97 +624,125 @@ function pick(L) {
   if (has(J, 'not found') || has(J, 'Unknown command') || has(J, 'is not recognized as')) for (let i = 0; i < n; i++) {
     const t = T[i];
     if ((m = R.shNotFound1.exec(t) || R.shNotFound2.exec(t) || R.shNotFound3.exec(t) || R.shNotFound4.exec(t) || R.shNotFound5.exec(t) || R.shNotFound6.exec(t)))
-      return { tag: 'sh', msg: 'command not found: ' + m[1] };
+      return r('sh', 'command not found: ' + m[1], [i]);
   }
   // The shell prefix (`…sh`, `env`) is followed by `: `, maybe after `: line N` / `: N`.
-  if (has(J, 'sh: ') || has(J, 'env: ')) for (let i = 0; i < n; i++) if ((m = R.shGeneric.exec(T[i]))) return { tag: 'sh', msg: m[1] };
+  if (has(J, 'sh: ') || has(J, 'env: ')) for (let i = 0; i < n; i++) if ((m = R.shGeneric.exec(T[i]))) return r('sh', m[1], [i]);
 
   // 10. pip.
   if (T.some((t) => R.pipCtx.test(t))) {
-    if (T.some((t) => t === 'error: externally-managed-environment')) return { tag: 'pip', msg: 'externally-managed-environment' };
+    if (T.some((t) => t === 'error: externally-managed-environment')) return r('pip', 'externally-managed-environment', [T.indexOf('error: externally-managed-environment')]);
     // A build backend's own output sits in the `╰─> [N lines of output]` block: its first error
     // line (else its first line) is the cause; pip's ERROR lines only name the package.
     for (let i = 0; i < n; i++) {
       if (!R.pipBlock.test(T[i])) continue;
       let first = '';
+      let firstAt = -1;
       for (let j = i + 1; j < n && !R.pipBlockEnd.test(T[j]); j++) {
-        if ((R.strong.test(T[j]) || R.errorish.test(T[j])) && !R.noise.test(T[j])) return { tag: 'pip', msg: T[j] };
-        if (first === '') first = T[j];
+        if ((R.strong.test(T[j]) || R.errorish.test(T[j])) && !R.noise.test(T[j])) return r('pip', T[j], [j]);
+        if (first === '') {
+          first = T[j];
+          firstAt = j;
+        }
       }
-      if (first !== '') return { tag: 'pip', msg: first };
+      if (first !== '') return r('pip', first, [firstAt]);
     }
     for (let i = 0; i < n; i++) {
       if (!T[i].startsWith('ERROR: ')) continue;
       const msg = T[i].slice(7);
-      if (R.pipResolver.test(msg)) return { tag: 'pip', msg: 'dependency conflict: ' + nextNonEmpty(T, i) };
-      return { tag: 'pip', msg };
+      if (R.pipResolver.test(msg)) return r('pip', 'dependency conflict: ' + nextNonEmpty(T, i), [i, i + 1]);
+      return r('pip', msg, [i]);
     }
     for (let i = 0; i < n; i++) {
       if (T[i] !== 'error: subprocess-exited-with-error') continue;
-      for (let j = i + 1; j < n; j++) if ((m = R.pipX.exec(T[j]))) return { tag: 'pip', msg: 'subprocess-exited-with-error: ' + m[1] };
-      return { tag: 'pip', msg: 'subprocess-exited-with-error' };
+      for (let j = i + 1; j < n; j++) if ((m = R.pipX.exec(T[j]))) return r('pip', 'subprocess-exited-with-error: ' + m[1], [i, j]);
+      return r('pip', 'subprocess-exited-with-error', [i]);
     }
   }
 
   // 11. npm (>= 10 prints `npm error`, older `npm ERR!`). Script failures only wrap another tool's
   // error, so they come last (rule 16) and only when nothing more specific is found.
   const npm = has(J, '\nnpm ') ? npmPick(T) : null;
-  if (npm && !npm.wrapper) return { tag: 'npm', msg: npm.msg };
+  if (npm && !npm.wrapper) return r('npm', npm.msg, npm.at);
 
   // 12. The go command.
   if (has(J, '\ngo: ') || has(J, '\nverifying ')) for (let i = 0; i < n; i++) {
-    if ((m = R.goTool.exec(T[i]))) return { tag: 'go', msg: 'go: ' + m[1] };
-    if ((m = R.goSum.exec(T[i]))) return { tag: 'go', msg: m[1] };
+    if ((m = R.goTool.exec(T[i]))) return r('go', 'go: ' + m[1], [i]);
+    if ((m = R.goSum.exec(T[i]))) return r('go', m[1], [i]);
   }
 
   // 12b (v2). A gcc/clang diagnostic without its location (one line): its template tells C.
-  if (has(J, '\nerror: ') || has(J, '\nfatal error: ')) for (let i = 0; i < n; i++) if (R.cLine.test(T[i])) return { tag: 'c', msg: T[i] };
+  if (has(J, '\nerror: ') || has(J, '\nfatal error: ')) for (let i = 0; i < n; i++) if (R.cLine.test(T[i])) return r('c', T[i], [i]);
 
   // 13. A bare exception line `XError: msg` without a stack: the name (and message) tell the runtime.
   for (let i = 0; i < n; i++) {
-    if (!(m = R.excHdr.exec(T[i])) || R.noise.test(T[i])) continue;
-    return { tag: classifyExc(m[1], m[2] || ''), msg: withNext(T, i) };
+    if (!(m = R.excHdr.exec(T[i])) || R.noise.test(T[i]) || R.wrap.test(T[i])) continue;
+    return r(classifyExc(m[1], m[2] || ''), withNext(T, i), withNextAt(T, i));
   }
 
   // 14. cargo / rustc errors without a code.
-  if (has(J, '\nerror: ') && T.some((t) => R.rustCtx.test(t))) for (let i = 0; i < n; i++) if ((m = R.rustErr.exec(T[i]))) return { tag: 'rust', msg: 'error: ' + m[1] };
+  if (has(J, '\nerror: ') && T.some((t) => R.rustCtx.test(t))) for (let i = 0; i < n; i++) if ((m = R.rustErr.exec(T[i]))) return r('rust', 'error: ' + m[1], [i]);
 
   // 15. Gradle `* What went wrong:`, Maven `[ERROR]` (a javac location line first).
-  if (has(J, '\n* What went wrong:')) for (let i = 0; i < n; i++) if (R.gradle.test(T[i])) return { tag: 'java', msg: nextNonEmpty(T, i) };
+  if (has(J, '\n* What went wrong:')) for (let i = 0; i < n; i++) if (R.gradle.test(T[i])) return r('java', nextNonEmpty(T, i), [i, i + 1]);
   // Spring Boot's failure analyzer: the line after `Description:`.
-  if (has(J, '\nAPPLICATION FAILED TO START') && T.some((t) => R.spring.test(t))) for (let i = 0; i < n; i++) if (R.springDesc.test(T[i])) return { tag: 'java', msg: nextNonEmpty(T, i) };
+  if (has(J, '\nAPPLICATION FAILED TO START') && T.some((t) => R.spring.test(t))) for (let i = 0; i < n; i++) if (R.springDesc.test(T[i])) return r('java', nextNonEmpty(T, i), [i, i + 1]);
   if (has(J, '\n[ERROR] ') && T.some((t) => R.mvnInfo.test(t))) {
     /** @type {string | null} */
     let first = null;
+    let firstAt = -1;
     for (let i = 0; i < n; i++) {
-      if (!(m = R.mvnError.exec(T[i])) || R.mvnNoise.test(m[1])) continue;
-      if (R.mvnJava.test(m[1])) return { tag: 'java', msg: m[1] };
-      if (first === null) first = m[1];
+      if (!(m = R.mvnError.exec(T[i])) || R.mvnNoise.test(m[1]) || R.wrap.test(m[1])) continue;
+      if (R.mvnJava.test(m[1])) return r('java', m[1], [i]);
+      if (first === null) {
+        first = m[1];
+        firstAt = i;
+      }
     }
-    if (first !== null) return { tag: 'java', msg: first };
+    if (first !== null) return r('java', first, [firstAt]);
   }
 
+  // 15b (v3). git: a Git LFS server's answer (`batch response: …`, a smudge error's cause), GitHub's
+  // `remote: error: GH…` code line, else a rejected ref of a push
+  // (`! [rejected] main -> main (non-fast-forward)`), not the `failed to push some refs` wrapper.
+  if (has(J, 'batch response: ')) for (let i = 0; i < n; i++) if ((m = R.gitBatch.exec(T[i]))) return r('git', m[1], [i]);
+  if (has(J, 'Smudge error: ')) for (let i = 0; i < n; i++) if ((m = R.gitSmudge.exec(T[i]))) return r('git', m[1], [i]);
+  if (has(J, '\nremote: error: GH')) for (let i = 0; i < n; i++) if ((m = R.gitRemote.exec(T[i]))) return r('git', m[1], [i]);
+  if (has(J, '\n! [')) for (let i = 0; i < n; i++) if ((m = R.gitRejected.exec(T[i]))) return r('git', '! [' + m[1] + '] <ref> -> <ref> (' + m[2] + ')', [i]);
+
+  // 15c (v3). kubectl's pod table: the status of the first pod that is not running (the header
+  // and the pod names say nothing about the error).
+  if (has(J, '\nNAME ') && T.some((t) => R.kubeHdr.test(t)))
+    for (let i = 0; i < n; i++) if ((m = R.kubeRow.exec(T[i])) && !R.kubeOk.test(m[1])) return r('k8s', 'pod status ' + m[1], [i]);
+
   // 16. npm script failure wrapper.
-  if (npm) return { tag: 'npm', msg: npm.msg };
+  if (npm) return r('npm', npm.msg, npm.at);
 
   // 16b. Warnings when there is no error: Python `file.py:12: XWarning: msg` (the message may be
   // on the next line), ESLint `12:5  warning  msg  rule`.
   const pyWarn = has(J, '.py:');
   const eslintWarn = has(J, ' warning ');
   if (pyWarn || eslintWarn) for (let i = 0; i < n; i++) {
-    if (pyWarn && (m = R.pyWarn.exec(T[i]))) return { tag: 'py', msg: m[1] + ': ' + (m[2] || nextNonEmpty(T, i)) };
-    if (eslintWarn && (m = R.eslintWarn.exec(T[i]))) return { tag: 'node', msg: 'warning ' + m[1] };
+    if (pyWarn && (m = R.pyWarn.exec(T[i]))) return r('py', m[1] + ': ' + (m[2] || nextNonEmpty(T, i)), m[2] ? [i] : [i, i + 1]);
+    if (eslintWarn && (m = R.eslintWarn.exec(T[i]))) return r('node', 'warning ' + m[1], [i]);
   }
 
   // 17. Generic: the first strong error line, else error-ish line, else warning, else wrapper line,
   // else the first line (echoed `$ command` lines skipped).
-  let line = null;
-  for (let i = 0; i < n && line === null; i++) if (R.strong.test(T[i]) && !R.noise.test(T[i])) line = T[i];
-  for (let i = 0; i < n && line === null; i++) if (R.errorish.test(T[i]) && !R.noise.test(T[i]) && !R.prompt.test(T[i])) line = T[i];
-  for (let i = 0; i < n && line === null; i++) if (R.warnish.test(T[i])) line = T[i];
-  for (let i = 0; i < n && line === null; i++) if (R.noise.test(T[i])) line = T[i];
-  for (let i = 0; i < n && line === null; i++) if (!R.prompt.test(T[i]) && R.hasLetter.test(T[i])) line = T[i];
-  if (line === null) line = n > 0 ? T[0] : '';
+  // v3: prompts, progress, tables, hints (`skip`) never state the error, and wrappers (`noise`,
+  // `wrap`) only when no other line does.
+  const skip = T.map((t) => R.skip.test(t));
+  const wrap = T.map((t) => R.noise.test(t) || R.wrap.test(t));
+  let at = -1;
+  let weak = false;
+  for (let i = 0; i < n && at < 0; i++) if (R.strong.test(T[i]) && !wrap[i] && !skip[i]) at = i;
+  for (let i = 0; i < n && at < 0; i++) if (R.errorish.test(T[i]) && !wrap[i] && !skip[i] && !R.prompt.test(T[i])) at = i;
+  if (at < 0) weak = true;
+  for (let i = 0; i < n && at < 0; i++) if (R.warnish.test(T[i]) && !skip[i]) at = i;
+  for (let i = 0; i < n && at < 0; i++) if (wrap[i]) at = i;
+  for (let i = 0; i < n && at < 0; i++) if (!skip[i] && !R.prompt.test(T[i]) && R.hasLetter.test(T[i])) at = i;
+  if (at < 0 && n > 0) at = 0;
+  const line = at >= 0 ? T[at] : '';
   let tag = 'other';
   if (R.toolC.test(line)) tag = 'c';
   else if (R.toolRust.test(line)) tag = 'rust';
@@ -666,13 +750,28 @@ function pick(L) {
   else if (R.toolNpm.test(line)) tag = 'npm';
   else if (R.toolNode.test(line) || nodeCtx) tag = 'node';
   else if (R.toolPy.test(line)) tag = 'py';
-  return { tag, msg: line };
+  return r(tag, line, at >= 0 ? [at] : [], weak);
 }
 
 /** An exception line whose message is empty (`Error:`) takes the next line as its message. @param {string[]} T @param {number} i */
 function withNext(T, i) {
   const line = T[i].replace(R.uncaught, '');
   return R.emptyMsg.test(line) ? line + ' ' + nextNonEmpty(T, i) : line;
+}
+
+/** The lines withNext(T, i) reads. @param {string[]} T @param {number} i */
+function withNextAt(T, i) {
+  return R.emptyMsg.test(T[i].replace(R.uncaught, '')) && i + 1 < T.length ? [i, i + 1] : [i];
+}
+
+/**
+ * A pick: the tag, the decisive text, the indexes of the lines it was read from, and whether it
+ * came from a weak tier of rule 17 (a warning, a wrapper or any line: no line states an error).
+ * @param {string} tag @param {string} msg @param {number[]} at @param {boolean} [weak]
+ * @returns {Pick}
+ */
+function r(tag, msg, at, weak = false) {
+  return { tag, msg, at, weak };
 }
 
 /** @param {string} file */
@@ -682,13 +781,18 @@ function extTag(file) {
   return Object.prototype.hasOwnProperty.call(EXT_TAG, ext) ? EXT_TAG[ext] : 'other';
 }
 
-/** @param {string[]} T @returns {{ msg: string, wrapper: boolean } | null} */
+/** @param {string[]} T @returns {{ msg: string, wrapper: boolean, at: number[] } | null} */
 function npmPick(T) {
   /** @type {string[]} */
   const rest = [];
-  for (const t of T) {
-    const m = R.npm.exec(t);
-    if (m) rest.push((m[1] || '').replace(R.ltrim, ''));
+  /** @type {number[]} */
+  const at = [];
+  for (let i = 0; i < T.length; i++) {
+    const m = R.npm.exec(T[i]);
+    if (m) {
+      rest.push((m[1] || '').replace(R.ltrim, ''));
+      at.push(i);
+    }
   }
   if (rest.length === 0) return null;
   let code = '';
@@ -735,7 +839,7 @@ function npmPick(T) {
   }
   let msg = line;
   if (code && !(line.startsWith(code + ':') || line.startsWith(code + ' '))) msg = line ? code + ' ' + line : code;
-  return { msg, wrapper: !code || R.npmWrapper.test(code) };
+  return { msg, wrapper: !code || R.npmWrapper.test(code), at };
 }
 
 /** @param {string} name @param {string} msg */
@@ -783,8 +887,8 @@ class Shield {
   }
 }
 
-/** @param {string} msg @param {boolean} strict quoted names are values (a compiler template, v2) */
-function normalize(msg, strict) {
+/** @param {string} msg @param {boolean} strict quoted names are values (a compiler template, v2) @param {boolean} go the tag is go (v3) */
+function normalize(msg, strict, go) {
   const sh = new Shield();
   let s = cpCut(msg, MAX_MSG);
   // The `if`s are prechecks: each skips a pass whose pattern needs the text tested (see its
@@ -805,7 +909,7 @@ function normalize(msg, strict) {
       return sh.put(reg ? '<registry>/' + reg[1].replace(G.pct2f, '/') : '<url>') + trail;
     });
   }
-  if (s.indexOf('@') >= 0) s = s.replace(G.email, () => sh.put('<email>'));
+  s = privacy(s, sh, go);
   if (s.indexOf('%2') >= 0) s = s.replace(G.pctPath, (_m, a) => a + sh.put('<path>'));
   s = quotes(s, 0, sh, strict);
   if (PATH_HINT.test(s)) s = s.replace(G.path, (m) => pathMatch(m, sh));
@@ -820,6 +924,42 @@ function normalize(msg, strict) {
   if (s.charCodeAt(0) === 32) s = s.replace(R.ltrim, '');
   if (s.charCodeAt(s.length - 1) === 32) s = s.replace(R.rtrim, '');
   if (s.indexOf('<') >= 0) s = s.replace(G.runs, (_m, p) => p);
+  return s;
+}
+
+/**
+ * v3: names that belong to someone (before the quote step, so quoted ones go too): git remotes
+ * (`git@host:owner/repo.git`, `owner/repo.git`, `repository owner/repo`) → <repo>; e-mail → <email>;
+ * container images (a registry host's path, `pull access denied for x`, `image x:tag`) → <image>;
+ * module paths under a host that is not a well-known public one → <module>; the host a name
+ * lookup or a connection failed for → <host>; the user a permission was denied to → <user>.
+ * Module paths count under the go tag, before `@` and after words such as `module`, `package`, `imports`.
+ * @param {string} s @param {Shield} sh @param {boolean} go
+ */
+function privacy(s, sh, go) {
+  // Prechecks: each pattern needs the text tested.
+  const slash = s.indexOf('/') >= 0;
+  if (slash && s.indexOf(':') >= 0) s = s.replace(G.gitScp, () => sh.put('<repo>'));
+  if (s.indexOf('@') >= 0) s = s.replace(G.email, () => sh.put('<email>'));
+  if (slash) {
+    s = s.replace(G.imageReg, () => sh.put('<image>'));
+    if (s.indexOf('epo') >= 0 || s.indexOf('Permission to ') >= 0 || s.indexOf('with the name ') >= 0) s = s.replace(G.repoCtx, (_m, a) => a + sh.put('<repo>'));
+    if (s.indexOf('.git') >= 0) s = s.replace(G.repoGit, () => sh.put('<repo>'));
+    if (s.indexOf('refs/') >= 0) s = s.replace(G.gitRef, (_m, a) => a + sh.put('<ref>'));
+  }
+  if (s.indexOf('refspec ') >= 0 || s.indexOf('pathspec ') >= 0) s = s.replace(G.gitRefspec, (_m, a) => a + sh.put('<ref>'));
+  if (s.indexOf('.(none)') >= 0) s = s.replace(G.gitIdent, () => sh.put('<email>'));
+  if (s.indexOf('pull access denied for ') >= 0 || s.indexOf('manifest for ') >= 0 || s.indexOf('No such image: ') >= 0) s = s.replace(G.imageFor, (_m, a) => a + sh.put('<image>'));
+  if (s.indexOf('mage ') >= 0 || s.indexOf('reference ') >= 0 || s.indexOf('pulling ') >= 0 || s.indexOf('failed to solve: ') >= 0) s = s.replace(G.imageCtx, (_m, a) => a + sh.put('<image>'));
+  if (slash)
+    s = s.replace(G.modPath, (m, host, off) =>
+      PUBLIC_HOSTS.has(host) || R.ext.test(host) || !(go || s.charCodeAt(off + m.length) === 64 || R.modCtx.test(s.slice(0, off))) ? m : sh.put('<module>'),
+    );
+  if (s.indexOf('host') >= 0 || s.indexOf('Host') >= 0) s = s.replace(G.hostCtx, (_m, a) => a + sh.put('<host>'));
+  if (s.indexOf('lookup ') >= 0) s = s.replace(G.hostLookup, (_m, a) => a + sh.put('<host>'));
+  if (s.indexOf('denied to ') >= 0) s = s.replace(G.userDenied, (_m, a) => a + sh.put('<user>'));
+  if (s.indexOf(' is not in the sudoers file') >= 0) s = s.replace(G.userSudo, (_m, a, b) => a + sh.put('<user>') + b);
+  if (s.indexOf(' does not exist') >= 0) s = s.replace(G.userSu, (_m, a, b) => a + sh.put('<user>') + b);
   return s;
 }
 
@@ -898,10 +1038,16 @@ function normPath(p) {
   if (sp >= 0) return 'site-packages/' + q.slice(sp + 15);
   let m;
   if ((m = R.cargo.exec(q))) return 'cargo/' + m[1] + (m[2] ? '/' + m[2] : '');
-  if ((m = R.gomod.exec(q))) return 'gomod/' + m[1] + (m[2] ? '/' + m[2] : '');
+  if ((m = R.gomod.exec(q))) return 'gomod/' + (publicModule(m[1]) ? m[1] : '<module>') + (m[2] ? '/' + m[2] : '');
   const base = q.slice(q.lastIndexOf('/') + 1);
   if (WELL_KNOWN.has(base) || R.header.test(base) || R.shlib.test(base)) return base;
   return '<path>';
+}
+
+/** A Go module path under a well-known public host (v3: others are <module>). @param {string} mod */
+function publicModule(mod) {
+  const k = mod.indexOf('/');
+  return PUBLIC_HOSTS.has(k >= 0 ? mod.slice(0, k) : mod);
 }
 
 /** Volatile tokens, in order. @param {string} s */
@@ -918,6 +1064,14 @@ function tokens(s) {
       s = s.replace(G.tsTime, '<ts>');
     }
   }
+  // v3: Docker Compose names (project-service-N containers, project_default networks, named
+  // networks and volumes) are the user's.
+  if (digit && s.indexOf('-') >= 0) {
+    if (s.indexOf('ontainer') >= 0) s = s.replace(G.composeCtr, (_m, a) => a + '<container>');
+    s = s.replace(G.composeCtr2, '<container>');
+  }
+  if (s.indexOf('_default') >= 0) s = s.replace(G.composeNet, '<network>');
+  if (s.indexOf('etwork ') >= 0 || s.indexOf('olume ') >= 0) s = s.replace(G.composeCtx, (_m, w, a) => w + a + (w === 'network' || w === 'Network' ? '<network>' : '<volume>'));
   // `::1:5432`: a compressed IPv6 address followed by a port reads as one address; take the port back.
   // (An address holds `::` or seven colons.)
   if (s.indexOf('::') >= 0 || atLeast(s, ':', 7)) {
@@ -952,20 +1106,58 @@ function atLeast(s, ch, k) {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * ErrSig v2 of raw error output: the fine signature and the coarse one.
+ * ErrSig v3 of raw error output: the fine signature and the coarse one.
  * @param {string} text
  * @returns {ErrSig}
  */
 export function errsig(text) {
   const s = typeof text === 'string' ? text : text == null ? '' : String(text);
-  const { tag, msg } = pick(toLines(s));
+  return sign(pick(toLines(s)));
+}
+
+/** @param {Pick} p @returns {ErrSig} */
+function sign({ tag, msg }) {
   // strictTpl starts with one of these tags (the test skips joining a long msg for the others).
   const strict = (tag === 'rust' || tag === 'ts' || tag === 'c' || tag === 'java' || tag === 'go') && R.strictTpl.test(tag + ':' + msg);
-  let sig = tag + ':' + normalize(msg, strict);
+  let sig = tag + ':' + normalize(msg, strict, tag === 'go');
   if (sig.length > MAX_SIG) sig = cpCut(sig, MAX_SIG).replace(R.rtrim, '');
   const c = coarse(sig);
   const h = sha256Hex(sig);
   return { sig, h, coarse: c, ch: c === sig ? h : sha256Hex(c) };
+}
+
+/**
+ * v3: the signatures of the distinct lines that state an error, best first, at most `max` (the
+ * first is errsig(text)). After each pick its lines are removed and the rules run again on the
+ * rest; it stops when no line is left, when only a weak line (a warning, a wrapper, any line)
+ * would be picked, or after 4 × max picks; max is at most 16. `line` is the key line (left-trimmed, as step 1 leaves it).
+ * @param {string} text @param {number} [max]
+ * @returns {Array<ErrSig & { line: string }>}
+ */
+export function candidates(text, max = 3) {
+  const s = typeof text === 'string' ? text : text == null ? '' : String(text);
+  let k = Number(max);
+  if (!(k >= 1)) return [];
+  k = Math.floor(Math.min(k, MAX_CANDIDATES));
+  let L = toLines(s);
+  /** @type {Array<ErrSig & { line: string }>} */
+  const out = [];
+  const seen = new Set();
+  for (let tries = 0; out.length < k && tries < 4 * k; tries++) {
+    const p = pick(L);
+    if (out.length > 0 && (p.weak || p.at.length === 0)) break;
+    const e = sign(p);
+    if (!seen.has(e.sig)) {
+      seen.add(e.sig);
+      out.push({ ...e, line: p.at.length > 0 ? L[p.at[0]].replace(R.ltrim, '') : '' });
+    }
+    if (p.at.length === 0) break;
+    // The pick's lines go, and every line equal to one of them (it would only be picked again).
+    const drop = new Set(p.at.map((i) => L[i]));
+    L = L.filter((l) => !drop.has(l));
+    if (L.length === 0) break;
+  }
+  return out;
 }
 
 /**
@@ -986,6 +1178,9 @@ export function coarse(sig) {
   if (rest.indexOf('/') >= 0) rest = rest.replace(G.coarsePkg, (_m, a) => a + '<s>');
   if (rest.indexOf('.') >= 0 || rest.indexOf('/') >= 0) rest = rest.replace(G.coarseDotted, '<s>');
   if (rest.indexOf('@<') >= 0 || rest.indexOf('=<') >= 0) rest = rest.replace(G.coarseAt, '<s>');
+  // v3: a system package name (apt, dnf, yum, Homebrew) left bare.
+  if (rest.indexOf('ackage ') >= 0 || rest.indexOf('No match for argument: ') >= 0 || rest.indexOf('Unable to find a match: ') >= 0 || rest.indexOf('formula') >= 0)
+    rest = rest.replace(G.coarseBare, (_m, a) => a + '<s>');
   let t = head + rest;
   if (t.startsWith('command not found: ')) t = t.replace(G.coarseCmd, (_m, a) => a + '<s>');
   if (t.indexOf('  ') >= 0) t = t.replace(G.spaces, ' ');

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""ErrSig v2: error text (any language, any tool) -> short signature `sig` and h = sha256(sig), plus
-a coarse signature (every name removed) and ch = sha256(coarse).
+"""ErrSig v3: error text (any language, any tool) -> short signature `sig` and h = sha256(sig), plus
+a coarse signature (every name removed) and ch = sha256(coarse); candidates(text) lists the
+signatures of every distinct line that states an error.
 
 Reference implementation in Python 3 (stdlib only). Spec: /errsig. Gives results identical to
 errsig.js for every input: the pattern table PATTERNS is the same text as ERRSIG_PATTERNS in
@@ -8,6 +9,7 @@ errsig.js (checked by the tests), lengths are counted in code points, lowercasin
 
 Usage:  from errsig import errsig; sig, h = errsig(text)
         from errsig import errsig_levels; sig, h, coarse, ch = errsig_levels(text)
+        from errsig import candidates; [(sig, h, coarse, ch, line), ...] = candidates(text, max=3)
         python3 errsig.py < out.txt      prints `<sig>\t<h>`
 """
 
@@ -15,13 +17,14 @@ import hashlib
 import re
 import sys
 
-ERRSIG_VERSION = 2
+ERRSIG_VERSION = 3
 
 MAX_SIG = 200     # code points in the whole sig
 MAX_LINE = 4000   # code points kept of each raw line
 MAX_MSG = 1000    # code points of the decisive text before normalization
 MAX_LINES = 2000  # lines looked at: the first and last 1000 of longer outputs
 MAX_QUOTED = 200  # code points inside one quoted value
+MAX_CANDIDATES = 16  # v3: candidates() lists at most this many
 
 # Path characters: same set as PC_JS in errsig.js; Python strings hold code points, so the astral
 # planes are one range here where JS sees surrogate pairs.
@@ -42,7 +45,7 @@ PATTERNS = {
     'pua': r'[\uE000-\uF8FF]',
     'rtrim': r' +$',
     'ltrim': r'^ +',
-    'ciPrefix': r'^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::|[a-z0-9][a-z0-9_.\-]*-[0-9]+ +\| ){1,3}',
+    'ciPrefix': r'^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z ?|#[0-9]+ [0-9]+\.[0-9]+ |[0-9]+\.[0-9]{3} |##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)(?: [^:]*)?::|[a-z0-9][a-z0-9_.\-]*-[0-9]+ +\| ){1,3}',
     'rustPanic': r"^thread \'[^\']*\'(?: \([0-9]+\))? panicked at ([^\n]*)$",
     'rustPanicOld': r"^\'([^\n]*)\', ([^ ]+:[0-9]+:[0-9]+)$",
     'rustPanicNew': r'^[^ ]+:[0-9]+:[0-9]+:$',
@@ -120,12 +123,12 @@ PATTERNS = {
     'rustCtx': r'^(?:--> [^ ]+\.rs:[0-9]+|Compiling [^ ]+ v[0-9]|Updating crates\.io index|Blocking waiting for file lock|location searched: |required by package \x60|= note: )|Cargo\.toml|\.rs:[0-9]+:[0-9]+|(?:^|[^A-Za-z0-9_])(?:rustc|cargo) ',
     'rustErr': r'^error: (?!could not compile|aborting due to)([^\n]+)$',
     'gradle': r'^\* What went wrong:$',
-    'mvnError': r'^\[ERROR\] ([^\n]+)$',
+    'mvnError': r'^\[(?:ERROR|FATAL)\] ([^\n]+)$',
     'mvnInfo': r'^\[INFO\] |^\[ERROR\] (?:Failed to execute goal|BUILD FAILURE|[^\n]*\.java:\[[0-9]+,[0-9]+\])',
     'mvnJava': r'\.java:\[[0-9]+,[0-9]+\]',
     'mvnNoise': r'^(?:-> \[Help|Re-run Maven|To see the full stack|For more information about the errors|Help 1|COMPILATION ERROR :?$|$)',
     'strong': r'^(?:(?:error|Error|ERROR|fatal|Fatal|FATAL|FATAL ERROR|panic|E)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |\[(?:ERROR|FATAL|error|fatal)\] |[A-Za-z0-9_.\/+-]+: (?:error|fatal|ERROR|FATAL|fatal error)(?:\[[A-Za-z0-9_ .:\/-]{0,40}\])?: |make(?:\[[0-9]+\])?: \*\*\* |\*\*\* [^\n]*\*\*\*|(?:free|malloc|realloc|calloc|munmap_chunk)\(\): |double free or corruption|==[0-9]+==ERROR: )',
-    'errorish': r"(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined|not accessible|not allowed|not permitted|forbidden|Forbidden|unauthorized|Unauthorized|does not exist|doesn\'t exist|not supported|mismatch|no matching|No matching|bad permissions|too open|incompatible)",
+    'errorish': r"(?:^|[^A-Za-z])(?:error|Error|ERROR|fatal|Fatal|FATAL|panic|exception|Exception|failed|Failed|FAILED|failure|Failure|denied|refused|not found|Not Found|cannot|Cannot|can\'t|Can\'t|couldn\'t|Couldn\'t|could not|Could not|unable|Unable|invalid|Invalid|Segmentation fault|Killed|Aborted|core dumped|No such file|Unhandled|unhandled|Uncaught|undefined|not accessible|not allowed|not permitted|forbidden|Forbidden|unauthorized|Unauthorized|does not exist|doesn\'t exist|not supported|mismatch|no matching|No matching|bad permissions|too open|incompatible|timed out|Timed out|No route to host|unreachable|Unreachable)",
     'hasLetter': r'[A-Za-z]',
     'warnish': r'^(?:[A-Za-z0-9_.\/\-]+: )?(?:Warning|warning|WARNING|WARN)(?:\[[A-Za-z0-9_ .:\/\-]{0,40}\])?:? ',
     'prompt': r'^\$ ',
@@ -174,11 +177,11 @@ PATTERNS = {
     'uuid': r'(?<![A-Za-z0-9_])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![A-Za-z0-9_])',
     'tsIso': r'(?<![0-9])[0-9]{4}[\-\/][0-9]{2}[\-\/][0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?:Z| ?UTC| ?[+\-][0-9]{2}:?[0-9]{2})?)?(?![0-9])',
     'tsMon': r'(?<![A-Za-z0-9])(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? )?(?:[0-9]{1,2} )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (?:[0-9]{1,2},? )?(?:[0-9]{4} )?[0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?(?: [0-9]{4})?(?: ?(?:GMT|UTC)(?:[+\-][0-9]{4})?)?(?![0-9])',
-    'tsTime': r'(?<![0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?Z?(?![0-9])',
+    'tsTime': r'(?<![A-Za-z0-9:.])[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?Z?(?![0-9])',
     'ip6': r'(?<![A-Za-z0-9_:.])\[?(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){7}|(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?::(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,6})?)(?:%[A-Za-z0-9]+)?\]?(?![A-Za-z0-9_])',
     'ip6Port': r'^[^\[]*::[^\n]*:([0-9]{2,5})$',
     'ip4': r'(?<![A-Za-z0-9_.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?:\/[0-9]{1,2})?(?![A-Za-z0-9_]|\.[0-9])',
-    'host': r'(?<![A-Za-z0-9_.@\/\-])(?:[A-Za-z0-9\-]+\.){2,}(?:com|net|org|io|dev|app|ai|cloud|internal|local|co|us|eu|de|uk)(?![A-Za-z0-9_.\-])',
+    'host': r'(?<![A-Za-z0-9_.@\/\-])(?:[A-Za-z0-9\-]+\.){2,}(?:com|net|org|io|dev|app|ai|cloud|internal|local|co|us|eu|de|uk|example|corp|lan|intranet|localdomain)(?![A-Za-z0-9_.\-])',
     'hex0x': r'(?<![A-Za-z0-9_])0[xX][0-9a-fA-F]+(?![A-Za-z0-9_])',
     'hexBare': r'(?<![A-Za-z0-9_])[0-9a-fA-F]{7,}(?![A-Za-z0-9_])',
     'hasDigit': r'[0-9]',
@@ -192,7 +195,7 @@ PATTERNS = {
     'ver': r'(?<![A-Za-z0-9_.])(?:v?[0-9]+\.[0-9]+\.[0-9]+(?:\.[0-9]+)*(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*|\.?(?:a|b|rc|alpha|beta|pre|post|dev)[0-9]*)?(?:\+[0-9A-Za-z.]+)?|v[0-9]+\.[0-9]+|(?<=[=@^~<>])[0-9]+\.[0-9]+)(?![A-Za-z0-9_])',
     'num': r'(?<![A-Za-z0-9_.])(?<![A-Za-z]-)[0-9]+(?:\.[0-9]+)*(?![A-Za-z0-9_])',
     'spaces': r' {2,}',
-    'runs': r'(<(?:n|v|s|hex|ts|ip|uuid|id|size|dur|url|email|host|path)>)(?:(?:, ?| )\1)+',
+    'runs': r'(<(?:n|v|s|hex|ts|ip|uuid|id|size|dur|url|email|host|path|repo|image|module|user|container|network|volume|ref)>)(?:(?:, ?| )\1)+',
     'shieldTok': r'\uE000([\uE100-\uF7FF])\uE001',
     # v2: the line that states the error, tags of one-line outputs, names that a template carries,
     # and the coarse signature.
@@ -236,6 +239,38 @@ PATTERNS = {
     'coarseDotted': r'(?<![A-Za-z0-9_.\-\/<@])[A-Za-z_@][A-Za-z0-9_\-]*(?:[.\/][A-Za-z0-9_\-]+)+(?![A-Za-z0-9_.\-\/])',
     'coarseAt': r'(?<![A-Za-z0-9_.\-\/])@?[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)?(?=@<|[=<>~!]=<)',
     'coarseCmd': r'^(command not found: )[^ ]+',
+    'coarseBare': r'((?<![A-Za-z0-9_])(?:[Uu]nable to locate package|No package|No match for argument:|Unable to find a match:|No available formula with the name|No formulae found for|[Nn]o installation candidate for|[Pp]ackage) )(?!(?:<|not |is |has |was |does |named ))[A-Za-z0-9_@][A-Za-z0-9_.+\-\/@]*(?= (?:is not available|has no installation candidate|available)|$)',
+    # v3: prompts, lines that never state the error, wrappers, git and kubectl, private names.
+    'promptLine': r'^(?:\([A-Za-z0-9_.\-]+\) )?(?:[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?::[^ $#]*)?[$#](?: |$)|\[[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+(?: [^\]]*)?\][$#](?: |$)|[A-Za-z0-9_.\-]+@[A-Za-z0-9_.\-]+ [^ %]+ %(?: |$)|PS [A-Za-z]:\\[^>]*>(?: |$)|[A-Za-z]:\\[^> ]*>(?=[A-Za-z])|\u279c +[^ ]+ (?:git:\([^)]*\) )?(?:\u2717 )?)',
+    'skip': r'^(?:\$(?: |$)|> [^ ]+@[^ ]+ [^ ]+|(?:hint|Hint|HINT|tip|Tip|TIP): |(?:NAMESPACE +)?NAME +[A-Z][A-Z\-]*(?: +[A-Z][A-Z\-()]*)+$|CONTAINER ID +IMAGE|REPOSITORY +TAG|Unable to find image [^ ]+ locally$|[^ :]+: Pulling from |[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Already exists|Downloading|Extracting)|Digest: sha256:|Status: (?:Downloaded newer image|Image is up to date)|(?:remote: )?(?:Enumerating|Counting|Compressing|Writing|Receiving|Resolving) (?:objects|deltas):|Delta compression using|Total [0-9]+ \(delta|(?:Uploading|Downloading) LFS objects:|[0-9]{1,3}% |\[[=#> .\-]*\] +[0-9]{1,3}%|To (?:[A-Za-z][A-Za-z0-9+.\-]*:\/\/|[^ ]+@|[^ :\/]+:)[^ ]*$|[^ ]+ +[0-9]+\/[0-9]+ +[A-Za-z][A-Za-z0-9:\/]* +[0-9]+|[0-9a-f]{12} +[^ ]+ +)',
+    'wrap': r'^(?:\[(?:ERROR|FATAL|INFO)\] *)* *(?:error: failed to push some refs to |error: external filter [^\n]* failed|fatal: [^\n]*: smudge filter [^ ]+ failed|Some problems were encountered while processing the POMs:?$|The build could not read [0-9]+ projects?|The project [^\n]* has [0-9]+ errors?$|(?:ERROR: )?failed to solve: process [^\n]* did not complete successfully|ERROR: Job failed: |(?:Error: )?The process \'[^\']*\' failed with exit code [0-9]+|FAILURE: Build failed with an exception|BUILD FAIL(?:URE|ED)|(?:Error: )?Command failed: |error: [Rr]ecipe \x60[^\x60]*\x60 failed|=> ERROR \[|[^ ]+ exited with code [0-9]+$|[\u2718\u2716] Container [^ ]+ +Error|fatal: Could not read from remote repository\.?$)',
+    'gitBatch': r'(?:^|: )batch response: ([^\n]+)$',
+    'gitRemote': r'^remote: error: (GH[0-9]{3}: [^\n]*)$',
+    'gitSmudge': r'(?:^|: )Smudge error: Error downloading [^ ]+ \([0-9a-f]+\): ([^\n]+)$',
+    'gitRejected': r'^! \[((?:remote )?rejected)\] +[^ ]+ -> [^ ]+ \(([^\n]*)\)$',
+    'kubeHdr': r'^NAME +READY +STATUS +RESTARTS +AGE',
+    'kubeRow': r'^[^ ]+ +[0-9]+\/[0-9]+ +([A-Za-z][A-Za-z0-9:\/]*) +[0-9]+',
+    'kubeOk': r'^(?:Running|Completed|Succeeded)$',
+    'gitScp': r'(?<![A-Za-z0-9_.%+\-\/@:])(?:[A-Za-z0-9_.\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*:(?!\/)[A-Za-z0-9_.~\-]+\/[A-Za-z0-9_.~\/\-]*[A-Za-z0-9_\-]|[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+:(?!\/)[A-Za-z0-9_.~\-]+\/[A-Za-z0-9_.~\/\-]*\.git)(?![A-Za-z0-9_\/\-])',
+    'imageReg': r'(?<![A-Za-z0-9_.\-\/@])(?:(?:[a-z0-9\-]+\.)*(?:ghcr\.io|docker\.io|quay\.io|gcr\.io|pkg\.dev|azurecr\.io|amazonaws\.com|registry\.gitlab\.com|public\.ecr\.aws)|registry(?:\.[a-z0-9\-]+)+|localhost)(?::[0-9]+)?\/[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)*(?::[A-Za-z0-9_.\-]+)?(?:@sha256:[0-9a-f]+)?',
+    'repoCtx': r'(?<![A-Za-z0-9_])((?:[Rr]epository|[Rr]epo|Permission to|with the name) [\'"\x60]?)[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+',
+    'repoGit': r'(?<![A-Za-z0-9_.%+\-\/@:])[A-Za-z0-9_.\-]+\/[A-Za-z0-9_.\-]+\.git(?![A-Za-z0-9_\-])',
+    'gitRef': r'(?<![A-Za-z0-9_\/])(refs\/(?:heads|tags|remotes)\/)[A-Za-z0-9_.\/\-]*[A-Za-z0-9_\-]',
+    'gitRefspec': r'(?<![A-Za-z0-9_])((?:src refspec|pathspec) [\'"]?)[A-Za-z0-9_.\/\-]*[A-Za-z0-9_\-]',
+    'gitIdent': r'(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.\(none\)',
+    'imageFor': r'(?<![A-Za-z0-9_])((?:pull access denied for|manifest for|No such image:) )(?!linux\/|windows\/)[a-z0-9][a-z0-9._\-]*(?:\/[a-z0-9][a-z0-9._\-]*)*(?::[A-Za-z0-9_.\-]+)?(?:@sha256:[0-9a-f]+)?(?=[ ,:]|$)',
+    'imageCtx': r'(?<![A-Za-z0-9_])((?:[Ii]mage|reference|pulling|failed to solve:) [\'"]?)[a-z0-9][a-z0-9._\-]*(?:(?:\/[a-z0-9][a-z0-9._\-]*)+(?::[A-Za-z0-9_.\-]+)?|:[A-Za-z0-9_.\-]+)(?:@sha256:[0-9a-f]+)?(?![A-Za-z0-9_.\-\/])',
+    'modPath': r'(?<![A-Za-z0-9_.\-\/@:])((?:[a-z0-9\-]+\.)+[a-z]{2,})(?:\/[A-Za-z0-9_.~\-]+)+',
+    'modCtx': r'(?:module|package|packages|import|imports|imported by|requires?|get|install|replace|reading) [\'"\x60(]?$',
+    'hostCtx': r'(?<![A-Za-z0-9_])((?:(?:[Cc]ould not|[Uu]nable to) resolve host(?:name)?:?|connect to host|[Uu]nknown host|UnknownHostException:) [\'"]?)(?=[0-9.]*[A-Za-z\-])[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*',
+    'hostLookup': r'(?<![A-Za-z0-9_])(lookup )(?=[0-9.]*[A-Za-z\-])[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*(?= on |: )',
+    'userDenied': r'(?<![A-Za-z0-9_])(denied to )[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?(?=[.,;:]?(?: |$))',
+    'userSudo': r'^((?:sudo: )?)[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?( is not in the sudoers file)',
+    'userSu': r'(?<![A-Za-z0-9_])([Uu]ser )[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?( does not exist)',
+    'composeCtr': r'(?<![A-Za-z0-9_])((?:[Cc]ontainer|[Cc]ontainer name):? [\'"\/]*)(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*-[a-z0-9][a-z0-9.\-]*-[0-9]+(?![A-Za-z0-9_.\-\/])',
+    'composeCtr2': r'(?<![A-Za-z0-9_.\-\/@:<])(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*-[a-z0-9][a-z0-9.\-]*-[0-9]+(?![A-Za-z0-9_.\-\/])(?= exited with code| is unhealthy| +Error| +(?:Started|Starting|Created|Creating|Stopped|Stopping|Running|Healthy|Waiting|Removed|Removing))',
+    'composeNet': r'(?<![A-Za-z0-9_.\-\/@:<])[A-Za-z0-9][A-Za-z0-9_.\-]*_default(?![A-Za-z0-9_.\-])',
+    'composeCtx': r'(?<![A-Za-z0-9_])([Nn]etwork|[Vv]olume)( [\'"]?)[A-Za-z0-9][A-Za-z0-9.]*[_\-][A-Za-z0-9_.\-]*',
 }
 
 R = {k: re.compile(v.replace('{PC}', PC_PY)) for k, v in PATTERNS.items()}
@@ -249,6 +284,11 @@ WELL_KNOWN = set(
      'docker-compose.yaml compose.yaml Gemfile Gemfile.lock composer.json .gitignore .gitmodules').split(' '))
 VALUE_SET = set(VALUE_WORDS.split('|'))
 NAME_SET = set(NAME_WORDS.split('|'))
+# v3: hosts whose module paths are public; a module path under any other host is <module>.
+PUBLIC_HOSTS = set(
+    ('github.com gitlab.com bitbucket.org golang.org google.golang.org gopkg.in go.uber.org k8s.io sigs.k8s.io '
+     'cloud.google.com go.opentelemetry.io go.etcd.io honnef.co gotest.tools modernc.org gorm.io go.mongodb.org '
+     'gocloud.dev mvdan.cc rsc.io filippo.io nhooyr.io entgo.io dario.cat gonum.org go.starlark.net').split(' '))
 BARE = ['bare%d' % i for i in range(1, 25)]
 JAVA_PREFIX = set('java javax jakarta org com io net kotlin android scala groovy'.split(' '))
 NODE_ONLY = set(
@@ -309,7 +349,9 @@ def _clean_line(l):
         l = _sub('ansiLost', '', l)
     l = _sub('pua', '\ufffd', _sub('bom', '', _sub('ctrl', ' ', l)))
     l = R['rtrim'].sub('', l, count=1)
-    return R['ciPrefix'].sub('', l, count=1)
+    l = R['ciPrefix'].sub('', l, count=1)
+    # v3: a shell prompt becomes `$ `.
+    return R['rtrim'].sub('', R['promptLine'].sub('$ ', l, count=1), count=1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -338,15 +380,17 @@ def _pick(L):
             continue
         rest = m.group(1)
         o = _m('rustPanicOld', rest)
+        at = [i]
         if o:
             msg = o.group(1)
         elif _m('rustPanicNew', rest):
             msg = _next_non_empty(T, i)
+            at = [i, i + 1]
         elif rest.startswith("'"):
             msg = rest[1:]
         else:
             msg = R['rustPanicLoc'].sub('', rest, count=1)
-        return 'rust', 'panicked: ' + msg
+        return _r('rust', 'panicked: ' + msg, at)
 
     # 2. Go panic / runtime fatal error.
     goroutine = any(_m('goroutine', t) for t in T)
@@ -355,10 +399,10 @@ def _pick(L):
         alone = n == 1 or (n == 2 and bool(_m('goExit', T[1 - i])))
         m = _m('goPanic', T[i])
         if m and (goroutine or alone or m.group(1).startswith('runtime error: ') or _m('goSignal', _next_non_empty(T, i))):
-            return 'go', 'panic: ' + m.group(1)
+            return _r('go', 'panic: ' + m.group(1), [i])
         m = _m('goFatal', T[i])
         if m and (goroutine or (alone and _m('goFatalMsg', m.group(1)))):
-            return 'go', 'fatal error: ' + m.group(1)
+            return _r('go', 'fatal error: ' + m.group(1), [i])
 
     # 3. Python traceback: the exception line after the last `Traceback` header.
     last = -1
@@ -370,24 +414,24 @@ def _pick(L):
             if L[j] == '' or L[j][0] == ' ':
                 continue
             if _m('pyExcAny', T[j]):
-                return 'py', T[j]
+                return _r('py', T[j], [j])
         for j in range(n - 1, last, -1):
             if _m('pyExcStrict', T[j]):
-                return 'py', T[j]
+                return _r('py', T[j], [j])
     # 3b. Python without `Traceback`.
     if any(_m('pyFile', l) for l in L):
         for j in range(n - 1, -1, -1):
             if _m('pyExcStrict', T[j]):
-                return 'py', T[j]
+                return _r('py', T[j], [j])
     # 4. pytest.
     for i in range(n):
         m = _m('pytestE', L[i])
         if m and _m('pyExcStrict', m.group(1)):
-            return 'py', m.group(1)
+            return _r('py', m.group(1), [i])
     for i in range(n):
         m = _m('pytestSummary', T[i])
         if m:
-            return 'py', m.group(1)
+            return _r('py', m.group(1), [i])
 
     # 5. JVM.
     java_frames = any(_m('javaFrame', t) for t in T)
@@ -400,71 +444,73 @@ def _pick(L):
             cause = i
     if thread >= 0 or (java_frames and cause >= 0):
         if cause >= 0:
-            return 'java', R['javaCause'].sub('', T[cause], count=1)
-        return 'java', R['javaThread'].sub('', T[thread], count=1)
+            return _r('java', R['javaCause'].sub('', T[cause], count=1), [cause])
+        return _r('java', R['javaThread'].sub('', T[thread], count=1), [thread])
     if java_frames:
         for i in range(n):
             if _m('javaExc', T[i]):
-                return 'java', T[i]
+                return _r('java', T[i], [i])
     # 5b (v2). The JVM launcher's own errors.
     for i in range(n):
         m = _m('javaLauncher', T[i])
         if m:
-            return 'java', 'Error: ' + m.group(1)
+            return _r('java', 'Error: ' + m.group(1), [i])
 
     # 6. Compiler and linker diagnostics.
     for i in range(n):
         t = T[i]
         m = _m('tsc', t)
         if m:
-            return 'ts', 'error ' + m.group(1) + ': ' + m.group(2)
+            return _r('ts', 'error ' + m.group(1) + ': ' + m.group(2), [i])
         m = _m('rustc', t)
         if m:
-            return 'rust', 'error[' + m.group(1) + ']: ' + m.group(2)
+            return _r('rust', 'error[' + m.group(1) + ']: ' + m.group(2), [i])
         m = _m('gcc', t)
         if m:
-            return _ext_tag(m.group(1)), m.group(2) + ': ' + m.group(3)
+            return _r(_ext_tag(m.group(1)), m.group(2) + ': ' + m.group(3), [i])
         m = _m('msvc', t)
         if m:
-            return _ext_tag(m.group(1)), m.group(2) + ' ' + m.group(3) + ': ' + m.group(4)
+            return _r(_ext_tag(m.group(1)), m.group(2) + ' ' + m.group(3) + ': ' + m.group(4), [i])
         m = _m('msLink', t)
         if m:
-            return ('c' if _m('msCodeC', m.group(1)) else 'other'), 'error ' + m.group(1) + ': ' + m.group(2)
+            return _r(('c' if _m('msCodeC', m.group(1)) else 'other'), 'error ' + m.group(1) + ': ' + m.group(2), [i])
         m = _m('goBuild', t)
         if m:
-            return 'go', m.group(2)
+            return _r('go', m.group(2), [i])
         m = _m('kotlin', t)
         if m:
-            return 'java', m.group(2)
+            return _r('java', m.group(2), [i])
         m = _m('eslint', t)
         if m:
-            return 'node', 'error ' + m.group(1)
+            return _r('node', 'error ' + m.group(1), [i])
         m = _m('linkUndef', t)
         if m:
-            return 'c', 'undefined reference to ' + m.group(1)
+            return _r('c', 'undefined reference to ' + m.group(1), [i])
         if _m('macLink', t):
             s = _m('macSym', _next_non_empty(T, i))
-            return 'c', 'undefined symbols' + (': ' + s.group(1) if s else '')
+            return _r('c', 'undefined symbols' + (': ' + s.group(1) if s else ''), [i, i + 1])
 
     # 6b (v2). webpack / Next.js `Module not found:` states the error, not the `ERROR in` header.
     for i in range(n):
         m = _m('webpackNF', T[i])
         if m:
-            return 'node', 'Module not found: ' + m.group(1)
+            return _r('node', 'Module not found: ' + m.group(1), [i])
 
     # 7. Node.
     node_ctx = any(_m('nodeFrame', t) or _m('nodeCtx', t) for t in T)
     if node_ctx:
         for i in range(n):
-            if not _m('nodeHdr', T[i]):
+            if not _m('nodeHdr', T[i]) or _m('wrap', T[i]):
                 continue
             msg = _with_next(T, i)
+            at = _with_next_at(T, i)
             for j in range(i + 1, n):
                 c = _m('nodeCause', T[j])
                 if c and _m('nodeHdr', c.group(1)):
                     msg += ' [cause] ' + c.group(1)
+                    at.append(j)
                     break
-            return 'node', msg
+            return _r('node', msg, at)
 
     # 7b. jest matcher failure.
     for i in range(n):
@@ -472,28 +518,28 @@ def _pick(L):
             continue
         msg = _next_non_empty(T, i)
         if msg != '' and not _m('jestTitle', msg):
-            return 'node', msg
+            return _r('node', msg, [i, i + 1])
 
     # 8. SQL.
     for i in range(n):
         t = T[i]
         m = _m('pg', t)
         if m:
-            return 'sql', m.group(1) + ': ' + m.group(2)
+            return _r('sql', m.group(1) + ': ' + m.group(2), [i])
         if _m('pgTool', t):
-            return 'sql', t
+            return _r('sql', t, [i])
         m = _m('mysql', t)
         if m:
-            return 'sql', 'ERROR ' + m.group(1) + ' (' + m.group(2) + '): ' + m.group(3)
+            return _r('sql', 'ERROR ' + m.group(1) + ' (' + m.group(2) + '): ' + m.group(3), [i])
         m = _m('mssql', t)
         if m:
-            return 'sql', 'Msg ' + m.group(1) + ': ' + _next_non_empty(T, i)
+            return _r('sql', 'Msg ' + m.group(1) + ': ' + _next_non_empty(T, i), [i, i + 1])
         m = _m('oracle', t)
         if m:
-            return 'sql', m.group(1)
+            return _r('sql', m.group(1), [i])
         m = _m('sqliteCli', t)
         if m and _m('sqliteMsg', m.group(1)):
-            return 'sql', R['sqliteCode'].sub('', m.group(1), count=1)
+            return _r('sql', R['sqliteCode'].sub('', m.group(1), count=1), [i])
 
     # 9. Shell.
     for i in range(n):
@@ -501,140 +547,168 @@ def _pick(L):
         m = (_m('shNotFound1', t) or _m('shNotFound2', t) or _m('shNotFound3', t) or _m('shNotFound4', t)
              or _m('shNotFound5', t) or _m('shNotFound6', t))
         if m:
-            return 'sh', 'command not found: ' + m.group(1)
+            return _r('sh', 'command not found: ' + m.group(1), [i])
     for i in range(n):
         m = _m('shGeneric', T[i])
         if m:
-            return 'sh', m.group(1)
+            return _r('sh', m.group(1), [i])
 
     # 10. pip.
     if any(_m('pipCtx', t) for t in T):
         if any(t == 'error: externally-managed-environment' for t in T):
-            return 'pip', 'externally-managed-environment'
+            return _r('pip', 'externally-managed-environment', [T.index('error: externally-managed-environment')])
         for i in range(n):
             if not _m('pipBlock', T[i]):
                 continue
             first = ''
+            first_at = -1
             j = i + 1
             while j < n and not _m('pipBlockEnd', T[j]):
                 if (_m('strong', T[j]) or _m('errorish', T[j])) and not _m('noise', T[j]):
-                    return 'pip', T[j]
+                    return _r('pip', T[j], [j])
                 if first == '':
                     first = T[j]
+                    first_at = j
                 j += 1
             if first != '':
-                return 'pip', first
+                return _r('pip', first, [first_at])
         for i in range(n):
             if not T[i].startswith('ERROR: '):
                 continue
             msg = T[i][7:]
             if _m('pipResolver', msg):
-                return 'pip', 'dependency conflict: ' + _next_non_empty(T, i)
-            return 'pip', msg
+                return _r('pip', 'dependency conflict: ' + _next_non_empty(T, i), [i, i + 1])
+            return _r('pip', msg, [i])
         for i in range(n):
             if T[i] != 'error: subprocess-exited-with-error':
                 continue
             for j in range(i + 1, n):
                 m = _m('pipX', T[j])
                 if m:
-                    return 'pip', 'subprocess-exited-with-error: ' + m.group(1)
-            return 'pip', 'subprocess-exited-with-error'
+                    return _r('pip', 'subprocess-exited-with-error: ' + m.group(1), [i, j])
+            return _r('pip', 'subprocess-exited-with-error', [i])
 
     # 11. npm.
     npm = _npm_pick(T)
     if npm and not npm[1]:
-        return 'npm', npm[0]
+        return _r('npm', npm[0], npm[2])
 
     # 12. The go command.
     for i in range(n):
         m = _m('goTool', T[i])
         if m:
-            return 'go', 'go: ' + m.group(1)
+            return _r('go', 'go: ' + m.group(1), [i])
         m = _m('goSum', T[i])
         if m:
-            return 'go', m.group(1)
+            return _r('go', m.group(1), [i])
 
     # 12b (v2). A gcc/clang diagnostic without its location.
     for i in range(n):
         if _m('cLine', T[i]):
-            return 'c', T[i]
+            return _r('c', T[i], [i])
 
     # 13. A bare exception line.
     for i in range(n):
         m = _m('excHdr', T[i])
-        if not m or _m('noise', T[i]):
+        if not m or _m('noise', T[i]) or _m('wrap', T[i]):
             continue
-        return _classify_exc(m.group(1), m.group(2) or ''), _with_next(T, i)
+        return _r(_classify_exc(m.group(1), m.group(2) or ''), _with_next(T, i), _with_next_at(T, i))
 
     # 14. cargo / rustc errors without a code.
     if any(_m('rustCtx', t) for t in T):
         for i in range(n):
             m = _m('rustErr', T[i])
             if m:
-                return 'rust', 'error: ' + m.group(1)
+                return _r('rust', 'error: ' + m.group(1), [i])
 
     # 15. Gradle, Maven.
     for i in range(n):
         if _m('gradle', T[i]):
-            return 'java', _next_non_empty(T, i)
+            return _r('java', _next_non_empty(T, i), [i, i + 1])
     if any(_m('spring', t) for t in T):
         for i in range(n):
             if _m('springDesc', T[i]):
-                return 'java', _next_non_empty(T, i)
+                return _r('java', _next_non_empty(T, i), [i, i + 1])
     if any(_m('mvnInfo', t) for t in T):
         first = None
+        first_at = -1
         for i in range(n):
             m = _m('mvnError', T[i])
-            if not m or _m('mvnNoise', m.group(1)):
+            if not m or _m('mvnNoise', m.group(1)) or _m('wrap', m.group(1)):
                 continue
             if _m('mvnJava', m.group(1)):
-                return 'java', m.group(1)
+                return _r('java', m.group(1), [i])
             if first is None:
                 first = m.group(1)
+                first_at = i
         if first is not None:
-            return 'java', first
+            return _r('java', first, [first_at])
+
+    # 15b (v3). git: a Git LFS server's answer, else a rejected ref of a push.
+    for name in ('gitBatch', 'gitSmudge', 'gitRemote'):
+        for i in range(n):
+            m = _m(name, T[i])
+            if m:
+                return _r('git', m.group(1), [i])
+    for i in range(n):
+        m = _m('gitRejected', T[i])
+        if m:
+            return _r('git', '! [' + m.group(1) + '] <ref> -> <ref> (' + m.group(2) + ')', [i])
+
+    # 15c (v3). kubectl's pod table: the status of the first pod that is not running.
+    if any(_m('kubeHdr', t) for t in T):
+        for i in range(n):
+            m = _m('kubeRow', T[i])
+            if m and not _m('kubeOk', m.group(1)):
+                return _r('k8s', 'pod status ' + m.group(1), [i])
 
     # 16. npm script failure wrapper.
     if npm:
-        return 'npm', npm[0]
+        return _r('npm', npm[0], npm[2])
 
     # 16b. Python warnings.
     for i in range(n):
         m = _m('pyWarn', T[i])
         if m:
-            return 'py', m.group(1) + ': ' + (m.group(2) or _next_non_empty(T, i))
+            return _r('py', m.group(1) + ': ' + (m.group(2) or _next_non_empty(T, i)), [i] if m.group(2) else [i, i + 1])
         m = _m('eslintWarn', T[i])
         if m:
-            return 'node', 'warning ' + m.group(1)
+            return _r('node', 'warning ' + m.group(1), [i])
 
-    # 17. Generic.
-    line = None
+    # 17. Generic. v3: prompts, progress, tables, hints (`skip`) never state the error, and
+    # wrappers (`noise`, `wrap`) only when no other line does.
+    skip = [bool(_m('skip', t)) for t in T]
+    wrap = [bool(_m('noise', t) or _m('wrap', t)) for t in T]
+    at = -1
+    weak = False
     for i in range(n):
-        if _m('strong', T[i]) and not _m('noise', T[i]):
-            line = T[i]
+        if _m('strong', T[i]) and not wrap[i] and not skip[i]:
+            at = i
             break
-    if line is None:
+    if at < 0:
         for i in range(n):
-            if _m('errorish', T[i]) and not _m('noise', T[i]) and not _m('prompt', T[i]):
-                line = T[i]
+            if _m('errorish', T[i]) and not wrap[i] and not skip[i] and not _m('prompt', T[i]):
+                at = i
                 break
-    if line is None:
+    if at < 0:
+        weak = True
         for i in range(n):
-            if _m('warnish', T[i]):
-                line = T[i]
+            if _m('warnish', T[i]) and not skip[i]:
+                at = i
                 break
-    if line is None:
+    if at < 0:
         for i in range(n):
-            if _m('noise', T[i]):
-                line = T[i]
+            if wrap[i]:
+                at = i
                 break
-    if line is None:
+    if at < 0:
         for i in range(n):
-            if not _m('prompt', T[i]) and _m('hasLetter', T[i]):
-                line = T[i]
+            if not skip[i] and not _m('prompt', T[i]) and _m('hasLetter', T[i]):
+                at = i
                 break
-    if line is None:
-        line = T[0] if n > 0 else ''
+    if at < 0 and n > 0:
+        at = 0
+    line = T[at] if at >= 0 else ''
     tag = 'other'
     if _m('toolC', line):
         tag = 'c'
@@ -648,12 +722,22 @@ def _pick(L):
         tag = 'node'
     elif _m('toolPy', line):
         tag = 'py'
-    return tag, line
+    return _r(tag, line, [at] if at >= 0 else [], weak)
 
 
 def _with_next(T, i):
     line = R['uncaught'].sub('', T[i], count=1)
     return line + ' ' + _next_non_empty(T, i) if _m('emptyMsg', line) else line
+
+
+def _with_next_at(T, i):
+    return [i, i + 1] if _m('emptyMsg', R['uncaught'].sub('', T[i], count=1)) and i + 1 < len(T) else [i]
+
+
+def _r(tag, msg, at, weak=False):
+    # A pick: tag, decisive text, the indexes of the lines it was read from, and whether it came
+    # from a weak tier of rule 17 (a warning, a wrapper or any line).
+    return tag, msg, at, weak
 
 
 def _ext_tag(file):
@@ -664,10 +748,12 @@ def _ext_tag(file):
 
 def _npm_pick(T):
     rest = []
-    for t in T:
+    at = []
+    for i, t in enumerate(T):
         m = _m('npm', t)
         if m:
             rest.append(R['ltrim'].sub('', m.group(1) or '', count=1))
+            at.append(i)
     if not rest:
         return None
     code = ''
@@ -707,7 +793,7 @@ def _npm_pick(T):
     msg = line
     if code and not (line.startswith(code + ':') or line.startswith(code + ' ')):
         msg = code + ' ' + line if line else code
-    return msg, (not code) or bool(_m('npmWrapper', code))
+    return msg, (not code) or bool(_m('npmWrapper', code)), at
 
 
 def _classify_exc(name, msg):
@@ -757,7 +843,7 @@ class _Shield:
         return s
 
 
-def _normalize(msg, strict):
+def _normalize(msg, strict, go=False):
     sh = _Shield()
     s = _cp_cut(msg, MAX_MSG)
     s = R['dockerGot'].sub('', s, count=1)
@@ -775,7 +861,7 @@ def _normalize(msg, strict):
         return sh.put('<registry>/' + R['pct2f'].sub('/', reg.group(1)) if reg else '<url>') + trail
     s = R['httpVerb'].sub('', s)
     s = R['url'].sub(url, s)
-    s = R['email'].sub(lambda m: sh.put('<email>'), s)
+    s = _privacy(s, sh, go)
     s = R['pctPath'].sub(lambda m: m.group(1) + sh.put('<path>'), s)
     s = _quotes(s, 0, sh, strict)
     s = R['path'].sub(lambda m: _path_match(m.group(0), sh), s)
@@ -791,6 +877,34 @@ def _normalize(msg, strict):
     s = R['ltrim'].sub('', s, count=1)
     s = R['rtrim'].sub('', s, count=1)
     s = R['runs'].sub(lambda m: m.group(1), s)
+    return s
+
+
+def _privacy(s, sh, go):
+    # v3: names that belong to someone: git remotes, e-mail, container images, private module
+    # paths, hosts that failed to resolve or connect, users a permission was denied to.
+    s = R['gitScp'].sub(lambda m: sh.put('<repo>'), s)
+    s = R['email'].sub(lambda m: sh.put('<email>'), s)
+    s = R['imageReg'].sub(lambda m: sh.put('<image>'), s)
+    s = R['repoCtx'].sub(lambda m: m.group(1) + sh.put('<repo>'), s)
+    s = R['repoGit'].sub(lambda m: sh.put('<repo>'), s)
+    s = R['gitRef'].sub(lambda m: m.group(1) + sh.put('<ref>'), s)
+    s = R['gitRefspec'].sub(lambda m: m.group(1) + sh.put('<ref>'), s)
+    s = R['gitIdent'].sub(lambda m: sh.put('<email>'), s)
+    s = R['imageFor'].sub(lambda m: m.group(1) + sh.put('<image>'), s)
+    s = R['imageCtx'].sub(lambda m: m.group(1) + sh.put('<image>'), s)
+    def mod(m):
+        if m.group(1) in PUBLIC_HOSTS or _m('ext', m.group(1)):
+            return m.group(0)
+        if not (go or s[m.end():m.end() + 1] == '@' or _m('modCtx', s[:m.start()])):
+            return m.group(0)
+        return sh.put('<module>')
+    s = R['modPath'].sub(mod, s)
+    s = R['hostCtx'].sub(lambda m: m.group(1) + sh.put('<host>'), s)
+    s = R['hostLookup'].sub(lambda m: m.group(1) + sh.put('<host>'), s)
+    s = R['userDenied'].sub(lambda m: m.group(1) + sh.put('<user>'), s)
+    s = R['userSudo'].sub(lambda m: m.group(1) + sh.put('<user>') + m.group(2), s)
+    s = R['userSu'].sub(lambda m: m.group(1) + sh.put('<user>') + m.group(2), s)
     return s
 
 
@@ -865,11 +979,16 @@ def _norm_path(p):
         return 'cargo/' + m.group(1) + ('/' + m.group(2) if m.group(2) else '')
     m = _m('gomod', q)
     if m:
-        return 'gomod/' + m.group(1) + ('/' + m.group(2) if m.group(2) else '')
+        return 'gomod/' + (m.group(1) if _public_module(m.group(1)) else '<module>') + ('/' + m.group(2) if m.group(2) else '')
     base = q[q.rfind('/') + 1:]
     if base in WELL_KNOWN or _m('header', base) or _m('shlib', base):
         return base
     return '<path>'
+
+
+def _public_module(mod):
+    k = mod.find('/')
+    return (mod[:k] if k >= 0 else mod) in PUBLIC_HOSTS
 
 
 def _tokens(s):
@@ -878,6 +997,11 @@ def _tokens(s):
     s = R['tsIso'].sub('<ts>', s)
     s = R['tsMon'].sub('<ts>', s)
     s = R['tsTime'].sub('<ts>', s)
+    # v3: Docker Compose names.
+    s = R['composeCtr'].sub(lambda m: m.group(1) + '<container>', s)
+    s = R['composeCtr2'].sub('<container>', s)
+    s = R['composeNet'].sub('<network>', s)
+    s = R['composeCtx'].sub(lambda m: m.group(1) + m.group(2) + ('<network>' if m.group(1) in ('network', 'Network') else '<volume>'), s)
     def ip6(m):
         p = _m('ip6Port', m.group(0))
         return '<ip>:' + p.group(1) if p else '<ip>'
@@ -899,21 +1023,62 @@ def _tokens(s):
 # ---------------------------------------------------------------------------------------------
 
 def errsig(text):
-    """ErrSig v2 of raw error output: returns (sig, h)."""
+    """ErrSig v3 of raw error output: returns (sig, h)."""
     sig, h, _c, _ch = errsig_levels(text)
     return sig, h
 
 
-def errsig_levels(text):
-    """ErrSig v2 of raw error output, both levels: returns (sig, h, coarse, ch)."""
+def _text(text):
     if isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode('utf-8', 'replace')
-    elif text is None:
-        text = ''
-    elif not isinstance(text, str):
-        text = str(text)
-    tag, msg = _pick(_to_lines(text))
-    sig = tag + ':' + _normalize(msg, bool(_m('strictTpl', tag + ':' + msg)))
+        return bytes(text).decode('utf-8', 'replace')
+    if text is None:
+        return ''
+    if not isinstance(text, str):
+        return str(text)
+    return text
+
+
+def errsig_levels(text):
+    """ErrSig v3 of raw error output, both levels: returns (sig, h, coarse, ch)."""
+    return _sign(_pick(_to_lines(_text(text))))
+
+
+def candidates(text, max=3):
+    """v3: the signatures of the distinct lines that state an error, best first, at most `max` (the
+    first is errsig_levels(text)): a list of (sig, h, coarse, ch, line)."""
+    try:
+        k = float(max)
+    except (TypeError, ValueError, OverflowError):
+        return []
+    if not (k >= 1):
+        return []
+    k = int(min(k, MAX_CANDIDATES) // 1)
+    L = _to_lines(_text(text))
+    out = []
+    seen = set()
+    tries = 0
+    while len(out) < k and tries < 4 * k:
+        tries += 1
+        p = _pick(L)
+        tag, msg, at, weak = p
+        if out and (weak or not at):
+            break
+        sig, h, c, ch = _sign(p)
+        if sig not in seen:
+            seen.add(sig)
+            out.append((sig, h, c, ch, R['ltrim'].sub('', L[at[0]], count=1) if at else ''))
+        if not at:
+            break
+        drop = {L[i] for i in at}
+        L = [l for l in L if l not in drop]
+        if not L:
+            break
+    return out
+
+
+def _sign(p):
+    tag, msg = p[0], p[1]
+    sig = tag + ':' + _normalize(msg, bool(_m('strictTpl', tag + ':' + msg)), tag == 'go')
     if len(sig) > MAX_SIG:
         sig = R['rtrim'].sub('', sig[:MAX_SIG], count=1)
     c = coarse(sig)
@@ -936,6 +1101,7 @@ def coarse(sig):
     rest = R['coarsePkg'].sub(lambda m: m.group(1) + '<s>', rest)
     rest = R['coarseDotted'].sub('<s>', rest)
     rest = R['coarseAt'].sub('<s>', rest)
+    rest = R['coarseBare'].sub(lambda m: m.group(1) + '<s>', rest)
     c = R['coarseCmd'].sub(lambda m: m.group(1) + '<s>', head + rest, count=1)
     c = tag + R['runs'].sub(lambda m: m.group(1), R['spaces'].sub(' ', c))
     if len(c) > MAX_SIG:
