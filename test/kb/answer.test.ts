@@ -149,7 +149,10 @@ describe('every face names the same entries in the same order', () => {
       expect(data.match).toBe(rest.match);
       const brief = await (await fetch(`${s.url}/brief?q=${encodeURIComponent(text)}`)).text();
       const kbSection = brief.split('\nkb:\n')[1]!.split('\n\n')[0]!.split('\n').filter((l) => l.startsWith('k/')).map((l) => l.slice(2).split(' ')[0]);
-      expect(kbSection.slice(0, ids.length)).toEqual(ids);
+      // The brief fits a token budget: it may show fewer, never others or in another order.
+      const n = Math.min(ids.length, kbSection.length);
+      expect(n).toBeGreaterThan(0);
+      expect(kbSection.slice(0, n)).toEqual(ids.slice(0, n));
     }
   }, 60_000);
 });
