@@ -38,6 +38,8 @@ export const DETAIL_MARGIN = 0.04;
 export const KEY_LINES = 4;
 /** Candidates kept per stage and key line. */
 const PER_STAGE = 5;
+/** Entries read of one exact signature: a common template (TS2339) has dozens, told apart by detail. */
+const PER_SIG = 32;
 
 export type Stage = 'exact' | 'coarse' | 'text';
 export type Confidence = 'exact' | 'near' | 'related' | 'none';
@@ -296,7 +298,7 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   };
   for (const [i, k] of keys.entries()) {
     if (!telling.includes(k)) continue;
-    for (const hit of await kb.byHash(k.h, PER_STAGE, count && i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
+    for (const hit of await kb.byHash(k.h, PER_SIG, count && i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
   }
   if (![...byId.values()].some((c) => c.stage === 'exact')) {
     for (const k of telling) for (const hit of await kb.byCoarse(k.ch, PER_STAGE)) consider(hit, 'coarse', 'same error code and message template, other names');
