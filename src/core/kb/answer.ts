@@ -287,7 +287,7 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   // The hot path: the whole output's own signature (not a wrapper's) names exactly one entry. That
   // is the answer, after one indexed read; nothing else of the output needs reading.
   const first = keyOf(unprefixed(text));
-  if (!first.wrapper && !process.env.NO_SHORT) {
+  if (!first.wrapper) {
     const own = await kb.byHash(first.h, PER_SIG, count);
     if (own.length === 1) return { key: first, match: 'exact', candidates: [{ hit: own[0]!, stage: 'exact', sim: 1, detail: 1, cover: 1, score: 1, why: 'same signature' }] };
     // Counted once: the full path below asks the same hash again.
