@@ -61,7 +61,8 @@ describe('the cases the issue measured', () => {
     {
       name: "'type' object is not subscriptable is not the missing-await fix",
       text: "Traceback (most recent call last):\n  File \"/srv/app/models.py\", line 12, in <module>\n    def load(ids: list[int]) -> dict[str, int]:\nTypeError: 'type' object is not subscriptable",
-      right: null,
+      // The KB holds this one now (2026-11-28): the right entry, or no fix; never the await fix.
+      right: "TypeError: 'type' object is not subscriptable (list[int] on Python 3.8)",
       wrong: "TypeError: 'coroutine' object is not subscriptable (missing await)",
     },
   ];

@@ -31,7 +31,7 @@ const tb = (mod: string) => `Traceback (most recent call last):\n  File "/home/u
 const EXACT = tb('requests');
 const RELATED = tb('zzqwidgets');
 const NEAR = 'ssh: connect to host backup.lan port 2222: Connection refused';
-const MISS = 'Traceback (most recent call last):\n  File "/srv/sync.py", line 9, in run\n    pool.take()\nZzqPoolError: connection pool exhausted while waiting';
+const MISS = 'Traceback (most recent call last):\n  File "/srv/sync.py", line 9, in run\n    pool.take()\nZzqPoolError: gadget registry exhausted while waiting';
 
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Json; isError?: boolean };
 const tool = async (name: string, args: Json) => (await mcp.callTool({ name, arguments: args })) as ToolResult;
@@ -118,7 +118,7 @@ describe('a real miss', () => {
     const r = await postE(MISS);
     expect(r.status).toBe(404);
     const t = await r.text();
-    expect(t).toBe(`err notfound no fix yet for ${errsig(MISS).sig}; recorded as wanted; try GET /brief?q=ZzqPoolError+connection+pool+exhausted+while+waiting\n`);
+    expect(t).toBe(`err notfound no fix yet for ${errsig(MISS).sig}; recorded as wanted; try GET /brief?q=ZzqPoolError+gadget+registry+exhausted+while+waiting\n`);
     expect((await (await fetch(`${s.url}/wanted`)).text())).toContain(errsig(MISS).sig);
     const h = await fetch(`${s.url}/h/${'7'.repeat(64)}`);
     expect(h.status).toBe(404);
@@ -136,7 +136,7 @@ describe('a real miss', () => {
       expect(e.id).toMatch(/^k[0-9a-z]{8}$/);
       expect(e.title.length).toBeGreaterThan(0);
     }
-    expect(o.next).toMatch(/^call kb_brief \{"q": "ZzqPoolError connection pool exhausted while waiting"\}/);
+    expect(o.next).toMatch(/^call kb_brief \{"q": "ZzqPoolError gadget registry exhausted while waiting"\}/);
     const lines = r.content[0]!.text.split('\n');
     expect(lines[0]).toBe(`e: ${errsig(MISS).sig} hits=0 raw=${MISS.length} chars match=none`);
     expect(lines.slice(1, -1)).toEqual(o.related.map((e: Json) => `related: k/${e.id} ${e.title}`));

@@ -49,7 +49,8 @@ export function kbSearch(db: Db, { budgetMs = 4, firstWindow = 65_536, ttlMs = 6
   // Any of the words, best text match first (bm25: title and error weigh most). Only rare terms
   // (RARE_DF) are ORed: ranking every entry that says "module" or "failed" cost ~1 s at 1M entries.
   const best = db.prepare(`SELECT rowid FROM kb_fts WHERE kb_fts MATCH ? ORDER BY bm25(kb_fts, 4.0, 3.0, 0.5, 1.0) ${LIMIT}`).pluck();
-  const dfOf = db.prepare(`SELECT count(*) FROM (SELECT rowid FROM kb_fts WHERE kb_fts MATCH ? LIMIT ${RARE_DF + 1})`).pluck();
+  // A literal bound (a number written into the SQL, not a bound parameter: SQLite's planner).
+  const dfOf = db.prepare('SELECT count(*) FROM (SELECT rowid FROM kb_fts WHERE kb_fts MATCH ? LIMIT ' + String(RARE_DF + 1) + ')').pluck();
   const dfs = new DfMemo();
   const df = (t: string): number => {
     let n = dfs.get(t);
