@@ -48,10 +48,43 @@ export function ftsQuery(q: string): string | null {
   return terms.length ? terms.map((t) => `"${t}"`).join(' ') : null;
 }
 
-/** Any of some words, as an FTS5 query of quoted terms (the answer path's text retrieval); null when none. */
-export function ftsAny(words: string[]): string | null {
-  const terms = [...new Set(words.join(' ').toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [])].filter((t) => !/^\d{1,3}$/.test(t)).slice(0, 16);
-  return terms.length ? terms.map((t) => `"${t}"`).join(' OR ') : null;
+/**
+ * Text retrieval's terms: the distinct words (as the FTS tokenizer cuts them), at most 16. Short
+ * bare numbers say nothing.
+ */
+export function retrievalTerms(words: string[]): string[] {
+  return [...new Set(words.join(' ').toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [])].filter((t) => !/^\d{1,3}$/.test(t)).slice(0, 16);
+}
+
+/** A term in more entries than this tells nothing apart, and ranking all of them costs (1M entries: ~1 s a query). */
+export const RARE_DF = 2000;
+/** Terms an answer's text retrieval ORs together at most: the rarest. */
+export const RARE_TERMS = 6;
+
+/**
+ * The rarest terms (document frequency at most RARE_DF), rarest first. `df` counts a term's entries
+ * up to RARE_DF + 1 (a bounded read), memoized by the caller.
+ */
+export function rareTerms(terms: string[], df: (t: string) => number): string[] {
+  return terms
+    .map((t) => [t, df(t)] as const)
+    .filter(([, n]) => n > 0 && n <= RARE_DF)
+    .sort((a, b) => a[1] - b[1])
+    .slice(0, RARE_TERMS)
+    .map(([t]) => t);
+}
+
+/** A small memo of document frequencies (a stale count only moves a term across RARE_DF a little late). */
+export class DfMemo {
+  private readonly m = new Map<string, number>();
+  constructor(private readonly max = 50_000) {}
+  get(t: string): number | undefined {
+    return this.m.get(t);
+  }
+  set(t: string, n: number): void {
+    if (this.m.size >= this.max) this.m.clear();
+    this.m.set(t, n);
+  }
 }
 
 /** The drafts an `emit` argument stands for, given the row as stored. */

@@ -131,6 +131,22 @@ describe('KB seed files', () => {
     expect(leaks).toEqual([]);
   });
 
+  it('every fix names a concrete remedy (a command, a config or code change)', () => {
+    const remedy = /`[^`]+`|\b(run|install|set|add|remove|upgrade|downgrade|use|change|replace|delete|restart|export|pin|rename|update|enable|disable|configure|call|pass|import|check|create|move|increase|raise|wrap|declare|define|give|point|open|grant|free|kill|stop|clear|reinstall|switch|mount|allow|drop|edit|make|convert|await|return|provide|start|rebuild|regenerate|commit|fetch|pull|push|merge|specify|load|register|annotate|cast|initiali[sz]e|close|split|lower|bump|log in)\b/i;
+    const vague = entries.filter((e) => !remedy.test(e.fix)).map((e) => e.title);
+    expect(vague).toEqual([]);
+  });
+
+  it('libraries name a version (or * when the error does not depend on one)', () => {
+    const bad = entries.flatMap((e) => e.libs.filter((l) => !/^(\*|v?\d[0-9A-Za-z.+-]*)$/.test(l.slice(l.lastIndexOf('@') + 1))).map((l) => `${e.title}: ${l}`));
+    expect(bad).toEqual([]);
+  });
+
+  it('error texts carry no private names: e-mail addresses only on example domains', () => {
+    const mails = entries.flatMap((e) => (e.error.match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g) ?? []).filter((m) => /\.[a-z]{2,}$/i.test(m) && !/@(?:[\w-]+\.)*(example\.(?:com|org|net)|localhost|users\.noreply\.github\.com)$/i.test(m) && !/^(git|[\w.-]+)@(github\.com|gitlab\.com|bitbucket\.org)$/.test(m) && !/@\d/.test(m) && !/^(?:[\w-]+@my-project\.iam|123456789012-compute@developer)\.gserviceaccount\.com$/.test(m) && !/@[\w.-]*\.(?:jsonl?|ts|js|py|txt|md|lock|toml|yaml|yml|zip|tar|gz|tgz)$/i.test(m)).map((m) => `${e.title}: ${m}`));
+    expect(mails).toEqual([]);
+  });
+
   it('the schema rejects malformed entries', () => {
     const good = entries[0]!;
     expect(Entry.safeParse(good).success).toBe(true);

@@ -38,6 +38,8 @@ export const DETAIL_MARGIN = 0.04;
 export const KEY_LINES = 4;
 /** Candidates kept per stage and key line. */
 const PER_STAGE = 5;
+/** Entries read of one exact signature: a common template (TS2339) has dozens, told apart by detail. */
+const PER_SIG = 32;
 
 export type Stage = 'exact' | 'coarse' | 'text';
 export type Confidence = 'exact' | 'near' | 'related' | 'none';
@@ -159,19 +161,26 @@ function errorLines(error: string): Array<{ sig: string; h: string }> {
 }
 
 /** The key lines of an output, best first: the whole output's signature, then error lines alone. */
-export function keyLines(text: string): KeyLine[] {
+/** One text signed as a key line. */
+function keyOf(t: string): KeyLine {
+  const s = errsig(t);
+  const body = s.sig.slice(s.sig.indexOf(':') + 1);
+  return { sig: s.sig, h: s.h, ch: s.ch, wrapper: isWrapper(body), errorish: ERRORISH.test(body) };
+}
+
+export function keyLines(text: string, first?: KeyLine): KeyLine[] {
   const clean = unprefixed(text);
   const out: KeyLine[] = [];
   const seen = new Set<string>();
-  const add = (t: string) => {
-    const s = errsig(t);
-    if (!seen.has(s.h)) {
-      seen.add(s.h);
-      const body = s.sig.slice(s.sig.indexOf(':') + 1);
-      out.push({ sig: s.sig, h: s.h, ch: s.ch, wrapper: isWrapper(body), errorish: ERRORISH.test(body) });
+  const push = (k: KeyLine) => {
+    if (!seen.has(k.h)) {
+      seen.add(k.h);
+      out.push(k);
     }
   };
-  add(clean);
+  const add = (t: string) => push(keyOf(t));
+  if (first) push(first);
+  else add(clean);
   if (clean !== text) add(text);
   const lines = clean.split('\n').map((l) => l.trim()).filter((l) => l.length >= 8 && l.length <= 400 && ERRORISH.test(l) && !isWrapper(l));
   // The last error lines of an output are usually its cause (a log runs down to it).
@@ -274,8 +283,17 @@ function retrievalWords(keys: KeyLine[]): string[] {
 
 /** Builds the answer for an output (or one quoted line). */
 export async function answer(kb: KbRepo, text: string, opts: { count?: boolean } = {}): Promise<Answer> {
-  const count = opts.count ?? true;
-  const keys = keyLines(text);
+  let count = opts.count ?? true;
+  // The hot path: the whole output's own signature (not a wrapper's) names exactly one entry. That
+  // is the answer, after one indexed read; nothing else of the output needs reading.
+  const first = keyOf(unprefixed(text));
+  if (!first.wrapper) {
+    const own = await kb.byHash(first.h, PER_SIG, count);
+    if (own.length === 1) return { key: first, match: 'exact', candidates: [{ hit: own[0]!, stage: 'exact', sim: 1, detail: 1, cover: 1, score: 1, why: 'same signature' }] };
+    // Counted once: the full path below asks the same hash again.
+    if (own.length) count = false;
+  }
+  const keys = keyLines(text, first);
   // A wrapper line's own entries answer nothing (`failed to push some refs` is every rejected
   // push), unless the output has no other line to go by.
   const telling = keys.some((k) => !k.wrapper) ? keys.filter((k) => !k.wrapper) : keys;
@@ -296,7 +314,7 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   };
   for (const [i, k] of keys.entries()) {
     if (!telling.includes(k)) continue;
-    for (const hit of await kb.byHash(k.h, PER_STAGE, count && i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
+    for (const hit of await kb.byHash(k.h, PER_SIG, count && i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
   }
   if (![...byId.values()].some((c) => c.stage === 'exact')) {
     for (const k of telling) for (const hit of await kb.byCoarse(k.ch, PER_STAGE)) consider(hit, 'coarse', 'same error code and message template, other names');

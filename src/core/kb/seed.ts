@@ -42,8 +42,12 @@ const UNDATED = Date.parse('2026-11-20T00:00:00Z');
 export function seedRows(core: Pick<Core, 'now' | 'random'>, files = seedFiles()): NewEntry[] {
   const lines = files.flatMap((file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()));
   const now = core.now();
-  return lines.map((line, i) => {
+  // Entries of one day are a millisecond apart in file order: the order stays stable, the day true.
+  const ofDay = new Map<string, number>();
+  return lines.map((line) => {
     const r = Row.parse(JSON.parse(line));
+    const k = ofDay.get(r.date ?? '') ?? 0;
+    ofDay.set(r.date ?? '', k + 1);
     const { sig, h, ch } = errsig(r.error);
     const libs = r.libs.map((s) => parseLib(s)).filter((l) => l !== null);
     return {
@@ -60,9 +64,8 @@ export function seedRows(core: Pick<Core, 'now' | 'random'>, files = seedFiles()
       tags: r.tags,
       libs: libs.length ? libs : libsInText(r.error),
       author: SYSTEM_AUTHOR,
-      // The entry's own date (noon UTC, a second apart in file order so the order is stable);
-      // never later than now.
-      created: Math.min(now, (r.date ? Date.parse(`${r.date}T12:00:00Z`) : UNDATED) + i * 1000),
+      // The entry's own date (noon UTC), never later than now.
+      created: Math.min(now, (r.date ? Date.parse(`${r.date}T12:00:00Z`) : UNDATED) + k),
     };
   });
 }

@@ -21,8 +21,5 @@ export function tsQuery(q: string): string | null {
   return terms.length ? terms.map((t) => `'${t}'`).join(' & ') : null;
 }
 
-/** Any of `terms` (already cut: ftsWords), as a tsquery text; null when none is left. */
-export function tsAny(terms: string[]): string | null {
-  const t = [...new Set(terms.flatMap(words))].slice(0, 16);
-  return t.length ? t.map((x) => `'${x}'`).join(' | ') : null;
-}
+/** The terms of text retrieval cut as the tsvector holds them (at most 16). */
+export const anyTerms = (terms: string[]): string[] => [...new Set(terms.flatMap(words))].slice(0, 16);

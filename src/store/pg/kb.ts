@@ -5,7 +5,8 @@
 // (and on close), so a lookup never waits for a write; a replica killed with SIGKILL loses at
 // most the counts of its last 200 ms (statistics). No read memo yet (SQLite: memo.ts): measure first.
 import type { Digest, KbEntry, KbHit, KbRepo, Lib, NewEntry, StaleSig, VoteResult, Wanted } from '../../core/kb/ports.js';
-import { ftsWords, tsAny, tsQuery } from './fts.js';
+import { anyTerms, ftsWords, tsQuery } from './fts.js';
+import { DfMemo, RARE_DF, rareTerms } from '../shared.js';
 import type { Q, Sql } from './sql.js';
 
 export interface Row extends Omit<KbEntry, 'libs'> { libs: string | null }
@@ -34,6 +35,7 @@ export const toEntry = (r: Row): KbEntry => ({ ...r, libs: parseLibs(r.libs) });
 const toHit = (r: HitRow): KbHit => ({ ...r, libs: parseLibs(r.libs) });
 
 export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void } {
+  const dfs = new DfMemo();
   const entries = async (text: string, params: unknown[]) => (await sql.query<Row>(text, params)).rows.map(toEntry);
   const hits = async (text: string, params: unknown[]) => (await sql.query<HitRow>(text, params)).rows.map(toHit);
   const num = async (text: string, params: unknown[]) => (await sql.query<{ n: number }>(text, params)).rows[0]!.n;
@@ -173,9 +175,17 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
         [m, limit],
       );
     },
-    async retrieve(terms, limit) {
-      const m = tsAny(terms);
-      if (!m) return [];
+    async retrieve(words, limit) {
+      // Only rare terms (RARE_DF, as on SQLite): each term's entries counted up to RARE_DF + 1 once.
+      const all = anyTerms(words);
+      for (const t of all) {
+        if (dfs.get(t) !== undefined) continue;
+        const r = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM kb_search WHERE fts @@ $1::tsquery LIMIT ${RARE_DF + 1}) x`, [`'${t}'`]);
+        dfs.set(t, r.rows[0]!.n);
+      }
+      const rare = rareTerms(all, (t) => dfs.get(t) ?? 0);
+      if (!rare.length) return [];
+      const m = rare.map((t) => `'${t}'`).join(' | ');
       return hits(
         `SELECT ${HIT_COLS} FROM kb_entries e JOIN (
            SELECT s.n, ts_rank(s.fts, $1::tsquery) AS r FROM kb_search s WHERE s.fts @@ $1::tsquery ORDER BY r DESC, s.n DESC LIMIT ${CANDIDATES}

@@ -12,6 +12,7 @@ import type { KbHit } from '../../core/kb/ports.js';
 import { LIMIT, type Db } from './db.js';
 import { HIT_COLS, RANK, toKbHit, type HitRow } from './kb-rows.js';
 import { Memo } from './memo.js';
+import { DfMemo, RARE_DF, rareTerms } from '../shared.js';
 
 const CANDIDATES = 200;
 
@@ -45,14 +46,24 @@ export function kbSearch(db: Db, { budgetMs = 4, firstWindow = 65_536, ttlMs = 6
     return found;
   };
 
-  // Any of the words, best text match first (bm25: title and error weigh most). Bounded by its
-  // LIMIT only: the answer path asks it when no signature found a strong candidate.
+  // Any of the words, best text match first (bm25: title and error weigh most). Only rare terms
+  // (RARE_DF) are ORed: ranking every entry that says "module" or "failed" cost ~1 s at 1M entries.
   const best = db.prepare(`SELECT rowid FROM kb_fts WHERE kb_fts MATCH ? ORDER BY bm25(kb_fts, 4.0, 3.0, 0.5, 1.0) ${LIMIT}`).pluck();
+  const dfOf = db.prepare(`SELECT count(*) FROM (SELECT rowid FROM kb_fts WHERE kb_fts MATCH ? LIMIT ${RARE_DF + 1})`).pluck();
+  const dfs = new DfMemo();
+  const df = (t: string): number => {
+    let n = dfs.get(t);
+    if (n === undefined) dfs.set(t, (n = dfOf.get(`"${t}"`) as number));
+    return n;
+  };
   const byIds = db.prepare(`SELECT ${HIT_COLS}, e.n AS n FROM kb_entries e WHERE e.n IN (SELECT value FROM json_each(?)) AND e.hidden = 0`);
 
   return {
-    /** `match` an FTS5 OR of quoted terms: entries in bm25 order (memoized like searches). */
-    any(match: string, limit: number, now = Date.now()): KbHit[] {
+    /** Entries matching any of the rare ones of `terms` (retrievalTerms), in bm25 order (memoized like searches). */
+    any(terms: string[], limit: number, now = Date.now()): KbHit[] {
+      const rare = rareTerms(terms, df);
+      if (!rare.length) return [];
+      const match = rare.map((t) => `"${t}"`).join(' OR ');
       return memo.get(`any\0${limit}\0${match}`, now, () => {
         const ids = best.all(match, CANDIDATES) as number[];
         if (!ids.length) return [];

@@ -1,7 +1,7 @@
 // SQLite implementation of the KB port: entries, libraries, votes, FTS5 search, demand.
 import type { Digest, KbHit, KbRepo, NewEntry, Resign, StaleSig, VoteResult, Wanted } from '../../core/kb/ports.js';
 import type { Background } from './background.js';
-import { ftsAny, ftsQuery } from '../shared.js';
+import { ftsQuery, retrievalTerms } from '../shared.js';
 import { LIMIT, type Db } from './db.js';
 import { kbSearch } from './kb-search.js';
 import { bestBy, COLS, toEntry, toKbHit, type HitRow, type Row } from './kb-rows.js';
@@ -257,9 +257,9 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
       const m = ftsQuery(q);
       return m ? search.run(m, limit) : [];
     },
-    async retrieve(terms, limit) {
-      const m = ftsAny(terms);
-      return m ? search.any(m, limit) : [];
+    async retrieve(words, limit) {
+      const terms = retrievalTerms(words);
+      return terms.length ? search.any(terms, limit) : [];
     },
     async byMonth(from, to, limit) {
       return (month.all(from, to, limit) as Row[]).map(toEntry);

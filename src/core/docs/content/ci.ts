@@ -6,9 +6,12 @@ export function ciTxt(base: string): string {
 
 ## what it does
 send: the tail of a failing command's output, as the raw body (text/plain) or form field text
-get:  e: <sig> hits=<n> raw=<n> chars match=exact|coarse, hit lines, fix:, libs:, next:
-      match=coarse: no fix for this very error yet, these are fixes of the same error code and
-      message with other names (check them)
+get:  e: <sig> hits=<n> raw=<n> chars match=exact|near|related, then:
+      match=exact: the error's own signature has a fix: hit lines, fix:, libs:, next:
+      match=near: another signature whose key line agrees closely: hit lines, fix:, libs:, next:
+      (check it applies)
+      match=related: no confident fix: up to 3 related: lines (id, title, why picked), next:
+      the whole output is read: prompts, progress, tables and wrapper lines do not decide
 get:  Link header rel=canonical -> ${base}/e/<sig> (stable page for this error)
 none: 404 err notfound - no fix yet; the signature and libraries are recorded as wanted; the line
       names the next step (try GET /brief?q=<words>)

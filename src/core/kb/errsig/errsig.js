@@ -278,7 +278,7 @@ const S = {
   userDenied: String.raw`(?<![A-Za-z0-9_])(denied to )[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?(?=[.,;:]?(?: |$))`,
   userSudo: String.raw`^((?:sudo: )?)[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?( is not in the sudoers file)`,
   userSu: String.raw`(?<![A-Za-z0-9_])([Uu]ser )[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?( does not exist)`,
-  composeCtr: String.raw`(?<![A-Za-z0-9_])((?:[Cc]ontainer|[Cc]ontainer name):? [\'"\/]*)(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*-[a-z0-9][a-z0-9.\-]*-[0-9]+(?![A-Za-z0-9_.\-\/])`,
+  composeCtr: String.raw`(?<![A-Za-z0-9_])((?:[Cc]ontainer|[Cc]ontainer name|on endpoint):? [\'"\/]*)(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*-[a-z0-9][a-z0-9.\-]*-[0-9]+(?![A-Za-z0-9_.\-\/])`,
   composeCtr2: String.raw`(?<![A-Za-z0-9_.\-\/@:<])(?=[0-9]*[a-z])[a-z0-9][a-z0-9.\-]*-[a-z0-9][a-z0-9.\-]*-[0-9]+(?![A-Za-z0-9_.\-\/])(?= exited with code| is unhealthy| +Error| +(?:Started|Starting|Created|Creating|Stopped|Stopping|Running|Healthy|Waiting|Removed|Removing))`,
   composeNet: String.raw`(?<![A-Za-z0-9_.\-\/@:<])[A-Za-z0-9][A-Za-z0-9_.\-]*_default(?![A-Za-z0-9_.\-])`,
   composeCtx: String.raw`(?<![A-Za-z0-9_])([Nn]etwork|[Vv]olume)( [\'"]?)[A-Za-z0-9][A-Za-z0-9.]*[_\-][A-Za-z0-9_.\-]*`,
@@ -1067,7 +1067,7 @@ function tokens(s) {
   // v3: Docker Compose names (project-service-N containers, project_default networks, named
   // networks and volumes) are the user's.
   if (digit && s.indexOf('-') >= 0) {
-    if (s.indexOf('ontainer') >= 0) s = s.replace(G.composeCtr, (_m, a) => a + '<container>');
+    if (s.indexOf('ontainer') >= 0 || s.indexOf('endpoint') >= 0) s = s.replace(G.composeCtr, (_m, a) => a + '<container>');
     s = s.replace(G.composeCtr2, '<container>');
   }
   if (s.indexOf('_default') >= 0) s = s.replace(G.composeNet, '<network>');

@@ -1,0 +1,103 @@
+// Nothing private in a signature (ErrSig v3): 50 outputs carry unique private values of every kind
+// v3 removes (repository owners and names, image names, compose projects and containers, module
+// paths under a private host, e-mail addresses, user names and home directories, shell prompts,
+// hosts, IP addresses, UUIDs, long hex ids). They are looked up (misses, recorded as wanted), then
+// every public surface is fetched, and the export and the git mirror are written and read: none of
+// the planted values appears anywhere.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { start, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+const work = mkdtempSync(join(tmpdir(), 'cx-privacy-'));
+beforeAll(async () => {
+  s = await start({ CX_TRUST_PROXY: '1' });
+}, 60_000);
+afterAll(async () => {
+  await s.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The planted values of output i: each unique to this test, so a hit anywhere is a leak. */
+function planted(i: number): { output: string; secrets: string[] } {
+  const t = `qz${i.toString(36)}x`; // a tag no public text holds
+  const secrets = {
+    owner: `${t}owner`,
+    repo: `${t}repo`,
+    image: `${t}img`,
+    project: `${t}proj`,
+    host: `${t}host`,
+    user: `${t}user`,
+    mail: `${t}mail`,
+    corp: `${t}corp`,
+    uuid: `5e1f${(0x1000 + i).toString(16)}-7a2b-4c3d-9e8f-0123456789ab`,
+    hex: `${(0xabc000 + i).toString(16)}def0123456789abcdef0123456789abcdef01`,
+    ip: `100.79.${150 + i}.${211 - i}`,
+  };
+  const kinds = [
+    () => `${secrets.user}@${secrets.host}:~/work$ git push origin main\nTo github.com:${secrets.owner}/${secrets.repo}.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'github.com:${secrets.owner}/${secrets.repo}.git'`,
+    () => `Unable to find image 'ghcr.io/${secrets.owner}/${secrets.image}:1.4.2' locally\ndocker: Error response from daemon: pull access denied for ghcr.io/${secrets.owner}/${secrets.image}, repository does not exist or may require 'docker login': denied: requested access to the resource is denied.`,
+    () => `Error response from daemon: driver failed programming external connectivity on endpoint ${secrets.project}-web-1 (${secrets.hex}): Bind for 0.0.0.0:8080 failed: port is already allocated\nnetwork ${secrets.project}_default: failed`,
+    () => `go: git.${secrets.corp}.internal/${secrets.owner}/${secrets.repo}@v1.3.0: reading git.${secrets.corp}.internal/${secrets.owner}/${secrets.repo}/go.mod at revision v1.3.0: unknown revision v1.3.0`,
+    () => `Traceback (most recent call last):\n  File "/home/${secrets.user}/proj/main.py", line 4, in <module>\n    send("${secrets.mail}@example.com")\nsmtplib.SMTPRecipientsRefused: {'${secrets.mail}@example.com': (550, b'5.1.1 mailbox unavailable')}`,
+    () => `ssh: connect to host ${secrets.host}.example.net port 22: Connection refused\nfatal: Could not read from remote repository.`,
+    () => `psycopg2.OperationalError: connection to server at "${secrets.ip}", port 5432 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?`,
+    () => `Error: job ${secrets.uuid} failed: worker ${secrets.hex} exited with status 137 (OOMKilled) on host ${secrets.host}.cluster.internal`,
+  ];
+  return { output: kinds[i % kinds.length]!(), secrets: Object.values(secrets) };
+}
+
+it('50 outputs with private values: no public surface, export or mirror file shows any of them', async () => {
+  const cases = Array.from({ length: 50 }, (_, i) => planted(i));
+  for (const [i, c] of cases.entries()) {
+    const net = `10.88.${i}.1`;
+    const r = await fetch(`${s.url}/e`, { method: 'POST', body: c.output, headers: { 'content-type': 'text/plain', 'x-forwarded-for': net } });
+    expect(r.status === 200 || r.status === 404).toBe(true);
+    // The signature line of the answer itself carries none of them either.
+    const first = (await r.text()).split('\n')[0]!;
+    for (const v of c.secrets) expect(first, `lookup ${i}`).not.toContain(v);
+    if (i % 5 === 0) await fetch(`${s.url}/e/${encodeURIComponent(c.output.split('\n').at(-1)!)}`, { headers: { 'x-forwarded-for': net } });
+  }
+  const all = cases.flatMap((c) => c.secrets);
+  // Public routes that show demand, recent activity or the KB.
+  const ym = new Date().toISOString().slice(0, 7);
+  const routes = ['/wanted', '/wanted?f=json', '/wanted.md', '/f/wanted.atom', '/f/wanted.json', '/f/kb.atom', '/f/kb.json', '/brief?q=port+is+already+allocated', '/brief?q=pull+access+denied', '/brief?q=Connection+refused', '/cutoff', `/kb/${ym}/`, '/llms-full.txt', '/sitemap.xml', '/', '/eco/docker', '/err'];
+  const seen: string[] = [];
+  // The demand was recorded (scrubbed): /wanted lists these errors, without the values.
+  expect(await (await fetch(`${s.url}/wanted`)).text()).toContain('mailbox unavailable');
+  for (const path of routes) {
+    const r = await fetch(`${s.url}${path}`);
+    const body = await r.text();
+    expect(r.status, path).toBeLessThan(500);
+    for (const v of all) if (body.includes(v)) seen.push(`${path}: ${v}`);
+  }
+  // The daily export, written now, and the git mirror, synced now and cloned.
+  expect((await fetch(`${s.url}/admin/export`, { method: 'POST', headers: { authorization: `Bearer ${s.config.operatorTokens.ops}` } })).status).toBe(200);
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(p);
+    }
+  };
+  walk(join(s.dir, 'export'));
+  if (s.core.mirror) {
+    await s.core.mirror.sync();
+    // Async: the server runs in this process and must answer the clone.
+    await promisify(execFile)('git', ['clone', '--quiet', `${s.url}/git/kb.git`, join(work, 'kb')]);
+    walk(join(work, 'kb'));
+  }
+  expect(files.length).toBeGreaterThan(3);
+  for (const f of files) {
+    if (f.includes('/.git/')) continue;
+    const body = readFileSync(f, f.endsWith('.gz') ? undefined : 'utf8');
+    const text = typeof body === 'string' ? body : (await import('node:zlib')).gunzipSync(body).toString('utf8');
+    for (const v of all) if (text.includes(v)) seen.push(`${f}: ${v}`);
+  }
+  expect(seen).toEqual([]);
+}, 120_000);
