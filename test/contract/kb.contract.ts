@@ -105,6 +105,18 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.kb.search('nomatchword', 10)).toEqual([]);
   });
 
+  it('retrieve: entries matching any of the words, best text match first, with their signature and ecosystem; nothing for words no entry has', async () => {
+    const { s, now, a } = await setup();
+    const best = (await s.store.kb.insert(entry(a, now, { title: 'Quokka importer crashes on wombat files', error: 'QuokkaError: wombat importer failed', sig: 'py:QuokkaError: wombat importer failed' })))!;
+    const other = (await s.store.kb.insert(entry(a, now, { title: 'Wombat exporter is slow', sig: 'py:other' })))!;
+    await s.store.kb.insert(entry(a, now, { title: 'Unrelated entry', sig: 'py:unrelated' }));
+    const got = await s.store.kb.retrieve(['quokka', 'wombat', 'importer'], 10);
+    expect(got.map((h) => h.id)).toEqual([best.id, other.id]);
+    expect(got[0]).toMatchObject({ sig: 'py:QuokkaError: wombat importer failed', eco: 'pypi', title: best.title });
+    expect(await s.store.kb.retrieve(['nomatchword'], 10)).toEqual([]);
+    expect(await s.store.kb.retrieve(['" OR * -'], 10)).toEqual([]);
+  });
+
   it('listings: by month (newest first) with neighbours, by ecosystem, by class with its libraries, by library newest first', async () => {
     const { s, now, a } = await setup();
     const jan = Date.parse('2026-01-10T00:00:00Z');
