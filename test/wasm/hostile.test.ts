@@ -4,18 +4,16 @@
 // fn: sink. Throughout, /healthz answers (each poll timed), and at the end the server is the same
 // process (same pid, never exited) with its RSS back under a bound. Runs on SQLite; the runner
 // knows nothing of the engine.
-import * as ed from '@noble/ed25519';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeL2 } from '../helpers/db.js';
+import { keyedL2, type Keyed, okSig } from '../helpers/keys.js';
 import { agent, call, type Who } from '../helpers/http.js';
 import type { TestServer } from '../helpers/server.js';
-import { canonical } from '../trust/verify-helpers.js';
+import { freePort } from '../scale/cluster.js';
 import { hostile, tableBomb } from './corpus.js';
 
 const ADMIN = `cxo_admin_${'h'.repeat(32)}`;
@@ -27,16 +25,6 @@ let s: TestServer;
 let pid: number;
 let exited = false;
 const admin = { authorization: `Bearer ${ADMIN}` };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** The server process's resident set, MiB (Linux /proc). */
 const rssMb = (p: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))![1]) / 1024;
@@ -81,19 +69,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Keyed extends Who {
-  priv: Uint8Array;
-}
-async function keyed(name: string): Promise<Keyed> {
-  const w = await agent(s, name);
-  makeL2(s, w);
-  const priv = ed.utils.randomSecretKey();
-  const pub = Buffer.from(await ed.getPublicKeyAsync(priv)).toString('hex');
-  const sig = Buffer.from(await ed.signAsync(new Uint8Array(canonical('idkey1', `${DOMAIN} ${w.id} ${pub}`)), priv)).toString('base64url');
-  expect((await call(s, 'PUT', '/v1/key', { as: w, json: { pub, sig } })).status).toBe(200);
-  return { ...w, priv };
-}
-const okSig = async (k: Keyed, name: string, ver: number, wasm: string) => Buffer.from(await ed.signAsync(new Uint8Array(canonical('svcok1', `${DOMAIN} ${name}@${ver} ${wasm} ${k.id}`)), k.priv)).toString('base64url');
+const keyed = (name: string) => keyedL2(s, name, DOMAIN);
 
 /** Each attack, the failure code it must end in, and what the caller reads. */
 const ATTACKS: Array<[string, string]> = [

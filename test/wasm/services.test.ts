@@ -2,7 +2,6 @@
 // blobs and versions; KATs gate a version; hostile services end in one `err compute` line while
 // /healthz keeps answering; calls are charged through the ledger (audit: zero drift); L2
 // publication and signed ok reports; /mcp/svc/{name} with the MCP SDK client.
-import * as ed from '@noble/ed25519';
 import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,10 +9,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeL2 } from '../helpers/db.js';
+import { keyedL2, okSig } from '../helpers/keys.js';
 import { agent, call, req, type Who } from '../helpers/http.js';
 import { start, type TestServer } from '../helpers/server.js';
-import { canonical } from '../trust/verify-helpers.js';
 
 let s: TestServer;
 let admin: Record<string, string>;
@@ -248,19 +246,7 @@ describe('hostile services', () => {
 });
 
 describe('L2 publication and ok reports', () => {
-  interface Keyed extends Who {
-    priv: Uint8Array;
-  }
-  async function keyed(name: string): Promise<Keyed> {
-    const w = await agent(s, name);
-    makeL2(s, w);
-    const priv = ed.utils.randomSecretKey();
-    const pub = Buffer.from(await ed.getPublicKeyAsync(priv)).toString('hex');
-    const sig = Buffer.from(await ed.signAsync(new Uint8Array(canonical('idkey1', `${DOMAIN} ${w.id} ${pub}`)), priv)).toString('base64url');
-    expect((await call(s, 'PUT', '/v1/key', { as: w, json: { pub, sig } })).status).toBe(200);
-    return { ...w, priv };
-  }
-  const okSig = async (k: Keyed, name: string, ver: number, wasm: string, type = 'svcok1') => Buffer.from(await ed.signAsync(new Uint8Array(canonical(type, `${DOMAIN} ${name}@${ver} ${wasm} ${k.id}`)), k.priv)).toString('base64url');
+  const keyed = (name: string) => keyedL2(s, name, DOMAIN);
 
   it('an L2 identity publishes its own service; it is served once another L2 identity signs an ok', async () => {
     const pubr = await keyed('publisher');

@@ -168,8 +168,7 @@ function keyOf(t: string): KeyLine {
   return { sig: s.sig, h: s.h, ch: s.ch, wrapper: isWrapper(body), errorish: ERRORISH.test(body) };
 }
 
-export function keyLines(text: string, first?: KeyLine): KeyLine[] {
-  const clean = unprefixed(text);
+export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)): KeyLine[] {
   const out: KeyLine[] = [];
   const seen = new Set<string>();
   const push = (k: KeyLine) => {
@@ -283,24 +282,23 @@ function retrievalWords(keys: KeyLine[]): string[] {
 
 /** Builds the answer for an output (or one quoted line). */
 export async function answer(kb: KbRepo, text: string, opts: { count?: boolean } = {}): Promise<Answer> {
-  let count = opts.count ?? true;
+  const count = opts.count ?? true;
   // The hot path: the whole output's own signature (not a wrapper's) names exactly one entry. That
   // is the answer, after one indexed read; nothing else of the output needs reading.
-  const first = keyOf(unprefixed(text));
-  if (!first.wrapper) {
-    const own = await kb.byHash(first.h, PER_SIG, count);
-    if (own.length === 1) return { key: first, match: 'exact', candidates: [{ hit: own[0]!, stage: 'exact', sim: 1, detail: 1, cover: 1, score: 1, why: 'same signature' }] };
-    // Counted once: the full path below asks the same hash again.
-    if (own.length) count = false;
-  }
-  const keys = keyLines(text, first);
+  const clean = unprefixed(text);
+  const first = keyOf(clean);
+  // The first key line's own entries, read once (the full path below uses them too).
+  const own = first.wrapper ? null : await kb.byHash(first.h, PER_SIG, count);
+  if (own?.length === 1) return { key: first, match: 'exact', candidates: [{ hit: own[0]!, stage: 'exact', sim: 1, detail: 1, cover: 1, score: 1, why: 'same signature' }] };
+  const keys = keyLines(text, first, clean);
   // A wrapper line's own entries answer nothing (`failed to push some refs` is every rejected
   // push), unless the output has no other line to go by.
   const telling = keys.some((k) => !k.wrapper) ? keys.filter((k) => !k.wrapper) : keys;
   const byId = new Map<string, Candidate>();
   const names = new Set(libsInText(text).map((l) => l.name.toLowerCase()));
   const ecoHint = ECO_OF_TAG[tagOf(keys[0]!.sig)];
-  const said = new Set([...detailWords(unprefixed(text)), ...keys.flatMap((k) => wordsOf(k.sig))]);
+  const q = detailWords(clean);
+  const said = new Set([...q, ...keys.flatMap((k) => wordsOf(k.sig))]);
   const cover = (sig: string) => {
     const w = wordsOf(sig).flatMap((x) => x.match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((x) => !/^\d+$/.test(x) && !STOP.has(x));
     return w.length ? w.filter((x) => said.has(x)).length / w.length : 1;
@@ -314,7 +312,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   };
   for (const [i, k] of keys.entries()) {
     if (!telling.includes(k)) continue;
-    for (const hit of await kb.byHash(k.h, PER_SIG, count && i === 0)) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
+    const hits = i === 0 && own ? own : await kb.byHash(k.h, PER_SIG, false);
+    for (const hit of hits) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
   }
   if (![...byId.values()].some((c) => c.stage === 'exact')) {
     for (const k of telling) for (const hit of await kb.byCoarse(k.ch, PER_STAGE)) consider(hit, 'coarse', 'same error code and message template, other names');
@@ -326,9 +325,9 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   // the output's words). One exact candidate needs no such read: the hot path stays one lookup.
   const anyExact = candidates.some((c) => c.stage === 'exact');
   if (candidates.length > 1 || (candidates.length && !anyExact)) {
-    const q = detailWords(unprefixed(text));
-    const qLines = detailWords(errorText(text));
-    const qValues = quoted(errorText(text));
+    const errorLinesOfText = errorText(text);
+    const qLines = detailWords(errorLinesOfText);
+    const qValues = quoted(errorLinesOfText);
     const mine = new Set(telling.filter((k) => k.errorish).map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
     for (const [i, c] of candidates.entries()) {

@@ -221,9 +221,12 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
 
 const entryLines = (entries: LookupOut['entries']) => entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails} ${flat(e.title, 120)}`);
 
+/** The related lines of a related answer or a miss (POST /e, /e/{msg}, /h/{hex}). */
+const relatedLines = (related: LookupOut['related']) => (related.length ? related.map((r) => `related: k/${r.id} ${flat(r.title, 120)}${r.why ? ` (${r.why})` : ''}`) : ['related: -']);
+
 const lookupText = (o: LookupOut) =>
   o.match === 'none' || o.match === 'related'
-    ? [`e: ${o.sig} hits=0 raw=${o.raw} chars match=${o.match}`, ...(o.related.length ? o.related.map((r) => `related: k/${r.id} ${flat(r.title, 120)}${r.why ? ` (${r.why})` : ''}`) : ['related: -']), `next: ${o.next}`].join('\n')
+    ? [`e: ${o.sig} hits=0 raw=${o.raw} chars match=${o.match}`, ...relatedLines(o.related), `next: ${o.next}`].join('\n')
     : [
         `e: ${o.sig} hits=${o.hits} raw=${o.raw} chars match=${o.match}`,
         ...entryLines(o.entries),
@@ -363,7 +366,7 @@ export const kbHashOp = defineOp({
   },
   text: (o) =>
     o.match === 'none' || o.match === 'related'
-      ? [`h: ${o.h12} hits=0 match=${o.match}`, ...(o.related.length ? o.related.map((r) => `related: k/${r.id} ${flat(r.title, 120)}${r.why ? ` (${r.why})` : ''}`) : ['related: -']), `next: ${o.next}`].join('\n')
+      ? [`h: ${o.h12} hits=0 match=${o.match}`, ...relatedLines(o.related), `next: ${o.next}`].join('\n')
       : [`h: ${o.h12} hits=${o.hits} match=${o.match}`, ...entryLines(o.entries), `fix: ${flat(o.fix, 600)}`, `next: ${o.next}`].join('\n'),
 });
 
