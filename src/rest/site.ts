@@ -150,8 +150,14 @@ ${sections}`,
   );
 }
 
+// A library name never breaks at its hyphen (flash-attn); one too long for a phone's line
+// (microsoft.aspnetcore.authentication.jwtbearer) wraps anywhere instead of overflowing.
+function ident(name: string): string {
+  return `<code class="${name.length > 28 ? 'long' : 'nw'}">${esc(name)}</code>`;
+}
+
 export function entryHtml(base: string, v: EntryView): string {
-  const libs = v.libs.length ? v.libs.map((l) => `<code>${esc(l)}</code>`).join(', ') : '—';
+  const libs = v.libs.length ? v.libs.map((l) => ident(l)).join(', ') : '—';
   return shell(
     v.title,
     `<p class="muted"><a href="/kb/${esc(v.created.slice(0, 7))}/">Fixes of ${esc(v.created.slice(0, 7))}</a> · <a href="/eco/${esc(v.eco)}">${esc(v.eco)}</a>${v.class ? ` · <a href="/err/${esc(v.class.toLowerCase())}">${esc(v.class)}</a>` : ''}</p>
@@ -227,7 +233,7 @@ export const HTML_VIEWS: Record<string, HtmlView> = {
   'kb.class': (o, _i, base) =>
     listHtml(base, `Fixes for ${o.class}`, `${esc(o.count)} fixes of the error class <code>${esc(o.class)}</code>; the latest ${esc(o.rows.length)} here.`, o.rows, {
       twin: `/err/${o.class}`,
-      before: o.libs.length ? `<p>Libraries: ${o.libs.slice(0, 20).map((l: { name: string; n: number }) => `<code>${esc(l.name)}</code> ${esc(l.n)}`).join(', ')}</p>` : '',
+      before: o.libs.length ? `<p>Libraries: ${o.libs.slice(0, 20).map((l: { name: string; n: number }) => `${ident(l.name)} ${esc(l.n)}`).join(', ')}</p>` : '',
     }),
   'kb.search': (o, i, base) => searchHtml(base, String(i.q ?? ''), o),
 };
