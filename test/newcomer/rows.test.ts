@@ -2,6 +2,7 @@
 // support and groups and follow decisions; /admin/inbox and /admin/notices as JSON rows with a text
 // twin; a long announcement's signed line on /status that verifies with the published key; the
 // changelog kept from the releases file.
+import { createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
 import { caller, freshIp, identity } from '../gov/helpers.js';
@@ -106,5 +107,32 @@ describe('/admin/inbox and /admin/notices: JSON rows, the text form as a twin', 
       const no = await call('GET', path, { token: tok().ops });
       expect(no.status).toBe(401);
     }
+  });
+});
+
+describe('/status text: a long announcement keeps a signed line that verifies', () => {
+  it('a 300-character announcement (double spaces and all) verifies with /.well-known/cx-key', async () => {
+    const text = `Planned maintenance of the drops store:  ${'the disks are replaced one by one, '.repeat(8)}`.slice(0, 300);
+    expect(text).toHaveLength(300);
+    const starts = new Date(Date.now() + 3_600_000).toISOString();
+    const ends = new Date(Date.now() + 7_200_000).toISOString();
+    const a = await call('POST', '/admin/announce', { token: tok().admin, json: { kind: 'notice', starts, ends, text } });
+    expect(a.status, a.text).toBe(200);
+    const status = (await call('GET', '/status', { accept: 'text/plain' })).text;
+    const m = /^ann #\d+ \S+Z (ann1 kid=(\d+) sig=([A-Za-z0-9_-]{86}) (.*))$/m.exec(status);
+    expect(m, status).not.toBeNull();
+    const [, line, kid, sig, payload] = m!;
+    expect(line).not.toContain('…');
+    expect(payload!.endsWith(`text=${text}`)).toBe(true);
+    // Verify as a client would: the published key, the documented signed bytes (/signing).
+    const key = (await (await fetch(`${s.url}/.well-known/cx-key`)).json()) as { kid: number; pub: string };
+    expect(Number(kid)).toBe(key.kid);
+    const pub = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(key.pub, 'hex')]), format: 'der', type: 'spki' });
+    const bytes = Buffer.concat([Buffer.from('cx-sig-v1\0ann1\0'), Buffer.from(payload!, 'utf8')]);
+    expect(verify(null, bytes, pub, Buffer.from(sig!, 'base64url'))).toBe(true);
+    // One changed byte does not verify (the check can fail).
+    expect(verify(null, Buffer.concat([bytes.subarray(0, -1), Buffer.from('X')]), pub, Buffer.from(sig!, 'base64url'))).toBe(false);
+    // The .txt twin says the same.
+    expect((await call('GET', '/status.txt')).text).toContain(line!);
   });
 });
