@@ -3,9 +3,11 @@
 // twin; a long announcement's signed line on /status that verifies with the published key; the
 // changelog kept from the releases file.
 import { createPublicKey, verify } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
 import { caller, freshIp, identity } from '../gov/helpers.js';
+import { parseChangelog } from '../../src/core/docs/content/changelog.js';
 
 let s: TestServer;
 let call: ReturnType<typeof caller>;
@@ -134,5 +136,37 @@ describe('/status text: a long announcement keeps a signed line that verifies', 
     expect(verify(null, Buffer.concat([bytes.subarray(0, -1), Buffer.from('X')]), pub, Buffer.from(sig!, 'base64url'))).toBe(false);
     // The .txt twin says the same.
     expect((await call('GET', '/status.txt')).text).toContain(line!);
+  });
+});
+
+describe('/changelog and /f/log.atom: what shipped since 1.0.0, from CHANGELOG.md', () => {
+  it('every release of the file, newest first, in every form and the feed', async () => {
+    const file = parseChangelog(readFileSync('CHANGELOG.md', 'utf8'));
+    expect(file.length).toBeGreaterThan(1);
+    expect(file.at(-1)).toMatchObject({ version: '1.0.0', date: '2026-11-22' });
+    // Newest first, and nothing after 1.0.0 is dated before it.
+    const dates = file.map((e) => e.date);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    for (const e of file) expect(e.items.length, e.version).toBeGreaterThan(0);
+
+    const json = JSON.parse((await call('GET', '/changelog.json')).text) as { entries: typeof file };
+    expect(json.entries).toEqual(file);
+    const txt = (await call('GET', '/changelog')).text;
+    for (const e of file) expect(txt).toContain(`\n${e.date} ${e.version} ${e.items[0]!.replace(/`/g, '')}\n`);
+    const md = (await call('GET', '/changelog.md')).text;
+    for (const e of file) expect(md).toContain(e.version === e.date ? `## ${e.date} - ${e.title}` : `## ${e.version} - ${e.date} - ${e.title}`);
+    const html = (await call('GET', '/changelog', { accept: 'text/html' })).text;
+    expect(html).toContain(file[0]!.title);
+    const atom = (await call('GET', '/f/log.atom')).text;
+    const ids = [...atom.matchAll(/<id>([^<]+)<\/id>/g)].map((m) => m[1]).filter((id) => id!.includes('/changelog#'));
+    expect(ids).toEqual(file.map((e) => `${ORIGIN}/changelog#${e.version}`));
+  });
+
+  it('the parser reads headings and items only', () => {
+    expect(parseChangelog('# Changelog\nintro\n\n## 2026-12-02 - A day - of work\n- z\n## 1.1.0 - 2026-12-01 - Small\n- one `x`\n- two\nnot an item\n## 1.0.0 - 2026-11-22 - First\n- a\n')).toEqual([
+      { version: '2026-12-02', date: '2026-12-02', title: 'A day - of work', items: ['z'] },
+      { version: '1.1.0', date: '2026-12-01', title: 'Small', items: ['one `x`', 'two'] },
+      { version: '1.0.0', date: '2026-11-22', title: 'First', items: ['a'] },
+    ]);
   });
 });
