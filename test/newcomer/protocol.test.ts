@@ -10,10 +10,11 @@ import { client03, client13, collect, msg03, rpc, serveBase, subscribed, text03,
 let s: TestServer;
 let c03: A2AClient;
 beforeAll(async () => {
-  s = await start();
+  // Measured shedding off: these tests are about protocol shapes, not load (the machine is shared).
+  s = await start({ CX_SHED: '0' });
   serveBase(s.url);
   c03 = await client03(`${s.url}/.well-known/agent.json`);
-});
+}, 120_000);
 afterAll(async () => s.stop());
 
 /** Paths of every `type` that is an array, anywhere in a schema. */
