@@ -3,6 +3,8 @@
 // shell, /st with the public status pages, /sitemap.xml (public content only) and /robots.txt, and
 // POST /admin/st-hide taking a target out of /st and the sitemap. Pages are checked at phone and
 // desktop width with axe (no screenshots: nothing is written into the checkout).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, start, type TestServer } from '../helpers/server.js';
 import { axe, type Chrome, HAS_CHROMIUM, launch, layout, openTab, SKIP_REASON, type Width } from '../pages/browser.js';
@@ -55,6 +57,31 @@ describe('/kb/: the index of the fixes', () => {
     expect(about).toContain(`href="${BASE}/kb/"`);
     expect(about).not.toMatch(/href="[^"]*\/k\/"/);
   });
+});
+
+describe('a fresh install serves the sample compute services the About page names', () => {
+  // The full story (KATs, charges, both MCP revisions) is test/wasm/services.test.ts, "sample
+  // services on a fresh install" and "/mcp/svc/{name}"; here the newcomer's path from /about.
+  it('json-check, text-diff, text-stats: served after their KATs; /mcp/svc/json-check answers an MCP client', async () => {
+    const about = await (await get('/about')).text();
+    for (const n of ['json-check', 'text-diff', 'text-stats']) expect(about).toContain(n);
+    expect(about).toContain(`${BASE}/mcp/svc/json-check`);
+    const end = Date.now() + 60_000;
+    const served = async () => ((await (await get('/v1/svc?f=json')).json()) as { services: Array<{ name: string; served: boolean }> }).services.filter((r) => r.served).map((r) => r.name);
+    while (Date.now() < end && (await served()).length < 3) await new Promise((r) => setTimeout(r, 200));
+    expect((await served()).sort()).toEqual(['json-check', 'text-diff', 'text-stats']);
+    const who = await register(s.url, 'newcomer');
+    const c = new Client({ name: 'newcomer', version: '1.0.0' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/svc/json-check`), { requestInit: { headers: { authorization: `Bearer ${who.token}` } } }));
+    try {
+      expect((await c.listTools()).tools.map((t) => t.name)).toEqual(['json-check']);
+      const r = (await c.callTool({ name: 'json-check', arguments: { input: '{"a":1}' } })) as { content: Array<{ text: string }>; isError?: boolean };
+      expect(r.isError).toBeFalsy();
+      expect(r.content[0]!.text).toMatch(/^ok json type=object/);
+    } finally {
+      await c.close();
+    }
+  }, 90_000);
 });
 
 describe('/st, /sitemap.xml and /robots.txt', () => {
