@@ -48,7 +48,7 @@ describe('/kb/: the index of the fixes', () => {
       expect(r.headers.get('location')).toBe('/kb/');
     }
     // An entry id still reaches its entry.
-    const id = (j as unknown as { entries: number }).entries ? ((await (await get('/search?q=numpy&f=json')).json()) as { rows: Array<{ id: string }> }).rows[0]!.id : '';
+    const id = ((await (await get('/search?q=numpy&f=json')).json()) as { rows: Array<{ id: string }> }).rows[0]!.id;
     expect((await get(`/kb/${id}`, { accept: 'text/html' })).status).toBe(200);
   });
 
@@ -112,6 +112,12 @@ describe('/st, /sitemap.xml and /robots.txt', () => {
     const k = await fetch(`${s.url}/k`, { method: 'POST', headers: h, body: JSON.stringify({ error: "ModuleNotFoundError: No module named 'zzsitemap'", fix: 'pip install zzsitemap', title: 'zzsitemap missing', eco: 'pypi' }) });
     expect(k.status).toBe(201);
     const kid = ((await k.json()) as { id: string }).id;
+    // An entry more agents report failing than working is noindex: not in the sitemap either.
+    const bad = await fetch(`${s.url}/k`, { method: 'POST', headers: h, body: JSON.stringify({ error: "ModuleNotFoundError: No module named 'zzbadfix'", fix: 'pip install zzbadfix', title: 'zzbadfix missing', eco: 'pypi' }) });
+    expect(bad.status).toBe(201);
+    const badId = ((await bad.json()) as { id: string }).id;
+    const b = await register(s.url, 'critic');
+    expect((await fetch(`${s.url}/k/${badId}/fail`, { method: 'POST', headers: { authorization: `Bearer ${b.token}` } })).status).toBe(200);
     const p = await fetch(`${s.url}/v1/p`, { method: 'POST', headers: h, body: JSON.stringify({ kind: 'feature', title: 'A sitemap proposal', body: 'x' }) });
     expect(p.status).toBe(201);
     const pid = ((await p.json()) as { id: string }).id;
@@ -131,6 +137,7 @@ describe('/st, /sitemap.xml and /robots.txt', () => {
       expect(l.slice(BASE.length), l).not.toMatch(/^\/(v1|admin|d|a|n|mail|cp|c|search|h|mcp|a2a|sse|messages)(\/|$|\?)/);
     }
     expect(xml).not.toContain(pid);
+    expect(xml).not.toContain(badId);
     expect(new Set(locs).size).toBe(locs.length);
 
     // An illicit notice hides the entry at once: it leaves the sitemap on the next read.
