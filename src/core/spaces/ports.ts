@@ -57,8 +57,11 @@ export interface SpaceRepo {
   isMember(slug: string, member: string): Promise<boolean>;
   /** The member's role, null when not a member. */
   role(slug: string, member: string): Promise<SpaceRole | null>;
-  /** Slugs of the spaces an identity is a member of (read on every lookup: no memo, so leaving ends access at once). */
-  spacesOf(member: string): Promise<string[]>;
+  /**
+   * Slugs of the closed spaces (the ones that may hold private KB entries) an identity is a member
+   * of. Read on every lookup, never memoized: leaving or removal ends access at once.
+   */
+  closedSpacesOf(member: string): Promise<string[]>;
   counts(slug: string): Promise<SpaceCounts>;
   /** Newest members first. */
   members(slug: string, limit: number): Promise<Array<{ member: string; joined: number }>>;

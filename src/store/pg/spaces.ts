@@ -38,8 +38,8 @@ export function pgSpaces(sql: Sql): SpaceRepo {
     async role(slug, member) {
       return (await sql.query<{ role: SpaceRole }>('SELECT role FROM space_members WHERE space = $1 AND member = $2', [slug, member])).rows[0]?.role ?? null;
     },
-    async spacesOf(member) {
-      return (await sql.query<{ space: string }>('SELECT space FROM space_members WHERE member = $1 ORDER BY space', [member])).rows.map((r) => r.space);
+    async closedSpacesOf(member) {
+      return (await sql.query<{ space: string }>('SELECT m.space FROM space_members m JOIN spaces s ON s.slug = m.space AND s.closed WHERE m.member = $1 ORDER BY m.space', [member])).rows.map((r) => r.space);
     },
     async counts(slug) {
       return {

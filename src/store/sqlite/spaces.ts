@@ -10,7 +10,7 @@ export function sqliteSpaces(db: Db): SpaceRepo {
   const insMember = db.prepare('INSERT OR IGNORE INTO space_members (space, member, joined, role) VALUES (?, ?, ?, ?)');
   const delMember = db.prepare('DELETE FROM space_members WHERE space = ? AND member = ?');
   const roleOf = db.prepare('SELECT role FROM space_members WHERE space = ? AND member = ?');
-  const spacesOf = db.prepare('SELECT space FROM space_members WHERE member = ? ORDER BY space');
+  const spacesOf = db.prepare('SELECT m.space FROM space_members m JOIN spaces s ON s.slug = m.space AND s.closed = 1 WHERE m.member = ? ORDER BY m.space');
   const members = db.prepare('SELECT count(*) AS n FROM space_members WHERE space = ?');
   const fixes = db.prepare('SELECT count(*) AS n FROM space_members m JOIN kb_entries e ON e.author = m.member AND e.hidden = 0 WHERE m.space = ?');
   const list = db.prepare(`SELECT member, joined FROM space_members WHERE space = ? ORDER BY joined DESC, member ${LIMIT}`);
@@ -83,7 +83,7 @@ export function sqliteSpaces(db: Db): SpaceRepo {
     async role(slug, member) {
       return ((roleOf.get(slug, member) as { role: SpaceRole } | undefined)?.role ?? null);
     },
-    async spacesOf(member) {
+    async closedSpacesOf(member) {
       return (spacesOf.all(member) as Array<{ space: string }>).map((r) => r.space);
     },
     async counts(slug) {
