@@ -31,7 +31,7 @@ const addPrivate = async (as: Who, space: string, error: string, fix: string, ex
 };
 
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SHED: '0' });
   [owner, member, outsider] = await Promise.all([agent(s), agent(s), agent(s)]);
   expect((await call(s, 'POST', '/v1/spaces', { as: owner, json: { slug: 'team', closed: true } })).status).toBe(201);
   expect((await join('team', member, await invite('team', owner))).text).toMatch(/^ok joined s:team members=2/);
