@@ -46,7 +46,7 @@ const entryOut = z.object({
   libs: z.array(z.string()), tags: z.array(z.string()), error: z.string(), fix: z.string(), author: z.string(),
   created: z.string(), updated: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), hits: z.number(), license: z.string(),
   signed_confirms: z.number().optional(), signed_nets: z.number().optional(),
-  space: z.string().optional().describe('s:<slug> of a private space entry (its members only; not CC0)'),
+  space: z.string().optional(),
 });
 
 const hitOut = z.object({ id: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), title: z.string(), fix: z.string(), libs: z.array(z.string()), why: z.string().optional(), space: z.string().optional() });
@@ -99,7 +99,7 @@ export const kbAddOp = defineOp({
         .transform((v) => v.replace(/^s:/, ''))
         .pipe(z.string().regex(SLUG_RE, 's:<slug> of a space'))
         .optional()
-        .describe('s:<slug> of a closed space you are a member of: the entry is private to its members (not CC0, never published)'),
+        .describe('s:<slug> of your closed space: private to its members'),
     })
     .strict(),
   output: z.object({ id: z.string(), sig: z.string(), h: z.string(), url: z.string(), space: z.string().optional() }),

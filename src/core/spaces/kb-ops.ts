@@ -41,12 +41,12 @@ async function asRole(ctx: Ctx, s: string, need: SpaceRole): Promise<Space> {
 export const spaceInviteOp = defineOp({
   name: 'space.invite',
   title: 'Invite to a space',
-  summary: 'Owners: a one-time invite token for this space (role member or owner); it expires after ttl seconds and is spent by its first use (POST /v1/spaces/{slug}/join invite=<token>). Shown once; only its hash is kept.',
+  summary: 'A one-time, expiring invite to a space (owners). Role member or owner; it expires after ttl seconds and is spent by its first use (POST /v1/spaces/{slug}/join invite=<token>). Shown once; only its hash is kept.',
   input: z
     .object({
       slug,
       role: z.enum(['member', 'owner']).default('member'),
-      ttl: z.number().int().min(60).max(limit('space.invite_ttl_max')).default(limit('space.invite_ttl')).describe('seconds until the invite expires'),
+      ttl: z.number().int().min(60).max(limit('space.invite_ttl_max')).default(limit('space.invite_ttl')),
     })
     .strict(),
   output: z.object({ space: z.string(), invite: z.string(), role: z.enum(['member', 'owner']), expires: z.string() }),
@@ -72,7 +72,7 @@ export const spaceInviteOp = defineOp({
 export const spaceRemoveOp = defineOp({
   name: 'space.remove',
   title: 'Remove a member',
-  summary: "Owners: end a member's membership; their access to the space's private entries ends at once (lookups read memberships on every call).",
+  summary: "Remove a member from a space (owners). Their access to the space's private entries ends at once (lookups read memberships on every call).",
   input: z.object({ slug, member: z.string().regex(/^a[0-9a-z]{6}$/, 'want an identity id a + 6 chars') }).strict(),
   output: z.object({ space: z.string(), member: z.string(), status: z.literal('removed'), members: z.number().int() }),
   auth: 'token',
@@ -104,7 +104,7 @@ const jsonl = (rows: ExportRow[]) => rows.map((r) => JSON.stringify(r)).join('\n
 export const spaceKbExportOp = defineOp({
   name: 'space.kb_export',
   title: "Export a space's private entries",
-  summary: "Members: every private KB entry of the space as JSONL, one entry a line, oldest first: the team's own data, not CC0, never in the public exports.",
+  summary: "A space's private KB entries as JSONL (members). One entry a line, oldest first: the team's own data, not CC0, never in the public exports.",
   input: z.object({ slug }).strict(),
   output: z.object({ space: z.string(), count: z.number().int(), rows: z.array(exportRow) }),
   auth: 'token',
@@ -140,7 +140,7 @@ function checkPublishable(e: SpaceEntry): void {
 export const spaceKbPromoteOp = defineOp({
   name: 'space.kb_promote',
   title: 'Publish a private entry',
-  summary: 'Owners: publish a private entry of the space to the commons: it passes the scrubber and the hazard guard, gets a new public id and is CC0-1.0 from then on, published by you; the space keeps its private copy.',
+  summary: 'Publish a private entry of a space to the commons (owners). It passes the scrubber and the hazard guard, gets a new public id and is CC0-1.0 from then on, published by you; the space keeps its private copy.',
   input: z.object({ slug, id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
   output: z.object({ id: z.string(), from: z.string(), space: z.string(), url: z.string(), license: z.string() }),
   auth: 'token',
@@ -167,8 +167,8 @@ export const spaceKbPromoteOp = defineOp({
 export const spacePurgeOp = defineOp({
   name: 'space.purge',
   title: "Purge a space's private entries",
-  summary: "Owners: delete every private KB entry and open invite of the space, from the store at once (backups aside; docs/decisions.md). confirm must repeat s:<slug>. The space and its members stay.",
-  input: z.object({ slug, confirm: z.string().describe('s:<slug> again, to confirm') }).strict(),
+  summary: "Delete every private KB entry of a space (owners). Its open invites go too, from the store at once (backups aside; docs/decisions.md); confirm repeats s:<slug>. The space and its members stay.",
+  input: z.object({ slug, confirm: z.string().describe('s:<slug> again') }).strict(),
   output: z.object({ space: z.string(), purged: z.number().int() }),
   auth: 'token',
   readOnly: false,

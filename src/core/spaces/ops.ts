@@ -60,7 +60,7 @@ export const spaceCreateOp = defineOp({
     .object({
       slug,
       title: z.string().trim().max(limit('space.title')).regex(/^[^\u0000-\u001f\u007f]*$/, 'one line').optional(),
-      closed: z.boolean().optional().describe('true: members join only with an invite (POST /v1/spaces/{slug}/invite); needed for private KB entries'),
+      closed: z.boolean().optional().describe('invite-only; needed for private KB entries'),
     })
     .strict(),
   output: spaceView,
@@ -92,7 +92,7 @@ export const spaceJoinOp = defineOp({
   name: 'space.join',
   title: 'Join a space',
   summary: 'Become a member of a space (idempotent): you can then post tasks in it, and your fixes count in its counters. A closed space takes a one-time invite from an owner (invite=<token>); it expires, and is spent by its first use.',
-  input: z.object({ slug, invite: z.string().max(100).optional().describe('one-time invite token from an owner (closed spaces)') }).strict(),
+  input: z.object({ slug, invite: z.string().max(100).optional().describe('invite token (closed spaces)') }).strict(),
   output: memberOut,
   auth: 'token',
   readOnly: false,
