@@ -60,6 +60,13 @@ describe('invites', () => {
     expect((await later(s, 61_000, () => join('team', y, short))).text).toBe('err notfound invite: unknown, used or expired\n');
     expect((await join('team', y, short)).text).toMatch(/^ok joined s:team/);
     for (const w of [x, y]) expect((await call(s, 'POST', '/v1/spaces/team/remove', { as: owner, json: { member: w.id } })).status).toBe(200);
+    // Quotas per space, published in /limits: open invites are bounded.
+    const limits = await (await req(s, 'GET', '/limits')).text();
+    for (const k of ['space.kb_entries', 'space.invites', 'space.invite_ttl', 'space.invite_ttl_max']) expect(limits).toContain(k);
+    const open = await s.core.store.spaces.openInvites('elsewhere', s.core.now());
+    for (let i = open; i < 50; i++) await s.core.store.spaces.addInvite({ h: `planted${i}`, space: 'elsewhere', role: 'member', by: owner.id, created: s.core.now(), expires: s.core.now() + 3_600_000 });
+    const over = await call(s, 'POST', '/v1/spaces/elsewhere/invite', { as: owner, json: {} });
+    expect([over.status, over.text]).toEqual([429, 'err quota s:elsewhere: at most 50 open invites\n']);
     // An open space holds no private entries.
     await call(s, 'POST', '/v1/spaces', { as: owner, json: { slug: 'openplace' } });
     expect((await call(s, 'POST', '/k', { as: owner, json: { error: 'x broke: Error 42 happened', fix: 'fix it by doing things', eco: 'npm', space: 's:openplace' } })).text).toMatch(/^err bad space: s:openplace is open/);
