@@ -35,7 +35,7 @@ beforeAll(async () => {
   [owner, member, outsider] = await Promise.all([agent(s), agent(s), agent(s)]);
   expect((await call(s, 'POST', '/v1/spaces', { as: owner, json: { slug: 'team', closed: true } })).status).toBe(201);
   expect((await join('team', member, await invite('team', owner))).text).toMatch(/^ok joined s:team members=2/);
-});
+}, 120_000);
 afterAll(async () => s.stop());
 
 describe('invites', () => {
@@ -90,6 +90,10 @@ describe('member and non-member views', () => {
     const body = await mine.text();
     expect(body).toContain(`space: s:team (private to s:team (its members' own data, not CC0))`);
     expect(body).toContain(FIX);
+    const page = await req(s, 'GET', `/kb/${id}`, { as: member });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('private, no-store');
+    expect(await page.text()).toContain('private to s:team');
     const j = (await (await req(s, 'GET', `/k/${id}.json`, { as: owner })).json()) as Record<string, unknown>;
     expect(j).toMatchObject({ id, space: 's:team', license: "private to s:team (its members' own data, not CC0)" });
     // Outsider, anonymous, and an id nobody has: the same status, headers and bytes.
