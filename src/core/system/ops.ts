@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LIMITS, QUOTAS, TRUST_LEVELS, limit } from '../limits.js';
 import { shedTable } from '../control/shed.js';
 import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import type { AnyOperation, Core } from '../ops/types.js';
 import { METRICS_CONTENT_TYPE, renderMetrics } from '../metrics/metrics.js';
 
 const healthOut = z.object({
@@ -157,6 +157,13 @@ export const limitsOp = defineOp({
 const readyOut = z.object({ ready: z.boolean(), phase: z.enum(['starting', 'ready', 'draining']), db: z.boolean() });
 type ReadyOut = z.infer<typeof readyOut>;
 
+/** The store's ping, false past `ms`: a database that hangs (a dropped network) is as unready as one that refuses. */
+function pingWithin(core: Core, ms: number): Promise<boolean> {
+  let t: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((ok) => (t = setTimeout(() => ok(false), ms)));
+  return Promise.race([core.store.ping().catch(() => false), late]).finally(() => clearTimeout(t));
+}
+
 export const readyOp = defineOp({
   name: 'sys.ready',
   title: 'Readiness',
@@ -172,7 +179,7 @@ export const readyOp = defineOp({
     const { core } = ctx;
     const phase = core.ready.phase;
     // A draining process answers without asking the database: it is leaving either way.
-    const db = phase === 'draining' ? false : await core.store.ping().catch(() => false);
+    const db = phase === 'draining' ? false : await pingWithin(core, limit('ready.db_wait'));
     return { ready: phase === 'ready' && db, phase, db };
   },
   text: (r) => (r.ready ? 'ready' : `not ready: ${r.phase !== 'ready' ? r.phase : 'database unreachable'}`),

@@ -119,9 +119,17 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
   // Every call takes a pooled connection here (as pool.query would), so its wait is known.
   const busy = { ms: 0, slow: 0 };
   const floor = opts.waitFloorMs ?? 100;
+  // pg-pool listens for errors of idle clients only: a backend that goes away while its client is
+  // checked out (server restart, pg_terminate_backend) would emit an unhandled 'error' and end the
+  // process. The call in flight fails on its own (and drops the client: `broken`); this keeps the rest.
+  const guarded = new WeakSet<pg.PoolClient>();
   const acquire = async (): Promise<pg.PoolClient> => {
     const t = performance.now();
     const c = await pool.connect();
+    if (!guarded.has(c)) {
+      guarded.add(c);
+      c.on('error', () => undefined);
+    }
     const waited = performance.now() - t;
     if (waited > floor) {
       busy.ms += waited - floor;
