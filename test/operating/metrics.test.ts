@@ -67,7 +67,8 @@ describe('/metrics', () => {
     const t = await (await fetch(`${s.url}/metrics`, { headers: poll() })).text();
     expect(sample(t, 'cx_frozen{kind="notes"}')).toBe(1);
     expect(sample(t, 'cx_frozen{kind="all"}')).toBe(0);
-    expect(sample(t, 'cx_shed_level')).toBe(2);
+    // At least the operator's level (a loaded machine may measure more).
+    expect(sample(t, 'cx_shed_level')).toBeGreaterThanOrEqual(2);
     expect(sample(t, 'cx_ready')).toBe(1);
     expect(sample(t, 'cx_job_queue_depth{kind="wq",state="ready"}')).toBe(1);
     expect(sample(t, 'cx_job_queue_oldest_ready_seconds{kind="wq"}')).toBeGreaterThanOrEqual(0);
