@@ -1,7 +1,8 @@
 // Two small listeners beside the commons' fastify host, on Node's http module alone:
-// - while the process starts (store open, migrations, start-up work) its port answers liveness
-//   200 `starting`, readiness 503, anything else 503 `err busy starting`, so a balancer sees "not
-//   ready" instead of "connection refused" and a supervisor does not restart a long migration;
+// - while the process starts (store open, migrations, start-up work) its port answers 503:
+//   `/readyz` `not ready: starting`, anything else `err busy starting` (`/healthz` too: whoever
+//   waits for a 200 from it, scripts and test harnesses, waits for the service itself), so a
+//   balancer and an operator see why instead of "connection refused";
 // - CX_METRICS_ADDR: /metrics without a token on an address of the operator's (kept private).
 import { createServer, type Server } from 'node:http';
 
@@ -33,7 +34,6 @@ export function listenWhileStarting(port: number, host: string): Promise<Server>
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     const close = { connection: 'close' };
-    if (path === '/healthz') return send(res, 200, 'ok starting\n', undefined, close);
     if (path === '/readyz') return send(res, 503, 'not ready: starting\n', undefined, close);
     send(res, 503, 'err busy starting\n', undefined, { ...close, 'retry-after': '5' });
   });

@@ -81,7 +81,7 @@ describe.skipIf(!url)('operating on PostgreSQL', () => {
     const base = `http://127.0.0.1:${port}`;
     await until(async () => (await get(`${base}/readyz`).catch(() => 'refused')) !== 'refused');
     expect(await get(`${base}/readyz`)).toBe('503 not ready: starting');
-    expect(await get(`${base}/healthz`)).toBe('200 ok starting');
+    expect(await get(`${base}/healthz`)).toBe('503 err busy starting');
     expect(await get(`${base}/limits`)).toBe('503 err busy starting');
     await new Promise((r) => setTimeout(r, 500));
     expect(await get(`${base}/readyz`)).toBe('503 not ready: starting');
