@@ -47,10 +47,18 @@ describe('/admin/stats of every domain', () => {
 
   it('every counter is its table\'s row count; the text form lists every class', async () => {
     await s.core.store.events.publish('g:stats', 'one line');
-    const st = await stats();
     const db = new Database(join(s.dir, 'commons.db'), { readonly: true });
     try {
-      for (const [k, table, where] of PLATFORM_COUNTERS) expect(st.counters[k], k).toBe((db.prepare(`SELECT count(*) AS n FROM ${table} ${where ?? ''}`).get() as { n: number }).n);
+      // Background work (jobs, events) may move a count while we read: the answer lies between a
+      // count taken just before it and one just after.
+      const count = () => Object.fromEntries(PLATFORM_COUNTERS.map(([k, table, where]) => [k, (db.prepare(`SELECT count(*) AS n FROM ${table} ${where ?? ''}`).get() as { n: number }).n]));
+      const lo = count();
+      const st = await stats();
+      const hi = count();
+      for (const [k] of PLATFORM_COUNTERS) {
+        expect(st.counters[k], k).toBeGreaterThanOrEqual(Math.min(lo[k]!, hi[k]!));
+        expect(st.counters[k], k).toBeLessThanOrEqual(Math.max(lo[k]!, hi[k]!));
+      }
       expect(st.counters.topics).toBeGreaterThan(0);
     } finally {
       db.close();
