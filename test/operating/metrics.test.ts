@@ -1,8 +1,9 @@
 // GET /metrics (poll token) and CX_METRICS_ADDR: the Prometheus text format, calls and errors by
 // operation, face and code, latency histograms, process and control gauges, job queues, the store.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcp } from '../helpers/mcp.js';
 import { skill } from '../helpers/faces.js';
+import { runExport } from '../../src/core/exports/run.js';
 import { start, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -90,6 +91,28 @@ describe('/metrics', () => {
     expect(r.status).toBe(200);
     expect(await r.text()).toContain('cx_requests_total{op="sys.health",face="rest",code="ok"}');
     expect((await fetch(s.metricsUrl!.replace('/metrics', '/healthz'))).status).toBe(404);
+  });
+
+  it('export and git mirror age: the age of the newest export and of the mirror\'s head', async () => {
+    const t = await start({ CX_SEED: '0' });
+    try {
+      const scrape = async () => (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${t.config.operatorTokens.poll}` } })).text();
+      // The export job may be writing today's already (409 err dup export running): then its.
+      await runExport(t.core).catch((e: Error) => expect(e.message).toMatch(/^err dup export running/));
+      const synced = t.core.mirror ? await t.core.mirror.sync() : null;
+      const after = await vi.waitFor(async () => {
+        const m = await scrape();
+        expect(m).toMatch(/^cx_export_age_seconds /m);
+        return m;
+      }, { timeout: 20_000, interval: 200 });
+      expect(sample(after, 'cx_export_age_seconds')).toBeGreaterThanOrEqual(0);
+      expect(sample(after, 'cx_export_age_seconds')).toBeLessThan(60);
+      // git is installed wherever the suite runs (the mirror's own tests need it).
+      expect(synced?.head).toBeTruthy();
+      expect(sample(after, 'cx_git_mirror_age_seconds')).toBeLessThan(60);
+    } finally {
+      await t.stop();
+    }
   });
 
   it('a request costs little: a million recorded calls take well under a second', () => {
