@@ -97,7 +97,7 @@ describe('/metrics', () => {
     const t = await start({ CX_SEED: '0' });
     try {
       const scrape = async () => (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${t.config.operatorTokens.poll}` } })).text();
-      // The export job may be writing today's already (409 err dup export running): then its.
+      // The export job may be writing today's already (409 err dup export running): that one counts.
       await runExport(t.core).catch((e: Error) => expect(e.message).toMatch(/^err dup export running/));
       const synced = t.core.mirror ? await t.core.mirror.sync() : null;
       const after = await vi.waitFor(async () => {
