@@ -3,7 +3,8 @@
 # a throwaway cluster under a temporary directory (initdb + pg_ctl, no Docker), on a free loopback
 # port, trust authentication, stopped and removed at the end whatever happens. Then the replica
 # test (test/scale/replicas.test.ts: 3 replicas of the server behind HAProxy on that cluster), when
-# haproxy is installed.
+# haproxy is installed. Between them, test/operating/pg.test.ts (readiness, pool metrics, pg_dump and
+# pg_restore of the service's schema).
 # Usage: scripts/pg-test.sh [extra vitest args]      (PG_BIN overrides where initdb/pg_ctl are)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,7 +37,12 @@ trap stop EXIT
   -o "-p $port -h 127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" start >/dev/null
 
 export CX_PG_REAL="postgres://postgres@127.0.0.1:$port/postgres"
+# pg_dump / pg_restore of the same major version as the server (test/operating/pg.test.ts).
+export PG_BIN
 npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts test/store/pg-replicas.test.ts -t '^(postgres |real server)' "$@"
+# Operating on PostgreSQL: readiness (migrations, database gone), the pool in /metrics, and the
+# backup round trip: pg_dump under writes, pg_restore into another database, served with the same keys.
+npx vitest run test/operating/pg.test.ts "$@"
 if command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ]; then
   npx vitest run test/scale/replicas.test.ts "$@"
 else

@@ -57,6 +57,8 @@ export interface Config {
   databaseUrl: string | null;
   /** CX_DATABASE_SESSION_URL: LISTEN and leadership connections go here (the server) when CX_DATABASE_URL is a transaction pooler; default CX_DATABASE_URL. */
   databaseSessionUrl: string | null;
+  /** CX_METRICS_ADDR (`host:port`, `:port`): /metrics without a token on a listener of its own; null: only GET /metrics with the poll token. */
+  metricsAddr: { host: string; port: number } | null;
   /** Connections this process keeps to PostgreSQL (CX_DATABASE_POOL; replicas x pool + 2 each for LISTEN and leadership must fit max_connections or a pooler). */
   databasePool: number;
 }
@@ -149,7 +151,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     databaseUrl,
     databaseSessionUrl,
     databasePool,
+    metricsAddr: addrOf(env.CX_METRICS_ADDR, 'CX_METRICS_ADDR'),
   };
+}
+
+/** `host:port`, `:port` (every interface) or `[v6]:port`; empty is null. */
+function addrOf(v: string | undefined, name: string): { host: string; port: number } | null {
+  const s = v?.trim();
+  if (!s) return null;
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\[\]]*)):(\d{1,5})$/.exec(s);
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65535) throw new Error(`config: ${name} must be host:port, :port or [v6]:port`);
+  return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
 }
 
 /** CX_DATABASE_URL: empty is SQLite; otherwise a postgres:// (or postgresql://) URL with a host. */

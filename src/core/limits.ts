@@ -228,6 +228,8 @@ export const LIMITS: readonly Limit[] = [
   { key: 'stream.open_net', value: 20, unit: 'streams', what: 'open REST event streams per network (more: 429 err quota)' },
   { key: 'stream.heartbeat', value: 15, unit: 's', what: 'SSE comment sent on an idle REST stream this often' },
   { key: 'http.headers_timeout', value: 5, unit: 's', what: 'time a client has to send a request line and its headers (checked every second); past it: 408 err bad, the socket closed (the commons and the catalog)' },
+  { key: 'ready.db_wait', value: 2000, unit: 'ms', what: 'GET /readyz waits this long for the database to answer; longer counts as unreachable (503)' },
+  { key: 'shutdown.unready', value: 3000, unit: 'ms', what: 'after SIGTERM, how long /readyz answers 503 while requests are still served, before the listener closes (a balancer checking every second takes the replica out first)' },
   { key: 'shutdown.drain', value: 500, unit: 'ms', what: 'at shutdown, how long requests on open connections get 503 err busy with Connection: close before idle connections are closed' },
   { key: 'url.param', value: 2048, unit: 'chars', what: 'one path segment (longer: 414 err bad)' },
   { key: 'mcp.body', value: 1024 * KiB, unit: 'bytes', what: 'MCP JSON-RPC request body' },

@@ -29,6 +29,16 @@ import type { InjRepo } from './inj/ports.js';
 import type { PowRateRepo } from './identity/ports.js';
 import type { LeaderRepo } from './leader/ports.js';
 
+/** What /metrics shows of the store (src/core/metrics). */
+export interface StoreHealth {
+  /** PostgreSQL: the pool's connections (open, idle, callers waiting for one) and how many waits passed shed.db_wait. */
+  pool?: { max: number; total: number; idle: number; waiting: number; slowWaits: number };
+  /** SQLite: bytes of each database file's write-ahead log, by file name. */
+  wal?: Record<string, number>;
+  /** The largest delay from an event's commit to its live fan-out in this process since the last call, ms. */
+  busLagMs: number;
+}
+
 export interface Store {
   identities: IdentityRepo;
   proofs: SpentProofRepo;
@@ -87,5 +97,7 @@ export interface Store {
   busyMs(): number;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
+  /** Figures for /metrics: connection pool, WAL files, event-bus lag (each read is cheap). */
+  health(): StoreHealth;
   close(): Promise<void>;
 }

@@ -34,6 +34,11 @@ export class GitMirror {
 
   constructor(private core: Core, private repo: MirrorRepo) {}
 
+  /** Commit time of the head (metrics: the mirror's age); null before the first commit. */
+  headTime(): number | null {
+    return this.head?.time ?? null;
+  }
+
   /** Creates the repository when missing and reads its head; false when git cannot run. */
   async init(): Promise<boolean> {
     this.usable = await this.repo.init();

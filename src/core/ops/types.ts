@@ -11,6 +11,8 @@ import type { ShedClass } from '../control/shed.js';
 import type { ServerKeys } from '../trust/keys.js';
 import type { GitMirror } from '../gitmirror/mirror.js';
 import type { ComputeRunner } from '../compute/ports.js';
+import type { RequestMetrics } from '../metrics/requests.js';
+import type { Readiness } from '../system/ready.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
@@ -39,6 +41,10 @@ export interface Core {
   mirror?: GitMirror;
   /** The WASM plugin runner (src/wasm): compute calls and KATs run on it. */
   compute: ComputeRunner;
+  /** Per-operation call counts and latencies (invoke records them; /metrics reads them). */
+  requests: RequestMetrics;
+  /** Starting, ready or draining (GET /readyz). */
+  ready: Readiness;
 }
 
 export interface Caller {

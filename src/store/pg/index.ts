@@ -137,6 +137,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
   const store = {
     ...ports,
     busyMs: () => sql.busyMs(),
+    health: () => ({ pool: sql.poolStats(), busLagMs: events.takeLag() }),
     async ping() {
       return (await sql.query<{ ok: number }>('SELECT 1 AS ok')).rows[0]?.ok === 1;
     },
