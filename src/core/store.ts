@@ -28,6 +28,7 @@ import type { CJobRepo, ServiceRepo } from './compute/ports.js';
 import type { InjRepo } from './inj/ports.js';
 import type { PowRateRepo } from './identity/ports.js';
 import type { LeaderRepo } from './leader/ports.js';
+import type { KeyPrintRepo } from './secrets/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -83,6 +84,8 @@ export interface Store {
   powRates: PowRateRepo;
   /** Named leadership: work that runs on one process at a time among replicas (sweeps). */
   leader: LeaderRepo;
+  /** Fingerprints of the secrets every process on the store must share (checked at start). */
+  keyPrints: KeyPrintRepo;
   /** Milliseconds the serving thread has spent in database calls since the store opened (load shedding reads its rate). */
   busyMs(): number;
   /** Liveness of the backing store (healthz). */

@@ -30,6 +30,7 @@ import { fileExports } from '../files/exports.js';
 import { sqliteAdmin } from './admin.js';
 import { sqliteInj } from './inj.js';
 import { sqlitePowRates } from './pow-rates.js';
+import { sqliteKeyPrints } from './key-prints.js';
 import { sqliteLeader } from './leader.js';
 
 /**
@@ -84,6 +85,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     inj: sqliteInj(db),
     powRates: sqlitePowRates(db),
     leader: sqliteLeader(),
+    keyPrints: sqliteKeyPrints(db),
     busyMs: () => busy.ms,
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
