@@ -29,6 +29,7 @@ import type { InjRepo } from './inj/ports.js';
 import type { PowRateRepo } from './identity/ports.js';
 import type { LeaderRepo } from './leader/ports.js';
 import type { KeyPrintRepo } from './secrets/ports.js';
+import type { GitPackRepo } from './gitmirror/ports.js';
 
 export interface Store {
   identities: IdentityRepo;
@@ -86,6 +87,8 @@ export interface Store {
   leader: LeaderRepo;
   /** Fingerprints of the secrets every process on the store must share (checked at start). */
   keyPrints: KeyPrintRepo;
+  /** The git mirror's history (commits and their packs): every replica rebuilds its repository from it. */
+  gitPacks: GitPackRepo;
   /** Milliseconds the serving thread has spent in database calls since the store opened (load shedding reads its rate). */
   busyMs(): number;
   /** Liveness of the backing store (healthz). */

@@ -17,7 +17,7 @@ import { loadConfig } from '../../src/config.js';
 import { solve } from '../../src/core/identity/pow.js';
 import { verifyStatement } from '../../src/core/trust/sign.js';
 import { startServer, type Running } from '../../src/server.js';
-import { openPgStore } from '../../src/store/pg/index.js';
+import { replica as startReplica, type SharedDb } from '../helpers/replicas.js';
 import { parseSecretsFile } from '../../src/store/files/external-keys.js';
 import { freshDatabase } from '../scale/cluster.js';
 import { get, put, secret, wkey } from '../drops/helpers.js';
@@ -40,19 +40,13 @@ async function secretsFile(): Promise<string> {
   return file;
 }
 
-type Db = { kind: 'pglite'; db: PGlite } | { kind: 'pg'; url: string };
+type Db = SharedDb;
 
-/** A replica: its own data directory, the database `db`, secrets from `env`. */
+/** A replica: its own data directory (removed after the tests), the database `db`, secrets from `env`. */
 async function replica(db: Db, env: Record<string, string>): Promise<Running> {
-  const config = loadConfig({ CX_DATA: tmp(), PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', CX_SEED: '0', CX_GIT_MIRROR: '0', CX_TRUST_PROXY: '1', ...(db.kind === 'pg' ? { CX_DATABASE_URL: db.url, CX_DATABASE_POOL: '4' } : {}), ...env });
-  if (db.kind === 'pg') return startServer(config, { logger: false });
-  const store = await openPgStore({ pglite: db.db }, { workspaceKey: config.workspaceKey, dataDir: config.dataDir });
-  try {
-    return await startServer(config, { logger: false, store });
-  } catch (e) {
-    await store.close();
-    throw e;
-  }
+  const r = await startReplica(db, env);
+  dirs.push(r.dir);
+  return r;
 }
 
 async function challenge(url: string, p: 'reg' | 'w'): Promise<string> {
@@ -133,7 +127,7 @@ for (const [name, open] of backends)
         await b.close();
         if (db.kind === 'pglite') await db.db.close();
       }
-    }, 60_000);
+    }, 120_000);
   });
 
 describe('secrets from the environment', () => {
@@ -178,5 +172,5 @@ describe('secrets from the environment', () => {
     expect(rec.stdout).toMatch(/^ok recorded seal=[0-9a-f]{16} drops=/);
     const back = await startServer(loadConfig({ ...env, CX_SECRETS_FILE: old }), { logger: false });
     await back.close();
-  }, 60_000);
+  }, 120_000);
 });

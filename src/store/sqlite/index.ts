@@ -31,6 +31,7 @@ import { sqliteAdmin } from './admin.js';
 import { sqliteInj } from './inj.js';
 import { sqlitePowRates } from './pow-rates.js';
 import { sqliteKeyPrints } from './key-prints.js';
+import { sqliteGitPacks } from './git-packs.js';
 import { sqliteLeader } from './leader.js';
 
 /**
@@ -86,6 +87,7 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     powRates: sqlitePowRates(db),
     leader: sqliteLeader(),
     keyPrints: sqliteKeyPrints(db),
+    gitPacks: sqliteGitPacks(db),
     busyMs: () => busy.ms,
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
