@@ -17,7 +17,7 @@ import { loadConfig } from '../../src/config.js';
 import { solve } from '../../src/core/identity/pow.js';
 import { verifyStatement } from '../../src/core/trust/sign.js';
 import { startServer, type Running } from '../../src/server.js';
-import { replica as startReplica, type SharedDb } from '../helpers/replicas.js';
+import { newSecretsFile, replica as startReplica, type SharedDb } from '../helpers/replicas.js';
 import { parseSecretsFile } from '../../src/store/files/external-keys.js';
 import { freshDatabase } from '../scale/cluster.js';
 import { get, put, secret, wkey } from '../drops/helpers.js';
@@ -31,9 +31,12 @@ const tmp = (p = 'cx-rs-') => {
 };
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-/** A complete secrets file made by the project's command (npm run secrets:init). */
+/** A complete secrets file made by the project's command (npm run secrets:init): once, then in-process (the same code). */
+let made = false;
 async function secretsFile(): Promise<string> {
   const file = join(tmp(), 'cx-secrets.json');
+  if (made) return newSecretsFile(file);
+  made = true;
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/secrets-init.ts', file], { env: { ...process.env, CX_DATA: '' } });
   expect(stdout).toMatch(/^ok wrote .* operator-tokens, seal, drops, workspace, signing new\n/);
   expect(statSync(file).mode & 0o777).toBe(0o600);

@@ -4,9 +4,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, newSecret } from '../../src/config.js';
+import { SECRET_NAMES } from '../../src/core/secrets/ports.js';
+import { writeSecretsFile } from '../../src/store/files/external-keys.js';
 import { startServer, type Running } from '../../src/server.js';
 import { openPgStore } from '../../src/store/pg/index.js';
+
+/** A complete secrets file at `file` (what npm run secrets:init writes, made in-process). */
+export function newSecretsFile(file: string): string {
+  writeSecretsFile(file, Object.fromEntries(SECRET_NAMES.map((n) => [n, newSecret(n)])));
+  return file;
+}
 
 export type SharedDb = { kind: 'pglite'; db: PGlite } | { kind: 'pg'; url: string };
 

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Running } from '../../src/server.js';
-import { replica, type SharedDb } from '../helpers/replicas.js';
+import { newSecretsFile, replica, type SharedDb } from '../helpers/replicas.js';
 import { register } from '../helpers/server.js';
 import { freshDatabase, haproxyBin, startBalancer } from './cluster.js';
 
@@ -50,8 +50,7 @@ if (haproxyBin() && hasGit)
       it('clones through the balancer and from each replica get the same commits; a commit made by the other replica fetches as a fast-forward', async () => {
         const work = mkdtempSync(join(tmpdir(), 'cx-gitrep-'));
         dirs.push(work);
-        const secrets = join(work, 'secrets.json');
-        await run(process.execPath, ['--import', 'tsx', 'scripts/secrets-init.ts', secrets], { env: { ...process.env, CX_DATA: '' } });
+        const secrets = newSecretsFile(join(work, 'secrets.json'));
         const db = await open();
         const env = { CX_SECRETS_FILE: secrets, CX_GIT_MIRROR: '1' };
         const started: Running[] = [];
