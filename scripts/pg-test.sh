@@ -3,7 +3,7 @@
 # a throwaway cluster under a temporary directory (initdb + pg_ctl, no Docker), on a free loopback
 # port, trust authentication, stopped and removed at the end whatever happens. Then the replica
 # test (test/scale/replicas.test.ts: 3 replicas of the server behind HAProxy on that cluster), when
-# haproxy is installed. Between them, test/operating/pg.test.ts (readiness, pool metrics, pg_dump and
+# haproxy is installed, and the two-replica tests of issue 37 (own data directories). Between them, test/operating/pg.test.ts (readiness, pool metrics, pg_dump and
 # pg_restore of the service's schema).
 # Usage: scripts/pg-test.sh [extra vitest args]      (PG_BIN overrides where initdb/pg_ctl are)
 set -euo pipefail
@@ -43,6 +43,9 @@ npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts 
 # Operating on PostgreSQL: readiness (migrations, database gone), the pool in /metrics, and the
 # backup round trip: pg_dump under writes, pg_restore into another database, served with the same keys.
 npx vitest run test/operating/pg.test.ts "$@"
+# Two replicas with data directories of their own (issue 37): secrets from a file, the refusal on
+# other keys, the git mirror through HAProxy; their PGlite cases ran in the main suite.
+npx vitest run test/core/replica-secrets.test.ts test/scale/git-replicas.test.ts -t 'real server' "$@"
 if command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ]; then
   npx vitest run test/scale/replicas.test.ts "$@"
 else

@@ -5,8 +5,10 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type CatalogConfig, loadCatalogConfig } from './catalog/config.js';
 import { POW } from './core/limits.js';
-import type { KeyStore } from './core/secrets/ports.js';
+import type { KeyStore, SecretName } from './core/secrets/ports.js';
+import { newRing } from './core/trust/keys.js';
 import { fileKeyStore } from './store/files/keys.js';
+import { externalKeyStore } from './store/files/external-keys.js';
 
 export type OperatorClass = 'admin' | 'ops' | 'poll' | 'check';
 
@@ -71,6 +73,13 @@ function int(v: string | undefined, dflt: number, name: string): number {
 }
 
 const newKey = () => randomBytes(32).toString('hex');
+const CLASSES: OperatorClass[] = ['admin', 'ops', 'poll', 'check'];
+const newTokens = () => JSON.stringify(Object.fromEntries(CLASSES.map((c) => [c, `cxo_${c}_${randomBytes(24).toString('base64url')}`])));
+
+/** A new value of a generated secret (first start, npm run secrets:init). */
+export function newSecret(name: SecretName): string {
+  return name === 'operator-tokens' ? newTokens() : name === 'signing' ? newRing() : newKey();
+}
 
 /** The workspace key of a key store (made on first use): config and tools read the same one. */
 export function workspaceKeyOf(dataDir: string, keys: KeyStore = fileKeyStore(dataDir)): Buffer {
@@ -79,16 +88,18 @@ export function workspaceKeyOf(dataDir: string, keys: KeyStore = fileKeyStore(da
 
 /**
  * `keysFor`: where generated secrets are kept (src/core/secrets/ports.ts); by default files (0600) in
- * the data directory, which every process on that directory shares.
+ * the data directory, which every process on that directory shares. When the environment gives
+ * secrets (CX_SECRETS_FILE or any CX_SECRET_<NAME>: src/store/files/external-keys.ts), they are the
+ * store instead and nothing is generated: replicas on several hosts share keys without sharing files.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataDir: string) => KeyStore = fileKeyStore): Config {
   const port = int(env.PORT, 8080, 'PORT');
   const catalogPort = int(env.CATALOG_PORT, 8081, 'CATALOG_PORT');
   const dataDir = resolve(env.CX_DATA || './data');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const keys = keysFor(dataDir);
+  const keys = externalKeyStore(env) ?? keysFor(dataDir);
 
-  const classes: OperatorClass[] = ['admin', 'ops', 'poll', 'check'];
+  const classes = CLASSES;
   const fromEnv: Partial<Record<OperatorClass, string>> = {};
   for (const c of classes) {
     const v = env[`CX_${c.toUpperCase()}_TOKEN`];
@@ -97,9 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
   let operatorTokenFile: string | null = null;
   let tokens = fromEnv as Record<OperatorClass, string>;
   if (classes.some((c) => !fromEnv[c])) {
-    const kept = keys.keep('operator-tokens', () =>
-      JSON.stringify(Object.fromEntries(classes.map((c) => [c, `cxo_${c}_${randomBytes(24).toString('base64url')}`]))),
-    );
+    const kept = keys.keep('operator-tokens', newTokens);
     const stored = JSON.parse(kept.value) as Record<OperatorClass, string>;
     tokens = Object.fromEntries(classes.map((c) => [c, fromEnv[c] ?? stored[c]])) as Record<OperatorClass, string>;
     if (kept.created) operatorTokenFile = kept.where;

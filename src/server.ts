@@ -18,6 +18,7 @@ import { loadSeedIfEmpty } from './core/kb/seed.js';
 import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
 import { buildApp } from './app.js';
+import { checkKeyPrints } from './core/secrets/prints.js';
 import { gitMirrorRepo } from './store/git/repo.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import { openPgStore } from './store/pg/index.js';
@@ -67,6 +68,15 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
   } catch (e) {
     if (starting) await closeNow(starting);
     throw e;
+  }
+  // Keys that differ from the ones recorded in the store stop the start here (one line), before any
+  // request is answered with them.
+  try {
+    await checkKeyPrints(store.keyPrints, config, Date.now());
+  } catch (err) {
+    if (starting) await closeNow(starting);
+    if (!opts.store) await store.close();
+    throw err;
   }
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
@@ -165,7 +175,7 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
  * otherwise SQLite under the data directory (one process). A server that cannot be reached, or a
  * store that cannot open, is one line (main prints it and exits 1).
  */
-async function openStore(config: Config): Promise<Store> {
+export async function openStore(config: Config): Promise<Store> {
   if (!config.databaseUrl) return openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
   return openPgStore(config.databaseUrl, { max: config.databasePool, sessionUrl: config.databaseSessionUrl ?? undefined, workspaceKey: config.workspaceKey, dataDir: config.dataDir });
 }

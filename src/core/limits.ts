@@ -132,6 +132,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'git.commit_every', value: 300, unit: 's', what: 'the mirror job compares the KB with the repository and commits the changes this often' },
   { key: 'git.first_delay', value: 30, unit: 's', what: 'the mirror job\'s first pass after start waits this long (start-up work first)' },
   { key: 'git.page', value: 1000, unit: 'rows', what: 'KB entries the mirror job reads per page' },
+  { key: 'git.catchup_page', value: 50, unit: 'commits', what: 'commits (with their packs) a replica reads from the store per page when it catches up with the mirror\'s history' },
   { key: 'git.max_age', value: 3600, unit: 's', what: 'public cache of /git/kb.tar.gz' },
   { key: 'feed.n.min', value: 1, unit: 'items', what: 'feed n minimum' },
   { key: 'feed.n.max', value: 50, unit: 'items', what: 'feed n maximum' },
