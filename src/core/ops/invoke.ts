@@ -2,6 +2,7 @@
 // freeze/maintenance, quota, scrub, hazard, PoW redeem), then the operation.
 import type { z } from 'zod';
 import { guard, type CallMeta } from './guards.js';
+import { checkOutput, outputCheckOn } from './output-check.js';
 import type { Core, Ctx, Operation } from './types.js';
 
 export type { CallMeta } from './guards.js';
@@ -13,6 +14,8 @@ export async function invoke<I extends z.ZodType, O>(core: Core, op: Operation<I
   const { ctx, input } = g instanceof Promise ? await g : g;
   // The validate guard parsed `raw` with this op's own schema.
   const typed = input as z.output<I>;
-  const out = await op.run(ctx, typed);
+  const ran = await op.run(ctx, typed);
+  // Tests run with the output contract checked (CX_CHECK_OUTPUT=1, see output-check.ts).
+  const out = outputCheckOn() ? checkOutput(op as unknown as Operation, ran) : ran;
   return { out, ctx, input: typed };
 }
