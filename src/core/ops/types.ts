@@ -4,6 +4,7 @@ import type { Config, OperatorClass } from '../../config.js';
 import type { Identity, TokenClass } from '../identity/ports.js';
 import type { Store } from '../store.js';
 import type { Quotas } from '../quota/buckets.js';
+import type { QuotaBucket } from '../limits.js';
 import type { Pow } from '../identity/pow.js';
 import type { Control } from '../control/control.js';
 import type { FreezeKind } from '../control/kinds.js';
@@ -130,7 +131,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   idempotent?: boolean;
   destructive?: boolean;
   /** Quota buckets charged per call (see QUOTAS in limits.ts). */
-  quota?: string[];
+  quota?: QuotaBucket[];
   /** Input fields that will be published: the scrub guard checks them. */
   scrub?: string[];
   /** Input fields whose value counts as the request body in `err scrub <kind> body@<off>`. */
