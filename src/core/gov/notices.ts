@@ -5,6 +5,7 @@
 // reaching notice.hide_w hide it. Caps: notice.net_day per network and notice.group_day per
 // super-group (rules.ts superGroup) in 24 h; a notice over a cap is queued for the operator with no
 // effect. The operator upholds (content stays down, the KB entry is removed) or reverses (restored).
+import { iso } from '../kernel/text.js';
 import { recordTombstone } from '../exports/tombstones.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
@@ -16,7 +17,6 @@ import type { Notice } from './ports.js';
 import { isNoticeCategory, NOTICE_CATEGORIES, NOTICE_REPORT_W, superGroup } from './rules.js';
 
 const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function ftMac(core: Core, payload: string): string {
   return createHmac('sha256', core.config.sealKey).update(`cx-notice-ft-v1|${payload}`).digest().subarray(0, 16).toString('base64url');
