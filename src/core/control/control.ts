@@ -6,7 +6,7 @@
 import { iso as isoS } from '../kernel/text.js';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
-import type { Logger } from '../ops/types.js';
+import type { Logger } from '../kernel/log.js';
 import { type FreezeKind, type FreezeScope, isFreezeScope, isWriteKind } from './kinds.js';
 import type { ControlRepo, ControlSnapshot, FreezeRow, MaintenanceRow, ShedRow } from './ports.js';
 

@@ -8,7 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
+import type { Config } from '../../config.js';
+import type { Quotas } from '../quota/buckets.js';
+import type { Store } from '../store.js';
 import type { FileChange, MirrorHead, MirrorRepo, PackProcess, Snapshot } from './ports.js';
 import { blobId, pathOf, readme, renderEntry } from './render.js';
 
@@ -25,6 +27,14 @@ export interface SyncResult {
 
 const TARBALL = '/git/kb.tar.gz';
 
+/** What the mirror uses of the core: not Core itself, whose type names the mirror (no import circle). */
+export interface MirrorCore {
+  config: Config;
+  store: Store;
+  quotas: Quotas;
+  now(): number;
+}
+
 export class GitMirror {
   private head: MirrorHead | null = null;
   private snap: Snapshot | null = null;
@@ -32,7 +42,7 @@ export class GitMirror {
   private active = 0;
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(private core: Core, private repo: MirrorRepo) {}
+  constructor(private core: MirrorCore, private repo: MirrorRepo) {}
 
   /** Creates the repository when missing and reads its head; false when git cannot run. */
   async init(): Promise<boolean> {

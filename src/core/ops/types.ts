@@ -7,19 +7,16 @@ import type { Quotas } from '../quota/buckets.js';
 import type { QuotaBucket } from '../limits.js';
 import type { Pow } from '../identity/pow.js';
 import type { Control } from '../control/control.js';
-import type { FreezeKind } from '../control/kinds.js';
-import type { ShedClass } from '../control/shed.js';
+import type { FreezeKind, ShedClass } from '../control/kinds.js';
 import type { ServerKeys } from '../trust/keys.js';
 import type { GitMirror } from '../gitmirror/mirror.js';
+import type { Logger } from '../kernel/log.js';
 import type { ComputeRunner } from '../compute/ports.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+// Logger is a kernel type (src/core/kernel/log.ts); re-exported for the files that take it here.
+export type { Logger } from '../kernel/log.js';
 
 /** Shared services of the core; built once in the composition root. */
 export interface Core {
