@@ -21,7 +21,7 @@ export interface QuotaDef {
   what: string;
 }
 
-export const QUOTAS: readonly QuotaDef[] = [
+export const QUOTAS = [
   { bucket: 'challenge', by: 'net', burst: 60, per: 60, window_s: 60, what: 'PoW challenges issued per network' },
   { bucket: 'reg', by: 'net', burst: 10, per: 10, window_s: 3600, what: 'registrations per network' },
   { bucket: 'write', by: 'id', burst: 60, per: 60, window_s: 60, what: 'writes per identity (L0; L1 x2, L2 x4, L3 x8)' },
@@ -44,10 +44,13 @@ export const QUOTAS: readonly QuotaDef[] = [
   { bucket: 'compute', by: 'id', burst: 600, per: 600, window_s: 60, what: 'service calls per identity (L0; x2 per level); credits bound them too' },
   // injection map (src/core/inj)
   { bucket: 'inj', by: 'id', burst: 30, per: 60, window_s: 3600, what: 'injection reports and disputes per identity (L0; x2 per level)' },
-];
+] as const satisfies readonly QuotaDef[];
 
-export function quotaDef(bucket: string): QuotaDef {
-  const q = QUOTAS.find((x) => x.bucket === bucket);
+/** A quota bucket's name: a typo is a compile error. */
+export type QuotaBucket = (typeof QUOTAS)[number]['bucket'];
+
+export function quotaDef(bucket: QuotaBucket): QuotaDef {
+  const q: QuotaDef | undefined = QUOTAS.find((x) => x.bucket === bucket);
   if (!q) throw new Error(`unknown quota bucket ${bucket}`);
   return q;
 }
@@ -70,7 +73,7 @@ export const POW = {
   nonce_max: 64,
 } as const;
 
-export const LIMITS: readonly Limit[] = [
+export const LIMITS = [
   { key: 'drop.body', value: 16384, unit: 'chars', what: 'dead drop body' },
   { key: 'drop.ttl.min', value: 1, unit: 'h', what: 'dead drop ttl minimum' },
   { key: 'drop.ttl.max', value: 720, unit: 'h', what: 'dead drop ttl maximum (token)' },
@@ -428,12 +431,20 @@ export const LIMITS: readonly Limit[] = [
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },
   { key: 'pow.ttl', value: POW.ttl_s, unit: 's', what: 'PoW challenge lifetime' },
-];
+] as const satisfies readonly Limit[];
 
-const byKey = new Map(LIMITS.map((l) => [l.key, l.value]));
+/** A key of the limits table: a typo is a compile error. */
+export type LimitKey = (typeof LIMITS)[number]['key'];
+
+const byKey = new Map<string, number>(LIMITS.map((l) => [l.key, l.value]));
+
+/** A trust level (an integer) clamped to 0-3, typed so `limit(`x.l${lvl4(n)}`)` stays a checked key. */
+export function lvl4(lvl: number): 0 | 1 | 2 | 3 {
+  return Math.max(0, Math.min(3, lvl)) as 0 | 1 | 2 | 3;
+}
 
 /** A number from the table; throws on a typo so a wrong key fails at start-up, not silently. */
-export function limit(key: string): number {
+export function limit(key: LimitKey): number {
   const v = byKey.get(key);
   if (v === undefined) throw new Error(`unknown limit ${key}`);
   return v;

@@ -14,10 +14,13 @@
 // with the store, so every replica advertises the same commits, and a fresh one (an empty data
 // directory) rebuilds the whole history from the packs. The commit ids are the same everywhere
 // because the objects are: they are copied, never made again.
+import type { Logger } from '../kernel/log.js';
 import { readFileSync } from 'node:fs';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
+import type { Config } from '../../config.js';
+import type { Quotas } from '../quota/buckets.js';
+import type { Store } from '../store.js';
 import type { FileChange, MirrorHead, MirrorRepo, PackProcess, Snapshot } from './ports.js';
 import { blobId, pathOf, readme, renderEntry } from './render.js';
 
@@ -34,6 +37,15 @@ export interface SyncResult {
 
 const TARBALL = '/git/kb.tar.gz';
 
+/** What the mirror uses of the core: not Core itself, whose type names the mirror (no import circle). */
+export interface MirrorCore {
+  config: Config;
+  store: Store;
+  quotas: Quotas;
+  log: Logger;
+  now(): number;
+}
+
 export class GitMirror {
   private head: MirrorHead | null = null;
   private snap: Snapshot | null = null;
@@ -41,7 +53,7 @@ export class GitMirror {
   private active = 0;
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(private core: Core, private repo: MirrorRepo) {}
+  constructor(private core: MirrorCore, private repo: MirrorRepo) {}
 
   /** Commit time of the head (metrics: the mirror's age); null before the first commit. */
   headTime(): number | null {
