@@ -350,6 +350,7 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
     busyMs: () => busy.ms,
     counts: () => ({ ...counts }),
     async close() {
+      if (closed) return;
       closed = true;
       const c = current;
       current = null;
