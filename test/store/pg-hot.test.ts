@@ -2,13 +2,13 @@
 // server (CX_PG_REAL, scripts/pg-test.sh): several quota repositories on one database stand for
 // replicas; a trigger counts the rows written to quota_buckets. A steady caller writes once per
 // lease, not per take; concurrent takers on 3 replicas never get more than the bucket granted, and
-// over a window at most one lease per replica beyond it; a refused caller writes nothing until the
-// bucket can hold its cost again. Real server only: statements are prepared once per connection
+// over a window at most one lease per replica beyond it; takes of many new buckets at once share a
+// statement; a refused caller writes nothing until the bucket can hold its cost again. Real server only: statements are prepared once per connection
 // (pg_prepared_statements), not with prepare off; a store keeps ONE session connection for its
 // LISTEN channels and its leadership locks.
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limit } from '../../src/core/limits.js';
 import type { QuotaRepo } from '../../src/core/quota/ports.js';
 import { openPgStore } from '../../src/store/pg/index.js';
@@ -67,15 +67,14 @@ for (const engine of engines)
     let n = 0;
     const fresh = () => `hot|k${n++}`;
     const replicas = (k: number): QuotaRepo[] => Array.from({ length: k }, () => pgQuotas(sql));
-    const setup = async () => {
-      if (sql) return;
+    // A PGlite instance and its migrations take seconds (more on a loaded machine): once per engine.
+    beforeAll(async () => {
       sql = await engine.open();
       await migratePg(sql);
       writes = await countWrites(sql);
-    };
+    }, 120_000);
 
     it('a steady caller writes the bucket once per lease, not per request; within a lease a take is synchronous', async () => {
-      await setup();
       const [q] = replicas(1);
       const id = fresh();
       const w0 = await writes();
@@ -94,7 +93,6 @@ for (const engine of engines)
     });
 
     it('3 replicas under concurrent load: never more than the bucket grants; in a window at most one lease per replica beyond it', async () => {
-      await setup();
       const qs = replicas(3);
       const id = fresh();
       const t0 = Date.now();
@@ -117,8 +115,20 @@ for (const engine of engines)
       expect(spent).toBeLessThanOrEqual(CAP + 3 * LEASE); // ...by at most one lease per replica
     });
 
+    it('takes of many new buckets at once go to the database in a few statements, not one each', async () => {
+      const [q] = replicas(1);
+      const t = Date.now();
+      const w0 = await writes();
+      const s0 = sql.counts().statements;
+      const got = await Promise.all(Array.from({ length: 60 }, () => q!.take(fresh(), 1, CAP, SLOW, t)));
+      const sent = sql.counts().statements - s0;
+      expect(got.every((w) => w === 0)).toBe(true);
+      expect((await writes()) - w0).toBe(60);
+      // The first goes alone; the others, asked meanwhile, together (with the first prune of full buckets).
+      expect(sent).toBeLessThanOrEqual(3);
+    });
+
     it('a refused caller writes nothing more until the bucket can hold its cost again; the wait is the bucket\'s', async () => {
-      await setup();
       const [q] = replicas(1);
       const id = fresh();
       const t = Date.now();

@@ -12,26 +12,39 @@
 // 2 / lease_share) is taken one request at a time, exactly as before.
 //
 // A refusal is remembered until the bucket can hold `cost` again (it only refills with time), so a
-// refused caller hammering the service costs no write either. The arithmetic is the in-memory
+// refused caller hammering the service costs no write either. Leases of different buckets asked
+// for while a statement is in flight go together in the next one (many new networks at once: one
+// statement, not one per request). The arithmetic is the in-memory
 // repository's (src/core/quota/memory.ts), in double precision.
 import type { QuotaRepo } from '../../core/quota/ports.js';
 import { limit } from '../../core/limits.js';
 import type { Sql } from './sql.js';
 
-// $1 id, $2 cost (the least a grant may be), $3 cap, $4 rate per ms, $5 now, $6 want (the lease).
-// REFILL: the bucket refilled to now, up to the cap. GRANT: the lease, or what is left when that is
-// less but still covers the cost, or nothing; `granted` keeps it for RETURNING (which sees only the new row).
-const REFILL = 'least($3::float8, b.tokens + greatest(0, $5::int8 - b.t) * $4::float8)';
-const grant = (r: string) => `CASE WHEN ${r} >= $6::float8 THEN $6::float8 WHEN ${r} >= $2::float8 THEN ${r} ELSE 0 END`;
+// One statement takes the leases of many buckets (the takes of different buckets that arrived while
+// the previous statement ran: natural batching, no wait when idle). Arrays: $1 ids (sorted, so two
+// replicas lock rows in one order), $2 cost (the least a grant may be), $3 cap, $4 rate per ms,
+// $5 now, $6 want (the lease). A conflicting row finds its own cost and want by its id's position;
+// cap, rate and now come in the proposed row (excluded). REFILL: the bucket refilled to now, up to
+// the cap. GRANT: the lease, or what is left when that is less but still covers the cost, or
+// nothing; `granted` keeps it for RETURNING (which sees only the new row).
+const AT = 'array_position($1::text[], b.id)';
+const COST = `($2::float8[])[${AT}]`;
+const WANT = `($6::float8[])[${AT}]`;
+const REFILL = 'least(excluded.cap, b.tokens + greatest(0, excluded.t - b.t) * excluded.rate)';
+const grant = (r: string, cost: string, want: string) => `CASE WHEN ${r} >= ${want} THEN ${want} WHEN ${r} >= ${cost} THEN ${r} ELSE 0 END`;
 const TAKE = `
   INSERT INTO quota_buckets AS b (id, tokens, t, cap, rate, took, granted)
-  VALUES ($1, $3::float8 - ${grant('$3::float8')}, $5::int8, $3::float8, $4::float8, $3::float8 >= $2::float8, ${grant('$3::float8')})
+  SELECT x.id, x.cap - y.g, x.now, x.cap, x.rate, x.cap >= x.cost, y.g
+  FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::int8[], $6::float8[]) AS x(id, cost, cap, rate, now, want),
+    LATERAL (SELECT ${grant('x.cap', 'x.cost', 'x.want')} AS g) y
   ON CONFLICT (id) DO UPDATE SET
-    tokens = ${REFILL} - ${grant(REFILL)},
-    took = ${REFILL} >= $2::float8,
-    granted = ${grant(REFILL)},
-    t = greatest(b.t, $5::int8), cap = $3::float8, rate = $4::float8
-  RETURNING tokens, took, granted`;
+    tokens = ${REFILL} - ${grant(REFILL, COST, WANT)},
+    took = ${REFILL} >= ${COST},
+    granted = ${grant(REFILL, COST, WANT)},
+    t = greatest(b.t, excluded.t), cap = excluded.cap, rate = excluded.rate
+  RETURNING id, tokens, took, granted`;
+/** Buckets per statement at most. */
+const BATCH = 256;
 
 /** Full buckets are dropped at most this often per process (rows of networks no longer active). */
 const PRUNE_EVERY_MS = 60_000;
@@ -90,14 +103,44 @@ export function pgQuotas(sql: Sql, o: PgQuotaOpts = {}): QuotaRepo {
     leases.set(id, l);
   };
 
-  const fetchLease = async (id: string, cost: number, cap: number, rate: number, now: number): Promise<number> => {
-    if (now - pruned >= PRUNE_EVERY_MS) {
-      pruned = now;
-      await sql.query('DELETE FROM quota_buckets WHERE tokens + greatest(0, $1::int8 - t) * rate >= cap', [now]);
+  // Takes waiting for the statement in flight; sent together when it returns.
+  type Row = { id: string; tokens: number; took: boolean; granted: number };
+  interface Ask { id: string; cost: number; cap: number; rate: number; now: number; want: number; done: (r: Row | Error) => void }
+  let queue: Ask[] = [];
+  let sending = false;
+  const send = async () => {
+    sending = true;
+    while (queue.length) {
+      // One row per bucket in a statement (a second take of it waits for the next; `fetching` makes that rare).
+      const batch = new Map<string, Ask>();
+      const rest: Ask[] = [];
+      for (const a of queue) (batch.size < BATCH && !batch.has(a.id) ? batch.set(a.id, a) : rest.push(a));
+      queue = rest;
+      const asks = [...batch.values()].sort((x, y) => (x.id < y.id ? -1 : 1));
+      try {
+        const now = asks[0]!.now;
+        if (now - pruned >= PRUNE_EVERY_MS) {
+          pruned = now;
+          await sql.query('DELETE FROM quota_buckets WHERE tokens + greatest(0, $1::int8 - t) * rate >= cap', [now]);
+        }
+        const col = <K extends keyof Ask>(k: K) => asks.map((a) => a[k]);
+        const rows = (await sql.query<Row>(TAKE, [col('id'), col('cost'), col('cap'), col('rate'), col('now'), col('want')])).rows;
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        for (const a of asks) a.done(byId.get(a.id) ?? new Error('quota: no row returned'));
+      } catch (e) {
+        for (const a of asks) a.done(e instanceof Error ? e : new Error(String(e)));
+      }
     }
+    sending = false;
+  };
+
+  const fetchLease = async (id: string, cost: number, cap: number, rate: number, now: number): Promise<number> => {
     // A lease of 2 or more only where the bucket is big enough for the share; otherwise exactly `cost`.
     const want = Math.max(cost, Math.min(maxLease, Math.floor(cap * share)));
-    const r = (await sql.query<{ tokens: number; took: boolean; granted: number }>(TAKE, [id, cost, cap, rate, now, want])).rows[0]!;
+    const r = await new Promise<Row>((resolve, reject) => {
+      queue.push({ id, cost, cap, rate, now, want, done: (x) => (x instanceof Error ? reject(x) : resolve(x)) });
+      if (!sending) void send();
+    });
     if (r.took) {
       // What the old lease had left (less than the cost) is dropped: keeping it would stretch the bound.
       remember(id, { tokens: r.granted - cost, until: now + ttl, cap, rate, refusedUntil: 0, refusedCost: Infinity }, now);
