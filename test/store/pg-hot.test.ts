@@ -186,8 +186,8 @@ if (url)
         // Closed, a store's session goes (the server's backend exits a moment after the socket closes).
         await other.close();
         const sessions = async () => (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [`cx session ${schema}`])).rows[0]!.n;
-        const until = Date.now() + 10_000;
-        while ((await sessions()) !== 1 && Date.now() < until) await new Promise((res) => setTimeout(res, 50));
+        const deadline = Date.now() + 10_000;
+        while ((await sessions()) !== 1 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
         expect(await sessions()).toBe(1);
       } finally {
         await other.close();
