@@ -3,9 +3,10 @@
 // replicas; a trigger counts the rows written to quota_buckets. A steady caller writes once per
 // lease, not per take; concurrent takers on 3 replicas never get more than the bucket granted, and
 // over a window at most one lease per replica beyond it; takes of many new buckets at once share a
-// statement; a refused caller writes nothing until the bucket can hold its cost again. Real server only: statements are prepared once per connection
-// (pg_prepared_statements), not with prepare off; a store keeps ONE session connection for its
-// LISTEN channels and its leadership locks.
+// statement; a refused caller writes nothing until the bucket can hold its cost again. Real server
+// only: statements are prepared once per connection (pg_prepared_statements), not with prepare
+// off, and one whose table changed under it is re-run; a store keeps ONE session connection for
+// its LISTEN channels and its leadership locks.
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,6 +160,21 @@ if (url)
       } finally {
         await on.close();
         await off.close();
+      }
+    });
+
+    it('a prepared statement whose table changed under it (a newer replica migrated) is re-run on a fresh connection, not failed', async () => {
+      const schema = `stale${process.pid}`;
+      const sql = await poolSql(url, { schema, max: 1 });
+      try {
+        await sql.exec('CREATE TABLE t (a int); INSERT INTO t VALUES (1)');
+        expect((await sql.query('SELECT * FROM t')).rows).toEqual([{ a: 1 }]);
+        await sql.exec('ALTER TABLE t ADD COLUMN b int');
+        // The server refuses the cached plan once ("cached plan must not change result type").
+        expect((await sql.query('SELECT * FROM t')).rows).toEqual([{ a: 1, b: null }]);
+      } finally {
+        await sql.exec(`DROP SCHEMA ${schema} CASCADE`);
+        await sql.close();
       }
     });
 
