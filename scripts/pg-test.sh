@@ -3,10 +3,12 @@
 # a throwaway cluster under a temporary directory (initdb + pg_ctl, no Docker), on a free loopback
 # port, trust authentication, stopped and removed at the end whatever happens. Then the replica
 # test (test/scale/replicas.test.ts: 3 replicas of the server behind HAProxy on that cluster), when
-# haproxy is installed; then, when pgbouncer is installed (Debian `pgbouncer`), the replica test again
-# with the replicas' pools going through PgBouncer in transaction mode (CX_DATABASE_URL) and their
-# session connections to the server (CX_DATABASE_SESSION_URL), as docs/scaling.md describes.
-# pg_stat_statements is loaded when the server has it (the replica test counts statements with it).
+# haproxy is installed, and the two-replica tests of issue 37 (own data directories). Between them, test/operating/pg.test.ts (readiness, pool metrics, pg_dump and
+# pg_restore of the service's schema). Then, when pgbouncer is installed (Debian `pgbouncer`), the
+# replica test again with the replicas' pools going through PgBouncer in transaction mode
+# (CX_DATABASE_URL) and their session connections to the server (CX_DATABASE_SESSION_URL), as
+# docs/scaling.md describes. pg_stat_statements is loaded when the server has it (the replica test
+# counts statements with it).
 # Usage: scripts/pg-test.sh [extra vitest args]      (PG_BIN overrides where initdb/pg_ctl are;
 #        PG_TEST_PGBOUNCER=0 skips the PgBouncer run, PG_TEST_PGBOUNCER=only runs only it)
 set -euo pipefail
@@ -43,9 +45,17 @@ preload=""
   -o "-p $port -h 127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 $preload" start >/dev/null
 
 export CX_PG_REAL="postgres://postgres@127.0.0.1:$port/postgres"
+# pg_dump / pg_restore of the same major version as the server (test/operating/pg.test.ts).
+export PG_BIN
 mode=${PG_TEST_PGBOUNCER:-1}
 if [ "$mode" != only ]; then
   npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts test/store/pg-replicas.test.ts test/store/pg-hot.test.ts -t '^(postgres |real server)' "$@"
+  # Operating on PostgreSQL: readiness (migrations, database gone), the pool in /metrics, and the
+  # backup round trip: pg_dump under writes, pg_restore into another database, served with the same keys.
+  npx vitest run test/operating/pg.test.ts "$@"
+  # Two replicas with data directories of their own (issue 37): secrets from a file, the refusal on
+  # other keys, the git mirror through HAProxy; their PGlite cases ran in the main suite.
+  npx vitest run test/core/replica-secrets.test.ts test/scale/git-replicas.test.ts -t 'real server' "$@"
   if command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ]; then
     npx vitest run test/scale/replicas.test.ts "$@"
   else

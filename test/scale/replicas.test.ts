@@ -53,11 +53,11 @@ const alive = () => c.replicas.filter((r) => !r.dead);
 const leaderLine = (r: Replica) => r.logs.some((l) => l.includes('leader: this process now runs sweeps'));
 
 // Always: the repository's balancer config says what the README promises (and HAProxy accepts it).
-it('deploy/haproxy.cfg: round robin, /healthz checks, X-Forwarded-For, sticky 2025 MCP sessions, streaming timeouts', () => {
+it('deploy/haproxy.cfg: round robin, /readyz checks, X-Forwarded-For, sticky 2025 MCP sessions, streaming timeouts', () => {
   const cfg = readFileSync('deploy/haproxy.cfg', 'utf8');
   for (const line of [
     'balance roundrobin',
-    'option httpchk GET /healthz',
+    'option httpchk GET /readyz',
     'option forwardfor',
     'stick store-response res.hdr(mcp-session-id)',
     'stick match req.hdr(mcp-session-id)',

@@ -25,10 +25,12 @@ export interface KbEntry {
   confirms: number;
   fails: number;
   hits: number;
+  /** `s:<slug>` of a space's private entry (read only by its members); absent on public entries. */
+  space?: string;
 }
 
 /** What a lookup shows of an entry: enough to rank it and print its fix. */
-export type KbHit = Pick<KbEntry, 'id' | 'title' | 'fix' | 'confirms' | 'fails' | 'libs' | 'sig' | 'eco'>;
+export type KbHit = Pick<KbEntry, 'id' | 'title' | 'fix' | 'confirms' | 'fails' | 'libs' | 'sig' | 'eco' | 'space'>;
 
 export type NewEntry = Omit<KbEntry, 'n' | 'confirms' | 'fails' | 'hits' | 'updated' | 'ch'> & {
   /** Coarse hash; '' (the default) until the entry is re-signed. */

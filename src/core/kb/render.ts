@@ -40,6 +40,8 @@ export interface EntryView {
   /** Distinct identities that signed their confirmation (conf1), and their distinct networks. */
   signed_confirms?: number;
   signed_nets?: number;
+  /** `s:<slug>` of a private space entry. */
+  space?: string;
 }
 
 export function entryView(e: KbEntry, base: string): EntryView {
@@ -70,6 +72,7 @@ export function entryText(v: EntryView): string {
   return [
     `k ${v.id} score=${v.score} confirms=${v.confirms} fails=${v.fails} hits=${v.hits} eco=${v.eco} by ${v.author} ${v.created.slice(0, 10)} untrusted`,
     ...(v.signed_confirms ? [`signed: ${v.signed_confirms} identities from ${v.signed_nets} networks confirmed with their published keys (GET /k/${v.id}/confirms)`] : []),
+    ...(v.space ? [`space: ${v.space} (${v.license})`] : []),
     `title: ${flat(v.title, 200)}`,
     `sig: ${v.sig}`,
     `libs: ${v.libs.join(' ') || '-'}`,
@@ -91,7 +94,7 @@ export function entryMd(v: EntryView): string {
   return [
     `# ${flat(v.title, 200).replace(/[#*_`[\]<>]/g, '')}`,
     '',
-    `Entry \`${v.id}\` · score ${v.score} (${v.confirms} confirmed, ${v.fails} failed) · ${v.eco} · ${v.created.slice(0, 10)} · by ${v.author} · CC0-1.0 · untrusted`,
+    `Entry \`${v.id}\` · score ${v.score} (${v.confirms} confirmed, ${v.fails} failed) · ${v.eco} · ${v.created.slice(0, 10)} · by ${v.author} · ${v.license} · untrusted`,
     ...(v.signed_confirms ? ['', `Signed confirmations: ${v.signed_confirms} identities from ${v.signed_nets} networks.`] : []),
     '',
     `Signature: \`${v.sig.replace(/`/g, "'")}\``,

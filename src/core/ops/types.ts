@@ -11,6 +11,8 @@ import type { ShedClass } from '../control/shed.js';
 import type { ServerKeys } from '../trust/keys.js';
 import type { GitMirror } from '../gitmirror/mirror.js';
 import type { ComputeRunner } from '../compute/ports.js';
+import type { RequestMetrics } from '../metrics/requests.js';
+import type { Readiness } from '../system/ready.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
@@ -39,6 +41,10 @@ export interface Core {
   mirror?: GitMirror;
   /** The WASM plugin runner (src/wasm): compute calls and KATs run on it. */
   compute: ComputeRunner;
+  /** Per-operation call counts and latencies (invoke records them; /metrics reads them). */
+  requests: RequestMetrics;
+  /** Starting, ready or draining (GET /readyz). */
+  ready: Readiness;
 }
 
 export interface Caller {
@@ -82,6 +88,9 @@ export interface RestBinding<O = any> {
   headerInputs?: Record<string, string>;
   /** Extra paths serving the same result: `.json` (JSON), `.md` (the op's md renderer), `.txt`, `.svg` (the op's svg renderer), `.html` (the md as a page titled by htmlTitle). */
   twins?: Array<'json' | 'md' | 'txt' | 'svg' | 'html'>;
+  /** The reply is JSON unless text is asked for (`Accept: text/plain` above JSON, `?f=txt`, the `.txt`
+   *  twin): operator routes the spec answers with "JSON rows". */
+  defaultJson?: boolean;
   /** Cache-Control for a successful read. */
   cache?: string;
   /** Extra text renderings chosen by `?f=<key>` (e.g. `gha` for GitHub Actions annotations). */

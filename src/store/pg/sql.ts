@@ -27,6 +27,8 @@ export interface Sql extends Q {
   busyMs(): number;
   /** Statements sent so far (and how many of them as named prepared statements): what a request costs the server. */
   counts(): { statements: number; prepared: number };
+  /** The pool's connections for /metrics (PGlite: one session, never waited for). */
+  poolStats(): { max: number; total: number; idle: number; waiting: number; slowWaits: number };
   /**
    * LISTENs on `channel` (suffixed with the schema, so stores on different schemas do not hear each
    * other) on the store's session connection (one per store, outside the pool, shared with
@@ -143,13 +145,24 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
     return { name, text, values: params as unknown[] };
   };
   // Every call takes a pooled connection here (as pool.query would), so its wait is known.
-  const busy = { ms: 0 };
+  const busy = { ms: 0, slow: 0 };
   const floor = opts.waitFloorMs ?? 100;
+  // pg-pool listens for errors of idle clients only: a backend that goes away while its client is
+  // checked out (server restart, pg_terminate_backend) would emit an unhandled 'error' and end the
+  // process. The call in flight fails on its own (and drops the client: `broken`); this keeps the rest.
+  const guarded = new WeakSet<pg.PoolClient>();
   const acquire = async (): Promise<pg.PoolClient> => {
     const t = performance.now();
     const c = await pool.connect();
+    if (!guarded.has(c)) {
+      guarded.add(c);
+      c.on('error', () => undefined);
+    }
     const waited = performance.now() - t;
-    if (waited > floor) busy.ms += waited - floor;
+    if (waited > floor) {
+      busy.ms += waited - floor;
+      busy.slow++;
+    }
     return c;
   };
   /**
@@ -349,6 +362,7 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
     },
     busyMs: () => busy.ms,
     counts: () => ({ ...counts }),
+    poolStats: () => ({ max: opts.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, slowWaits: busy.slow }),
     async close() {
       if (closed) return;
       closed = true;
@@ -401,6 +415,7 @@ export async function pgliteSql(db: PGlite, opts: SqlOpts = {}): Promise<Sql> {
     tx: (fn) => live(() => db.transaction((t) => fn(on(t)))),
     busyMs: () => busy.ms,
     counts: () => ({ ...counts }),
+    poolStats: () => ({ max: 1, total: 1, idle: 1, waiting: 0, slowWaits: 0 }),
     async close() {
       closed = true;
     },
