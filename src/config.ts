@@ -61,8 +61,15 @@ export interface Config {
   databaseSessionUrl: string | null;
   /** CX_METRICS_ADDR (`host:port`, `:port`): /metrics without a token on a listener of its own; null: only GET /metrics with the poll token. */
   metricsAddr: { host: string; port: number } | null;
-  /** Connections this process keeps to PostgreSQL (CX_DATABASE_POOL; replicas x pool + 2 each for LISTEN and leadership must fit max_connections or a pooler). */
+  /** Connections this process keeps to PostgreSQL (CX_DATABASE_POOL; replicas x pool + 1 each for LISTEN and leadership must fit max_connections or a pooler). */
   databasePool: number;
+  /**
+   * CX_DATABASE_PREPARE (1/0): named prepared statements on the pool's connections. Default 1 with
+   * no CX_DATABASE_SESSION_URL (the pool talks to the server); 0 when one is set (the pool is then a
+   * transaction pooler, and PgBouncer before 1.21 cannot carry named statements: set 1 for PgBouncer
+   * >= 1.21 with max_prepared_statements > 0). docs/scaling.md.
+   */
+  databasePrepare: boolean;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -129,6 +136,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
   const databaseSessionUrl = databaseUrlOf(env.CX_DATABASE_SESSION_URL, 'CX_DATABASE_SESSION_URL');
   const databasePool = int(env.CX_DATABASE_POOL, 10, 'CX_DATABASE_POOL');
   if (databasePool < 1) throw new Error('config: CX_DATABASE_POOL must be at least 1');
+  const prep = env.CX_DATABASE_PREPARE?.trim();
+  if (prep && prep !== '0' && prep !== '1') throw new Error('config: CX_DATABASE_PREPARE must be 0 or 1');
+  const databasePrepare = prep ? prep === '1' : databaseSessionUrl === null;
   return {
     port,
     catalogPort,
@@ -160,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     databaseUrl,
     databaseSessionUrl,
     databasePool,
+    databasePrepare,
     metricsAddr: addrOf(env.CX_METRICS_ADDR, 'CX_METRICS_ADDR'),
   };
 }

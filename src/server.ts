@@ -177,7 +177,7 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
  */
 export async function openStore(config: Config): Promise<Store> {
   if (!config.databaseUrl) return openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
-  return openPgStore(config.databaseUrl, { max: config.databasePool, sessionUrl: config.databaseSessionUrl ?? undefined, workspaceKey: config.workspaceKey, dataDir: config.dataDir });
+  return openPgStore(config.databaseUrl, { max: config.databasePool, sessionUrl: config.databaseSessionUrl ?? undefined, prepare: config.databasePrepare, workspaceKey: config.workspaceKey, dataDir: config.dataDir });
 }
 
 async function main(): Promise<void> {

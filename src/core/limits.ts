@@ -427,6 +427,11 @@ export const LIMITS = [
   { key: 'pow.rates_refresh', value: 1, unit: 's', what: 'registration counts of the adaptive PoW are re-read from the store when older than this (replicas see each other within it)' },
   { key: 'shed.db_wait', value: 100, unit: 'ms', what: 'PostgreSQL: a call\'s wait for a pooled connection beyond this counts as database pressure (db_busy: the summed excess, as a share of each second)' },
   { key: 'leader.retry', value: 5, unit: 's', what: 'a replica re-checks (or tries to take) the leadership of singleton work this often: a dead leader is replaced within it' },
+  // issue 38: the hot paths' database cost (src/store/pg/quotas.ts, src/store/pg/kb.ts)
+  { key: 'quota.lease', value: 20, unit: 'tokens', what: 'PostgreSQL: a replica takes up to this many tokens of a quota bucket at once and spends them locally; across replicas a bucket grants at most one lease per replica beyond its published quota' },
+  { key: 'quota.lease_share', value: 0.05, unit: 'ratio', what: 'PostgreSQL: a lease takes at most this share of the bucket\'s capacity (smaller buckets are taken one request at a time, exactly)' },
+  { key: 'quota.lease_ms', value: 5000, unit: 'ms', what: 'PostgreSQL: tokens of a lease not spent within this are dropped (never returned: the bucket errs strict)' },
+  { key: 'kb.hits_flush', value: 5, unit: 's', what: 'PostgreSQL: each replica sums its KB lookup counts per signature in memory and writes them this often (one row per distinct signature, not per lookup)' },
   // ---- end scale-out ----
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },

@@ -82,6 +82,20 @@ export interface ClusterOpts {
   env?: Record<string, string>;
   /** HAProxy in front (default true). */
   lb?: boolean;
+  /**
+   * A PgBouncer (transaction mode) in front of `db`'s server, as postgres://host:port/…: the
+   * replicas' pools go through it (CX_DATABASE_URL, same database name), their session connections
+   * straight to the server (CX_DATABASE_SESSION_URL).
+   */
+  bouncer?: string;
+}
+
+/** `db` (a database URL) reached through the pooler at `bouncer`'s host and port. */
+function through(bouncer: string, db: string): string {
+  const u = new URL(db);
+  const b = new URL(bouncer);
+  u.host = b.host;
+  return u.toString();
 }
 
 export async function startCluster(o: ClusterOpts): Promise<Cluster> {
@@ -98,7 +112,8 @@ export async function startCluster(o: ClusterOpts): Promise<Cluster> {
         CATALOG_PORT: String(cport),
         HOST: '127.0.0.1',
         CX_DATA: dir,
-        ...(o.db ? { CX_DATABASE_URL: o.db, CX_DATABASE_POOL: '8' } : {}),
+        ...(o.db ? { CX_DATABASE_URL: o.bouncer ? through(o.bouncer, o.db) : o.db, CX_DATABASE_POOL: '8' } : {}),
+        ...(o.db && o.bouncer ? { CX_DATABASE_SESSION_URL: o.db } : {}),
         CX_LOG_LEVEL: 'info',
         CX_GIT_MIRROR: '0',
         ...o.env,

@@ -67,6 +67,8 @@ export interface PgStoreOpts {
   max?: number;
   /** Session connections (LISTEN, leadership) to this URL instead of the pool's (behind a transaction pooler). */
   sessionUrl?: string;
+  /** Named prepared statements on the pool's connections (default true; false behind a pooler that cannot carry them). */
+  prepare?: boolean;
   /** The replica's data directory: operator files each replica reads for itself (asn.csv). */
   dataDir?: string;
   /** Seals A2A push configs at rest (config.workspaceKey, the key file every replica reads); without it they cannot be saved or read. */
@@ -80,7 +82,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
   const missing = pgMissing();
   if (missing.length && !opts.allowPartial) throw new Error(`postgres adapter: not yet implemented: ${missing.join(', ')}`);
   const now = opts.now ?? Date.now;
-  const sqlOpts = { schema: opts.schema, max: opts.max, waitFloorMs: limit('shed.db_wait'), sessionUrl: opts.sessionUrl };
+  const sqlOpts = { schema: opts.schema, max: opts.max, waitFloorMs: limit('shed.db_wait'), sessionUrl: opts.sessionUrl, prepare: opts.prepare };
   const sql: Sql = typeof target === 'string' ? await poolSql(target, sqlOpts) : await pgliteSql(target.pglite, sqlOpts);
   try {
     await migratePg(sql);
