@@ -438,3 +438,10 @@ export function limit(key: string): number {
   if (v === undefined) throw new Error(`unknown limit ${key}`);
   return v;
 }
+
+/** The whole row (value and unit), for answers that state a limit in the table's words. */
+export function limitOf(key: string): Limit {
+  const l = LIMITS.find((r) => r.key === key);
+  if (!l) throw new Error(`unknown limit ${key}`);
+  return l;
+}

@@ -6,6 +6,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { CxError } from '../core/errors.js';
+import { InputRefused } from '../core/ops/input-refused.js';
 import { limit } from '../core/limits.js';
 import type { Core } from '../core/ops/types.js';
 import { sendError, toCxError } from './errors.js';
@@ -55,13 +56,16 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   await app.register(formbody, { bodyLimit: limit('body.default') });
   // An empty JSON body means no fields (clients often send the header on body-less POSTs).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = String(body);
     if (!text.trim()) return done(null, undefined);
     try {
       done(null, JSON.parse(text));
     } catch {
-      done(new CxError('bad', 'json: malformed body'), undefined);
+      const err = new CxError('bad', 'json: malformed body');
+      // Operation routes refuse it after auth (src/core/ops/input-refused.ts); other routes at once.
+      if ((req.routeOptions.config as { cxOp?: boolean } | undefined)?.cxOp) done(null, new InputRefused(err));
+      else done(err, undefined);
     }
   });
   // Any other content type arrives as a string; the face's adapter decides whether it fits.

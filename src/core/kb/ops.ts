@@ -290,6 +290,7 @@ export const kbLookupOp = defineOp({
     method: 'POST',
     path: '/e',
     textBody: 'text',
+    sizeLimit: 'e.body',
     bodyLimit: 3 * limit('e.body'), // form encoding can triple the bytes; the text itself is checked below
     formats: {
       gha: (o: LookupOut, ctx: Ctx) =>

@@ -27,7 +27,7 @@ export const mailSendOp = defineOp({
   scrub: ['subject', 'body'],
   bodyField: 'body',
   freeze: 'mail',
-  rest: { method: 'POST', path: '/v1/mail', status: 201, textBody: 'body', bodyLimit: 4 * limit('mail.body') },
+  rest: { method: 'POST', path: '/v1/mail', status: 201, textBody: 'body', sizeLimit: 'mail.body', bodyLimit: 4 * limit('mail.body') },
   run: (ctx, i) => sendMail(ctx, i.to, i.subject, i.body),
   text: (o) => `ok mail ${o.id} to=${o.to} size=${o.size}`,
 });

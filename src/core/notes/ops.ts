@@ -27,7 +27,7 @@ export const noteCreateOp = defineOp({
   readOnly: false,
   quota: ['write', 'write_net'],
   freeze: 'notes',
-  rest: { method: 'POST', path: '/v1/notes', status: 201, textBody: 'body', bodyLimit: 4 * limit('note.body') },
+  rest: { method: 'POST', path: '/v1/notes', status: 201, textBody: 'body', sizeLimit: 'note.body', bodyLimit: 4 * limit('note.body') },
   run: (ctx, i) => createNote(ctx, i.title, i.body),
   text: (v) => `ok note ${v.id} size=${v.size}\nnext: GET /v1/notes/${v.id}; PUT /v1/notes/${v.id} to change it`,
 });
@@ -56,7 +56,7 @@ export const noteUpdateOp = defineOp({
   idempotent: true,
   quota: ['write', 'write_net'],
   freeze: 'notes',
-  rest: { method: 'PUT', path: '/v1/notes/:id', textBody: 'body', bodyLimit: 4 * limit('note.body') },
+  rest: { method: 'PUT', path: '/v1/notes/:id', textBody: 'body', sizeLimit: 'note.body', bodyLimit: 4 * limit('note.body') },
   run: (ctx, i) => updateNote(ctx, i.id, i.title, i.body),
   text: (v) => `ok note ${v.id} size=${v.size} updated=${v.updated}`,
 });

@@ -52,7 +52,7 @@ export const topicPubOp = defineOp({
   bodyField: 'text',
   hazard: ['text'],
   freeze: 'swarm',
-  rest: { method: 'POST', path: '/v1/pub/:topic', status: 201, textBody: 'text', bodyLimit: 8 * limit('swarm.line') },
+  rest: { method: 'POST', path: '/v1/pub/:topic', status: 201, textBody: 'text', sizeLimit: 'swarm.line', bodyLimit: 8 * limit('swarm.line') },
   async run(ctx, i) {
     const t = parseTopic(i.topic, me(ctx).id);
     await mayPublish(ctx.core, t, me(ctx));
