@@ -10,7 +10,8 @@ import { InputRefused } from '../core/ops/input-refused.js';
 import { limit } from '../core/limits.js';
 import type { Core } from '../core/ops/types.js';
 import { sendError, toCxError } from './errors.js';
-import { logSerializers } from './logging.js';
+import { logSerializers, maskUrl } from './logging.js';
+import { logFormatFor, prettyRequests, prettyStream } from './log-format.js';
 import { clientErrorHandler, missingHost, missingHostError, serverOptions } from './wire.js';
 import { PAGE_CSP } from './html.js';
 import { startPressure } from './pressure.js';
@@ -22,6 +23,8 @@ export interface HostOptions {
   logger?: boolean;
   /** Where the request log goes (default stdout); tests read it. */
   logStream?: NodeJS.WritableStream;
+  /** Default the config's (CX_LOG): pretty lines for a terminal or JSON for a collector (src/http/log-format.ts). */
+  logFormat?: 'pretty' | 'json';
 }
 
 export async function createHost(core: Core, opts: HostOptions = {}): Promise<FastifyInstance> {
@@ -32,9 +35,13 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   const requestId = (given: string | string[] | undefined): string =>
     typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : reqPrefix + (reqSeq++).toString(16).padStart(8, '0');
   const hostAllowed = (host: string | undefined): boolean => !config.allowedHosts || config.allowedHosts.includes((host ?? '').toLowerCase().replace(/:\d+$/, ''));
+  const pretty = logFormatFor(opts.logFormat ?? config.logFormat, opts.logStream) === 'pretty';
+  const logStream = pretty ? prettyStream(opts.logStream) : opts.logStream;
   const app = Fastify({
     serverFactory: front.factory,
-    logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers, ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers, ...(logStream ? { stream: logStream } : {}) },
+    // Pretty: one line per request instead of fastify's two JSON lines.
+    ...(pretty ? { logController: prettyRequests(maskUrl) } : {}),
     trustProxy: config.trustProxy,
     bodyLimit: limit('body.default'),
     // A caller's X-Request-Id is kept only when it is short and plain; otherwise a random
