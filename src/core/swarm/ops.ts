@@ -61,7 +61,7 @@ export const topicPubOp = defineOp({
     await recordOrigin(ctx, 'line', `${t.name}:${line.seq}`);
     return { topic: t.name, seq: line.seq };
   },
-  text: (o) => `ok ${o.topic} seq=${o.seq}`,
+  text: (o) => `ok ${o.topic} seq=${o.seq}\nnext: GET /v1/topics/${o.topic}?since=${o.seq} for the lines after it`,
 });
 
 const lineOut = z.object({ topic: z.string(), seq: z.number(), by: z.string(), hop: z.number(), at: z.string(), text: z.string() });
@@ -287,7 +287,7 @@ export const subCancelOp = defineOp({
     if (!(await ctx.core.store.swarm.cancel(i.id, me(ctx).id))) throw notFound();
     return { id: i.id };
   },
-  text: (o) => `ok unsub ${o.id}`,
+  text: (o) => `ok unsub ${o.id}\nnext: GET /v1/subs for the subscriptions left`,
 });
 
 // ---- wq: sink ----
@@ -335,7 +335,7 @@ export const wqAckOp = defineOp({
   title: 'Ack a work-queue item',
   summary: 'Ack a claimed item. It leaves the queue; an item whose lease ran out (claimable again) is 404.',
   input: z.object({ name: wqName, item: z.string().regex(ITEM_RE, 'an item id from a claim').describe('item id of a claim') }).strict(),
-  output: z.object({ item: z.string() }),
+  output: z.object({ item: z.string(), name: z.string() }),
   auth: 'token',
   readOnly: false,
   idempotent: true,
@@ -345,9 +345,9 @@ export const wqAckOp = defineOp({
     const [, id, lease] = ITEM_RE.exec(i.item)!;
     // The item id carries the lease token (22 random chars) of the claim: only a claimer holds it.
     if (!(await ctx.core.store.jobs.ack(id!, lease!))) throw notFound('lease ran out or unknown item: claim again');
-    return { item: i.item };
+    return { item: i.item, name: i.name };
   },
-  text: (o) => `ok acked ${o.item}`,
+  text: (o) => `ok acked ${o.item}\nnext: POST /v1/wq/${o.name}/claim for the next item`,
 });
 
 export const wqShowOp = defineOp({
@@ -383,7 +383,8 @@ export const kvGetOp = defineOp({
     if (!e) throw notFound();
     return { ns: e.ns, k: e.k, value: e.value, topic: e.topic, seq: e.seq, by: e.by, hop: e.hop, writes: e.writes, missed: e.missed, updated: iso(e.updated) };
   },
-  text: (o) => `kv ${o.ns}/${o.k} seq=${o.seq} topic=${o.topic} by=${o.by} hop=${o.hop} writes=${o.writes} missed=${o.missed} updated=${o.updated} | ${o.value}`,
+  text: (o) =>
+    `kv ${o.ns}/${o.k} seq=${o.seq} topic=${o.topic} by=${o.by} hop=${o.hop} writes=${o.writes} missed=${o.missed} updated=${o.updated} | ${o.value}\nnext: GET /v1/kv/${o.ns}/${o.k} again for the latest value, or GET /v1/topics/${o.topic}?since=${o.seq} for the lines after it`,
 });
 
 export const swarmOps: AnyOperation[] = [topicPubOp, topicReadOp, topicFollowOp, subCreateOp, subListOp, subCancelOp, wqClaimOp, wqAckOp, wqShowOp, kvGetOp];
