@@ -16,7 +16,8 @@ import { mayPublish, mayRead, parseTopic, SYS_TOPIC, type Topic } from './topics
 import type { SubRow } from './ports.js';
 import type { WqItem } from './deliver.js';
 
-const topicIn = z.string().min(3).max(160).describe('g:<n> ~<n> s:<slug>.<n> r:<room>.<n>');
+// The room's length in the field's own description: MCP clients see it before the error does (NAME_RULES).
+const topicIn = z.string().min(3).max(160).describe(`g:<n> ~<n> s:<slug>.<n> r:<room of ${limit('swarm.room_min')}-${limit('swarm.room_max')} chars>.<n>`);
 const me = (ctx: Ctx) => ctx.caller.identity!;
 
 async function readable(ctx: Ctx, raw: string): Promise<Topic> {
@@ -32,7 +33,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export const topicPubOp = defineOp({
   name: 'topic.pub',
   title: 'Publish a line on a topic',
-  summary: `Publish one line of text (at most ${limit('swarm.line')} chars, no newlines; scrubbed and hazard-checked) on a topic: g:<n> (global, trust level L${limit('swarm.g_level')}+), ~<n> (yours), s:<slug>.<n> (space members), r:<room>.<n> (anyone holding the room name). Subscriptions of the topic get it.`,
+  summary: `Publish one line of text (at most ${limit('swarm.line')} chars, no newlines; scrubbed and hazard-checked) on a topic: g:<n> (global, trust level L${limit('swarm.g_level')}+), ~<n> (yours), s:<slug>.<n> (space members), r:<room>.<n> (anyone holding the room name, ${limit('swarm.room_min')}-${limit('swarm.room_max')} characters). Subscriptions of the topic get it.`,
   input: z
     .object({
       topic: topicIn,
