@@ -110,7 +110,7 @@ export const cacheDeleteOp = defineOp({
     await deleteResult(ctx, i.ns, i.key);
     return { ok: true as const, key: i.key, ns: i.ns };
   },
-  text: (o) => `ok deleted c ${o.key} ns=${o.ns}`,
+  text: (o) => `ok deleted c ${o.key} ns=${o.ns}\nnext: PUT /v1/c/${o.key}${nsSuffix(o.ns)} to store it again`,
 });
 
 export const cacheOps: AnyOperation[] = [cachePutOp, cacheGetOp, cachePeekOp, cacheDeleteOp];

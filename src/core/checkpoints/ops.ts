@@ -129,7 +129,7 @@ export const cpDeleteOp = defineOp({
     await deleteCheckpoint(ctx, i.id);
     return { ok: true as const, id: i.id };
   },
-  text: (o) => `ok deleted ${o.id}`,
+  text: (o) => `ok deleted ${o.id}\nnext: GET /v1/cp for the checkpoints left`,
 });
 
 export const cpReadOp = defineOp({
