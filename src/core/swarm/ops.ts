@@ -18,7 +18,7 @@ import type { WqItem } from './deliver.js';
 
 // The room's length in the field's own description: MCP clients see it before the error does (NAME_RULES);
 // short, as the tools/list token budget (test/mcp/toolsets.test.ts) asks.
-const topicIn = z.string().min(3).max(160).describe(`g:<n> ~<n> s:<slug>.<n> r:<room, 16+ chars>.<n>`);
+const topicIn = z.string().min(3).max(160).describe(`g:<n> ~<n> s:<slug>.<n> r:<room, ${limit('swarm.room_min')}+ chars>.<n>`);
 const me = (ctx: Ctx) => ctx.caller.identity!;
 
 async function readable(ctx: Ctx, raw: string): Promise<Topic> {
