@@ -35,6 +35,10 @@ export interface Config {
   /** Multiplies every quota bucket (CX_QUOTA_MULT; load tests, large private deployments). */
   quotaMult: number;
   logLevel: string;
+  /** CX_LOG: `pretty` (one short line per request, for a person at a terminal) or `json` (pino's
+   *  structured lines, for a log collector); unset (`auto`), pretty when the log goes to a terminal
+   *  (src/http/log-format.ts logFormatFor), else json. */
+  logFormat: 'pretty' | 'json' | 'auto';
   /** Text served at /.well-known/mcp-registry-auth (MCP registry HTTP domain verification). */
   mcpRegistryAuth: string | null;
   /** Load the sample KB into an empty database at start (CX_SEED=0 turns it off). */
@@ -158,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     workspaceKey: workspaceKeyOf(dataDir, keys),
     quotaMult,
     logLevel: env.CX_LOG_LEVEL || 'info',
+    logFormat: logFormatOf(env.CX_LOG),
     mcpRegistryAuth: env.CX_MCP_REGISTRY_AUTH || null,
     seed: env.CX_SEED !== '0',
     sync: env.CX_SYNC === 'full' ? 'full' : 'normal',
@@ -183,6 +188,13 @@ function addrOf(v: string | undefined, name: string): { host: string; port: numb
   const port = m ? Number(m[3]) : NaN;
   if (!m || port > 65535) throw new Error(`config: ${name} must be host:port, :port or [v6]:port`);
   return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
+}
+
+function logFormatOf(v: string | undefined): 'pretty' | 'json' | 'auto' {
+  const s = v?.trim().toLowerCase();
+  if (!s) return 'auto';
+  if (s === 'pretty' || s === 'json') return s;
+  throw new Error('config: CX_LOG must be pretty or json');
 }
 
 /** CX_DATABASE_URL: empty is SQLite; otherwise a postgres:// (or postgresql://) URL with a host. */

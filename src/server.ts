@@ -19,6 +19,7 @@ import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
 import { buildApp } from './app.js';
 import { checkKeyPrints } from './core/secrets/prints.js';
+import { logFormatFor, prettyStream } from './http/log-format.js';
 import { gitMirrorRepo } from './store/git/repo.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import { openPgStore } from './store/pg/index.js';
@@ -57,7 +58,9 @@ export interface Running {
  */
 export async function startServer(config: Config, opts: { logger?: boolean; now?: () => number; store?: Store } = {}): Promise<Running> {
   const logger = opts.logger ?? true;
-  const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
+  // CX_LOG (src/http/log-format.ts): the core's messages take the same form as the request lines.
+  const pretty = logFormatFor(config.logFormat) === 'pretty';
+  const log = logger ? (pretty ? pino({ level: config.logLevel }, prettyStream()) : pino({ level: config.logLevel })) : pino({ enabled: false });
   // On a fixed port, the port answers "starting" (readiness 503) while the store opens and runs its
   // migrations (PostgreSQL: possibly waiting for another replica's) and the start-up work below.
   // On port 0 (tests) nothing could know the port yet, so there is none.
@@ -122,7 +125,8 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
     sync: config.sync,
     trustProxy: config.trustProxy,
     opsTokens: [config.operatorTokens.admin, config.operatorTokens.ops],
-    logger: logger ? { level: config.logLevel } : false,
+    logger: logger ? { level: config.logLevel, ...(pretty ? { stream: prettyStream() } : {}) } : false,
+    prettyLog: pretty,
   });
   if (starting) await closeNow(starting);
   const addr = await app.listen({ port: config.port, host: config.host });

@@ -454,3 +454,36 @@ export function limit(key: LimitKey): number {
   if (v === undefined) throw new Error(`unknown limit ${key}`);
   return v;
 }
+
+/**
+ * Name rules that refuse a call, said where a caller looks before writing (/help, /limits, the MCP
+ * tool descriptions), not only in the error that bites. The topic one is the parser's own wording
+ * (src/core/swarm/topics.ts).
+ */
+export const NAME_RULES: readonly { key: string; rule: string }[] = [
+  {
+    key: 'topic',
+    rule: `g:<n>, ~<n>, s:<slug>.<n> or r:<room>.<n>; <n> is a-z 0-9 _ - (at most ${limit('swarm.name')}), a room ${limit('swarm.room_min')}-${limit('swarm.room_max')} of A-Z a-z 0-9 _ -`,
+  },
+  {
+    key: 'topic.room',
+    rule: `a room name is at least ${limit('swarm.room_min')} characters: it is the key, whoever holds it reads and publishes (r:<room>.<n>)`,
+  },
+  {
+    key: 'topic.access',
+    rule: `~<n> is your own (send your token; another's is ~<id>.<n>, unknown to you); g:<n> anyone reads, trust level L${limit('swarm.g_level')} publishes, g:sys is the operator's; s:<slug>.<n> members of the space`,
+  },
+];
+
+export function nameRule(key: string): string {
+  const r = NAME_RULES.find((x) => x.key === key);
+  if (!r) throw new Error(`unknown name rule ${key}`);
+  return r.rule;
+}
+
+/** The whole row (value and unit), for answers that state a limit in the table's words. */
+export function limitOf(key: string): Limit {
+  const l = LIMITS.find((r) => r.key === key);
+  if (!l) throw new Error(`unknown limit ${key}`);
+  return l;
+}

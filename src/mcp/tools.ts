@@ -79,8 +79,8 @@ const BRIEF: Record<string, string> = {
   'credits.show': 'Your credit balance, escrow and latest postings.',
   'agent.publish': 'Publish or update the A2A agent card of your identity.',
   'id.register': 'Spend a solved PoW to create an identity and get its token.',
-  'key.cert': "The root key's certificate of the current statement key.",
-  'kv.get': 'Latest value of one of your kv: sinks.',
+  'key.cert': "Root key's certificate of the statement key.",
+  'kv.get': "Your kv: sink's latest value.",
 };
 
 /**

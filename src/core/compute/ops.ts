@@ -207,7 +207,7 @@ export const svcCallOp = defineOp({
   readOnly: false,
   quota: ['compute'],
   freeze: 'compute',
-  rest: { method: 'POST', path: '/v1/svc/:name/call', textBody: 'input', bodyLimit: 2 * limit('compute.in_bytes') },
+  rest: { method: 'POST', path: '/v1/svc/:name/call', textBody: 'input', sizeLimit: 'compute.in_bytes', bodyLimit: 2 * limit('compute.in_bytes') },
   run: (ctx, i) => callService(ctx, i.name, Buffer.from(i.input, 'utf8')),
   text: callText,
 });

@@ -298,11 +298,14 @@ const decideOp = defineOp({
     .strict(),
   output: z.object({ id: z.string(), state: z.string(), task: z.number().nullable(), revisit: z.string().nullable(), llms_rev: z.number().nullable() }),
   auth: 'ops',
+  // Decided on the raw input, before its fields are checked: an ops token's veto is a 403 whatever the id.
+  authInput: (raw, caller) => {
+    if (raw.decision === 'veto' && caller.operator !== 'admin') throw new CxError('auth', 'veto needs the admin token', 403);
+  },
   readOnly: false,
   rest: { method: 'POST', path: '/admin/decide' },
   async run(ctx, input) {
     const { core } = ctx;
-    if (input.decision === 'veto' && ctx.caller.operator !== 'admin') throw new CxError('auth', 'veto needs the admin token', 403);
     await reopenDue(ctx);
     const p = await load(ctx, input.id);
     const to = nextState(p.state, input.decision, input.task);

@@ -82,6 +82,10 @@ export interface RestBinding<O = any> {
   bodyType?: string;
   /** Body cap in bytes (default the table's body.default). */
   bodyLimit?: number;
+  /** The limits key that bounds the text body (`textBody`): a body past the byte cap above is refused
+   *  in the words of that limit (`err size <field> over <value> <unit>`), as the check of the text
+   *  itself and /limits state it, so a route has one size limit however it is passed. */
+  sizeLimit?: string;
   /** Request headers copied into input fields when the field is absent (e.g. x-pow → pow). */
   headerInputs?: Record<string, string>;
   /** Extra paths serving the same result: `.json` (JSON), `.md` (the op's md renderer), `.txt`, `.svg` (the op's svg renderer), `.html` (the md as a page titled by htmlTitle). */
@@ -143,6 +147,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   /** Input fields whose value counts as the request body in `err scrub <kind> body@<off>`. */
   bodyField?: string;
   // ---- Declared guards: src/core/ops/guards.ts applies them, in order, for every face. ----
+  /**
+   * A rule of who may call that depends on the input (a veto needs the admin token): the auth guard
+   * applies it to the raw, not yet validated input, so a caller without the right is refused (401/403)
+   * whatever else is wrong with the input. Throws a CxError('auth') to refuse.
+   */
+  authInput?: (raw: Record<string, unknown>, caller: Caller) => void;
   /**
    * The freeze kind the operation belongs to (src/core/control/kinds.ts): while that kind, `all`, or
    * (for a write kind) `write` is frozen, it answers 503 `err frozen <kind>`. A function of the
