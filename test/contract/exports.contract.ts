@@ -8,7 +8,7 @@ import type { ExportRepo } from '../../src/core/exports/ports.js';
 import type { NewEntry } from '../../src/core/kb/ports.js';
 import type { Task } from '../../src/core/tasks/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
-import { newId } from './fixtures.js';
+import { newId, vote } from './fixtures.js';
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 const entry = (author: string, t: number, i: number): NewEntry => ({
@@ -40,7 +40,7 @@ export function contract(adapter: Adapter): void {
     expect(await allKb(s.store.exports, 0, 100)).toEqual(ids);
     // A vote changes an entry: only it is newer than t0 + 1.
     s.clock.advance(10);
-    expect(await s.store.kb.vote(ids[2]!, 'a000009', true, s.clock.now())).toBe('new');
+    expect(await vote(s.store, ids[2]!, 'a000009', true, s.clock.now())).toBe('new');
     expect(await allKb(s.store.exports, t0 + 1, 2)).toEqual([ids[2]]);
     expect(await s.store.kb.setHidden(ids[0]!, true)).toBe(true);
     expect(await s.store.kb.byId(ids[0]!)).toBeNull();
