@@ -102,7 +102,7 @@ export function contract(adapter: Adapter): void {
       claims.push(...page);
     }
     expect(claims.map((c) => `${c.entry}/${c.id}`)).toEqual([`${e1.id}/a000010`, `${e1.id}/a000011`, `${e1.id}/a000012`, `${e2.id}/a000010`]);
-    for (const c of claims) expect(Object.keys(c).sort()).toEqual(['at', 'entry', 'id', 'pub', 'sig']);
+    for (const c of claims) expect(Object.keys(c).sort()).toEqual(['at', 'entry', 'id', 'kind', 'pub', 'sig']);
     await s.store.kb.setHidden(e2.id, true);
     await s.store.exports.tombstone({ kind: 'claim', id: `${e1.id}/a000011`, removed_at: now, reason: 'operator' });
     expect((await s.store.exports.claims(null, 0, 10)).map((c) => c.id)).toEqual(['a000010', 'a000012']);

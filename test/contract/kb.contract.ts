@@ -67,7 +67,7 @@ export function contract(adapter: Adapter): void {
     expect((await again.kb.byId(e.id))!.hits).toBe(3);
   });
 
-  it('votes: one per identity and entry, the author cannot vote, a changed vote moves both counts and the author\'s rep', async () => {
+  it('votes (outcomes worked and did-not-work): one per identity and entry, the author cannot vote, a changed vote moves both counts and the author\'s rep', async () => {
     const { s, now, a, b } = await setup();
     const e = (await s.store.kb.insert(entry(a, now)))!;
     expect(await vote(s.store, e.id, a, true, now)).toBe('own');
@@ -75,7 +75,8 @@ export function contract(adapter: Adapter): void {
     expect(await vote(s.store, e.id, b, true, now + 1)).toBe('new');
     expect(await vote(s.store, e.id, b, true, now + 2)).toBe('same');
     expect(await s.store.kb.byId(e.id)).toMatchObject({ confirms: 1, fails: 0, updated: now + 1 });
-    expect(await s.store.identities.byId(a)).toMatchObject({ rep: 5, confirmed: 1 });
+    // A new L0 identity's outcome weighs 0.25 x 0.5 (outcome.weight.l0, age factor): rep round(5 x 0.125) = 1.
+    expect(await s.store.identities.byId(a)).toMatchObject({ rep: 1, confirmed: 1 });
     expect(await vote(s.store, e.id, b, false, now + 3)).toBe('changed');
     expect(await s.store.kb.byId(e.id)).toMatchObject({ confirms: 0, fails: 1 });
     expect(await s.store.identities.byId(a)).toMatchObject({ rep: 0, confirmed: 0 });
@@ -92,7 +93,9 @@ export function contract(adapter: Adapter): void {
     for (let i = 0; i < 15; i++) voters.push((await identity(s.store, now)).id);
     await together(15, (i) => vote(s.store, e.id, voters[i]!, true, now));
     expect(await s.store.kb.byId(e.id)).toMatchObject({ confirms: 16, fails: 0 });
-    expect((await s.store.identities.byId(a))!.rep).toBe(80);
+    // 16 principals (no shared network or root) of weight 0.125 each: rep round(5 x 2) = 10.
+    expect(await s.store.kb.byId(e.id)).toMatchObject({ w_worked: 2, principals: 16 });
+    expect((await s.store.identities.byId(a))!.rep).toBe(10);
   });
 
   it('search finds entries by words of title, error, fix and tags; text without words finds nothing', async () => {
