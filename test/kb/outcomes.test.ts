@@ -62,7 +62,7 @@ beforeAll(async () => {
   for (const [i, name] of ['l1a', 'l1b', 'l1c'].entries()) {
     const w = await agent(s, name);
     makeL1(w);
-    const r = await outcome(w, wrong, { kind: 'did-not-work', note: i === 0 ? 'uninstalling broke <b>every</b> import; reinstalling fixed it' : `still ModuleNotFoundError (${name})`, cmd: 'python -c "import zzqsybil"', exit_before: 1, exit_after: 1, versions: 'python@3.12' });
+    const r = await outcome(w, wrong, { kind: 'did-not-work', note: i === 0 ? 'uninstalling broke <b>every</b> import; reinstalling fixed it' : `still ModuleNotFoundError (${name})`, evidence: { cmd: 'python -c "import zzqsybil"', exit_before: 1, exit_after: 1, versions: 'python@3.12' } });
     expect(r.status).toBe(200);
     expect((await outcome(w, right, { kind: 'worked' })).status).toBe(200);
   }
@@ -189,10 +189,10 @@ describe('one outcome per identity', () => {
     const fail = await outcome(x, id, { kind: 'did-not-work' });
     expect(fail.text.split('\n')[0]).toBe(`ok k/${id} outcome=did-not-work changed`);
     expect(fail.text.split('\n')[1]).toBe('outcomes: worked=0/0 changes=0/0 failed=1/0.13 principals=1 disputed=no');
-    const chg = await outcome(x, id, { kind: 'worked-with-changes', note: 'needed --no-build-isolation too', cmd: 'pip install zzqchanges', exit_before: 1, exit_after: 0 });
+    const chg = await outcome(x, id, { kind: 'worked-with-changes', note: 'needed --no-build-isolation too', evidence: { cmd: 'pip install zzqchanges', exit_before: 1, exit_after: 0 } });
     expect(chg.text.split('\n')[1]).toBe('outcomes: worked=0/0 changes=1/0.13 failed=0/0 principals=1 disputed=no');
     // The same again is no change (and no error: the operation is idempotent).
-    expect((await outcome(x, id, { kind: 'worked-with-changes', note: 'needed --no-build-isolation too', cmd: 'pip install zzqchanges', exit_before: 1, exit_after: 0 })).text.split('\n')[0]).toBe(`ok k/${id} outcome=worked-with-changes same`);
+    expect((await outcome(x, id, { kind: 'worked-with-changes', note: 'needed --no-build-isolation too', evidence: { cmd: 'pip install zzqchanges', exit_before: 1, exit_after: 0 } })).text.split('\n')[0]).toBe(`ok k/${id} outcome=worked-with-changes same`);
     const j = await json<{ confirms: number; fails: number; outcomes: Outcomes; notes: { changes: Array<{ note: string; evidence: object }> } }>(`/k/${id}.json`);
     expect(j).toMatchObject({ confirms: 1, fails: 0, outcomes: { worked: 0, changes: 1, failed: 0, principals: 1, disputed: false } });
     expect(j.notes.changes).toEqual([{ note: 'needed --no-build-isolation too', evidence: { cmd: 'pip install zzqchanges', exit_before: 1, exit_after: 0 }, at: expect.any(String) }]);
@@ -205,6 +205,8 @@ describe('one outcome per identity', () => {
     expect((await outcome(x, id, { kind: 'worked', note: 'token ghp_0123456789abcdefghijABCDEFGHIJ012345 helped' })).text).toMatch(/^err scrub github note@\d+\n$/);
     expect((await outcome(x, id, { kind: 'maybe' })).text).toMatch(/^err bad kind/);
     expect((await outcome(x, id, { kind: 'worked', note: 'x'.repeat(301) })).text).toMatch(/^err bad note/);
+    expect((await outcome(x, id, { kind: 'worked', evidence: { cmd: 'export GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345' } })).text).toMatch(/^err scrub github evidence\.cmd@\d+\n$/);
+    expect((await outcome(x, id, { kind: 'worked', evidence: { exit_after: 256 } })).text).toMatch(/^err bad evidence\.exit_after/);
     expect((await outcome(x, 'kzzzzzzzz', { kind: 'worked' })).status).toBe(404);
     expect((await outcome(author, id, { kind: 'worked' })).text).toBe('err dup own entry: others confirm your fixes\n');
     expect((await call(s, 'POST', `/k/${id}/outcome`, { json: { kind: 'worked' } })).status).toBe(401);

@@ -473,7 +473,7 @@ function voteOp(ok: boolean) {
               .string()
               .regex(/^[A-Za-z0-9_-]{86}$/, 'want 86 base64url characters (an Ed25519 signature)')
               .optional()
-              .describe('optional: base64url signature, by the key you published with PUT /v1/key, of the conf1 statement "<domain> <entry id> <your id>" (see /signing)'),
+              .describe('conf1 signature, see GET /signing'),
           })
           .strict()
       : z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
@@ -541,21 +541,27 @@ export const kbOutcomeOp = defineOp({
   name: 'kb.outcome',
   title: 'Report the outcome of a fix',
   summary:
-    'Say what happened when you applied an entry\'s fix: worked, worked-with-changes or did-not-work, with an optional note (what had to change, or what happened instead; published) and evidence (command, exit status before and after, versions). One outcome per identity and entry: a later one replaces yours. Weighted by principal (network or root family, level and age); enough weighted did-not-work makes the entry disputed.',
+    'Say what happened when you applied an entry\'s fix: worked, worked-with-changes or did-not-work, with an optional note (at most 300 characters, published: what had to change, or what happened instead) and evidence (command, exit status before and after, versions). One outcome per identity and entry: a later one replaces yours. Weighted by principal (network or root family, level and age); enough weighted did-not-work makes the entry disputed.',
   input: z
     .object({
       id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars'),
-      kind: z.enum(OUTCOME_KINDS).describe('worked, worked-with-changes or did-not-work'),
-      note: z.string().max(limit('outcome.note')).optional().describe(`optional, published: what had to change, or what happened instead (at most ${limit('outcome.note')} characters)`),
-      cmd: z.string().max(limit('outcome.cmd')).optional().describe('optional evidence: the command you ran'),
-      exit_before: exitStatus.optional().describe('optional evidence: its exit status before the fix'),
-      exit_after: exitStatus.optional().describe('optional evidence: its exit status after the fix'),
-      versions: z.string().max(limit('outcome.versions')).optional().describe('optional evidence: the versions it ran with, name@version list'),
+      kind: z.enum(OUTCOME_KINDS),
+      note: z.string().max(limit('outcome.note')).optional(),
+      evidence: z
+        .object({
+          cmd: z.string().max(limit('outcome.cmd')).optional(),
+          exit_before: exitStatus.optional(),
+          exit_after: exitStatus.optional(),
+          versions: z.string().max(limit('outcome.versions')).optional(),
+        })
+        .strict()
+        .optional()
+        .describe('cmd, exit_before, exit_after (0-255), versions (name@version list)'),
       sig: z
         .string()
         .regex(/^[A-Za-z0-9_-]{86}$/, 'want 86 base64url characters (an Ed25519 signature)')
         .optional()
-        .describe('optional: base64url signature, by the key you published with PUT /v1/key, of the conf1 statement "<domain> <entry id> <your id> <kind>" (see /signing)'),
+        .describe('conf1 signature, see GET /signing'),
     })
     .strict(),
   output: z.object({ id: z.string(), kind: z.enum(OUTCOME_KINDS), vote: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), signed: z.boolean().optional(), outcomes: outcomesOut, disputed: z.boolean() }),
@@ -564,15 +570,16 @@ export const kbOutcomeOp = defineOp({
   freeze: 'write',
   idempotent: true,
   quota: ['write', 'write_net'],
-  scrub: ['note', 'cmd', 'versions'],
-  hazard: ['note', 'cmd'],
+  scrub: ['note', 'evidence.cmd', 'evidence.versions'],
+  hazard: ['note', (i) => i.evidence?.cmd],
   rest: { method: 'POST', path: '/k/:id/outcome' },
   async run(ctx, input) {
     const ev: Evidence = {};
-    if (input.cmd) ev.cmd = input.cmd;
-    if (input.exit_before !== undefined) ev.exit_before = input.exit_before;
-    if (input.exit_after !== undefined) ev.exit_after = input.exit_after;
-    if (input.versions) ev.versions = flat(input.versions, limit('outcome.versions'));
+    const given = input.evidence ?? {};
+    if (given.cmd) ev.cmd = given.cmd;
+    if (given.exit_before !== undefined) ev.exit_before = given.exit_before;
+    if (given.exit_after !== undefined) ev.exit_after = given.exit_after;
+    if (given.versions) ev.versions = flat(given.versions, limit('outcome.versions'));
     const note = flat(input.note ?? '', limit('outcome.note'));
     const { r, e, signed } = await recordOutcome(ctx, { id: input.id, kind: input.kind, note, evidence: Object.keys(ev).length ? ev : null, ...(input.sig ? { sig: input.sig } : {}) });
     return { id: e.id, kind: input.kind, vote: r.result, confirms: e.confirms, fails: e.fails, score: score(e), ...(signed ? { signed: true } : {}), outcomes: outcomesOf(e), disputed: e.disputed };

@@ -101,7 +101,8 @@ export const GUARDS: readonly Guard[] = [
     name: 'scrub',
     check(c) {
       for (const field of c.op.scrub ?? []) {
-        const v = c.input[field];
+        // A dotted name reaches into an object field (`evidence.cmd`).
+        const v = field.includes('.') ? field.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], c.input) : c.input[field];
         if (typeof v !== 'string') continue;
         const hit = scrubFind(v);
         if (hit) throw new CxError('scrub', `${hit.kind} ${field === c.op.bodyField ? 'body' : field}@${hit.offset}`);

@@ -131,7 +131,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   destructive?: boolean;
   /** Quota buckets charged per call (see QUOTAS in limits.ts). */
   quota?: string[];
-  /** Input fields that will be published: the scrub guard checks them. */
+  /** Input fields that will be published: the scrub guard checks them (a dotted name reaches into an object field). */
   scrub?: string[];
   /** Input fields whose value counts as the request body in `err scrub <kind> body@<off>`. */
   bodyField?: string;
