@@ -5,10 +5,11 @@
 // page, the author's reputation following the weighted outcomes, and signed outcomes (conf1 with
 // the kind) that verify with openssl against the identity's published key.
 import * as ed from '@noble/ed25519';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../helpers/db.js';
 import { skill, skillText } from '../helpers/faces.js';
-import { agent, call, type Who } from '../helpers/http.js';
+import { agent, call, req, type Who } from '../helpers/http.js';
 import { mcp, toolText } from '../helpers/mcp.js';
 import { start, type TestServer } from '../helpers/server.js';
 import { canonical, opensslVerify } from '../trust/verify-helpers.js';
@@ -211,6 +212,20 @@ describe('one outcome per identity', () => {
     expect((await outcome(author, id, { kind: 'worked' })).text).toBe('err dup own entry: others confirm your fixes\n');
     expect((await call(s, 'POST', `/k/${id}/outcome`, { json: { kind: 'worked' } })).status).toBe(401);
     expect((await json<{ outcomes: Outcomes }>(`/k/${id}.json`)).outcomes).toMatchObject({ changes: 1, worked: 0 });
+    // The same operation on the other faces: MCP kb_outcome, A2A kb.outcome.
+    const y = await agent(s, 'mcpvoter');
+    const c = await mcp(s, y);
+    try {
+      const r = await c.call('kb_outcome', { id, kind: 'worked-with-changes', note: 'ran it with sudo', evidence: { exit_after: 0 } });
+      expect(toolText(r).split('\n')[0]).toBe(`ok k/${id} outcome=worked-with-changes new`);
+      expect(r.structuredContent).toMatchObject({ outcomes: { changes: 2, principals: 2 } });
+    } finally {
+      await c.close();
+    }
+    const z = await agent(s, 'a2avoter');
+    const a2a = await skill(s, z, 'kb.outcome', { id, kind: 'did-not-work', note: 'no change on arm64' });
+    expect(skillText(a2a)!.split('\n')[0]).toBe(`ok k/${id} outcome=did-not-work new`);
+    expect((await json<{ outcomes: Outcomes; notes: { failed: Array<{ note: string }> } }>(`/k/${id}.json`)).notes.failed.map((n) => n.note)).toEqual(['no change on arm64']);
   });
 });
 
@@ -237,6 +252,19 @@ describe('signed outcomes', () => {
     const did = await json<{ verificationMethod: Array<{ publicKeyJwk?: { x: string } }> }>(`/a/${k.id}/did.json`);
     expect(did.verificationMethod.some((m) => m.publicKeyJwk?.x === Buffer.from(row.pub, 'hex').toString('base64url'))).toBe(true);
     expect((await call(s, 'GET', `/k/${wrong}/confirms`)).text).toContain(`${k.id} kind=did-not-work pub=${pub} sig=${row.sig} at=`);
+    // The open-data export carries the outcome figures (kb shard, as /k/{id}.json) and the signed outcome (claims shard).
+    expect((await call(s, 'POST', '/admin/export', { headers: { authorization: `Bearer ${s.config.operatorTokens.ops}` } })).status).toBe(200);
+    const listing = await json<{ files: Array<{ name: string }> }>('/export/index.json');
+    const shard = async (kind: string) => {
+      const name = listing.files.find((f) => f.name.startsWith(`${kind}-`) && f.name.endsWith('.jsonl.gz'))!.name;
+      const body = Buffer.from(await (await req(s, 'GET', `/export/${name}`)).arrayBuffer());
+      return gunzipSync(body).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    };
+    const exported = (await shard('kb')).find((r) => r.id === wrong)!;
+    expect(exported).toMatchObject({ disputed: true, outcomes: { worked: 50, changes: 0, failed: 4, principals: 5, disputed: true } });
+    const claim = (await shard('claims')).find((c) => c.entry === wrong && c.id === k.id)!;
+    expect(claim).toMatchObject({ type: 'conf1', kind: 'did-not-work', payload: row.payload, sig: row.sig });
+    expect(Object.keys(claim)).not.toContain('net');
     // The three-field form still signs a confirmation (worked) on POST /k/{id}/ok.
     const three = await call(s, 'POST', `/k/${right}/ok`, { as: k, json: { sig: await sign(`${DOMAIN} ${right} ${k.id}`) } });
     expect(three.text).toMatch(/ signed\n$/);
