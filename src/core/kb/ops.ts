@@ -571,7 +571,7 @@ export const kbOutcomeOp = defineOp({
   idempotent: true,
   quota: ['write', 'write_net'],
   scrub: ['note', 'evidence.cmd', 'evidence.versions'],
-  hazard: ['note', (i) => i.evidence?.cmd],
+  hazard: ['note', 'evidence.cmd', 'evidence.versions'],
   rest: { method: 'POST', path: '/k/:id/outcome' },
   async run(ctx, input) {
     const ev: Evidence = {};

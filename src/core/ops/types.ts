@@ -148,7 +148,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
    */
   maintenance?: boolean;
   /**
-   * Texts checked against the hazard families (`err hazard <family>`): input field names, or functions
+   * Texts checked against the hazard families (`err hazard <family>`): input field names (a dotted name
+   * reaches into an object field), or functions
    * of the validated input that derive the text (a joined or normalized string). Empty and absent
    * values are skipped.
    */
