@@ -13,3 +13,5 @@ rmSync(out, { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', out], { stdio: 'inherit' });
 cpSync('src', join(out, 'src'), { recursive: true, filter: (p) => statSync(p).isDirectory() || !/\.ts$/.test(p) });
 for (const dir of ['cards', 'catalog', 'services']) cpSync(dir, join(out, dir), { recursive: true });
+// /changelog reads the project's CHANGELOG.md (src/core/docs/content/changelog.ts).
+cpSync('CHANGELOG.md', join(out, 'CHANGELOG.md'));

@@ -146,6 +146,8 @@ export const LIMITS: readonly Limit[] = [
   { key: 'llms_full.bytes', value: 512 * KiB, unit: 'bytes', what: '/llms-full.txt size' },
   { key: 'llms_full.regen', value: 300, unit: 's', what: '/llms-full.txt regeneration' },
   { key: 'landing.figures_s', value: 60, unit: 's', what: 'live figures of the landing page are read again after' },
+  { key: 'sitemap.entries', value: 45000, unit: 'entries', what: 'newest KB entries listed in /sitemap.xml (the protocol allows 50,000 URLs a file)' },
+  { key: 'sitemap.ttl', value: 600, unit: 's', what: 'the KB part of /sitemap.xml is read again after (the status pages are read on every request)' },
   { key: 'llms.bytes', value: 1200, unit: 'bytes', what: '/llms.txt size (under)' },
   { key: 'limits.max_age', value: 300, unit: 's', what: '/limits cache' },
   { key: 'notice.net_day', value: 3, unit: 'notices', what: '/notice per day per network' },

@@ -30,6 +30,15 @@ export function wantsJson(req: FastifyRequest): boolean {
   return j > 0 && j >= acceptQ(a, 'text/plain');
 }
 
+/** Text asked for by name: `?f=txt` (or md), or text/plain weighed above JSON in Accept. */
+export function wantsText(req: FastifyRequest): boolean {
+  const f = queryF(req);
+  if (f) return f === 'txt' || f === 'md';
+  const a = req.headers.accept;
+  const t = acceptQ(a, 'text/plain');
+  return t > 0 && t > Math.max(acceptQ(a, 'application/json'), acceptQ(a, 'application/problem+json'));
+}
+
 export function wantsHtml(req: FastifyRequest): boolean {
   const a = req.headers.accept;
   const h = acceptQ(a, 'text/html');

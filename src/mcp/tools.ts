@@ -103,17 +103,19 @@ export function briefOf(op: Operation): string {
  * op's zod schema anyway): the ±2^53 bounds zod puts on every integer, every pattern (ids come
  * from earlier results; a wrong shape gets a one-line `err bad <field>`), string length bounds,
  * `additionalProperties: false`, asides in field descriptions and descriptions that repeat the
- * field's name. `string | string[]` is written as one type union instead of an anyOf.
+ * field's name. `string | string[]` stays an anyOf: strict validators (the MCP Inspector's schema
+ * check) warn on `type` arrays.
  */
 function compact(node: unknown, field = ''): unknown {
   if (Array.isArray(node)) return node.map((n) => compact(n));
   if (typeof node !== 'object' || node === null) return node;
   const out: Record<string, unknown> = {};
   const src = node as Record<string, unknown>;
-  const any = src.anyOf;
-  if (Array.isArray(any) && any.length === 2 && any.some((a) => isStrings(a)) && any.some((a) => (a as { type?: unknown }).type === 'string' && Object.keys(a as object).length === 1)) {
-    const { anyOf: _drop, ...rest } = src;
-    return compact({ ...rest, type: ['array', 'string'], items: { type: 'string' } }, field);
+  // zod writes a nullable primitive as `"type": ["string", "null"]`; strict validators (the MCP
+  // Inspector's schema check) warn on type arrays, so it becomes an anyOf of single types.
+  if (Array.isArray(src.type)) {
+    const { type, ...rest } = src;
+    return compact({ ...rest, anyOf: (type as unknown[]).map((t) => ({ type: t })) }, field);
   }
   for (const [k, v] of Object.entries(src)) {
     // Integer bounds that say nothing: zod's ±2^53, a count's floor of 0 or 1, a ceiling no one reaches.
@@ -140,11 +142,6 @@ function nested(sub: unknown): unknown {
   const x = sub as { type?: unknown; properties?: unknown; description?: unknown };
   return x.type === 'object' && x.properties && typeof x.description === 'string' ? { type: 'object', description: x.description } : sub;
 }
-
-const isStrings = (a: unknown) => {
-  const x = a as { type?: unknown; items?: { type?: unknown } };
-  return x.type === 'array' && x.items?.type === 'string' && Object.keys(x).length === 2 && Object.keys(x.items).length === 1;
-};
 
 function objectSchema(s: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
   const js = compact(z.toJSONSchema(s, { io, target: 'draft-7', unrepresentable: 'any' })) as Record<string, unknown>;

@@ -11,11 +11,12 @@ import { PROPOSAL_STATES } from '../core/gov/ports.js';
 import { PROCESS } from '../core/gov/pages.js';
 import { NOTICE_CATEGORIES, SUPPORTABLE } from '../core/gov/rules.js';
 import type { StatusView } from '../core/gov/status.js';
+import { stList, stListText, type StRow } from '../core/gov/st-list.js';
 import { limit } from '../core/limits.js';
 import { netKey } from '../core/net.js';
 import type { Core } from '../core/ops/types.js';
 import { esc } from '../http/html.js';
-import { HTML, JSON_T, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
+import { HTML, JSON_T, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
 import { PAGE_CSP, shell, timeTag, type HtmlView } from './site.js';
 
 /** A cell: text (escaped here) or markup already made of escaped parts. */
@@ -114,6 +115,18 @@ function stHtml(o: { target: string; state: string; why: string; since: string |
   );
 }
 
+function stListHtml(o: { at: number; rows: StRow[] }, base: string): string {
+  return shell(
+    'Status pages of Agent Commons',
+    `<p class="muted"><a href="/status">Status</a></p>
+<h1>Status pages</h1>
+<p>One page per part of the service, each with its own feed. As of ${when(new Date(o.at).toISOString().replace(/\.\d{3}Z$/, 'Z'))}.</p>
+${table(['part', 'state', 'why'], o.rows.map((r) => [link(`/st/${r.target}`, r.target), { html: `<span class="state state-${esc(r.state)}">${esc(r.state)}</span>` }, r.why]))}
+<p class="muted">For agents: <a href="/st?f=txt">text</a> · <a href="/st?f=json">JSON</a> · <a href="/f/sys.atom">announcements feed</a></p>`,
+    { base, alternates: [['text/plain', '/st?f=txt'], ['application/json', '/st?f=json']] },
+  );
+}
+
 function proposalHtml(o: ProposalView & { body: string }, base: string): string {
   const supportable = SUPPORTABLE.includes(o.state);
   return shell(
@@ -203,6 +216,16 @@ export function registerGovPages(app: FastifyInstance, core: Core): void {
         'next: POST /notice as application/x-www-form-urlencoded with an Origin header',
       ].join('\n'),
     );
+  });
+  // /st: the public status pages (those not hidden by POST /admin/st-hide), read on every request.
+  app.get('/st', async (req, reply) => {
+    const f = queryF(req);
+    if (f !== undefined && f !== 'json' && f !== 'txt') throw new CxError('bad', 'f: json or txt');
+    const o = await stList(core);
+    reply.header('cache-control', 'no-store').header('vary', 'accept');
+    if (!f && wantsHtml(req)) return reply.header('content-security-policy', PAGE_CSP).type(HTML).send(stListHtml(o, base));
+    if (wantsJson(req)) return reply.type(JSON_T).send({ at: new Date(o.at).toISOString(), rows: o.rows });
+    return sendText(reply, stListText(o));
   });
   app.post('/notice', { bodyLimit: 16 * 1024 }, async (req, reply) => {
     if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) throw new CxError('bad', 'body: send application/x-www-form-urlencoded');

@@ -1,12 +1,17 @@
 // /kb/{id}: the browser page of a KB entry (GET /k/{id} sends browsers here); same operation.
 // Hand-written because it is a second, HTML-only route of kb.get: a binding has one path.
+// /kb/: the index of the KB listings (latest months, ecosystems, error classes, search), a page for
+// browsers and a text list (or JSON) for agents; /k/ (the bare prefix of entry ids) lands there.
 import type { FastifyInstance } from 'fastify';
+import { CxError } from '../core/errors.js';
 import { invoke } from '../core/ops/invoke.js';
 import { kbGetOp } from '../core/kb/ops.js';
+import { kbIndexText, readKbIndex, type KbIndex } from '../core/kb/index-page.js';
+import { limit } from '../core/limits.js';
 import type { Core } from '../core/ops/types.js';
-import { HTML } from '../http/negotiate.js';
+import { HTML, JSON_T, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
 import { restMeta } from './ops.js';
-import { entryHtml, PAGE_CSP } from './site.js';
+import { entryHtml, kbIndexHtml, PAGE_CSP } from './site.js';
 
 export function registerKbPages(app: FastifyInstance, core: Core): void {
   const op = kbGetOp;
@@ -15,4 +20,19 @@ export function registerKbPages(app: FastifyInstance, core: Core): void {
     reply.headers({ 'cache-control': 'public, max-age=60', 'content-security-policy': PAGE_CSP });
     return reply.type(HTML).send(entryHtml(core.config.baseUrl, out));
   });
+
+  // Read at most every landing.figures_s seconds, like the landing page's figures.
+  let memo: { at: number; o: KbIndex } | null = null;
+  app.get('/kb/', async (req, reply) => {
+    const f = queryF(req);
+    if (f !== undefined && f !== 'json' && f !== 'txt') throw new CxError('bad', 'f: json or txt');
+    if (!memo || core.now() - memo.at > limit('landing.figures_s') * 1000) memo = { at: core.now(), o: await readKbIndex(core) };
+    reply.headers({ vary: 'accept', 'cache-control': 'public, max-age=60' });
+    if (!f && wantsHtml(req)) return reply.header('content-security-policy', PAGE_CSP).type(HTML).send(kbIndexHtml(core.config.baseUrl, memo.o));
+    if (wantsJson(req)) return reply.type(JSON_T).send(memo.o);
+    return sendText(reply, kbIndexText(memo.o));
+  });
+  app.get('/kb', async (_req, reply) => reply.code(301).header('location', '/kb/').send());
+  // /k/ is what is left of an entry link without its id (the About page's autolinked /k/<id>.json).
+  app.get('/k/', async (_req, reply) => reply.code(301).header('location', '/kb/').send());
 }

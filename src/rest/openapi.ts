@@ -47,6 +47,11 @@ export function openapi(ops: readonly Operation[], base: string, version: string
               description: 'A text/event-stream: one event per item (id: resume id; data: the item as text, or JSON with Accept: application/json or ?f=json); resume with Last-Event-ID or ?last_event_id.',
               content: { 'text/event-stream': { schema: { type: 'string' }, 'x-cx-item': z.toJSONSchema(op.stream.item, { io: 'output', unrepresentable: 'any' }) } },
             }
+          : op.rest.defaultJson
+            ? {
+                description: 'JSON by default; the text form (one fact per line) with Accept: text/plain, ?f=txt or the .txt twin.',
+                content: { 'application/json': { schema: output }, 'text/plain': { schema: { type: 'string' } } },
+              }
           : {
               description: 'Text by default (one fact per line); JSON with Accept: application/json or ?f=json.',
               content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: output } },

@@ -7,7 +7,7 @@ import { itemsOf } from '../core/ops/stream.js';
 import type { Core, Operation, RestBinding } from '../core/ops/types.js';
 import { netKey } from '../core/net.js';
 import { coerce, credentialsOf, propTypes, type JsonType } from '../http/input.js';
-import { HTML, JSON_T, MD, queryF, sendText, TEXT, wantsHtml, wantsJson } from '../http/negotiate.js';
+import { HTML, JSON_T, MD, queryF, sendText, TEXT, wantsHtml, wantsJson, wantsText } from '../http/negotiate.js';
 import { HTML_VIEWS, mdPage, PAGE_CSP, searchHtml, type HtmlView } from './site.js';
 import { GOV_HTML_VIEWS } from './gov.js';
 import { RECEIPT_HTML_VIEWS } from './receipts.js';
@@ -176,7 +176,10 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
         return reply.header('content-security-policy', PAGE_CSP).type(HTML).send(mdPage(rest.htmlTitle(out), op.md(out, ctx), { base: core.config.baseUrl }));
       }
       if (forced === 'svg' && op.svg) return reply.type('image/svg+xml; charset=utf-8').send(op.svg(out, ctx));
-      if (forced === 'json' || (!forced && wantsJson(req))) return reply.type(JSON_T).send(out);
+      if (forced === 'json' || (!forced && (rest.defaultJson ? !wantsText(req) : wantsJson(req)))) {
+        if (rest.defaultJson && !forced) reply.header('vary', 'accept');
+        return reply.type(JSON_T).send(out);
+      }
       if (f === 'md' && op.md) return reply.type(MD).send(op.md(out, ctx));
       return sendText(reply, render(op, out, ctx), status);
     };

@@ -17,8 +17,7 @@ import type { Core, Operation } from '../core/ops/types.js';
 import { readFigures, type Figures } from '../core/system/figures.js';
 import { openapi } from './openapi.js';
 import { llmsVersion } from '../core/gov/llms.js';
-import { FAVICON, landingHtml, PAGE_CSP, referenceHtml } from './site.js';
-import { page } from '../http/html.js';
+import { FAVICON, landingHtml, mdPage, PAGE_CSP, referenceHtml } from './site.js';
 import { acceptQ, HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
 
 const PUBLIC = 'public, max-age=300';
@@ -91,7 +90,12 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
     return wantsMd(req) ? send(reply, MD, helpErrCodeMd(e)) : send(reply, 'text/plain; charset=utf-8', helpErrCodeTxt(e));
   });
 
-  // Prose pages with HTML, .md, .txt and .json twins.
+  // Prose pages with HTML, .md, .txt and .json twins; the HTML in the site's shell (header,
+  // navigation, footer) like every other page for people.
+  // Paths and URLs in inline code (`/.well-known/cx-key`) wrap anywhere on a phone, like every
+  // address on the site (class long); other code keeps its words whole.
+  const prosePage = (title: string, markdown: string, alternates: Array<[string, string]> = []) =>
+    mdPage(title, markdown, { base, alternates: alternates.map(([t, h]) => [t, base + h] as [string, string]) }).replace(/<code>([^<]*\/[^<]*)<\/code>/g, '<code class="long">$1</code>');
   const prose: Array<[string, string, () => string, () => object]> = [
     ['/about', 'About Agent Commons', () => aboutMd(base), () => ({ title: 'About', markdown: aboutMd(base) })],
     ['/legal', 'Legal', () => legalMd(base), () => ({ title: 'Legal', markdown: legalMd(base) })],
@@ -102,13 +106,13 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
     app.get(path, async (req, reply) => {
       reply.header('vary', 'accept');
       if (wantsJson(req)) return send(reply, JSON_T, json());
-      if (wantsHtml(req)) return send(reply.header('content-security-policy', PAGE_CSP), HTML, page(title, md(), base, [['text/markdown', `${path}.md`], ['application/json', `${path}.json`], ...feedLinks(path)]));
+      if (wantsHtml(req)) return send(reply.header('content-security-policy', PAGE_CSP), HTML, prosePage(title, md(), [['text/markdown', `${path}.md`], ['application/json', `${path}.json`], ...feedLinks(path)]));
       return send(reply, 'text/plain; charset=utf-8', txt());
     });
     app.get(`${path}.md`, async (_req, reply) => send(reply, MD, md()));
     app.get(`${path}.txt`, async (_req, reply) => send(reply, 'text/plain; charset=utf-8', txt()));
     app.get(`${path}.json`, async (_req, reply) => send(reply, JSON_T, json()));
-    app.get(`${path}.html`, async (_req, reply) => send(reply.header('content-security-policy', PAGE_CSP), HTML, page(title, md(), base)));
+    app.get(`${path}.html`, async (_req, reply) => send(reply.header('content-security-policy', PAGE_CSP), HTML, prosePage(title, md())));
   }
 
   app.get('/.well-known/security.txt', async (_req, reply) => {

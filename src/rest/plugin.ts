@@ -1,5 +1,6 @@
 // The REST/text face as a plugin of the shared host: generated op routes (drops, cached results
-// and blobs included, by their declared replies), reference pages, the KB pages and POST /in/{id}.
+// and blobs included, by their declared replies), reference pages, the KB pages (and the /kb/
+// index), /st, /sitemap.xml and /robots.txt, and POST /in/{id}.
 import type { AnyOperation, Core } from '../core/ops/types.js';
 import { face } from '../http/plugin.js';
 import { registerClients } from './clients.js';
@@ -14,6 +15,7 @@ import { registerOpRoutes } from './ops.js';
 import { registerPages } from './pages.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerGovPages } from './gov.js';
+import { registerCrawlPages } from './crawl.js';
 
 export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest', async (app, { core, ops }) => {
   registerOpRoutes(app, core, ops);
@@ -27,4 +29,5 @@ export const restFace = face<{ core: Core; ops: readonly AnyOperation[] }>('rest
   registerExports(app, core);
   registerGit(app, core);
   registerGovPages(app, core);
+  registerCrawlPages(app, core);
 });

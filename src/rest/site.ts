@@ -1,6 +1,7 @@
 // Pages for people on the commons: the landing page, the operation reference, KB entries and the
 // KB listings (monthly archive, ecosystem and error-class hubs, search). No script, no external
 // font; published content is untrusted and goes through esc() everywhere, shown as data.
+import type { KbIndex } from '../core/kb/index-page.js';
 import type { EntryView, NoteView } from '../core/kb/render.js';
 import { evidenceLine } from '../core/kb/outcomes.js';
 import type { Figures } from '../core/system/figures.js';
@@ -230,6 +231,34 @@ ${hitList(rows)}
 ${o.nav ?? ''}
 <p class="muted">For agents: <a href="${esc(o.twin)}">text</a> · <a href="${esc(o.twin)}${o.twin.includes('?') ? '&amp;' : '?'}f=json">JSON</a></p>`,
     { base, noindex: o.noindex, alternates: [['text/plain', o.twin], ...(o.feed ? feedAlternates(o.feed) : [])] },
+  );
+}
+
+/** /kb/: where the fixes are listed, for people (agents get the text list at the same address). */
+export function kbIndexHtml(base: string, o: KbIndex): string {
+  const months = o.months.length
+    ? `<ul class="hits">${o.months.map((m) => `<li><a href="/kb/${esc(m)}/">Fixes of ${esc(m)}</a></li>`).join('')}</ul>`
+    : '<p class="muted">Nothing here yet.</p>';
+  const ecos = o.ecos.length
+    ? `<ul class="hits">${o.ecos.map((e) => `<li><a href="/eco/${esc(e.eco)}"><code class="nw">${esc(e.eco)}</code></a> <span class="muted nw">${esc(fmt(e.count))} fixes</span></li>`).join('')}</ul>`
+    : '<p class="muted">Nothing here yet.</p>';
+  const classes = o.classes.length
+    ? `<ul class="hits">${o.classes.map((c) => `<li><a href="/err/${esc(c.class)}">${ident(c.class)}</a> <span class="muted nw">${esc(c.n)} of the newest</span></li>`).join('')}</ul>`
+    : '<p class="muted">Nothing here yet.</p>';
+  return shell(
+    'The fixes of Agent Commons',
+    `<h1>The fixes</h1>
+<p>${esc(fmt(o.entries))} fixes written and confirmed by agents, found by pasting an error message. Browse them by month, by ecosystem or by error class, or search.</p>
+${searchForm()}
+<h2>Latest months</h2>
+${months}
+<h2>Ecosystems</h2>
+${ecos}
+<h2>Error classes</h2>
+<p>The most frequent among the newest ${esc(fmt(o.sample))} fixes.</p>
+${classes}
+<p class="muted">For agents: <a href="/kb/">text</a> · <a href="/kb/?f=json">JSON</a> · send a whole error output to <code>POST /e</code>.</p>`,
+    { base, alternates: [['text/plain', '/kb/'], ['application/json', '/kb/?f=json'], ...feedAlternates('/f/kb')] },
   );
 }
 

@@ -184,7 +184,7 @@ describe('GET /admin/inbox', () => {
     const again = await jsonOf<Inbox>(op('poll', 'GET', '/admin/inbox?kind=capcheck&f=json'));
     expect(again.rows[0]!.id).toBe('p1');
     // Text form, limits.
-    const txt = await op('poll', 'GET', '/admin/inbox?kind=capcheck&k=2');
+    const txt = await op('poll', 'GET', '/admin/inbox.txt?kind=capcheck&k=2');
     expect(txt.text.split('\n')[0]).toMatch(/^inbox rows=2 next=\d+$/);
     expect((await op('poll', 'GET', '/admin/inbox?k=101')).text).toMatch(/^err bad k/);
     expect((await op('poll', 'GET', '/admin/inbox?kind=Bad-Kind')).text).toMatch(/^err bad kind/);

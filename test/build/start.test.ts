@@ -61,4 +61,10 @@ describe('the built service (npm start)', () => {
     expect(((await (await fetch(`${url}/.well-known/mcp.json`)).json()) as { version: string }).version).toBeTruthy();
     expect((await fetch(`${catalogUrl}/`)).status).toBe(200);
   });
+
+  it('reads the changelog from the CHANGELOG.md the build copies', async () => {
+    const c = (await (await fetch(`${url}/changelog.json`)).json()) as { entries: Array<{ version: string }> };
+    expect(c.entries.length).toBeGreaterThan(1);
+    expect(c.entries.at(-1)!.version).toBe('1.0.0');
+  });
 });

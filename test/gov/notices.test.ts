@@ -188,14 +188,20 @@ describe('effects and decisions', () => {
     expect(open.every((r: { decided_at: number | null }) => r.decided_at === null)).toBe(true);
     expect(JSON.parse((await call('GET', '/admin/notices?k=2&f=json', { token: tok().poll })).text).rows).toHaveLength(2);
     expect((await call('GET', '/admin/notices?k=101', { token: tok().poll })).status).toBe(400);
-    const txt = (await call('GET', '/admin/notices?k=1', { token: tok().poll })).text;
+    // JSON rows by default (spec 4.7); the text form is the twin.
+    expect(JSON.parse((await call('GET', '/admin/notices?k=1', { token: tok().poll })).text).rows).toHaveLength(1);
+    const txt = (await call('GET', '/admin/notices.txt?k=1', { token: tok().poll })).text;
     expect(txt).toMatch(/^notices n=1\nn[0-9a-z]{8} \w+ \w+ \S+ net=\S+ sgroup=\S+ created=\S+Z decided=\S+\n/);
   });
 
   it('every filing lands in the operator inbox (inbox.notice)', async () => {
     const evs = await s.core.store.events.read('inbox.notice', 0, 10_000);
     const n = sql<{ c: number }>(s, 'SELECT count(*) AS c FROM gov_notices')[0]!.c;
-    expect(evs).toHaveLength(n);
-    expect(evs[0]!.payload).toMatchObject({ ref: expect.stringMatching(/^n[0-9a-z]{8}$/), summary: expect.any(String) });
+    // One item per filing (open); a decision is an update of its status.
+    const filed = evs.filter((e) => (e.payload as { status: string }).status === 'open');
+    expect(filed).toHaveLength(n);
+    expect(filed[0]!.payload).toMatchObject({ ref: expect.stringMatching(/^n[0-9a-z]{8}$/), title: expect.stringContaining(' notice ('), url: expect.stringContaining('/admin/notices?id=n'), groups: 1 });
+    const decided = sql<{ c: number }>(s, 'SELECT count(*) AS c FROM gov_notices WHERE decided_at IS NOT NULL')[0]!.c;
+    expect(evs.filter((e) => ['upheld', 'reversed'].includes((e.payload as { status: string }).status))).toHaveLength(decided);
   });
 });

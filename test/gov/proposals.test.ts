@@ -164,7 +164,7 @@ describe('inbox events', () => {
   it('filing publishes inbox.proposal and a patch publishes inbox.check', async () => {
     const id = await file({ kind: 'fix', title: 'Inbox me', patch: '+x\n' });
     const props = await s.core.store.events.read('inbox.proposal', 0, 10_000);
-    expect(props.map((e) => e.payload)).toContainEqual({ ref: id, summary: 'new: fix Inbox me' });
+    expect(props.map((e) => e.payload)).toContainEqual({ ref: id, scope: 'fix', title: 'new: Inbox me', support_w: 0, groups: 0, url: `http://commons.test/v1/p/${id}`, status: 'open' });
     const checks = await s.core.store.events.read('inbox.check', 0, 10_000);
     expect(checks.map((e) => (e.payload as { ref: string }).ref)).toContain(id);
   });

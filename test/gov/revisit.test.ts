@@ -32,13 +32,17 @@ describe('later', () => {
     const { id } = (await run('gov.propose', { kind: 'feature', title: 'Later please', body: 'x' }, 'cx_revisit_token_000000000000')) as { id: string };
     const d = await run('admin.decide', { id, decision: 'later', revisit_d: 7 }, config.operatorTokens.ops);
     expect(d).toMatchObject({ state: 'later', revisit: '2026-03-08T00:00:00Z' });
-    const inboxed = async () => (await store.events.read('inbox.proposal', 0, 100)).map((e) => (e.payload as { summary: string }).summary);
-    expect(await inboxed()).toEqual(['new: feature Later please']);
+    // Items (a title, status open) as they arrive; a decision is an update of the row's status.
+    const events = async () => (await store.events.read('inbox.proposal', 0, 100)).map((e) => e.payload as { title?: string; status?: string });
+    const inboxed = async () => (await events()).filter((p) => p.title !== undefined).map((p) => p.title);
+    expect(await inboxed()).toEqual(['new: Later please']);
+    expect((await events()).at(-1)).toEqual({ ref: id, status: 'decided' });
     t += 7 * DAY - 1;
     expect((await run('gov.get', { id }, ''))).toMatchObject({ state: 'later' });
     t += 1;
     expect((await run('gov.get', { id }, ''))).toMatchObject({ state: 'open', revisit: null });
-    expect(await inboxed()).toEqual(['new: feature Later please', 'revisit: feature Later please']);
+    expect(await inboxed()).toEqual(['new: Later please', 'revisit: Later please']);
+    expect((await events()).at(-1)).toMatchObject({ ref: id, status: 'open', scope: 'feature' });
     // Reopened once: reading again does not re-inbox it.
     await run('gov.list', {}, '');
     expect(await inboxed()).toHaveLength(2);

@@ -55,8 +55,8 @@ describe('compact tools/list', () => {
     expect(by.get('kb_add').description).toMatch(/ Token\.$/);
     expect(by.get('kb_add').inputSchema.required).toEqual(['error', 'fix', 'eco']);
     expect(by.get('kb_add').inputSchema.properties.eco.enum).toContain('pypi');
-    // string | string[] as one type union, not an anyOf.
-    expect(by.get('kb_add').inputSchema.properties.tags).toEqual({ type: ['array', 'string'], items: { type: 'string' } });
+    // string | string[] as an anyOf: strict validators warn on type arrays (test/newcomer/protocol.test.ts).
+    expect(by.get('kb_add').inputSchema.properties.tags).toEqual({ anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] });
     // No patterns, no defaults, no length bounds; a real ceiling stays.
     const json = JSON.stringify(tools);
     expect(json).not.toMatch(/"(pattern|default|minLength|maxLength)":/);

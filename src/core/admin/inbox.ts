@@ -108,7 +108,8 @@ export const inboxOp = defineOp({
   output: z.object({ rows: z.array(rowOut), next: z.number().int() }),
   auth: 'poll',
   readOnly: true,
-  rest: { method: 'GET', path: '/admin/inbox', cache: 'no-store', query: ['since', 'k', 'kind', 'all'] },
+  // Spec 4.7: "200 JSON rows"; the text form is the twin (/admin/inbox.txt, ?f=txt, Accept: text/plain).
+  rest: { method: 'GET', path: '/admin/inbox', cache: 'no-store', query: ['since', 'k', 'kind', 'all'], defaultJson: true, twins: ['txt', 'json'] },
   async run(ctx, input) {
     if (input.since > Number.MAX_SAFE_INTEGER) throw new CxError('bad', 'since');
     return readInbox(ctx.core, { since: input.since, k: input.k, kind: input.kind ?? null, all: input.all });

@@ -5,6 +5,7 @@
 // reaching notice.hide_w hide it. Caps: notice.net_day per network and notice.group_day per
 // super-group (rules.ts superGroup) in 24 h; a notice over a cap is queued for the operator with no
 // effect. The operator upholds (content stays down, the KB entry is removed) or reverses (restored).
+import { postInbox } from '../admin/inbox.js';
 import { recordTombstone } from '../exports/tombstones.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
@@ -94,11 +95,16 @@ export async function fileNotice(core: Core, raw: Record<string, unknown>, net: 
   }
   const kb = n.ref.startsWith('kb:') ? n.ref.slice(3) : null;
   if (n.state === 'hidden' && kb) await core.store.kb.setHidden(kb, true);
+  let w = 0;
   if (n.state === 'counted') {
-    const w = await core.store.gov.addReport(n.ref, `notice:${n.id}`, NOTICE_REPORT_W, now);
+    w = await core.store.gov.addReport(n.ref, `notice:${n.id}`, NOTICE_REPORT_W, now);
     if (kb && w >= limit('notice.hide_w')) await core.store.kb.setHidden(kb, true);
   }
-  await core.store.events.publish('inbox.notice', { ref: n.id, summary: `${n.category} ${n.state} ${n.ref}`.slice(0, 200) });
+  // The row's weight is the report weight its target now carries (what hides it at notice.hide_w);
+  // a notice comes from one network, so one group. Its status follows the decision.
+  await postInbox(core, 'notice', {
+    ref: n.id, scope: n.category, title: `${n.category} notice (${n.state}) on ${n.ref}`.slice(0, 200), support_w: w, groups: 1, url: `${core.config.baseUrl}/admin/notices?id=${n.id}`, status: 'open',
+  });
   core.log.info({ notice: n.id, state: n.state, ref: n.ref }, 'notice filed');
   return n;
 }
@@ -117,7 +123,8 @@ const listOp = defineOp({
   output: z.object({ rows: z.array(noticeRow) }),
   auth: 'poll',
   readOnly: true,
-  rest: { method: 'GET', path: '/admin/notices', cache: 'no-store' },
+  // Spec 4.7: "JSON rows with every column"; the text form is the twin (.txt, ?f=txt, Accept: text/plain).
+  rest: { method: 'GET', path: '/admin/notices', cache: 'no-store', defaultJson: true, twins: ['txt', 'json'] },
   async run(ctx, input) {
     if (input.id) {
       const n = await ctx.core.store.gov.notice(input.id);
@@ -158,6 +165,7 @@ const decideOp = defineOp({
       const left = await core.store.gov.dropReport(r.ref, `notice:${r.id}`);
       if (kb && left < limit('notice.hide_w')) await core.store.kb.setHidden(kb, false);
     }
+    await postInbox(core, 'notice', { ref: r.id, status: state });
     return { id: r.id, state, ref: r.ref };
   },
   text: (o) => [`ok ${o.id} ${o.state}`, `ref: ${o.ref}`, 'next: GET /admin/notices?open=1'].join('\n'),

@@ -13,6 +13,7 @@ import { levelOf } from '../identity/levels.js';
 import { newId } from '../identity/tokens.js';
 import { limit } from '../limits.js';
 import { defineOp, type AnyOperation, type Ctx } from '../ops/types.js';
+import { postInbox } from '../admin/inbox.js';
 import { adoptLlms, revertLlms } from './llms.js';
 import { PROPOSAL_STATES, type Proposal, type ProposalState } from './ports.js';
 import { DECISIONS, isLlmsSection, LLMS_SECTIONS, nextState, PROPOSAL_KINDS, SUPPORTABLE, supportOf, weightOf } from './rules.js';
@@ -65,9 +66,28 @@ export function viewOf(p: Proposal, base: string): ProposalView {
   };
 }
 
-/** Summary of a proposal for the operator inbox (topic inbox.proposal). */
-export async function inboxProposal(ctx: Pick<Ctx, 'core'>, p: Pick<Proposal, 'id' | 'kind' | 'title'>, why: string): Promise<void> {
-  await ctx.core.store.events.publish('inbox.proposal', { ref: p.id, summary: flat(`${why}: ${p.kind} ${p.title}`, 200) });
+/**
+ * A proposal in the operator inbox (topic inbox.proposal): its title, page, support and groups,
+ * open until decided. Later events for the same ref update the row (src/core/admin/inbox.ts).
+ */
+export async function inboxProposal(ctx: Pick<Ctx, 'core'>, p: Pick<Proposal, 'id' | 'kind' | 'title' | 'nets'>, why: string): Promise<void> {
+  const s = supportOf(p.nets);
+  await postInbox(ctx.core, 'proposal', {
+    ref: p.id, scope: p.kind, title: flat(`${why}: ${p.title}`, 200), support_w: s.support_w, groups: s.groups, url: `${ctx.core.config.baseUrl}/v1/p/${p.id}`, status: 'open',
+  });
+}
+
+/** A decision moves the proposal's inbox row: vetoed, shipped, or decided (yes, no, later). */
+async function inboxDecided(ctx: Pick<Ctx, 'core'>, id: string, status: 'decided' | 'vetoed' | 'shipped'): Promise<void> {
+  await postInbox(ctx.core, 'proposal', { ref: id, status });
+}
+
+/** A check request (status open) or its result (recorded) in the operator inbox (topic inbox.check). */
+async function inboxCheck(ctx: Pick<Ctx, 'core'>, p: Pick<Proposal, 'id' | 'kind' | 'title' | 'nets'>, what: string, status: 'open' | 'recorded'): Promise<void> {
+  const s = supportOf(p.nets);
+  await postInbox(ctx.core, 'check', {
+    ref: p.id, scope: p.kind, title: flat(`${what}: ${p.title}`, 200), support_w: s.support_w, groups: s.groups, url: `${ctx.core.config.baseUrl}/v1/p/${p.id}/patch`, status,
+  });
 }
 
 /** Deferred proposals whose revisit time has come go back to open, and to the operator inbox. */
@@ -141,7 +161,7 @@ const fileOp = defineOp({
       });
       if (!p) continue;
       await inboxProposal(ctx, p, 'new');
-      if (p.check === 'requested') await core.store.events.publish('inbox.check', { ref: p.id, summary: flat(`check requested: ${p.title}`, 200) });
+      if (p.check === 'requested') await inboxCheck(ctx, p, 'check requested', 'open');
       return { id: p.id, state: p.state, check: p.check, url: `${core.config.baseUrl}/v1/p/${p.id}` };
     }
   },
@@ -172,6 +192,9 @@ const supportOp = defineOp({
     if (r === 'dup') throw new CxError('dup', 'already supported');
     const now = (await core.store.gov.proposal(p.id))!;
     const s = supportOf(now.nets);
+    // The inbox rows show the support as it grows (their status stays what it was).
+    await postInbox(core, 'proposal', { ref: p.id, support_w: s.support_w, groups: s.groups });
+    if (now.check) await postInbox(core, 'check', { ref: p.id, support_w: s.support_w, groups: s.groups });
     let adopted: number | null = null;
     // Support decides llms wording: at the threshold it is adopted at once (the operator can veto).
     if (now.kind === 'llms' && s.support_w >= limit('gov.llms_w') && s.groups >= limit('gov.llms_groups')) {
@@ -294,6 +317,7 @@ const decideOp = defineOp({
       const cur = await load(ctx, p.id);
       throw new CxError('dup', `proposal ${cur.state}: ${input.decision} not possible`);
     }
+    await inboxDecided(ctx, p.id, to === 'vetoed' ? 'vetoed' : 'decided');
     let rev: number | null = null;
     if (p.kind === 'llms' && to === 'accepted') rev = await adoptLlms(core, p, `operator yes`);
     if (p.kind === 'llms' && to === 'vetoed' && p.state === 'accepted') rev = await revertLlms(core, p);
@@ -322,6 +346,7 @@ const taskDoneOp = defineOp({
     const r = await ctx.core.store.gov.taskDone(input.n, input.text, ctx.core.now());
     if (r === 'missing') throw new CxError('notfound');
     if (r === 'done') throw new CxError('dup', `task #${input.n} already done`);
+    await inboxDecided(ctx, r.proposal, 'shipped');
     return { id: r.proposal, n: input.n, state: 'shipped' as const };
   },
   text: (o) => [`ok ${o.id} shipped`, 'next: GET /gov'].join('\n'),
@@ -339,7 +364,7 @@ const checkOp = defineOp({
   async run(ctx, input) {
     const p = await load(ctx, input.id);
     if (!(await ctx.core.store.gov.recordCheck(p.id, input.status, input.log, ctx.core.now()))) throw new CxError('dup', 'no check requested');
-    await ctx.core.store.events.publish('inbox.check', { ref: p.id, summary: flat(`check ${input.status}: ${p.title}`, 200) });
+    await inboxCheck(ctx, p, `check ${input.status}`, 'recorded');
     return { id: p.id, status: input.status };
   },
   text: (o) => [`ok check ${o.status} recorded ${o.id}`, 'next: GET /admin/checkq'].join('\n'),

@@ -8,6 +8,7 @@ import { listProposals } from './ops.js';
 import { PROPOSAL_STATES } from './ports.js';
 import { DECISIONS, LLMS_SECTIONS, NOTICE_CATEGORIES, PROPOSAL_KINDS, TRANSITIONS, weightOf } from './rules.js';
 import { isHidden, isStatusTarget, statusOf, targetState } from './status.js';
+import { parseStatementLine } from '../trust/sign.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const flat = (s: string, n: number) => {
@@ -201,6 +202,16 @@ const statusOut = z.object({
   targets: z.array(z.object({ target: z.string(), state: z.string(), why: z.string() })),
 });
 
+/**
+ * An announcement line as /status shows it in text. A signed statement line (ann1 ...) is shown
+ * whole, byte for byte, so that it verifies with the published key (cut with "…" it would keep its
+ * signature and fail); POST /admin/announce bounds it (one line, announce.text characters). Other
+ * lines of g:sys (and a line far past any announcement) are flattened and cut.
+ */
+function annShown(text: string): string {
+  return text.length <= 2048 && parseStatementLine(text) ? text : flat(text, 400);
+}
+
 const statusOp = defineOp({
   name: 'sys.status',
   title: 'Service status',
@@ -218,7 +229,7 @@ const statusOp = defineOp({
       `status at=${o.at} shed=${o.shed} frozen=${o.freezes.map((f) => f.kind).join(',') || '-'} maintenance_until=${o.maintenance_until ?? '-'}`,
       ...o.freezes.map((f) => `freeze ${f.kind} since=${f.since} by=${f.by}${f.note ? ` note=${flat(f.note, 200)}` : ''}`),
       ...o.maintenance.map((w) => `maintenance #${w.id} ${w.starts}..${w.ends} ${flat(w.text, 300)}`),
-      ...o.announcements.map((a) => `ann #${a.seq} ${a.time} ${flat(a.text, 400)}`),
+      ...o.announcements.map((a) => `ann #${a.seq} ${a.time} ${annShown(a.text)}`),
       ...o.targets.map((t) => `st ${t.target} ${t.state}`),
       'next: GET /st/<target>, GET /healthz?v=2',
     ].join('\n'),

@@ -14,22 +14,20 @@
 // 4. Confidence. `exact`: a key line's own signature has entries (and, when several entries share
 //    it, one reads clearly more like the output). `near`: the best candidate's `confidence` (its
 //    key-line agreement, how its error text reads against the output, and how many of its key
-//    line's words the output has) is NEAR or more and it leads the next candidate by MARGIN.
-//    Calibrated on the main part of test/kb/eval, never the held-out part (docs/decisions.md). `related`:
+//    line's words the output has) is RELATED_MIN or more, and `sure`, a small logistic model of
+//    the best candidate's agreements and its lead over the next one, is SURE or more. Calibrated on the main part of test/kb/eval, never the held-out part (docs/decisions.md). `related`:
 //    candidates worth a look (RELATED or more), no fix. None: a miss.
 import { errsig } from './errsig/errsig.js';
 import { libsInText } from './libs.js';
 import type { KbHit, KbRepo } from './ports.js';
 
 /**
- * Confidence of a candidate that is not exact: (4 sim + 4 detail + cover) / 9. At NEAR or more, and
- * MARGIN ahead of the next candidate's score, its fix is shown as `near`.
+ * Confidence of a candidate that is not exact: (4 sim + 4 detail + cover) / 9. Below RELATED_MIN
+ * the best candidate is no answer; at or above it, `sure` decides between near and related.
  */
 export const confidence = (c: Pick<Candidate, 'sim' | 'detail' | 'cover'>) => (4 * c.sim + 4 * c.detail + c.cover) / 9;
-export const NEAR = 0.72;
 /** Below this confidence the best candidate is no answer at all: a miss (404 on REST). */
 export const RELATED_MIN = 0.45;
-export const MARGIN = 0.12;
 /** Candidates below this agreement are not named at all. */
 export const RELATED = 0.3;
 /** Entries of one signature: the best one's detail agreement must lead the next one's by this. */
@@ -383,10 +381,45 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     // more like this output than the next one's.
     const tied = second?.stage === 'exact' && top.detail - second.detail < DETAIL_MARGIN;
     match = tied ? 'related' : 'exact';
-  } else if (top && confidence(top) >= NEAR && (!second || top.score - second.score >= MARGIN)) match = 'near';
-  else if (top && confidence(top) >= RELATED_MIN) match = 'related';
-  const shown = match === 'exact' || match === 'near' ? candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED) : candidates.filter((c) => c.stage === 'exact' || c.sim >= RELATED);
+  }
+  // Not one clear entry of the output's own signature: the fix is claimed when `sure` says so.
+  if (match !== 'exact' && top && confidence(top) >= RELATED_MIN) match = sure(top, second, oneLine(clean)) >= SURE ? 'near' : 'related';
+  // The best candidate is always named when it is an answer; others only from RELATED agreement.
+  const shown = candidates.filter((c) => (c === top && match !== 'none') || c.stage === 'exact' || c.sim >= RELATED);
   return { key: keys[0]!, match, candidates: shown };
+}
+
+/** An output of one line: a quote of the key line (its few words say less than a whole log). */
+const oneLine = (clean: string) => clean.trim().split('\n').filter((l) => l.trim()).length === 1;
+
+/**
+ * Weights of `sure`, a logistic model of "the best candidate is the right entry", fitted on the
+ * main part of test/kb/eval (never the held-out part): the best candidate's agreements (sim,
+ * detail, cover, sim x detail), its leads over the second (score, detail, sim), the second's
+ * confidence and whether the second is of the output's own signature, the stage (coarse), and a
+ * one-line output. docs/decisions.md has the figures.
+ */
+export const SURE_W = { bias: -3.18, sim: 1.67, detail: 1.5, cover: 0.4, lead: 4.31, second: -0.93, coarse: 0.69, oneLine: 1.27, simDetail: 1.85, detailLead: 2.87, simLead: 1.73, secondExact: -1.14 } as const;
+/** At or above this `sure` a candidate that is not one clear exact entry is shown as `near`. */
+export const SURE = 0.95;
+
+/** How sure the answer path is that `top` is the right entry, 0..1 (SURE_W). */
+export function sure(top: Candidate, second: Candidate | undefined, one: boolean): number {
+  const w = SURE_W;
+  const z =
+    w.bias +
+    w.sim * top.sim +
+    w.detail * top.detail +
+    w.cover * top.cover +
+    w.lead * Math.min(0.5, top.score - (second?.score ?? 0)) +
+    w.second * (second ? confidence(second) : 0) +
+    w.coarse * (top.stage === 'coarse' ? 1 : 0) +
+    w.oneLine * (one ? 1 : 0) +
+    w.simDetail * top.sim * top.detail +
+    w.detailLead * (top.detail - (second?.detail ?? 0)) +
+    w.simLead * (top.sim - (second?.sim ?? 0)) +
+    w.secondExact * (second?.stage === 'exact' ? 1 : 0);
+  return 1 / (1 + Math.exp(-z));
 }
 
 /** Entries an exact or near answer names at most. */

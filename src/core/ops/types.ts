@@ -82,6 +82,9 @@ export interface RestBinding<O = any> {
   headerInputs?: Record<string, string>;
   /** Extra paths serving the same result: `.json` (JSON), `.md` (the op's md renderer), `.txt`, `.svg` (the op's svg renderer), `.html` (the md as a page titled by htmlTitle). */
   twins?: Array<'json' | 'md' | 'txt' | 'svg' | 'html'>;
+  /** The reply is JSON unless text is asked for (`Accept: text/plain` above JSON, `?f=txt`, the `.txt`
+   *  twin): operator routes the spec answers with "JSON rows". */
+  defaultJson?: boolean;
   /** Cache-Control for a successful read. */
   cache?: string;
   /** Extra text renderings chosen by `?f=<key>` (e.g. `gha` for GitHub Actions annotations). */

@@ -1,6 +1,11 @@
-// /changelog: releases, newest first. Rendered as markdown (/changelog.md) and text (/changelog.txt).
+// /changelog: releases, newest first, read from the project's own CHANGELOG.md (the repository's
+// root; scripts/build.mjs copies it beside the compiled code). Rendered as markdown
+// (/changelog.md), text (/changelog.txt), JSON and the feed /f/log.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 export interface ChangelogEntry {
+  /** A version (1.0.0), or after 1.0.0 the date of what reached main that day. */
   version: string;
   /** YYYY-MM-DD */
   date: string;
@@ -9,33 +14,30 @@ export interface ChangelogEntry {
   items: string[];
 }
 
-export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
-  {
-    version: '1.0.0',
-    date: '2026-11-22',
-    title: 'First release',
-    items: [
-      'operation registry: each capability defined once (schema, auth, quota, renderer) and served by every face',
-      'REST face: text/plain by default, JSON with `Accept: application/json` or `?f=json`, one-line errors `err <code> <detail>`',
-      'identities by proof of work: `POST /v1/challenge?for=reg|w`, `POST /v1/register`, `GET /v1/me`, `POST /v1/token/url`',
-      'tokens `cx_...` stored only as SHA-256 hashes; no accounts',
-      'limits table: one source for every limit, quota, trust level and PoW difficulty, published at `/limits`',
-      'scrub guard: secrets in written text are rejected with `err scrub <kind> <field>@<off>`',
-      'reference pages: `/about`, `/legal`, `/aup.txt`, `/hazards.txt`, `/changelog`, `/ci`, `/grammar`, `/help`, `/llms.txt`, `/openapi.json`',
-      'fix knowledge base: ErrSig v1 signatures (`/errsig`), `POST /e`, `/h`, `/k`, votes, search, hubs, digests, `/brief`; sample fixes loaded on first start',
-      'MCP face at `/mcp` (Streamable HTTP), `/sse` + `/messages`, `/mcp/t/{token}`; tools, resources and prompts from the registry',
-      'A2A face at `/a2a` (0.3 and 1.0 wires), skills from the registry, hosted agents at `/a2a/{id}` and `/agents`',
-      'dead drops `/d/{secret}`: encrypted at rest, exactly-once reads',
-      'workspace: task board with bounties and a double-entry ledger, spaces, profiles, badges, notes, checkpoints, anchors, cached results, mail',
-      'hosting catalog (second port): catalog JSON, llms.txt, form orders with payment redirects and tracking',
-    ],
-  },
-];
+const HEADING = /^## (?:(\S+) - )?(\d{4}-\d{2}-\d{2}) - (.+)$/;
+
+/**
+ * Entries of a CHANGELOG.md: `## <version> - <date> - <title>` headings (`## <date> - <title>` for
+ * an unversioned day: its version is the date), each followed by `- ` items.
+ */
+export function parseChangelog(md: string): ChangelogEntry[] {
+  const out: ChangelogEntry[] = [];
+  for (const line of md.split(/\r?\n/)) {
+    const h = HEADING.exec(line);
+    if (h) out.push({ version: h[1] ?? h[2]!, date: h[2]!, title: h[3]!.trim(), items: [] });
+    else if (line.startsWith('- ') && out.length) out.at(-1)!.items.push(line.slice(2).trim());
+  }
+  return out;
+}
+
+const FILE = fileURLToPath(new URL('../../../../CHANGELOG.md', import.meta.url));
+
+export const CHANGELOG: ReadonlyArray<ChangelogEntry> = parseChangelog(readFileSync(FILE, 'utf8'));
 
 export function changelogMd(): string {
-  const out = ['# Changelog', '', 'Newest first. Text: `/changelog.txt`, JSON: `/changelog.json`.', ''];
+  const out = ['# Changelog', '', 'Newest first. Text: `/changelog.txt`, JSON: `/changelog.json`, feed: `/f/log.atom`.', ''];
   for (const e of CHANGELOG) {
-    out.push(`## ${e.version} - ${e.date} - ${e.title}`, '');
+    out.push(`## ${e.version === e.date ? '' : `${e.version} - `}${e.date} - ${e.title}`, '');
     for (const i of e.items) out.push(`- ${i}`);
     out.push('');
   }
