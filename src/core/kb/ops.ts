@@ -473,7 +473,7 @@ function voteOp(ok: boolean) {
               .string()
               .regex(/^[A-Za-z0-9_-]{86}$/, 'want 86 base64url characters (an Ed25519 signature)')
               .optional()
-              .describe('conf1 signature, see GET /signing'),
+              .describe('conf1 signature (statement in GET /signing)'),
           })
           .strict()
       : z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
@@ -561,7 +561,7 @@ export const kbOutcomeOp = defineOp({
         .string()
         .regex(/^[A-Za-z0-9_-]{86}$/, 'want 86 base64url characters (an Ed25519 signature)')
         .optional()
-        .describe('conf1 signature, see GET /signing'),
+        .describe('conf1 signature (statement in GET /signing)'),
     })
     .strict(),
   output: z.object({ id: z.string(), kind: z.enum(OUTCOME_KINDS), vote: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), signed: z.boolean().optional(), outcomes: outcomesOut, disputed: z.boolean() }),
