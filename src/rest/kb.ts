@@ -17,7 +17,7 @@ export function registerKbPages(app: FastifyInstance, core: Core): void {
   const op = kbGetOp;
   app.get('/kb/:id', async (req, reply) => {
     const { out } = await invoke(core, op, { id: (req.params as { id: string }).id }, restMeta(req));
-    reply.headers({ 'cache-control': 'public, max-age=60', 'content-security-policy': PAGE_CSP });
+    reply.headers({ 'cache-control': out.space ? 'private, no-store' : 'public, max-age=60', 'content-security-policy': PAGE_CSP });
     return reply.type(HTML).send(entryHtml(core.config.baseUrl, out));
   });
 

@@ -158,7 +158,8 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       if (view) return reply.header('cache-control', rest.cache ?? 'no-store').type(HTML).send(view(out, raw, core.config.baseUrl));
       for (const [k, v] of Object.entries(op.headers?.(out, ctx) ?? {})) reply.header(k, v);
       for (const [k, v] of Object.entries(rest.replyHeaders ?? {})) reply.header(k, v);
-      if (rest.cache) reply.header('cache-control', rest.cache);
+      // An op's own Cache-Control for this result (a member's private entry) wins over the route's.
+      if (rest.cache && !reply.hasHeader('cache-control')) reply.header('cache-control', rest.cache);
       const status = rest.statusOf?.(out) ?? rest.status ?? 200;
       reply.code(status);
       if (rest.method === 'HEAD') return reply.send();

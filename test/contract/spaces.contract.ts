@@ -14,7 +14,7 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.spaces.create({ slug: 'parsers', title: 'Parser people', creator: 'a000001', created: now })).toBe(true);
     expect(await s.store.spaces.create({ slug: 'parsers', title: 'Mine', creator: 'a000002', created: now })).toBe(false);
     const again = await s.reopen();
-    expect(await again.spaces.bySlug('parsers')).toEqual({ slug: 'parsers', title: 'Parser people', creator: 'a000001', created: now });
+    expect(await again.spaces.bySlug('parsers')).toEqual({ slug: 'parsers', title: 'Parser people', creator: 'a000001', created: now, closed: false });
     expect(await again.spaces.isMember('parsers', 'a000001')).toBe(true);
     expect(await again.spaces.isMember('parsers', 'a000002')).toBe(false);
     expect(await again.spaces.createdBy('a000001')).toBe(1);

@@ -9,6 +9,7 @@ import { scrubFind } from '../safety/scrub.js';
 import { libStr, parseLib } from './libs.js';
 import type { Digest, KbHit, Lib, Wanted } from './ports.js';
 import { answer, named } from './answer.js';
+import { poolFor } from '../spaces/kb-pool.js';
 import { flat, outcomesOf, score } from './render.js';
 import { outcomeTokens } from './outcomes.js';
 import { counted, line, lineCost, linesTokens, tokens, type Line } from './tokens.js';
@@ -144,7 +145,7 @@ function concerns(qWords: Set<string>, qLibs: Set<string>, libNames: string[], w
 const kbLineOf = new WeakMap<KbHit, Line>();
 function kbLine(e: KbHit): Line {
   let s = kbLineOf.get(e);
-  if (s === undefined) kbLineOf.set(e, (s = line(`k/${e.id} score=${score(e)} ${outcomeTokens(outcomesOf(e))} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`)));
+  if (s === undefined) kbLineOf.set(e, (s = line(`k/${e.id} score=${score(e)}${e.space ? ` space=${e.space}` : ''} ${outcomeTokens(outcomesOf(e))} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`)));
   return s;
 }
 type LibRow = Awaited<ReturnType<Ctx['core']['store']['kb']['byLib']>>[number];
@@ -185,7 +186,8 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
     ...libs.map((l) => l.name.toLowerCase()).filter((n) => qWords.has(n) || qLow.includes(n)),
     ...(q.match(/(?:@[\w.-]+\/)?[\w.-]+@[\w.*+-]+/g) ?? []).map((x) => parseLib(x)?.name.toLowerCase() ?? '').filter(Boolean),
   ]);
-  const kb = ctx.core.store.kb;
+  // A member's brief reads their spaces' private entries too (never the anonymous cache's).
+  const kb = (await poolFor(ctx)).kb;
   // A question that is an error text: the entries POST /e names for it, in its order (not counted
   // as a lookup), then what search finds.
   const named_ = named(await answer(kb, q, { count: false }), limit('e.related')).map((c) => c.hit);

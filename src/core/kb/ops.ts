@@ -15,9 +15,12 @@ import { answer, named } from './answer.js';
 import { ERRSIG_VERSION, errsig } from './errsig/errsig.js';
 import { libStr, libsInText, parseLib } from './libs.js';
 import type { KbEntry, KbHit, KbRepo, Lib, NewEntry, OutcomeResult } from './ports.js';
+import type { SpaceEntry } from '../spaces/ports.js';
 import { day, entryMd, entryText, entryView, flat, hitLine, noteView, outcomesOf, score, type EntryView } from './render.js';
 import { conf1Payload, disputedMark, OUTCOME_KINDS, outcomeTokens, tallyFn, type Evidence, type OutcomeKind } from './outcomes.js';
 import { recordOrigin } from '../admin/origin.js';
+import { poolFor } from '../spaces/kb-pool.js';
+import { SLUG_RE } from '../spaces/slug.js';
 
 export const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'] as const;
 const HITS = 5;
@@ -30,7 +33,7 @@ const list = (max: number, item: z.ZodString) =>
     .pipe(z.array(item).max(max));
 
 /** Error text as sent: byte and line limits of spec 8 (413 over the size, 400 over the lines). */
-function checkErrorText(text: string): void {
+export function checkErrorText(text: string): void {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limit('e.body')) throw new CxError('size', `text over ${limit('e.body')} bytes`, 413);
   // A final newline ends the last line; it does not start another one.
@@ -55,13 +58,21 @@ const entryOut = z.object({
   signed_confirms: z.number().optional(), signed_nets: z.number().optional(),
   outcomes: outcomesOut, disputed: z.boolean(),
   notes: z.object({ changes: z.array(noteOut), failed: z.array(noteOut) }).optional(),
+  space: z.string().optional(),
 });
 
 const hitOut = z.object({
   id: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), title: z.string(), fix: z.string(), libs: z.array(z.string()), why: z.string().optional(),
-  outcomes: outcomesOut, disputed: z.boolean(),
+  outcomes: outcomesOut, disputed: z.boolean(), space: z.string().optional(),
 });
-const toHit = (e: KbHit) => ({ id: e.id, score: score(e), confirms: e.confirms, fails: e.fails, title: e.title, fix: e.fix, libs: e.libs.map(libStr), outcomes: outcomesOf(e), disputed: e.disputed });
+const toHit = (e: KbHit) => ({
+  id: e.id, score: score(e), confirms: e.confirms, fails: e.fails, title: e.title, fix: e.fix, libs: e.libs.map(libStr), outcomes: outcomesOf(e), disputed: e.disputed,
+  ...(e.space ? { space: e.space } : {}),
+});
+/** ` space=s:<slug>` after an entry a member's lookup found in one of their spaces. */
+const spaceTag = (e: { space?: string | undefined }) => (e.space ? ` space=${e.space}` : '');
+/** A result naming a space entry is the caller's alone: never kept by a shared cache. */
+const privateIf = (rows: ReadonlyArray<{ space?: string | undefined }>): Record<string, string> => (rows.some((r) => r.space) ? { 'cache-control': 'private, no-store' } : {});
 
 /**
  * Checks a conf1 signature against the identity's published key (the row to keep, or an error):
@@ -121,7 +132,7 @@ async function recordWanted(ctx: Ctx, h: string, sig: string | null, libs: Lib[]
 }
 
 /** KB ids are k + 8 random chars; a taken id (rare) is drawn again. */
-async function insertWithFreshId(ctx: Ctx, e: Omit<NewEntry, 'id'>): Promise<KbEntry> {
+export async function insertWithFreshId(ctx: Ctx, e: Omit<NewEntry, 'id'>): Promise<KbEntry> {
   for (let i = 0; i < 5; i++) {
     const got = await ctx.core.store.kb.insert({ ...e, id: newId('k', ctx.core.random, 8) });
     if (got) return got;
@@ -141,9 +152,15 @@ export const kbAddOp = defineOp({
       eco: z.enum(ECOS),
       libs: list(20, z.string().max(120)).optional().describe('name@version list; version may be *'),
       tags: list(5, z.string().regex(/^[a-z0-9][a-z0-9.+-]{0,31}$/, 'lowercase tags, 1-32 of a-z 0-9 . + -')).optional(),
+      space: z
+        .string()
+        .transform((v) => v.replace(/^s:/, ''))
+        .pipe(z.string().regex(SLUG_RE, 's:<slug> of a space'))
+        .optional()
+        .describe('s:<slug> of your closed space: private to its members'),
     })
     .strict(),
-  output: z.object({ id: z.string(), sig: z.string(), h: z.string(), url: z.string() }),
+  output: z.object({ id: z.string(), sig: z.string(), h: z.string(), url: z.string(), space: z.string().optional() }),
   auth: 'token',
   readOnly: false,
   freeze: 'write',
@@ -162,6 +179,7 @@ export const kbAddOp = defineOp({
     }
     const { sig, h, ch } = errsig(input.error);
     const now = ctx.core.now();
+    if (input.space) return addToSpace(ctx, input.space, { sig, h, ch, title: input.title ?? flat(sig, 120), error: input.error, fix: input.fix, eco: input.eco, cls: classOf(sig), tags: input.tags ?? [], libs: (libs.length ? libs : libsInText(input.error)).map(libStr), author: ctx.caller.identity!.id, created: now });
     const e = await insertWithFreshId(ctx, {
       sig,
       h,
@@ -180,8 +198,27 @@ export const kbAddOp = defineOp({
     await recordOrigin(ctx, 'kb', e.id);
     return { id: e.id, sig, h, url: `${ctx.core.config.baseUrl}/k/${e.id}` };
   },
-  text: (r) => `ok k/${r.id} sig=${r.sig}\nnext: GET /k/${r.id}; others confirm it with POST /k/${r.id}/ok`,
+  text: (r: { id: string; sig: string; h: string; url: string; space?: string }) =>
+    r.space
+      ? `ok k/${r.id} sig=${r.sig} space=${r.space} private\nnext: GET /k/${r.id} (members of ${r.space} only); their lookups find it`
+      : `ok k/${r.id} sig=${r.sig}\nnext: GET /k/${r.id}; others confirm it with POST /k/${r.id}/ok`,
 });
+
+/** A private entry of a closed space the caller belongs to; to a non-member the space is unknown. */
+async function addToSpace(ctx: Ctx, slug: string, e: Omit<SpaceEntry, 'id' | 'space'>): Promise<{ id: string; sig: string; h: string; url: string; space: string }> {
+  const st = ctx.core.store;
+  const sp = await st.spaces.bySlug(slug);
+  if (!sp || !(await st.spaces.isMember(slug, e.author))) throw new CxError('notfound', `no space s:${slug} you are a member of`);
+  if (!sp.closed) throw new CxError('bad', `space: s:${slug} is open (anyone may join it); private entries go in a closed space (POST /v1/spaces closed=true)`);
+  if ((await st.spaces.kbCount(slug)) >= limit('space.kb_entries')) throw new CxError('quota', `space s:${slug}: at most ${limit('space.kb_entries')} private entries`);
+  for (let i = 0; i < 5; i++) {
+    const id = newId('k', ctx.core.random, 8);
+    // Public and private ids share one form (GET /k/{id}); an id is drawn again if either pool has it.
+    if (await st.kb.byId(id)) continue;
+    if (await st.spaces.kbInsert({ ...e, id, space: slug })) return { id, sig: e.sig, h: e.h, url: `${ctx.core.config.baseUrl}/k/${id}`, space: `s:${slug}` };
+  }
+  throw new CxError('busy', 'id space contention, retry', 503);
+}
 
 // A lookup builds one candidate list for the whole output (src/core/kb/answer.ts) and says how sure
 // it is: match=exact (a key line's own signature has entries), near (the best candidate's key line
@@ -192,7 +229,7 @@ export const kbAddOp = defineOp({
 const MATCH = ['exact', 'near', 'related', 'none'] as const;
 type Match = (typeof MATCH)[number];
 const RELATED = limit('e.related');
-const relatedOut = z.object({ id: z.string(), title: z.string(), why: z.string().optional(), disputed: z.boolean().optional() });
+const relatedOut = z.object({ id: z.string(), title: z.string(), why: z.string().optional(), disputed: z.boolean().optional(), space: z.string().optional() });
 
 const lookupOut = z.object({
   sig: z.string(),
@@ -217,12 +254,12 @@ export function sigWords(sig: string): string[] {
 const briefQuery = (words: string[]) => words.map(encodeURIComponent).join('+');
 
 /** A miss: the REST face's one line, or (MCP, A2A) a result naming related entries and the next tool. */
-async function miss(ctx: Ctx, base: { sig: string; h: string; raw: number }, words: string[], what: string): Promise<LookupOut> {
+async function miss(ctx: Ctx, base: { sig: string; h: string; raw: number }, words: string[], what: string, kb: KbRepo = ctx.core.store.kb): Promise<LookupOut> {
   if (ctx.face === 'rest') {
     const next = words.length ? `try GET /brief?q=${briefQuery(words)}` : 'try POST /e with the whole error output';
     throw new CxError('notfound', `${what}; recorded as wanted; ${next}`);
   }
-  const related = await relatedTo(ctx.core.store.kb, words);
+  const related = await relatedTo(kb, words);
   const next = words.length
     ? `call kb_brief {"q": ${JSON.stringify(words.join(' '))}} for what the commons knows${related.length ? ', or kb_get {"id": "<id>"} for a related entry' : ''}; publish the fix with kb_add once you have it`
     : 'call kb_e with the whole error output; publish the fix with kb_add once you have it';
@@ -234,7 +271,7 @@ async function miss(ctx: Ctx, base: { sig: string; h: string; raw: number }, wor
  * often names an error type nobody filed: all the words, then the message without its type, then
  * single words, longest first (at most 5 searches, each bounded and memoized by the store).
  */
-async function relatedTo(kb: KbRepo, words: string[]): Promise<Array<{ id: string; title: string; disputed: boolean }>> {
+async function relatedTo(kb: KbRepo, words: string[]): Promise<Array<{ id: string; title: string; disputed: boolean; space?: string }>> {
   const tries = [words, words.slice(1), ...[...words].filter((w) => w.length >= 4).sort((a, b) => b.length - a.length).map((w) => [w])];
   const found = new Map<string, KbHit>();
   let n = 0;
@@ -244,17 +281,19 @@ async function relatedTo(kb: KbRepo, words: string[]): Promise<Array<{ id: strin
     n++;
     for (const e of await kb.search(t.join(' '), RELATED)) if (found.size < RELATED && !found.has(e.id)) found.set(e.id, e);
   }
-  return [...found.values()].map((e) => ({ id: e.id, title: e.title, disputed: e.disputed }));
+  return [...found.values()].map((e) => ({ id: e.id, title: e.title, disputed: e.disputed, ...(e.space ? { space: e.space } : {}) }));
 }
 
 async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
-  const a = await answer(ctx.core.store.kb, text);
+  const pool = await poolFor(ctx);
+  const a = await answer(pool.kb, text);
   const { sig, h } = a.key;
-  // No fix for this very signature: the demand is recorded (a near answer is a neighbour's fix).
-  if (a.match !== 'exact') await recordWanted(ctx, h, sig, libsInText(text));
-  if (a.match === 'none') return miss(ctx, { sig, h, raw: text.length }, sigWords(sig), `no fix yet for ${flat(sig, 160)}`);
+  // No fix for this very signature: the demand is recorded (a near answer is a neighbour's fix);
+  // not a member's, whose misses may name their team's private errors (docs/decisions.md).
+  if (a.match !== 'exact' && !pool.spaces.length) await recordWanted(ctx, h, sig, libsInText(text));
+  if (a.match === 'none') return miss(ctx, { sig, h, raw: text.length }, sigWords(sig), `no fix yet for ${flat(sig, 160)}`, pool.kb);
   if (a.match === 'related') {
-    const related = named(a, RELATED).map((c) => ({ id: c.hit.id, title: c.hit.title, why: c.why, disputed: c.hit.disputed }));
+    const related = named(a, RELATED).map((c) => ({ id: c.hit.id, title: c.hit.title, why: c.why, disputed: c.hit.disputed, ...(c.hit.space ? { space: c.hit.space } : {}) }));
     const words = sigWords(sig);
     return {
       sig, h, match: 'related', hits: 0, raw: text.length, entries: [], fix: '', libs: [], related,
@@ -276,11 +315,11 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
 
 // Each entry line carries its outcomes (raw/weighted, principals, disputed); a reply naming a
 // disputed entry says so on its first line (`disputed=k/<id>,…`).
-const entryLines = (entries: LookupOut['entries']) => entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails} ${outcomeTokens(e.outcomes)} ${flat(e.title, 120)}`);
+const entryLines = (entries: LookupOut['entries']) => entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails}${spaceTag(e)} ${outcomeTokens(e.outcomes)} ${flat(e.title, 120)}`);
 
 /** The related lines of a related answer or a miss (POST /e, /e/{msg}, /h/{hex}). */
 const relatedLines = (related: LookupOut['related']) =>
-  related.length ? related.map((r) => `related: k/${r.id}${r.disputed ? ' disputed' : ''} ${flat(r.title, 120)}${r.why ? ` (${r.why})` : ''}`) : ['related: -'];
+  related.length ? related.map((r) => `related: k/${r.id}${spaceTag(r)}${r.disputed ? ' disputed' : ''} ${flat(r.title, 120)}${r.why ? ` (${r.why})` : ''}`) : ['related: -'];
 
 /** The first-line marker of an answer: the disputed entries it names, fixes and related alike. */
 const answerMark = (o: { entries: LookupOut['entries']; related: LookupOut['related'] }) => disputedMark([...o.entries, ...o.related]);
@@ -328,7 +367,7 @@ export const kbLookupOp = defineOp({
             ].join('\n'),
     },
   },
-  headers: (o) => ({ link: `</e/${encodeURIComponent(o.sig)}>; rel=canonical` }),
+  headers: (o) => ({ link: `</e/${encodeURIComponent(o.sig)}>; rel=canonical`, ...privateIf([...o.entries, ...o.related]) }),
   async run(ctx, input) {
     checkErrorText(input.text);
     return lookup(ctx, input.text);
@@ -370,6 +409,7 @@ export const kbSigOp = defineOp({
   shed: 'heavy',
   quota: ['e'],
   rest: { method: 'GET', path: '/e/*', paramAlias: { '*': 'msg' }, twins: [] },
+  headers: (o) => privateIf([...o.entries, ...o.related]),
   async run(ctx, input) {
     const o = await lookup(ctx, input.msg);
     return { ...o, h12: o.h.slice(0, 12) };
@@ -394,10 +434,11 @@ export const kbHashOp = defineOp({
   shed: 'heavy',
   quota: ['e'],
   rest: { method: 'GET', path: '/h/:hex' },
-  headers: () => ({ 'x-robots-tag': 'noindex' }),
+  headers: (o) => ({ 'x-robots-tag': 'noindex', ...privateIf([...o.entries, ...o.related]) }),
   async run(ctx, input) {
     if (!/^[0-9a-f]{64}$/.test(input.hex)) throw new CxError('bad', 'hash: want 64 lowercase hex of sha256(sig)');
-    const kb = ctx.core.store.kb;
+    const pool = await poolFor(ctx);
+    const kb = pool.kb;
     // The hash of a signature (the current version's, or one an entry had under an earlier version),
     // else of a coarse signature.
     const match: Match = 'exact';
@@ -409,12 +450,12 @@ export const kbHashOp = defineOp({
       // agreement can be measured: related entries, no fix.
       const near = await kb.byCoarse(input.hex, HITS);
       if (near.length) {
-        await recordWanted(ctx, input.hex, null, []);
-        const related = near.slice(0, RELATED).map((e) => ({ id: e.id, title: e.title, why: 'same error code and message template, other names', disputed: e.disputed }));
+        if (!pool.spaces.length) await recordWanted(ctx, input.hex, null, []);
+        const related = near.slice(0, RELATED).map((e) => ({ id: e.id, title: e.title, why: 'same error code and message template, other names', disputed: e.disputed, ...(e.space ? { space: e.space } : {}) }));
         return { ...base, match: 'related' as const, hits: 0, entries: [], fix: '', related, next: `no confident fix for a coarse hash: GET /k/<id> of a related entry, or POST /e with the whole error output` };
       }
-      await recordWanted(ctx, input.hex, null, []);
-      const m = await miss(ctx, { sig: '', h: input.hex, raw: 0 }, [], 'no fix for this hash');
+      if (!pool.spaces.length) await recordWanted(ctx, input.hex, null, []);
+      const m = await miss(ctx, { sig: '', h: input.hex, raw: 0 }, [], 'no fix for this hash', kb);
       return { ...base, match: m.match, hits: 0, entries: [], fix: '', related: m.related, next: m.next };
     }
     // A store that memoizes hot answers hands back the same frozen array until the KB changes: the
@@ -443,9 +484,12 @@ export const kbGetOp = defineOp({
   auth: 'anon',
   readOnly: true,
   rest: { method: 'GET', path: '/k/:id', twins: ['txt', 'md', 'json'], cache: 'public, max-age=60', htmlRedirect: (i) => `/kb/${String(i.id)}`, signed: true },
+  headers: (v) => privateIf([v]),
   async run(ctx, input): Promise<EntryView> {
-    const e = await ctx.core.store.kb.byId(input.id);
+    // A space entry is read through the caller's spaces: to anyone else it is an unknown id.
+    const e = await (await poolFor(ctx)).kb.byId(input.id);
     if (!e) throw new CxError('notfound', `no entry ${input.id}`);
+    if (e.space) return { ...entryView(e, ctx.core.config.baseUrl), license: `private to ${e.space} (its members' own data, not CC0)`, space: e.space };
     const n = limit('outcome.notes_shown');
     const [signed, changes, failed] = await Promise.all([
       ctx.core.store.signedConfirms.count(e.id),
@@ -607,15 +651,16 @@ export const kbSearchOp = defineOp({
   shed: 'bulk',
   quota: ['read'],
   rest: { method: 'GET', path: '/search' },
+  headers: (o) => privateIf(o.rows),
   async run(ctx, input) {
-    const rows = await ctx.core.store.kb.search(input.q, input.n);
+    const rows = await (await poolFor(ctx)).kb.search(input.q, input.n);
     return { count: rows.length, rows: rows.map(toHit) };
   },
   // Agents over MCP and A2A get each fix under its hit (they cannot follow a link cheaply); REST keeps one line per hit.
   text: (o, ctx) =>
     [
       `search hits=${o.count}${disputedMark(o.rows)}`,
-      ...o.rows.flatMap((r) => [`k/${r.id} score=${r.score} confirms=${r.confirms} ${listOutcomes(r)}${flat(r.title, 120)}`, ...(ctx.face === 'rest' ? [] : [`fix: ${flat(r.fix, 400)}`])]),
+      ...o.rows.flatMap((r) => [`k/${r.id} score=${r.score} confirms=${r.confirms}${spaceTag(r)} ${listOutcomes(r)}${flat(r.title, 120)}`, ...(ctx.face === 'rest' ? [] : [`fix: ${flat(r.fix, 400)}`])]),
       o.count ? `next: GET /k/${o.rows[0]!.id}` : 'next: POST /e with the whole error output',
     ].join('\n'),
 });

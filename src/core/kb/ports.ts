@@ -40,13 +40,15 @@ export interface KbEntry {
   disputed: boolean;
   /** When it last became disputed (ms), 0 when it is not. */
   disputed_at: number;
+  /** `s:<slug>` of a space's private entry (read only by its members); absent on public entries. */
+  space?: string;
 }
 
 /** The outcome figures every entry carries. */
 export type OutcomeFigures = Pick<KbEntry, 'confirms' | 'fails' | 'changes' | 'w_worked' | 'w_changes' | 'w_failed' | 'principals' | 'disputed'>;
 
 /** What a lookup shows of an entry: enough to rank it and print its fix. */
-export type KbHit = Pick<KbEntry, 'id' | 'title' | 'fix' | 'libs' | 'sig' | 'eco'> & OutcomeFigures;
+export type KbHit = Pick<KbEntry, 'id' | 'title' | 'fix' | 'libs' | 'sig' | 'eco' | 'space'> & OutcomeFigures;
 
 type Figures = 'confirms' | 'fails' | 'changes' | 'w_worked' | 'w_changes' | 'w_failed' | 'principals' | 'disputed' | 'disputed_at';
 export type NewEntry = Omit<KbEntry, 'n' | Figures | 'hits' | 'updated' | 'ch'> & {

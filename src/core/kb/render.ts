@@ -69,6 +69,8 @@ export interface EntryView {
   disputed: boolean;
   /** Notes of those it worked for with changes (shown under the fix) and of those it failed for, newest first. */
   notes?: { changes: NoteView[]; failed: NoteView[] };
+  /** `s:<slug>` of a private space entry. */
+  space?: string;
 }
 
 export function entryView(e: KbEntry, base: string): EntryView {
@@ -107,6 +109,7 @@ export function entryText(v: EntryView): string {
   return [
     `k ${v.id} score=${v.score} confirms=${v.confirms} fails=${v.fails} hits=${v.hits} eco=${v.eco} by ${v.author} ${v.created.slice(0, 10)} untrusted${v.disputed ? ' disputed' : ''}`,
     ...(v.signed_confirms ? [`signed: ${v.signed_confirms} identities from ${v.signed_nets} networks confirmed with their published keys (GET /k/${v.id}/confirms)`] : []),
+    ...(v.space ? [`space: ${v.space} (${v.license})`] : []),
     `outcomes: ${outcomeTokens(v.outcomes)}`,
     ...(v.disputed ? [`disputed: weighted did-not-work ${v.outcomes.failed_w} outweighs worked ${Math.round((v.outcomes.worked_w + v.outcomes.changes_w) * 100) / 100}; check the notes below before applying it`] : []),
     `title: ${flat(v.title, 200)}`,
@@ -140,7 +143,7 @@ export function entryMd(v: EntryView): string {
   return [
     `# ${v.disputed ? 'Disputed: ' : ''}${flat(v.title, 200).replace(/[#*_`[\]<>]/g, '')}`,
     '',
-    `Entry \`${v.id}\` · score ${v.score} (${v.confirms} confirmed, ${v.fails} failed) · ${v.eco} · ${v.created.slice(0, 10)} · by ${v.author} · CC0-1.0 · untrusted${v.disputed ? ' · disputed' : ''}`,
+    `Entry \`${v.id}\` · score ${v.score} (${v.confirms} confirmed, ${v.fails} failed) · ${v.eco} · ${v.created.slice(0, 10)} · by ${v.author} · ${v.license} · untrusted${v.disputed ? ' · disputed' : ''}`,
     '',
     `Outcomes: worked ${o.worked} (weighted ${o.worked_w}) · worked with changes ${o.changes} (weighted ${o.changes_w}) · did not work ${o.failed} (weighted ${o.failed_w}) · ${o.principals} distinct principals · ${v.disputed ? 'disputed' : 'not disputed'}.`,
     ...(v.signed_confirms ? ['', `Signed confirmations: ${v.signed_confirms} identities from ${v.signed_nets} networks.`] : []),

@@ -6,6 +6,8 @@ import { defineOp, type Ctx } from '../ops/types.js';
 import type { AnyOperation } from '../ops/types.js';
 import { TASK_STATES, type TaskState } from '../tasks/ports.js';
 import { SLUG_RE } from './slug.js';
+import { hashToken } from '../identity/tokens.js';
+import { spaceKbOps } from './kb-ops.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
@@ -14,6 +16,7 @@ export const spaceView = z.object({
   space: z.string(),
   slug: z.string(),
   title: z.string(),
+  closed: z.boolean().describe('joined only with an invite from an owner; only closed spaces hold private KB entries'),
   creator: z.string(),
   created: z.string(),
   members: z.number().int(),
@@ -34,6 +37,7 @@ export async function spaceOf(ctx: Ctx, s: string): Promise<SpaceView | null> {
     space: `s:${s}`,
     slug: s,
     title: sp.title,
+    closed: !!sp.closed,
     creator: sp.creator,
     created: iso(sp.created),
     members: c.members,
@@ -50,8 +54,15 @@ const counters = (v: SpaceView) =>
 export const spaceCreateOp = defineOp({
   name: 'space.create',
   title: 'Create a space',
-  summary: 'Create a space s:<slug> (you become its first member); members post tasks in it and its counters add up their fixes.',
-  input: z.object({ slug, title: z.string().trim().max(limit('space.title')).regex(/^[^\u0000-\u001f\u007f]*$/, 'one line').optional() }).strict(),
+  summary:
+    'Create a space s:<slug> (you become its first member and owner); members post tasks in it and its counters add up their fixes. closed=true: joined only with an owner\'s invite, and it may hold private KB entries (kb.add space=s:<slug>).',
+  input: z
+    .object({
+      slug,
+      title: z.string().trim().max(limit('space.title')).regex(/^[^\u0000-\u001f\u007f]*$/, 'one line').optional(),
+      closed: z.boolean().optional().describe('invite-only; needed for private KB entries'),
+    })
+    .strict(),
   output: spaceView,
   auth: 'token',
   readOnly: false,
@@ -65,11 +76,14 @@ export const spaceCreateOp = defineOp({
     const st = ctx.core.store.spaces;
     if ((await st.createdBy(me)) >= limit('space.created')) throw new CxError('quota', `spaces: at most ${limit('space.created')} created per identity`);
     if ((await st.joinedBy(me)) >= limit('space.joined')) throw new CxError('quota', `spaces: at most ${limit('space.joined')} joined per identity`);
-    const ok = await st.create({ slug: input.slug, title: input.title ?? '', creator: me, created: ctx.core.now() });
+    const ok = await st.create({ slug: input.slug, title: input.title ?? '', creator: me, created: ctx.core.now(), closed: input.closed ?? false });
     if (!ok) throw new CxError('dup', `space s:${input.slug} exists`);
     return (await spaceOf(ctx, input.slug))!;
   },
-  text: (v) => `ok ${v.space} created members=${v.members}\nnext: others POST /v1/spaces/${v.slug}/join; POST /v1/tasks space=${v.slug} to post a task in it`,
+  text: (v) =>
+    v.closed
+      ? `ok ${v.space} created closed members=${v.members}\nnext: POST /v1/spaces/${v.slug}/invite for a one-time invite; POST /k space=${v.space} for a private fix`
+      : `ok ${v.space} created members=${v.members}\nnext: others POST /v1/spaces/${v.slug}/join; POST /v1/tasks space=${v.slug} to post a task in it`,
 });
 
 const memberOut = z.object({ space: z.string(), member: z.string(), status: z.enum(['joined', 'member', 'left']), members: z.number().int() });
@@ -77,8 +91,8 @@ const memberOut = z.object({ space: z.string(), member: z.string(), status: z.en
 export const spaceJoinOp = defineOp({
   name: 'space.join',
   title: 'Join a space',
-  summary: 'Become a member of a space (idempotent): you can then post tasks in it, and your fixes count in its counters.',
-  input: z.object({ slug }).strict(),
+  summary: 'Become a member of a space (idempotent): you can then post tasks in it, and your fixes count in its counters. A closed space takes a one-time invite from an owner (invite=<token>); it expires, and is spent by its first use.',
+  input: z.object({ slug, invite: z.string().max(100).optional().describe('invite token (closed spaces)') }).strict(),
   output: memberOut,
   auth: 'token',
   readOnly: false,
@@ -89,9 +103,17 @@ export const spaceJoinOp = defineOp({
   async run(ctx, input) {
     const me = ctx.caller.identity!.id;
     const st = ctx.core.store.spaces;
-    if (!(await st.bySlug(input.slug))) throw new CxError('notfound');
-    if (!(await st.isMember(input.slug, me)) && (await st.joinedBy(me)) >= limit('space.joined'))
-      throw new CxError('quota', `spaces: at most ${limit('space.joined')} joined per identity`);
+    const sp = await st.bySlug(input.slug);
+    if (!sp) throw new CxError('notfound');
+    const already = await st.isMember(input.slug, me);
+    if (!already && (await st.joinedBy(me)) >= limit('space.joined')) throw new CxError('quota', `spaces: at most ${limit('space.joined')} joined per identity`);
+    if (input.invite !== undefined) {
+      // Unknown, used, expired or another space's invite: one answer for all.
+      const got = await st.redeemInvite(hashToken(input.invite), input.slug, me, ctx.core.now());
+      if (!got) throw new CxError('notfound', 'invite: unknown, used or expired');
+      return { space: `s:${input.slug}`, member: me, status: got === 'joined' ? 'joined' : 'member', members: (await st.counts(input.slug)).members };
+    }
+    if (sp.closed && !already) throw new CxError('auth', `s:${input.slug} is closed: join with invite=<token> from one of its owners`, 403);
     const r = await st.join(input.slug, me, ctx.core.now());
     if (r === null) throw new CxError('notfound');
     return { space: `s:${input.slug}`, member: me, status: r === 'new' ? 'joined' : 'member', members: (await st.counts(input.slug)).members };
@@ -102,7 +124,7 @@ export const spaceJoinOp = defineOp({
 export const spaceLeaveOp = defineOp({
   name: 'space.leave',
   title: 'Leave a space',
-  summary: 'Stop being a member of a space; tasks you posted in it stay.',
+  summary: 'Stop being a member of a space; tasks you posted in it stay. Access to its private KB entries ends at once.',
   input: z.object({ slug }).strict(),
   output: memberOut,
   auth: 'token',
@@ -143,4 +165,4 @@ export const spaceGetOp = defineOp({
     ].join('\n'),
 });
 
-export const spaceOps: AnyOperation[] = [spaceCreateOp, spaceJoinOp, spaceLeaveOp, spaceGetOp];
+export const spaceOps: AnyOperation[] = [spaceCreateOp, spaceJoinOp, spaceLeaveOp, spaceGetOp, ...spaceKbOps];

@@ -1,0 +1,78 @@
+// One lookup, both pools (issue 39): a member's KB reads see the private entries of the closed
+// spaces they belong to beside the public ones. The public adapter and its per-process memos are
+// never handed a space entry: each read asks the public store as before and, in a separate step
+// keyed by the caller's spaces (read afresh on every call, so leaving ends access at once), the
+// space table, then merges into a new array. An answer with no space entry is the public one itself
+// (the same frozen array, so the faces' memos keep working); one with a space entry is never
+// memoized. Space entries come first, so in an ordering by score they win ties.
+import type { Ctx } from '../ops/types.js';
+import { parseLib } from '../kb/libs.js';
+import type { KbEntry, KbHit, KbRepo, Lib } from '../kb/ports.js';
+import type { SpaceEntry, SpaceRepo } from './ports.js';
+
+const libsOf = (e: SpaceEntry): Lib[] => e.libs.map(parseLib).filter((l): l is Lib => l !== null);
+
+// Space entries take no outcomes (POST /k/{id}/outcome answers 404 for them): no figures.
+const NO_FIGURES = { changes: 0, w_worked: 0, w_changes: 0, w_failed: 0, principals: 0, disputed: false } as const;
+
+export const spaceHit = (e: SpaceEntry): KbHit => ({ id: e.id, title: e.title, fix: e.fix, confirms: 0, fails: 0, libs: libsOf(e), sig: e.sig, eco: e.eco, space: `s:${e.space}`, ...NO_FIGURES });
+
+export const spaceKbEntry = (e: SpaceEntry): KbEntry => ({
+  n: 0, id: e.id, sig: e.sig, h: e.h, ch: e.ch, title: e.title, error: e.error, fix: e.fix, eco: e.eco, cls: e.cls, tags: e.tags, libs: libsOf(e),
+  author: e.author, created: e.created, updated: e.created, confirms: 0, fails: 0, hits: 0, space: `s:${e.space}`, ...NO_FIGURES, disputed_at: 0,
+});
+
+/** The words of a search query as the space table's search takes them (all must appear). */
+export const queryWords = (q: string): string[] => [...new Set(q.toLowerCase().match(/[\p{L}\p{N}_][\p{L}\p{N}_.-]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu) ?? [])].filter((w) => w.length >= 2).slice(0, 8);
+
+const merge = <T>(mine: T[], pub: T[], limit: number): T[] => (mine.length ? [...mine, ...pub].slice(0, limit) : pub);
+
+/** The KB as a member of `spaces` reads it: the public store with the space entries merged in. */
+export function pooled(kb: KbRepo, sp: SpaceRepo, spaces: string[]): KbRepo {
+  const own: Partial<KbRepo> = {
+    async byHash(h, limit, hit) {
+      const [pub, mine] = await Promise.all([kb.byHash(h, limit, hit), sp.kbByHash(h, spaces, limit)]);
+      return merge(mine.map(spaceHit), pub, limit);
+    },
+    async byCoarse(ch, limit) {
+      const [pub, mine] = await Promise.all([kb.byCoarse(ch, limit), sp.kbByCoarse(ch, spaces, limit)]);
+      return merge(mine.map(spaceHit), pub, limit);
+    },
+    async retrieve(words, limit) {
+      const [pub, mine] = await Promise.all([kb.retrieve(words, limit), sp.kbRetrieve(words, spaces, limit)]);
+      return merge(mine.map(spaceHit), pub, limit);
+    },
+    async search(query, limit) {
+      const [pub, mine] = await Promise.all([kb.search(query, limit), sp.kbSearch(queryWords(query), spaces, limit)]);
+      return merge(mine.map(spaceHit), pub, limit);
+    },
+    async byId(id) {
+      const pub = await kb.byId(id);
+      if (pub) return pub;
+      const mine = await sp.kbById(id, spaces);
+      return mine ? spaceKbEntry(mine) : null;
+    },
+  };
+  return new Proxy(kb, {
+    get(target, p) {
+      if (typeof p === 'string' && p in own) return own[p as keyof KbRepo];
+      const v = Reflect.get(target, p, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+export interface Pool {
+  kb: KbRepo;
+  /** The caller's closed spaces (empty: anonymous, or a member of none: the public store as is). */
+  spaces: string[];
+}
+
+/** The KB this caller reads: public only, or pooled with the private entries of their spaces. */
+export async function poolFor(ctx: Ctx): Promise<Pool> {
+  const kb = ctx.core.store.kb;
+  const id = ctx.caller.identity?.id;
+  if (!id) return { kb, spaces: [] };
+  const spaces = await ctx.core.store.spaces.closedSpacesOf(id);
+  return spaces.length ? { kb: pooled(kb, ctx.core.store.spaces, spaces), spaces } : { kb, spaces };
+}
