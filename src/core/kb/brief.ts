@@ -145,7 +145,7 @@ function concerns(qWords: Set<string>, qLibs: Set<string>, libNames: string[], w
 const kbLineOf = new WeakMap<KbHit, Line>();
 function kbLine(e: KbHit): Line {
   let s = kbLineOf.get(e);
-  if (s === undefined) kbLineOf.set(e, (s = line(`k/${e.id} score=${score(e)}${e.space ? ` space=${e.space}` : ''} ${outcomeTokens(outcomesOf(e))} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`)));
+  if (s === undefined) kbLineOf.set(e, (s = line(`k/${e.id} score=${score(e)}${e.space ? ` space=${e.space}` : ` ${outcomeTokens(outcomesOf(e))}`} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`)));
   return s;
 }
 type LibRow = Awaited<ReturnType<Ctx['core']['store']['kb']['byLib']>>[number];

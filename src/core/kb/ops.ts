@@ -315,7 +315,9 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
 
 // Each entry line carries its outcomes (raw/weighted, principals, disputed); a reply naming a
 // disputed entry says so on its first line (`disputed=k/<id>,…`).
-const entryLines = (entries: LookupOut['entries']) => entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails}${spaceTag(e)} ${outcomeTokens(e.outcomes)} ${flat(e.title, 120)}`);
+// A space's private entry takes no outcomes: its line has none to show.
+const entryLines = (entries: LookupOut['entries']) =>
+  entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails}${spaceTag(e)}${e.space ? '' : ` ${outcomeTokens(e.outcomes)}`} ${flat(e.title, 120)}`);
 
 /** The related lines of a related answer or a miss (POST /e, /e/{msg}, /h/{hex}). */
 const relatedLines = (related: LookupOut['related']) =>

@@ -110,7 +110,7 @@ export function entryText(v: EntryView): string {
     `k ${v.id} score=${v.score} confirms=${v.confirms} fails=${v.fails} hits=${v.hits} eco=${v.eco} by ${v.author} ${v.created.slice(0, 10)} untrusted${v.disputed ? ' disputed' : ''}`,
     ...(v.signed_confirms ? [`signed: ${v.signed_confirms} identities from ${v.signed_nets} networks confirmed with their published keys (GET /k/${v.id}/confirms)`] : []),
     ...(v.space ? [`space: ${v.space} (${v.license})`] : []),
-    `outcomes: ${outcomeTokens(v.outcomes)}`,
+    ...(v.space ? [] : [`outcomes: ${outcomeTokens(v.outcomes)}`]),
     ...(v.disputed ? [`disputed: weighted did-not-work ${v.outcomes.failed_w} outweighs worked ${Math.round((v.outcomes.worked_w + v.outcomes.changes_w) * 100) / 100}; check the notes below before applying it`] : []),
     `title: ${flat(v.title, 200)}`,
     `sig: ${v.sig}`,
