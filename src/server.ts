@@ -18,6 +18,7 @@ import { loadSeedIfEmpty } from './core/kb/seed.js';
 import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
 import { buildApp } from './app.js';
+import { checkKeyPrints } from './core/secrets/prints.js';
 import { gitMirrorRepo } from './store/git/repo.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import { openPgStore } from './store/pg/index.js';
@@ -33,6 +34,9 @@ import { startCallSweep } from './core/compute/sweep.js';
 import { startInjSweep } from './core/inj/sweep.js';
 import { startFnSinks } from './core/compute/fn-sink.js';
 import { defaultRunner } from './wasm/index.js';
+import { closeNow, listenMetrics, listenWhileStarting } from './http/side-listeners.js';
+import { METRICS_CONTENT_TYPE, renderMetrics } from './core/metrics/metrics.js';
+import type { Server } from 'node:http';
 
 export interface Running {
   core: Core;
@@ -40,6 +44,10 @@ export interface Running {
   catalog: FastifyInstance;
   url: string;
   catalogUrl: string;
+  /** The CX_METRICS_ADDR listener's /metrics, when configured. */
+  metricsUrl: string | null;
+  /** SIGTERM: /readyz answers 503 for `unreadyMs` while requests are still served, then close(). */
+  drain(unreadyMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,7 +58,26 @@ export interface Running {
 export async function startServer(config: Config, opts: { logger?: boolean; now?: () => number; store?: Store } = {}): Promise<Running> {
   const logger = opts.logger ?? true;
   const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
-  const store = opts.store ?? (await openStore(config));
+  // On a fixed port, the port answers "starting" (readiness 503) while the store opens and runs its
+  // migrations (PostgreSQL: possibly waiting for another replica's) and the start-up work below.
+  // On port 0 (tests) nothing could know the port yet, so there is none.
+  const starting = config.port ? await listenWhileStarting(config.port, config.host) : null;
+  let store: Store;
+  try {
+    store = opts.store ?? (await openStore(config));
+  } catch (e) {
+    if (starting) await closeNow(starting);
+    throw e;
+  }
+  // Keys that differ from the ones recorded in the store stop the start here (one line), before any
+  // request is answered with them.
+  try {
+    await checkKeyPrints(store.keyPrints, config, Date.now());
+  } catch (err) {
+    if (starting) await closeNow(starting);
+    if (!opts.store) await store.close();
+    throw err;
+  }
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
   const core = buildCore(config, store, log, opts.now ? { now: opts.now, random: randomBytes } : undefined, runner);
@@ -97,18 +124,32 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
     opsTokens: [config.operatorTokens.admin, config.operatorTokens.ops],
     logger: logger ? { level: config.logLevel } : false,
   });
+  if (starting) await closeNow(starting);
   const addr = await app.listen({ port: config.port, host: config.host });
   const caddr = await catalog.listen({ port: config.catalogPort, host: config.host });
+  let metrics: Server | null = null;
+  if (config.metricsAddr) metrics = await listenMetrics(config.metricsAddr.port, config.metricsAddr.host, () => renderMetrics(core), METRICS_CONTENT_TYPE);
+  const maddr = metrics?.address();
+  core.ready.ready();
   let closed = false;
-  return {
+  const local = (a: string) => a.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
+  const running: Running = {
     core,
     app,
     catalog,
-    url: addr.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1'),
-    catalogUrl: caddr.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1'),
+    url: local(addr),
+    catalogUrl: local(caddr),
+    metricsUrl: maddr && typeof maddr === 'object' ? `http://${local(maddr.family === 'IPv6' ? `[${maddr.address}]` : maddr.address)}:${maddr.port}/metrics` : null,
+    async drain(unreadyMs) {
+      core.ready.drain();
+      await new Promise((r) => setTimeout(r, unreadyMs));
+      await running.close();
+    },
     async close() {
       if (closed) return;
       closed = true;
+      core.ready.drain();
+      if (metrics) await closeNow(metrics);
       stopPowPurge();
       stopDropSweep();
       stopWantedSweep();
@@ -126,6 +167,7 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
       await store.close();
     },
   };
+  return running;
 }
 
 /**
@@ -133,9 +175,9 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
  * otherwise SQLite under the data directory (one process). A server that cannot be reached, or a
  * store that cannot open, is one line (main prints it and exits 1).
  */
-async function openStore(config: Config): Promise<Store> {
+export async function openStore(config: Config): Promise<Store> {
   if (!config.databaseUrl) return openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
-  return openPgStore(config.databaseUrl, { max: config.databasePool, sessionUrl: config.databaseSessionUrl ?? undefined, workspaceKey: config.workspaceKey, dataDir: config.dataDir });
+  return openPgStore(config.databaseUrl, { max: config.databasePool, sessionUrl: config.databaseSessionUrl ?? undefined, prepare: config.databasePrepare, workspaceKey: config.workspaceKey, dataDir: config.dataDir });
 }
 
 async function main(): Promise<void> {
@@ -149,7 +191,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ sig }, 'shutting down');
-    running.close().then(
+    // Readiness goes false first, so a balancer moves traffic away before the listener closes.
+    running.drain(sig === 'SIGTERM' ? limit('shutdown.unready') : 0).then(
       () => process.exit(0),
       (err) => {
         log.error({ err }, 'shutdown failed');

@@ -9,6 +9,8 @@ import type { Store } from './store.js';
 import { ServerKeys } from './trust/keys.js';
 import type { ComputeRunner } from './compute/ports.js';
 import { noRunner } from './compute/no-runner.js';
+import { RequestMetrics } from './metrics/requests.js';
+import { Readiness } from './system/ready.js';
 
 export const VERSION = '1.0.0';
 
@@ -28,5 +30,7 @@ export function buildCore(config: Config, store: Store, log: Logger, clock: { no
     version: VERSION,
     keys: new ServerKeys(config.keys, now, new URL(config.baseUrl).host),
     compute,
+    requests: new RequestMetrics(),
+    ready: new Readiness(),
   };
 }

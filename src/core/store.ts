@@ -28,6 +28,18 @@ import type { CJobRepo, ServiceRepo } from './compute/ports.js';
 import type { InjRepo } from './inj/ports.js';
 import type { PowRateRepo } from './identity/ports.js';
 import type { LeaderRepo } from './leader/ports.js';
+import type { KeyPrintRepo } from './secrets/ports.js';
+import type { GitPackRepo } from './gitmirror/ports.js';
+
+/** What /metrics shows of the store (src/core/metrics). */
+export interface StoreHealth {
+  /** PostgreSQL: the pool's connections (open, idle, callers waiting for one) and how many waits passed shed.db_wait. */
+  pool?: { max: number; total: number; idle: number; waiting: number; slowWaits: number };
+  /** SQLite: bytes of each database file's write-ahead log, by file name. */
+  wal?: Record<string, number>;
+  /** The largest delay from an event's commit to its live fan-out in this process since the last call, ms. */
+  busLagMs: number;
+}
 
 export interface Store {
   identities: IdentityRepo;
@@ -83,9 +95,15 @@ export interface Store {
   powRates: PowRateRepo;
   /** Named leadership: work that runs on one process at a time among replicas (sweeps). */
   leader: LeaderRepo;
+  /** Fingerprints of the secrets every process on the store must share (checked at start). */
+  keyPrints: KeyPrintRepo;
+  /** The git mirror's history (commits and their packs): every replica rebuilds its repository from it. */
+  gitPacks: GitPackRepo;
   /** Milliseconds the serving thread has spent in database calls since the store opened (load shedding reads its rate). */
   busyMs(): number;
   /** Liveness of the backing store (healthz). */
   ping(): Promise<boolean>;
+  /** Figures for /metrics: connection pool, WAL files, event-bus lag (each read is cheap). */
+  health(): StoreHealth;
   close(): Promise<void>;
 }

@@ -7,6 +7,18 @@ type Fn = (e: BusEvent) => void;
 export class Listeners {
   private exact = new Map<string, Set<Fn>>();
   private prefixed = new Set<{ prefix: string; fn: Fn }>();
+  /** Largest commit → fan-out delay since takeLag (metrics: event-bus lag). */
+  private lag = 0;
+
+  /** `now`: the adapter's clock, the one event times are written with. */
+  constructor(private now: () => number = Date.now) {}
+
+  /** The largest delay since the last call, ms; starts over. */
+  takeLag(): number {
+    const l = this.lag;
+    this.lag = 0;
+    return l;
+  }
 
   /** Whether anyone listens to `topic` (nothing to deliver otherwise). */
   listened(topic: string): boolean {
@@ -16,6 +28,8 @@ export class Listeners {
   }
 
   dispatch(e: BusEvent): void {
+    const lag = this.now() - e.time;
+    if (lag > this.lag) this.lag = lag;
     const set = this.exact.get(e.topic);
     if (set) for (const fn of set) call(fn, e);
     for (const p of this.prefixed) if (e.topic.startsWith(p.prefix)) call(p.fn, e);

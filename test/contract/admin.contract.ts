@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { DOMAIN_CLASSES } from '../../src/store/platform-counters.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { identity, newId, together } from './fixtures.js';
 
@@ -114,6 +115,26 @@ export function contract(adapter: Adapter): void {
     expect(after.identities! - before.identities!).toBe(2);
     expect(after.identities_frozen! - before.identities_frozen!).toBe(1);
     expect(after.tokens! - before.tokens!).toBe(2);
+  });
+
+  it('storage classes of every domain; the operator\'s module blobs and the jobs counted in rows and bytes', async () => {
+    const s = await open();
+    const t = s.clock.now();
+    const before = await s.store.admin.counts();
+    expect(before.storage.map((c) => c.cls)).toEqual(['sealed', 'public', 'private', 'blob', 'ledger', 'events', ...DOMAIN_CLASSES.map(([c]) => c)]);
+    for (const k of ['topics', 'subscriptions', 'webhooks', 'services', 'jobs_queued', 'proposals', 'notices', 'inj_reports', 'digests', 'op_blobs']) expect(before.counters[k], k).toBeTypeOf('number');
+    const bytes = Buffer.alloc(100, 7);
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    await s.store.blobs.putPinned({ hash, size: 100, kind: 'wasm', owner: 'asystem', created: t }, bytes, { by: 'admin', pin: null, note: null });
+    await s.store.jobs.enqueue('stats', { x: 'y'.repeat(50) });
+    const after = await s.store.admin.counts();
+    const cls = (c: typeof before, name: string) => c.storage.find((x) => x.cls === name)!;
+    expect(after.counters.op_blobs! - before.counters.op_blobs!).toBe(1);
+    expect(cls(after, 'modules').rows - cls(before, 'modules').rows).toBe(1);
+    expect(cls(after, 'modules').bytes - cls(before, 'modules').bytes).toBe(100);
+    expect(after.counters.jobs_queued! - before.counters.jobs_queued!).toBe(1);
+    expect(cls(after, 'jobs').rows - cls(before, 'jobs').rows).toBe(1);
+    expect(cls(after, 'jobs').bytes - cls(before, 'jobs').bytes).toBeGreaterThanOrEqual(50);
   });
 
   it('purge: the identity and its rows go, its ledger account is renamed (balance must be zero first), tombstones kept where exports read them', async () => {

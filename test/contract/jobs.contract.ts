@@ -26,6 +26,29 @@ export function contract(adapter: Adapter): void {
     expect(await q.stats('other')).toEqual({ ready: 0, delayed: 0, leased: 0, dead: 0 });
   });
 
+  it('overview: depth by queue kind (the name up to its first colon) and the oldest ready job', async () => {
+    const s = await open();
+    const q = s.store.jobs;
+    expect(await q.overview()).toEqual([]);
+    const t0 = s.clock.now();
+    await q.enqueue('wq:alice:a', 1);
+    s.clock.advance(5);
+    await q.enqueue('wq:bob:b', 2);
+    await q.enqueue('wq:bob:b', 3, { delayMs: 60_000 });
+    await q.enqueue('ex', 4);
+    await q.enqueue('ex', 5);
+    await q.lease('ex', 10_000, 1);
+    s.clock.advance(10);
+    const o = await q.overview();
+    expect(o).toEqual([
+      { kind: 'ex', ready: 1, delayed: 0, leased: 1, dead: 0, oldestReadyAt: t0 + 5 },
+      { kind: 'wq', ready: 2, delayed: 1, leased: 0, dead: 0, oldestReadyAt: t0 },
+    ]);
+    // Nothing ready: no oldest job.
+    await q.lease('ex', 10_000, 5);
+    expect((await q.overview()).find((k) => k.kind === 'ex')).toEqual({ kind: 'ex', ready: 0, delayed: 0, leased: 2, dead: 0, oldestReadyAt: null });
+  });
+
   it('leases oldest due first and carries the payload', async () => {
     const s = await open();
     const q = s.store.jobs;

@@ -34,6 +34,13 @@ export interface QueueStats {
   dead: number;
 }
 
+/** A kind of queue (the name up to its first `:`, so per-owner queues add no series) and its backlog. */
+export interface QueueKindStats extends QueueStats {
+  kind: string;
+  /** Due time of the oldest ready job (an expired lease counts as ready again); null when none is ready. */
+  oldestReadyAt: number | null;
+}
+
 export interface JobQueue {
   enqueue(queue: string, payload: unknown, opts?: EnqueueOpts): Promise<string>;
   /** Leases up to `max` due jobs (oldest due first) until now + leaseMs; each job goes to exactly one caller. */
@@ -48,6 +55,8 @@ export interface JobQueue {
   /** Pushes the lease deadline to now + leaseMs while a long job runs. */
   extend(id: string, lease: string, leaseMs: number): Promise<boolean>;
   stats(queue: string): Promise<QueueStats>;
+  /** Every queue kind that has rows, by kind (metrics: depth and the age of the oldest ready job). */
+  overview(): Promise<QueueKindStats[]>;
   /** Dead-lettered jobs, newest first. */
   dead(queue: string, limit: number): Promise<Job[]>;
   /** Puts a dead job back in the queue with its tries reset. */

@@ -60,6 +60,8 @@ export const NO_TALLY: Tally = { worked: 0, changes: 0, failed: 0, w_worked: 0, 
 export type TallyFn = (rows: OutcomeRow[], now: number) => { tally: Tally; rep: number };
 
 const DAY = 86_400_000;
+/** The limits that weigh each level's outcomes, L0..L3. */
+const LEVEL_WEIGHT = ['outcome.weight.l0', 'outcome.weight.l1', 'outcome.weight.l2', 'outcome.weight.l3'] as const;
 
 /**
  * The weight of one identity's outcome: its level's weight (outcome.weight.l0..l3) times an age
@@ -71,7 +73,7 @@ export function outcomeWeight(who: OutcomeRow['who'], now: number): number {
   const lvl = levelOf({ id: '', name: null, created: who.created, rep: who.rep, confirmed: who.confirmed, frozen: false }, now);
   const age = Math.max(0, (now - who.created) / DAY);
   const factor = 0.5 + 0.5 * Math.min(1, age / limit('outcome.age_d'));
-  return limit(`outcome.weight.l${lvl}`) * factor;
+  return limit(LEVEL_WEIGHT[Math.min(lvl, LEVEL_WEIGHT.length - 1)]!) * factor;
 }
 
 /** Two decimals: what is stored and shown (sums of small weights stay readable). */

@@ -12,7 +12,7 @@ import { isWriteKind } from '../control/kinds.js';
 import { checkShed, shedClassOf } from '../control/shed.js';
 import { anonCaller, authorize, resolveCaller } from '../identity/auth.js';
 import { levelMult, levelOf } from '../identity/levels.js';
-import { quotaDef } from '../limits.js';
+import { quotaDef, type QuotaBucket } from '../limits.js';
 import { hazardFind } from '../safety/hazards.js';
 import { scrubFind } from '../safety/scrub.js';
 import { zodDetail } from './zod-detail.js';
@@ -141,7 +141,7 @@ function charge(c: GuardCall, from = 0): void | Promise<void> {
   }
 }
 
-function takeOne({ core, ctx }: GuardCall, b: string): void | Promise<void> {
+function takeOne({ core, ctx }: GuardCall, b: QuotaBucket): void | Promise<void> {
   if (quotaDef(b).by === 'net') return core.quotas.take(b, ctx.net);
   if (ctx.caller.identity) return core.quotas.take(b, ctx.caller.identity.id, levelMult(levelOf(ctx.caller.identity, core.now())));
 }

@@ -4,21 +4,21 @@ import type { Config, OperatorClass } from '../../config.js';
 import type { Identity, TokenClass } from '../identity/ports.js';
 import type { Store } from '../store.js';
 import type { Quotas } from '../quota/buckets.js';
+import type { QuotaBucket } from '../limits.js';
 import type { Pow } from '../identity/pow.js';
 import type { Control } from '../control/control.js';
-import type { FreezeKind } from '../control/kinds.js';
-import type { ShedClass } from '../control/shed.js';
+import type { FreezeKind, ShedClass } from '../control/kinds.js';
 import type { ServerKeys } from '../trust/keys.js';
 import type { GitMirror } from '../gitmirror/mirror.js';
+import type { Logger } from '../kernel/log.js';
 import type { ComputeRunner } from '../compute/ports.js';
+import type { RequestMetrics } from '../metrics/requests.js';
+import type { Readiness } from '../system/ready.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+// Logger is a kernel type (src/core/kernel/log.ts); re-exported for the files that take it here.
+export type { Logger } from '../kernel/log.js';
 
 /** Shared services of the core; built once in the composition root. */
 export interface Core {
@@ -39,6 +39,10 @@ export interface Core {
   mirror?: GitMirror;
   /** The WASM plugin runner (src/wasm): compute calls and KATs run on it. */
   compute: ComputeRunner;
+  /** Per-operation call counts and latencies (invoke records them; /metrics reads them). */
+  requests: RequestMetrics;
+  /** Starting, ready or draining (GET /readyz). */
+  ready: Readiness;
 }
 
 export interface Caller {
@@ -133,7 +137,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   idempotent?: boolean;
   destructive?: boolean;
   /** Quota buckets charged per call (see QUOTAS in limits.ts). */
-  quota?: string[];
+  quota?: QuotaBucket[];
   /** Input fields that will be published: the scrub guard checks them (a dotted name reaches into an object field). */
   scrub?: string[];
   /** Input fields whose value counts as the request body in `err scrub <kind> body@<off>`. */

@@ -1,4 +1,5 @@
 // Spaces (`s:<slug>`): a named group of identities with its own tasks; create, join, leave, show.
+import { iso } from '../kernel/text.js';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
@@ -9,7 +10,6 @@ import { SLUG_RE } from './slug.js';
 import { hashToken } from '../identity/tokens.js';
 import { spaceKbOps } from './kb-ops.js';
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
 
 export const spaceView = z.object({

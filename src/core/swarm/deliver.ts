@@ -362,6 +362,7 @@ export function startSwarm(core: Core, opts: { leaseMs?: number; pollMs?: number
     lease: (q, ms, max) => jobs.lease(q, ms, max),
     extend: (id, lease, ms) => jobs.extend(id, lease, ms),
     stats: (q) => jobs.stats(q),
+    overview: () => jobs.overview(),
     dead: (q, n) => jobs.dead(q, n),
     retryDead: (id) => jobs.retryDead(id),
     onReady: (q, fn) => jobs.onReady(q, fn),

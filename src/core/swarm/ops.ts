@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CxError, notFound } from '../errors.js';
 import { newId } from '../identity/tokens.js';
 import { levelOf } from '../identity/levels.js';
-import { limit } from '../limits.js';
+import { limit, lvl4 } from '../limits.js';
 import { defineOp, type AnyOperation, type Ctx, type StreamItem } from '../ops/types.js';
 import { compileFilter } from './filter.js';
 import { recordOrigin } from '../admin/origin.js';
@@ -181,7 +181,7 @@ const subView = (s: SubRow, now: number): SubOut => {
 const subRow = (s: SubOut) =>
   `${s.id} topic=${s.topic} sink=${s.sink}${s.to ? ` to=${s.to}` : ''} mode=${s.mode} filter=${s.filter === null ? '-' : JSON.stringify(s.filter)} hop_max=${s.hop_max} cursor=${s.cursor} delivered=${s.delivered} filtered=${s.filtered} missed=${s.missed} dropped=${s.dropped} filter_ms=${s.filter_ms} expires=${s.expires}${s.paused ? ` paused_until=${s.paused_until} paused=${JSON.stringify(s.paused)}` : ''}`;
 
-const capOf = (lvl: number) => limit(`swarm.subs_l${Math.min(3, Math.max(0, lvl))}`);
+const capOf = (lvl: number) => limit(`swarm.subs_l${lvl4(lvl)}`);
 
 export const subCreateOp = defineOp({
   name: 'sub.create',

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { LIMITS, QUOTAS, TRUST_LEVELS, limit } from '../limits.js';
 import { shedTable } from '../control/shed.js';
 import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import type { AnyOperation, Core } from '../ops/types.js';
+import { METRICS_CONTENT_TYPE, renderMetrics } from '../metrics/metrics.js';
 
 const healthOut = z.object({
   ok: z.boolean(),
@@ -153,4 +154,52 @@ export const limitsOp = defineOp({
     ].join('\n'),
 });
 
-export const systemOps: AnyOperation[] = [healthOp, limitsOp];
+const readyOut = z.object({ ready: z.boolean(), phase: z.enum(['starting', 'ready', 'draining']), db: z.boolean() });
+type ReadyOut = z.infer<typeof readyOut>;
+
+/** The store's ping, false past `ms`: a database that hangs (a dropped network) is as unready as one that refuses. */
+function pingWithin(core: Core, ms: number): Promise<boolean> {
+  let t: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((ok) => (t = setTimeout(() => ok(false), ms)));
+  return Promise.race([core.store.ping().catch(() => false), late]).finally(() => clearTimeout(t));
+}
+
+export const readyOp = defineOp({
+  name: 'sys.ready',
+  title: 'Readiness',
+  summary: 'Whether this process takes requests: 200 when started and its database answers; 503 while it starts (migrations), drains after SIGTERM, or cannot reach the database. A balancer routes on this, a supervisor restarts on /healthz.',
+  input: z.object({}).strict(),
+  output: readyOut,
+  auth: 'anon',
+  readOnly: true,
+  shed: 'never',
+  idempotent: true,
+  rest: { method: 'GET', path: '/readyz', cache: 'no-store', statusOf: (o) => (o.ready ? 200 : 503) },
+  async run(ctx): Promise<ReadyOut> {
+    const { core } = ctx;
+    const phase = core.ready.phase;
+    // A draining process answers without asking the database: it is leaving either way.
+    const db = phase === 'draining' ? false : await pingWithin(core, limit('ready.db_wait'));
+    return { ready: phase === 'ready' && db, phase, db };
+  },
+  text: (r) => (r.ready ? 'ready' : `not ready: ${r.phase !== 'ready' ? r.phase : 'database unreachable'}`),
+});
+
+export const metricsOp = defineOp({
+  name: 'sys.metrics',
+  title: 'Prometheus metrics',
+  summary: 'Metrics in the Prometheus text format: calls, errors by code and latency per operation and face; event-loop lag, heap, shed level, frozen kinds; job queues; event-bus lag; database pool or WAL; git mirror and export age (poll token; or unauthenticated on CX_METRICS_ADDR).',
+  input: z.object({}).strict(),
+  output: z.object({ text: z.string() }),
+  auth: 'poll',
+  readOnly: true,
+  shed: 'never',
+  idempotent: true,
+  rest: { method: 'GET', path: '/metrics', cache: 'no-store', rawOnly: true, raw: (o) => ({ body: o.text, type: METRICS_CONTENT_TYPE }) },
+  async run(ctx) {
+    return { text: await renderMetrics(ctx.core) };
+  },
+  text: (o) => o.text,
+});
+
+export const systemOps: AnyOperation[] = [healthOp, readyOp, limitsOp, metricsOp];

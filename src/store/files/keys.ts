@@ -146,3 +146,6 @@ export function fileKeyStore(dataDir: string): KeyStore {
     },
   };
 }
+
+/** The file names of the secrets in a data directory (backups carry them: a restore needs them). */
+export const SECRET_FILES: readonly string[] = Object.values(FILES);

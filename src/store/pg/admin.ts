@@ -8,7 +8,7 @@
 import type { AdminRepo, Announcement, AsnPolicy, InboxEvent, InboxItem, Mark, OriginRow, PlatformCounts, StorageClass } from '../../core/admin/ports.js';
 import { AsnTable } from '../files/asn.js';
 import { PURGE_DELETE } from '../purge-targets.js';
-import { PLATFORM_COUNTERS } from '../platform-counters.js';
+import { DOMAIN_CLASSES, PLATFORM_COUNTERS } from '../platform-counters.js';
 import type { PgEvents } from './events.js';
 import type { Q, Sql } from './sql.js';
 
@@ -257,6 +257,11 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
         ledger: [count('ledger_postings'), '0::int8'],
         events: [count('events'), sum('events', 'octet_length(payload::text)')],
       };
+      for (const [cls, parts] of DOMAIN_CLASSES) {
+        const rows = parts.filter((p) => p.rows !== false).map((p) => count(p.table, p.where));
+        const bytes = parts.flatMap((p) => (p.bytes ? [sum(p.table, p.bytes.pg, p.where)] : []));
+        storage[cls] = [rows.join(' + ') || '0::int8', bytes.join(' + ') || '0::int8'];
+      }
       const select = [
         ...Object.entries(counters).map(([k, e]) => `${e} AS c_${k}`),
         ...Object.entries(storage).flatMap(([k, [r, b]]) => [`(${r})::int8 AS r_${k}`, `(${b})::int8 AS b_${k}`]),

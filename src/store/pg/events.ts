@@ -34,6 +34,8 @@ export interface PgEvents extends EventBus {
   start(): Promise<void>;
   /** Ends every subscription and listener (store close). */
   close(): Promise<void>;
+  /** The largest commit → live fan-out delay since the last call, ms (metrics). */
+  takeLag(): number;
 }
 
 /** The topics (and last ids) one write appended to: handed over when the write has ended. */
@@ -63,7 +65,7 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
   // than through AsyncLocalStorage: on Node 20 that turns on promise hooks for the whole process.
   const delivered = new Map<string, number>();
   const touched = new Set<string>();
-  const listeners = new Listeners();
+  const listeners = new Listeners(now);
   const subs = new Set<Subscription>();
   let flushing: Promise<void> | null = null;
 
@@ -181,6 +183,7 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
   let unlisten: (() => Promise<void>) | null = null;
 
   const bus: PgEvents = {
+    takeLag: () => listeners.takeLag(),
     async start() {
       unlisten = await sql.listen(CHANNEL, heard, lost);
     },

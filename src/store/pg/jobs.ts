@@ -8,7 +8,7 @@
 // `onReady` across replicas: after a job becomes due at once (enqueue, retryDead, nack with
 // retryInMs 0) commits, `pg_notify('cx_jobs', '<queue>')`; every store LISTENs and wakes its
 // workers of that queue. Delayed jobs are found by the workers' slow poll (jobs.poll_ms).
-import type { EnqueueOpts, Job, JobQueue, QueueStats } from '../../core/jobs/ports.js';
+import type { EnqueueOpts, Job, JobQueue, QueueKindStats, QueueStats } from '../../core/jobs/ports.js';
 import { limit } from '../../core/limits.js';
 import { backoffMs, checkMs, JOB_COLS as COLS, JOB_ERROR_MAX as ERROR_MAX, jobOf, jobToken as token, type JobRow } from '../shared.js';
 import type { Sql } from './sql.js';
@@ -138,6 +138,19 @@ export function pgJobs(sql: Sql, now: () => number): JobQueue & { start(): Promi
         [queue, now()],
       );
       return r.rows[0]!;
+    },
+    async overview(): Promise<QueueKindStats[]> {
+      const r = await sql.query<QueueKindStats>(
+        `SELECT split_part(queue, ':', 1) AS kind,
+                count(*) FILTER (WHERE state = 'q' AND due <= $1) AS ready,
+                count(*) FILTER (WHERE state = 'q' AND due > $1 AND lease IS NULL) AS delayed,
+                count(*) FILTER (WHERE state = 'q' AND due > $1 AND lease IS NOT NULL) AS leased,
+                count(*) FILTER (WHERE state = 'dead') AS dead,
+                min(due) FILTER (WHERE state = 'q' AND due <= $1) AS "oldestReadyAt"
+         FROM jobs GROUP BY 1 ORDER BY 1`,
+        [now()],
+      );
+      return r.rows.map((x) => ({ ...x, oldestReadyAt: x.oldestReadyAt === null ? null : Number(x.oldestReadyAt) }));
     },
     async dead(queue, n) {
       return (await sql.query<Row>(`SELECT ${COLS} FROM jobs WHERE queue = $1 AND state = 'dead' ORDER BY due DESC, n DESC LIMIT $2`, [queue, n])).rows.map(toJob);

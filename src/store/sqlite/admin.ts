@@ -5,7 +5,7 @@ import { type Db, LIMIT } from './db.js';
 import type { SqliteEvents } from './events.js';
 import { AsnTable } from '../files/asn.js';
 import { PURGE_DELETE } from '../purge-targets.js';
-import { PLATFORM_COUNTERS } from '../platform-counters.js';
+import { DOMAIN_CLASSES, PLATFORM_COUNTERS } from '../platform-counters.js';
 
 interface AnnRow extends Omit<Announcement, 'kind'> {
   kind: Announcement['kind'];
@@ -247,6 +247,11 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
         { cls: 'blob', rows: count('blob_data'), bytes: bytes('SELECT coalesce(sum(length(bytes)), 0) AS n FROM blob_data') },
         { cls: 'ledger', rows: count('ledger_postings'), bytes: 0 },
         { cls: 'events', rows: count('events'), bytes: bytes('SELECT coalesce(sum(length(payload)), 0) AS n FROM events') },
+        ...DOMAIN_CLASSES.map(([cls, parts]) => ({
+          cls,
+          rows: parts.reduce((n, p) => n + (p.rows === false ? 0 : count(p.table, p.where)), 0),
+          bytes: parts.reduce((n, p) => n + (p.bytes ? bytes(`SELECT coalesce(sum(${p.bytes.sqlite}), 0) AS n FROM ${p.table} ${p.where ?? ''}`) : 0), 0),
+        })),
       ];
       const page = (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
       return { counters, storage, engine: `sqlite-${String(db.pragma('journal_mode', { simple: true }))}`, file_bytes: page };

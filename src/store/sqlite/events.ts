@@ -31,6 +31,8 @@ export interface SqliteEvents extends EventBus {
   after<T>(write: () => T): T;
   /** Ends every subscription and listener (store close). */
   close(): void;
+  /** The largest commit → live fan-out delay since the last call, ms (metrics). */
+  takeLag(): number;
 }
 
 
@@ -54,7 +56,7 @@ export function sqliteEvents(db: Db, now: () => number, bufferCap = limit('event
   // Live fan-out state: per topic the last id handed to listeners, and the topics written since.
   const delivered = new Map<string, number>();
   const touched = new Set<string>();
-  const listeners = new Listeners();
+  const listeners = new Listeners(now);
   const subs = new Set<Subscription>();
   let flushing = false;
 
@@ -123,6 +125,7 @@ export function sqliteEvents(db: Db, now: () => number, bufferCap = limit('event
   const on = (sel: TopicSelector, fn: (e: BusEvent) => void): (() => void) => listeners.on(sel, fn);
 
   const bus: SqliteEvents = {
+    takeLag: () => listeners.takeLag(),
     append,
     flush,
     after,

@@ -1,6 +1,7 @@
 // The SQLite adapter: one database file under the data directory (commons.db), and the KB lookup
 // counts in a second one (kb-hits.db, attached; see attachHits).
 import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { workspaceKeyOf } from '../../config.js';
 import { limit } from '../../core/limits.js';
 import type { Store } from '../../core/store.js';
@@ -30,6 +31,8 @@ import { fileExports } from '../files/exports.js';
 import { sqliteAdmin } from './admin.js';
 import { sqliteInj } from './inj.js';
 import { sqlitePowRates } from './pow-rates.js';
+import { sqliteKeyPrints } from './key-prints.js';
+import { sqliteGitPacks } from './git-packs.js';
 import { sqliteLeader } from './leader.js';
 
 /**
@@ -37,6 +40,15 @@ import { sqliteLeader } from './leader.js';
  * workspace.key is read, or made, exactly as the config does, so the server reads the same rows.
  */
 /** `opts.now`: the clock of time-based ports (event retention, job leases); tests move it by hand. */
+/** Size of a database's write-ahead log (0 when there is none, e.g. after a clean close). */
+function walBytes(file: string): number {
+  try {
+    return statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
 export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'normal', workspaceKey?: Buffer, opts: { now?: () => number } = {}): Store & { file: string } {
   const now = opts.now ?? Date.now;
   const master = workspaceKey ?? workspaceKeyOf(dataDir);
@@ -84,7 +96,10 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     inj: sqliteInj(db),
     powRates: sqlitePowRates(db),
     leader: sqliteLeader(),
+    keyPrints: sqliteKeyPrints(db),
+    gitPacks: sqliteGitPacks(db),
     busyMs: () => busy.ms,
+    health: () => ({ wal: { 'commons.db': walBytes(file), 'kb-hits.db': walBytes(hitsFile) }, busLagMs: events.takeLag() }),
     // One process owns the database file and sees every request: its buckets can stay in memory.
     quotas: new MemoryQuotaRepo(),
     async ping() {

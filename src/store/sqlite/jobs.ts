@@ -6,7 +6,7 @@
 // that ack, nack and extend must present, so a worker whose lease expired and was redelivered
 // cannot complete the job a second time. PostgreSQL later: the same rows, leased with
 // `SELECT ... FOR UPDATE SKIP LOCKED` and NOTIFY for `onReady`.
-import type { EnqueueOpts, Job, JobQueue, QueueStats } from '../../core/jobs/ports.js';
+import type { EnqueueOpts, Job, JobQueue, QueueKindStats, QueueStats } from '../../core/jobs/ports.js';
 import { limit } from '../../core/limits.js';
 import { backoffMs, checkMs, JOB_COLS as COLS, JOB_ERROR_MAX as ERROR_MAX, jobOf, jobToken as token, type JobRow } from '../shared.js';
 import { type Db, LIMIT } from './db.js';
@@ -34,6 +34,15 @@ export function sqliteJobs(db: Db, now: () => number): JobQueue & { close(): voi
             coalesce(sum(state = 'q' AND due > @t AND lease IS NOT NULL), 0) AS leased,
             coalesce(sum(state = 'dead'), 0) AS dead
      FROM jobs WHERE queue = @q`,
+  );
+  const overview = db.prepare(
+    `SELECT CASE WHEN instr(queue, ':') > 0 THEN substr(queue, 1, instr(queue, ':') - 1) ELSE queue END AS kind,
+            coalesce(sum(state = 'q' AND due <= @t), 0) AS ready,
+            coalesce(sum(state = 'q' AND due > @t AND lease IS NULL), 0) AS delayed,
+            coalesce(sum(state = 'q' AND due > @t AND lease IS NOT NULL), 0) AS leased,
+            coalesce(sum(state = 'dead'), 0) AS dead,
+            min(CASE WHEN state = 'q' AND due <= @t THEN due END) AS oldestReadyAt
+     FROM jobs GROUP BY kind ORDER BY kind`,
   );
   const selDead = db.prepare(`SELECT ${COLS} FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY due DESC, n DESC ${LIMIT}`);
   const revive = db.prepare("UPDATE jobs SET state = 'q', tries = 0, due = @now, lease = NULL, lease_until = NULL, updated = @now WHERE id = @id AND state = 'dead' RETURNING queue");
@@ -124,6 +133,9 @@ export function sqliteJobs(db: Db, now: () => number): JobQueue & { close(): voi
     },
     async stats(queue): Promise<QueueStats> {
       return stats.get({ q: queue, t: now() }) as QueueStats;
+    },
+    async overview(): Promise<QueueKindStats[]> {
+      return overview.all({ t: now() }) as QueueKindStats[];
     },
     async dead(queue, n) {
       return (selDead.all(queue, n) as Row[]).map(toJob);

@@ -1,4 +1,4 @@
--- Outcomes of KB entries (PostgreSQL twin of src/store/sqlite/migrations/029_kb_outcomes.sql):
+-- Outcomes of KB entries (PostgreSQL twin of src/store/sqlite/migrations/032_kb_outcomes.sql):
 -- one per identity and entry, replacing kb_votes; net and root group principals, never shown.
 CREATE TABLE kb_outcomes (
   entry BIGINT NOT NULL REFERENCES kb_entries(n) ON DELETE CASCADE,
