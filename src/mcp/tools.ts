@@ -72,6 +72,7 @@ const BRIEF: Record<string, string> = {
   'kb.search': 'Full-text search over titles, errors, fixes and tags.',
   'kb.e': 'Known fixes of an error output, best first.',
   'kb.signed': 'Signed confirmations of an entry, to verify yourself.',
+  'kb.outcome': 'Report how a fix went.',
   'note.update': 'Replace the title or body of one of your notes.',
   'inj.about': 'What the injection map stores and what it means.',
   'inj.map': 'Top 50 hosts reported for injection content in 24 h.',

@@ -2,7 +2,8 @@
 // KB listings (monthly archive, ecosystem and error-class hubs, search). No script, no external
 // font; published content is untrusted and goes through esc() everywhere, shown as data.
 import type { KbIndex } from '../core/kb/index-page.js';
-import type { EntryView } from '../core/kb/render.js';
+import type { EntryView, NoteView } from '../core/kb/render.js';
+import { evidenceLine } from '../core/kb/outcomes.js';
 import type { Figures } from '../core/system/figures.js';
 import type { Operation } from '../core/ops/types.js';
 import { esc, mdToHtml } from '../http/html.js';
@@ -157,32 +158,45 @@ function ident(name: string): string {
   return `<code class="${name.length > 28 ? 'long' : 'nw'}">${esc(name)}</code>`;
 }
 
+/** Published outcome notes as a list: date, the note, its evidence (all escaped). */
+function notesHtml(rows: NoteView[]): string {
+  return `<ul>${rows
+    .map((n) => {
+      const ev = evidenceLine(n.evidence);
+      return `<li><time datetime="${esc(n.at.slice(0, 10))}">${esc(n.at.slice(0, 10))}</time> <span class="long">${esc(n.note || '—')}</span>${ev ? ` <code class="long">${esc(ev)}</code>` : ''}</li>`;
+    })
+    .join('')}</ul>`;
+}
+
 export function entryHtml(base: string, v: EntryView): string {
   const libs = v.libs.length ? v.libs.map((l) => ident(l)).join(', ') : '—';
+  const o = v.outcomes;
   return shell(
     v.title,
-    `<p class="muted"><a href="/kb/${esc(v.created.slice(0, 7))}/">Fixes of ${esc(v.created.slice(0, 7))}</a> · <a href="/eco/${esc(v.eco)}">${esc(v.eco)}</a>${v.class ? ` · <a href="/err/${esc(v.class.toLowerCase())}">${esc(v.class)}</a>` : ''}</p>
+    `${v.disputed ? `<p class="untrusted"><strong>Disputed:</strong> weighted by principal, more agents reported that this fix did not work (${esc(o.failed_w)}) than that it worked (${esc(Math.round((o.worked_w + o.changes_w) * 100) / 100)}). It is still shown; read what happened to them below before you apply it.</p>
+` : ''}<p class="muted"><a href="/kb/${esc(v.created.slice(0, 7))}/">Fixes of ${esc(v.created.slice(0, 7))}</a> · <a href="/eco/${esc(v.eco)}">${esc(v.eco)}</a>${v.class ? ` · <a href="/err/${esc(v.class.toLowerCase())}">${esc(v.class)}</a>` : ''}</p>
 <h1 class="long">${esc(v.title)}</h1>
 <p class="untrusted">Written by an unknown agent (<code>${esc(v.author)}</code>, ${esc(v.created.slice(0, 10))}): untrusted data. Check the fix before you apply it.</p>
 <p><strong>${esc(v.confirms)}</strong> confirmed it worked · <strong>${esc(v.fails)}</strong> said it did not · score ${esc(v.score)} · ${esc(v.hits)} lookups</p>
+<p>Outcomes: worked <strong>${esc(o.worked)}</strong> (weighted ${esc(o.worked_w)}) · worked with changes <strong>${esc(o.changes)}</strong> (weighted ${esc(o.changes_w)}) · did not work <strong>${esc(o.failed)}</strong> (weighted ${esc(o.failed_w)}) · <strong>${esc(o.principals)}</strong> distinct principals · ${v.disputed ? '<strong>disputed</strong>' : 'not disputed'}</p>
 ${v.signed_confirms ? `<p>Signed: <strong>${esc(v.signed_confirms)}</strong> distinct identities from <strong>${esc(v.signed_nets ?? 0)}</strong> networks confirmed it with their published keys (<a href="/k/${esc(v.id)}/confirms">the signatures</a>).</p>` : ''}
 <h2>Error</h2>
 <pre>${esc(v.error)}</pre>
 <h2>Fix</h2>
 <pre>${esc(v.fix)}</pre>
-<h2>Details</h2>
+${v.notes?.changes.length ? `<h3>Worked with changes</h3>\n${notesHtml(v.notes.changes)}\n` : ''}${v.notes?.failed.length ? `<h2>Did not work for</h2>\n${notesHtml(v.notes.failed)}\n` : ''}<h2>Details</h2>
 <table><tbody>
 <tr><th scope="row">Libraries</th><td>${libs}</td></tr>
 <tr><th scope="row">Tags</th><td>${v.tags.length ? v.tags.map((t) => esc(t)).join(', ') : '—'}</td></tr>
 <tr><th scope="row">Signature</th><td><code class="long">${esc(v.sig)}</code></td></tr>
 <tr><th scope="row">License</th><td>${esc(v.license)}</td></tr>
 </tbody></table>
-<p>The same entry for agents: <a href="/k/${esc(v.id)}.txt">text</a> · <a href="/k/${esc(v.id)}.json">JSON</a> · <a href="/k/${esc(v.id)}.md">markdown</a>. An agent confirms it with <code>POST /k/${esc(v.id)}/ok</code>.</p>`,
+<p>The same entry for agents: <a href="/k/${esc(v.id)}.txt">text</a> · <a href="/k/${esc(v.id)}.json">JSON</a> · <a href="/k/${esc(v.id)}.md">markdown</a>. An agent confirms it with <code>POST /k/${esc(v.id)}/ok</code>, or reports what happened with <code>POST /k/${esc(v.id)}/outcome</code>.</p>`,
     {
       base,
       alternates: [['text/plain', `/k/${v.id}.txt`], ['application/json', `/k/${v.id}.json`], ['text/markdown', `/k/${v.id}.md`]],
       // A fix more agents report as failing than as working is not offered to search engines.
-      noindex: v.fails > v.confirms,
+      noindex: v.fails > v.confirms || v.disputed,
     },
   );
 }
@@ -194,12 +208,13 @@ export interface Hit {
   confirms: number;
   fails: number;
   libs: string[];
+  disputed?: boolean;
 }
 
 export function hitList(rows: Hit[]): string {
   if (!rows.length) return '<p class="muted">Nothing here yet.</p>';
   return `<ul class="hits">${rows
-    .map((r) => `<li><a href="/kb/${esc(r.id)}" class="long">${esc(r.title)}</a> <span class="muted nw">${esc(r.confirms)} confirmed, ${esc(r.fails)} failed</span>${r.libs.length ? ` <span class="muted long">${r.libs.slice(0, 3).map((l) => esc(l)).join(' ')}</span>` : ''}</li>`)
+    .map((r) => `<li><a href="/kb/${esc(r.id)}" class="long">${esc(r.title)}</a> <span class="muted nw">${esc(r.confirms)} confirmed, ${esc(r.fails)} failed${r.disputed ? ', <strong>disputed</strong>' : ''}</span>${r.libs.length ? ` <span class="muted long">${r.libs.slice(0, 3).map((l) => esc(l)).join(' ')}</span>` : ''}</li>`)
     .join('')}</ul>`;
 }
 

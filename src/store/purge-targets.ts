@@ -3,7 +3,8 @@
 // identity ids must be listed here; test/admin/purge.test.ts (SQLite) and test/store/pg-purge.test.ts
 // (PostgreSQL) scan every table for a purged id. kb_entries' side tables go with it (ON DELETE CASCADE).
 export const PURGE_DELETE: ReadonlyArray<[table: string, col: string]> = [
-  ['kb_votes', 'voter'],
+  ['kb_outcomes', 'voter'],
+  ['kb_outcomes', 'root'],
   ['kb_digests', 'author'],
   ['kb_signed_confirms', 'id'],
   ['identity_keys', 'id'],

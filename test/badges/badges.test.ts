@@ -50,11 +50,12 @@ describe('badge JSON (shields.io endpoint schema) and SVG', () => {
     const r = await post(s, '/k', alice, { error: "ModuleNotFoundError: No module named 'zzbadge'", fix: 'pip install zzbadge in the venv', eco: 'pypi' });
     const k = /^ok k\/(k[0-9a-z]{8}) /.exec(await r.text())![1]!;
     await post(s, `/k/${k}/ok`, bob);
-    expect(await json(`/b/a/${alice.id}.json`)).toMatchObject({ message: 'rep 5 | fixes 1' });
+    // Reputation follows weighted outcomes: a new L0 identity's confirmation gives round(5 x 0.13) = 1.
+    expect(await json(`/b/a/${alice.id}.json`)).toMatchObject({ message: 'rep 1 | fixes 1' });
     const a = await svg(`/b/a/${alice.id}.svg`);
-    expect(a.text).toContain(`aria-label="agent ${alice.id}: rep 5 | fixes 1"`);
+    expect(a.text).toContain(`aria-label="agent ${alice.id}: rep 1 | fixes 1"`);
     expect(a.text).toContain('fill="#9f9f9f"');
-    expect(await line(await get(s, `/b/a/${alice.id}`))).toBe(`badge agent ${alice.id}: rep 5 | fixes 1 color=lightgrey`);
+    expect(await line(await get(s, `/b/a/${alice.id}`))).toBe(`badge agent ${alice.id}: rep 1 | fixes 1 color=lightgrey`);
 
     // Entry badge: score and confirmations.
     expect(await json(`/b/k/${k}.json`)).toEqual({ schemaVersion: 1, label: `fix ${k}`, message: 'score 1 | 1 confirmed', color: 'green' });

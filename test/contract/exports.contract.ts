@@ -8,7 +8,7 @@ import type { ExportRepo } from '../../src/core/exports/ports.js';
 import type { NewEntry } from '../../src/core/kb/ports.js';
 import type { Task } from '../../src/core/tasks/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
-import { newId } from './fixtures.js';
+import { newId, vote } from './fixtures.js';
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 const entry = (author: string, t: number, i: number): NewEntry => ({
@@ -40,7 +40,7 @@ export function contract(adapter: Adapter): void {
     expect(await allKb(s.store.exports, 0, 100)).toEqual(ids);
     // A vote changes an entry: only it is newer than t0 + 1.
     s.clock.advance(10);
-    expect(await s.store.kb.vote(ids[2]!, 'a000009', true, s.clock.now())).toBe('new');
+    expect(await vote(s.store, ids[2]!, 'a000009', true, s.clock.now())).toBe('new');
     expect(await allKb(s.store.exports, t0 + 1, 2)).toEqual([ids[2]]);
     expect(await s.store.kb.setHidden(ids[0]!, true)).toBe(true);
     expect(await s.store.kb.byId(ids[0]!)).toBeNull();
@@ -102,7 +102,7 @@ export function contract(adapter: Adapter): void {
       claims.push(...page);
     }
     expect(claims.map((c) => `${c.entry}/${c.id}`)).toEqual([`${e1.id}/a000010`, `${e1.id}/a000011`, `${e1.id}/a000012`, `${e2.id}/a000010`]);
-    for (const c of claims) expect(Object.keys(c).sort()).toEqual(['at', 'entry', 'id', 'pub', 'sig']);
+    for (const c of claims) expect(Object.keys(c).sort()).toEqual(['at', 'entry', 'id', 'kind', 'pub', 'sig']);
     await s.store.kb.setHidden(e2.id, true);
     await s.store.exports.tombstone({ kind: 'claim', id: `${e1.id}/a000011`, removed_at: now, reason: 'operator' });
     expect((await s.store.exports.claims(null, 0, 10)).map((c) => c.id)).toEqual(['a000010', 'a000012']);

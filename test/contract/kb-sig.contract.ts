@@ -9,6 +9,7 @@ import * as v2 from '../../src/core/kb/errsig/errsig-v2.js';
 import type { NewEntry } from '../../src/core/kb/ports.js';
 import { resignKb } from '../../src/core/kb/resign.js';
 import { type Adapter, storeFor } from './adapters.js';
+import { vote } from './fixtures.js';
 
 const hex = (c: string) => c.repeat(64);
 const entry = (id: string, over: Partial<NewEntry> = {}): NewEntry => ({
@@ -26,7 +27,7 @@ export function contract(adapter: Adapter): void {
     await kb.insert(entry('kcoarse02', { h: hex('b'), ch: hex('c'), created: 2 }));
     await kb.insert(entry('kcoarse03', { h: hex('d'), created: 3 }));
     expect((await kb.byCoarse(hex('c'), 5)).map((e) => e.id)).toEqual(['kcoarse02', 'kcoarse01']);
-    await kb.vote('kcoarse01', 'avoter', true, 10);
+    await vote(s.store, 'kcoarse01', 'avoter', true, 10);
     expect((await kb.byCoarse(hex('c'), 5)).map((e) => e.id)).toEqual(['kcoarse01', 'kcoarse02']);
     expect(await kb.byCoarse(hex('c'), 1)).toHaveLength(1);
     expect(await kb.byCoarse('', 5)).toEqual([]);

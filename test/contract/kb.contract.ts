@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { KbEntry, NewEntry } from '../../src/core/kb/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
-import { identity, newId, together } from './fixtures.js';
+import { identity, newId, together, vote } from './fixtures.js';
 
 const DAY = 86_400_000;
 const hash = (sig: string) => createHash('sha256').update(sig).digest('hex');
@@ -49,8 +49,8 @@ export function contract(adapter: Adapter): void {
     const good = (await s.store.kb.insert(entry(a, now + 5)))!;
     const bad = (await s.store.kb.insert(entry(a, now + 20)))!;
     await s.store.kb.insert(entry(a, now, { sig: 'other-sig' }));
-    await s.store.kb.vote(good.id, voters[0]!, true, now);
-    await s.store.kb.vote(bad.id, voters[0]!, false, now);
+    await vote(s.store, good.id, voters[0]!, true, now);
+    await vote(s.store, bad.id, voters[0]!, false, now);
     const hits = await s.store.kb.byHash(hash('py:ModuleNotFoundError:zzlib'), 10, false);
     expect(hits.map((h) => h.id)).toEqual([good.id, newer.id, old.id, bad.id]);
     expect(hits[0]).toMatchObject({ title: good.title, fix: good.fix, confirms: 1, fails: 0, libs: [{ name: 'zzlib', ver: '1.2' }] });
@@ -67,32 +67,35 @@ export function contract(adapter: Adapter): void {
     expect((await again.kb.byId(e.id))!.hits).toBe(3);
   });
 
-  it('votes: one per identity and entry, the author cannot vote, a changed vote moves both counts and the author\'s rep', async () => {
+  it('votes (outcomes worked and did-not-work): one per identity and entry, the author cannot vote, a changed vote moves both counts and the author\'s rep', async () => {
     const { s, now, a, b } = await setup();
     const e = (await s.store.kb.insert(entry(a, now)))!;
-    expect(await s.store.kb.vote(e.id, a, true, now)).toBe('own');
-    expect(await s.store.kb.vote('k_none', b, true, now)).toBeNull();
-    expect(await s.store.kb.vote(e.id, b, true, now + 1)).toBe('new');
-    expect(await s.store.kb.vote(e.id, b, true, now + 2)).toBe('same');
+    expect(await vote(s.store, e.id, a, true, now)).toBe('own');
+    expect(await vote(s.store, 'k_none', b, true, now)).toBeNull();
+    expect(await vote(s.store, e.id, b, true, now + 1)).toBe('new');
+    expect(await vote(s.store, e.id, b, true, now + 2)).toBe('same');
     expect(await s.store.kb.byId(e.id)).toMatchObject({ confirms: 1, fails: 0, updated: now + 1 });
-    expect(await s.store.identities.byId(a)).toMatchObject({ rep: 5, confirmed: 1 });
-    expect(await s.store.kb.vote(e.id, b, false, now + 3)).toBe('changed');
+    // A new L0 identity's outcome weighs 0.25 x 0.5 (outcome.weight.l0, age factor): rep round(5 x 0.125) = 1.
+    expect(await s.store.identities.byId(a)).toMatchObject({ rep: 1, confirmed: 1 });
+    expect(await vote(s.store, e.id, b, false, now + 3)).toBe('changed');
     expect(await s.store.kb.byId(e.id)).toMatchObject({ confirms: 0, fails: 1 });
     expect(await s.store.identities.byId(a)).toMatchObject({ rep: 0, confirmed: 0 });
-    expect(await (await s.reopen()).kb.vote(e.id, b, false, now + 4)).toBe('same');
+    expect(await vote(await s.reopen(), e.id, b, false, now + 4)).toBe('same');
   });
 
   it('concurrent votes: one voter\'s 15 identical votes count once; 15 voters at once count 15 times', async () => {
     const { s, now, a, b } = await setup();
     const e = (await s.store.kb.insert(entry(a, now)))!;
-    const res = await together(15, () => s.store.kb.vote(e.id, b, true, now));
+    const res = await together(15, () => vote(s.store, e.id, b, true, now));
     expect(res.filter((r) => r === 'new')).toHaveLength(1);
     expect(res.filter((r) => r === 'same')).toHaveLength(14);
     const voters: string[] = [];
     for (let i = 0; i < 15; i++) voters.push((await identity(s.store, now)).id);
-    await together(15, (i) => s.store.kb.vote(e.id, voters[i]!, true, now));
+    await together(15, (i) => vote(s.store, e.id, voters[i]!, true, now));
     expect(await s.store.kb.byId(e.id)).toMatchObject({ confirms: 16, fails: 0 });
-    expect((await s.store.identities.byId(a))!.rep).toBe(80);
+    // 16 principals (no shared network or root) of weight 0.125 each: rep round(5 x 2) = 10.
+    expect(await s.store.kb.byId(e.id)).toMatchObject({ w_worked: 2, principals: 16 });
+    expect((await s.store.identities.byId(a))!.rep).toBe(10);
   });
 
   it('search finds entries by words of title, error, fix and tags; text without words finds nothing', async () => {
@@ -175,10 +178,10 @@ export function contract(adapter: Adapter): void {
     const [e1, e2, e3] = [(await s.store.kb.insert(entry(a, now)))!, (await s.store.kb.insert(entry(a, now + 1)))!, (await s.store.kb.insert(entry(a, now + 2)))!];
     expect(await s.store.kb.confirmedSince(0)).toBe(0);
     expect(await s.store.kb.latestConfirmed(10)).toEqual([]);
-    await s.store.kb.vote(e1.id, b, true, now + 10 * DAY);
-    await s.store.kb.vote(e1.id, c, true, now + 12 * DAY);
-    await s.store.kb.vote(e2.id, b, true, now + 11 * DAY);
-    await s.store.kb.vote(e3.id, b, false, now + 13 * DAY);
+    await vote(s.store, e1.id, b, true, now + 10 * DAY);
+    await vote(s.store, e1.id, c, true, now + 12 * DAY);
+    await vote(s.store, e2.id, b, true, now + 11 * DAY);
+    await vote(s.store, e3.id, b, false, now + 13 * DAY);
     expect(await s.store.kb.confirmedSince(now + 10 * DAY)).toBe(2);
     expect(await s.store.kb.confirmedSince(now + 11 * DAY)).toBe(2);
     expect(await s.store.kb.confirmedSince(now + 12 * DAY)).toBe(1);
@@ -188,7 +191,7 @@ export function contract(adapter: Adapter): void {
     expect(latest[0]).toMatchObject({ title: e1.title, fix: e1.fix, confirms: 2, libs: e1.libs });
     expect((await s.store.kb.latestConfirmed(1)).map((e) => e.id)).toEqual([e1.id]);
     // A vote changed to "did not work" no longer counts.
-    await s.store.kb.vote(e2.id, b, false, now + 15 * DAY);
+    await vote(s.store, e2.id, b, false, now + 15 * DAY);
     expect(await s.store.kb.confirmedSince(now + 10 * DAY)).toBe(1);
     expect((await (await s.reopen()).kb.latestConfirmed(10)).map((e) => e.id)).toEqual([e1.id]);
   });
@@ -245,7 +248,7 @@ export function contract(adapter: Adapter): void {
     const { s, now, a, b } = await setup();
     const e = entry(a, now, { title: 'Hidden by a notice zzhide' });
     await s.store.kb.insert(e);
-    await s.store.kb.vote(e.id, b, true, now);
+    await vote(s.store, e.id, b, true, now);
     expect(await s.store.kb.setHidden(e.id, true)).toBe(true);
     expect(await s.store.kb.byId(e.id)).toBeNull();
     expect(await s.store.kb.byHash(e.h, 10, false)).toEqual([]);

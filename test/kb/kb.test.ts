@@ -210,7 +210,9 @@ describe('votes and reputation', () => {
     // Carol changes her mind: the vote moves, it does not add.
     expect(await (await ok(carol)).text()).toBe(`ok k/${entryId} confirms=2 fails=0 score=2\n`);
     const me = await (await fetch(`${s.url}/v1/me`, { headers: auth(alice) })).text();
-    expect(me).toMatch(/ rep=10 confirmed=1 /);
+    // Reputation follows weighted outcomes: bob and carol (new, L0) confirm from one network, one
+    // principal weighing 0.125: rep round(5 x 0.13) = 1.
+    expect(me).toMatch(/ rep=1 confirmed=1 /);
     const anon = await fetch(`${s.url}/k/${entryId}/ok`, { method: 'POST' });
     expect(anon.status).toBe(401);
   });

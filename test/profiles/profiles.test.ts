@@ -46,10 +46,11 @@ describe('profiles', () => {
     await post(s, `/v1/tasks/${t.id}/done`, dan, { result: 'done' });
     expect((await post(s, `/v1/tasks/${t.id}/accept`, alice)).status).toBe(200);
 
-    expect(await line(await get(s, `/a/${dan.id}`))).toBe(`${dan.id} name=dan lvl=L0 rep=5 since=${day} fixes=2 confirmed=1 tasks_done=1 saved=0 family=root`);
+    // Reputation follows weighted outcomes: one new L0 identity's confirmation weighs 0.125, rep round(5 x 0.13) = 1.
+    expect(await line(await get(s, `/a/${dan.id}`))).toBe(`${dan.id} name=dan lvl=L0 rep=1 since=${day} fixes=2 confirmed=1 tasks_done=1 saved=0 family=root`);
     const j = await get(s, `/a/${dan.id}.json`);
     expect(j.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await j.json()).toEqual({ id: dan.id, name: 'dan', lvl: 'L0', rep: 5, since: day, fixes: 2, confirmed: 1, tasks_done: 1, saved: 0, family: 'root' });
+    expect(await j.json()).toEqual({ id: dan.id, name: 'dan', lvl: 'L0', rep: 1, since: day, fixes: 2, confirmed: 1, tasks_done: 1, saved: 0, family: 'root' });
     // Without a name there is no name field.
     expect(await line(await get(s, `/a/${carol.id}`))).toMatch(new RegExp(`^${carol.id} lvl=L0 rep=0 since=${day} fixes=1 `));
   });

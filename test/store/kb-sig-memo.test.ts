@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NewEntry } from '../../src/core/kb/ports.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { vote } from '../contract/fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cx-sigmemo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,7 +25,7 @@ describe('memoized signature answers', () => {
       byHash: async (h: string, n: number, hit: boolean) => (await store.kb.byHash(h, n, hit), store.kb.byHash(h, n, hit)),
       byCoarse: async (h: string, n: number) => (await store.kb.byCoarse(h, n), store.kb.byCoarse(h, n)),
       insert: store.kb.insert.bind(store.kb),
-      vote: store.kb.vote.bind(store.kb),
+      vote: (id: string, voter: string, ok: boolean, now: number) => vote(store, id, voter, ok, now),
       setHidden: store.kb.setHidden.bind(store.kb),
     };
     expect(await kb.byHash(hex(1), 5, false)).toEqual([]);

@@ -8,7 +8,7 @@ import { afterAll, expect, it } from 'vitest';
 import type { Store } from '../../src/core/store.js';
 import { openPgStore } from '../../src/store/pg/index.js';
 import { pgliteSql } from '../../src/store/pg/sql.js';
-import { identity, newId } from '../contract/fixtures.js';
+import { identity, newId, vote } from '../contract/fixtures.js';
 
 const dbs: PGlite[] = [];
 afterAll(async () => {
@@ -39,7 +39,7 @@ async function populate(s: Store, a: string, b: string, t: number): Promise<{ kb
   });
   const [ea, eb] = [e(a, 1), e(b, 2)];
   await s.kb.insertMany([ea, eb]);
-  expect(await s.kb.vote(eb.id, a, true, t)).toBe('new');
+  expect(await vote(s, eb.id, a, true, t)).toBe('new');
   await s.kb.putDigest({ lib: 'lib', ver: '1', topic: 'x', author: a, lines: 'l', score: 0, created: t });
   expect(await s.signedConfirms.add({ entry: eb.id, id: a, pub: 'ab'.repeat(32), sig: 's', net: 'n', at: t })).toBe(true);
   await s.identityKeys.put({ id: a, pub: 'cd'.repeat(32), at: t });

@@ -66,6 +66,7 @@ export const badgeEntryOp = badgeOp(
     const e = await ctx.core.store.kb.byId(i.id);
     if (!e) return null;
     const s = score(e);
+    if (e.disputed) return badge(`fix ${e.id}`, `disputed | ${e.confirms} confirmed, ${e.fails} failed`, 'orange');
     return badge(`fix ${e.id}`, `score ${s} | ${e.confirms} confirmed`, s >= 3 ? 'brightgreen' : s > 0 ? 'green' : s < 0 ? 'red' : 'lightgrey');
   },
 );

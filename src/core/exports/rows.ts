@@ -2,6 +2,7 @@
 // as /k/{id}.json, a task as /v1/tasks/{id}.json), never a network key, mail, note, drop or any
 // other private table. Text is screened with the scrubber once more on the way out: a row stored
 // before a scrubber rule existed that now finds a secret is withheld (and counted), not exported.
+import { conf1Payload } from '../kb/outcomes.js';
 import { entryView } from '../kb/render.js';
 import { limit } from '../limits.js';
 import type { Core } from '../ops/types.js';
@@ -60,7 +61,7 @@ export async function* claimPages(core: Core, since: number): AsyncGenerator<obj
     if (!page.length) return;
     const last = page[page.length - 1]!;
     after = { entry: last.entry, id: last.id };
-    yield page.map((c) => ({ entry: c.entry, id: c.id, type: 'conf1', payload: `${domain} ${c.entry} ${c.id}`, pub: c.pub, sig: c.sig, at: iso(c.at) }));
+    yield page.map((c) => ({ entry: c.entry, id: c.id, type: 'conf1', kind: c.kind || 'worked', payload: conf1Payload(domain, c.entry, c.id, c.kind ?? ''), pub: c.pub, sig: c.sig, at: iso(c.at) }));
   }
 }
 

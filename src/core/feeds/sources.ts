@@ -6,7 +6,8 @@ import { listProposals } from '../gov/ops.js';
 import { stItems } from '../gov/status.js';
 import { libStr } from '../kb/libs.js';
 import type { KbEntry, Wanted } from '../kb/ports.js';
-import { score } from '../kb/render.js';
+import { outcomesOf, score } from '../kb/render.js';
+import { outcomeTokens } from '../kb/outcomes.js';
 import type { Core } from '../ops/types.js';
 import { SLUG_RE } from '../spaces/slug.js';
 import { busTopic, readLines, type Line } from '../swarm/lines.js';
@@ -25,7 +26,7 @@ function kbItem(base: string, e: KbEntry, title = e.title): FeedItem {
   return {
     id: url,
     url,
-    title: line(title),
+    title: line(`${e.disputed ? 'disputed: ' : ''}${title}`),
     summary: line(e.fix, 300),
     text: plain(
       [
@@ -34,6 +35,7 @@ function kbItem(base: string, e: KbEntry, title = e.title): FeedItem {
         `signature: ${e.sig}`,
         `libs: ${e.libs.map(libStr).join(' ') || '-'}`,
         `eco: ${e.eco} score=${score(e)} confirms=${e.confirms} fails=${e.fails}`,
+        `outcomes: ${outcomeTokens(outcomesOf(e))}`,
         UNTRUSTED,
       ].join('\n'),
     ),
@@ -194,12 +196,26 @@ export const FEED_SOURCES: Readonly<Record<string, FeedSource>> = {
       return { title: `Agent Commons: search ${line(qs, 80)}`, home: `${base}/search?q=${enc(qs)}`, items: got.map((e) => kbItem(base, e)).filter(after(q)) };
     },
   },
-  // Library changes: the release ladder of /cutoff (latest confirmed releases of the top libraries).
+  // Library changes: the release ladder of /cutoff (latest confirmed releases of the top libraries),
+  // and disputes: entries whose weighted did-not-work passed the dispute threshold, dated when they became disputed.
   ch: {
     arg: 'none',
     async list(core, _arg, q) {
       const base = core.config.baseUrl;
       const rows = await core.store.kb.releases(20, q.n);
+      const disputes = (await core.store.kb.disputes(q.since, Math.min(q.n, limit('outcome.disputes_feed')))).map((e): FeedItem => {
+        const o = outcomesOf(e);
+        return {
+          id: `${base}/k/${e.id}#disputed-${e.disputed_at}`,
+          url: `${base}/kb/${e.id}`,
+          title: line(`disputed: k/${e.id} ${e.title}`),
+          summary: line(`weighted did not work ${o.failed_w} against worked ${o.worked_w} and with changes ${o.changes_w}, from ${o.principals} principals`, 300),
+          text: plain(`k/${e.id} is disputed: ${outcomeTokens(o)}.\nIt is not removed: it ranks after undisputed fixes, and its page shows the notes of those it failed for.\n${UNTRUSTED}`),
+          published: e.disputed_at,
+          tags: ['disputed'],
+          authors: [],
+        };
+      });
       const items = rows.map((r): FeedItem => {
         const at = `${r.lib}@${r.ver}`;
         return {
@@ -213,7 +229,8 @@ export const FEED_SOURCES: Readonly<Record<string, FeedSource>> = {
           authors: [],
         };
       });
-      return { title: 'Agent Commons: library changes', home: `${base}/cutoff`, items: items.filter(after(q)) };
+      const all = [...items.filter(after(q)), ...disputes].sort((x, y) => y.published - x.published).slice(0, q.n);
+      return { title: 'Agent Commons: library changes and disputes', home: `${base}/cutoff`, items: all };
     },
   },
   // /wanted: signatures looked up without a fix, most recently asked first.

@@ -371,7 +371,9 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     score += Math.max(-0.05, Math.min(0.05, (c.hit.confirms * 3 - c.hit.fails * 2) * 0.005));
     c.score = score;
   }
-  candidates = candidates.sort((a, b) => (a.stage === 'exact' ? 0 : 1) - (b.stage === 'exact' ? 0 : 1) || b.score - a.score);
+  // A disputed entry (weighted did-not-work past the threshold, src/core/kb/outcomes.ts) sorts after
+  // the undisputed ones of its match class; it is still named.
+  candidates = candidates.sort((a, b) => (a.stage === 'exact' ? 0 : 1) - (b.stage === 'exact' ? 0 : 1) || Number(a.hit.disputed) - Number(b.hit.disputed) || b.score - a.score);
   const [top, second] = candidates;
   let match: Confidence = 'none';
   if (top?.stage === 'exact') {

@@ -10,7 +10,8 @@ import { libStr, parseLib } from './libs.js';
 import type { Digest, KbHit, Lib, Wanted } from './ports.js';
 import { answer, named } from './answer.js';
 import { poolFor } from '../spaces/kb-pool.js';
-import { flat, score } from './render.js';
+import { flat, outcomesOf, score } from './render.js';
+import { outcomeTokens } from './outcomes.js';
 import { counted, line, lineCost, linesTokens, tokens, type Line } from './tokens.js';
 
 const SECTIONS = ['kb', 'changes', 'digests', 'cache', 'wanted'] as const;
@@ -56,6 +57,8 @@ function parseEnv(env: string): Lib[] {
 interface Candidates {
   hits: number;
   changes: number;
+  /** The disputed entries among the kb hits: the header names them. */
+  disputed: string[];
   lines: Record<Section, Line[]>;
 }
 
@@ -142,7 +145,7 @@ function concerns(qWords: Set<string>, qLibs: Set<string>, libNames: string[], w
 const kbLineOf = new WeakMap<KbHit, Line>();
 function kbLine(e: KbHit): Line {
   let s = kbLineOf.get(e);
-  if (s === undefined) kbLineOf.set(e, (s = line(`k/${e.id} score=${score(e)}${e.space ? ` space=${e.space}` : ''} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`)));
+  if (s === undefined) kbLineOf.set(e, (s = line(`k/${e.id} score=${score(e)}${e.space ? ` space=${e.space}` : ` ${outcomeTokens(outcomesOf(e))}`} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`)));
   return s;
 }
 type LibRow = Awaited<ReturnType<Ctx['core']['store']['kb']['byLib']>>[number];
@@ -209,7 +212,8 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
   // sent), and only those about the question's words or libraries.
   const wanted = wantedFor(await recentWanted(ctx), qWords, qLibs, 10);
   const cache = await cachedFor(ctx, q, ns);
-  return { hits: entries.length, changes: changes.length, lines: { kb: kbLines, changes, digests, cache, wanted } };
+  const disputed = entries.filter((e) => e.disputed).map((e) => `k/${e.id}`);
+  return { hits: entries.length, changes: changes.length, disputed, lines: { kb: kbLines, changes, digests, cache, wanted } };
 }
 
 // The body's fixed lines, counted once for the life of the process.
@@ -227,7 +231,8 @@ function nextOf(first: Line): Line {
 /** Fills sections in order until the budget; the header's own tokens are reserved first. */
 function compose(q: string, libs: number, c: Candidates, cached: boolean, total: number): BriefOut {
   const ask = `brief q=${flat(q, 80)}`;
-  const facts = ` libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0} b=`;
+  // A disputed hit is named in the header, so a reader that stops at the first line knows.
+  const facts = ` libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0}${c.disputed.length ? ` disputed=${c.disputed.join(',')}` : ''} b=`;
   const head = (used: number) => `${ask}${facts}${used}/${total}`;
   // The pre-split cuts before the space that follows the question (it ends in a non-space) and
   // between the '=' and the digits: only the question's part is new, and it is counted once.

@@ -14,9 +14,10 @@ import { digestOps } from './digests.js';
 import { answer, named } from './answer.js';
 import { ERRSIG_VERSION, errsig } from './errsig/errsig.js';
 import { libStr, libsInText, parseLib } from './libs.js';
-import type { KbEntry, KbHit, KbRepo, Lib, NewEntry } from './ports.js';
+import type { KbEntry, KbHit, KbRepo, Lib, NewEntry, OutcomeResult } from './ports.js';
 import type { SpaceEntry } from '../spaces/ports.js';
-import { day, entryMd, entryText, entryView, flat, hitLine, score, type EntryView } from './render.js';
+import { day, entryMd, entryText, entryView, flat, hitLine, noteView, outcomesOf, score, type EntryView } from './render.js';
+import { conf1Payload, disputedMark, OUTCOME_KINDS, outcomeTokens, tallyFn, type Evidence, type OutcomeKind } from './outcomes.js';
 import { recordOrigin } from '../admin/origin.js';
 import { poolFor } from '../spaces/kb-pool.js';
 import { SLUG_RE } from '../spaces/slug.js';
@@ -41,30 +42,87 @@ export function checkErrorText(text: string): void {
   if (!text.trim()) throw new CxError('bad', 'text: empty');
 }
 
+const outcomesOut = z
+  .object({
+    worked: z.number(), worked_w: z.number(), changes: z.number(), changes_w: z.number(), failed: z.number(), failed_w: z.number(),
+    principals: z.number(), disputed: z.boolean(),
+  })
+  .describe('outcomes: worked, worked with changes, did not work (raw identities and weighted by principal), distinct principals, disputed');
+const evidenceOut = z.object({ cmd: z.string().optional(), exit_before: z.number().optional(), exit_after: z.number().optional(), versions: z.string().optional() });
+const noteOut = z.object({ note: z.string(), evidence: evidenceOut.nullable(), at: z.string() });
+
 const entryOut = z.object({
   id: z.string(), url: z.string(), title: z.string(), sig: z.string(), h: z.string(), eco: z.string(), class: z.string(),
   libs: z.array(z.string()), tags: z.array(z.string()), error: z.string(), fix: z.string(), author: z.string(),
   created: z.string(), updated: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), hits: z.number(), license: z.string(),
   signed_confirms: z.number().optional(), signed_nets: z.number().optional(),
+  outcomes: outcomesOut, disputed: z.boolean(),
+  notes: z.object({ changes: z.array(noteOut), failed: z.array(noteOut) }).optional(),
   space: z.string().optional(),
 });
 
-const hitOut = z.object({ id: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), title: z.string(), fix: z.string(), libs: z.array(z.string()), why: z.string().optional(), space: z.string().optional() });
-const toHit = (e: KbHit) => ({ id: e.id, score: score(e), confirms: e.confirms, fails: e.fails, title: e.title, fix: e.fix, libs: e.libs.map(libStr), ...(e.space ? { space: e.space } : {}) });
+const hitOut = z.object({
+  id: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), title: z.string(), fix: z.string(), libs: z.array(z.string()), why: z.string().optional(),
+  outcomes: outcomesOut, disputed: z.boolean(), space: z.string().optional(),
+});
+const toHit = (e: KbHit) => ({
+  id: e.id, score: score(e), confirms: e.confirms, fails: e.fails, title: e.title, fix: e.fix, libs: e.libs.map(libStr), outcomes: outcomesOf(e), disputed: e.disputed,
+  ...(e.space ? { space: e.space } : {}),
+});
 /** ` space=s:<slug>` after an entry a member's lookup found in one of their spaces. */
 const spaceTag = (e: { space?: string | undefined }) => (e.space ? ` space=${e.space}` : '');
 /** A result naming a space entry is the caller's alone: never kept by a shared cache. */
 const privateIf = (rows: ReadonlyArray<{ space?: string | undefined }>): Record<string, string> => (rows.some((r) => r.space) ? { 'cache-control': 'private, no-store' } : {});
 
-/** Checks a conf1 signature against the identity's published key (the row to keep, or an error). */
-async function signedConfirm(ctx: Ctx, entry: string, id: string, sig: string): Promise<SignedConfirm> {
+/**
+ * Checks a conf1 signature against the identity's published key (the row to keep, or an error):
+ * the statement names the outcome's kind as a fourth field; `worked` may also be signed in the
+ * three-field form of a signed confirmation.
+ */
+async function signedConfirm(ctx: Ctx, entry: string, id: string, kind: OutcomeKind, sig: string): Promise<SignedConfirm> {
   const key = await ctx.core.store.identityKeys.get(id);
   if (!key) throw new CxError('bad', 'sig: no key published; PUT /v1/key first');
-  const payload = `${ctx.core.keys.domain} ${entry} ${id}`;
-  if (!verifyStatement(Buffer.from(key.pub, 'hex'), 'conf1', payload, Buffer.from(sig, 'base64url'))) {
-    throw new CxError('bad', `sig: does not verify as conf1 "${payload}" under your published key`);
+  const pub = Buffer.from(key.pub, 'hex');
+  const raw = Buffer.from(sig, 'base64url');
+  const domain = ctx.core.keys.domain;
+  const forms: Array<OutcomeKind | ''> = kind === 'worked' ? ['', 'worked'] : [kind];
+  const form = forms.find((k) => verifyStatement(pub, 'conf1', conf1Payload(domain, entry, id, k), raw));
+  if (form === undefined) {
+    throw new CxError('bad', `sig: does not verify as conf1 "${conf1Payload(domain, entry, id, kind === 'worked' ? '' : kind)}" under your published key`);
   }
-  return { entry, id, pub: key.pub, sig, net: ctx.net, at: ctx.core.now() };
+  return { entry, id, kind: form, pub: key.pub, sig, net: ctx.net, at: ctx.core.now() };
+}
+
+/**
+ * The root family of an identity: outcomes of one root count as one principal. Identities have no
+ * sub-identities yet, so each is its own root (src/core/admin/purge.ts rootTree lists a tree).
+ */
+const rootOf = (id: string) => id;
+
+/**
+ * Records an outcome (POST /k/{id}/outcome, and /ok and /fail as worked and did-not-work: one store
+ * of truth). A signature is checked before anything counts, so a bad one changes nothing; the
+ * identity's signed statement follows its outcome (replaced by a signed one of another kind,
+ * dropped when an unsigned one of another kind replaces it).
+ */
+async function recordOutcome(
+  ctx: Ctx,
+  o: { id: string; kind: OutcomeKind; note?: string; evidence?: Evidence | null; sig?: string; keep?: boolean },
+): Promise<{ r: OutcomeResult; e: KbEntry; signed: boolean; added: boolean }> {
+  const { store } = ctx.core;
+  const me = ctx.caller.identity!.id;
+  const proof = o.sig === undefined ? null : await signedConfirm(ctx, o.id, me, o.kind, o.sig);
+  const r = await store.kb.outcome(
+    { entry: o.id, voter: me, kind: o.kind, note: o.note ?? '', evidence: o.evidence ?? null, net: ctx.net, root: rootOf(me), at: ctx.core.now(), ...(o.keep ? { keep: true } : {}) },
+    tallyFn,
+  );
+  if (r === null) throw new CxError('notfound', `no entry ${o.id}`);
+  if (r.result === 'own') throw new CxError('dup', 'own entry: others confirm your fixes');
+  let added = false;
+  if (proof) added = await store.signedConfirms.add(proof);
+  else if (r.prev !== null && r.prev !== o.kind) await store.signedConfirms.drop(o.id, me);
+  const e = (await store.kb.byId(o.id))!;
+  return { r, e, signed: proof !== null, added };
 }
 
 /** Records a miss as demand, unless the signature itself would publish a secret. */
@@ -171,7 +229,7 @@ async function addToSpace(ctx: Ctx, slug: string, e: Omit<SpaceEntry, 'id' | 'sp
 const MATCH = ['exact', 'near', 'related', 'none'] as const;
 type Match = (typeof MATCH)[number];
 const RELATED = limit('e.related');
-const relatedOut = z.object({ id: z.string(), title: z.string(), why: z.string().optional(), space: z.string().optional() });
+const relatedOut = z.object({ id: z.string(), title: z.string(), why: z.string().optional(), disputed: z.boolean().optional(), space: z.string().optional() });
 
 const lookupOut = z.object({
   sig: z.string(),
@@ -220,7 +278,7 @@ async function miss(ctx: Ctx, base: { sig: string; h: string; raw: number }, wor
  * often names an error type nobody filed: all the words, then the message without its type, then
  * single words, longest first (at most 5 searches, each bounded and memoized by the store).
  */
-async function relatedTo(kb: KbRepo, words: string[]): Promise<Array<{ id: string; title: string; space?: string }>> {
+async function relatedTo(kb: KbRepo, words: string[]): Promise<Array<{ id: string; title: string; disputed: boolean; space?: string }>> {
   const tries = [words, words.slice(1), ...[...words].filter((w) => w.length >= 4).sort((a, b) => b.length - a.length).map((w) => [w])];
   const found = new Map<string, KbHit>();
   let n = 0;
@@ -230,7 +288,7 @@ async function relatedTo(kb: KbRepo, words: string[]): Promise<Array<{ id: strin
     n++;
     for (const e of await kb.search(t.join(' '), RELATED)) if (found.size < RELATED && !found.has(e.id)) found.set(e.id, e);
   }
-  return [...found.values()].map((e) => ({ id: e.id, title: e.title, ...(e.space ? { space: e.space } : {}) }));
+  return [...found.values()].map((e) => ({ id: e.id, title: e.title, disputed: e.disputed, ...(e.space ? { space: e.space } : {}) }));
 }
 
 async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
@@ -242,7 +300,7 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
   if (a.match !== 'exact' && !pool.spaces.length) await recordWanted(ctx, h, sig, libsInText(text));
   if (a.match === 'none') return miss(ctx, { sig, h, raw: text.length }, sigWords(sig), `no fix yet for ${flat(sig, 160)}`, pool.kb);
   if (a.match === 'related') {
-    const related = named(a, RELATED).map((c) => ({ id: c.hit.id, title: c.hit.title, why: c.why, ...(c.hit.space ? { space: c.hit.space } : {}) }));
+    const related = named(a, RELATED).map((c) => ({ id: c.hit.id, title: c.hit.title, why: c.why, disputed: c.hit.disputed, ...(c.hit.space ? { space: c.hit.space } : {}) }));
     const words = sigWords(sig);
     return {
       sig, h, match: 'related', hits: 0, raw: text.length, entries: [], fix: '', libs: [], related,
@@ -262,16 +320,24 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
   };
 }
 
-const entryLines = (entries: LookupOut['entries']) => entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails}${spaceTag(e)} ${flat(e.title, 120)}`);
+// Each entry line carries its outcomes (raw/weighted, principals, disputed); a reply naming a
+// disputed entry says so on its first line (`disputed=k/<id>,…`).
+// A space's private entry takes no outcomes: its line has none to show.
+const entryLines = (entries: LookupOut['entries']) =>
+  entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails}${spaceTag(e)}${e.space ? '' : ` ${outcomeTokens(e.outcomes)}`} ${flat(e.title, 120)}`);
 
 /** The related lines of a related answer or a miss (POST /e, /e/{msg}, /h/{hex}). */
-const relatedLines = (related: LookupOut['related']) => (related.length ? related.map((r) => `related: k/${r.id}${spaceTag(r)} ${flat(r.title, 120)}${r.why ? ` (${r.why})` : ''}`) : ['related: -']);
+const relatedLines = (related: LookupOut['related']) =>
+  related.length ? related.map((r) => `related: k/${r.id}${spaceTag(r)}${r.disputed ? ' disputed' : ''} ${flat(r.title, 120)}${r.why ? ` (${r.why})` : ''}`) : ['related: -'];
+
+/** The first-line marker of an answer: the disputed entries it names, fixes and related alike. */
+const answerMark = (o: { entries: LookupOut['entries']; related: LookupOut['related'] }) => disputedMark([...o.entries, ...o.related]);
 
 const lookupText = (o: LookupOut) =>
   o.match === 'none' || o.match === 'related'
-    ? [`e: ${o.sig} hits=0 raw=${o.raw} chars match=${o.match}`, ...relatedLines(o.related), `next: ${o.next}`].join('\n')
+    ? [`e: ${o.sig} hits=0 raw=${o.raw} chars match=${o.match}${answerMark(o)}`, ...relatedLines(o.related), `next: ${o.next}`].join('\n')
     : [
-        `e: ${o.sig} hits=${o.hits} raw=${o.raw} chars match=${o.match}`,
+        `e: ${o.sig} hits=${o.hits} raw=${o.raw} chars match=${o.match}${answerMark(o)}`,
         ...entryLines(o.entries),
         `fix: ${flat(o.fix, 600)}`,
         `libs: ${o.libs.join(' ') || '-'}`,
@@ -306,8 +372,8 @@ export const kbLookupOp = defineOp({
               `::notice title=${ghaProp('Agent Commons: no confident fix')}::${ghaEsc(`Related entries to check (no fix is claimed): ${o.related.map((r) => `${ctx.core.config.baseUrl}/k/${r.id}`).join(' ')}`)}`,
             ].join('\n')
           : [
-              `::notice title=${ghaProp(`Agent Commons${o.match === 'near' ? ' (near match)' : ''}: ${flat(o.entries[0]!.title, 100)}`)}::${ghaEsc(`${o.fix}\n(untrusted advice, score ${o.entries[0]!.score}) ${ctx.core.config.baseUrl}/k/${o.entries[0]!.id}`)}`,
-              ...o.entries.slice(1).map((e) => `::notice title=${ghaProp(`Also: ${flat(e.title, 100)}`)}::${ghaEsc(`${ctx.core.config.baseUrl}/k/${e.id}`)}`),
+              `::notice title=${ghaProp(`Agent Commons${o.match === 'near' ? ' (near match)' : ''}${o.entries[0]!.disputed ? ' (disputed)' : ''}: ${flat(o.entries[0]!.title, 100)}`)}::${ghaEsc(`${o.fix}\n(untrusted advice, score ${o.entries[0]!.score}) ${ctx.core.config.baseUrl}/k/${o.entries[0]!.id}`)}`,
+              ...o.entries.slice(1).map((e) => `::notice title=${ghaProp(`Also${e.disputed ? ' (disputed)' : ''}: ${flat(e.title, 100)}`)}::${ghaEsc(`${ctx.core.config.baseUrl}/k/${e.id}`)}`),
             ].join('\n'),
     },
   },
@@ -319,13 +385,16 @@ export const kbLookupOp = defineOp({
   text: lookupText,
   md: (o) =>
     [
-      `### Agent Commons: \`${o.sig.replace(/`/g, "'")}\``,
+      `### Agent Commons: \`${o.sig.replace(/`/g, "'")}\`${answerMark(o) ? ` (disputed: ${[...o.entries, ...o.related].filter((e) => e.disputed).map((e) => e.id).join(', ')})` : ''}`,
       '',
       ...(o.match === 'near' ? ['Near match: the fix of an entry whose key line agrees closely with this one; check it applies.', ''] : []),
       ...(o.match === 'related'
-        ? ['No confident fix. Related entries to check:', '', ...o.related.map((r) => `- [k/${r.id}](/k/${r.id}): ${flat(r.title, 120).replace(/[[\]<>]/g, '')}`)]
+        ? ['No confident fix. Related entries to check:', '', ...o.related.map((r) => `- [k/${r.id}](/k/${r.id})${r.disputed ? ' (disputed)' : ''}: ${flat(r.title, 120).replace(/[[\]<>]/g, '')}`)]
         : [
-            ...o.entries.map((e) => `- [k/${e.id}](/k/${e.id}) score ${e.score}: ${flat(e.title, 120).replace(/[[\]<>]/g, '')}`),
+            ...o.entries.map(
+              (e) =>
+                `- [k/${e.id}](/k/${e.id}) score ${e.score}, ${e.outcomes.worked} worked, ${e.outcomes.changes} with changes, ${e.outcomes.failed} did not (weighted ${e.outcomes.worked_w}/${e.outcomes.changes_w}/${e.outcomes.failed_w}, ${e.outcomes.principals} principals)${e.disputed ? ', disputed' : ''}: ${flat(e.title, 120).replace(/[[\]<>]/g, '')}`,
+            ),
             '',
             '**Top fix** (untrusted advice, check before applying):',
             '',
@@ -392,7 +461,7 @@ export const kbHashOp = defineOp({
       const near = await kb.byCoarse(input.hex, HITS);
       if (near.length) {
         if (!pool.spaces.length) await recordWanted(ctx, input.hex, null, []);
-        const related = near.slice(0, RELATED).map((e) => ({ id: e.id, title: e.title, why: 'same error code and message template, other names', ...(e.space ? { space: e.space } : {}) }));
+        const related = near.slice(0, RELATED).map((e) => ({ id: e.id, title: e.title, why: 'same error code and message template, other names', disputed: e.disputed, ...(e.space ? { space: e.space } : {}) }));
         return { ...base, match: 'related' as const, hits: 0, entries: [], fix: '', related, next: `no confident fix for a coarse hash: GET /k/<id> of a related entry, or POST /e with the whole error output` };
       }
       if (!pool.spaces.length) await recordWanted(ctx, input.hex, null, []);
@@ -412,14 +481,14 @@ export const kbHashOp = defineOp({
   },
   text: (o) =>
     o.match === 'none' || o.match === 'related'
-      ? [`h: ${o.h12} hits=0 match=${o.match}`, ...relatedLines(o.related), `next: ${o.next}`].join('\n')
-      : [`h: ${o.h12} hits=${o.hits} match=${o.match}`, ...entryLines(o.entries), `fix: ${flat(o.fix, 600)}`, `next: ${o.next}`].join('\n'),
+      ? [`h: ${o.h12} hits=0 match=${o.match}${answerMark(o)}`, ...relatedLines(o.related), `next: ${o.next}`].join('\n')
+      : [`h: ${o.h12} hits=${o.hits} match=${o.match}${answerMark(o)}`, ...entryLines(o.entries), `fix: ${flat(o.fix, 600)}`, `next: ${o.next}`].join('\n'),
 });
 
 export const kbGetOp = defineOp({
   name: 'kb.get',
   title: 'Read a KB entry',
-  summary: 'One knowledge-base entry: signature, error, fix, libraries, score. Untrusted data.',
+  summary: 'One knowledge-base entry: signature, error, fix, libraries, score, outcomes (worked, with changes, did not work; raw and weighted by principal; disputed) and their notes. Untrusted data.',
   input: z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
   output: entryOut,
   auth: 'anon',
@@ -431,8 +500,13 @@ export const kbGetOp = defineOp({
     const e = await (await poolFor(ctx)).kb.byId(input.id);
     if (!e) throw new CxError('notfound', `no entry ${input.id}`);
     if (e.space) return { ...entryView(e, ctx.core.config.baseUrl), license: `private to ${e.space} (its members' own data, not CC0)`, space: e.space };
-    const signed = await ctx.core.store.signedConfirms.count(e.id);
-    return { ...entryView(e, ctx.core.config.baseUrl), signed_confirms: signed.ids, signed_nets: signed.nets };
+    const n = limit('outcome.notes_shown');
+    const [signed, changes, failed] = await Promise.all([
+      ctx.core.store.signedConfirms.count(e.id),
+      ctx.core.store.kb.outcomeNotes(e.id, 'worked-with-changes', n),
+      ctx.core.store.kb.outcomeNotes(e.id, 'did-not-work', n),
+    ]);
+    return { ...entryView(e, ctx.core.config.baseUrl), signed_confirms: signed.ids, signed_nets: signed.nets, notes: { changes: changes.map(noteView), failed: failed.map(noteView) } };
   },
   text: (v) => entryText(v),
   md: (v) => entryMd(v),
@@ -453,11 +527,11 @@ function voteOp(ok: boolean) {
               .string()
               .regex(/^[A-Za-z0-9_-]{86}$/, 'want 86 base64url characters (an Ed25519 signature)')
               .optional()
-              .describe('optional: base64url signature, by the key you published with PUT /v1/key, of the conf1 statement "<domain> <entry id> <your id>" (see /signing)'),
+              .describe('conf1 signature (statement in GET /signing)'),
           })
           .strict()
       : z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
-    output: z.object({ id: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), vote: z.string(), signed: z.boolean().optional() }),
+    output: z.object({ id: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), vote: z.string(), signed: z.boolean().optional(), outcomes: outcomesOut, disputed: z.boolean() }),
     auth: 'token',
     readOnly: false,
     freeze: 'write',
@@ -465,22 +539,14 @@ function voteOp(ok: boolean) {
     quota: ['write'],
     rest: { method: 'POST', path: ok ? '/k/:id/ok' : '/k/:id/fail' },
     async run(ctx, input) {
-      const { store } = ctx.core;
-      const kb = store.kb;
-      const me = ctx.caller.identity!.id;
       const sig = 'sig' in input ? (input.sig as string | undefined) : undefined;
-      // A signature is checked before the vote counts, so a bad one changes nothing.
-      const proof = sig === undefined ? null : await signedConfirm(ctx, input.id, me, sig);
-      const r = await kb.vote(input.id, me, ok, ctx.core.now());
-      if (r === null) throw new CxError('notfound', `no entry ${input.id}`);
-      if (r === 'own') throw new CxError('dup', 'own entry: others confirm your fixes');
+      // The outcome worked (ok) or did-not-work (fail); an earlier note of the same kind stays.
+      const { r, e, signed, added } = await recordOutcome(ctx, { id: input.id, kind: ok ? 'worked' : 'did-not-work', sig, keep: true });
       // An identity that confirmed unsigned may sign its confirmation later.
-      const added = proof ? await store.signedConfirms.add(proof) : false;
-      if (r === 'same' && !added) throw new CxError('dup', ok ? 'already confirmed' : 'already reported as not working');
-      const e = (await kb.byId(input.id))!;
-      return { id: e.id, confirms: e.confirms, fails: e.fails, score: score(e), vote: r, ...(proof ? { signed: true } : {}) };
+      if (r.result === 'same' && !added) throw new CxError('dup', ok ? 'already confirmed' : 'already reported as not working');
+      return { id: e.id, confirms: e.confirms, fails: e.fails, score: score(e), vote: r.result, ...(signed ? { signed: true } : {}), outcomes: outcomesOf(e), disputed: e.disputed };
     },
-    text: (o) => `ok k/${o.id} confirms=${o.confirms} fails=${o.fails} score=${o.score}${o.signed ? ' signed' : ''}`,
+    text: (o) => `ok k/${o.id} confirms=${o.confirms} fails=${o.fails} score=${o.score}${o.signed ? ' signed' : ''}${o.disputed ? ' disputed' : ''}`,
   });
 }
 export const kbConfirmOp = voteOp(true);
@@ -488,14 +554,14 @@ export const kbConfirmOp = voteOp(true);
 export const kbSignedOp = defineOp({
   name: 'kb.signed',
   title: 'Signed confirmations of an entry',
-  summary: 'The conf1 signatures of identities that confirmed an entry with their published key, to verify yourself; counts of distinct identities and networks.',
+  summary: 'The conf1 signatures of identities that stated an outcome of an entry (worked, worked-with-changes, did-not-work) with their published key, to verify yourself; counts of distinct identities and networks.',
   input: z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
   output: z.object({
     id: z.string(),
     domain: z.string(),
     identities: z.number(),
     nets: z.number(),
-    rows: z.array(z.object({ id: z.string(), pub: z.string(), sig: z.string(), at: z.string() })),
+    rows: z.array(z.object({ id: z.string(), kind: z.enum(OUTCOME_KINDS), payload: z.string(), pub: z.string(), sig: z.string(), at: z.string() })),
   }),
   auth: 'anon',
   readOnly: true,
@@ -505,19 +571,84 @@ export const kbSignedOp = defineOp({
     if (!(await store.kb.byId(input.id))) throw new CxError('notfound', `no entry ${input.id}`);
     const c = await store.signedConfirms.count(input.id);
     const rows = await store.signedConfirms.list(input.id, limit('kb.signed_rows'));
-    return { id: input.id, domain: keys.domain, identities: c.ids, nets: c.nets, rows: rows.map((r) => ({ id: r.id, pub: r.pub, sig: r.sig, at: new Date(r.at).toISOString() })) };
+    return {
+      id: input.id,
+      domain: keys.domain,
+      identities: c.ids,
+      nets: c.nets,
+      rows: rows.map((r) => ({ id: r.id, kind: r.kind || 'worked', payload: conf1Payload(keys.domain, input.id, r.id, r.kind ?? ''), pub: r.pub, sig: r.sig, at: new Date(r.at).toISOString() })),
+    };
   },
   text: (o) =>
     [
       `confirms k/${o.id} signed=${o.identities} nets=${o.nets}`,
-      ...o.rows.map((r) => `${r.id} pub=${r.pub} sig=${r.sig} at=${r.at}`),
-      `verify: each sig is Ed25519 over conf1 "${o.domain} ${o.id} <id>" (GET /signing); the pub should match /a/<id>/did.json`,
+      ...o.rows.map((r) => `${r.id} kind=${r.kind} pub=${r.pub} sig=${r.sig} at=${r.at}`),
+      `verify: each sig is Ed25519 over conf1 "${o.domain} ${o.id} <id> <kind>" (a confirmation signed before outcomes: "${o.domain} ${o.id} <id>"; each row's payload is the exact text; GET /signing); the pub should match /a/<id>/did.json`,
       `next: GET /k/${o.id}`,
     ].join('\n'),
 });
 export const kbFailOp = voteOp(false);
 
+const exitStatus = z.number().int().min(0).max(255);
+
+export const kbOutcomeOp = defineOp({
+  name: 'kb.outcome',
+  title: 'Report the outcome of a fix',
+  summary:
+    'Say what happened when you applied an entry\'s fix: worked, worked-with-changes or did-not-work, with an optional note (at most 300 characters, published: what had to change, or what happened instead) and evidence (command, exit status before and after, versions). One outcome per identity and entry: a later one replaces yours. Weighted by principal (network or root family, level and age); enough weighted did-not-work makes the entry disputed.',
+  input: z
+    .object({
+      id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars'),
+      kind: z.enum(OUTCOME_KINDS),
+      note: z.string().max(limit('outcome.note')).optional(),
+      evidence: z
+        .object({
+          cmd: z.string().max(limit('outcome.cmd')).optional(),
+          exit_before: exitStatus.optional(),
+          exit_after: exitStatus.optional(),
+          versions: z.string().max(limit('outcome.versions')).optional(),
+        })
+        .strict()
+        .optional()
+        .describe('cmd, exit_before, exit_after (0-255), versions (name@version list)'),
+      sig: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{86}$/, 'want 86 base64url characters (an Ed25519 signature)')
+        .optional()
+        .describe('conf1 signature (statement in GET /signing)'),
+    })
+    .strict(),
+  output: z.object({ id: z.string(), kind: z.enum(OUTCOME_KINDS), vote: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), signed: z.boolean().optional(), outcomes: outcomesOut, disputed: z.boolean() }),
+  auth: 'token',
+  readOnly: false,
+  freeze: 'write',
+  idempotent: true,
+  quota: ['write', 'write_net'],
+  scrub: ['note', 'evidence.cmd', 'evidence.versions'],
+  hazard: ['note', 'evidence.cmd', 'evidence.versions'],
+  rest: { method: 'POST', path: '/k/:id/outcome' },
+  async run(ctx, input) {
+    const ev: Evidence = {};
+    const given = input.evidence ?? {};
+    if (given.cmd) ev.cmd = given.cmd;
+    if (given.exit_before !== undefined) ev.exit_before = given.exit_before;
+    if (given.exit_after !== undefined) ev.exit_after = given.exit_after;
+    if (given.versions) ev.versions = flat(given.versions, limit('outcome.versions'));
+    const note = flat(input.note ?? '', limit('outcome.note'));
+    const { r, e, signed } = await recordOutcome(ctx, { id: input.id, kind: input.kind, note, evidence: Object.keys(ev).length ? ev : null, ...(input.sig ? { sig: input.sig } : {}) });
+    return { id: e.id, kind: input.kind, vote: r.result, confirms: e.confirms, fails: e.fails, score: score(e), ...(signed ? { signed: true } : {}), outcomes: outcomesOf(e), disputed: e.disputed };
+  },
+  text: (o) =>
+    [
+      `ok k/${o.id} outcome=${o.kind} ${o.vote}${o.signed ? ' signed' : ''}${o.disputed ? ' disputed' : ''}`,
+      `outcomes: ${outcomeTokens(o.outcomes)}`,
+      `next: GET /k/${o.id}`,
+    ].join('\n'),
+});
+
 const listOut = z.object({ count: z.number(), rows: z.array(hitOut) });
+/** What a listing line says of an entry's outcomes: only that it is disputed (its page has the figures). */
+const listOutcomes = (r: { disputed: boolean }) => (r.disputed ? 'disputed ' : '');
 
 export const kbSearchOp = defineOp({
   name: 'kb.search',
@@ -538,8 +669,8 @@ export const kbSearchOp = defineOp({
   // Agents over MCP and A2A get each fix under its hit (they cannot follow a link cheaply); REST keeps one line per hit.
   text: (o, ctx) =>
     [
-      `search hits=${o.count}`,
-      ...o.rows.flatMap((r) => [`k/${r.id} score=${r.score} confirms=${r.confirms}${spaceTag(r)} ${flat(r.title, 120)}`, ...(ctx.face === 'rest' ? [] : [`fix: ${flat(r.fix, 400)}`])]),
+      `search hits=${o.count}${disputedMark(o.rows)}`,
+      ...o.rows.flatMap((r) => [`k/${r.id} score=${r.score} confirms=${r.confirms}${spaceTag(r)} ${listOutcomes(r)}${flat(r.title, 120)}`, ...(ctx.face === 'rest' ? [] : [`fix: ${flat(r.fix, 400)}`])]),
       o.count ? `next: GET /k/${o.rows[0]!.id}` : 'next: POST /e with the whole error output',
     ].join('\n'),
 });
@@ -573,7 +704,7 @@ export const kbEcoOp = defineOp({
     const { rows, count } = await ctx.core.store.kb.byEco(input.eco, 50);
     return { eco: input.eco, count, rows: rows.map(toHit) };
   },
-  text: (o) => [`eco ${o.eco} fixes=${o.count}`, ...o.rows.map((r) => `k/${r.id} score=${r.score} ${flat(r.title, 120)}`), 'next: GET /k/<id>; POST /e with an error'].join('\n'),
+  text: (o) => [`eco ${o.eco} fixes=${o.count}${disputedMark(o.rows)}`, ...o.rows.map((r) => `k/${r.id} score=${r.score} ${listOutcomes(r)}${flat(r.title, 120)}`), 'next: GET /k/<id>; POST /e with an error'].join('\n'),
 });
 
 export const kbClassOp = defineOp({
@@ -591,7 +722,12 @@ export const kbClassOp = defineOp({
     return { class: input.class, count, libs, rows: rows.map(toHit) };
   },
   text: (o) =>
-    [`err ${o.class} fixes=${o.count}`, `libs: ${o.libs.map((l) => `${l.name}=${l.n}`).join(' ') || '-'}`, ...o.rows.map((r) => `k/${r.id} score=${r.score} ${flat(r.title, 120)}`), 'next: GET /k/<id>'].join('\n'),
+    [
+      `err ${o.class} fixes=${o.count}${disputedMark(o.rows)}`,
+      `libs: ${o.libs.map((l) => `${l.name}=${l.n}`).join(' ') || '-'}`,
+      ...o.rows.map((r) => `k/${r.id} score=${r.score} ${listOutcomes(r)}${flat(r.title, 120)}`),
+      'next: GET /k/<id>',
+    ].join('\n'),
 });
 
 export const kbCutoffOp = defineOp({
@@ -610,7 +746,7 @@ export const kbCutoffOp = defineOp({
   text: (o) => (o.rows.length ? o.rows.map((r) => `${r.date} ${r.lib} ${r.ver}`).join('\n') : '# no confirmed releases yet'),
 });
 
-export const kbOps: AnyOperation[] = [kbLookupOp, kbSigOp, kbHashOp, kbGetOp, kbAddOp, kbConfirmOp, kbSignedOp, kbFailOp, kbSearchOp, kbWantedOp, kbEcoOp, kbClassOp, kbCutoffOp];
+export const kbOps: AnyOperation[] = [kbLookupOp, kbSigOp, kbHashOp, kbGetOp, kbAddOp, kbConfirmOp, kbSignedOp, kbFailOp, kbOutcomeOp, kbSearchOp, kbWantedOp, kbEcoOp, kbClassOp, kbCutoffOp];
 
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const monthStart = (y: number, m: number) => Date.UTC(y, m - 1, 1);
@@ -634,14 +770,18 @@ export const kbMonthOp = defineOp({
     return { ym: input.ym, count: rows.length, rows: rows.map(toHit), prev: nb.prev === null ? null : ym(nb.prev), next: nb.next === null ? null : ym(nb.next) };
   },
   text: (o) =>
-    [`kb ${o.ym} fixes=${o.count} prev=${o.prev ?? '-'} next=${o.next ?? '-'}`, ...o.rows.map((r) => `k/${r.id} score=${r.score} ${flat(r.title, 120)}`), `next: ${o.prev ? `GET /kb/${o.prev}/` : 'GET /k/<id>'}`].join('\n'),
+    [
+      `kb ${o.ym} fixes=${o.count} prev=${o.prev ?? '-'} next=${o.next ?? '-'}${disputedMark(o.rows)}`,
+      ...o.rows.map((r) => `k/${r.id} score=${r.score} ${listOutcomes(r)}${flat(r.title, 120)}`),
+      `next: ${o.prev ? `GET /kb/${o.prev}/` : 'GET /k/<id>'}`,
+    ].join('\n'),
   md: (o) =>
     [
       `# Fixes of ${o.ym}`,
       '',
       `${o.count} fixes. ${o.prev ? `[← ${o.prev}](/kb/${o.prev}/)` : ''} ${o.next ? `[${o.next} →](/kb/${o.next}/)` : ''}`.trim(),
       '',
-      ...o.rows.map((r) => `- [${flat(r.title, 120).replace(/[[\]<>*_`#]/g, '')}](/kb/${r.id}) · score ${r.score}`),
+      ...o.rows.map((r) => `- [${flat(r.title, 120).replace(/[[\]<>*_`#]/g, '')}](/kb/${r.id}) · score ${r.score}${r.disputed ? ' · disputed' : ''}`),
       '',
     ].join('\n'),
 });

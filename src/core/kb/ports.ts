@@ -1,4 +1,5 @@
 // Async ports of the knowledge base; src/store/sqlite/kb.ts implements them.
+import type { Evidence, OutcomeKind, OutcomeWrite, TallyFn } from './outcomes.js';
 
 export interface Lib {
   name: string;
@@ -22,17 +23,35 @@ export interface KbEntry {
   author: string;
   created: number;
   updated: number;
+  /** Outcomes worked and worked-with-changes (raw: identities), as POST /k/{id}/ok counted them. */
   confirms: number;
+  /** Outcomes did-not-work (raw). */
   fails: number;
   hits: number;
+  /** Of `confirms`, the worked-with-changes outcomes (raw). */
+  changes: number;
+  /** Weighted sums by principal (src/core/kb/outcomes.ts): worked, worked with changes, did not work. */
+  w_worked: number;
+  w_changes: number;
+  w_failed: number;
+  /** Distinct principals (networks and root families) behind the outcomes. */
+  principals: number;
+  /** Weighted did-not-work past the dispute threshold: ranked after undisputed entries, labelled. */
+  disputed: boolean;
+  /** When it last became disputed (ms), 0 when it is not. */
+  disputed_at: number;
   /** `s:<slug>` of a space's private entry (read only by its members); absent on public entries. */
   space?: string;
 }
 
-/** What a lookup shows of an entry: enough to rank it and print its fix. */
-export type KbHit = Pick<KbEntry, 'id' | 'title' | 'fix' | 'confirms' | 'fails' | 'libs' | 'sig' | 'eco' | 'space'>;
+/** The outcome figures every entry carries. */
+export type OutcomeFigures = Pick<KbEntry, 'confirms' | 'fails' | 'changes' | 'w_worked' | 'w_changes' | 'w_failed' | 'principals' | 'disputed'>;
 
-export type NewEntry = Omit<KbEntry, 'n' | 'confirms' | 'fails' | 'hits' | 'updated' | 'ch'> & {
+/** What a lookup shows of an entry: enough to rank it and print its fix. */
+export type KbHit = Pick<KbEntry, 'id' | 'title' | 'fix' | 'libs' | 'sig' | 'eco' | 'space'> & OutcomeFigures;
+
+type Figures = 'confirms' | 'fails' | 'changes' | 'w_worked' | 'w_changes' | 'w_failed' | 'principals' | 'disputed' | 'disputed_at';
+export type NewEntry = Omit<KbEntry, 'n' | Figures | 'hits' | 'updated' | 'ch'> & {
   /** Coarse hash; '' (the default) until the entry is re-signed. */
   ch?: string;
   /** ErrSig version that made `sig`; 0 (the default) means unknown: re-signed at the next start. */
@@ -78,6 +97,20 @@ export interface Digest {
 
 export type VoteResult = 'new' | 'changed' | 'same' | 'own';
 
+/** An outcome recorded: new, changed (kind, note or evidence), the same again, or refused (own entry). */
+export interface OutcomeResult {
+  result: VoteResult;
+  /** The identity's earlier kind on this entry, if any. */
+  prev: OutcomeKind | null;
+}
+
+/** A published note of an outcome (never who wrote it). */
+export interface OutcomeNote {
+  note: string;
+  evidence: Evidence | null;
+  at: number;
+}
+
 export interface KbRepo {
   /** Null when the id is already taken (the caller draws another). */
   insert(e: NewEntry): Promise<KbEntry | null>;
@@ -99,8 +132,18 @@ export interface KbRepo {
    * Returns how many entries changed.
    */
   resign(rows: Resign[], version: number): Promise<number>;
-  /** One vote per identity and entry; moves the entry's score and its author's rep in one transaction. */
-  vote(id: string, voter: string, ok: boolean, now: number): Promise<VoteResult | null>;
+  /**
+   * One outcome per identity and entry (a later one replaces the earlier; the same one again changes
+   * nothing). In one transaction: the outcome, the entry's figures from `tally` over all its
+   * outcomes (with each voter's identity as it is now), and its author's reputation (by the change
+   * of what the entry gives, `rep`) and confirmed count (visible entries with weighted worked and
+   * not disputed). Null: no visible entry; `own`: the author's own entry, nothing written.
+   */
+  outcome(o: OutcomeWrite, tally: TallyFn): Promise<OutcomeResult | null>;
+  /** Notes (or evidence) of one kind of outcome on an entry, newest first, at most `limit`. */
+  outcomeNotes(id: string, kind: OutcomeKind, limit: number): Promise<OutcomeNote[]>;
+  /** Visible disputed entries, newest dispute first, disputed at or after `since` (the changes feed). */
+  disputes(since: number, limit: number): Promise<KbEntry[]>;
   search(query: string, limit: number): Promise<KbHit[]>;
   /**
    * Text retrieval for the answer path: entries matching ANY of the words (title, error, fix,
@@ -126,9 +169,9 @@ export interface KbRepo {
   /** Drops wanted signatures last asked for before `before`, then all but the `keep` most recent; returns how many went. */
   pruneWanted(before: number, keep: number): Promise<number>;
   count(): Promise<number>;
-  /** Distinct visible entries with a "worked" vote cast at or after `since` (landing page figures). */
+  /** Distinct visible entries with a worked (or worked-with-changes) outcome at or after `since` (landing page figures). */
   confirmedSince(since: number): Promise<number>;
-  /** Visible entries by their latest "worked" vote, newest first, with that vote's time. */
+  /** Visible entries by their latest worked (or worked-with-changes) outcome, newest first, with its time. */
   latestConfirmed(limit: number): Promise<Array<KbEntry & { confirmed_at: number }>>;
   /** Visible entries an identity authored (profiles, badges). */
   countByAuthor(author: string): Promise<number>;

@@ -106,7 +106,7 @@ export const GUARDS: readonly Guard[] = [
     name: 'scrub',
     check(c) {
       for (const field of c.op.scrub ?? []) {
-        const v = c.input[field];
+        const v = fieldOf(c.input, field);
         if (typeof v !== 'string') continue;
         const hit = scrubFind(v);
         if (hit) throw new CxError('scrub', `${hit.kind} ${field === c.op.bodyField ? 'body' : field}@${hit.offset}`);
@@ -117,7 +117,7 @@ export const GUARDS: readonly Guard[] = [
     name: 'hazard',
     check(c) {
       for (const h of c.op.hazard ?? []) {
-        const v = typeof h === 'function' ? h(c.input) : c.input[h];
+        const v = typeof h === 'function' ? h(c.input) : fieldOf(c.input, h);
         if (typeof v !== 'string' || !v) continue;
         const hit = hazardFind(v);
         if (hit) throw new CxError('hazard', hit.family);
@@ -131,6 +131,11 @@ export const GUARDS: readonly Guard[] = [
     },
   },
 ];
+
+/** An input field by name; a dotted name reaches into an object field (`evidence.cmd`). */
+function fieldOf(input: Record<string, unknown>, name: string): unknown {
+  return name.includes('.') ? name.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], input) : input[name];
+}
 
 /** Takes the op's quotas in order, from the `from`-th; no promise while the buckets answer synchronously (in memory). */
 function charge(c: GuardCall, from = 0): void | Promise<void> {

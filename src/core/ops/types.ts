@@ -142,7 +142,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   destructive?: boolean;
   /** Quota buckets charged per call (see QUOTAS in limits.ts). */
   quota?: QuotaBucket[];
-  /** Input fields that will be published: the scrub guard checks them. */
+  /** Input fields that will be published: the scrub guard checks them (a dotted name reaches into an object field). */
   scrub?: string[];
   /** Input fields whose value counts as the request body in `err scrub <kind> body@<off>`. */
   bodyField?: string;
@@ -165,7 +165,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
    */
   maintenance?: boolean;
   /**
-   * Texts checked against the hazard families (`err hazard <family>`): input field names, or functions
+   * Texts checked against the hazard families (`err hazard <family>`): input field names (a dotted name
+   * reaches into an object field), or functions
    * of the validated input that derive the text (a joined or normalized string). Empty and absent
    * values are skipped.
    */

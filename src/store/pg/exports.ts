@@ -45,10 +45,10 @@ export function pgExports(sql: Sql): ExportRepo {
       type Claim = Awaited<ReturnType<ExportRepo['claims']>>[number];
       const r = after
         ? await sql.query<Claim>(
-            `SELECT c.entry, c.id, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE (c.entry ${C}, c.id ${C}) > ($2, $3) AND ${CLAIM_WHERE} ORDER BY c.entry ${C}, c.id ${C} LIMIT $4`,
+            `SELECT c.entry, c.id, c.kind, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE (c.entry ${C}, c.id ${C}) > ($2, $3) AND ${CLAIM_WHERE} ORDER BY c.entry ${C}, c.id ${C} LIMIT $4`,
             [since, after.entry, after.id, limit],
           )
-        : await sql.query<Claim>(`SELECT c.entry, c.id, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE ${CLAIM_WHERE} ORDER BY c.entry ${C}, c.id ${C} LIMIT $2`, [since, limit]);
+        : await sql.query<Claim>(`SELECT c.entry, c.id, c.kind, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE ${CLAIM_WHERE} ORDER BY c.entry ${C}, c.id ${C} LIMIT $2`, [since, limit]);
       return r.rows;
     },
     async tombstones(since, after, limit) {

@@ -17,13 +17,25 @@ export function pgIdentityKeys(sql: Sql): IdentityKeyRepo {
 export function pgSignedConfirms(sql: Sql): SignedConfirmRepo {
   return {
     async add(c) {
-      return (await sql.query('INSERT INTO kb_signed_confirms (entry, id, pub, sig, net, at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [c.entry, c.id, c.pub, c.sig, c.net, c.at])).count === 1;
+      // Another kind replaces the earlier statement (a later outcome replaces the earlier one).
+      return (
+        (
+          await sql.query(
+            `INSERT INTO kb_signed_confirms AS k (entry, id, kind, pub, sig, net, at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (entry, id) DO UPDATE SET kind = excluded.kind, pub = excluded.pub, sig = excluded.sig, net = excluded.net, at = excluded.at WHERE k.kind <> excluded.kind`,
+            [c.entry, c.id, c.kind ?? '', c.pub, c.sig, c.net, c.at],
+          )
+        ).count === 1
+      );
+    },
+    async drop(entry, id) {
+      return (await sql.query('DELETE FROM kb_signed_confirms WHERE entry = $1 AND id = $2', [entry, id])).count === 1;
     },
     async count(entry) {
       return (await sql.query<{ ids: number; nets: number }>('SELECT count(*) AS ids, count(DISTINCT net) AS nets FROM kb_signed_confirms WHERE entry = $1', [entry])).rows[0]!;
     },
     async list(entry, n) {
-      return (await sql.query<Omit<SignedConfirm, 'net'>>('SELECT entry, id, pub, sig, at FROM kb_signed_confirms WHERE entry = $1 ORDER BY at, id LIMIT $2', [entry, n])).rows;
+      return (await sql.query<Omit<SignedConfirm, 'net'>>('SELECT entry, id, kind, pub, sig, at FROM kb_signed_confirms WHERE entry = $1 ORDER BY at, id LIMIT $2', [entry, n])).rows;
     },
   };
 }

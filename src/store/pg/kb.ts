@@ -6,7 +6,8 @@
 // are bounded by the distinct signatures looked up in that time, not by lookups (issue 38); other
 // replicas' counts are summed into the same rows. A replica killed with SIGKILL loses at most the
 // counts of its last flush period (statistics). No read memo yet (SQLite: memo.ts): measure first.
-import type { Digest, KbEntry, KbHit, KbRepo, Lib, NewEntry, StaleSig, VoteResult, Wanted } from '../../core/kb/ports.js';
+import type { Digest, KbEntry, KbHit, KbRepo, Lib, NewEntry, OutcomeResult, StaleSig, Wanted } from '../../core/kb/ports.js';
+import type { Evidence, OutcomeKind, OutcomeRow } from '../../core/kb/outcomes.js';
 import { anyTerms, ftsWords, tsQuery } from './fts.js';
 import { DfMemo, RARE_DF, rareTerms } from '../shared.js';
 import { limit } from '../../core/limits.js';
@@ -17,13 +18,15 @@ interface HitRow extends Omit<KbHit, 'libs'> { libs: string | null }
 
 const HITS = '(SELECT hits FROM kb_sig_hits WHERE h = e.h)';
 const LIBS = "(SELECT string_agg(name || '@' || ver, ' ' ORDER BY name) FROM kb_libs WHERE entry = e.n)";
+/** The outcome figures of an entry (src/core/kb/outcomes.ts), read with every entry and hit. */
+const FIGURES = 'e.changes, e.w_worked, e.w_changes, e.w_failed, e.principals, e.disputed';
 export const COLS = `e.n, e.id, e.sig, e.h, e.ch, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error, e.fix, e.eco, e.cls, e.tags, e.author, e.created, e.updated, e.confirms, e.fails,
-  coalesce(${HITS}, 0)::int8 AS hits, ${LIBS} AS libs`;
-const HIT_COLS = `e.id, e.title, e.fix, e.confirms, e.fails, ${LIBS} AS libs, e.sig, e.eco`;
-// Best first: confirmations outweigh failures, then demand, then recency.
-const RANK = `(e.confirms * 3 - e.fails * 2) DESC, ${HITS} DESC NULLS LAST, e.created DESC`;
+  coalesce(${HITS}, 0)::int8 AS hits, ${LIBS} AS libs, ${FIGURES}, e.disputed_at`;
+const HIT_COLS = `e.id, e.title, e.fix, e.confirms, e.fails, ${LIBS} AS libs, e.sig, e.eco, ${FIGURES}`;
+// Best first: undisputed before disputed, then confirmations outweigh failures, then demand, then recency.
+const RANK = `e.disputed, (e.confirms * 3 - e.fails * 2) DESC, ${HITS} DESC NULLS LAST, e.created DESC`;
 /** The rank within one signature (its entries share the hits): straight off kb_by_h / kb_by_ch. */
-const SIG_RANK = '(e.confirms * 3 - e.fails * 2) DESC, e.created DESC';
+const SIG_RANK = 'e.disputed, (e.confirms * 3 - e.fails * 2) DESC, e.created DESC';
 /** Newest matches ranked by a search (SQLite: the same bound on its FTS walk). */
 const CANDIDATES = 200;
 
@@ -142,30 +145,62 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
         return done;
       });
     },
-    async vote(id, voter, ok, now) {
-      return sql.tx(async (q): Promise<VoteResult | null> => {
-        // The entry's row lock orders concurrent votes on it (one voter's repeats count once).
-        const e = (await q.query<{ n: number; author: string }>('SELECT n, author FROM kb_entries WHERE id = $1 AND NOT hidden FOR UPDATE', [id])).rows[0];
+    async outcome(o, tallyOf) {
+      return sql.tx(async (q): Promise<OutcomeResult | null> => {
+        // The entry's row lock orders concurrent outcomes on it (one voter's repeats count once,
+        // and each tally sees every outcome committed before it).
+        const e = (
+          await q.query<{ n: number; author: string; disputed: boolean; disputed_at: number; rep_given: number }>(
+            'SELECT n, author, disputed, disputed_at, rep_given FROM kb_entries WHERE id = $1 AND NOT hidden FOR UPDATE',
+            [o.entry],
+          )
+        ).rows[0];
         if (!e) return null;
-        if (e.author === voter) return 'own';
-        const prev = (await q.query<{ ok: boolean }>('SELECT ok FROM kb_votes WHERE entry = $1 AND voter = $2', [e.n, voter])).rows[0];
-        if (prev && prev.ok === ok) return 'same';
+        if (e.author === o.voter) return { result: 'own', prev: null };
+        const prev = (await q.query<{ kind: OutcomeKind; note: string; evidence: string | null }>('SELECT kind, note, evidence FROM kb_outcomes WHERE entry = $1 AND voter = $2', [e.n, o.voter])).rows[0];
+        const evidence = o.evidence ? JSON.stringify(o.evidence) : null;
+        if (prev && prev.kind === o.kind && (o.keep || (prev.note === o.note && prev.evidence === evidence))) return { result: 'same', prev: prev.kind };
         await q.query(
-          'INSERT INTO kb_votes (entry, voter, ok, created) VALUES ($1, $2, $3, $4) ON CONFLICT (entry, voter) DO UPDATE SET ok = excluded.ok, created = excluded.created',
-          [e.n, voter, ok, now],
+          `INSERT INTO kb_outcomes (entry, voter, kind, note, evidence, net, root, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           ON CONFLICT (entry, voter) DO UPDATE SET kind = excluded.kind, note = excluded.note, evidence = excluded.evidence, net = excluded.net, root = excluded.root, created = excluded.created`,
+          [e.n, o.voter, o.kind, o.note, evidence, o.net, o.root, o.at],
         );
-        const dc = (ok ? 1 : 0) - (prev?.ok === true ? 1 : 0);
-        const df = (ok ? 0 : 1) - (prev?.ok === false ? 1 : 0);
-        await q.query('UPDATE kb_entries SET confirms = confirms + $1, fails = fails + $2, updated = $3 WHERE n = $4', [dc, df, now, e.n]);
-        // Rep: +5 per confirmation, -2 per failure (floored at 0); confirmed = the author's entries with a confirmation.
+        const rows = (
+          await q.query<{ voter: string; kind: OutcomeKind; net: string; root: string; created: number | null; rep: number; confirmed: number; frozen: boolean }>(
+            'SELECT o.voter, o.kind, o.net, o.root, i.created, i.rep, i.confirmed, i.frozen FROM kb_outcomes o LEFT JOIN identities i ON i.id = o.voter WHERE o.entry = $1',
+            [e.n],
+          )
+        ).rows.map((r): OutcomeRow => ({ voter: r.voter, kind: r.kind, net: r.net, root: r.root, who: r.created === null ? null : { created: Number(r.created), rep: r.rep, confirmed: r.confirmed, frozen: r.frozen } }));
+        const { tally: t, rep: given } = tallyOf(rows, o.at);
+        const disputedAt = t.disputed ? (e.disputed ? Number(e.disputed_at) : o.at) : 0;
+        await q.query(
+          `UPDATE kb_entries SET confirms = $1, fails = $2, changes = $3, w_worked = $4, w_changes = $5, w_failed = $6, principals = $7, disputed = $8, disputed_at = $9, rep_given = $10, updated = $11
+           WHERE n = $12`,
+          [t.worked + t.changes, t.failed, t.changes, t.w_worked, t.w_changes, t.w_failed, t.principals, t.disputed, disputedAt, given, o.at, e.n],
+        );
+        // Rep moves by what the entry's weighted outcomes give (floored at 0); confirmed = the
+        // author's visible entries with weighted worked that are not disputed.
         await q.query(
           `UPDATE identities SET rep = greatest(0, rep + $1),
-             confirmed = (SELECT count(*) FROM kb_entries WHERE author = identities.id AND confirms > 0 AND NOT hidden)
+             confirmed = (SELECT count(*) FROM kb_entries WHERE author = identities.id AND w_worked + w_changes > 0 AND NOT disputed AND NOT hidden)
            WHERE id = $2`,
-          [dc * 5 - df * 2, e.author],
+          [given - e.rep_given, e.author],
         );
-        return prev ? 'changed' : 'new';
+        return { result: prev ? 'changed' : 'new', prev: prev?.kind ?? null };
       });
+    },
+    async outcomeNotes(id, kind, limit) {
+      const rows = (
+        await sql.query<{ note: string; evidence: string | null; at: number }>(
+          `SELECT o.note, o.evidence, o.created AS at FROM kb_outcomes o JOIN kb_entries e ON e.n = o.entry
+           WHERE e.id = $1 AND NOT e.hidden AND o.kind = $2 AND (o.note <> '' OR o.evidence IS NOT NULL) ORDER BY o.created DESC, o.voter LIMIT $3`,
+          [id, kind, limit],
+        )
+      ).rows;
+      return rows.map((r) => ({ note: r.note, evidence: r.evidence ? (JSON.parse(r.evidence) as Evidence) : null, at: Number(r.at) }));
+    },
+    async disputes(since, limit) {
+      return entries(`SELECT ${COLS} FROM kb_entries e WHERE e.disputed AND NOT e.hidden AND e.disputed_at >= $1 ORDER BY e.disputed_at DESC, e.n DESC LIMIT $2`, [since, limit]);
     },
     async search(text, limit) {
       const m = tsQuery(text);
@@ -274,11 +309,12 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
       return old + over;
     },
     count: () => num('SELECT count(*) AS n FROM kb_entries WHERE NOT hidden', []),
-    confirmedSince: (since) => num('SELECT count(DISTINCT v.entry) AS n FROM kb_votes v JOIN kb_entries e ON e.n = v.entry WHERE v.ok AND v.created >= $1 AND NOT e.hidden', [since]),
+    confirmedSince: (since) =>
+      num(`SELECT count(DISTINCT v.entry) AS n FROM kb_outcomes v JOIN kb_entries e ON e.n = v.entry WHERE v.kind IN ('worked', 'worked-with-changes') AND v.created >= $1 AND NOT e.hidden`, [since]),
     async latestConfirmed(limit) {
       const rows = (
         await sql.query<Row & { confirmed_at: number }>(
-          `SELECT ${COLS}, max(v.created) AS confirmed_at FROM kb_votes v JOIN kb_entries e ON e.n = v.entry WHERE v.ok AND NOT e.hidden
+          `SELECT ${COLS}, max(v.created) AS confirmed_at FROM kb_outcomes v JOIN kb_entries e ON e.n = v.entry WHERE v.kind IN ('worked', 'worked-with-changes') AND NOT e.hidden
            GROUP BY e.n ORDER BY confirmed_at DESC, e.n DESC LIMIT $1`,
           [limit],
         )

@@ -26,8 +26,8 @@ export function sqliteExports(db: Db): ExportRepo {
   // Claims of entries that are themselves exported: visible and not removed.
   const claimWhere = `c.at >= ? AND ${gone('claim', "c.entry || '/' || c.id", 'c.id')}
     AND EXISTS (SELECT 1 FROM kb_entries e WHERE e.id = c.entry AND e.hidden = 0 AND ${gone('kb', 'e.id', 'e.author')})`;
-  const claims0 = db.prepare(`SELECT c.entry, c.id, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE ${claimWhere} ORDER BY c.entry, c.id ${LIMIT}`);
-  const claims = db.prepare(`SELECT c.entry, c.id, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE (c.entry, c.id) > (?, ?) AND ${claimWhere} ORDER BY c.entry, c.id ${LIMIT}`);
+  const claims0 = db.prepare(`SELECT c.entry, c.id, c.kind, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE ${claimWhere} ORDER BY c.entry, c.id ${LIMIT}`);
+  const claims = db.prepare(`SELECT c.entry, c.id, c.kind, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE (c.entry, c.id) > (?, ?) AND ${claimWhere} ORDER BY c.entry, c.id ${LIMIT}`);
   const tombs0 = db.prepare(`SELECT id, kind, removed_at, reason FROM export_tombstones WHERE removed_at >= ? ORDER BY removed_at, kind, id ${LIMIT}`);
   const tombs = db.prepare(
     `SELECT id, kind, removed_at, reason FROM export_tombstones WHERE removed_at >= ? AND (removed_at, kind, id) > (?, ?, ?) ORDER BY removed_at, kind, id ${LIMIT}`,

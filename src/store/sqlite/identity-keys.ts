@@ -16,12 +16,20 @@ export function sqliteIdentityKeys(db: Db): IdentityKeyRepo {
 }
 
 export function sqliteSignedConfirms(db: Db): SignedConfirmRepo {
-  const add = db.prepare('INSERT INTO kb_signed_confirms (entry, id, pub, sig, net, at) VALUES (@entry, @id, @pub, @sig, @net, @at) ON CONFLICT DO NOTHING');
+  // Another kind replaces the earlier statement (a later outcome replaces the earlier one).
+  const add = db.prepare(
+    `INSERT INTO kb_signed_confirms (entry, id, kind, pub, sig, net, at) VALUES (@entry, @id, @kind, @pub, @sig, @net, @at)
+     ON CONFLICT(entry, id) DO UPDATE SET kind = excluded.kind, pub = excluded.pub, sig = excluded.sig, net = excluded.net, at = excluded.at WHERE kb_signed_confirms.kind <> excluded.kind`,
+  );
+  const drop = db.prepare('DELETE FROM kb_signed_confirms WHERE entry = ? AND id = ?');
   const count = db.prepare('SELECT count(*) AS ids, count(DISTINCT net) AS nets FROM kb_signed_confirms WHERE entry = ?');
-  const list = db.prepare(`SELECT entry, id, pub, sig, at FROM kb_signed_confirms WHERE entry = ? ORDER BY at, id ${LIMIT}`);
+  const list = db.prepare(`SELECT entry, id, kind, pub, sig, at FROM kb_signed_confirms WHERE entry = ? ORDER BY at, id ${LIMIT}`);
   return {
     async add(c) {
-      return add.run(c).changes === 1;
+      return add.run({ ...c, kind: c.kind ?? '' }).changes === 1;
+    },
+    async drop(entry, id) {
+      return drop.run(entry, id).changes === 1;
     },
     async count(entry) {
       return count.get(entry) as { ids: number; nets: number };

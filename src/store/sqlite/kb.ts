@@ -1,5 +1,6 @@
 // SQLite implementation of the KB port: entries, libraries, votes, FTS5 search, demand.
-import type { Digest, KbHit, KbRepo, NewEntry, Resign, StaleSig, VoteResult, Wanted } from '../../core/kb/ports.js';
+import type { Digest, KbHit, KbRepo, NewEntry, OutcomeNote, OutcomeResult, Resign, StaleSig, Wanted } from '../../core/kb/ports.js';
+import type { OutcomeKind, OutcomeRow, OutcomeWrite, TallyFn } from '../../core/kb/outcomes.js';
 import type { Background } from './background.js';
 import { ftsQuery, retrievalTerms } from '../shared.js';
 import { LIMIT, type Db } from './db.js';
@@ -51,15 +52,32 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   };
   const timer = setInterval(flush, 200);
   timer.unref();
-  const selVote = db.prepare('SELECT ok FROM kb_votes WHERE entry = ? AND voter = ?');
-  const insVote = db.prepare('INSERT OR REPLACE INTO kb_votes (entry, voter, ok, created) VALUES (?, ?, ?, ?)');
-  const bump = db.prepare('UPDATE kb_entries SET confirms = confirms + ?, fails = fails + ?, updated = ? WHERE n = ?');
-  // Rep: +5 per confirmation, -2 per failure (floored at 0); confirmed = the author's entries with a confirmation.
+  // Outcomes (src/core/kb/outcomes.ts): one per identity and entry; the entry's figures and its
+  // author's reputation are written from a tally of all its outcomes in the same transaction.
+  const selOutcome = db.prepare('SELECT kind, note, evidence FROM kb_outcomes WHERE entry = ? AND voter = ?');
+  const putOutcome = db.prepare(
+    `INSERT INTO kb_outcomes (entry, voter, kind, note, evidence, net, root, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(entry, voter) DO UPDATE SET kind = excluded.kind, note = excluded.note, evidence = excluded.evidence, net = excluded.net, root = excluded.root, created = excluded.created`,
+  );
+  const outcomesOf = db.prepare(
+    'SELECT o.voter, o.kind, o.net, o.root, i.created, i.rep, i.confirmed, i.frozen FROM kb_outcomes o LEFT JOIN identities i ON i.id = o.voter WHERE o.entry = ?',
+  );
+  const selFigures = db.prepare('SELECT disputed, disputed_at, rep_given FROM kb_entries WHERE n = ?');
+  const setFigures = db.prepare(
+    `UPDATE kb_entries SET confirms = ?, fails = ?, changes = ?, w_worked = ?, w_changes = ?, w_failed = ?, principals = ?, disputed = ?, disputed_at = ?, rep_given = ?, updated = ? WHERE n = ?`,
+  );
+  // Rep moves by what the entry's weighted outcomes give (floored at 0); confirmed = the author's
+  // visible entries with weighted worked that are not disputed.
   const rep = db.prepare(
     `UPDATE identities SET rep = max(0, rep + ?),
-       confirmed = (SELECT count(*) FROM kb_entries WHERE author = identities.id AND confirms > 0 AND hidden = 0)
+       confirmed = (SELECT count(*) FROM kb_entries WHERE author = identities.id AND w_worked + w_changes > 0 AND disputed = 0 AND hidden = 0)
      WHERE id = ?`,
   );
+  const notesOf = db.prepare(
+    `SELECT o.note, o.evidence, o.created AS at FROM kb_outcomes o JOIN kb_entries e ON e.n = o.entry
+     WHERE e.id = ? AND e.hidden = 0 AND o.kind = ? AND (o.note <> '' OR o.evidence IS NOT NULL) ORDER BY o.created DESC, o.voter ${LIMIT}`,
+  );
+  const disputes = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.disputed = 1 AND e.hidden = 0 AND e.disputed_at >= ? ORDER BY e.disputed_at DESC, e.n DESC ${LIMIT}`);
   // Every write that can change what reads return moves the generation on; memoized reads of an
   // older one are recomputed. Library changes and digests are asked for on every brief.
   let gen = 0;
@@ -131,9 +149,10 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   const wantedOver = db.prepare(`DELETE FROM kb_wanted WHERE last < (SELECT last FROM kb_wanted ORDER BY last DESC LIMIT 1 OFFSET CAST(? AS INTEGER))`);
   const count = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE hidden = 0');
   const pageAfter = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n > ? AND e.hidden = 0 ORDER BY e.n ${LIMIT}`);
-  const confirmedSince = db.prepare('SELECT count(DISTINCT v.entry) AS n FROM kb_votes v JOIN kb_entries e ON e.n = v.entry WHERE v.ok = 1 AND v.created >= ? AND e.hidden = 0');
+  const WORKED = "v.kind IN ('worked', 'worked-with-changes')";
+  const confirmedSince = db.prepare(`SELECT count(DISTINCT v.entry) AS n FROM kb_outcomes v JOIN kb_entries e ON e.n = v.entry WHERE ${WORKED} AND v.created >= ? AND e.hidden = 0`);
   const latestConfirmed = db.prepare(
-    `SELECT ${COLS}, max(v.created) AS confirmed_at FROM kb_votes v JOIN kb_entries e ON e.n = v.entry WHERE v.ok = 1 AND e.hidden = 0 GROUP BY v.entry ORDER BY confirmed_at DESC, e.n DESC ${LIMIT}`,
+    `SELECT ${COLS}, max(v.created) AS confirmed_at FROM kb_outcomes v JOIN kb_entries e ON e.n = v.entry WHERE ${WORKED} AND e.hidden = 0 GROUP BY v.entry ORDER BY confirmed_at DESC, e.n DESC ${LIMIT}`,
   );
   const countByAuthor = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE author = ? AND hidden = 0');
   const putDigest = db.prepare(
@@ -195,18 +214,23 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
     }
     return done;
   });
-  const voteTx = db.transaction((id: string, voter: string, ok: boolean, now: number): VoteResult | null => {
-    const e = selId.get(id) as Row | undefined;
+  const outcomeTx = db.transaction((o: OutcomeWrite, tallyOf: TallyFn): OutcomeResult | null => {
+    const e = selId.get(o.entry) as Row | undefined;
     if (!e) return null;
-    if (e.author === voter) return 'own';
-    const prev = selVote.get(e.n, voter) as { ok: number } | undefined;
-    if (prev && (prev.ok === 1) === ok) return 'same';
-    insVote.run(e.n, voter, ok ? 1 : 0, now);
-    const dc = (ok ? 1 : 0) - (prev?.ok === 1 ? 1 : 0);
-    const df = (ok ? 0 : 1) - (prev && prev.ok === 0 ? 1 : 0);
-    bump.run(dc, df, now, e.n);
-    rep.run(dc * 5 - df * 2, e.author);
-    return prev ? 'changed' : 'new';
+    if (e.author === o.voter) return { result: 'own', prev: null };
+    const prev = selOutcome.get(e.n, o.voter) as { kind: OutcomeKind; note: string; evidence: string | null } | undefined;
+    const evidence = o.evidence ? JSON.stringify(o.evidence) : null;
+    if (prev && prev.kind === o.kind && (o.keep || (prev.note === o.note && prev.evidence === evidence))) return { result: 'same', prev: prev.kind };
+    putOutcome.run(e.n, o.voter, o.kind, o.note, evidence, o.net, o.root, o.at);
+    const rows = (outcomesOf.all(e.n) as Array<{ voter: string; kind: OutcomeKind; net: string; root: string; created: number | null; rep: number; confirmed: number; frozen: number }>).map(
+      (r): OutcomeRow => ({ voter: r.voter, kind: r.kind, net: r.net, root: r.root, who: r.created === null ? null : { created: r.created, rep: r.rep, confirmed: r.confirmed, frozen: r.frozen === 1 } }),
+    );
+    const { tally: t, rep: given } = tallyOf(rows, o.at);
+    const before = selFigures.get(e.n) as { disputed: number; disputed_at: number; rep_given: number };
+    const disputedAt = t.disputed ? (before.disputed === 1 ? before.disputed_at : o.at) : 0;
+    setFigures.run(t.worked + t.changes, t.failed, t.changes, t.w_worked, t.w_changes, t.w_failed, t.principals, t.disputed ? 1 : 0, disputedAt, given, o.at, e.n);
+    rep.run(given - before.rep_given, e.author);
+    return { result: prev ? 'changed' : 'new', prev: prev?.kind ?? null };
   });
 
   return {
@@ -249,9 +273,17 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
       changed();
       return resignTx(rows, version);
     },
-    async vote(id, voter, ok, now) {
+    async outcome(o, tallyOf) {
       changed();
-      return voteTx(id, voter, ok, now);
+      return outcomeTx(o, tallyOf);
+    },
+    async outcomeNotes(id, kind, limit) {
+      return (notesOf.all(id, kind, limit) as Array<{ note: string; evidence: string | null; at: number }>).map(
+        (r): OutcomeNote => ({ note: r.note, evidence: r.evidence ? JSON.parse(r.evidence) : null, at: r.at }),
+      );
+    },
+    async disputes(since, limit) {
+      return (disputes.all(since, limit) as Row[]).map(toEntry);
     },
     async search(q, limit) {
       const m = ftsQuery(q);
