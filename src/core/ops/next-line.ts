@@ -9,6 +9,8 @@ interface Route {
   re: RegExp;
   params: string[];
   tool: string;
+  /** Fixed arguments first (the act of an operation reached through another, `via`). */
+  fixed: Record<string, string>;
   /** Literal path characters: the most specific route wins (/v1/tasks/stream before /v1/tasks/:id). */
   weight: number;
 }
@@ -39,7 +41,9 @@ export class NextLines {
           .join('/');
         // A twin (`/limits.md`, `/k/<id>.json`) is the same operation in another format: the same tool.
         const twins = o.rest!.twins?.length ? `(?:\\.(?:${o.rest!.twins.join('|')}))?` : '';
-        return { method: o.rest!.method, re: new RegExp(`^${src}${twins}/?$`), params, tool: toolName(o), weight: o.rest!.path.replace(/:[a-z_]+|\*/g, '').length };
+        // An operation agents reach through another is called as that one, with its selecting input.
+        const tool = o.via ? o.via.op.replace(/\./g, '_') : toolName(o);
+        return { method: o.rest!.method, re: new RegExp(`^${src}${twins}/?$`), params, tool, fixed: o.via?.input ?? {}, weight: o.rest!.path.replace(/:[a-z_]+|\*/g, '').length };
       })
       .sort((a, b) => b.weight - a.weight);
   }
@@ -51,7 +55,7 @@ export class NextLines {
       if (r.method !== method || !tools.has(r.tool)) continue;
       const m = r.re.exec(path);
       if (!m) continue;
-      const args: Record<string, string> = {};
+      const args: Record<string, string> = { ...r.fixed };
       r.params.forEach((p, i) => (args[p] = decodeURIComponent(m[i + 1]!)));
       if (query) for (const [k, v] of new URLSearchParams(query)) if (k !== 'f') args[k] = v;
       return Object.keys(args).length ? `${r.tool} ${JSON.stringify(args)}` : r.tool;

@@ -12,11 +12,12 @@ import { fnCheckOf, fnRunnerOf } from './fn.js';
 import { busTopic, headOf, publishLine, readLines, type LinePayload } from './lines.js';
 import { iso, lineJson } from './render.js';
 import { parseSink, parseTarget, WQ_NAME, KV_NS, KV_K, wqQueue } from './sinks.js';
-import { mayPublish, mayRead, parseTopic, SYS_TOPIC, type Topic } from './topics.js';
+import { mayPublish, mayRead, parseTopic, SYS_TOPIC, TOPIC_RULES, type Topic } from './topics.js';
 import type { SubRow } from './ports.js';
 import type { WqItem } from './deliver.js';
 
-const topicIn = z.string().min(3).max(160).describe('g:<n> ~<n> s:<slug>.<n> r:<room>.<n>');
+// The same rule text as the webhook face's topic field, so a tool list describes `topic` once.
+const topicIn = z.string().min(3).max(160).describe(TOPIC_RULES);
 const me = (ctx: Ctx) => ctx.caller.identity!;
 
 async function readable(ctx: Ctx, raw: string): Promise<Topic> {
