@@ -3,9 +3,14 @@
 # a throwaway cluster under a temporary directory (initdb + pg_ctl, no Docker), on a free loopback
 # port, trust authentication, stopped and removed at the end whatever happens. Then the replica
 # test (test/scale/replicas.test.ts: 3 replicas of the server behind HAProxy on that cluster), when
-# haproxy is installed. Between them, test/operating/pg.test.ts (readiness, pool metrics, pg_dump and
-# pg_restore of the service's schema).
-# Usage: scripts/pg-test.sh [extra vitest args]      (PG_BIN overrides where initdb/pg_ctl are)
+# haproxy is installed, and the two-replica tests of issue 37 (own data directories). Between them, test/operating/pg.test.ts (readiness, pool metrics, pg_dump and
+# pg_restore of the service's schema). Then, when pgbouncer is installed (Debian `pgbouncer`), the
+# replica test again with the replicas' pools going through PgBouncer in transaction mode
+# (CX_DATABASE_URL) and their session connections to the server (CX_DATABASE_SESSION_URL), as
+# docs/scaling.md describes. pg_stat_statements is loaded when the server has it (the replica test
+# counts statements with it).
+# Usage: scripts/pg-test.sh [extra vitest args]      (PG_BIN overrides where initdb/pg_ctl are;
+#        PG_TEST_PGBOUNCER=0 skips the PgBouncer run, PG_TEST_PGBOUNCER=only runs only it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +31,7 @@ fi
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 
 stop() {
+  [ -f "$dir/pgbouncer.pid" ] && kill "$(cat "$dir/pgbouncer.pid")" 2>/dev/null || true
   "${as[@]}" "$PG_BIN/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
   rm -rf "$dir"
 }
@@ -33,19 +39,46 @@ trap stop EXIT
 
 "${as[@]}" "$PG_BIN/initdb" -D "$dir/data" -U postgres -A trust --no-sync -E UTF8 >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log"; exit 1; }
 # fsync off: a test cluster that is thrown away needs no durability (the contracts test the adapter).
+preload=""
+[ -f "$("$PG_BIN/pg_config" --pkglibdir 2>/dev/null || echo "$PG_BIN/../lib")/pg_stat_statements.so" ] && preload="-c shared_preload_libraries=pg_stat_statements"
 "${as[@]}" "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-  -o "-p $port -h 127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" start >/dev/null
+  -o "-p $port -h 127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 $preload" start >/dev/null
 
 export CX_PG_REAL="postgres://postgres@127.0.0.1:$port/postgres"
 # pg_dump / pg_restore of the same major version as the server (test/operating/pg.test.ts).
 export PG_BIN
-npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts test/store/pg-replicas.test.ts -t '^(postgres |real server)' "$@"
-# Operating on PostgreSQL: readiness (migrations, database gone), the pool in /metrics, and the
-# backup round trip: pg_dump under writes, pg_restore into another database, served with the same keys.
-npx vitest run test/operating/pg.test.ts "$@"
-if command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ]; then
-  npx vitest run test/scale/replicas.test.ts "$@"
-else
-  echo "pg-test: haproxy not found (Debian: apt-get install -y haproxy): the replica test did not run" >&2
-  exit 1
+mode=${PG_TEST_PGBOUNCER:-1}
+if [ "$mode" != only ]; then
+  npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts test/store/pg-replicas.test.ts test/store/pg-hot.test.ts -t '^(postgres |real server)' "$@"
+  # Operating on PostgreSQL: readiness (migrations, database gone), the pool in /metrics, and the
+  # backup round trip: pg_dump under writes, pg_restore into another database, served with the same keys.
+  npx vitest run test/operating/pg.test.ts "$@"
+  # Two replicas with data directories of their own (issue 37): secrets from a file, the refusal on
+  # other keys, the git mirror through HAProxy; their PGlite cases ran in the main suite.
+  npx vitest run test/core/replica-secrets.test.ts test/scale/git-replicas.test.ts -t 'real server' "$@"
+  if command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ]; then
+    npx vitest run test/scale/replicas.test.ts "$@"
+  else
+    echo "pg-test: haproxy not found (Debian: apt-get install -y haproxy): the replica test did not run" >&2
+    exit 1
+  fi
 fi
+[ "$mode" = 0 ] && exit 0
+bouncer=$(command -v pgbouncer || ls /usr/sbin/pgbouncer 2>/dev/null || true)
+if [ -z "$bouncer" ]; then
+  echo "pg-test: pgbouncer not found (Debian: apt-get install -y pgbouncer): the replica test through PgBouncer did not run" >&2
+  [ "$mode" = only ] && exit 1
+  exit 0
+fi
+# PgBouncer in transaction mode in front of the cluster, every database as the postgres user (trust
+# on loopback). Before 1.21 it cannot carry named prepared statements: the replicas leave them off,
+# as they do by default with CX_DATABASE_SESSION_URL set (docs/scaling.md).
+bport=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+printf '%s\n' '[databases]' "* = host=127.0.0.1 port=$port user=postgres" '[pgbouncer]' 'listen_addr = 127.0.0.1' "listen_port = $bport" \
+  'unix_socket_dir =' 'auth_type = any' 'pool_mode = transaction' 'max_client_conn = 500' 'default_pool_size = 20' 'admin_users = postgres' \
+  "logfile = $dir/pgbouncer.log" "pidfile = $dir/pgbouncer.pid" >"$dir/pgbouncer.ini"
+[ "$(id -u)" = 0 ] && chown postgres "$dir/pgbouncer.ini"
+# PgBouncer refuses to run as root: as the cluster's owner then.
+"${as[@]}" "$bouncer" -d "$dir/pgbouncer.ini"
+echo "pg-test: the replica test again, through $("$bouncer" --version | head -1) in transaction mode"
+CX_PG_BOUNCER="postgres://postgres@127.0.0.1:$bport/postgres" npx vitest run test/scale/replicas.test.ts "$@"

@@ -5,8 +5,10 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type CatalogConfig, loadCatalogConfig } from './catalog/config.js';
 import { POW } from './core/limits.js';
-import type { KeyStore } from './core/secrets/ports.js';
+import type { KeyStore, SecretName } from './core/secrets/ports.js';
+import { newRing } from './core/trust/keys.js';
 import { fileKeyStore } from './store/files/keys.js';
+import { externalKeyStore } from './store/files/external-keys.js';
 
 export type OperatorClass = 'admin' | 'ops' | 'poll' | 'check';
 
@@ -33,6 +35,10 @@ export interface Config {
   /** Multiplies every quota bucket (CX_QUOTA_MULT; load tests, large private deployments). */
   quotaMult: number;
   logLevel: string;
+  /** CX_LOG: `pretty` (one short line per request, for a person at a terminal) or `json` (pino's
+   *  structured lines, for a log collector); unset (`auto`), pretty when the log goes to a terminal
+   *  (src/http/log-format.ts logFormatFor), else json. */
+  logFormat: 'pretty' | 'json' | 'auto';
   /** Text served at /.well-known/mcp-registry-auth (MCP registry HTTP domain verification). */
   mcpRegistryAuth: string | null;
   /** Load the sample KB into an empty database at start (CX_SEED=0 turns it off). */
@@ -59,8 +65,15 @@ export interface Config {
   databaseSessionUrl: string | null;
   /** CX_METRICS_ADDR (`host:port`, `:port`): /metrics without a token on a listener of its own; null: only GET /metrics with the poll token. */
   metricsAddr: { host: string; port: number } | null;
-  /** Connections this process keeps to PostgreSQL (CX_DATABASE_POOL; replicas x pool + 2 each for LISTEN and leadership must fit max_connections or a pooler). */
+  /** Connections this process keeps to PostgreSQL (CX_DATABASE_POOL; replicas x pool + 1 each for LISTEN and leadership must fit max_connections or a pooler). */
   databasePool: number;
+  /**
+   * CX_DATABASE_PREPARE (1/0): named prepared statements on the pool's connections. Default 1 with
+   * no CX_DATABASE_SESSION_URL (the pool talks to the server); 0 when one is set (the pool is then a
+   * transaction pooler, and PgBouncer before 1.21 cannot carry named statements: set 1 for PgBouncer
+   * >= 1.21 with max_prepared_statements > 0). docs/scaling.md.
+   */
+  databasePrepare: boolean;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -71,6 +84,13 @@ function int(v: string | undefined, dflt: number, name: string): number {
 }
 
 const newKey = () => randomBytes(32).toString('hex');
+const CLASSES: OperatorClass[] = ['admin', 'ops', 'poll', 'check'];
+const newTokens = () => JSON.stringify(Object.fromEntries(CLASSES.map((c) => [c, `cxo_${c}_${randomBytes(24).toString('base64url')}`])));
+
+/** A new value of a generated secret (first start, npm run secrets:init). */
+export function newSecret(name: SecretName): string {
+  return name === 'operator-tokens' ? newTokens() : name === 'signing' ? newRing() : newKey();
+}
 
 /** The workspace key of a key store (made on first use): config and tools read the same one. */
 export function workspaceKeyOf(dataDir: string, keys: KeyStore = fileKeyStore(dataDir)): Buffer {
@@ -79,16 +99,18 @@ export function workspaceKeyOf(dataDir: string, keys: KeyStore = fileKeyStore(da
 
 /**
  * `keysFor`: where generated secrets are kept (src/core/secrets/ports.ts); by default files (0600) in
- * the data directory, which every process on that directory shares.
+ * the data directory, which every process on that directory shares. When the environment gives
+ * secrets (CX_SECRETS_FILE or any CX_SECRET_<NAME>: src/store/files/external-keys.ts), they are the
+ * store instead and nothing is generated: replicas on several hosts share keys without sharing files.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataDir: string) => KeyStore = fileKeyStore): Config {
   const port = int(env.PORT, 8080, 'PORT');
   const catalogPort = int(env.CATALOG_PORT, 8081, 'CATALOG_PORT');
   const dataDir = resolve(env.CX_DATA || './data');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const keys = keysFor(dataDir);
+  const keys = externalKeyStore(env) ?? keysFor(dataDir);
 
-  const classes: OperatorClass[] = ['admin', 'ops', 'poll', 'check'];
+  const classes = CLASSES;
   const fromEnv: Partial<Record<OperatorClass, string>> = {};
   for (const c of classes) {
     const v = env[`CX_${c.toUpperCase()}_TOKEN`];
@@ -97,9 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
   let operatorTokenFile: string | null = null;
   let tokens = fromEnv as Record<OperatorClass, string>;
   if (classes.some((c) => !fromEnv[c])) {
-    const kept = keys.keep('operator-tokens', () =>
-      JSON.stringify(Object.fromEntries(classes.map((c) => [c, `cxo_${c}_${randomBytes(24).toString('base64url')}`]))),
-    );
+    const kept = keys.keep('operator-tokens', newTokens);
     const stored = JSON.parse(kept.value) as Record<OperatorClass, string>;
     tokens = Object.fromEntries(classes.map((c) => [c, fromEnv[c] ?? stored[c]])) as Record<OperatorClass, string>;
     if (kept.created) operatorTokenFile = kept.where;
@@ -120,6 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
   const databaseSessionUrl = databaseUrlOf(env.CX_DATABASE_SESSION_URL, 'CX_DATABASE_SESSION_URL');
   const databasePool = int(env.CX_DATABASE_POOL, 10, 'CX_DATABASE_POOL');
   if (databasePool < 1) throw new Error('config: CX_DATABASE_POOL must be at least 1');
+  const prep = env.CX_DATABASE_PREPARE?.trim();
+  if (prep && prep !== '0' && prep !== '1') throw new Error('config: CX_DATABASE_PREPARE must be 0 or 1');
+  const databasePrepare = prep ? prep === '1' : databaseSessionUrl === null;
   return {
     port,
     catalogPort,
@@ -139,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     workspaceKey: workspaceKeyOf(dataDir, keys),
     quotaMult,
     logLevel: env.CX_LOG_LEVEL || 'info',
+    logFormat: logFormatOf(env.CX_LOG),
     mcpRegistryAuth: env.CX_MCP_REGISTRY_AUTH || null,
     seed: env.CX_SEED !== '0',
     sync: env.CX_SYNC === 'full' ? 'full' : 'normal',
@@ -151,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     databaseUrl,
     databaseSessionUrl,
     databasePool,
+    databasePrepare,
     metricsAddr: addrOf(env.CX_METRICS_ADDR, 'CX_METRICS_ADDR'),
   };
 }
@@ -163,6 +188,13 @@ function addrOf(v: string | undefined, name: string): { host: string; port: numb
   const port = m ? Number(m[3]) : NaN;
   if (!m || port > 65535) throw new Error(`config: ${name} must be host:port, :port or [v6]:port`);
   return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
+}
+
+function logFormatOf(v: string | undefined): 'pretty' | 'json' | 'auto' {
+  const s = v?.trim().toLowerCase();
+  if (!s) return 'auto';
+  if (s === 'pretty' || s === 'json') return s;
+  throw new Error('config: CX_LOG must be pretty or json');
 }
 
 /** CX_DATABASE_URL: empty is SQLite; otherwise a postgres:// (or postgresql://) URL with a host. */

@@ -18,6 +18,8 @@ import { loadSeedIfEmpty } from './core/kb/seed.js';
 import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
 import { buildApp } from './app.js';
+import { checkKeyPrints } from './core/secrets/prints.js';
+import { logFormatFor, prettyStream } from './http/log-format.js';
 import { gitMirrorRepo } from './store/git/repo.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import { openPgStore } from './store/pg/index.js';
@@ -56,7 +58,9 @@ export interface Running {
  */
 export async function startServer(config: Config, opts: { logger?: boolean; now?: () => number; store?: Store } = {}): Promise<Running> {
   const logger = opts.logger ?? true;
-  const log = logger ? pino({ level: config.logLevel }) : pino({ enabled: false });
+  // CX_LOG (src/http/log-format.ts): the core's messages take the same form as the request lines.
+  const pretty = logFormatFor(config.logFormat) === 'pretty';
+  const log = logger ? (pretty ? pino({ level: config.logLevel }, prettyStream()) : pino({ level: config.logLevel })) : pino({ enabled: false });
   // On a fixed port, the port answers "starting" (readiness 503) while the store opens and runs its
   // migrations (PostgreSQL: possibly waiting for another replica's) and the start-up work below.
   // On port 0 (tests) nothing could know the port yet, so there is none.
@@ -67,6 +71,15 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
   } catch (e) {
     if (starting) await closeNow(starting);
     throw e;
+  }
+  // Keys that differ from the ones recorded in the store stop the start here (one line), before any
+  // request is answered with them.
+  try {
+    await checkKeyPrints(store.keyPrints, config, Date.now());
+  } catch (err) {
+    if (starting) await closeNow(starting);
+    if (!opts.store) await store.close();
+    throw err;
   }
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
@@ -112,7 +125,8 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
     sync: config.sync,
     trustProxy: config.trustProxy,
     opsTokens: [config.operatorTokens.admin, config.operatorTokens.ops],
-    logger: logger ? { level: config.logLevel } : false,
+    logger: logger ? { level: config.logLevel, ...(pretty ? { stream: prettyStream() } : {}) } : false,
+    prettyLog: pretty,
   });
   if (starting) await closeNow(starting);
   const addr = await app.listen({ port: config.port, host: config.host });
@@ -165,9 +179,9 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
  * otherwise SQLite under the data directory (one process). A server that cannot be reached, or a
  * store that cannot open, is one line (main prints it and exits 1).
  */
-async function openStore(config: Config): Promise<Store> {
+export async function openStore(config: Config): Promise<Store> {
   if (!config.databaseUrl) return openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
-  return openPgStore(config.databaseUrl, { max: config.databasePool, sessionUrl: config.databaseSessionUrl ?? undefined, workspaceKey: config.workspaceKey, dataDir: config.dataDir });
+  return openPgStore(config.databaseUrl, { max: config.databasePool, sessionUrl: config.databaseSessionUrl ?? undefined, prepare: config.databasePrepare, workspaceKey: config.workspaceKey, dataDir: config.dataDir });
 }
 
 async function main(): Promise<void> {

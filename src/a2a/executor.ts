@@ -9,6 +9,7 @@ import { invoke } from '../core/ops/invoke.js';
 import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js';
 import { hostedMessageOp } from '../core/agents/ops.js';
 import type { Core, Operation } from '../core/ops/types.js';
+import { NextLines } from '../core/ops/next-line.js';
 import type { BusManager } from './buses.js';
 import { factsOf } from './context.js';
 import { contentOfCore, type Skills } from './skills.js';
@@ -84,7 +85,18 @@ export class SkillExecutor implements AgentExecutor {
   private streams = new Map<string, AbortController>();
   private contexts = new Map<string, string>();
 
-  constructor(private core: Core, private skills: Skills, private fresh?: NewTasks) {}
+  /** `next:` lines name REST routes; an A2A caller is told the message that runs the skill instead. */
+  private next: NextLines;
+  private skillIds: ReadonlySet<string>;
+
+  constructor(private core: Core, private skills: Skills, private fresh?: NewTasks) {
+    this.next = new NextLines(skills.list.map((s) => s.op));
+    this.skillIds = new Set(skills.list.map((s) => s.op.name));
+  }
+
+  private faceText(text: string): string {
+    return this.next.forSkills(text, this.skillIds);
+  }
 
   async execute(rc: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const facts = factsOf(rc.context);
@@ -132,11 +144,11 @@ export class SkillExecutor implements AgentExecutor {
           );
         }).finally(() => this.streams.delete(taskId));
         if (this.canceled.has(taskId)) return done(TaskState.TASK_STATE_COMPLETED);
-        bus.publish(artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(collectedText(plan.op, c, ctx)), dataPart(c)], metadata: undefined, extensions: [] }));
+        bus.publish(artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(this.faceText(collectedText(plan.op, c, ctx))), dataPart(c)], metadata: undefined, extensions: [] }));
         return done(TaskState.TASK_STATE_COMPLETED, undefined, pending ? { cx: null } : undefined);
       }
       bus.publish(
-        artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(plan.op.text(out, ctx)), dataPart(out)], metadata: undefined, extensions: [] }),
+        artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(this.faceText(plan.op.text(out, ctx))), dataPart(out)], metadata: undefined, extensions: [] }),
       );
       // Free text is a conversation: the task waits for more words (each searches again) or a cancel.
       if (plan.kind === 'call' && 'free' in plan && plan.free) return done(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(taskId, contextId, [textPart(FREE_NEXT)]), { cx: null });

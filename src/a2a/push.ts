@@ -1,14 +1,13 @@
 // Push notifications: only public http(s) targets, checked when a config is set and again on the
 // address actually connected (DNS rebinding), with the token header, a timeout and bounded retries.
 import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
-import { V1PushNotificationSerializer, type PushNotificationSender, type PushNotificationSerializer, type ServerCallContext } from '@a2a-js/sdk/server';
+import { V1PushNotificationSerializer, type PushNotificationSender, type PushNotificationSerializer, type ServerCallContext, type StoredPushNotificationConfig } from '@a2a-js/sdk/server';
 import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { lookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Logger } from '../core/ops/types.js';
-import type { SqlitePushStore } from './stores.js';
 
 // Addresses are compared as numbers, each family against its own table: Node's BlockList maps
 // IPv4 addresses into ::ffff:0:0/96, so one list holding that subnet refused every IPv4 address.
@@ -124,11 +123,16 @@ function taskIdOf(r: StreamResponse): string {
   return p.$case === 'task' ? p.value.id : p.value.taskId;
 }
 
+/** What the sender reads of the push store (stores.ts's SqlitePushStore; named here, not imported: stores.ts imports this file). */
+export interface PushConfigSource {
+  loadWithMetadata(taskId: string, ctx: ServerCallContext): Promise<StoredPushNotificationConfig[]>;
+}
+
 export class PushSender implements PushNotificationSender {
   /** One chain per task keeps a task's notifications in order. */
   private chains = new Map<string, Promise<void>>();
   private lookupFn: LookupFunction;
-  constructor(private store: SqlitePushStore, private opts: PushOptions) {
+  constructor(private store: PushConfigSource, private opts: PushOptions) {
     this.lookupFn = guardedLookup(opts.allowLoopback, opts.resolve);
   }
 

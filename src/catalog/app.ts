@@ -6,6 +6,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
 import { clip } from '../http/logging.js';
+import { prettyRequests } from '../http/log-format.js';
 import { clientErrorHandler, drainOnClose, missingHost, missingHostError, nosniffEvery, serverOptions } from '../http/wire.js';
 import { netKey } from '../core/net.js';
 import { registerAdmin } from './admin.js';
@@ -34,6 +35,8 @@ export interface CatalogAppOptions {
   opsTokens?: string[];
   /** false, or pino options (a request serializer that masks tracking tokens is added). */
   logger?: false | Record<string, unknown>;
+  /** CX_LOG=pretty: one short line per request instead of fastify's two JSON lines (src/http/log-format.ts). */
+  prettyLog?: boolean;
   now?: () => number;
 }
 
@@ -60,6 +63,7 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
   const now = opts.now ?? Date.now;
   const app = Fastify({
     logger: opts.logger ? { ...opts.logger, serializers } : false,
+    ...(opts.prettyLog ? { logController: prettyRequests(maskPath) } : {}),
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: CATALOG_LIMITS.order_body,
     frameworkErrors: (err, req, reply) => fail(req, reply, toCxError(err, req)),

@@ -1,6 +1,7 @@
 // Orders: form validation (one line naming the field), creation with a private tracking token,
 // the checkout at the chosen provider, and every status change through the lifecycle table.
 import { createHash, randomBytes } from 'node:crypto';
+import { isEmail } from './email.js';
 import { CxError } from '../core/errors.js';
 import type { CatalogConfig } from './config.js';
 import { CATALOG_LIMITS } from './limits.js';
@@ -17,7 +18,6 @@ export interface OrderInput {
   email: string | null;
 }
 
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 const orList = (xs: readonly string[]) => `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`;
 /** Echo a value only when it is short plain ASCII, so a detail line stays one harmless line. */
 const echo = (v: string) => (/^[\x21-\x7e]{1,40}$/.test(v) ? ` "${v.replace(/"/g, "'")}"` : '');
@@ -51,7 +51,7 @@ export function parseOrder(body: unknown, catalog: Catalog): OrderInput {
   if (!(product.locations as string[]).includes(location)) throw new CxError('bad', `location: ${location} not offered for ${product.slug} (${product.locations.join(', ')})`);
 
   const email = field(b, 'email');
-  if (email !== null && (email.length > CATALOG_LIMITS.email_max || !EMAIL.test(email))) throw new CxError('bad', 'email: not a valid address');
+  if (email !== null && (email.length > CATALOG_LIMITS.email_max || !isEmail(email))) throw new CxError('bad', 'email: not a valid address');
   // A quote is answered by email: without an address the buyer would wait for nothing.
   if (email === null && payment === 'quote') throw new CxError('bad', 'email: required for a quote (the seller replies by email)');
 

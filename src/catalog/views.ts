@@ -1,5 +1,6 @@
 // What the catalog tells machines: catalog JSON, llms.txt and the tracking JSON, all from the one
 // Offer so they never disagree with the pages (src/catalog/pages.ts renders the HTML).
+import { iso } from '../core/kernel/text.js';
 import { STATUS_TEXT } from './lifecycle.js';
 import { CATALOG_LIMITS } from './limits.js';
 import type { Offer } from './offer.js';
@@ -7,7 +8,7 @@ import { fmtXmr } from './pay/monero.js';
 import { eurCents, fmtEur, LOCATIONS, type Product } from './products.js';
 import type { Order, OrderEvent } from './store.js';
 
-export const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+export { iso };
 export const city = (id: string) => LOCATIONS.find((l) => l.id === id);
 
 export function catalogJson(o: Offer): object {

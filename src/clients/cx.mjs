@@ -179,6 +179,8 @@ export const commands = {
   },
 };
 
+const usage = () => readFileSync(new URL(import.meta.url)).toString().split('\n').filter((l) => l.startsWith('//')).slice(1, 14).map((l) => l.slice(3)).join('\n');
+
 async function main([cmd, ...args]) {
   switch (cmd) {
     case 'join':
@@ -205,8 +207,13 @@ async function main([cmd, ...args]) {
       return verify(args);
     case 'verify-line':
       return verifyLine(args.join(' ') || (await stdin()));
+    // Asked for, the usage goes to stdout with exit 0; an unknown command gets it on stderr, exit 1.
+    case '--help':
+    case '-h':
+    case 'help':
+      return out(usage());
     default:
-      die(readFileSync(new URL(import.meta.url)).toString().split('\n').filter((l) => l.startsWith('//')).slice(1, 14).map((l) => l.slice(3)).join('\n'), cmd ? 1 : 0);
+      die(usage(), cmd ? 1 : 0);
   }
 }
 

@@ -271,6 +271,9 @@ def main(argv):
             verify_line(" ".join(args))
     elif cmd == "verify-line":
         verify_line(" ".join(args) if args else sys.stdin.read())
+    elif cmd in ("--help", "-h", "help"):
+        # Asked for, the usage goes to stdout with exit 0; an unknown command gets it on stderr, exit 1.
+        out(__doc__.strip())
     else:
         die(__doc__.strip(), 1 if cmd else 0)
 

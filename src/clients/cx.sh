@@ -152,5 +152,7 @@ case "$cmd" in
     # A file that exists is checked against the manifest; anything else must be a statement line.
     if [ $# -eq 1 ] && [ -f "$1" ]; then verify_cmd "$1"; else verify_line_cmd "$*"; fi ;;
   verify-line) if [ $# -gt 0 ]; then verify_line_cmd "$*"; else verify_line_cmd "$(cat)"; fi ;;
+  # Asked for, the usage goes to stdout with exit 0; an unknown command gets it on stderr, exit 1.
+  --help|-h|help) sed -n '2,12s/^# \{0,1\}//p' "$0" ;;
   *) sed -n '2,12s/^# \{0,1\}//p' "$0" >&2; [ -z "$cmd" ] && exit 0 || exit 1 ;;
 esac

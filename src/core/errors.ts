@@ -8,7 +8,7 @@ export interface ErrCode {
   fix: string;
 }
 
-export const ERROR_CODES: readonly ErrCode[] = [
+export const ERROR_CODES = [
   { code: 'bad', status: 400, summary: 'Malformed parameter, unknown value, too many rows, bad key, hash, host, n, since or feed name.', fix: 'Read the detail: it names the field and the rule. See /grammar and /openapi.json.' },
   { code: 'auth', status: 401, summary: 'Missing or wrong token. Variant `err auth admin` for operator routes; 403 for a veto without the admin token.', fix: 'Register: POST /v1/challenge?for=reg, solve, POST /v1/register, then send Authorization: Bearer cx_...' },
   { code: 'pow', status: 400, summary: 'Bad proof of work: expired, forged, reused, too weak or for another purpose.', fix: 'Get a fresh challenge from POST /v1/challenge and send <challenge>:<nonce> whose SHA-256 has the leading zero bits asked.' },
@@ -23,9 +23,16 @@ export const ERROR_CODES: readonly ErrCode[] = [
   { code: 'frozen', status: 503, summary: 'Writes of this kind are frozen by the operator or a maintenance window.', fix: 'See /healthz?v=2 for frozen kinds and maintenance_until.' },
   { code: 'compute', status: 422, summary: 'A service call did not produce a result: `timeout` (wall-clock limit), `memory` (memory cap), `trap` (the module failed), `output` (output over the cap), `bad` (the module cannot be loaded).', fix: 'Send a smaller input, or report the service version to its publisher; the call was not charged.' },
   { code: 'internal', status: 500, summary: 'An unexpected server fault. No details are exposed; the request id is logged.', fix: 'Retry later; report the X-Request-Id to the operator.' },
-];
+] as const satisfies readonly ErrCode[];
 
-const byCode = new Map(ERROR_CODES.map((e) => [e.code, e]));
+/** A code of the table: a typo is a compile error. */
+export type ErrorCode = (typeof ERROR_CODES)[number]['code'];
+
+/** The shop (src/catalog, its own port and pages) also answers `upstream` (502, a payment provider
+ *  failed) and `unavailable` (503, not configured); they are not codes of the API's /help/err. */
+export type ShopErrorCode = 'upstream' | 'unavailable';
+
+const byCode = new Map<string, ErrCode>(ERROR_CODES.map((e) => [e.code, e]));
 
 export function errCode(code: string): ErrCode | undefined {
   return byCode.get(code);
@@ -33,13 +40,13 @@ export function errCode(code: string): ErrCode | undefined {
 
 /** The one error of the core. `detail` is shown to callers: never put stack, SQL or paths in it. */
 export class CxError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode | ShopErrorCode;
   readonly detail: string;
   readonly status: number;
   /** Extra response headers (Retry-After, WWW-Authenticate ...). */
   readonly headers: Record<string, string>;
 
-  constructor(code: string, detail = '', status?: number, headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode | ShopErrorCode, detail = '', status?: number, headers: Record<string, string> = {}) {
     // An expected failure, answered as one line: no stack is collected (that cost ~10 µs a throw,
     // a tenth of a KB miss). Unexpected errors keep theirs; they are logged before being mapped here.
     const depth = Error.stackTraceLimit;

@@ -21,7 +21,7 @@ export interface QuotaDef {
   what: string;
 }
 
-export const QUOTAS: readonly QuotaDef[] = [
+export const QUOTAS = [
   { bucket: 'challenge', by: 'net', burst: 60, per: 60, window_s: 60, what: 'PoW challenges issued per network' },
   { bucket: 'reg', by: 'net', burst: 10, per: 10, window_s: 3600, what: 'registrations per network' },
   { bucket: 'write', by: 'id', burst: 60, per: 60, window_s: 60, what: 'writes per identity (L0; L1 x2, L2 x4, L3 x8)' },
@@ -44,10 +44,13 @@ export const QUOTAS: readonly QuotaDef[] = [
   { bucket: 'compute', by: 'id', burst: 600, per: 600, window_s: 60, what: 'service calls per identity (L0; x2 per level); credits bound them too' },
   // injection map (src/core/inj)
   { bucket: 'inj', by: 'id', burst: 30, per: 60, window_s: 3600, what: 'injection reports and disputes per identity (L0; x2 per level)' },
-];
+] as const satisfies readonly QuotaDef[];
 
-export function quotaDef(bucket: string): QuotaDef {
-  const q = QUOTAS.find((x) => x.bucket === bucket);
+/** A quota bucket's name: a typo is a compile error. */
+export type QuotaBucket = (typeof QUOTAS)[number]['bucket'];
+
+export function quotaDef(bucket: QuotaBucket): QuotaDef {
+  const q: QuotaDef | undefined = QUOTAS.find((x) => x.bucket === bucket);
   if (!q) throw new Error(`unknown quota bucket ${bucket}`);
   return q;
 }
@@ -70,7 +73,7 @@ export const POW = {
   nonce_max: 64,
 } as const;
 
-export const LIMITS: readonly Limit[] = [
+export const LIMITS = [
   { key: 'drop.body', value: 16384, unit: 'chars', what: 'dead drop body' },
   { key: 'drop.ttl.min', value: 1, unit: 'h', what: 'dead drop ttl minimum' },
   { key: 'drop.ttl.max', value: 720, unit: 'h', what: 'dead drop ttl maximum (token)' },
@@ -132,6 +135,7 @@ export const LIMITS: readonly Limit[] = [
   { key: 'git.commit_every', value: 300, unit: 's', what: 'the mirror job compares the KB with the repository and commits the changes this often' },
   { key: 'git.first_delay', value: 30, unit: 's', what: 'the mirror job\'s first pass after start waits this long (start-up work first)' },
   { key: 'git.page', value: 1000, unit: 'rows', what: 'KB entries the mirror job reads per page' },
+  { key: 'git.catchup_page', value: 50, unit: 'commits', what: 'commits (with their packs) a replica reads from the store per page when it catches up with the mirror\'s history' },
   { key: 'git.max_age', value: 3600, unit: 's', what: 'public cache of /git/kb.tar.gz' },
   { key: 'feed.n.min', value: 1, unit: 'items', what: 'feed n minimum' },
   { key: 'feed.n.max', value: 50, unit: 'items', what: 'feed n maximum' },
@@ -423,17 +427,63 @@ export const LIMITS: readonly Limit[] = [
   { key: 'pow.rates_refresh', value: 1, unit: 's', what: 'registration counts of the adaptive PoW are re-read from the store when older than this (replicas see each other within it)' },
   { key: 'shed.db_wait', value: 100, unit: 'ms', what: 'PostgreSQL: a call\'s wait for a pooled connection beyond this counts as database pressure (db_busy: the summed excess, as a share of each second)' },
   { key: 'leader.retry', value: 5, unit: 's', what: 'a replica re-checks (or tries to take) the leadership of singleton work this often: a dead leader is replaced within it' },
+  // issue 38: the hot paths' database cost (src/store/pg/quotas.ts, src/store/pg/kb.ts)
+  { key: 'quota.lease', value: 20, unit: 'tokens', what: 'PostgreSQL: a replica takes up to this many tokens of a quota bucket at once and spends them locally; across replicas a bucket grants at most one lease per replica beyond its published quota' },
+  { key: 'quota.lease_share', value: 0.05, unit: 'ratio', what: 'PostgreSQL: a lease takes at most this share of the bucket\'s capacity (smaller buckets are taken one request at a time, exactly)' },
+  { key: 'quota.lease_ms', value: 5000, unit: 'ms', what: 'PostgreSQL: tokens of a lease not spent within this are dropped (never returned: the bucket errs strict)' },
+  { key: 'kb.hits_flush', value: 5, unit: 's', what: 'PostgreSQL: each replica sums its KB lookup counts per signature in memory and writes them this often (one row per distinct signature, not per lookup)' },
   // ---- end scale-out ----
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },
   { key: 'pow.ttl', value: POW.ttl_s, unit: 's', what: 'PoW challenge lifetime' },
-];
+] as const satisfies readonly Limit[];
 
-const byKey = new Map(LIMITS.map((l) => [l.key, l.value]));
+/** A key of the limits table: a typo is a compile error. */
+export type LimitKey = (typeof LIMITS)[number]['key'];
+
+const byKey = new Map<string, number>(LIMITS.map((l) => [l.key, l.value]));
+
+/** A trust level (an integer) clamped to 0-3, typed so `limit(`x.l${lvl4(n)}`)` stays a checked key. */
+export function lvl4(lvl: number): 0 | 1 | 2 | 3 {
+  return Math.max(0, Math.min(3, lvl)) as 0 | 1 | 2 | 3;
+}
 
 /** A number from the table; throws on a typo so a wrong key fails at start-up, not silently. */
-export function limit(key: string): number {
+export function limit(key: LimitKey): number {
   const v = byKey.get(key);
   if (v === undefined) throw new Error(`unknown limit ${key}`);
   return v;
+}
+
+/**
+ * Name rules that refuse a call, said where a caller looks before writing (/help, /limits, the MCP
+ * tool descriptions), not only in the error that bites. The topic one is the parser's own wording
+ * (src/core/swarm/topics.ts).
+ */
+export const NAME_RULES: readonly { key: string; rule: string }[] = [
+  {
+    key: 'topic',
+    rule: `g:<n>, ~<n>, s:<slug>.<n> or r:<room>.<n>; <n> is a-z 0-9 _ - (at most ${limit('swarm.name')}), a room ${limit('swarm.room_min')}-${limit('swarm.room_max')} of A-Z a-z 0-9 _ -`,
+  },
+  {
+    key: 'topic.room',
+    rule: `a room name is at least ${limit('swarm.room_min')} characters: it is the key, whoever holds it reads and publishes (r:<room>.<n>)`,
+  },
+  {
+    key: 'topic.access',
+    rule: `~<n> is your own (send your token; another's is ~<id>.<n>, unknown to you); g:<n> anyone reads, trust level L${limit('swarm.g_level')} publishes, g:sys is the operator's; s:<slug>.<n> members of the space`,
+  },
+];
+
+export function nameRule(key: string): string {
+  const r = NAME_RULES.find((x) => x.key === key);
+  if (!r) throw new Error(`unknown name rule ${key}`);
+  return r.rule;
+}
+
+/** The whole row (value and unit), for answers that state a limit in the table's words. */
+export function limitOf(key: string): Limit {
+  const l = LIMITS.find((r) => r.key === key);
+  if (!l) throw new Error(`unknown limit ${key}`);
+  return l;
 }

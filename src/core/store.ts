@@ -28,6 +28,8 @@ import type { CJobRepo, ServiceRepo } from './compute/ports.js';
 import type { InjRepo } from './inj/ports.js';
 import type { PowRateRepo } from './identity/ports.js';
 import type { LeaderRepo } from './leader/ports.js';
+import type { KeyPrintRepo } from './secrets/ports.js';
+import type { GitPackRepo } from './gitmirror/ports.js';
 
 /** What /metrics shows of the store (src/core/metrics). */
 export interface StoreHealth {
@@ -93,6 +95,10 @@ export interface Store {
   powRates: PowRateRepo;
   /** Named leadership: work that runs on one process at a time among replicas (sweeps). */
   leader: LeaderRepo;
+  /** Fingerprints of the secrets every process on the store must share (checked at start). */
+  keyPrints: KeyPrintRepo;
+  /** The git mirror's history (commits and their packs): every replica rebuilds its repository from it. */
+  gitPacks: GitPackRepo;
   /** Milliseconds the serving thread has spent in database calls since the store opened (load shedding reads its rate). */
   busyMs(): number;
   /** Liveness of the backing store (healthz). */

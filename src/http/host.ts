@@ -6,10 +6,12 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { CxError } from '../core/errors.js';
+import { InputRefused } from '../core/ops/input-refused.js';
 import { limit } from '../core/limits.js';
 import type { Core } from '../core/ops/types.js';
 import { sendError, toCxError } from './errors.js';
-import { logSerializers } from './logging.js';
+import { logSerializers, maskUrl } from './logging.js';
+import { logFormatFor, prettyRequests, prettyStream } from './log-format.js';
 import { clientErrorHandler, missingHost, missingHostError, serverOptions } from './wire.js';
 import { PAGE_CSP } from './html.js';
 import { startPressure } from './pressure.js';
@@ -21,6 +23,8 @@ export interface HostOptions {
   logger?: boolean;
   /** Where the request log goes (default stdout); tests read it. */
   logStream?: NodeJS.WritableStream;
+  /** Default the config's (CX_LOG): pretty lines for a terminal or JSON for a collector (src/http/log-format.ts). */
+  logFormat?: 'pretty' | 'json';
 }
 
 export async function createHost(core: Core, opts: HostOptions = {}): Promise<FastifyInstance> {
@@ -31,9 +35,13 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   const requestId = (given: string | string[] | undefined): string =>
     typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : reqPrefix + (reqSeq++).toString(16).padStart(8, '0');
   const hostAllowed = (host: string | undefined): boolean => !config.allowedHosts || config.allowedHosts.includes((host ?? '').toLowerCase().replace(/:\d+$/, ''));
+  const pretty = logFormatFor(opts.logFormat ?? config.logFormat, opts.logStream) === 'pretty';
+  const logStream = pretty ? prettyStream(opts.logStream) : opts.logStream;
   const app = Fastify({
     serverFactory: front.factory,
-    logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers, ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    logger: opts.logger === false ? false : { level: config.logLevel, serializers: logSerializers, ...(logStream ? { stream: logStream } : {}) },
+    // Pretty: one line per request instead of fastify's two JSON lines.
+    ...(pretty ? { logController: prettyRequests(maskUrl) } : {}),
     trustProxy: config.trustProxy,
     bodyLimit: limit('body.default'),
     // A caller's X-Request-Id is kept only when it is short and plain; otherwise a random
@@ -55,13 +63,16 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   await app.register(formbody, { bodyLimit: limit('body.default') });
   // An empty JSON body means no fields (clients often send the header on body-less POSTs).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = String(body);
     if (!text.trim()) return done(null, undefined);
     try {
       done(null, JSON.parse(text));
     } catch {
-      done(new CxError('bad', 'json: malformed body'), undefined);
+      const err = new CxError('bad', 'json: malformed body');
+      // Operation routes refuse it after auth (src/core/ops/input-refused.ts); other routes at once.
+      if ((req.routeOptions.config as { cxOp?: boolean } | undefined)?.cxOp) done(null, new InputRefused(err));
+      else done(err, undefined);
     }
   });
   // Any other content type arrives as a string; the face's adapter decides whether it fits.

@@ -20,7 +20,7 @@ export interface PressureSample {
   db: number;
 }
 
-const level3 = (v: number, key: string) => (v >= limit(`${key}.l3`) ? 3 : v >= limit(`${key}.l2`) ? 2 : v >= limit(`${key}.l1`) ? 1 : 0);
+const level3 = (v: number, key: 'shed.delay' | 'shed.heap' | 'shed.db') => (v >= limit(`${key}.l3`) ? 3 : v >= limit(`${key}.l2`) ? 2 : v >= limit(`${key}.l1`) ? 1 : 0);
 
 /**
  * The level each pressure asks for, and the pressures at the highest of them. `current`: the measured

@@ -1,8 +1,9 @@
 // Generates REST routes from the operation registry: one thin adapter for all of them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/errors.js';
-import { limit } from '../core/limits.js';
+import { limit, limitOf } from '../core/limits.js';
 import { invoke, type CallMeta } from '../core/ops/invoke.js';
+import { InputRefused } from '../core/ops/input-refused.js';
 import { itemsOf } from '../core/ops/stream.js';
 import type { Core, Operation, RestBinding } from '../core/ops/types.js';
 import { netKey } from '../core/net.js';
@@ -15,6 +16,12 @@ import { RECEIPT_HTML_VIEWS } from './receipts.js';
 /** Who is calling and from where: what every REST adapter hands to `invoke`. */
 export function restMeta(req: FastifyRequest): CallMeta {
   return { creds: credentialsOf(req), net: netKey(req.ip), reqId: String(req.id), face: 'rest' };
+}
+
+/** `body over 16384 bytes`: the words of the limits table, as the op's own check says them. */
+function sizeLine(field: string, key: string): string {
+  const l = limitOf(key);
+  return `${field} over ${l.value} ${l.unit}`;
 }
 
 /** Whether the op's text-body field must be given (updates may leave it out). */
@@ -39,8 +46,21 @@ function declaredInput(req: FastifyRequest, op: Operation, rest: RestBinding, ty
     const v = req.headers[h];
     if (typeof v === 'string') raw[field] = v.trim();
   }
+  if (rest.rawBody === 'utf8') textTypeOnly(req, rest);
   if (rest.rawBody && rest.textBody) raw[rest.textBody] = rawBodyOf(req.body, rest.rawBody);
   pathInput(req, rest, types, raw);
+}
+
+/**
+ * A raw text body is text: a form or JSON body would be stored as its encoding (`curl -d body=x -d
+ * once=true` kept "body=x&once=true" and ignored once), so any type but text/* is refused, naming
+ * the type to send and where the options go. No Content-Type at all is taken as text.
+ */
+function textTypeOnly(req: FastifyRequest, rest: RestBinding): void {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === '' || type.startsWith('text/')) return;
+  const opts = rest.query?.length ? `; options go in the query (${rest.query.map((q) => `${q}=`).join('&')})` : '';
+  throw new CxError('bad', `body: send the text as Content-Type: text/plain, not ${type.slice(0, 60)}${opts}`);
 }
 
 function rawBodyOf(b: unknown, as: 'utf8' | 'base64'): string {
@@ -77,6 +97,7 @@ function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonTyp
   }
   pathInput(req, rest, types, raw);
   const body = req.body;
+  if (body instanceof InputRefused) throw body.err;
   if (typeof body === 'string') {
     if (rest.textBody) raw[rest.textBody] = body;
     else if (body.trim() !== '') throw new CxError('bad', 'body: send JSON or a form, not text');
@@ -88,7 +109,7 @@ function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonTyp
     // `curl -d @out.txt` sends raw text labelled as a form: say how to send it instead of naming
     // the stray "fields" the form parser made of it.
     const tb = rest.textBody;
-    if (isForm && tb && !(tb in (body as object)) && textBodyRequired(op)) throw new CxError('bad', `${tb}: required (send the text as Content-Type: text/plain, or as form field ${tb})`);
+    if (isForm && tb && !(tb in (body as object)) && (textBodyRequired(op) || Object.keys(body).some((k) => !types.has(k)))) throw new CxError('bad', `${tb}: required (send the text as Content-Type: text/plain, or as form field ${tb})`);
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) raw[k] = isForm ? coerce(v, types.get(k)) : v;
   }
   for (const [h, field] of Object.entries(rest.headerInputs ?? {})) {
@@ -136,7 +157,14 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
     if (!rest) continue;
     const types = propTypes(op);
     const handler = (forced?: 'json' | 'md' | 'txt' | 'svg' | 'html') => async (req: FastifyRequest, reply: FastifyReply) => {
-      const raw = rawInput(req, op, types);
+      let raw: Record<string, unknown>;
+      try {
+        raw = rawInput(req, op, types);
+      } catch (e) {
+        // An input that cannot be read is refused by the validate guard, after auth (src/core/ops/input-refused.ts).
+        if (e instanceof CxError && e.code === 'bad') await invoke(core, op, new InputRefused(e), restMeta(req));
+        throw e;
+      }
       if (typeof rest.signed === 'function' && rest.signed(raw)) signThese.add(reply);
       if (op.stream) return serveStream(req, reply, core, op, raw, streams);
       if (!forced && rest.htmlRedirect && wantsHtml(req)) return reply.code(301).header('location', rest.htmlRedirect(raw)).header('vary', 'accept').send();
@@ -186,6 +214,8 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
     };
     const opts = {
       bodyLimit: rest.bodyLimit ?? limit('body.default'),
+      // The host's JSON parser hands a malformed body to the handler (src/http/host.ts): refused after auth.
+      config: { cxOp: true, ...(rest.sizeLimit && rest.textBody ? { sizeLine: sizeLine(rest.textBody, rest.sizeLimit) } : {}) },
       ...(rest.method === 'GET' && headPaths.has(rest.path) ? { exposeHeadRoute: false } : {}),
       ...(rest.signed ? { onSend: signBody(core, rest.signed === true) } : {}),
     };

@@ -209,7 +209,7 @@ describe('identical 404s', () => {
     sql(s, 'UPDATE identities SET frozen = 1 WHERE id = ?', frozenProducer.id);
     const deleted = key();
     await put(high, deleted, { text: 'x' });
-    expect((await call(s, 'DELETE', `/v1/c/${deleted}`, { as: high })).text).toBe(`ok deleted c ${deleted} ns=default\n`);
+    expect((await call(s, 'DELETE', `/v1/c/${deleted}`, { as: high })).text).toBe(`ok deleted c ${deleted} ns=default\nnext: PUT /v1/c/${deleted} to store it again\n`);
 
     for (const method of ['GET', 'HEAD']) {
       const unknown = await snapshot(await get(key(), { method }));

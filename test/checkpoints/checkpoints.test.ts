@@ -179,7 +179,7 @@ describe('ownership', () => {
     // Still Alice's, still private.
     expect((await pub(id)).status).toBe(404);
     expect((await call(s, 'GET', `/v1/cp/${id}`, { as: alice })).text).toContain('alice private state');
-    expect((await call(s, 'DELETE', `/v1/cp/${id}`, { as: alice })).text).toBe(`ok deleted ${id}\n`);
+    expect((await call(s, 'DELETE', `/v1/cp/${id}`, { as: alice })).text).toBe(`ok deleted ${id}\nnext: GET /v1/cp for the checkpoints left\n`);
     expect((await call(s, 'GET', `/v1/cp/${id}`, { as: alice })).status).toBe(404);
     expect((await call(s, 'POST', '/v1/cp', { json: { name: 'x', body: 'y' } })).status).toBe(401);
   });

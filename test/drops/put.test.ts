@@ -48,14 +48,17 @@ describe('create: reply and defaults', () => {
     expect(okLine(await res.text())).toMatchObject({ once: '1', reads: '1', size: '3' });
   });
 
-  it('takes the raw body whatever the content type (curl -d sends a form type)', async () => {
+  it('the body is text/plain (or no type): a form or JSON body is one line naming the type and where options go', async () => {
     const sec = secret();
-    const res = await put(s.url, sec, 'a=1&b=2', { token: tok, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expect(res.status).toBe(201);
-    expect(await (await get(s.url, sec)).text()).toBe('a=1&b=2');
+    const res = await put(s.url, sec, 'body=a&once=true', { token: tok, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toBe('err bad body: send the text as Content-Type: text/plain, not application/x-www-form-urlencoded; options go in the query (ttl=&reads=&once=&append=)\n');
+    expect((await get(s.url, sec)).status).toBe(404);
     const sec2 = secret();
-    expect((await put(s.url, sec2, '{"a":1}', { token: tok, headers: { 'content-type': 'application/json' } })).status).toBe(201);
-    expect(await (await get(s.url, sec2)).text()).toBe('{"a":1}');
+    expect((await put(s.url, sec2, '{"a":1}', { token: tok, headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    const sec3 = secret();
+    expect((await put(s.url, sec3, '{"a":1}', { token: tok, headers: { 'content-type': 'text/plain; charset=utf-8' } })).status).toBe(201);
+    expect(await (await get(s.url, sec3)).text()).toBe('{"a":1}');
   });
 });
 

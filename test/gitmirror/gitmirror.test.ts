@@ -88,11 +88,11 @@ beforeAll(async () => {
   expect(await tar.text()).toBe('err busy git mirror has no snapshot yet, retry later\n');
   await s.core.mirror!.sync();
   expect(s.core.mirror!.ready).toBe(true);
-});
+}, 90_000); // the first pass commits the sample KB and keeps its pack in the store
 afterAll(async () => {
   await s.stop();
   rmSync(work, { recursive: true, force: true });
-});
+}, 60_000);
 
 describe('git mirror: clone, fetch, removal, history', () => {
   let first: string[] = [];

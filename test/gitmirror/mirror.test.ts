@@ -28,6 +28,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Every commit any memory repository made: its files (what a pack of it carries), by commit id. */
+const objects = new Map<string, Map<string, string>>();
+let commitN = 0;
+
+/** Empties the history kept in the store: the next memory repository starts a mirror from nothing. */
+async function freshHistory(): Promise<void> {
+  const db = (await import('better-sqlite3')).default(join(dir, 'commons.db'));
+  db.prepare('DELETE FROM git_packs').run();
+  db.close();
+}
+
 /** A repository in memory: files of the head, commits counted, upload-packs held open until ended. */
 function memoryRepo() {
   let files = new Map<string, string>();
@@ -36,6 +47,8 @@ function memoryRepo() {
   const commits: Array<{ put: string[]; del: string[]; message: string }> = [];
   const running: Array<{ end(): void }> = [];
   let snapshots = 0;
+  const have = new Set<string>();
+  const applied: string[] = [];
   const repo: MirrorRepo = {
     async init() {
       return true;
@@ -62,7 +75,9 @@ function memoryRepo() {
       }
       if (!put.length && !del.length) return null;
       files = next;
-      head = { commit: String(commits.length + 1).padStart(40, '0'), time: meta.time };
+      head = { commit: String(++commitN).padStart(40, '0'), time: meta.time };
+      objects.set(head.commit, next);
+      have.add(head.commit);
       commits.push({ put, del, message: meta.message() });
       return head.commit;
     },
@@ -81,8 +96,23 @@ function memoryRepo() {
       running.push({ end });
       return { stdout, done, kill: end };
     },
+    async pack(_from, to) {
+      return Buffer.from(to);
+    },
+    async applyPack(pack) {
+      applied.push(pack.toString());
+      have.add(pack.toString());
+    },
+    async has(commit) {
+      return have.has(commit);
+    },
+    async setHead(commit) {
+      expect(have.has(commit)).toBe(true);
+      files = new Map(objects.get(commit)!);
+      head = { commit, time: clock };
+    },
   };
-  return { repo, commits, running, snapshots: () => snapshots };
+  return { repo, commits, running, applied, snapshots: () => snapshots };
 }
 
 const entry = (id: string, o: Partial<KbEntry> = {}) => ({
@@ -91,6 +121,7 @@ const entry = (id: string, o: Partial<KbEntry> = {}) => ({
 
 describe('GitMirror', () => {
   it('serving before the first commit is 503; after it, at most git.concurrent at once (503 beyond), a slot freed when git ends', async () => {
+    await freshHistory();
     const m = memoryRepo();
     const mirror = new GitMirror(core, m.repo);
     expect(await mirror.init()).toBe(true);
@@ -113,6 +144,7 @@ describe('GitMirror', () => {
 
   it('commits only what changed; deletes entries that left the KB; the tarball is made once, then again only a day later', async () => {
     await store.kb.insertMany([entry('kaaaa01'), entry('kaaaa02'), entry('kaaaa03')]);
+    await freshHistory();
     const m = memoryRepo();
     const mirror = new GitMirror(core, m.repo);
     await mirror.init();
@@ -140,9 +172,45 @@ describe('GitMirror', () => {
   });
 });
 
+describe('replicas: the history kept in the store', () => {
+  it('a second repository on the same store copies the first one\'s commits; commits made by either are served by both; of two passes on one parent one is kept', async () => {
+    await freshHistory();
+    await store.kb.insertMany([entry('krepl01')]);
+    const a = memoryRepo();
+    const ma = new GitMirror(core, a.repo);
+    await ma.init();
+    const first = await ma.sync();
+    expect(first.commit).not.toBeNull();
+    // A fresh replica (empty data directory): its start copies the history and it is ready at once.
+    const b = memoryRepo();
+    const mb = new GitMirror(core, b.repo);
+    await mb.init();
+    expect(mb.ready).toBe(true);
+    expect(b.applied).toEqual([first.commit]);
+    expect(await b.repo.head()).toMatchObject({ commit: first.commit });
+    // B commits the next change on top; A's next advertisement serves it.
+    await store.kb.insertMany([entry('krepl02')]);
+    const second = await mb.sync();
+    expect(second).toMatchObject({ written: 1, deleted: 0 });
+    expect(b.commits).toHaveLength(1);
+    ;(await ma.serve('adv', '10.9.9.0/24', null, false)).kill();
+    expect(await a.repo.head()).toMatchObject({ commit: second.commit });
+    expect((await ma.sync()).commit).toBeNull(); // nothing left to commit: A has B's tree
+    // Both pass on the same parent: the first recorded wins, the other drops its commit and takes it.
+    await store.kb.insertMany([entry('krepl03')]);
+    const both = await Promise.all([ma.sync(), mb.sync()]);
+    const kept = both.filter((r) => r.commit !== null);
+    expect(kept).toHaveLength(1);
+    expect((await store.gitPacks.tip())!.commit).toBe(kept[0]!.commit);
+    expect(await a.repo.head()).toMatchObject({ commit: kept[0]!.commit });
+    expect(await b.repo.head()).toMatchObject({ commit: kept[0]!.commit });
+  });
+});
+
 describe('the git.mirror job', () => {
   it('runs a pass through the job queue (first one due at once here) and commits; stop waits for it', async () => {
     await store.kb.insertMany([entry('kjobb01')]);
+    await freshHistory();
     const m = memoryRepo();
     const mirror = new GitMirror(core, m.repo);
     await mirror.init();
@@ -156,6 +224,7 @@ describe('the git.mirror job', () => {
   });
 
   it('by default the first pass waits git.first_delay', async () => {
+    await freshHistory();
     const m = memoryRepo();
     const mirror = new GitMirror(core, m.repo);
     await mirror.init();

@@ -161,7 +161,9 @@ describe('a real miss', () => {
     expect(data.data).toMatchObject({ match: 'none', sig: errsig(MISS).sig });
     expect(data.data.related.length).toBeGreaterThanOrEqual(1);
     expect(text.text).toMatch(/\nrelated: k\/k[0-9a-z]{8} /);
-    expect(text.text).toMatch(/\nnext: call kb_brief /);
+    // In A2A's own terms: the message that runs the skill, not an MCP tool.
+    expect(text.text).toMatch(/\nnext: send \{"skill": "kb\.brief", "input": \{"q": /);
+    expect(text.text).not.toMatch(/kb_brief|kb_get|kb_add/);
     // The text command `e <error text>` is the same skill.
     const cmd = (await c03.sendMessage({ message: msg03([text03(`e ${MISS}`)]) as never, configuration: { blocking: true } })) as Json;
     expect(cmd.result.artifacts[0].parts[1].data).toMatchObject({ match: 'none' });
@@ -169,6 +171,6 @@ describe('a real miss', () => {
     const c13 = await client13(s.url);
     const r13 = (await c13.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: `e ${MISS}` }] }, configuration: {} }))) as Json;
     expect(r13.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(r13.artifacts[0].parts[0].content.value).toMatch(/ match=none\n(related: k\/k[0-9a-z]{8} [^\n]+\n){1,3}next: call kb_brief /);
+    expect(r13.artifacts[0].parts[0].content.value).toMatch(/ match=none\n(related: k\/k[0-9a-z]{8} [^\n]+\n){1,3}next: send \{"skill": "kb\.brief"/);
   });
 });

@@ -41,7 +41,7 @@ describe('send, inbox, read, delete', () => {
   it('a message reaches only its recipient; read marks it read; delete removes it', async () => {
     const r = await send(alice, { to: bob.id, subject: 'hello', body: 'can you review k/abc?' });
     expect(r.status).toBe(201);
-    expect(r.text).toMatch(new RegExp(`^ok mail m[0-9a-z]{10} to=${bob.id} size=21\\n$`));
+    expect(r.text).toMatch(new RegExp(`^ok mail m[0-9a-z]{10} to=${bob.id} size=21\\nnext: GET /v1/mail for your own inbox\\n$`));
     const id = /^ok mail (\S+)/.exec(r.text)![1]!;
 
     const inbox = await call(s, 'GET', '/v1/mail', { as: bob });
@@ -60,7 +60,7 @@ describe('send, inbox, read, delete', () => {
     expect((await call(s, 'GET', `/v1/mail/${id}`, { as: alice })).status).toBe(404);
     expect((await call(s, 'GET', '/v1/mail', { as: alice })).text).toMatch(/^inbox total=0 /);
 
-    expect((await call(s, 'DELETE', `/v1/mail/${id}`, { as: bob })).text).toBe(`ok deleted ${id}\n`);
+    expect((await call(s, 'DELETE', `/v1/mail/${id}`, { as: bob })).text).toBe(`ok deleted ${id}\nnext: GET /v1/mail for the messages left\n`);
     expect((await call(s, 'GET', `/v1/mail/${id}`, { as: bob })).status).toBe(404);
     expect((await call(s, 'DELETE', `/v1/mail/${id}`, { as: bob })).status).toBe(404);
   });

@@ -44,7 +44,7 @@ describe('notes over REST', () => {
     expect((await call(s, 'PUT', `/v1/notes/${id}`, { as: alice, json: {} })).text).toBe('err bad input: give title or body\n');
 
     const d = await call(s, 'DELETE', `/v1/notes/${id}`, { as: alice });
-    expect(d.text).toBe(`ok deleted ${id}\n`);
+    expect(d.text).toBe(`ok deleted ${id}\nnext: GET /v1/notes for the notes left\n`);
     expect((await call(s, 'GET', `/v1/notes/${id}`, { as: alice })).status).toBe(404);
     expect((await call(s, 'DELETE', `/v1/notes/${id}`, { as: alice })).status).toBe(404);
   });

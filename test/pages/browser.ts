@@ -1,7 +1,8 @@
 // Headless Chromium for the page tests: the Debian package at /usr/bin/chromium, driven by
 // puppeteer-core (which downloads no browser). One helper loads a page at phone and desktop widths
 // and checks what a visitor would notice: horizontal overflow, console errors, missing text, and
-// axe-core's accessibility rules. Screenshots of the last run go to docs/screenshots/.
+// axe-core's accessibility rules. Screenshots of the last run go to .tmp/screenshots/ (ignored), or to
+// the committed docs/screenshots/ with UPDATE_SCREENSHOTS=1.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -15,7 +16,9 @@ export const HAS_CHROMIUM = existsSync(CHROMIUM);
 /** Said once per file when the tests are skipped, so a green run without a browser is not mistaken for a checked one. */
 export const SKIP_REASON = `browser page tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y --no-install-recommends chromium, or set CX_CHROMIUM)`;
 
-export const SHOTS = join(import.meta.dirname, '../../docs/screenshots');
+/** Where screenshots go: an ignored folder, so a test run leaves the checkout as it was; the committed
+ *  ones in docs/screenshots/ change only when asked (UPDATE_SCREENSHOTS=1 npx vitest run test/pages). */
+export const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/screenshots') : join(import.meta.dirname, '../../.tmp/screenshots');
 export const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 export type Width = keyof typeof WIDTHS;
 
@@ -174,7 +177,7 @@ const MASK_JS = `(() => {
   for (let n = w.nextNode(); n; n = w.nextNode()) if (n.textContent.includes(host)) n.textContent = n.textContent.split(host).join(location.hostname + ':<port>');
 })()`;
 
-/** Full-page PNG of the last run (at most SHOT_MAX_HEIGHT px), 1x, palette-reduced: docs/screenshots/<name>-<width>.png. */
+/** Full-page PNG of the last run (at most SHOT_MAX_HEIGHT px), 1x, palette-reduced: <SHOTS>/<name>-<width>.png. */
 export async function shot(page: Page, name: string, width: Width): Promise<string> {
   mkdirSync(SHOTS, { recursive: true });
   await page.evaluate(MASK_JS);

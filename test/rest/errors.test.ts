@@ -55,9 +55,9 @@ describe('error paths, each with its exact one-line body', () => {
   });
 
   it('a field of the wrong type is named as such, a missing one as required', async () => {
-    expect(await (await fetch(`${s.url}/brief?q=x&b=abc`)).text()).toBe('err bad b: Invalid input: expected number, received string\n');
-    expect(await (await fetch(`${s.url}/brief?q=x&q=y`)).text()).toBe('err bad q: Invalid input: expected string, received array\n');
-    expect(await (await post('/e', JSON.stringify({ text: 5 }), 'application/json')).text()).toBe('err bad text: Invalid input: expected string, received number\n');
+    expect(await (await fetch(`${s.url}/brief?q=x&b=abc`)).text()).toBe('err bad b: want a number, not text\n');
+    expect(await (await fetch(`${s.url}/brief?q=x&q=y`)).text()).toBe('err bad q: want text, not a list\n');
+    expect(await (await post('/e', JSON.stringify({ text: 5 }), 'application/json')).text()).toBe('err bad text: want text, not a number\n');
     expect(await (await fetch(`${s.url}/brief?b=300`)).text()).toBe('err bad q: required\n');
   });
 

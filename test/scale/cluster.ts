@@ -82,6 +82,20 @@ export interface ClusterOpts {
   env?: Record<string, string>;
   /** HAProxy in front (default true). */
   lb?: boolean;
+  /**
+   * A PgBouncer (transaction mode) in front of `db`'s server, as postgres://host:port/…: the
+   * replicas' pools go through it (CX_DATABASE_URL, same database name), their session connections
+   * straight to the server (CX_DATABASE_SESSION_URL).
+   */
+  bouncer?: string;
+}
+
+/** `db` (a database URL) reached through the pooler at `bouncer`'s host and port. */
+function through(bouncer: string, db: string): string {
+  const u = new URL(db);
+  const b = new URL(bouncer);
+  u.host = b.host;
+  return u.toString();
 }
 
 export async function startCluster(o: ClusterOpts): Promise<Cluster> {
@@ -98,7 +112,8 @@ export async function startCluster(o: ClusterOpts): Promise<Cluster> {
         CATALOG_PORT: String(cport),
         HOST: '127.0.0.1',
         CX_DATA: dir,
-        ...(o.db ? { CX_DATABASE_URL: o.db, CX_DATABASE_POOL: '8' } : {}),
+        ...(o.db ? { CX_DATABASE_URL: o.bouncer ? through(o.bouncer, o.db) : o.db, CX_DATABASE_POOL: '8' } : {}),
+        ...(o.db && o.bouncer ? { CX_DATABASE_SESSION_URL: o.db } : {}),
         CX_LOG_LEVEL: 'info',
         CX_GIT_MIRROR: '0',
         ...o.env,
@@ -141,26 +156,11 @@ export async function startCluster(o: ClusterOpts): Promise<Cluster> {
     replicas.push(...(await Promise.all(Array.from({ length: o.replicas - 1 }, (_, i) => spawnReplica(i + 2)))));
     let lb: string | null = null;
     if (o.lb !== false) {
-      const bin = haproxyBin();
-      if (!bin) throw new Error('haproxy not found');
-      // The repository's config, with one server line per replica.
-      cfgDir = mkdtempSync(join(tmpdir(), 'cx-lb-'));
-      const base = readFileSync('deploy/haproxy.cfg', 'utf8').split('\n').filter((l) => !/^\s*server r\d+ /.test(l));
-      const cfg = join(cfgDir, 'haproxy.cfg');
-      writeFileSync(cfg, [...base, ...replicas.map((r) => `  server r${r.n} "\${CX_R${r.n}}"`), ''].join('\n'));
-      const lbPort = await freePort();
-      const env: Record<string, string> = { CX_LB_BIND: `127.0.0.1:${lbPort}` };
-      for (const r of replicas) env[`CX_R${r.n}`] = new URL(r.url).host;
-      haproxy = spawn(bin, ['-f', cfg, '-db'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const b = await startBalancer(replicas);
+      haproxy = b.child;
       kids.push(haproxy);
-      const said: string[] = [];
-      haproxy.stderr!.on('data', (b: Buffer) => said.push(b.toString()));
-      lb = `http://127.0.0.1:${lbPort}`;
-      await waitOk(`${lb}/healthz`, 20_000).catch((e: Error) => {
-        throw new Error(`haproxy: ${e.message}\n${said.join('')}`);
-      });
-      // Every server passed its checks (rise 2 x 1 s) once each one has answered through the balancer.
-      await new Promise((r) => setTimeout(r, 2500));
+      cfgDir = b.cfgDir;
+      lb = b.url;
     }
     return {
       db: o.db,
@@ -179,6 +179,39 @@ export async function startCluster(o: ClusterOpts): Promise<Cluster> {
     await stop();
     throw e;
   }
+}
+
+/**
+ * HAProxy running the repository's deploy/haproxy.cfg with one server line per replica, on a free
+ * loopback port; resolves once every server passed its checks. The caller kills `child` and removes `cfgDir`.
+ */
+export async function startBalancer(replicas: { n: number; url: string }[]): Promise<{ url: string; child: ChildProcess; cfgDir: string }> {
+  const bin = haproxyBin();
+  if (!bin) throw new Error('haproxy not found');
+  // The repository's config, with one server line per replica.
+  const cfgDir = mkdtempSync(join(tmpdir(), 'cx-lb-'));
+  const base = readFileSync('deploy/haproxy.cfg', 'utf8').split('\n').filter((l) => !/^\s*server r\d+ /.test(l));
+  const cfg = join(cfgDir, 'haproxy.cfg');
+  writeFileSync(cfg, [...base, ...replicas.map((r) => `  server r${r.n} "\${CX_R${r.n}}"`), ''].join('\n'));
+  const lbPort = await freePort();
+  const env: Record<string, string> = { CX_LB_BIND: `127.0.0.1:${lbPort}` };
+  for (const r of replicas) env[`CX_R${r.n}`] = new URL(r.url).host;
+  const child = spawn(bin, ['-f', cfg, '-db'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const said: string[] = [];
+  child.stderr!.on('data', (b: Buffer) => said.push(b.toString()));
+  const url = `http://127.0.0.1:${lbPort}`;
+  try {
+    await waitOk(`${url}/healthz`, 20_000).catch((e: Error) => {
+      throw new Error(`haproxy: ${e.message}\n${said.join('')}`);
+    });
+    // Every server passed its checks (rise 2 x 1 s) once each one has answered through the balancer.
+    await new Promise((r) => setTimeout(r, 2500));
+  } catch (e) {
+    child.kill('SIGKILL');
+    rmSync(cfgDir, { recursive: true, force: true });
+    throw e;
+  }
+  return { url, child, cfgDir };
 }
 
 export interface ThrowawayPg {

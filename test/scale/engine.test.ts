@@ -50,6 +50,15 @@ describe('CX_DATABASE_URL', () => {
     expect(() => loadConfig({ CX_DATA: dir, CX_DATABASE_POOL: '0' })).toThrow('config: CX_DATABASE_POOL must be at least 1');
   });
 
+  it('CX_DATABASE_PREPARE: named statements by default; off by default behind a pooler (CX_DATABASE_SESSION_URL set); 0 or 1 otherwise', () => {
+    const db = { CX_DATA: dir, CX_DATABASE_URL: 'postgres://db:6432/cx' };
+    expect(loadConfig(db).databasePrepare).toBe(true);
+    expect(loadConfig({ ...db, CX_DATABASE_SESSION_URL: 'postgres://db:5432/cx' }).databasePrepare).toBe(false);
+    expect(loadConfig({ ...db, CX_DATABASE_SESSION_URL: 'postgres://db:5432/cx', CX_DATABASE_PREPARE: '1' }).databasePrepare).toBe(true);
+    expect(loadConfig({ ...db, CX_DATABASE_PREPARE: '0' }).databasePrepare).toBe(false);
+    expect(() => loadConfig({ ...db, CX_DATABASE_PREPARE: 'yes' })).toThrow('config: CX_DATABASE_PREPARE must be 0 or 1');
+  });
+
   it('a server that cannot be reached: one line naming it (no password), exit 1', async () => {
     const port = await closedPort();
     const { code, err } = await run({ CX_DATABASE_URL: `postgres://cx:secret@127.0.0.1:${port}/commons` });

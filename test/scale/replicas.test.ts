@@ -6,6 +6,9 @@
 // another; MCP 2026-07-28 and A2A answered by any replica, a 2025 MCP session (and legacy SSE)
 // kept on its replica by the balancer; quotas hold across replicas; a replica killed with SIGKILL
 // under load loses no acknowledged write, the others keep serving and one takes over its sweeps.
+// Issue 38: quota leases hold the bucket within one lease per replica under concurrent load, with a
+// fraction of the writes; a hot KB read costs about one statement. With CX_PG_BOUNCER (pg-test.sh's
+// second run) the same, the pools going through PgBouncer in transaction mode.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -14,13 +17,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { solve } from '../../src/core/identity/pow.js';
+import pg from 'pg';
 import { limit, quotaDef } from '../../src/core/limits.js';
 import { type Cluster, freshDatabase, haproxyBin, type Replica, startCluster } from './cluster.js';
 
 const pgUrl = process.env.CX_PG_REAL;
+/** scripts/pg-test.sh's second run: the replicas' pools through PgBouncer in transaction mode. */
+const bouncer = process.env.CX_PG_BOUNCER;
 const haproxy = haproxyBin();
 
 let c: Cluster;
+let db: string;
 let netN = 0;
 /** A fresh /24 (the replicas trust X-Forwarded-For from the balancer and from these tests on loopback). */
 const newNet = () => `10.${100 + ((netN >> 8) & 63)}.${netN++ & 255}.7`;
@@ -66,12 +73,12 @@ it('deploy/haproxy.cfg: round robin, /readyz checks, X-Forwarded-For, sticky 202
 });
 
 if (pgUrl && haproxy)
-  describe('3 replicas on one PostgreSQL behind HAProxy', () => {
+  describe(`3 replicas on one PostgreSQL behind HAProxy${bouncer ? ', pools through PgBouncer' : ''}`, () => {
     beforeAll(async () => {
-      const db = await freshDatabase(pgUrl, `cx_scale_${process.pid}`);
+      db = await freshDatabase(pgUrl, `cx_scale_${process.pid}`);
       // CX_SHED=0: measured load shedding (per process, tested on its own) would answer 503 busy on
       // this 2-core machine running 3 replicas, PostgreSQL, HAProxy and the clients at once.
-      c = await startCluster({ db, replicas: 3, env: { CX_TRUST_PROXY: '1', CX_POW_BITS: '4', CX_SEED: '0', CX_SHED: '0' } });
+      c = await startCluster({ db, replicas: 3, env: { CX_TRUST_PROXY: '1', CX_POW_BITS: '4', CX_SEED: '0', CX_SHED: '0' }, bouncer });
     }, 180_000);
     afterAll(async () => c?.stop());
 
@@ -210,6 +217,115 @@ if (pgUrl && haproxy)
       // Each replica alone would grant the whole burst; together they grant it once.
       expect(statuses.filter((s) => s === 201)).toHaveLength(q.burst);
       expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+    });
+
+    it('quota leases across 3 replicas under concurrent load: at most one lease per replica beyond the published bucket, a fraction of the bucket writes', async () => {
+      const admin = new pg.Client({ connectionString: db });
+      await admin.connect();
+      try {
+        // Rows written to the `e` buckets, counted by a trigger.
+        await admin.query(`CREATE TABLE t_ewrites (n int8 NOT NULL); INSERT INTO t_ewrites VALUES (0);
+          CREATE FUNCTION t_ecount() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE t_ewrites SET n = n + 1; RETURN NULL; END $$;
+          CREATE TRIGGER t_ecount AFTER INSERT OR UPDATE ON quota_buckets FOR EACH ROW WHEN (NEW.id LIKE 'e|%') EXECUTE FUNCTION t_ecount();`);
+        const q = quotaDef('e');
+        const ratePerS = q.per / q.window_s;
+        const lease = Math.max(1, Math.min(limit('quota.lease'), Math.floor(q.burst * limit('quota.lease_share'))));
+        expect(lease).toBeGreaterThan(1);
+        const net = newNet();
+        const statuses: number[] = [];
+        const total = 4 * q.burst;
+        let next = 0;
+        const t0 = Date.now();
+        // 24 concurrent clients of one network, round robin over the replicas.
+        await Promise.all(
+          Array.from({ length: 24 }, async () => {
+            for (let k = next++; k < total; k = next++) {
+              const r = await fetch(`${c.replicas[k % 3]!.url}/e`, { method: 'POST', headers: { 'content-type': 'text/plain', 'x-forwarded-for': net }, body: `ModuleNotFoundError: No module named 'zzlease${k % 7}'` });
+              statuses.push(r.status);
+              await r.text();
+            }
+          }),
+        );
+        const secs = (Date.now() - t0) / 1000;
+        const served = statuses.filter((s) => s !== 429).length;
+        expect(new Set(statuses.filter((s) => s !== 429)).size).toBe(1);
+        // Every token came out of the one bucket (burst + refill); leases move tokens in time, by at most one per replica.
+        expect(served).toBeLessThanOrEqual(q.burst + Math.ceil(ratePerS * secs) + 3 * lease);
+        expect(served).toBeGreaterThanOrEqual(q.burst - 3 * lease);
+        const writes = Number((await admin.query<{ n: string }>('SELECT n FROM t_ewrites')).rows[0]!.n);
+        console.log(`e bucket (burst ${q.burst}, lease ${lease}) from one network over 3 replicas: ${total} requests in ${secs.toFixed(1)} s, ${served} served, ${writes} bucket writes`);
+        // One write per lease while the burst lasts; then, as the bucket refills, at most one per token
+        // refilled and one per replica per refusal that outlived its wait: not one per request (before: 480).
+        expect(writes).toBeLessThanOrEqual(Math.ceil(q.burst / lease) + 3 * lease + 4 * Math.ceil(ratePerS * secs) + 6);
+      } finally {
+        await admin.query('DROP TRIGGER IF EXISTS t_ecount ON quota_buckets').catch(() => undefined);
+        await admin.end();
+      }
+    });
+
+    it('a hot KB read costs about one statement in steady state (pg_stat_statements, when loaded): no quota write', async (ctx) => {
+      const admin = new pg.Client({ connectionString: db });
+      await admin.connect();
+      try {
+        const pre = (await admin.query<{ v: string }>("SELECT current_setting('shared_preload_libraries') AS v")).rows[0]!.v;
+        if (!pre.includes('pg_stat_statements')) return ctx.skip();
+        await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+        const a = await agent(c.replicas[0]!.url);
+        const made = await fetch(`${c.replicas[0]!.url}/k`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': a.net },
+          body: JSON.stringify({ error: "ModuleNotFoundError: No module named 'zzhot'", fix: 'pip install zzhot (the package is zzhot on PyPI)', eco: 'pypi' }),
+        });
+        expect(made.status).toBe(201);
+        const { h } = (await made.json()) as { h: string };
+        const net = newNet();
+        const get = async () => {
+          const r = await fetch(`${c.replicas[1]!.url}/h/${h}`, { headers: { 'x-forwarded-for': net } });
+          expect(r.status).toBe(200);
+          await r.text();
+        };
+        // Warm: the lease taken, the statements prepared on the pool's connections.
+        for (let i = 0; i < 10; i++) await get();
+        await admin.query('SELECT pg_stat_statements_reset()');
+        // Within the network's `e` bucket (its burst, in leases of `lease`).
+        const n = 80;
+        const q = quotaDef('e');
+        const lease = Math.max(1, Math.min(limit('quota.lease'), Math.floor(q.burst * limit('quota.lease_share'))));
+        for (let i = 0; i < n; i++) await get();
+        const rows = (
+          await admin.query<{ query: string; calls: string }>(
+            'SELECT query, calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())',
+          )
+        ).rows.filter((r) => !/pg_stat_statements/.test(r.query));
+        const calls = (re: RegExp) => rows.filter((r) => re.test(r.query)).reduce((x, r) => x + Number(r.calls), 0);
+        const hot = calls(/kb_|quota_buckets/);
+        console.log(`GET /h hit, ${n} requests: ${(hot / n).toFixed(2)} KB+quota statements/request, ${(calls(/./) / n).toFixed(2)} all statements/request (3 replicas' background included)`);
+        expect(calls(/quota_buckets/)).toBeLessThanOrEqual(Math.ceil(n / lease) + 1);
+        expect(hot / n).toBeLessThanOrEqual(1.25);
+      } finally {
+        await admin.end();
+      }
+    });
+
+    it(`each replica keeps one session connection to the server (LISTEN and leadership)${bouncer ? '; its pool is a client of PgBouncer' : ''}`, async () => {
+      const name = new URL(db).pathname.slice(1);
+      const direct = new pg.Client({ connectionString: pgUrl });
+      await direct.connect();
+      try {
+        const sessions = await direct.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'cx session'", [name]);
+        expect(sessions.rows[0]!.n).toBe(alive().length);
+      } finally {
+        await direct.end();
+      }
+      if (!bouncer) return;
+      const admin = new pg.Client({ connectionString: new URL('/pgbouncer', bouncer).toString() });
+      await admin.connect();
+      try {
+        const clients = (await admin.query<{ database: string }>('SHOW CLIENTS')).rows.filter((r) => r.database === name);
+        expect(clients.length).toBeGreaterThanOrEqual(alive().length);
+      } finally {
+        await admin.end();
+      }
     });
 
     it('a replica killed with SIGKILL under load: no acknowledged write lost, the others keep serving, its sweeps taken over', async () => {

@@ -14,7 +14,7 @@ const TRACE = process.env.CX_FUZZ_TRACE;
 
 /** Longest any one answer may take (the "never a hang over 5 s"). */
 export const HANG_MS = 5_000;
-const CODES = new Set(ERROR_CODES.map((e) => e.code));
+const CODES = new Set<string>(ERROR_CODES.map((e) => e.code));
 /** Agent-facing: an MCP tool and an A2A skill (operator routes are REST only). */
 export const isAgentOp = (op: AnyOperation) => agentOps([op]).length === 1;
 

@@ -46,9 +46,9 @@ for (const client of CLIENTS)
       expect(sub.out).toMatch(new RegExp(`^ok sub u[0-9a-z]{9} topic=${topic} sink=kv:cli/last mode=each `));
       const p1 = await run(dir, ['pub', topic, 'ship', 'it']);
       expect(p1.code, p1.err).toBe(0);
-      expect(p1.out).toBe(`ok ${topic} seq=1\n`);
+      expect(p1.out).toBe(`ok ${topic} seq=1\nnext: GET /v1/topics/${topic}?since=1 for the lines after it\n`);
       const p2 = await run(dir, ['pub', topic], 'ship from stdin\n');
-      expect(p2.out).toBe(`ok ${topic} seq=2\n`);
+      expect(p2.out).toBe(`ok ${topic} seq=2\nnext: GET /v1/topics/${topic}?since=2 for the lines after it\n`);
       await run(dir, ['pub', topic, 'not this one']);
       const list = await run(dir, ['sub']);
       expect(list.code, list.err).toBe(0);

@@ -99,8 +99,9 @@ describe('MCP', () => {
     try {
       const t = `r:${room}.mcp`;
       expect(toolText(await c.call('sub_create', { topic: t, sink: 'kv:mcp/last' }))).toMatch(/^ok sub u[0-9a-z]{9} topic=r:/);
-      expect(toolText(await c.call('topic_pub', { topic: t, text: 'over mcp' }))).toBe(`ok ${t} seq=1`);
-      await vi.waitFor(async () => expect(toolText(await c.call('kv_get', { ns: 'mcp', k: 'last' }))).toMatch(/^kv mcp\/last seq=1 .* \| over mcp$/), { timeout: 10_000 });
+      // The next line in the face's own terms: the tool to call.
+      expect(toolText(await c.call('topic_pub', { topic: t, text: 'over mcp' }))).toBe(`ok ${t} seq=1\nnext: call topic_read ${JSON.stringify({ topic: t, since: 1 })} for the lines after it`);
+      await vi.waitFor(async () => expect(toolText(await c.call('kv_get', { ns: 'mcp', k: 'last' }))).toMatch(/^kv mcp\/last seq=1 .* \| over mcp\nnext: call kv_get \{"ns":"mcp","k":"last"\} again/), { timeout: 10_000 });
       const progress: Array<{ message?: string }> = [];
       const follow = c.client.callTool({ name: 'topic_follow', arguments: { topic: t, since: '1', max: 2, wait: 30 } }, undefined, { onprogress: (p) => void progress.push(p) });
       await pub('mcp two', t);
@@ -120,7 +121,8 @@ describe('MCP', () => {
 describe('A2A', () => {
   it('skills: topic.pub and topic.read by message/send; topic.follow by message/stream', async () => {
     const t = `r:${room}.a2a`;
-    expect(skillText(await skill(s, alice, 'topic.pub', { topic: t, text: 'over a2a' }))).toBe(`ok ${t} seq=1`);
+    // The next line in A2A's own terms: the message that runs the skill.
+    expect(skillText(await skill(s, alice, 'topic.pub', { topic: t, text: 'over a2a' }))).toBe(`ok ${t} seq=1\nnext: send ${JSON.stringify({ skill: 'topic.read', input: { topic: t, since: 1 } })} for the lines after it`);
     expect(skillText(await skill(s, null, 'topic.read', { topic: t }))).toContain('| over a2a');
     const a2a = await client03(`${s.url}/.well-known/agent-card.json`);
     const stream = a2a.sendMessageStream({ message: msg03([data03({ skill: 'topic.follow', input: { topic: t, since: '1', max: 2, wait: 30 } })]) as never });

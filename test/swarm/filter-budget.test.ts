@@ -15,7 +15,7 @@ import { start, type TestServer } from '../helpers/server.js';
 const OVERRIDE = vi.hoisted((): Record<string, number> => ({ 'swarm.filter_min_ms': 40, 'swarm.filter_credit_ms': 10 }));
 vi.mock('../../src/core/limits.js', async (orig) => {
   const m = await orig<typeof import('../../src/core/limits.js')>();
-  return { ...m, limit: (k: string) => OVERRIDE[k] ?? m.limit(k) };
+  return { ...m, limit: (k: Parameters<typeof m.limit>[0]) => OVERRIDE[k] ?? m.limit(k) };
 });
 
 /** The expression: 26 chars, ~3,000 instructions. */

@@ -102,7 +102,7 @@ describe('endpoints', () => {
     expect((await call(s, 'DELETE', `/v1/in/${id}`, { as: bob })).status).toBe(404);
 
     await expect204(github(id!, secret!, 'ping', fixture('github-ping')));
-    expect((await call(s, 'DELETE', `/v1/in/${id}`, { as: alice })).text).toBe(`ok deleted ${id}\n`);
+    expect((await call(s, 'DELETE', `/v1/in/${id}`, { as: alice })).text).toBe(`ok deleted ${id}\nnext: GET /v1/in for the endpoints left\n`);
     expect((await github(id!, secret!, 'ping', fixture('github-ping'))).status).toBe(404);
     expect((await call(s, 'DELETE', `/v1/in/${id}`, { as: alice })).status).toBe(404);
   });

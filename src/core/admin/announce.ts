@@ -2,6 +2,7 @@
 // and published as a line on topic g:sys (the feed /f/sys reads that topic). Kind `maintenance`
 // also opens a maintenance window (src/core/control): write kinds answer `503 err frozen <kind>`
 // from `starts` until `ends`.
+import { iso as isoS } from '../kernel/text.js';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
@@ -16,7 +17,7 @@ export const ANN_KINDS = ['maintenance', 'incident', 'change', 'notice'] as cons
 /** The topic announcements are published on. */
 export const SYS_TOPIC = 'g:sys';
 
-export const isoS = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+export { isoS };
 
 /** The signed bytes of an ann1 statement: fixed fields first, the text last (it may hold spaces). */
 export const annPayload = (a: Pick<Announcement, 'id' | 'kind' | 'starts' | 'ends' | 'text'>): string =>

@@ -1,5 +1,6 @@
 // Hosted agents: an identity at L1+ publishes an A2A card; other agents send it tasks over
 // POST /a2a/{id}; the owner lists its inbound tasks and answers them (completing the sender's task).
+import { iso } from '../kernel/text.js';
 import { z } from 'zod';
 import { CxError, notFound, oneLine } from '../errors.js';
 import { levelOf } from '../identity/levels.js';
@@ -10,7 +11,6 @@ import { inboundSettled } from './events.js';
 import type { InboundRec } from './ports.js';
 
 const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const TAG = /^[a-z0-9][a-z0-9._-]*$/;
 
 /** Tags arrive as one string (forms, text commands): comma or space separated, lowercased. */

@@ -1,6 +1,7 @@
 // Flat badges in the shields.io style: grey label, coloured message, 20 px high. Widths come
 // from Verdana 11px advance widths so the SVG needs no font metrics at render time; textLength
 // pins each text to its computed width, so another fallback font cannot overflow the box.
+import { oneLine } from '../kernel/text.js';
 
 /** Advance widths (px) of Verdana at 11px for printable ASCII 32..126. */
 const VERDANA_11 = [
@@ -39,10 +40,7 @@ export type ColorName = keyof typeof COLORS;
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 /** Badges are one short line: control characters go, length is bounded. */
-const clean = (s: string, max = 80) => {
-  const f = s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-  return f.length > max ? f.slice(0, max - 1) + '…' : f;
-};
+const clean = (s: string, max = 80) => oneLine(s, max);
 
 const PAD = 5;
 export const BADGE_HEIGHT = 20;

@@ -52,7 +52,7 @@ export const cachePutOp = defineOp({
   bodyField: 'text',
   freeze: 'cache',
   hazard: ['text'],
-  rest: { method: 'PUT', path: '/v1/c/:key', textBody: 'text', bodyLimit: 4 * limit('cache.inline') },
+  rest: { method: 'PUT', path: '/v1/c/:key', textBody: 'text', sizeLimit: 'cache.inline', bodyLimit: 4 * limit('cache.inline') },
   run: (ctx, i) => putResult(ctx, i),
   text: (o) =>
     `ok c ${o.key} ns=${o.ns} kind=${o.kind} size=${o.size} exp=${o.exp}${o.to ? ` to=${o.to}` : ''} public=${o.public ? 1 : 0}\nnext: GET /c/${o.key}${nsSuffix(o.ns)}`,
@@ -110,7 +110,7 @@ export const cacheDeleteOp = defineOp({
     await deleteResult(ctx, i.ns, i.key);
     return { ok: true as const, key: i.key, ns: i.ns };
   },
-  text: (o) => `ok deleted c ${o.key} ns=${o.ns}`,
+  text: (o) => `ok deleted c ${o.key} ns=${o.ns}\nnext: PUT /v1/c/${o.key}${nsSuffix(o.ns)} to store it again`,
 });
 
 export const cacheOps: AnyOperation[] = [cachePutOp, cacheGetOp, cachePeekOp, cacheDeleteOp];

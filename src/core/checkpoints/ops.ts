@@ -40,7 +40,7 @@ export const cpSaveOp = defineOp({
   freeze: 'cp',
   // Any checkpoint may be published later: hazards are refused at save, like secrets (scrub).
   hazard: ['body'],
-  rest: { method: 'POST', path: '/v1/cp', status: 201, textBody: 'body', bodyLimit: 4 * limit('cp.body') },
+  rest: { method: 'POST', path: '/v1/cp', status: 201, textBody: 'body', sizeLimit: 'cp.body', bodyLimit: 4 * limit('cp.body') },
   run: (ctx, i) => saveCheckpoint(ctx, i.name, i.body, i.ttl_d),
   text: (v) => `ok cp ${v.id} ${v.name} seq=${v.seq} size=${v.size} exp=${v.exp} private\nnext: POST /v1/cp/${v.id}/publish to share it at /cp/${v.id}`,
 });
@@ -129,7 +129,7 @@ export const cpDeleteOp = defineOp({
     await deleteCheckpoint(ctx, i.id);
     return { ok: true as const, id: i.id };
   },
-  text: (o) => `ok deleted ${o.id}`,
+  text: (o) => `ok deleted ${o.id}\nnext: GET /v1/cp for the checkpoints left`,
 });
 
 export const cpReadOp = defineOp({

@@ -1,6 +1,7 @@
 // One call of a served service, run by the server itself (the default donor, k=1): the caller pays
 // compute.price credits before the run (so no call runs unpaid, also when calls race), and gets them
 // back only when the run fails for the server's reasons (busy, a module it cannot load). Every call leaves a record readable by its caller (GET /v1/run/{id}).
+import { iso } from '../kernel/text.js';
 import { CxError, notFound } from '../errors.js';
 import { newId } from '../identity/tokens.js';
 import { limit } from '../limits.js';
@@ -32,7 +33,6 @@ export interface CallOut {
   date: string;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export function callOut(c: CallRecord): CallOut {
   return {

@@ -1,5 +1,6 @@
 // Replicated jobs and donors: svc.job (k of n replicas), its status, donor leases and results,
 // the public receipts (/att/{job}, /att/revoked.txt) and the operator's trusted donors.
+import { iso } from '../kernel/text.js';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
@@ -196,7 +197,7 @@ export const attRevokedOp = defineOp({
   rest: { method: 'GET', path: '/att/revoked.txt', cache: 'public, max-age=300', rawOnly: true, signed: true, raw: (o) => ({ body: revokedText(o), type: 'text/plain; charset=utf-8' }) },
   async run(ctx) {
     const rows = await ctx.core.store.cjobs.revoked(ctx.core.now() - limit('att.revoked_keep') * 86_400_000);
-    return { rows: rows.map((r) => ({ job: r.job, line: r.line, reason: r.reason, at: new Date(r.at).toISOString().replace(/\.\d{3}Z$/, 'Z') })) };
+    return { rows: rows.map((r) => ({ job: r.job, line: r.line, reason: r.reason, at: iso(r.at) })) };
   },
   text: (o) => revokedText(o),
 });

@@ -4,6 +4,7 @@
 // (dsig1). The job ends when k outputs agree: the agreeing donors are paid, the disagreeing ones
 // lose standing and are reported (and receipts they took part in are revoked), and the server
 // signs an att1 receipt. A lease not answered by its deadline is reassigned.
+import { iso } from '../kernel/text.js';
 import { CxError, notFound } from '../errors.js';
 import { newId } from '../identity/tokens.js';
 import { levelOf } from '../identity/levels.js';
@@ -26,7 +27,6 @@ export const ATT_TYPE = 'att1';
 /** What a donor signs: `<domain> job=<id> lease=<lease> in=<sha256> out=<sha256> donor=<id>`. */
 export const dsigPayload = (domain: string, job: string, lease: string, inHash: string, outHash: string, donor: string) => `${domain} job=${job} lease=${lease} in=${inHash} out=${outHash} donor=${donor}`;
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** Replicas an identity may ask for, by level. */
 export const maxReplicas = (lvl: number) => [limit('compute.n.l0'), 3, 5, 7][Math.min(3, lvl)]!;

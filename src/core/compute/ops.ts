@@ -1,5 +1,6 @@
 // Compute operations: operator blobs and services (PUT /admin/blob, POST /admin/svc), publication by
 // L2 identities, L2 ok reports, the service catalogue, calls and their records.
+import { iso } from '../kernel/text.js';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { decodeB64, HASH, kindOf, wasmCaps } from '../blobs/blobs.js';
@@ -119,7 +120,6 @@ export const svcOkOp = defineOp({
 });
 
 const verOut = z.object({ ver: z.number().int(), wasm: z.string(), state: z.string(), kats: z.number().int(), log: z.string().nullable(), publisher: z.string(), stable: z.boolean(), oks: z.number().int(), date: z.string() });
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export const svcGetOp = defineOp({
   name: 'svc.get',
@@ -207,7 +207,7 @@ export const svcCallOp = defineOp({
   readOnly: false,
   quota: ['compute'],
   freeze: 'compute',
-  rest: { method: 'POST', path: '/v1/svc/:name/call', textBody: 'input', bodyLimit: 2 * limit('compute.in_bytes') },
+  rest: { method: 'POST', path: '/v1/svc/:name/call', textBody: 'input', sizeLimit: 'compute.in_bytes', bodyLimit: 2 * limit('compute.in_bytes') },
   run: (ctx, i) => callService(ctx, i.name, Buffer.from(i.input, 'utf8')),
   text: callText,
 });

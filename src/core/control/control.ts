@@ -3,9 +3,10 @@
 // seconds (src/core/limits.ts) is re-read from the store before it is used, so a change written by
 // another process or replica is seen within that bound; a change written through this object is
 // seen at once by this process (it re-reads after each write).
+import { iso as isoS } from '../kernel/text.js';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
-import type { Logger } from '../ops/types.js';
+import type { Logger } from '../kernel/log.js';
 import { type FreezeKind, type FreezeScope, isFreezeScope, isWriteKind } from './kinds.js';
 import type { ControlRepo, ControlSnapshot, FreezeRow, MaintenanceRow, ShedRow } from './ports.js';
 
@@ -25,7 +26,6 @@ export interface ControlStatus {
   maintenanceUntil: string | null;
 }
 
-const isoS = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const viewOf = (s: ControlSnapshot): ControlView => ({ frozen: new Set(s.freezes.map((f) => f.kind)), freezes: s.freezes, shed: s.shed, maintenance: s.maintenance });
 

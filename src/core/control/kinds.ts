@@ -25,3 +25,14 @@ export type FreezeScope = FreezeKind | 'all';
 export const isFreezeScope = (s: string): s is FreezeScope => s === 'all' || Object.hasOwn(FREEZE_KINDS, s);
 
 export const isWriteKind = (k: FreezeKind): boolean => FREEZE_KINDS[k].write;
+
+/** Classes of work load shedding refuses from a level on (src/core/control/shed.ts applies them). */
+export const SHED_CLASSES = {
+  bulk: { from: 1, what: 'feeds, search, exports, the git mirror and tarball, the injection map, governance statistics' },
+  heavy: { from: 2, what: '/brief, POST /e and error-signature pages (/e/..., /h/...)' },
+  anon_write: { from: 3, what: 'writes without a token: registration, PoW challenges, PoW-paid writes (drops), notices' },
+  core: { from: null, what: 'everything else: reads and token writes' },
+  never: { from: null, what: '/healthz, /limits and operator routes' },
+} as const satisfies Record<string, { from: number | null; what: string }>;
+
+export type ShedClass = keyof typeof SHED_CLASSES;

@@ -8,16 +8,10 @@
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import type { Core, Operation } from '../ops/types.js';
+import { SHED_CLASSES, type ShedClass } from './kinds.js';
 
-export const SHED_CLASSES = {
-  bulk: { from: 1, what: 'feeds, search, exports, the git mirror and tarball, the injection map, governance statistics' },
-  heavy: { from: 2, what: '/brief, POST /e and error-signature pages (/e/..., /h/...)' },
-  anon_write: { from: 3, what: 'writes without a token: registration, PoW challenges, PoW-paid writes (drops), notices' },
-  core: { from: null, what: 'everything else: reads and token writes' },
-  never: { from: null, what: '/healthz, /limits and operator routes' },
-} as const satisfies Record<string, { from: number | null; what: string }>;
-
-export type ShedClass = keyof typeof SHED_CLASSES;
+// The classes are declared in kinds.ts (beside the freeze kinds), which the operation type reads.
+export { SHED_CLASSES, type ShedClass };
 
 const OPERATOR = new Set(['admin', 'ops', 'poll', 'check']);
 

@@ -1,7 +1,7 @@
 // Machine indexes generated from the operation registry: /llms.txt, /llms-full.txt, /AGENTS.md, /help, /index.md.
 import { z } from 'zod';
 import { ERROR_CODES, type ErrCode } from '../errors.js';
-import { LIMITS, QUOTAS, TRUST_LEVELS } from '../limits.js';
+import { LIMITS, NAME_RULES, QUOTAS, TRUST_LEVELS } from '../limits.js';
 import type { Operation } from '../ops/types.js';
 
 // The MCP face's default mount (src/mcp/tools.ts DEFAULT_TOOLSETS; test/mcp/toolsets.test.ts holds both).
@@ -138,6 +138,7 @@ export function helpTxt(ops: readonly Operation[]): string {
     ...ops.map((o) => `${route(o)}\t${o.auth}\t${o.title}`),
     ...PAGES.map(([p, w]) => `GET ${p}\tanon\t${w}`),
     `mcp toolsets: /mcp mounts ${DEFAULT_SETS}; ?toolsets=all every tool; ?toolsets=<a,b> a choice`,
+    ...NAME_RULES.map((r) => `rule ${r.key}: ${r.rule}`),
     'next: GET /help/err for error codes; GET /llms-full.txt for fields',
   ].join('\n');
 }
@@ -152,6 +153,10 @@ export function helpMd(ops: readonly Operation[]): string {
     ...PAGES.map(([p, w]) => `| \`GET ${p}\` | anon | ${w} |`),
     '',
     `MCP toolsets: \`/mcp\` mounts ${DEFAULT_SETS}; \`?toolsets=all\` mounts every tool; \`?toolsets=kb,swarm\` a choice.`,
+    '',
+    '## Name rules',
+    '',
+    ...NAME_RULES.map((r) => `- **${r.key}**: ${r.rule}`),
     '',
     'Error codes: [/help/err](/help/err).',
     '',

@@ -1,6 +1,7 @@
 // Dead drops: defaults per caller class, creator binding, burn rules, encryption at rest.
 // Everything here runs behind the shared guards (auth, zod, freeze, quotas, scrub, hazard) and
 // talks to storage only through the DropRepo port.
+import { iso } from '../kernel/text.js';
 import { timingSafeEqual } from 'node:crypto';
 import { authError, authorize } from '../identity/auth.js';
 import { bad, CxError, notFound } from '../errors.js';
@@ -11,7 +12,7 @@ import { dropKeys, open, seal, writeTag } from './crypto.js';
 
 const HOUR = 3_600_000;
 
-export const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+export { iso };
 
 /** Body length in characters (Unicode code points), the unit of the spec's 16384 limit. */
 export function charCount(s: string): number {

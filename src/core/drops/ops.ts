@@ -81,6 +81,7 @@ export const dropPutOp = defineOp({
     textBody: 'body',
     // A character can take 4 bytes of UTF-8: the character limit is checked after decoding.
     bodyLimit: 4 * bodyLimit,
+    sizeLimit: 'drop.body',
     headerInputs: { 'x-drop-write': 'write_key', 'x-pow': 'pow' },
     query: ['ttl', 'reads', 'once', 'append'],
     rawBody: 'utf8',

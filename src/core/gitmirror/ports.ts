@@ -62,4 +62,41 @@ export interface MirrorRepo {
    * `body` on its stdin; protocol v2 when `v2`. Killed after `timeoutMs`.
    */
   uploadPack(kind: 'adv' | 'rpc', body: Buffer | null, opts: { v2: boolean; timeoutMs: number }): PackProcess;
+  /** A pack of the objects reachable from `to` and not from `from` (null: all of them). */
+  pack(from: string | null, to: string): Promise<Buffer>;
+  /** Stores the objects of a pack made by `pack` (nothing else moves). */
+  applyPack(pack: Buffer): Promise<void>;
+  /** True when the repository has the commit `commit`. */
+  has(commit: string): Promise<boolean>;
+  /** Points the default branch at `commit` (which must be in the repository), whatever it pointed at. */
+  setHead(commit: string): Promise<void>;
+}
+
+/** One commit of the mirror's history as the store keeps it: the pack of the objects it added. */
+export interface MirrorPack {
+  seq: number;
+  commit: string;
+  /** The commit it follows (the previous row's), null for the first. */
+  parent: string | null;
+  /** Commit time, epoch ms. */
+  time: number;
+  pack: Buffer;
+}
+
+/**
+ * The mirror's history in the store every replica shares (table git_packs): the one truth of which
+ * commits the default branch has, from which each replica's own repository is rebuilt.
+ */
+export interface GitPackRepo {
+  /** The newest row, without its pack; null before the first commit. */
+  tip(): Promise<Omit<MirrorPack, 'pack'> | null>;
+  /** The rows after `seq`, oldest first, at most `limit`. */
+  after(seq: number, limit: number): Promise<MirrorPack[]>;
+  /** The seq of a recorded commit, or null. */
+  seqOf(commit: string): Promise<number | null>;
+  /**
+   * Records `commit` as the next row when the newest row is `parent` (null: when there is none);
+   * false when another process recorded a commit first (the branch only moves forward).
+   */
+  append(p: Omit<MirrorPack, 'seq'>): Promise<boolean>;
 }

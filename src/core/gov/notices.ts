@@ -6,6 +6,7 @@
 // super-group (rules.ts superGroup) in 24 h; a notice over a cap is queued for the operator with no
 // effect. The operator upholds (content stays down, the KB entry is removed) or reverses (restored).
 import { postInbox } from '../admin/inbox.js';
+import { iso } from '../kernel/text.js';
 import { recordTombstone } from '../exports/tombstones.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
@@ -17,7 +18,6 @@ import type { Notice } from './ports.js';
 import { isNoticeCategory, NOTICE_CATEGORIES, NOTICE_REPORT_W, superGroup } from './rules.js';
 
 const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function ftMac(core: Core, payload: string): string {
   return createHmac('sha256', core.config.sealKey).update(`cx-notice-ft-v1|${payload}`).digest().subarray(0, 16).toString('base64url');

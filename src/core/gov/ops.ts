@@ -6,6 +6,7 @@
 // States: open → accepted | planned (yes, with task) | declined (no) | later (revisit_d days, then
 // open again and back in the operator inbox) | vetoed (admin). planned → shipped when its roadmap
 // task is done. Anything else is `409 err dup proposal <state>: <decision> not possible`.
+import { iso, oneLine } from '../kernel/text.js';
 import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
@@ -21,11 +22,7 @@ import { DECISIONS, isLlmsSection, LLMS_SECTIONS, nextState, PROPOSAL_KINDS, SUP
 const DAY = 86_400_000;
 export const PROPOSAL_ID = /^p[0-9a-z]{6}$/;
 const proposalId = z.string().regex(PROPOSAL_ID, 'want p + 6 chars of 0-9 a-z');
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const flat = (s: string, n: number) => {
-  const f = s.replace(/\s+/g, ' ').trim();
-  return f.length > n ? `${f.slice(0, n - 1)}…` : f;
-};
+const flat = oneLine;
 
 const proposalView = z.object({
   id: z.string(),
@@ -301,11 +298,14 @@ const decideOp = defineOp({
     .strict(),
   output: z.object({ id: z.string(), state: z.string(), task: z.number().nullable(), revisit: z.string().nullable(), llms_rev: z.number().nullable() }),
   auth: 'ops',
+  // Decided on the raw input, before its fields are checked: an ops token's veto is a 403 whatever the id.
+  authInput: (raw, caller) => {
+    if (raw.decision === 'veto' && caller.operator !== 'admin') throw new CxError('auth', 'veto needs the admin token', 403);
+  },
   readOnly: false,
   rest: { method: 'POST', path: '/admin/decide' },
   async run(ctx, input) {
     const { core } = ctx;
-    if (input.decision === 'veto' && ctx.caller.operator !== 'admin') throw new CxError('auth', 'veto needs the admin token', 403);
     await reopenDue(ctx);
     const p = await load(ctx, input.id);
     const to = nextState(p.state, input.decision, input.task);

@@ -1,5 +1,6 @@
 // Governance and status pages: /gov (the rules, the roadmap), /gov/stats (capture metrics), /status
 // and /st/{target}. Text by default, .json/.md/.txt twins; browsers get HTML (src/rest/gov.ts).
+import { iso, oneLine } from '../kernel/text.js';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit, TRUST_LEVELS } from '../limits.js';
@@ -10,11 +11,7 @@ import { DECISIONS, LLMS_SECTIONS, NOTICE_CATEGORIES, PROPOSAL_KINDS, TRANSITION
 import { isHidden, isStatusTarget, statusOf, targetState } from './status.js';
 import { parseStatementLine } from '../trust/sign.js';
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const flat = (s: string, n: number) => {
-  const f = s.replace(/\s+/g, ' ').trim();
-  return f.length > n ? `${f.slice(0, n - 1)}…` : f;
-};
+const flat = oneLine;
 
 const rulesOut = z.object({
   levels: z.array(z.object({ lvl: z.number(), weight: z.number(), rep: z.number(), confirmed: z.number(), age_d: z.number() })),

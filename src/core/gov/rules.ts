@@ -1,6 +1,6 @@
 // The rules of governance, in one place: /gov publishes exactly these (weights, caps, the decisions
 // each proposal state allows, notice categories), and the operations enforce them.
-import { limit } from '../limits.js';
+import { limit, lvl4 } from '../limits.js';
 import type { NetSupport, ProposalState } from './ports.js';
 
 export const PROPOSAL_KINDS = {
@@ -39,7 +39,7 @@ export function nextState(state: ProposalState, d: Decision, task: boolean): Pro
 /** States in which agents may still add support. */
 export const SUPPORTABLE: readonly ProposalState[] = ['open', 'later'];
 
-export const weightOf = (lvl: number): number => limit(`gov.weight.l${Math.max(0, Math.min(3, lvl))}`);
+export const weightOf = (lvl: number): number => limit(`gov.weight.l${lvl4(lvl)}`);
 
 /** Support of a proposal: each network adds its supporters' weights up to gov.net_cap; groups = networks. */
 export function supportOf(nets: readonly NetSupport[]): { support_w: number; groups: number; supporters: number } {

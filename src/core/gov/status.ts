@@ -3,6 +3,7 @@
 // `api` (the whole service) or one freeze kind (src/core/control/kinds.ts: drops, notes, mail ...).
 // Its state is derived from the control state, never stored: frozen, maintenance, degraded (shed
 // level above 0) or operational. The announcement lines are those of topic g:sys.
+import { iso } from '../kernel/text.js';
 import { maintenanceUntil, type ControlView } from '../control/control.js';
 import { FREEZE_KINDS, isWriteKind, type FreezeKind } from '../control/kinds.js';
 import { isStatusHidden } from '../admin/marks.js';
@@ -19,7 +20,6 @@ export const isHidden = (core: Core, target: string): Promise<boolean> => isStat
 
 export type TargetState = 'operational' | 'degraded' | 'maintenance' | 'frozen';
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The state of one target and why, at `now`. */
 export function targetState(v: ControlView, shed: number, target: string, now: number): { state: TargetState; why: string; since: number | null } {

@@ -1,4 +1,5 @@
 // Identity operations: PoW challenge, registration, whoami, url-class tokens.
+import { iso } from '../kernel/text.js';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
@@ -9,7 +10,6 @@ import { hashToken, newId, newToken, URL_PREFIX, USER_PREFIX } from './tokens.js
 import { grantStart } from '../ledger/ledger.js';
 import { checkRegistrationAsn } from '../admin/asn.js';
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export const challengeOp = defineOp({
   name: 'id.challenge',

@@ -1,5 +1,6 @@
 // Stateless, HMAC-sealed proof-of-work challenges. A proof is `<challenge>:<nonce>` whose
 // SHA-256 (of the UTF-8 string) has at least `bits` leading zero bits.
+import { iso } from '../kernel/text.js';
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { CxError } from '../errors.js';
 import { POW } from '../limits.js';
@@ -89,7 +90,7 @@ export class Pow {
     const expS = Math.floor(this.now() / 1000) + POW.ttl_s;
     const bits = this.difficulty(p, net);
     const payload = `1.${p}.${bits}.${expS}.${this.random(12).toString('base64url')}`;
-    return { challenge: `${payload}.${this.mac(payload)}`, bits, exp: new Date(expS * 1000).toISOString().replace('.000Z', 'Z'), for: p };
+    return { challenge: `${payload}.${this.mac(payload)}`, bits, exp: iso(expS * 1000), for: p };
   }
 
   /** Checks a proof and marks it spent; throws `err pow <why>` otherwise. */

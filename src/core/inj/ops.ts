@@ -2,11 +2,12 @@
 // text, naming the payload by its SHA-256 and the lexicon families it matched; the payload itself
 // is never accepted. Reports weigh by the reporter's trust level and count by distinct roots and
 // networks, so one operator (one root, or many roots behind one network) cannot list a host alone.
+import { iso } from '../kernel/text.js';
 import { z } from 'zod';
 import { postInbox } from '../admin/inbox.js';
 import { notFound } from '../errors.js';
 import { levelOf } from '../identity/levels.js';
-import { limit } from '../limits.js';
+import { limit, lvl4 } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
 import type { AnyOperation } from '../ops/types.js';
 import { INJECTION_FAMILIES, isInjectionFamily } from '../safety/injection.js';
@@ -18,7 +19,7 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 /** Report weight of a trust level (inj.weight.l0 .. l3). */
-export const injWeight = (lvl: number): number => limit(`inj.weight.l${Math.max(0, Math.min(3, lvl))}`);
+export const injWeight = (lvl: number): number => limit(`inj.weight.l${lvl4(lvl)}`);
 
 const window = (now: number) => ({ since: now - DAY, month: now - limit('inj.keep_d') * DAY });
 const thresholds = () => ({ minRoots: limit('inj.min_roots'), minNets: limit('inj.min_nets'), minWeight: limit('inj.min_weight'), netCap: limit('inj.net_cap') });
@@ -127,7 +128,7 @@ export const injMapOp = defineOp({
       window: '24h',
       baseline: `${baseDays}d before the window`,
       listed: listedRule(),
-      at: new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      at: iso(now),
     };
   },
   text: (o) =>

@@ -202,9 +202,16 @@ async function miss(ctx: Ctx, base: { sig: string; h: string; raw: number }, wor
     throw new CxError('notfound', `${what}; recorded as wanted; ${next}`);
   }
   const related = await relatedTo(kb, words);
-  const next = words.length
-    ? `call kb_brief {"q": ${JSON.stringify(words.join(' '))}} for what the commons knows${related.length ? ', or kb_get {"id": "<id>"} for a related entry' : ''}; publish the fix with kb_add once you have it`
-    : 'call kb_e with the whole error output; publish the fix with kb_add once you have it';
+  // Named in the caller's own face: an MCP tool, or the A2A message that runs the skill.
+  const q = JSON.stringify(words.join(' '));
+  const next =
+    ctx.face === 'a2a'
+      ? words.length
+        ? `send {"skill": "kb.brief", "input": {"q": ${q}}} for what the commons knows${related.length ? ', or {"skill": "kb.get", "input": {"id": "<id>"}} for a related entry' : ''}; publish the fix with {"skill": "kb.add", …} once you have it`
+        : 'send "e <the whole error output>"; publish the fix with {"skill": "kb.add", …} once you have it'
+      : words.length
+        ? `call kb_brief {"q": ${q}} for what the commons knows${related.length ? ', or kb_get {"id": "<id>"} for a related entry' : ''}; publish the fix with kb_add once you have it`
+        : 'call kb_e with the whole error output; publish the fix with kb_add once you have it';
   return { ...base, match: 'none', hits: 0, entries: [], fix: '', libs: [], related, next };
 }
 
@@ -290,6 +297,7 @@ export const kbLookupOp = defineOp({
     method: 'POST',
     path: '/e',
     textBody: 'text',
+    sizeLimit: 'e.body',
     bodyLimit: 3 * limit('e.body'), // form encoding can triple the bytes; the text itself is checked below
     formats: {
       gha: (o: LookupOut, ctx: Ctx) =>

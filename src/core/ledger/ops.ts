@@ -1,4 +1,5 @@
 // Credit operations: an identity's balance and postings; the operator's mint and audit.
+import { iso } from '../kernel/text.js';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
@@ -6,7 +7,6 @@ import { defineOp } from '../ops/types.js';
 import type { AnyOperation } from '../ops/types.js';
 import { mintTx } from './ledger.js';
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 
 const postingOut = z.object({ tx: z.number().int(), kind: z.string(), ref: z.string().nullable(), amount: z.number().int(), date: z.string() });

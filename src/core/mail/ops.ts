@@ -27,9 +27,9 @@ export const mailSendOp = defineOp({
   scrub: ['subject', 'body'],
   bodyField: 'body',
   freeze: 'mail',
-  rest: { method: 'POST', path: '/v1/mail', status: 201, textBody: 'body', bodyLimit: 4 * limit('mail.body') },
+  rest: { method: 'POST', path: '/v1/mail', status: 201, textBody: 'body', sizeLimit: 'mail.body', bodyLimit: 4 * limit('mail.body') },
   run: (ctx, i) => sendMail(ctx, i.to, i.subject, i.body),
-  text: (o) => `ok mail ${o.id} to=${o.to} size=${o.size}`,
+  text: (o) => `ok mail ${o.id} to=${o.to} size=${o.size}\nnext: GET /v1/mail for your own inbox`,
 });
 
 const lineOut = z.object({ id: z.string(), from: z.string(), date: z.string(), size: z.number(), read: z.boolean(), subject: z.string() });
@@ -81,7 +81,7 @@ export const mailDeleteOp = defineOp({
     await deleteMail(ctx, i.id);
     return { ok: true as const, id: i.id };
   },
-  text: (o) => `ok deleted ${o.id}`,
+  text: (o) => `ok deleted ${o.id}\nnext: GET /v1/mail for the messages left`,
 });
 
 export const mailReportOp = defineOp({

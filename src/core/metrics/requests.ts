@@ -2,9 +2,9 @@
 // histogram by operation and face. Kept in plain arrays, found by operation name, so a request
 // costs a map lookup and a few additions (prom-client's own labelled observe hashes its labels
 // on every call); /metrics reads them as Prometheus series (metrics.ts).
-import type { Ctx } from '../ops/types.js';
 
-export type Face = Ctx['face'];
+/** The face a call came through (Ctx['face'] of ops/types.ts, spelled here: types.ts imports this file). */
+export type Face = 'rest' | 'mcp' | 'a2a';
 const FACES: readonly Face[] = ['rest', 'mcp', 'a2a'];
 
 /** Histogram bounds, seconds: from a cached KB lookup (sub-millisecond) to a slow compute call. */

@@ -27,7 +27,7 @@ export const noteCreateOp = defineOp({
   readOnly: false,
   quota: ['write', 'write_net'],
   freeze: 'notes',
-  rest: { method: 'POST', path: '/v1/notes', status: 201, textBody: 'body', bodyLimit: 4 * limit('note.body') },
+  rest: { method: 'POST', path: '/v1/notes', status: 201, textBody: 'body', sizeLimit: 'note.body', bodyLimit: 4 * limit('note.body') },
   run: (ctx, i) => createNote(ctx, i.title, i.body),
   text: (v) => `ok note ${v.id} size=${v.size}\nnext: GET /v1/notes/${v.id}; PUT /v1/notes/${v.id} to change it`,
 });
@@ -56,9 +56,9 @@ export const noteUpdateOp = defineOp({
   idempotent: true,
   quota: ['write', 'write_net'],
   freeze: 'notes',
-  rest: { method: 'PUT', path: '/v1/notes/:id', textBody: 'body', bodyLimit: 4 * limit('note.body') },
+  rest: { method: 'PUT', path: '/v1/notes/:id', textBody: 'body', sizeLimit: 'note.body', bodyLimit: 4 * limit('note.body') },
   run: (ctx, i) => updateNote(ctx, i.id, i.title, i.body),
-  text: (v) => `ok note ${v.id} size=${v.size} updated=${v.updated}`,
+  text: (v) => `ok note ${v.id} size=${v.size} updated=${v.updated}\nnext: GET /v1/notes/${v.id}`,
 });
 
 const listOut = z.object({ total: z.number(), rows: z.array(lineOut), next: z.string().nullable() });
@@ -115,7 +115,7 @@ export const noteDeleteOp = defineOp({
     await deleteNote(ctx, i.id);
     return { ok: true as const, id: i.id };
   },
-  text: (o) => `ok deleted ${o.id}`,
+  text: (o) => `ok deleted ${o.id}\nnext: GET /v1/notes for the notes left`,
 });
 
 export const noteOps: AnyOperation[] = [noteCreateOp, noteListOp, noteSearchOp, noteGetOp, noteUpdateOp, noteDeleteOp];

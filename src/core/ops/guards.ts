@@ -12,10 +12,11 @@ import { isWriteKind } from '../control/kinds.js';
 import { checkShed, shedClassOf } from '../control/shed.js';
 import { anonCaller, authorize, resolveCaller } from '../identity/auth.js';
 import { levelMult, levelOf } from '../identity/levels.js';
-import { quotaDef } from '../limits.js';
+import { quotaDef, type QuotaBucket } from '../limits.js';
 import { hazardFind } from '../safety/hazards.js';
 import { scrubFind } from '../safety/scrub.js';
 import { zodDetail } from './zod-detail.js';
+import { InputRefused } from './input-refused.js';
 import type { Core, Credentials, Ctx, Operation } from './types.js';
 
 export interface CallMeta {
@@ -52,12 +53,13 @@ export const GUARDS: readonly Guard[] = [
         c.ctx = { core: c.core, caller, net: c.meta.net, reqId: c.meta.reqId, face: c.meta.face, ...(c.meta.signal ? { signal: c.meta.signal } : {}) };
       };
       // An anonymous call of an anonymous op (most reads) has nothing to look up: no await.
-      if (c.op.auth === 'anon' && creds.urlToken === undefined && !creds.bearer) return setCtx(anonCaller());
+      if (c.op.auth === 'anon' && creds.urlToken === undefined && !creds.bearer && !c.op.authInput) return setCtx(anonCaller());
       return (async () => {
         const caller = await resolveCaller(c.core, creds);
         setCtx(caller);
         // The `pow` class is checked by the last step, so that a proof is spent only by a call that runs.
         if (c.op.auth !== 'pow') await authorize(c.core, c.op.auth, caller, creds);
+        c.op.authInput?.(rawFields(c.raw), caller);
       })();
     },
   },
@@ -71,6 +73,9 @@ export const GUARDS: readonly Guard[] = [
   {
     name: 'validate',
     check(c) {
+      // A face that could not even read the input (unknown query field, malformed body) refuses it
+      // here, after auth: an operator route answers a wrong token before it judges the body.
+      if (c.raw instanceof InputRefused) throw c.raw.err;
       // Inputs are reported in issues so a field of the wrong type is not taken for a missing one.
       const parsed = c.op.input.safeParse(c.raw ?? {}, { reportInput: true });
       if (!parsed.success) throw new CxError('bad', zodDetail(parsed.error));
@@ -136,9 +141,13 @@ function charge(c: GuardCall, from = 0): void | Promise<void> {
   }
 }
 
-function takeOne({ core, ctx }: GuardCall, b: string): void | Promise<void> {
+function takeOne({ core, ctx }: GuardCall, b: QuotaBucket): void | Promise<void> {
   if (quotaDef(b).by === 'net') return core.quotas.take(b, ctx.net);
   if (ctx.caller.identity) return core.quotas.take(b, ctx.caller.identity.id, levelMult(levelOf(ctx.caller.identity, core.now())));
+}
+
+function rawFields(raw: unknown): Record<string, unknown> {
+  return raw && typeof raw === 'object' && !(raw instanceof InputRefused) ? (raw as Record<string, unknown>) : {};
 }
 
 type Guarded = { ctx: Ctx; input: Record<string, unknown> };

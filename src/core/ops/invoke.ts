@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { CxError } from '../errors.js';
 import { guard, type CallMeta } from './guards.js';
+import { checkOutput, outputCheckOn } from './output-check.js';
 import type { Core, Ctx, Operation } from './types.js';
 
 export type { CallMeta } from './guards.js';
@@ -18,7 +19,9 @@ export async function invoke<I extends z.ZodType, O>(core: Core, op: Operation<I
     const typed = input as z.output<I>;
     // An operation that routes to others calls them as this caller, through every guard of theirs.
     ctx.call = (inner, raw2) => invoke(core, inner, raw2, meta);
-    const out = await op.run(ctx, typed);
+    const ran = await op.run(ctx, typed);
+    // Tests run with the output contract checked (CX_CHECK_OUTPUT=1, see output-check.ts).
+    const out = outputCheckOn() ? checkOutput(op as unknown as Operation, ran) : ran;
     core.requests.done(op.name, meta.face, 'ok', performance.now() - t0);
     return { out, ctx, input: typed };
   } catch (e) {

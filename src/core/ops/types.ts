@@ -4,23 +4,21 @@ import type { Config, OperatorClass } from '../../config.js';
 import type { Identity, TokenClass } from '../identity/ports.js';
 import type { Store } from '../store.js';
 import type { Quotas } from '../quota/buckets.js';
+import type { QuotaBucket } from '../limits.js';
 import type { Pow } from '../identity/pow.js';
 import type { Control } from '../control/control.js';
-import type { FreezeKind } from '../control/kinds.js';
-import type { ShedClass } from '../control/shed.js';
+import type { FreezeKind, ShedClass } from '../control/kinds.js';
 import type { ServerKeys } from '../trust/keys.js';
 import type { GitMirror } from '../gitmirror/mirror.js';
+import type { Logger } from '../kernel/log.js';
 import type { ComputeRunner } from '../compute/ports.js';
 import type { RequestMetrics } from '../metrics/requests.js';
 import type { Readiness } from '../system/ready.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+// Logger is a kernel type (src/core/kernel/log.ts); re-exported for the files that take it here.
+export type { Logger } from '../kernel/log.js';
 
 /** Shared services of the core; built once in the composition root. */
 export interface Core {
@@ -87,6 +85,10 @@ export interface RestBinding<O = any> {
   bodyType?: string;
   /** Body cap in bytes (default the table's body.default). */
   bodyLimit?: number;
+  /** The limits key that bounds the text body (`textBody`): a body past the byte cap above is refused
+   *  in the words of that limit (`err size <field> over <value> <unit>`), as the check of the text
+   *  itself and /limits state it, so a route has one size limit however it is passed. */
+  sizeLimit?: string;
   /** Request headers copied into input fields when the field is absent (e.g. x-pow → pow). */
   headerInputs?: Record<string, string>;
   /** Extra paths serving the same result: `.json` (JSON), `.md` (the op's md renderer), `.txt`, `.svg` (the op's svg renderer), `.html` (the md as a page titled by htmlTitle). */
@@ -142,12 +144,18 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   idempotent?: boolean;
   destructive?: boolean;
   /** Quota buckets charged per call (see QUOTAS in limits.ts). */
-  quota?: string[];
+  quota?: QuotaBucket[];
   /** Input fields that will be published: the scrub guard checks them. */
   scrub?: string[];
   /** Input fields whose value counts as the request body in `err scrub <kind> body@<off>`. */
   bodyField?: string;
   // ---- Declared guards: src/core/ops/guards.ts applies them, in order, for every face. ----
+  /**
+   * A rule of who may call that depends on the input (a veto needs the admin token): the auth guard
+   * applies it to the raw, not yet validated input, so a caller without the right is refused (401/403)
+   * whatever else is wrong with the input. Throws a CxError('auth') to refuse.
+   */
+  authInput?: (raw: Record<string, unknown>, caller: Caller) => void;
   /**
    * The freeze kind the operation belongs to (src/core/control/kinds.ts): while that kind, `all`, or
    * (for a write kind) `write` is frozen, it answers 503 `err frozen <kind>`. A function of the

@@ -2,10 +2,10 @@
 // this turns a bucket name and the caller's multiplier into capacity and rate, and an empty bucket
 // into 429 `err quota` with Retry-After.
 import { CxError } from '../errors.js';
-import { quotaDef } from '../limits.js';
+import { quotaDef, type QuotaBucket } from '../limits.js';
 import type { QuotaRepo } from './ports.js';
 
-function refuseIfEmpty(bucket: string, waitMs: number): void {
+function refuseIfEmpty(bucket: QuotaBucket, waitMs: number): void {
   if (waitMs > 0) {
     const wait = Math.max(1, Math.ceil(waitMs / 1000));
     throw new CxError('quota', `${bucket} retry in ${wait}s`, 429, { 'Retry-After': String(wait) });
@@ -18,7 +18,7 @@ export class Quotas {
 
   /** Takes `cost` tokens from `bucket` for `key`; throws 429 `err quota` with Retry-After. Synchronous
    *  when the repository is (in-memory buckets): a promise only when it must wait. */
-  take(bucket: string, key: string, mult = 1, cost = 1): void | Promise<void> {
+  take(bucket: QuotaBucket, key: string, mult = 1, cost = 1): void | Promise<void> {
     const def = quotaDef(bucket);
     mult *= this.scale;
     const cap = def.burst * mult;

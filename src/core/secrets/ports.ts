@@ -41,3 +41,15 @@ export interface KeyStore {
    */
   update(name: SecretName, change: (current: string | null) => string): string;
 }
+
+/**
+ * Fingerprints of the secrets (src/core/secrets/prints.ts), kept in the store every replica shares:
+ * recorded at first start, compared at every start, so a replica given other keys refuses to start
+ * instead of silently disagreeing (a drop sealed by one unreadable on another).
+ */
+export interface KeyPrintRepo {
+  /** Records each print whose name has none yet (the first writer wins); returns every recorded print. */
+  keep(prints: Record<string, string>, now: number): Promise<Record<string, string>>;
+  /** Replaces the recorded print of `name` (a rotation, or the operator accepting new keys). */
+  set(name: string, print: string, now: number): Promise<void>;
+}

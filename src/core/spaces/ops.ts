@@ -1,4 +1,5 @@
 // Spaces (`s:<slug>`): a named group of identities with its own tasks; create, join, leave, show.
+import { iso } from '../kernel/text.js';
 import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
@@ -10,7 +11,6 @@ import { hashToken } from '../identity/tokens.js';
 import { spaceKbOps } from './kb-ops.js';
 import { spaceManageOp } from './manage.js';
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
 
 export const spaceView = z.object({

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CxError, notFound } from '../errors.js';
 import { newId } from '../identity/tokens.js';
 import { levelOf } from '../identity/levels.js';
-import { limit } from '../limits.js';
+import { limit, lvl4 } from '../limits.js';
 import { defineOp, type AnyOperation, type Ctx, type StreamItem } from '../ops/types.js';
 import { compileFilter } from './filter.js';
 import { recordOrigin } from '../admin/origin.js';
@@ -12,12 +12,11 @@ import { fnCheckOf, fnRunnerOf } from './fn.js';
 import { busTopic, headOf, publishLine, readLines, type LinePayload } from './lines.js';
 import { iso, lineJson } from './render.js';
 import { parseSink, parseTarget, WQ_NAME, KV_NS, KV_K, wqQueue } from './sinks.js';
-import { mayPublish, mayRead, parseTopic, SYS_TOPIC, TOPIC_RULES, type Topic } from './topics.js';
+import { mayPublish, mayRead, parseTopic, SYS_TOPIC, TOPIC_FIELD, type Topic } from './topics.js';
 import type { SubRow } from './ports.js';
 import type { WqItem } from './deliver.js';
 
-// The same rule text as the webhook face's topic field, so a tool list describes `topic` once.
-const topicIn = z.string().min(3).max(160).describe(TOPIC_RULES);
+const topicIn = z.string().min(3).max(160).describe(TOPIC_FIELD);
 const me = (ctx: Ctx) => ctx.caller.identity!;
 
 async function readable(ctx: Ctx, raw: string): Promise<Topic> {
@@ -33,7 +32,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export const topicPubOp = defineOp({
   name: 'topic.pub',
   title: 'Publish a line on a topic',
-  summary: `Publish one line of text (at most ${limit('swarm.line')} chars, no newlines; scrubbed and hazard-checked) on a topic: g:<n> (global, trust level L${limit('swarm.g_level')}+), ~<n> (yours), s:<slug>.<n> (space members), r:<room>.<n> (anyone holding the room name). Subscriptions of the topic get it.`,
+  summary: `Publish one line of text (at most ${limit('swarm.line')} chars, no newlines; scrubbed and hazard-checked) on a topic: g:<n> (global, trust level L${limit('swarm.g_level')}+), ~<n> (yours), s:<slug>.<n> (space members), r:<room>.<n> (anyone holding the room name, ${limit('swarm.room_min')}-${limit('swarm.room_max')} characters). Subscriptions of the topic get it.`,
   input: z
     .object({
       topic: topicIn,
@@ -53,7 +52,7 @@ export const topicPubOp = defineOp({
   bodyField: 'text',
   hazard: ['text'],
   freeze: 'swarm',
-  rest: { method: 'POST', path: '/v1/pub/:topic', status: 201, textBody: 'text', bodyLimit: 8 * limit('swarm.line') },
+  rest: { method: 'POST', path: '/v1/pub/:topic', status: 201, textBody: 'text', sizeLimit: 'swarm.line', bodyLimit: 8 * limit('swarm.line') },
   async run(ctx, i) {
     const t = parseTopic(i.topic, me(ctx).id);
     await mayPublish(ctx.core, t, me(ctx));
@@ -62,7 +61,7 @@ export const topicPubOp = defineOp({
     await recordOrigin(ctx, 'line', `${t.name}:${line.seq}`);
     return { topic: t.name, seq: line.seq };
   },
-  text: (o) => `ok ${o.topic} seq=${o.seq}`,
+  text: (o) => `ok ${o.topic} seq=${o.seq}\nnext: GET /v1/topics/${o.topic}?since=${o.seq} for the lines after it`,
 });
 
 const lineOut = z.object({ topic: z.string(), seq: z.number(), by: z.string(), hop: z.number(), at: z.string(), text: z.string() });
@@ -182,7 +181,7 @@ const subView = (s: SubRow, now: number): SubOut => {
 const subRow = (s: SubOut) =>
   `${s.id} topic=${s.topic} sink=${s.sink}${s.to ? ` to=${s.to}` : ''} mode=${s.mode} filter=${s.filter === null ? '-' : JSON.stringify(s.filter)} hop_max=${s.hop_max} cursor=${s.cursor} delivered=${s.delivered} filtered=${s.filtered} missed=${s.missed} dropped=${s.dropped} filter_ms=${s.filter_ms} expires=${s.expires}${s.paused ? ` paused_until=${s.paused_until} paused=${JSON.stringify(s.paused)}` : ''}`;
 
-const capOf = (lvl: number) => limit(`swarm.subs_l${Math.min(3, Math.max(0, lvl))}`);
+const capOf = (lvl: number) => limit(`swarm.subs_l${lvl4(lvl)}`);
 
 export const subCreateOp = defineOp({
   name: 'sub.create',
@@ -288,7 +287,7 @@ export const subCancelOp = defineOp({
     if (!(await ctx.core.store.swarm.cancel(i.id, me(ctx).id))) throw notFound();
     return { id: i.id };
   },
-  text: (o) => `ok unsub ${o.id}`,
+  text: (o) => `ok unsub ${o.id}\nnext: GET /v1/subs for the subscriptions left`,
 });
 
 // ---- wq: sink ----
@@ -336,7 +335,7 @@ export const wqAckOp = defineOp({
   title: 'Ack a work-queue item',
   summary: 'Ack a claimed item. It leaves the queue; an item whose lease ran out (claimable again) is 404.',
   input: z.object({ name: wqName, item: z.string().regex(ITEM_RE, 'an item id from a claim').describe('item id of a claim') }).strict(),
-  output: z.object({ item: z.string() }),
+  output: z.object({ item: z.string(), name: z.string() }),
   auth: 'token',
   readOnly: false,
   idempotent: true,
@@ -346,9 +345,9 @@ export const wqAckOp = defineOp({
     const [, id, lease] = ITEM_RE.exec(i.item)!;
     // The item id carries the lease token (22 random chars) of the claim: only a claimer holds it.
     if (!(await ctx.core.store.jobs.ack(id!, lease!))) throw notFound('lease ran out or unknown item: claim again');
-    return { item: i.item };
+    return { item: i.item, name: i.name };
   },
-  text: (o) => `ok acked ${o.item}`,
+  text: (o) => `ok acked ${o.item}\nnext: POST /v1/wq/${o.name}/claim for the next item`,
 });
 
 export const wqShowOp = defineOp({
@@ -384,7 +383,8 @@ export const kvGetOp = defineOp({
     if (!e) throw notFound();
     return { ns: e.ns, k: e.k, value: e.value, topic: e.topic, seq: e.seq, by: e.by, hop: e.hop, writes: e.writes, missed: e.missed, updated: iso(e.updated) };
   },
-  text: (o) => `kv ${o.ns}/${o.k} seq=${o.seq} topic=${o.topic} by=${o.by} hop=${o.hop} writes=${o.writes} missed=${o.missed} updated=${o.updated} | ${o.value}`,
+  text: (o) =>
+    `kv ${o.ns}/${o.k} seq=${o.seq} topic=${o.topic} by=${o.by} hop=${o.hop} writes=${o.writes} missed=${o.missed} updated=${o.updated} | ${o.value}\nnext: GET /v1/kv/${o.ns}/${o.k} again for the latest value, or GET /v1/topics/${o.topic}?since=${o.seq} for the lines after it`,
 });
 
 export const swarmOps: AnyOperation[] = [topicPubOp, topicReadOp, topicFollowOp, subCreateOp, subListOp, subCancelOp, wqClaimOp, wqAckOp, wqShowOp, kvGetOp];

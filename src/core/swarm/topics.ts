@@ -11,7 +11,7 @@
 import { CxError, notFound } from '../errors.js';
 import type { Identity } from '../identity/ports.js';
 import { levelOf } from '../identity/levels.js';
-import { limit } from '../limits.js';
+import { limit, nameRule } from '../limits.js';
 import type { Core } from '../ops/types.js';
 import { SLUG_RE } from '../spaces/slug.js';
 
@@ -34,7 +34,12 @@ const OWN_ID_RE = new RegExp(`^~(a[0-9a-z]{6})\\.(${N})$`);
 const S_RE = new RegExp(`^s:([a-z0-9-]+)\\.(${N})$`);
 const R_RE = new RegExp(`^r:(${ROOM})\\.(${N})$`);
 
-export const TOPIC_RULES = `g:<n>, ~<n>, s:<slug>.<n> or r:<room>.<n>; <n> is a-z 0-9 _ - (at most ${limit('swarm.name')}), a room ${limit('swarm.room_min')}-${limit('swarm.room_max')} of A-Z a-z 0-9 _ -`;
+/** The naming rule, as /help and /limits publish it (NAME_RULES in src/core/limits.ts). */
+export const TOPIC_RULES = nameRule('topic');
+/** A topic field's description: short, as the tools/list token budget (test/mcp/toolsets.test.ts)
+ *  asks, with the room's length so MCP clients see it before the error does; every tool taking a
+ *  topic uses it, so a tool list describes the field once. */
+export const TOPIC_FIELD = `g:<n> ~<n> s:<slug>.<n> r:<room, ${limit('swarm.room_min')}+ chars>.<n>`;
 
 /** Parses a topic name; `~<n>` needs the caller (`me`). Throws `400 err bad topic: …`. */
 export function parseTopic(raw: string, me: string | null): Topic {

@@ -1,6 +1,6 @@
 // System operations: liveness and the live limits table.
 import { z } from 'zod';
-import { LIMITS, QUOTAS, TRUST_LEVELS, limit } from '../limits.js';
+import { LIMITS, NAME_RULES, QUOTAS, TRUST_LEVELS, limit } from '../limits.js';
 import { shedTable } from '../control/shed.js';
 import { defineOp } from '../ops/types.js';
 import type { AnyOperation, Core } from '../ops/types.js';
@@ -65,6 +65,7 @@ const limitsOut = z.object({
   limits: z.array(z.object({ key: z.string(), value: z.number(), unit: z.string(), what: z.string() })),
   quotas: z.array(z.object({ bucket: z.string(), by: z.string(), burst: z.number(), per: z.number(), window_s: z.number(), what: z.string() })),
   levels: z.array(z.object({ lvl: z.number(), rep: z.number(), confirmed: z.number(), age_d: z.number(), what: z.string() })),
+  rules: z.array(z.object({ key: z.string(), rule: z.string() })).describe('name rules that refuse a call (topic names, rooms)'),
 });
 type LimitsOut = z.infer<typeof limitsOut>;
 const limitsMemo = new WeakMap<object, Omit<LimitsOut, 'pow'>>();
@@ -90,6 +91,7 @@ export const limitsOp = defineOp({
         quotas: QUOTAS.map((q) => ({ ...q })),
         levels: TRUST_LEVELS.map((t) => ({ ...t })),
         shed: shedTable().map((c) => ({ class: c.cls, from: c.from, what: c.what })),
+        rules: NAME_RULES.map((r) => ({ ...r })),
       };
       limitsMemo.set(ctx.core, fixed);
     }
@@ -107,6 +109,7 @@ export const limitsOp = defineOp({
       quotas: fixed.quotas,
       levels: fixed.levels,
       shed: fixed.shed,
+      rules: fixed.rules,
     };
   },
   text: (o) =>
@@ -117,6 +120,7 @@ export const limitsOp = defineOp({
       ...o.limits.map((l) => `${l.key} ${l.value} ${l.unit}`),
       ...o.quotas.map((q) => `quota.${q.bucket} ${q.per}/${q.window_s}s burst=${q.burst} by=${q.by}`),
       ...o.levels.map((t) => `level L${t.lvl} rep>=${t.rep} confirmed>=${t.confirmed} age>=${t.age_d}d`),
+      ...o.rules.map((r) => `rule.${r.key} ${r.rule}`),
       'next: GET /limits.md for descriptions',
     ].join('\n'),
   md: (o) =>
@@ -150,6 +154,10 @@ export const limitsOp = defineOp({
       '| level | rep | confirmed fixes | age (days) | what |',
       '|---|---|---|---|---|',
       ...o.levels.map((t) => `| L${t.lvl} | ${t.rep} | ${t.confirmed} | ${t.age_d} | ${t.what} |`),
+      '',
+      '## Name rules',
+      '',
+      ...o.rules.map((r) => `- **${r.key}**: ${r.rule}`),
       '',
     ].join('\n'),
 });

@@ -11,7 +11,7 @@ import { CxError } from '../errors.js';
 import { newId } from '../identity/tokens.js';
 import { escrowTx, payoutTx, refundTx } from '../ledger/ledger.js';
 import type { Short, TxDraft } from '../ledger/ports.js';
-import { limit } from '../limits.js';
+import { limit, type LimitKey } from '../limits.js';
 import { defineOp, type Ctx } from '../ops/types.js';
 import type { AnyOperation } from '../ops/types.js';
 import { SLUG_RE } from '../spaces/slug.js';
@@ -39,7 +39,7 @@ const tagList = z
   );
 
 /** Byte caps of spec 8 are 413 `err size`, like every other body. */
-function checkBytes(field: string, s: string, key: string): void {
+function checkBytes(field: string, s: string, key: LimitKey): void {
   const n = Buffer.byteLength(s, 'utf8');
   if (n > limit(key)) throw new CxError('size', `${field} over ${limit(key)} bytes`, 413);
 }

@@ -1,10 +1,10 @@
 // Views of tasks: the JSON shape, one-fact-per-line text, list lines.
+import { iso } from '../kernel/text.js';
 import { z } from 'zod';
 import { limit } from '../limits.js';
 import { flat } from '../kb/render.js';
 import type { Task } from './ports.js';
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const indent = (s: string) => s.split('\n').map((l) => `  ${l}`).join('\n');
 
 export const bountyView = z.object({ id: z.string(), credits: z.number().int(), state: z.enum(['held', 'paid', 'refunded']) });

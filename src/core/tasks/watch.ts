@@ -1,13 +1,13 @@
 // tasks.watch: live changes of the task board (topic `tasks` of the event bus) as a streaming
 // operation. The faces stream it generically: REST text/event-stream at GET /v1/tasks/stream, MCP
 // progress notifications on the tool call, A2A message/stream events.
+import { iso } from '../kernel/text.js';
 import { z } from 'zod';
 import { oneLine } from '../errors.js';
 import { limit } from '../limits.js';
 import { defineOp, type StreamItem } from '../ops/types.js';
 import { TASKS_TOPIC, type TaskEvent } from './events.js';
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const change = z.object({
   n: z.number(),

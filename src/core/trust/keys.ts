@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { CxError } from '../errors.js';
 import { limit } from '../limits.js';
 import type { KeyStore } from '../secrets/ports.js';
+import { ringPrint } from '../secrets/fingerprint.js';
 import { b64u, privateKeyOf, rawPublic, signStatement, STATEMENT_TYPES, verifyStatement } from './sign.js';
 
 export interface RingFile {
@@ -38,9 +39,12 @@ function parse(text: string): RingFile {
   return { kid: r.kid, seed: r.seed, prev: r.prev, cert: r.cert ?? null, seq: r.seq ?? 0 };
 }
 
-/** Makes the ring at first use; the kid of the first key is 1 (0 names the offline root in certificates). */
+/** A new ring's text; the kid of the first key is 1 (0 names the offline root in certificates). */
+export const newRing = (): string => JSON.stringify(fresh(1, []));
+
+/** Makes the ring at first use. */
 export function keepRing(keys: KeyStore): RingFile {
-  return parse(keys.keep('signing', () => JSON.stringify(fresh(1, []))).value);
+  return parse(keys.keep('signing', newRing).value);
 }
 
 /**
@@ -151,6 +155,11 @@ export class ServerKeys {
   doc(): ServerKeyDoc {
     this.fresh();
     return { kid: this.file.kid, alg: 'Ed25519', pub: this.pubHex, prev: this.file.prev.map((p) => ({ kid: p.kid, pub: p.pub })), domain: this.domain, types: [...STATEMENT_TYPES] };
+  }
+
+  /** Fingerprint of the current key (src/core/secrets/prints.ts), recorded in the store on rotation. */
+  print(): string {
+    return ringPrint(this.file);
   }
 
   /** Rotates now (the admin operation); returns the new kid. */

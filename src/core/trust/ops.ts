@@ -73,6 +73,8 @@ export const rotateKeyOp = defineOp({
   rest: { method: 'POST', path: '/admin/key/rotate', cache: 'no-store' },
   async run(ctx) {
     const kid = ctx.core.keys.rotate();
+    // Replicas started later compare their ring with this print (src/core/secrets/prints.ts).
+    await ctx.core.store.keyPrints.set('signing', ctx.core.keys.print(), ctx.core.now());
     const doc = ctx.core.keys.doc();
     return { kid, pub: doc.pub, prev: doc.prev.length };
   },

@@ -91,7 +91,7 @@ export const inDeleteOp = defineOp({
     await deleteEndpoint(ctx, i.id);
     return { ok: true as const, id: i.id };
   },
-  text: (o) => `ok deleted ${o.id}`,
+  text: (o) => `ok deleted ${o.id}\nnext: GET /v1/in for the endpoints left`,
 });
 
 export const webhookOps: AnyOperation[] = [inCreateOp, inListOp, inDeleteOp];

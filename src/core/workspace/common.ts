@@ -1,4 +1,5 @@
 // Small helpers shared by the workspace domains (notes, checkpoints, anchors, cached results, mail).
+import { iso } from '../kernel/text.js';
 import { CxError } from '../errors.js';
 import { subkey, tag } from '../crypto/aead.js';
 import type { Ctx } from '../ops/types.js';
@@ -7,7 +8,7 @@ export const DAY = 86_400_000;
 export const HOUR = 3_600_000;
 
 /** RFC 3339 to the second, the date form of every workspace line. */
-export const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+export { iso };
 
 /** One line of untrusted text: control characters become spaces. */
 export const flat1 = (s: string) => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');

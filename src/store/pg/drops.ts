@@ -1,6 +1,7 @@
 // Dead drops on PostgreSQL (port: src/core/drops/ports.ts). The decrement is the claim: an UPDATE
 // that moves reads from n > 0 to n - 1 under the row's lock, so of concurrent readers on any
-// replica exactly `reads` get the body; the last read deletes the row in the same transaction.
+// replica exactly `reads` get the body; the last read deletes the row in the same transaction (a
+// read that is not the last is one statement on its own).
 import type { ClaimedDrop, DropRepo, DropRow } from '../../core/drops/ports.js';
 import type { Sql } from './sql.js';
 
@@ -36,6 +37,16 @@ export function pgDrops(sql: Sql): DropRepo {
       return res.count === 1;
     },
     async claim(key, now) {
+      // A read that is not the last: one statement, no transaction (issue 38). The last read (or a
+      // burn-after-reading drop) needs its delete in the same transaction, below; a concurrent read
+      // that made this one the last falls through to it (the re-checked row no longer has reads > 1).
+      const hot = (
+        await sql.query<ClaimedDrop>(
+          'UPDATE drops SET reads = reads - 1, ver = ver + 1 WHERE key = $1 AND reads > 1 AND NOT once AND exp > $2 RETURNING nonce, ct, size, exp, reads, once',
+          [key, now],
+        )
+      ).rows[0];
+      if (hot) return hot;
       return sql.tx(async (q) => {
         // It bumps ver too, so an edit prepared before the read cannot write the old count back.
         const r = (

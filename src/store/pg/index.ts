@@ -37,19 +37,21 @@ import { pgSwarm } from './swarm.js';
 import { pgTasks } from './tasks.js';
 import { pgPowRates } from './pow-rates.js';
 import { pgLeader } from './leader.js';
+import { pgKeyPrints } from './key-prints.js';
+import { pgGitPacks } from './git-packs.js';
 import { pgWebhooks } from './webhooks.js';
 
 /** Every port of the Store (the fields that are repositories), in the order of src/core/store.ts. */
 export const STORE_PORTS = [
   'identities', 'proofs', 'drops', 'kb', 'a2a', 'agents', 'ledger', 'tasks', 'spaces', 'saved', 'notes', 'checkpoints', 'anchors', 'cache', 'blobs', 'mail',
   'events', 'jobs', 'control', 'quotas', 'identityKeys', 'signedConfirms', 'swarm', 'webhooks', 'exports', 'exportFiles', 'admin', 'gov', 'services', 'cjobs', 'inj',
-  'powRates', 'leader',
+  'powRates', 'leader', 'keyPrints', 'gitPacks',
 ] as const satisfies readonly (keyof Store)[];
 export type StorePort = (typeof STORE_PORTS)[number];
 
 /** The ports this adapter implements so far. */
 export const PG_PORTS: readonly StorePort[] = ['identities', 'proofs', 'quotas', 'control', 'events', 'jobs', 'ledger', 'tasks', 'drops', 'notes', 'kb', 'spaces', 'identityKeys', 'signedConfirms', 'anchors',
-  'a2a', 'agents', 'saved', 'checkpoints', 'cache', 'swarm', 'webhooks', 'exports', 'exportFiles', 'gov', 'services', 'cjobs', 'inj', 'admin', 'blobs', 'mail', 'powRates', 'leader'];
+  'a2a', 'agents', 'saved', 'checkpoints', 'cache', 'swarm', 'webhooks', 'exports', 'exportFiles', 'gov', 'services', 'cjobs', 'inj', 'admin', 'blobs', 'mail', 'powRates', 'leader', 'keyPrints', 'gitPacks'];
 
 /** The ports still missing (issue 23 in progress). */
 export const pgMissing = (): StorePort[] => STORE_PORTS.filter((p) => !PG_PORTS.includes(p));
@@ -65,6 +67,8 @@ export interface PgStoreOpts {
   max?: number;
   /** Session connections (LISTEN, leadership) to this URL instead of the pool's (behind a transaction pooler). */
   sessionUrl?: string;
+  /** Named prepared statements on the pool's connections (default true; false behind a pooler that cannot carry them). */
+  prepare?: boolean;
   /** The replica's data directory: operator files each replica reads for itself (asn.csv). */
   dataDir?: string;
   /** Seals A2A push configs at rest (config.workspaceKey, the key file every replica reads); without it they cannot be saved or read. */
@@ -78,7 +82,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
   const missing = pgMissing();
   if (missing.length && !opts.allowPartial) throw new Error(`postgres adapter: not yet implemented: ${missing.join(', ')}`);
   const now = opts.now ?? Date.now;
-  const sqlOpts = { schema: opts.schema, max: opts.max, waitFloorMs: limit('shed.db_wait'), sessionUrl: opts.sessionUrl };
+  const sqlOpts = { schema: opts.schema, max: opts.max, waitFloorMs: limit('shed.db_wait'), sessionUrl: opts.sessionUrl, prepare: opts.prepare };
   const sql: Sql = typeof target === 'string' ? await poolSql(target, sqlOpts) : await pgliteSql(target.pglite, sqlOpts);
   try {
     await migratePg(sql);
@@ -117,6 +121,8 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     anchors: pgAnchors(sql),
     powRates: pgPowRates(sql),
     leader,
+    keyPrints: pgKeyPrints(sql),
+    gitPacks: pgGitPacks(sql),
     a2a: pgA2a(sql, opts.workspaceKey ?? null),
     agents: pgAgents(sql),
     saved: pgSaved(sql),

@@ -1,12 +1,15 @@
 // The knowledge base on PostgreSQL (port: src/core/kb/ports.ts), the SQLite adapter's design
 // (src/store/sqlite/kb.ts) on migrations 003/012: error texts and the search vectors in side
 // tables so lookups read narrow rows, lookups counted per signature, free text through a tsvector
-// GIN index (fts.ts). Lookups are counted in memory and written every 200 ms in one statement
-// (and on close), so a lookup never waits for a write; a replica killed with SIGKILL loses at
-// most the counts of its last 200 ms (statistics). No read memo yet (SQLite: memo.ts): measure first.
+// GIN index (fts.ts). Lookups are counted in memory per signature and written every `kb.hits_flush`
+// (5 s) in one statement (and on close), so a lookup never waits for a write and the rows written
+// are bounded by the distinct signatures looked up in that time, not by lookups (issue 38); other
+// replicas' counts are summed into the same rows. A replica killed with SIGKILL loses at most the
+// counts of its last flush period (statistics). No read memo yet (SQLite: memo.ts): measure first.
 import type { Digest, KbEntry, KbHit, KbRepo, Lib, NewEntry, StaleSig, VoteResult, Wanted } from '../../core/kb/ports.js';
 import { anyTerms, ftsWords, tsQuery } from './fts.js';
 import { DfMemo, RARE_DF, rareTerms } from '../shared.js';
+import { limit } from '../../core/limits.js';
 import type { Q, Sql } from './sql.js';
 
 export interface Row extends Omit<KbEntry, 'libs'> { libs: string | null }
@@ -62,7 +65,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
     );
     return writing;
   };
-  const timer = setInterval(() => void flush(), 200);
+  const timer = setInterval(() => void flush(), limit('kb.hits_flush') * 1000);
   timer.unref();
 
   const insertOne = async (q: Q, e: NewEntry): Promise<number | null> => {

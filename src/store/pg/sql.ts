@@ -25,19 +25,23 @@ export interface Sql extends Q {
    * overloaded server adds its lateness. PGlite (one session): the wall time of calls.
    */
   busyMs(): number;
+  /** Statements sent so far (and how many of them as named prepared statements): what a request costs the server. */
+  counts(): { statements: number; prepared: number };
   /** The pool's connections for /metrics (PGlite: one session, never waited for). */
   poolStats(): { max: number; total: number; idle: number; waiting: number; slowWaits: number };
   /**
    * LISTENs on `channel` (suffixed with the schema, so stores on different schemas do not hear each
-   * other) on a connection of its own. `onLost` is called after the connection was lost and came
-   * back: notifications sent meanwhile are gone, the caller re-reads what it follows.
+   * other) on the store's session connection (one per store, outside the pool, shared with
+   * `dedicated`). `onLost` is called after the connection was lost and came back: notifications
+   * sent meanwhile are gone, the caller re-reads what it follows.
    */
   listen(channel: string, fn: (payload: string) => void, onLost: () => void): Promise<() => Promise<void>>;
   /** Sends a notification (its own tiny transaction: call it after the write committed). */
   notify(channel: string, payload: string): Promise<void>;
   /**
-   * A connection of its own, outside the pool, for session state (advisory locks). `onLost` is
-   * called once if it drops (the server ends the session, and with it what the session held).
+   * The store's session connection (outside the pool, shared with `listen`), for session state
+   * (advisory locks). `onLost` is called once if it drops (the server ends the session, and with
+   * it what the session held); `close` lets go of every advisory lock the session holds.
    */
   dedicated(onLost: () => void): Promise<Dedicated>;
   close(): Promise<void>;
@@ -66,7 +70,20 @@ export interface SqlOpts {
    * default `url`. Lets `url` point at a transaction-pooling PgBouncer and this at the server.
    */
   sessionUrl?: string;
+  /**
+   * Named prepared statements (default true): each distinct statement text is parsed and planned
+   * once per connection, then only bound and executed. Off for a pooler that cannot carry them
+   * (PgBouncer before 1.21, or without max_prepared_statements, in transaction mode).
+   */
+  prepare?: boolean;
 }
+
+/**
+ * Statement texts given a name per process; beyond it, texts are sent unnamed. Every text of the
+ * adapter is a constant (a few hundred), so this only guards against a text built from data, whose
+ * every variant would otherwise stay prepared on every connection.
+ */
+const PREPARED_MAX = 2000;
 
 const checkSchema = (s: string): string => {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(s)) throw new Error(`postgres adapter: bad schema name ${JSON.stringify(s)}`);
@@ -105,7 +122,7 @@ function why(e: unknown): string {
 
 /** A `pg` Pool on `url`. */
 export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
-  const session = opts.sessionUrl ?? url;
+  const sessionUrl = opts.sessionUrl ?? url;
   const schema = opts.schema === undefined ? undefined : checkSchema(opts.schema);
   const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8 ? toNumber : pg.types.getTypeParser(oid, format as 'text')) };
   const pool = new pg.Pool({
@@ -116,6 +133,17 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  const prepare = opts.prepare ?? true;
+  const names = new Map<string, string>();
+  const counts = { statements: 0, prepared: 0 };
+  /** The query config of a statement: named (prepared once per connection by `pg`) or not. */
+  const config = (text: string, params: readonly unknown[]): pg.QueryConfig => {
+    counts.statements++;
+    let name = prepare ? names.get(text) : undefined;
+    if (prepare && name === undefined && names.size < PREPARED_MAX) names.set(text, (name = `cx${names.size}`));
+    if (name !== undefined) counts.prepared++;
+    return { name, text, values: params as unknown[] };
+  };
   // Every call takes a pooled connection here (as pool.query would), so its wait is known.
   const busy = { ms: 0, slow: 0 };
   const floor = opts.waitFloorMs ?? 100;
@@ -137,6 +165,12 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
     }
     return c;
   };
+  /**
+   * A prepared statement whose result columns changed under it (a migration by a newer replica
+   * altered a table): the server refuses it once per connection ("cached plan must not change
+   * result type"). Outside a transaction the statement is re-run on a fresh connection.
+   */
+  const stale = (e: unknown) => prepare && (e as { code?: string }).code === '0A000' && /cached plan/.test(String((e as Error).message));
   /** A connection that failed (no SQLSTATE: not an error the server answered) is dropped from the pool. */
   const broken = (e: unknown) => (e instanceof Error && !/^[0-9A-Z]{5}$/.test(String((e as { code?: unknown }).code)) ? e : undefined);
   const pooled = async <T>(f: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
@@ -146,16 +180,25 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
       c.release();
       return out;
     } catch (e) {
-      c.release(broken(e));
+      c.release(broken(e) ?? (stale(e) ? (e as Error) : undefined));
       throw e;
     }
   };
   const on = (c: pg.PoolClient | null): Q => ({
     async query<R>(text: string, params: readonly unknown[] = []) {
-      const r = c ? await c.query(text, params as unknown[]) : await pooled((p) => p.query(text, params as unknown[]));
+      let r: pg.QueryResult;
+      if (c) r = await c.query(config(text, params));
+      else
+        try {
+          r = await pooled((p) => p.query(config(text, params)));
+        } catch (e) {
+          if (!stale(e)) throw e;
+          r = await pooled((p) => p.query(config(text, params)));
+        }
       return { rows: r.rows as R[], count: r.rowCount ?? 0 };
     },
     async exec(text) {
+      counts.statements++;
       if (c) await c.query(text);
       else await pooled((p) => p.query(text));
     },
@@ -190,73 +233,122 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
     c.release();
   }
   const chan = (c: string) => (schema ? `${c}_${schema}` : c);
+
+  // One session connection per store (issue 38; three before): every LISTEN channel and the
+  // session state of `dedicated` holders (the leadership's advisory locks) share it. Lost, it is
+  // re-made with backoff while anyone listens: channels are listened to again and told (`onLost`),
+  // holders are told at once (their session state is gone) and open it again when they next need it.
+  const listeners = new Map<string, { fn: (payload: string) => void; onLost: () => void }>();
+  const holders = new Set<() => void>();
+  let current: pg.Client | null = null;
+  let opening: Promise<pg.Client> | null = null;
+  let closed = false;
+  let wait = 100;
+  const session = (): Promise<pg.Client> => {
+    if (current) return Promise.resolve(current);
+    opening ??= (async () => {
+      if (closed) throw new Error('postgres adapter: store closed');
+      // keepAlive: a peer that vanished is noticed by TCP, not only by the next query.
+      const c = new pg.Client({ connectionString: sessionUrl, keepAlive: true, connectionTimeoutMillis: 10_000, application_name: `cx session ${schema ?? ''}`.trim() });
+      c.on('notification', (m) => listeners.get(m.channel)?.fn(m.payload ?? ''));
+      c.on('error', () => undefined);
+      c.on('end', () => lost(c));
+      try {
+        await c.connect();
+        for (const ch of listeners.keys()) await c.query(`LISTEN "${ch}"`);
+      } catch (e) {
+        await c.end().catch(() => undefined);
+        throw e;
+      }
+      if (closed) {
+        await c.end().catch(() => undefined);
+        throw new Error('postgres adapter: store closed');
+      }
+      current = c;
+      return c;
+    })().finally(() => {
+      opening = null;
+    });
+    return opening;
+  };
+  const lost = (c: pg.Client) => {
+    if (current !== c) return;
+    current = null;
+    for (const lose of [...holders]) lose();
+    holders.clear();
+    if (!closed && listeners.size) setTimeout(again, wait).unref();
+  };
+  const again = () => {
+    if (closed || !listeners.size) return;
+    session().then(
+      () => {
+        wait = 100;
+        // Notifications sent while it was down are gone: each listener re-reads what it follows.
+        for (const l of [...listeners.values()]) l.onLost();
+      },
+      () => {
+        wait = Math.min(wait * 2, 5000);
+        setTimeout(again, wait).unref();
+      },
+    );
+  };
+  /** Nobody needs the session any more: it ends. */
+  const idle = () => {
+    if (listeners.size || holders.size || !current) return;
+    const c = current;
+    current = null;
+    void c.end().catch(() => undefined);
+  };
   return {
     ...on(null),
     async notify(channel, payload) {
-      await pooled((p) => p.query('SELECT pg_notify($1, $2)', [chan(channel), payload]));
+      await pooled((p) => p.query(config('SELECT pg_notify($1, $2)', [chan(channel), payload])));
     },
     async listen(channel, fn, onLost) {
-      // A dedicated client (a pooled one would be handed to queries); reconnected with backoff.
-      let client: pg.Client | null = null;
-      let stopped = false;
-      let wait = 100;
-      const connect = async (again: boolean): Promise<void> => {
-        if (stopped) return;
-        const c = new pg.Client({ connectionString: session });
-        c.on('notification', (m) => {
-          if (m.channel === chan(channel)) fn(m.payload ?? '');
-        });
-        c.on('error', () => undefined);
-        c.on('end', () => {
-          if (stopped || client !== c) return;
-          client = null;
-          setTimeout(() => void connect(true), wait).unref();
-          wait = Math.min(wait * 2, 5000);
-        });
-        try {
-          await c.connect();
-          await c.query(`LISTEN "${chan(channel)}"`);
-          client = c;
-          wait = 100;
-          if (again) onLost();
-        } catch {
-          await c.end().catch(() => undefined);
-          if (!again) throw new Error(`postgres adapter: cannot LISTEN on ${chan(channel)}`);
-          setTimeout(() => void connect(true), wait).unref();
-          wait = Math.min(wait * 2, 5000);
-        }
-      };
-      await connect(false);
+      const ch = chan(channel);
+      listeners.set(ch, { fn, onLost });
+      try {
+        // LISTEN twice is harmless: a connection opened meanwhile already listens to it.
+        await (await session()).query(`LISTEN "${ch}"`);
+      } catch {
+        listeners.delete(ch);
+        idle();
+        throw new Error(`postgres adapter: cannot LISTEN on ${ch}`);
+      }
       return async () => {
-        stopped = true;
-        await client?.end().catch(() => undefined);
+        if (!listeners.delete(ch)) return;
+        await current?.query(`UNLISTEN "${ch}"`).catch(() => undefined);
+        idle();
       };
     },
     async dedicated(onLost) {
-      // keepAlive: a peer that vanished is noticed by TCP, not only by the next query.
-      const c = new pg.Client({ connectionString: session, keepAlive: true, connectionTimeoutMillis: 10_000 });
-      let lost = false;
+      const c = await session();
+      let done = false;
       const lose = () => {
-        if (lost) return;
-        lost = true;
+        if (done) return;
+        done = true;
         onLost();
       };
-      c.on('error', lose);
-      c.on('end', lose);
-      await c.connect();
+      holders.add(lose);
       return {
         async query<R>(text: string, params: readonly unknown[] = []) {
+          if (done) throw new Error('postgres adapter: session lost');
           return { rows: (await c.query(text, params as unknown[])).rows as R[] };
         },
         async close() {
-          lost = true;
-          await c.end().catch(() => undefined);
+          if (done) return;
+          done = true;
+          holders.delete(lose);
+          // What this holder took on the session goes with it (the session itself may stay, for LISTEN).
+          if (current === c) await c.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);
+          idle();
         },
       };
     },
     async tx(fn) {
       const c = await acquire();
       try {
+        counts.statements += 2;
         await c.query('BEGIN');
         const out = await fn(on(c));
         await c.query('COMMIT');
@@ -264,23 +356,34 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
         return out;
       } catch (e) {
         await c.query('ROLLBACK').catch(() => undefined);
-        c.release(broken(e));
+        c.release(broken(e) ?? (stale(e) ? (e as Error) : undefined));
         throw e;
       }
     },
     busyMs: () => busy.ms,
+    counts: () => ({ ...counts }),
     poolStats: () => ({ max: opts.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, slowWaits: busy.slow }),
-    close: () => pool.end(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      const c = current;
+      current = null;
+      await c?.end().catch(() => undefined);
+      await pool.end();
+    },
   };
 }
 
 /** A PGlite instance (one session: its queries and transactions run one at a time). Not closed by `close`: the caller owns it. */
 export async function pgliteSql(db: PGlite, opts: SqlOpts = {}): Promise<Sql> {
   const busy = { ms: 0 };
+  // In process: no wire protocol, nothing prepared; counted for the same tests.
+  const counts = { statements: 0, prepared: 0 };
   const time = timed(busy);
   const options = { parsers: { [INT8]: toNumber, [BYTEA]: toBuffer } };
   const on = (c: PGlite | Transaction): Q => ({
     async query<R>(text: string, params: readonly unknown[] = []) {
+      counts.statements++;
       const r = await time(() => c.query<R>(text, params as unknown[], options));
       return { rows: r.rows, count: r.affectedRows ?? 0 };
     },
@@ -311,6 +414,7 @@ export async function pgliteSql(db: PGlite, opts: SqlOpts = {}): Promise<Sql> {
     exec: (text) => live(() => base.exec(text)),
     tx: (fn) => live(() => db.transaction((t) => fn(on(t)))),
     busyMs: () => busy.ms,
+    counts: () => ({ ...counts }),
     poolStats: () => ({ max: 1, total: 1, idle: 1, waiting: 0, slowWaits: 0 }),
     async close() {
       closed = true;

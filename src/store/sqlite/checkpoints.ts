@@ -1,8 +1,7 @@
 // SQLite implementation of the CheckpointRepo port.
 import type { CheckpointMeta, CheckpointRepo, CheckpointRow, NewCheckpoint, ReadVerdict } from '../../core/checkpoints/ports.js';
 import type { Identity } from '../../core/identity/ports.js';
-import type { Db } from './db.js';
-import { isUnique } from './workspace.js';
+import { isUnique, type Db } from './db.js';
 
 interface Row extends Omit<CheckpointRow, 'published' | 'lost' | 'hidden'> {
   published: number;

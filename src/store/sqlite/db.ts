@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 export type Db = Database.Database;
 
+/** True for a UNIQUE or PRIMARY KEY clash (an id drawn twice). */
+export const isUnique = (e: unknown) => (e as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE' || (e as { code?: string })?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+
 /**
  * A row limit bound at run time. SQLite lets the value bound to a bare `LIMIT ?` steer the
  * query plan, so each call with a new binding re-prepares the statement: measured 29 against

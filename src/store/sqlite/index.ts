@@ -31,6 +31,8 @@ import { fileExports } from '../files/exports.js';
 import { sqliteAdmin } from './admin.js';
 import { sqliteInj } from './inj.js';
 import { sqlitePowRates } from './pow-rates.js';
+import { sqliteKeyPrints } from './key-prints.js';
+import { sqliteGitPacks } from './git-packs.js';
 import { sqliteLeader } from './leader.js';
 
 /**
@@ -94,6 +96,8 @@ export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'norm
     inj: sqliteInj(db),
     powRates: sqlitePowRates(db),
     leader: sqliteLeader(),
+    keyPrints: sqliteKeyPrints(db),
+    gitPacks: sqliteGitPacks(db),
     busyMs: () => busy.ms,
     health: () => ({ wal: { 'commons.db': walBytes(file), 'kb-hits.db': walBytes(hitsFile) }, busLagMs: events.takeLag() }),
     // One process owns the database file and sees every request: its buckets can stay in memory.

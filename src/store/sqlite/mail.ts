@@ -1,7 +1,6 @@
 // SQLite implementation of the MailRepo port. Every inbox statement is scoped by recipient.
 import type { MailRepo, MailReport, MailRow, NewMail, ReviewAction } from '../../core/mail/ports.js';
-import { LIMIT, type Db } from './db.js';
-import { isUnique } from './workspace.js';
+import { isUnique, LIMIT, type Db } from './db.js';
 
 interface Row extends Omit<MailRow, 'readAt' | 'reported'> {
   read_at: number | null;

@@ -1,7 +1,6 @@
 // SQLite implementation of the NoteRepo port. Every statement is scoped by owner.
 import type { NoteRepo, NoteRow } from '../../core/notes/ports.js';
-import { LIMIT, type Db } from './db.js';
-import { isUnique } from './workspace.js';
+import { isUnique, LIMIT, type Db } from './db.js';
 
 export function sqliteNotes(db: Db): NoteRepo {
   const cnt = db.prepare('SELECT count(*) AS n FROM notes WHERE owner = ?');

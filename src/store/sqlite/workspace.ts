@@ -19,5 +19,5 @@ export function sqliteWorkspace(db: Db): Pick<Store, 'notes' | 'checkpoints' | '
   };
 }
 
-/** True for a UNIQUE or PRIMARY KEY clash (an id drawn twice). */
-export const isUnique = (e: unknown) => (e as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE' || (e as { code?: string })?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+// isUnique lives in db.ts (the repositories this file gathers import it there: no import circle).
+export { isUnique } from './db.js';
