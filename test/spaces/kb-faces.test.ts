@@ -352,8 +352,9 @@ describe('space_manage: the five acts as one MCP tool and A2A skill', () => {
       expect(toolText(await om.call('space_manage', { act: 'purge', slug: 'mteam', confirm: 's:other' }))).toBe('err bad confirm: want s:mteam');
       expect(toolText(await om.call('space_manage', { act: 'purge', slug: 'mteam', confirm: 's:mteam' }))).toBe('ok purged s:mteam entries=1');
       expect(await s.core.store.spaces.kbCount('mteam')).toBe(0);
-      // A2A: the same operation as a skill.
+      // A2A: the same operation as a skill, named by next lines too.
       expect(skillText(await skill(s, owner, 'space.manage', { act: 'export', slug: 'mteam' }))).toBe('# s:mteam holds no private entries');
+      expect(skillText(await skill(s, owner, 'space.create', { slug: 'mteam2', closed: true }))).toContain('next: send {"skill":"space.manage","input":{"act":"invite","slug":"mteam2"}} for a one-time invite');
       // The five are not tools of their own.
       const names = (await om.tools()).map((t) => t.name);
       expect(names).toContain('space_manage');
