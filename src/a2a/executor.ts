@@ -90,7 +90,8 @@ export class SkillExecutor implements AgentExecutor {
   private skillIds: ReadonlySet<string>;
 
   constructor(private core: Core, private skills: Skills, private fresh?: NewTasks) {
-    this.next = new NextLines(skills.list.map((s) => s.op));
+    // Every operation's route: one reached through another skill (`via`) names that skill.
+    this.next = new NextLines(skills.ops);
     this.skillIds = new Set(skills.list.map((s) => s.op.name));
   }
 

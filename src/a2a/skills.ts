@@ -79,7 +79,8 @@ export class Skills {
   private byVerb = new Map<string, Skill>();
   private fallback: Skill | null;
 
-  constructor(ops: readonly Operation[]) {
+  /** Every operation of the registry (next lines name routes of operations reached through a skill, `via`). */
+  constructor(readonly ops: readonly Operation[]) {
     this.list = agentOps(ops).map((op) => ({ op, verb: verbOf(op), main: mainField(op), types: propTypes(op) }));
     for (const s of this.list) {
       this.byName.set(s.op.name, s);

@@ -80,8 +80,14 @@ const BRIEF: Record<string, string> = {
   'credits.show': 'Your credit balance, escrow and latest postings.',
   'agent.publish': 'Publish or update the A2A agent card of your identity.',
   'id.register': 'Spend a solved PoW to create an identity and get its token.',
-  'key.cert': "Root key's certificate of the statement key.",
   'kv.get': "Your kv: sink's latest value.",
+  'space.manage': 'Owners invite, remove, promote, purge; members export.',
+  'task.reject': 'Creator: send a submitted task back to its claimant with a note.',
+  'cp.publish': 'Make one of your checkpoints public.',
+  'cache.put': 'Store a result under a key in a namespace.',
+  'anchor.claim': 'Claim a rendezvous key with a public note.',
+  'key.get': 'Server statement key, its root certificate or a did:web document.',
+  'badge.get': 'Badge of an agent, KB entry, space, task or live counts.',
 };
 
 /**

@@ -130,17 +130,20 @@ describe('badge JSON (shields.io endpoint schema) and SVG', () => {
     expect((await get(s, '/b/k/nope.svg')).status).toBe(400);
   });
 
-  it('the same badges over MCP', async () => {
+  it('the same badges over MCP, as one tool (badge_get of=...)', async () => {
     const m = await mcp(s, null);
     try {
-      const r = await m.call('badge_agent', { id: bob.id });
+      const r = await m.call('badge_get', { of: 'agent', id: bob.id });
       // Bob's only entry was hidden above: it no longer counts.
-      expect(r.structuredContent).toEqual({ schemaVersion: 1, label: `agent ${bob.id}`, message: 'rep 0 | fixes 0', color: 'lightgrey' });
+      expect(r.structuredContent).toEqual({ of: 'agent', schemaVersion: 1, label: `agent ${bob.id}`, message: 'rep 0 | fixes 0', color: 'lightgrey' });
       expect(toolText(r)).toBe(`badge agent ${bob.id}: rep 0 | fixes 0 color=lightgrey`);
-      expect((await m.call('badge_live', {})).structuredContent).toMatchObject({ schemaVersion: 1, label: 'agent commons' });
-      const missing = await m.call('badge_task', { id: 't00000000' });
+      expect((await m.call('badge_get', { of: 'live' })).structuredContent).toMatchObject({ schemaVersion: 1, label: 'agent commons' });
+      expect(toolText(await m.call('badge_get', { of: 'space', slug: 'no-such-space' }))).toBe('err notfound');
+      const missing = await m.call('badge_get', { of: 'task', id: 't00000000' });
       expect(missing.isError).toBe(true);
       expect(toolText(missing)).toBe('err notfound');
+      // Each kind validates its own input: a field another kind takes is refused.
+      expect(toolText(await m.call('badge_get', { of: 'live', id: 'x' }))).toMatch(/^err bad /);
     } finally {
       await m.close();
     }

@@ -293,3 +293,76 @@ describe('promotion, export, purge', () => {
     expect(await s.core.store.spaces.kbCount('team')).toBe(0);
   });
 });
+
+describe('space_manage: the five acts as one MCP tool and A2A skill', () => {
+  it('each act works over MCP for the role it needs; a member asking an owner act gets the REST route\'s error line', async () => {
+    const om = await mcp(s, owner);
+    const mm = await mcp(s, member);
+    const xm = await mcp(s, outsider);
+    try {
+      // The next line of a closed space's creation names the tool, with its act.
+      const created = toolText(await om.call('space_create', { slug: 'mteam', closed: true }));
+      expect(created).toContain('next: call space_manage {"act":"invite","slug":"mteam"} for a one-time invite');
+      const inv = await om.call('space_manage', { act: 'invite', slug: 'mteam', role: 'member', ttl: 600 });
+      expect(toolText(inv)).toMatch(/^ok invite s:mteam role=member expires=\S+\ninvite: csi_\S+\nnext: the invitee call space_join \{"slug":"mteam"/);
+      expect(inv.structuredContent).toMatchObject({ act: 'invite', space: 's:mteam', role: 'member' });
+      expect((await join('mteam', member, (inv.structuredContent as { invite: string }).invite)).status).toBe(200);
+      const x = await agent(s);
+      expect((await join('mteam', x, (await om.call('space_manage', { act: 'invite', slug: 'mteam' })).structuredContent!.invite as string)).status).toBe(200);
+      const id = (await addPrivate(member, 's:mteam', 'TrunnionSeizeError: trunnion tr-4 seized in the gantry', 'Grease trunnion tr-4 and cycle the gantry twice.')).id;
+
+      // A member: every owner act is refused with the line its REST route gives; an outsider learns nothing.
+      const rest: Record<string, [string, Record<string, unknown>]> = {
+        invite: ['/v1/spaces/mteam/invite', {}],
+        remove: ['/v1/spaces/mteam/remove', { member: x.id }],
+        promote: [`/v1/spaces/mteam/kb/${id}/promote`, {}],
+        purge: ['/v1/spaces/mteam/purge', { confirm: 's:mteam' }],
+      };
+      const args: Record<string, Record<string, unknown>> = { invite: {}, remove: { member: x.id }, promote: { id }, purge: { confirm: 's:mteam' } };
+      for (const act of ['invite', 'remove', 'promote', 'purge']) {
+        const r = await mm.call('space_manage', { act, slug: 'mteam', ...args[act] });
+        const viaRest = await call(s, 'POST', rest[act]![0], { as: member, json: rest[act]![1] });
+        expect(viaRest.status, act).toBe(403);
+        expect(r.isError, act).toBe(true);
+        expect(toolText(r), act).toBe('err auth owners of s:mteam only');
+        expect(`${toolText(r)}\n`, act).toBe(viaRest.text);
+        expect(skillText(await skill(s, member, 'space.manage', { act, slug: 'mteam', ...args[act] })), act).toBe('err auth owners of s:mteam only');
+        const o = await xm.call('space_manage', { act, slug: 'mteam', ...args[act] });
+        expect(toolText(o), act).toBe('err notfound no space s:mteam you are a member of');
+      }
+      // Each act validates its own input: a field another act takes, or a bad id, is refused.
+      expect(toolText(await om.call('space_manage', { act: 'export', slug: 'mteam', member: x.id }))).toMatch(/^err bad /);
+      expect(toolText(await om.call('space_manage', { act: 'promote', slug: 'mteam', id: 'nope' }))).toMatch(/^err bad id/);
+      expect(toolText(await om.call('space_manage', { act: 'invite', slug: 'mteam', ttl: 10 }))).toMatch(/^err bad ttl/);
+
+      // Export (members): the JSONL of the REST route.
+      const ex = await mm.call('space_manage', { act: 'export', slug: 'mteam' });
+      expect(ex.isError).toBeFalsy();
+      expect(toolText(ex)).toBe(await (await req(s, 'GET', '/v1/spaces/mteam/kb.jsonl', { as: member })).text());
+      expect(ex.structuredContent).toMatchObject({ act: 'export', space: 's:mteam', count: 1, rows: [{ id, license: "private to s:mteam (its members' own data, not CC0)" }] });
+      // Promote (owners): a new public entry; its next line names the tool that reads it.
+      const pr = await om.call('space_manage', { act: 'promote', slug: 'mteam', id });
+      const pub = (pr.structuredContent as { id: string }).id;
+      expect(toolText(pr)).toBe(`ok k/${pub} published CC0-1.0 from k/${id} (s:mteam keeps its private copy)\nnext: call kb_get {"id":"${pub}"}`);
+      expect((await req(s, 'GET', `/k/${pub}`)).status).toBe(200);
+      // Remove (owners).
+      expect(toolText(await om.call('space_manage', { act: 'remove', slug: 'mteam', member: x.id }))).toBe(`ok removed ${x.id} from s:mteam members=2`);
+      expect((await call(s, 'GET', `/k/${id}`, { as: x })).status).toBe(404);
+      // Purge (owners): confirm repeats the space.
+      expect(toolText(await om.call('space_manage', { act: 'purge', slug: 'mteam', confirm: 's:other' }))).toBe('err bad confirm: want s:mteam');
+      expect(toolText(await om.call('space_manage', { act: 'purge', slug: 'mteam', confirm: 's:mteam' }))).toBe('ok purged s:mteam entries=1');
+      expect(await s.core.store.spaces.kbCount('mteam')).toBe(0);
+      // A2A: the same operation as a skill, named by next lines too.
+      expect(skillText(await skill(s, owner, 'space.manage', { act: 'export', slug: 'mteam' }))).toBe('# s:mteam holds no private entries');
+      expect(skillText(await skill(s, owner, 'space.create', { slug: 'mteam2', closed: true }))).toContain('next: send {"skill":"space.manage","input":{"act":"invite","slug":"mteam2"}} for a one-time invite');
+      // The five are not tools of their own.
+      const names = (await om.tools()).map((t) => t.name);
+      expect(names).toContain('space_manage');
+      for (const n of ['space_invite', 'space_remove', 'space_kb_export', 'space_kb_promote', 'space_purge']) expect(names).not.toContain(n);
+    } finally {
+      await om.close();
+      await mm.close();
+      await xm.close();
+    }
+  });
+});

@@ -23,13 +23,15 @@ async function keyFor(id: string) {
 }
 
 describe('faces', () => {
-  it('OpenAPI documents every trust operation; MCP lists the public ones (operator ops are not tools)', async () => {
-    expectDocumented(await openapi(s), trustOps);
-    await expectTools(s, trustOps.filter((o) => !o.name.startsWith('admin.')));
+  it('OpenAPI documents every trust route; MCP lists the public ones (operator ops are not tools; the key documents are one, key_get)', async () => {
+    expectDocumented(await openapi(s), trustOps.filter((o) => o.rest));
+    const tools = await expectTools(s, trustOps.filter((o) => !o.name.startsWith('admin.') && !o.via));
+    expect(trustOps.filter((o) => o.via).map((o) => o.name).sort()).toEqual(['key.agent_did', 'key.cert', 'key.did', 'key.server']);
+    for (const o of trustOps.filter((o) => o.via)) expect(tools.has(o.name.replace('.', '_')), o.name).toBe(false);
   });
 
-  it('A2A: key.server answers the cx-key; key.publish checks the proof of possession', async () => {
-    const r = await skill(s, null, 'key.server', {});
+  it('A2A: key.get of=server answers the cx-key; key.publish checks the proof of possession', async () => {
+    const r = await skill(s, null, 'key.get', { of: 'server' });
     expect(skillText(r)).toMatch(/^key kid=\d+ alg=Ed25519 pub=[0-9a-f]{64} domain=commons\.test/);
     const who = await agent(s, 'a2akey');
     const k = await keyFor(who.id);

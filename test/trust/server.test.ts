@@ -232,11 +232,11 @@ describe('the /signing page', () => {
 });
 
 describe('MCP face', () => {
-  it('key_server returns the same key as /.well-known/cx-key', async () => {
+  it('key_get of=server returns the same key as /.well-known/cx-key', async () => {
     const client = new Client({ name: 't', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
-    const r = (await client.callTool({ name: 'key_server', arguments: {} })) as unknown as { structuredContent: KeyDoc };
-    expect(r.structuredContent).toEqual(await cxKey());
+    const r = (await client.callTool({ name: 'key_get', arguments: { of: 'server' } })) as unknown as { structuredContent: KeyDoc };
+    expect(r.structuredContent).toEqual({ of: 'server', ...(await cxKey()) });
     await client.close();
   });
 });

@@ -102,7 +102,7 @@ export const anchorClaimOp = defineOp({
     .object({
       key,
       note,
-      cp: z.string().regex(CP_ID, 'want c + 8 chars').optional().describe('one of your checkpoint ids, shown as cp: /cp/<id>'),
+      cp: z.string().regex(CP_ID, 'want c + 8 chars').optional().describe('one of your checkpoint ids (shown as cp: /cp/<id>)'),
       ttl_d: z.number().int().min(1).max(limit('anchor.ttl_d.max')).optional().describe(`days the claim lives, default ${limit('anchor.ttl_d.default')}`),
     })
     .strict(),

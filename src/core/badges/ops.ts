@@ -2,6 +2,7 @@
 // KB entries, live counts, spaces and tasks. Unknown ids are `404 err notfound`, the same for
 // every kind (hidden KB entries included).
 import { z } from 'zod';
+import { viaOp } from '../ops/via.js';
 import { CxError } from '../errors.js';
 import { score } from '../kb/render.js';
 import { limit } from '../limits.js';
@@ -33,6 +34,8 @@ function badgeOp<I extends z.ZodObject>(name: string, title: string, summary: st
     auth: 'anon',
     readOnly: true,
     idempotent: true,
+    // Agents get one tool for every badge (badge.get of=agent|entry|live|space|task).
+    via: { op: 'badge.get', input: { of: name.slice('badge.'.length) } },
     rest: { method: 'GET', path, twins: ['svg', 'json'], cache: `public, max-age=${limit('badge.max_age')}` },
     async run(ctx, inp): Promise<Badge> {
       const b = await make(ctx, inp);
@@ -108,4 +111,17 @@ export const badgeTaskOp = badgeOp(
   },
 );
 
-export const badgeOps: AnyOperation[] = [badgeAgentOp, badgeEntryOp, badgeLiveOp, badgeSpaceOp, badgeTaskOp];
+const byKind: AnyOperation[] = [badgeAgentOp, badgeEntryOp, badgeLiveOp, badgeSpaceOp, badgeTaskOp];
+
+/** The badges as one agent-facing operation (src/core/ops/via.ts): one MCP tool, not five. */
+export const badgeGetOp = viaOp({
+  name: 'badge.get',
+  title: 'Badge',
+  summary: 'A badge as a text line: an identity (of=agent, id), a KB entry (of=entry, id), a space (of=space, slug), a task (of=task, id) or the live counts (of=live). REST: /b/a/{id}, /b/k/{id}, /b/s/{slug}, /b/t/{id}, /b/live, each .svg (image) or .json (shields.io endpoint schema).',
+  auth: 'anon',
+  key: 'of',
+  ops: byKind,
+  fields: { id: z.string().optional(), slug: z.string().optional() },
+});
+
+export const badgeOps: AnyOperation[] = [...byKind, badgeGetOp];

@@ -3,9 +3,10 @@ import type { Operation } from './types.js';
 
 const OPERATOR = new Set(['admin', 'ops', 'poll', 'check']);
 
-/** The agent-facing operations: MCP tools and A2A skills are both this list. */
+/** The agent-facing operations: MCP tools and A2A skills are both this list. Operations reached
+ *  through another (`via`, e.g. the acts of space.manage) have no tool or skill of their own. */
 export function agentOps(ops: readonly Operation[]): Operation[] {
-  return ops.filter((o) => !OPERATOR.has(o.auth));
+  return ops.filter((o) => !OPERATOR.has(o.auth) && !o.via);
 }
 
 /** Tool names use `_` for the registry's `.`: some clients refuse dots in tool names. */

@@ -17,6 +17,8 @@ export async function invoke<I extends z.ZodType, O>(core: Core, op: Operation<I
     const { ctx, input } = g instanceof Promise ? await g : g;
     // The validate guard parsed `raw` with this op's own schema.
     const typed = input as z.output<I>;
+    // An operation that routes to others calls them as this caller, through every guard of theirs.
+    ctx.call = (inner, raw2) => invoke(core, inner, raw2, meta);
     const ran = await op.run(ctx, typed);
     // Tests run with the output contract checked (CX_CHECK_OUTPUT=1, see output-check.ts).
     const out = outputCheckOn() ? checkOutput(op as unknown as Operation, ran) : ran;

@@ -12,6 +12,8 @@ interface Route {
   re: RegExp;
   params: string[];
   tool: string;
+  /** Fixed arguments first (the act of an operation reached through another, `via`). */
+  fixed: Record<string, string>;
   /** The operation's name: the A2A skill id. */
   op: string;
   /** Input fields that are numbers or booleans: their query strings become such values in the arguments. */
@@ -59,7 +61,9 @@ export class NextLines {
           .join('/');
         // A twin (`/limits.md`, `/k/<id>.json`) is the same operation in another format: the same tool.
         const twins = o.rest!.twins?.length ? `(?:\\.(?:${o.rest!.twins.join('|')}))?` : '';
-        return { method: o.rest!.method, re: new RegExp(`^${src}${twins}/?$`), params, tool: toolName(o), op: o.name, types: scalarTypes(o), weight: o.rest!.path.replace(/:[a-z_]+|\*/g, '').length };
+        // An operation agents reach through another is called as that one, with its selecting input.
+        const tool = o.via ? o.via.op.replace(/\./g, '_') : toolName(o);
+        return { method: o.rest!.method, re: new RegExp(`^${src}${twins}/?$`), params, tool, fixed: o.via?.input ?? {}, op: o.via?.op ?? o.name, types: scalarTypes(o), weight: o.rest!.path.replace(/:[a-z_]+|\*/g, '').length };
       })
       .sort((a, b) => b.weight - a.weight);
   }
@@ -83,7 +87,7 @@ export class NextLines {
       if (r.method !== method || !served(r)) continue;
       const m = r.re.exec(path);
       if (!m) continue;
-      const args: Record<string, unknown> = {};
+      const args: Record<string, unknown> = { ...r.fixed };
       r.params.forEach((p, i) => (args[p] = scalar(decodeURIComponent(m[i + 1]!), r.types.get(p))));
       if (query) for (const [k, v] of new URLSearchParams(query)) if (k !== 'f') args[k] = scalar(v, r.types.get(k));
       return { route: r, args };

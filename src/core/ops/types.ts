@@ -62,6 +62,9 @@ export interface Ctx {
   face: 'rest' | 'mcp' | 'a2a';
   /** Aborted when the caller goes away (a closed stream): streaming ops end their iterator on it. */
   signal?: AbortSignal;
+  /** Calls another operation as this same caller (same credentials, network, face) through invoke,
+   *  so every guard of that operation applies; invoke sets it (an op that routes to others uses it). */
+  call?<I extends z.ZodType, O>(op: Operation<I, O>, raw: unknown): Promise<{ out: O; ctx: Ctx }>;
 }
 
 /** Raw credentials as a face found them. */
@@ -178,6 +181,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
    */
   shed?: ShedClass;
   // ---- end of declared guards ----
+  /**
+   * Agents reach it through another operation, not as an MCP tool or A2A skill of its own (agentOps
+   * leaves it out): that operation's name and the input fields that select this one (e.g. space.manage
+   * with act=invite). Its REST route stays; `next:` lines naming the route become calls of `op`.
+   */
+  via?: { op: string; input: Record<string, string> };
   rest?: RestBinding<O>;
   /** Streaming kind: `run` resolves to an AsyncIterable of StreamItems, which every face streams. */
   stream?: StreamSpec<ItemOf<O>>;

@@ -2,7 +2,8 @@
 // export of its entries (JSONL, their own data, not CC0), promotion of an entry to the public
 // commons (through the scrubber and the hazard guard, a new public id, CC0 from then on), and the
 // purge of a space's entries. Reads and writes of entries themselves are kb.add/kb.get/kb.e with
-// the caller's token (src/core/kb/ops.ts, src/core/spaces/kb-pool.ts).
+// the caller's token (src/core/kb/ops.ts, src/core/spaces/kb-pool.ts). Agents reach these five
+// through one tool, space.manage (manage.ts), that keeps the MCP tool list within its budget.
 import { z } from 'zod';
 import { recordOrigin } from '../admin/origin.js';
 import { CxError } from '../errors.js';
@@ -51,6 +52,7 @@ export const spaceInviteOp = defineOp({
     .strict(),
   output: z.object({ space: z.string(), invite: z.string(), role: z.enum(['member', 'owner']), expires: z.string() }),
   auth: 'token',
+  via: { op: 'space.manage', input: { act: 'invite' } },
   readOnly: false,
   freeze: 'write',
   quota: ['write', 'write_net'],
@@ -76,6 +78,7 @@ export const spaceRemoveOp = defineOp({
   input: z.object({ slug, member: z.string().regex(/^a[0-9a-z]{6}$/, 'want an identity id a + 6 chars') }).strict(),
   output: z.object({ space: z.string(), member: z.string(), status: z.literal('removed'), members: z.number().int() }),
   auth: 'token',
+  via: { op: 'space.manage', input: { act: 'remove' } },
   readOnly: false,
   destructive: true,
   quota: ['write', 'write_net'],
@@ -108,6 +111,7 @@ export const spaceKbExportOp = defineOp({
   input: z.object({ slug }).strict(),
   output: z.object({ space: z.string(), count: z.number().int(), rows: z.array(exportRow) }),
   auth: 'token',
+  via: { op: 'space.manage', input: { act: 'export' } },
   readOnly: true,
   idempotent: true,
   quota: ['read'],
@@ -144,6 +148,7 @@ export const spaceKbPromoteOp = defineOp({
   input: z.object({ slug, id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
   output: z.object({ id: z.string(), from: z.string(), space: z.string(), url: z.string(), license: z.string() }),
   auth: 'token',
+  via: { op: 'space.manage', input: { act: 'promote' } },
   readOnly: false,
   freeze: 'write',
   quota: ['write', 'write_net'],
@@ -171,6 +176,7 @@ export const spacePurgeOp = defineOp({
   input: z.object({ slug, confirm: z.string().describe('s:<slug> again') }).strict(),
   output: z.object({ space: z.string(), purged: z.number().int() }),
   auth: 'token',
+  via: { op: 'space.manage', input: { act: 'purge' } },
   readOnly: false,
   destructive: true,
   quota: ['write', 'write_net'],

@@ -9,6 +9,7 @@ import { TASK_STATES, type TaskState } from '../tasks/ports.js';
 import { SLUG_RE } from './slug.js';
 import { hashToken } from '../identity/tokens.js';
 import { spaceKbOps } from './kb-ops.js';
+import { spaceManageOp } from './manage.js';
 
 const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
 
@@ -165,4 +166,4 @@ export const spaceGetOp = defineOp({
     ].join('\n'),
 });
 
-export const spaceOps: AnyOperation[] = [spaceCreateOp, spaceJoinOp, spaceLeaveOp, spaceGetOp, ...spaceKbOps];
+export const spaceOps: AnyOperation[] = [spaceCreateOp, spaceJoinOp, spaceLeaveOp, spaceGetOp, ...spaceKbOps, spaceManageOp];

@@ -12,13 +12,11 @@ import { fnCheckOf, fnRunnerOf } from './fn.js';
 import { busTopic, headOf, publishLine, readLines, type LinePayload } from './lines.js';
 import { iso, lineJson } from './render.js';
 import { parseSink, parseTarget, WQ_NAME, KV_NS, KV_K, wqQueue } from './sinks.js';
-import { mayPublish, mayRead, parseTopic, SYS_TOPIC, type Topic } from './topics.js';
+import { mayPublish, mayRead, parseTopic, SYS_TOPIC, TOPIC_FIELD, type Topic } from './topics.js';
 import type { SubRow } from './ports.js';
 import type { WqItem } from './deliver.js';
 
-// The room's length in the field's own description: MCP clients see it before the error does (NAME_RULES);
-// short, as the tools/list token budget (test/mcp/toolsets.test.ts) asks.
-const topicIn = z.string().min(3).max(160).describe(`g:<n> ~<n> s:<slug>.<n> r:<room, ${limit('swarm.room_min')}+ chars>.<n>`);
+const topicIn = z.string().min(3).max(160).describe(TOPIC_FIELD);
 const me = (ctx: Ctx) => ctx.caller.identity!;
 
 async function readable(ctx: Ctx, raw: string): Promise<Topic> {

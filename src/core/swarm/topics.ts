@@ -36,6 +36,10 @@ const R_RE = new RegExp(`^r:(${ROOM})\\.(${N})$`);
 
 /** The naming rule, as /help and /limits publish it (NAME_RULES in src/core/limits.ts). */
 export const TOPIC_RULES = nameRule('topic');
+/** A topic field's description: short, as the tools/list token budget (test/mcp/toolsets.test.ts)
+ *  asks, with the room's length so MCP clients see it before the error does; every tool taking a
+ *  topic uses it, so a tool list describes the field once. */
+export const TOPIC_FIELD = `g:<n> ~<n> s:<slug>.<n> r:<room, ${limit('swarm.room_min')}+ chars>.<n>`;
 
 /** Parses a topic name; `~<n>` needs the caller (`me`). Throws `400 err bad topic: …`. */
 export function parseTopic(raw: string, me: string | null): Topic {

@@ -28,8 +28,8 @@ export const taskWatchOp = defineOp({
   input: z
     .object({
       since: z.string().regex(/^\d{1,15}$/, 'an event id from an earlier item').optional().describe('resume after this event id (the last one you saw)'),
-      max: z.number().int().min(1).max(limit('stream.max')).default(20).describe('MCP/A2A: end the call after this many changes'),
-      wait: z.number().int().min(0).max(limit('stream.wait')).default(10).describe('MCP/A2A: end the call after this many seconds'),
+      max: z.number().int().min(1).max(limit('stream.max')).default(20).describe('MCP/A2A: changes, then the call ends'),
+      wait: z.number().int().min(0).max(limit('stream.wait')).default(10).describe('MCP/A2A: seconds, then the call ends'),
     })
     .strict(),
   output: z.any() as z.ZodType<AsyncIterable<StreamItem<Change>>>,

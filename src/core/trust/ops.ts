@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { CxError } from '../errors.js';
 import { defineOp } from '../ops/types.js';
+import { viaOp } from '../ops/via.js';
 import type { AnyOperation } from '../ops/types.js';
 import { acceptCert } from './cert.js';
 import { didDocument, didWeb, type DidKey } from './did.js';
@@ -29,6 +30,7 @@ export const serverKeyOp = defineOp({
   auth: 'anon',
   readOnly: true,
   idempotent: true,
+  via: { op: 'key.get', input: { of: 'server' } },
   rest: { method: 'GET', path: '/.well-known/cx-key', cache: 'public, max-age=300', rawOnly: true, raw: (o) => ({ body: JSON.stringify(o), type: 'application/json; charset=utf-8' }) },
   async run(ctx) {
     return ctx.core.keys.doc();
@@ -47,6 +49,7 @@ export const serverDidOp = defineOp({
   auth: 'anon',
   readOnly: true,
   idempotent: true,
+  via: { op: 'key.get', input: { of: 'did' } },
   rest: { method: 'GET', path: '/.well-known/did.json', cache: 'public, max-age=300', rawOnly: true, raw: (o) => ({ body: JSON.stringify(o), type: DID_JSON }) },
   async run(ctx) {
     const { keys, config } = ctx.core;
@@ -105,6 +108,7 @@ export const onlineCertOp = defineOp({
   auth: 'anon',
   readOnly: true,
   idempotent: true,
+  via: { op: 'key.get', input: { of: 'cert' } },
   rest: { method: 'GET', path: '/.well-known/cx-cert', cache: 'public, max-age=300', rawOnly: true, raw: (o) => ({ body: o.cert + '\n', type: 'text/plain; charset=utf-8' }) },
   async run(ctx) {
     const cert = ctx.core.keys.cert;
@@ -151,6 +155,7 @@ export const identityDidOp = defineOp({
   auth: 'anon',
   readOnly: true,
   idempotent: true,
+  via: { op: 'key.get', input: { of: 'agent_did' } },
   rest: { method: 'GET', path: '/a/:id/did.json', cache: 'public, max-age=60', rawOnly: true, raw: (o) => ({ body: JSON.stringify(o), type: DID_JSON }) },
   async run(ctx, input) {
     const k = await ctx.core.store.identityKeys.get(input.id);
@@ -160,4 +165,15 @@ export const identityDidOp = defineOp({
   text: (o) => `${JSON.stringify(o)}\nnext: GET /signing`,
 });
 
-export const trustOps: AnyOperation[] = [serverKeyOp, serverDidOp, onlineCertOp, rotateKeyOp, onlineKeyOp, publishKeyOp, identityDidOp];
+/** The key documents as one agent-facing operation (src/core/ops/via.ts): one MCP tool, not four. */
+export const keyGetOp = viaOp({
+  name: 'key.get',
+  title: 'Key documents',
+  summary: "A key document: the server statement key (of=server), the root's certificate of it (of=cert), the server's did:web document (of=did) or an identity's (of=agent_did, id). REST: /.well-known/cx-key, /.well-known/cx-cert, /.well-known/did.json, /a/{id}/did.json; see /signing.",
+  auth: 'anon',
+  key: 'of',
+  ops: [serverKeyOp, onlineCertOp, serverDidOp, identityDidOp],
+  fields: { id: z.string().optional() },
+});
+
+export const trustOps: AnyOperation[] = [serverKeyOp, serverDidOp, onlineCertOp, rotateKeyOp, onlineKeyOp, publishKeyOp, identityDidOp, keyGetOp];

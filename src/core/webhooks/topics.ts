@@ -3,9 +3,10 @@
 // webhooks alike. `~<n>` is stored as the owner's `~<id>.<n>`.
 import type { Identity } from '../identity/ports.js';
 import type { Core } from '../ops/types.js';
-import { mayPublish, parseTopic, TOPIC_RULES } from '../swarm/topics.js';
+import { mayPublish, parseTopic, TOPIC_FIELD } from '../swarm/topics.js';
 
-export const TOPIC_FORMS = TOPIC_RULES;
+/** The topic field's description: the swarm tools' own, so a tool list describes `topic` once. */
+export const TOPIC_FORMS = TOPIC_FIELD;
 
 /** The canonical topic the endpoint publishes on, or `err bad` / `err auth` when the owner may not. */
 export async function topicFor(core: Core, owner: Identity, topic: string): Promise<string> {
