@@ -1,14 +1,14 @@
 // The git mirror's history on SQLite (port: GitPackRepo in src/core/gitmirror/ports.ts; table
 // git_packs, migration 029). The tip check and the insert are one transaction.
 import type { GitPackRepo, MirrorPack } from '../../core/gitmirror/ports.js';
-import type { Db } from './db.js';
+import { LIMIT, type Db } from './db.js';
 
 type Row = { seq: number; commit_id: string; parent: string | null; time: number; pack?: Buffer };
 const out = (r: Row) => ({ seq: r.seq, commit: r.commit_id, parent: r.parent, time: r.time, ...(r.pack ? { pack: r.pack } : {}) });
 
 export function sqliteGitPacks(db: Db): GitPackRepo {
   const tip = db.prepare('SELECT seq, commit_id, parent, time FROM git_packs ORDER BY seq DESC LIMIT 1');
-  const after = db.prepare('SELECT seq, commit_id, parent, time, pack FROM git_packs WHERE seq > ? ORDER BY seq LIMIT ?');
+  const after = db.prepare(`SELECT seq, commit_id, parent, time, pack FROM git_packs WHERE seq > ? ORDER BY seq ${LIMIT}`);
   const seqOf = db.prepare('SELECT seq FROM git_packs WHERE commit_id = ?');
   const add = db.prepare('INSERT INTO git_packs (seq, commit_id, parent, time, pack) VALUES (?, ?, ?, ?, ?)');
   const append = db.transaction((p: Omit<MirrorPack, 'seq'>) => {
