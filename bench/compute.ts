@@ -45,11 +45,32 @@ async function loop(seconds: number, fn: () => Promise<unknown>): Promise<{ perS
 export async function benchCompute(cx: string, run: BenchRun, adminToken: string, pid: number): Promise<{ rows: Row[]; notes: string[] }> {
   const admin = { authorization: `Bearer ${adminToken}` };
   const who = await register(cx);
-  await must(fetch(`${cx}/admin/credits`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ id: who.id, n: 10_000_000 }) }), 'mint');
-  await must(fetch(`${cx}/admin/blob?name=${NAME}&ver=1`, { method: 'PUT', headers: { ...admin, 'content-type': 'application/octet-stream' }, body: new Uint8Array(ECHO) }), 'blob');
+  await must(
+    fetch(`${cx}/admin/credits`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: who.id, n: 10_000_000 }),
+    }),
+    'mint',
+  );
+  await must(
+    fetch(`${cx}/admin/blob?name=${NAME}&ver=1`, {
+      method: 'PUT',
+      headers: { ...admin, 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(ECHO),
+    }),
+    'blob',
+  );
   const hash = createHash('sha256').update(ECHO).digest('hex');
   const manifest = { desc: 'echo (benchmark)', kats: [{ in: 'ping', out: 'ping' }] };
-  await must(fetch(`${cx}/admin/svc`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: NAME, ver: 1, wasm: hash, manifest }) }), 'svc');
+  await must(
+    fetch(`${cx}/admin/svc`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: NAME, ver: 1, wasm: hash, manifest }),
+    }),
+    'svc',
+  );
   for (let i = 0; ; i++) {
     const s = (await (await fetch(`${cx}/v1/svc/${NAME}`, { headers: { accept: 'application/json' } })).json()) as { served: number | null };
     if (s.served) break;
@@ -58,7 +79,13 @@ export async function benchCompute(cx: string, run: BenchRun, adminToken: string
   }
   const bearer = { authorization: `Bearer ${who.token}`, 'x-forwarded-for': '192.0.2.20' };
   const rows: Row[] = [];
-  rows.push(await run(`POST /v1/svc/${NAME}/call (agent op)`, `${cx}/v1/svc/${NAME}/call`, { method: 'POST', headers: { ...bearer, 'content-type': 'text/plain' }, body: 'ping' }));
+  rows.push(
+    await run(`POST /v1/svc/${NAME}/call (agent op)`, `${cx}/v1/svc/${NAME}/call`, {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'text/plain' },
+      body: 'ping',
+    }),
+  );
   const rpc = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: NAME, arguments: { input: 'ping' } } });
   const mcpHeaders = { ...bearer, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
   // One call first: a row of errors would measure nothing.
@@ -81,7 +108,13 @@ export async function benchCompute(cx: string, run: BenchRun, adminToken: string
   const worker = async () => {
     while (next < JOBS) {
       next++;
-      const made = (await (await fetch(`${cx}/v1/svc/${NAME}/job`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ input: 'ping', k: 1, n: 1 }) })).json()) as { id: string };
+      const made = (await (
+        await fetch(`${cx}/v1/svc/${NAME}/job`, {
+          method: 'POST',
+          headers: { ...bearer, 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ input: 'ping', k: 1, n: 1 }),
+        })
+      ).json()) as { id: string };
       for (;;) {
         const j = (await (await fetch(`${cx}/v1/job/${made.id}`, { headers: { ...bearer, accept: 'application/json' } })).json()) as { state: string };
         if (j.state !== 'open') break;

@@ -6,7 +6,7 @@
 import { solve } from '../src/core/identity/pow.js';
 import type { BenchRun, Row } from './load.js';
 
-const BODY = ('dead drop benchmark payload, plain words only. ').repeat(22).slice(0, 1024);
+const BODY = 'dead drop benchmark payload, plain words only. '.repeat(22).slice(0, 1024);
 
 /** Registers one identity (a real PoW at the server's difficulty; about a second). */
 async function token(cx: string): Promise<string> {

@@ -21,11 +21,19 @@ const un = (s: string) =>
 function vectors(file: string): string[] {
   const ls = readFileSync(join(DIR, file), 'utf8').split('\n');
   const from = ls.findIndex((l) => l.startsWith('input\tsig\tsha256'));
-  return ls.slice(from + 1).filter(Boolean).map((l) => un(l.split('\t')[0]!));
+  return ls
+    .slice(from + 1)
+    .filter(Boolean)
+    .map((l) => un(l.split('\t')[0]!));
 }
 const seeds = readdirSync(SEED)
   .filter((f) => f.endsWith('.jsonl'))
-  .flatMap((f) => readFileSync(join(SEED, f), 'utf8').split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as { error: string }).error));
+  .flatMap((f) =>
+    readFileSync(join(SEED, f), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => (JSON.parse(l) as { error: string }).error),
+  );
 const base = [...new Set([...vectors('errsig.tsv'), ...vectors('errsig-v2.tsv'), ...vectors('errsig-v1.tsv'), ...seeds])].filter((t) => t.trim());
 
 // Deterministic variations: what differs between two machines' copies of one error.
@@ -41,7 +49,8 @@ function vary(t: string, k: number): string {
     .replace(/\b(\d{4,5})\b/g, () => String(1024 + rnd(60000)))
     .replace(/`([a-z_][a-z0-9_]*)`/g, (_m, v: string) => `\`${v}${k % 7}\``);
   // One output in 50 is a long CI log around the error.
-  if (k % 50 === 0) s = Array.from({ length: 120 }, (_, i) => `2024-05-14T08:31:${String(i % 60).padStart(2, '0')}.1187764Z step ${i} ok`).join('\n') + '\n' + s;
+  if (k % 50 === 0)
+    s = Array.from({ length: 120 }, (_, i) => `2024-05-14T08:31:${String(i % 60).padStart(2, '0')}.1187764Z step ${i} ok`).join('\n') + '\n' + s;
   return s;
 }
 const outputs = Array.from({ length: N }, (_, k) => (k < base.length ? base[k]! : vary(base[k % base.length]!, k)));
@@ -65,7 +74,9 @@ type R = { ms: number; mbs: number; ops: number };
 const [r1, r2, r3] = measure([v1, v2, v3]) as [R, R, R];
 const row = (name: string, r: { ms: number; mbs: number; ops: number }) =>
   `| ${name} | ${r.ms.toFixed(0)} ms | ${r.mbs.toFixed(2)} MB/s | ${Math.round(r.ops).toLocaleString('en-US')} outputs/s | ${((r.ms * 1000) / N).toFixed(1)} µs |`;
-console.log(`ErrSig throughput: ${N.toLocaleString('en-US')} outputs, ${mb.toFixed(2)} MB (${base.length} distinct bases), best of ${ROUNDS} rounds, node ${process.version}`);
+console.log(
+  `ErrSig throughput: ${N.toLocaleString('en-US')} outputs, ${mb.toFixed(2)} MB (${base.length} distinct bases), best of ${ROUNDS} rounds, node ${process.version}`,
+);
 console.log('| version | time | input | outputs | per output |');
 console.log('|---|---|---|---|---|');
 console.log(row('v1 (errsig-v1.js)', r1));

@@ -61,7 +61,11 @@ async function main(): Promise<void> {
     console.error(`generated ${n} entries in ${Math.round((performance.now() - t) / 1000)} s`);
   }
   try {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/export.ts', '--child', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/export.ts', '--child', dir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 20,
+    });
     const r = JSON.parse(out.trim().split('\n').pop()!) as Result;
     const mb = (b: number) => (b / 1048576).toFixed(1);
     console.log('| export | entries | time s | cpu s | rows/s | RSS before MB | peak RSS MB | kb shard MB | all files MB | files |');

@@ -39,7 +39,10 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; c
 
 const rows: Array<[string, string]> = [];
 const row = (what: string, r: { ms: number; cpuMs?: number }, extra = '') =>
-  rows.push([what, `${(r.ms / 1000).toFixed(2)} s${r.cpuMs !== undefined ? `  cpu ${(r.cpuMs / 1000).toFixed(2)} s (this process)` : ''}${extra ? `  ${extra}` : ''}`]);
+  rows.push([
+    what,
+    `${(r.ms / 1000).toFixed(2)} s${r.cpuMs !== undefined ? `  cpu ${(r.cpuMs / 1000).toFixed(2)} s (this process)` : ''}${extra ? `  ${extra}` : ''}`,
+  ]);
 
 async function addEntries(dir: string, from: number, n: number): Promise<void> {
   const store = openSqliteStore(dir);
@@ -50,7 +53,21 @@ async function addEntries(dir: string, from: number, n: number): Promise<void> {
       const i = from + k;
       const error = syntheticError(i);
       const { sig, h, ch } = errsig(error);
-      return { id: `k${i.toString(36).padStart(8, '0')}`, sig, h, ch, title: sig.slice(0, 120), error, fix: `fix ${i}`, eco: 'npm', cls: '', tags: [], libs: [], author: 'abench0', created: now };
+      return {
+        id: `k${i.toString(36).padStart(8, '0')}`,
+        sig,
+        h,
+        ch,
+        title: sig.slice(0, 120),
+        error,
+        fix: `fix ${i}`,
+        eco: 'npm',
+        cls: '',
+        tags: [],
+        libs: [],
+        author: 'abench0',
+        created: now,
+      };
     }),
   );
   await store.close();
@@ -86,7 +103,10 @@ async function main(): Promise<void> {
       await store.close();
     }
     // Clones through the real server: CX_QUOTA_MULT lifts the day quotas for the benchmark.
-    const s = await startServer(loadConfig({ CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_SEED: '0', CX_QUOTA_MULT: '1000', CX_LOG_LEVEL: 'warn' }), { logger: false });
+    const s = await startServer(
+      loadConfig({ CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_SEED: '0', CX_QUOTA_MULT: '1000', CX_LOG_LEVEL: 'warn' }),
+      { logger: false },
+    );
     try {
       await s.core.mirror!.sync(); // after the start-up pass: nothing left to commit
       const url = `${s.url}/git/kb.git`;

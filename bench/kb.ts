@@ -9,9 +9,19 @@ import { errsig } from '../src/core/kb/errsig/errsig.js';
 import { generateStamped, isFresh, syntheticError } from './gen-kb.js';
 import type { BenchRun, Opts, Row } from './load.js';
 
-export interface KbFacts { entries: number; rssMb: number; dbMb: number; coldStartMs: number; generatedS: number | null }
+export interface KbFacts {
+  entries: number;
+  rssMb: number;
+  dbMb: number;
+  coldStartMs: number;
+  generatedS: number | null;
+}
 /** A KB row against the floor measured right beside it: one floor leg before the row, one after. */
-export interface Beside { route: string; cpuMs: number; floorMs: number }
+export interface Beside {
+  route: string;
+  cpuMs: number;
+  floorMs: number;
+}
 /** A short run of the framework+database floor (bench/floor.mjs). */
 export type FloorLeg = () => Promise<Row>;
 
@@ -45,8 +55,12 @@ export function kbRequests(n: number) {
   const hashes = hot.map((i) => errsig(syntheticError(i)).h);
   const words = ['parser failed', 'socket buffer', 'thread module', 'config cache index', 'token stream', 'SyntheticError42', 'codec schema driver'];
   type Setup = (req: Record<string, unknown>) => Record<string, unknown>;
-  const post = (body: () => string): Setup => (req) => ({ ...req, method: 'POST', path: '/e', headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: body() });
-  const get = (path: () => string): Setup => (req) => ({ ...req, path: path(), headers: { 'x-forwarded-for': xff() } });
+  const post =
+    (body: () => string): Setup =>
+    (req) => ({ ...req, method: 'POST', path: '/e', headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: body() });
+  const get =
+    (path: () => string): Setup =>
+    (req) => ({ ...req, path: path(), headers: { 'x-forwarded-for': xff() } });
   return {
     hit: post(() => syntheticError(pick())),
     /** The errors of the 2,000 hot hashes (the /h row's): a hit the memo of hot answers serves. */
@@ -59,7 +73,10 @@ export function kbRequests(n: number) {
     hcold: get(() => `/h/${errsig(syntheticError(pick())).h}`),
     brief: get(() => `/brief?q=${encodeURIComponent(words[k % words.length]! + ' ' + (k % 997))}&env=lib${k % 5000}@1.2.0`),
     /** Distinct questions that find entries (a Rust error code of 4 digits, kept by search, and a word): no memo helps. */
-    briefnew: get(() => `/brief?q=${encodeURIComponent(`error E${String((k * 7919) % 9000).padStart(4, '0')} ${WORDS_EXTRA[k % WORDS_EXTRA.length]}`)}&env=lib${k % 5000}@1.2.0`),
+    briefnew: get(
+      () =>
+        `/brief?q=${encodeURIComponent(`error E${String((k * 7919) % 9000).padStart(4, '0')} ${WORDS_EXTRA[k % WORDS_EXTRA.length]}`)}&env=lib${k % 5000}@1.2.0`,
+    ),
     /** One hash over and over (its pages cached): the lookup without page reads. */
     hsame: get(() => `/h/${hashes[0]}`),
     health: get(() => '/healthz'),
@@ -80,7 +97,13 @@ function kbRoutes(url: string, n: number, q: ReturnType<typeof kbRequests>): Arr
 }
 const BARE_ROWS = [0, 3, 4];
 
-export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number, cport: number, kids: ChildProcess[], floor?: FloorLeg): Promise<{ rows: Row[]; light: Row[]; facts: KbFacts; beside: Beside[] }> {
+export async function benchKb(
+  runnerFor: (pid: number) => BenchRun,
+  port: number,
+  cport: number,
+  kids: ChildProcess[],
+  floor?: FloorLeg,
+): Promise<{ rows: Row[]; light: Row[]; facts: KbFacts; beside: Beside[] }> {
   const n = Number(process.env.BENCH_KB_ENTRIES || 1_000_000);
   const dir = join('.bench', `kb-${n}`);
   let generatedS: number | null = null;
@@ -125,8 +148,20 @@ export async function benchKb(runnerFor: (pid: number) => BenchRun, port: number
  * store's one indexed read, nothing else (no quota, validation, counting, memo or rendering). What
  * this design's least costs per request, beside the service's rows and the floors of the same run.
  */
-async function bareRows(runnerFor: (pid: number) => BenchRun, dir: string, port: number, n: number, q: ReturnType<typeof kbRequests>, kids: ChildProcess[], floor: FloorLeg | undefined, beside: Beside[]): Promise<Row[]> {
-  const bare = spawn(process.execPath, ['bench/kb-bare.mjs'], { env: { ...process.env, PORT: String(port), CX_DATA: dir }, stdio: ['ignore', 'ignore', 'inherit'] });
+async function bareRows(
+  runnerFor: (pid: number) => BenchRun,
+  dir: string,
+  port: number,
+  n: number,
+  q: ReturnType<typeof kbRequests>,
+  kids: ChildProcess[],
+  floor: FloorLeg | undefined,
+  beside: Beside[],
+): Promise<Row[]> {
+  const bare = spawn(process.execPath, ['bench/kb-bare.mjs'], {
+    env: { ...process.env, PORT: String(port), CX_DATA: dir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   kids.push(bare);
   const run = runnerFor(bare.pid!);
   const url = `http://127.0.0.1:${port}`;

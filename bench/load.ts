@@ -49,15 +49,24 @@ export function cpuMsOf(pid: number): number {
 export const WRK: string | null = (() => {
   const r = spawnSync('wrk', ['-v'], { encoding: 'utf8' });
   if (r.error) return null;
-  return (r.stdout || r.stderr).split('\n')[0]!.replace(/\s+Copyright.*/, '').trim() || 'wrk';
+  return (
+    (r.stdout || r.stderr)
+      .split('\n')[0]!
+      .replace(/\s+Copyright.*/, '')
+      .trim() || 'wrk'
+  );
 })();
 
 /** A Lua string literal of any text (decimal escapes for everything not plainly printable; three
  *  digits always, or `\34` before a digit would read as one longer escape). */
-const lua = (s: string) => '"' + [...Buffer.from(s)].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`)).join('') + '"';
+const lua = (s: string) =>
+  '"' +
+  [...Buffer.from(s)].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`)).join('') +
+  '"';
 
 /** wrk can run a row whose requests are all the same: no per-request setup. */
-const wrkCan = (o: Opts) => WRK !== null && !o.requests && !o.setupClient && (o.body === undefined || typeof o.body === 'string') && process.env.BENCH_GEN !== 'autocannon';
+const wrkCan = (o: Opts) =>
+  WRK !== null && !o.requests && !o.setupClient && (o.body === undefined || typeof o.body === 'string') && process.env.BENCH_GEN !== 'autocannon';
 
 type Load = Omit<Row, 'route' | 'cpuTotalMs' | 'cpuMs'>;
 
@@ -75,7 +84,12 @@ async function wrk(url: string, o: Opts): Promise<Load> {
   writeFileSync(script, lines.join('\n') + '\n');
   const seconds = Math.max(1, Math.round(Number(o.duration ?? DURATION)));
   const out = await new Promise<string>((resolve, reject) =>
-    execFile('wrk', ['-t1', `-c${o.connections ?? CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url], { maxBuffer: 1 << 20 }, (err, stdout) => (err ? reject(err) : resolve(stdout))),
+    execFile(
+      'wrk',
+      ['-t1', `-c${o.connections ?? CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url],
+      { maxBuffer: 1 << 20 },
+      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+    ),
   ).finally(() => rmSync(dir, { recursive: true, force: true }));
   const m = /^ROW (\d+) (\d+) (\d+) (\d+) (\d+)$/m.exec(out);
   if (!m) throw new Error(`wrk: no result in\n${out}`);

@@ -25,9 +25,29 @@ const text = (value) => ({ content: { $case: 'text', value }, metadata: undefine
 const executor = {
   async execute(rc, bus) {
     const { taskId, contextId } = rc;
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: 2, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [rc.userMessage], metadata: {} }));
-    bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact: { artifactId: 'result', name: 'ping', description: '', parts: [text('ok')], metadata: undefined, extensions: [] }, append: false, lastChunk: true, metadata: undefined }));
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: 3, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: { state: 2, message: undefined, timestamp: new Date().toISOString() },
+        artifacts: [],
+        history: [rc.userMessage],
+        metadata: {},
+      }),
+    );
+    bus.publish(
+      AgentEvent.artifactUpdate({
+        taskId,
+        contextId,
+        artifact: { artifactId: 'result', name: 'ping', description: '', parts: [text('ok')], metadata: undefined, extensions: [] },
+        append: false,
+        lastChunk: true,
+        metadata: undefined,
+      }),
+    );
+    bus.publish(
+      AgentEvent.statusUpdate({ taskId, contextId, status: { state: 3, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined }),
+    );
   },
   async cancelTask() {},
 };

@@ -28,7 +28,10 @@ createServer((req, res) => {
     }
     const t = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const s = build();
-    res.on('close', () => { t.close(); s.close(); });
+    res.on('close', () => {
+      t.close();
+      s.close();
+    });
     await s.connect(t);
     return t.handleRequest(req, res, parsed);
   });

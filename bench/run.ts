@@ -70,17 +70,29 @@ async function mcpSession(url: string): Promise<string> {
   const res = await fetch(url, {
     method: 'POST',
     headers: MCP_HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    }),
   });
   await res.text();
   const sid = res.headers.get('mcp-session-id');
   if (!sid) throw new Error(`no session from ${url}`);
-  await fetch(url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await fetch(url, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, 'mcp-session-id': sid },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
   return sid;
 }
 
 type Leg = (seconds: number) => Promise<Row>;
-const leg = (run: BenchRun, url: string, opts: Opts): Leg => (seconds) => run('leg', url, { ...opts, duration: seconds });
+const leg =
+  (run: BenchRun, url: string, opts: Opts): Leg =>
+  (seconds) =>
+    run('leg', url, { ...opts, duration: seconds });
 
 /**
  * A head-to-head pair on this shared, noisy machine: A, B, B, A, each for half the duration, so a
@@ -114,7 +126,22 @@ async function main(): Promise<void> {
   try {
     const basePid = spawnKid(kids, ['-e', BASELINE], { PORT: String(bport) });
     const floorPid = spawnKid(kids, ['bench/floor.mjs'], { PORT: String(fport) });
-    const cxPid = spawnKid(kids, serverArgs(), { PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000', CX_ADMIN_TOKEN: ADMIN, CX_SHED: '0' }, 'inherit');
+    const cxPid = spawnKid(
+      kids,
+      serverArgs(),
+      {
+        PORT: String(port),
+        CATALOG_PORT: String(cport),
+        HOST: '127.0.0.1',
+        CX_DATA: dir,
+        CX_LOG_LEVEL: 'warn',
+        CX_TRUST_PROXY: '1',
+        CX_QUOTA_MULT: '1000',
+        CX_ADMIN_TOKEN: ADMIN,
+        CX_SHED: '0',
+      },
+      'inherit',
+    );
     const base = `http://127.0.0.1:${bport}`;
     const floor = `http://127.0.0.1:${fport}`;
     const floorRow = `${floor}/row/4242`;
@@ -130,12 +157,13 @@ async function main(): Promise<void> {
     if (ONLY.has('core')) rows.push(await run('GET /healthz', `${cx}/healthz`));
     if (ONLY.has('core')) rows.push(await run('GET /limits', `${cx}/limits`));
     // Challenges are quota'd per /24: spread the load over many (trusted X-Forwarded-For), as real traffic is.
-    if (ONLY.has('core')) rows.push(
-      await run('POST /v1/challenge', `${cx}/v1/challenge`, {
-        method: 'POST',
-        requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${(n >> 8) & 255}.${n++ & 255}.1` } }) }],
-      }),
-    );
+    if (ONLY.has('core'))
+      rows.push(
+        await run('POST /v1/challenge', `${cx}/v1/challenge`, {
+          method: 'POST',
+          requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': `10.${(n >> 8) & 255}.${n++ & 255}.1` } }) }],
+        }),
+      );
     const ratios: string[] = [];
     const vs = (what: string, [m, c]: [Row, Row]) => {
       rows.push(m, c);
@@ -150,7 +178,14 @@ async function main(): Promise<void> {
       // Unique JSON-RPC ids: concurrent requests in one session must not collide (autocannon).
       const mcpLegs = async (url: string, tool: string, r: BenchRun): Promise<{ session: Leg; stateless: Leg }> => {
         let id = 0;
-        const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool, arguments: {} } }) }) }];
+        const calls = [
+          {
+            setupRequest: (req: Record<string, unknown>) => ({
+              ...req,
+              body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool, arguments: {} } }),
+            }),
+          },
+        ];
         const sid = await mcpSession(url);
         return {
           session: leg(r, url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sid }, requests: calls as never }),
@@ -168,12 +203,35 @@ async function main(): Promise<void> {
       await waitUpPost(mini26);
       const leg26 = (r: BenchRun, url: string, tool: string): Leg => {
         let id = 0;
-        const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-        const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool, arguments: {}, _meta: meta } }) }) }];
-        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool };
+        const meta = {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        };
+        const calls = [
+          {
+            setupRequest: (req: Record<string, unknown>) => ({
+              ...req,
+              body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: tool, arguments: {}, _meta: meta } }),
+            }),
+          },
+        ];
+        const headers = {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': tool,
+        };
         return leg(r, url, { method: 'POST', headers, requests: calls as never });
       };
-      vs('MCP tools/call 2026-07-28', await pair(['minimal SDK 2.x tools/call 2026-07-28', leg26(runner(mini26Pid), `${mini26}/mcp`, 'ping')], ['commons tools/call 2026-07-28', leg26(run, `${cx}/mcp`, 'sys_health')]));
+      vs(
+        'MCP tools/call 2026-07-28',
+        await pair(
+          ['minimal SDK 2.x tools/call 2026-07-28', leg26(runner(mini26Pid), `${mini26}/mcp`, 'ping')],
+          ['commons tools/call 2026-07-28', leg26(run, `${cx}/mcp`, 'sys_health')],
+        ),
+      );
     }
     // A2A: blocking message/send (0.3 wire) of a cheap read skill, ours persisting every task in
     // SQLite, beside the SDK's own express server with an in-memory task store.
@@ -183,13 +241,28 @@ async function main(): Promise<void> {
       await waitUpPost(`http://127.0.0.1:${aport}/a2a`);
       const a2aLeg = (r: BenchRun, url: string, parts: unknown[]): Leg => {
         let id = 0;
-        const calls = [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'message/send', params: { message: { kind: 'message', messageId: `b${id}`, role: 'user', parts }, configuration: { blocking: true } } }) }) }];
+        const calls = [
+          {
+            setupRequest: (req: Record<string, unknown>) => ({
+              ...req,
+              body: JSON.stringify({
+                jsonrpc: '2.0',
+                id: ++id,
+                method: 'message/send',
+                params: { message: { kind: 'message', messageId: `b${id}`, role: 'user', parts }, configuration: { blocking: true } },
+              }),
+            }),
+          },
+        ];
         return leg(r, url, { method: 'POST', headers: { 'content-type': 'application/json' }, requests: calls as never });
       };
-      vs('A2A message/send', await pair(
-        ['minimal SDK a2a message/send', a2aLeg(runner(a2aPid), `http://127.0.0.1:${aport}/a2a`, [{ kind: 'text', text: 'ping' }])],
-        ['commons a2a message/send', a2aLeg(run, `${cx}/a2a`, [{ kind: 'data', data: { skill: 'sys.health' } }])],
-      ));
+      vs(
+        'A2A message/send',
+        await pair(
+          ['minimal SDK a2a message/send', a2aLeg(runner(a2aPid), `http://127.0.0.1:${aport}/a2a`, [{ kind: 'text', text: 'ping' }])],
+          ['commons a2a message/send', a2aLeg(run, `${cx}/a2a`, [{ kind: 'data', data: { skill: 'sys.health' } }])],
+        ),
+      );
     }
     // Dead drops: PUT with a token (quotas scaled by CX_QUOTA_MULT above), then GETs of those drops.
     if (ONLY.has('drops')) rows.push(...(await benchDrops(cx, run)));
@@ -205,7 +278,9 @@ async function main(): Promise<void> {
     // WAL size under a burst of small writes through the store (in this process; no HTTP).
     if (ONLY.has('wal')) {
       const w = await benchWal(Number(process.env.BENCH_WAL_WRITES || 50_000));
-      notes.push(`WAL: ${w.writes} writes of 1 KiB through the store in ${w.seconds} s; WAL at most ${w.maxMb} MB, ${w.endMb} MB at the end, ${w.settledMb} MB 3 s later; longest event-loop stall ${w.maxStallMs} ms`);
+      notes.push(
+        `WAL: ${w.writes} writes of 1 KiB through the store in ${w.seconds} s; WAL at most ${w.maxMb} MB, ${w.endMb} MB at the end, ${w.settledMb} MB 3 s later; longest event-loop stall ${w.maxStallMs} ms`,
+      );
     }
 
     // Compute (issue 19): a trivial service through /mcp/svc/{name} and the agent op, beside the same module under Extism directly.
@@ -226,22 +301,35 @@ async function main(): Promise<void> {
     const num = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
     const gens = [...new Set(rows.map((r) => r.gen))].map((g) => (g === 'wrk' ? `${WRK} (-t1)` : 'autocannon')).join(' and ');
     console.log(`\n${gens}, ${CONNECTIONS} connections, ${DURATION} s per row, same machine, same run`);
-    console.log('cpu = CPU time of the serving process per request (utime+stime from /proc/<pid>/stat); node/row and floor/row = the floors\' CPU per request over the row\'s\n');
-    console.log(`${pad('route', 42)} ${pad('gen', 5)} ${pad('req/s', 8)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('non-2xx', 8)} ${pad('cpu ms', 7)} ${pad('node/row', 9)} floor/row`);
+    console.log(
+      "cpu = CPU time of the serving process per request (utime+stime from /proc/<pid>/stat); node/row and floor/row = the floors' CPU per request over the row's\n",
+    );
+    console.log(
+      `${pad('route', 42)} ${pad('gen', 5)} ${pad('req/s', 8)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('non-2xx', 8)} ${pad('cpu ms', 7)} ${pad('node/row', 9)} floor/row`,
+    );
     for (const r of rows) {
-      console.log(`${pad(r.route, 42)} ${pad(r.gen === 'wrk' ? 'wrk' : 'ac', 5)} ${pad(r.rps.toFixed(0), 8)} ${pad(num(r.p50), 7)} ${pad(num(r.p99), 7)} ${pad(String(r.non2xx), 8)} ${pad(num(r.cpuMs, 3), 7)} ${pad(num(node.cpuMs / r.cpuMs, 2), 9)} ${num(fl.cpuMs / r.cpuMs, 2)}`);
+      console.log(
+        `${pad(r.route, 42)} ${pad(r.gen === 'wrk' ? 'wrk' : 'ac', 5)} ${pad(r.rps.toFixed(0), 8)} ${pad(num(r.p50), 7)} ${pad(num(r.p99), 7)} ${pad(String(r.non2xx), 8)} ${pad(num(r.cpuMs, 3), 7)} ${pad(num(node.cpuMs / r.cpuMs, 2), 9)} ${num(fl.cpuMs / r.cpuMs, 2)}`,
+      );
     }
     if (kb) {
       console.log('\nKB rows again, one connection (service time, no queueing)\n');
-      for (const r of kb.light) console.log(`${pad(r.route, 50)} ${pad(r.rps.toFixed(0), 9)} p50 ${pad(num(r.p50), 4)} p99 ${num(r.p99)} ms  cpu ${num(r.cpuMs, 3)} ms`);
+      for (const r of kb.light)
+        console.log(`${pad(r.route, 50)} ${pad(r.rps.toFixed(0), 9)} p50 ${pad(num(r.p50), 4)} p99 ${num(r.p99)} ms  cpu ${num(r.cpuMs, 3)} ms`);
     }
     if (kb?.beside.length) {
       console.log('\nKB rows against the floor measured beside each (a 3-s floor leg just before the row and one just after)\n');
-      for (const b of kb.beside) console.log(`${pad(b.route, 42)} cpu ${pad(num(b.cpuMs * 1000, 0) + ' µs', 8)} floor ${pad(num(b.floorMs * 1000, 0) + ' µs', 7)} ${num(b.cpuMs / b.floorMs, 2)}x the floor`);
+      for (const b of kb.beside)
+        console.log(
+          `${pad(b.route, 42)} cpu ${pad(num(b.cpuMs * 1000, 0) + ' µs', 8)} floor ${pad(num(b.floorMs * 1000, 0) + ' µs', 7)} ${num(b.cpuMs / b.floorMs, 2)}x the floor`,
+        );
     }
     if (ratios.length) console.log(`\nhead to head (A B B A, ${Math.max(1, Math.round(DURATION / 2))} s legs): ${ratios.join('; ')}`);
     const f = kb?.facts;
-    if (f) console.log(`\nKB: ${f.entries} entries, database ${f.dbMb} MB, server RSS after the KB rows ${f.rssMb} MB, cold start ${f.coldStartMs} ms${f.generatedS === null ? ' (database reused from .bench/)' : `, generated in ${f.generatedS} s`}`);
+    if (f)
+      console.log(
+        `\nKB: ${f.entries} entries, database ${f.dbMb} MB, server RSS after the KB rows ${f.rssMb} MB, cold start ${f.coldStartMs} ms${f.generatedS === null ? ' (database reused from .bench/)' : `, generated in ${f.generatedS} s`}`,
+      );
     for (const line of notes) console.log(`\n${line}`);
   } finally {
     for (const k of kids) k.kill('SIGTERM');

@@ -69,7 +69,11 @@ async function statements(url: string) {
   return {
     reset: async () => void (await c.query('SELECT pg_stat_statements_reset()')),
     async read(requests: number): Promise<DbCost> {
-      const rows = (await c.query<{ query: string; calls: string; rows: string; ms: number }>(`SELECT query, calls, rows, total_exec_time AS ms FROM pg_stat_statements WHERE dbid = ${mine} AND query NOT LIKE '%pg_stat_statements%'`)).rows;
+      const rows = (
+        await c.query<{ query: string; calls: string; rows: string; ms: number }>(
+          `SELECT query, calls, rows, total_exec_time AS ms FROM pg_stat_statements WHERE dbid = ${mine} AND query NOT LIKE '%pg_stat_statements%'`,
+        )
+      ).rows;
       const per = (n: number) => n / Math.max(1, requests);
       const writes: Record<string, number> = {};
       let statements = 0;
@@ -108,7 +112,9 @@ function measuring(c: Cluster, pgc: ThrowawayPg | null, stats: Awaited<ReturnTyp
     const db = stats ? await stats.read(row.requests) : null;
     const m: Measured = { ...row, engine, replicas: c.replicas.length, serverMs: cpu / Math.max(1, row.requests), pgMs, db };
     out.push(m);
-    console.log(`  ${engine} x${c.replicas.length} ${route}: ${Math.round(row.rps)} req/s, server ${(m.serverMs * 1000).toFixed(0)} µs/req${pgMs === null ? '' : `, postgres ${(pgMs * 1000).toFixed(0)} µs/req`}${row.non2xx ? `, non-2xx ${row.non2xx}` : ''}`);
+    console.log(
+      `  ${engine} x${c.replicas.length} ${route}: ${Math.round(row.rps)} req/s, server ${(m.serverMs * 1000).toFixed(0)} µs/req${pgMs === null ? '' : `, postgres ${(pgMs * 1000).toFixed(0)} µs/req`}${row.non2xx ? `, non-2xx ${row.non2xx}` : ''}`,
+    );
     return row;
   };
 }
@@ -122,11 +128,21 @@ async function hotRows(run: BenchRun, url: string, only?: string[]): Promise<voi
   if (want('e'))
     await run('POST /e hit', `${url}/e`, {
       method: 'POST',
-      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() }, body: errors[k % errors.length] }) }] as never,
+      requests: [
+        {
+          setupRequest: (req: Record<string, unknown>) => ({
+            ...req,
+            headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() },
+            body: errors[k % errors.length],
+          }),
+        },
+      ] as never,
     });
   if (want('h'))
     await run('GET /h/{hex}', `${url}/h/${hashes[0]}`, {
-      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': xff() } }) }] as never,
+      requests: [
+        { setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': xff() } }) },
+      ] as never,
     });
   if (want('d')) await benchDrops(url, run);
   if (want('pub')) {
@@ -140,11 +156,22 @@ async function hotRows(run: BenchRun, url: string, only?: string[]): Promise<voi
   }
   if (want('mcp')) {
     const tok = await token(url);
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     // id_me: the token's identity read from the store on every call (a read that touches the database).
     await run('MCP tools/call 2026-07-28 (id_me)', `${url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'id_me', authorization: `Bearer ${tok}` },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'id_me',
+        authorization: `Bearer ${tok}`,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'id_me', arguments: {}, _meta: meta } }),
     });
   }
@@ -191,17 +218,29 @@ async function main(): Promise<void> {
   }
   const cores = Number(execFileSync('nproc').toString().trim());
   console.log(`\n### One replica: CPU per request, SQLite vs PostgreSQL (${cores} cores, ${DURATION} s per row)\n`);
-  console.log('| row | engine | req/s | p99 ms | server CPU/req | PostgreSQL CPU/req | statements/req | COMMIT/req | exec/req | NOTIFY/req | rows written/req |');
+  console.log(
+    '| row | engine | req/s | p99 ms | server CPU/req | PostgreSQL CPU/req | statements/req | COMMIT/req | exec/req | NOTIFY/req | rows written/req |',
+  );
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const m of one) {
-    const w = m.db ? Object.entries(m.db.writes).filter(([, v]) => v >= 0.005).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ') || '-' : '-';
-    console.log(`| ${m.route} | ${m.engine} | ${Math.round(m.rps)} | ${m.p99.toFixed(1)} | ${us(m.serverMs)} | ${us(m.pgMs)} | ${m.db ? m.db.statements.toFixed(2) : '-'} | ${m.db ? m.db.commits.toFixed(2) : '-'} | ${m.db ? us(m.db.execMs) : '-'} | ${m.db ? m.db.notifies.toFixed(2) : '-'} | ${w} |`);
+    const w = m.db
+      ? Object.entries(m.db.writes)
+          .filter(([, v]) => v >= 0.005)
+          .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+          .join(', ') || '-'
+      : '-';
+    console.log(
+      `| ${m.route} | ${m.engine} | ${Math.round(m.rps)} | ${m.p99.toFixed(1)} | ${us(m.serverMs)} | ${us(m.pgMs)} | ${m.db ? m.db.statements.toFixed(2) : '-'} | ${m.db ? m.db.commits.toFixed(2) : '-'} | ${m.db ? us(m.db.execMs) : '-'} | ${m.db ? m.db.notifies.toFixed(2) : '-'} | ${w} |`,
+    );
   }
   console.log(`\n### Replicas behind HAProxy (PostgreSQL): total req/s\n`);
   console.log('| row | replicas | req/s | p99 ms | replicas CPU/req | PostgreSQL CPU/req | non-2xx |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
-  for (const m of many) console.log(`| ${m.route} | ${m.replicas} | ${Math.round(m.rps)} | ${m.p99.toFixed(1)} | ${us(m.serverMs)} | ${us(m.pgMs)} | ${m.non2xx} |`);
-  console.log(`\nOn ${cores} cores the load generator, HAProxy, PostgreSQL and every replica share the CPU: more replicas cannot add req/s once the cores are busy; the CPU per request is the figure that carries to a larger machine.`);
+  for (const m of many)
+    console.log(`| ${m.route} | ${m.replicas} | ${Math.round(m.rps)} | ${m.p99.toFixed(1)} | ${us(m.serverMs)} | ${us(m.pgMs)} | ${m.non2xx} |`);
+  console.log(
+    `\nOn ${cores} cores the load generator, HAProxy, PostgreSQL and every replica share the CPU: more replicas cannot add req/s once the cores are busy; the CPU per request is the figure that carries to a larger machine.`,
+  );
 }
 
 main().catch((e) => {

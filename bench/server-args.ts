@@ -15,7 +15,18 @@ export function serverArgs(): string[] {
  *  no seed, quiet logs, one network per X-Forwarded-For, no git mirror, no shedding (the rows
  *  saturate the server on purpose). */
 export function kbServerEnv(dir: string, port: number, cport: number): NodeJS.ProcessEnv {
-  return { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_SEED: '0', CX_LOG_LEVEL: 'warn', CX_TRUST_PROXY: '1', CX_GIT_MIRROR: '0', CX_SHED: '0' };
+  return {
+    ...process.env,
+    PORT: String(port),
+    CATALOG_PORT: String(cport),
+    HOST: '127.0.0.1',
+    CX_DATA: dir,
+    CX_SEED: '0',
+    CX_LOG_LEVEL: 'warn',
+    CX_TRUST_PROXY: '1',
+    CX_GIT_MIRROR: '0',
+    CX_SHED: '0',
+  };
 }
 
 /** Resolves once `url`/healthz answers 200, polling every `everyMs`. */
@@ -29,4 +40,3 @@ export async function waitHealthy(url: string, everyMs = 20): Promise<void> {
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
-

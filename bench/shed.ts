@@ -170,7 +170,19 @@ const p99 = (xs: number[]) => {
 async function startServer(shed: boolean): Promise<{ base: string; pid: number; stop(): void; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'cx-bench-shed-'));
   const [port, cport] = [await freePort(), await freePort()];
-  const env = { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_LOG_LEVEL: 'error', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000', CX_POW_BITS: '12', CX_GIT_MIRROR: '0', CX_SHED: shed ? '1' : '0' };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    CATALOG_PORT: String(cport),
+    HOST: '127.0.0.1',
+    CX_DATA: dir,
+    CX_LOG_LEVEL: 'error',
+    CX_TRUST_PROXY: '1',
+    CX_QUOTA_MULT: '1000',
+    CX_POW_BITS: '12',
+    CX_GIT_MIRROR: '0',
+    CX_SHED: shed ? '1' : '0',
+  };
   const k: ChildProcess = spawn(process.execPath, serverArgs(), { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   await waitUp(`${base}/healthz`);
@@ -186,8 +198,15 @@ async function startServer(shed: boolean): Promise<{ base: string; pid: number; 
 }
 
 async function token(base: string): Promise<string> {
-  const c = (await (await fetch(`${base}/v1/challenge?for=reg`, { method: 'POST', headers: { accept: 'application/json' } })).json()) as { challenge: string; bits: number };
-  const r = await fetch(`${base}/v1/register`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ pow: solve(c.challenge, c.bits) }) });
+  const c = (await (await fetch(`${base}/v1/challenge?for=reg`, { method: 'POST', headers: { accept: 'application/json' } })).json()) as {
+    challenge: string;
+    bits: number;
+  };
+  const r = await fetch(`${base}/v1/register`, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ pow: solve(c.challenge, c.bits) }),
+  });
   return ((await r.json()) as { token: string }).token;
 }
 

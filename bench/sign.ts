@@ -66,12 +66,25 @@ async function main(): Promise<void> {
   const config = loadConfig({ CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_SEED: '0', CX_QUOTA_MULT: '1000' });
   const running = await startServer(config, { logger: false });
   try {
-    const c = (await (await fetch(`${running.url}/v1/challenge?for=reg`, { method: 'POST', headers: { accept: 'application/json' } })).json()) as { challenge: string; bits: number };
-    const reg = (await (await fetch(`${running.url}/v1/register`, { method: 'POST', headers: { accept: 'application/json' }, body: new URLSearchParams({ pow: solve(c.challenge, c.bits) }) })).json()) as { token: string };
+    const c = (await (await fetch(`${running.url}/v1/challenge?for=reg`, { method: 'POST', headers: { accept: 'application/json' } })).json()) as {
+      challenge: string;
+      bits: number;
+    };
+    const reg = (await (
+      await fetch(`${running.url}/v1/register`, {
+        method: 'POST',
+        headers: { accept: 'application/json' },
+        body: new URLSearchParams({ pow: solve(c.challenge, c.bits) }),
+      })
+    ).json()) as { token: string };
     const add = await fetch(`${running.url}/k`, {
       method: 'POST',
       headers: { authorization: `Bearer ${reg.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ error: "ModuleNotFoundError: No module named 'zzqbenchmod'", fix: 'pip install zzqbenchmod inside the active virtualenv', eco: 'pypi' }),
+      body: JSON.stringify({
+        error: "ModuleNotFoundError: No module named 'zzqbenchmod'",
+        fix: 'pip install zzqbenchmod inside the active virtualenv',
+        eco: 'pypi',
+      }),
     });
     const id = /^ok k\/(k[0-9a-z]{8})/.exec(await add.text())?.[1];
     if (!id) throw new Error('could not add a KB entry');
@@ -96,7 +109,8 @@ async function main(): Promise<void> {
       keep('unsigned', await cpuPerRequest(url, n));
       keys.header = real;
     }
-    const row = (name: string, r: { us: number; rps: number }) => console.log(`${name.padEnd(46)} ${r.us.toFixed(1).padStart(8)} µs CPU/req ${String(r.rps).padStart(7)} req/s`);
+    const row = (name: string, r: { us: number; rps: number }) =>
+      console.log(`${name.padEnd(46)} ${r.us.toFixed(1).padStart(8)} µs CPU/req ${String(r.rps).padStart(7)} req/s`);
     console.log(`# GET /k/{id}, ${n} requests, 8 in flight, client and server in this process (best of 3 rounds)`);
     row('with X-Cx-Sig-Server, signed every time', best.cold);
     row('with X-Cx-Sig-Server, memo (as served)', best.memo);

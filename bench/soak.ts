@@ -41,21 +41,39 @@ for (let i = 0; i < USERS; i++) users.push((await register(base, `soak_${i}`, { 
 let n = 0;
 const statuses = new Map<number, number>();
 type Shot = () => Promise<Response>;
-const h = (tok?: string, json = false) => ({ 'x-forwarded-for': freshNet(), ...(tok ? { authorization: `Bearer ${tok}` } : {}), ...(json ? { 'content-type': 'application/json' } : {}) });
+const h = (tok?: string, json = false) => ({
+  'x-forwarded-for': freshNet(),
+  ...(tok ? { authorization: `Bearer ${tok}` } : {}),
+  ...(json ? { 'content-type': 'application/json' } : {}),
+});
 const MIX: Array<[number, Shot]> = [
   [3, () => fetch(`${base}/healthz`, { headers: h() })],
   [2, () => fetch(`${base}/limits`, { headers: h() })],
   [3, () => fetch(`${base}/search?q=${encodeURIComponent(['TypeError', 'ECONNREFUSED', 'module not found', 'timeout'][n % 4]!)}`, { headers: h() })],
   [2, () => fetch(`${base}/v1/tasks`, { headers: h() })],
-  [3, () => fetch(`${base}/v1/notes`, { method: 'POST', headers: h(users[n % USERS], true), body: JSON.stringify({ title: `soak ${n}`, body: `note ${n} `.repeat(20) }) })],
+  [
+    3,
+    () =>
+      fetch(`${base}/v1/notes`, {
+        method: 'POST',
+        headers: h(users[n % USERS], true),
+        body: JSON.stringify({ title: `soak ${n}`, body: `note ${n} `.repeat(20) }),
+      }),
+  ],
   [2, () => fetch(`${base}/v1/notes?n=20`, { headers: h(users[n % USERS]) })],
-  [2, () => fetch(`${base}/v1/cp`, { method: 'POST', headers: h(users[n % USERS], true), body: JSON.stringify({ name: `soak-${n % 50}`, body: `state ${n}` }) })],
-  [2, async () => {
-    const secret = `soakDrop_${n}_${Math.random().toString(36).slice(2)}`.padEnd(24, 'x');
-    const r = await fetch(`${base}/d/${secret}`, { method: 'PUT', headers: { ...h(users[n % USERS]), 'content-type': 'text/plain' }, body: `secret ${n}` });
-    await r.arrayBuffer();
-    return fetch(`${base}/d/${secret}`, { headers: h() });
-  }],
+  [
+    2,
+    () => fetch(`${base}/v1/cp`, { method: 'POST', headers: h(users[n % USERS], true), body: JSON.stringify({ name: `soak-${n % 50}`, body: `state ${n}` }) }),
+  ],
+  [
+    2,
+    async () => {
+      const secret = `soakDrop_${n}_${Math.random().toString(36).slice(2)}`.padEnd(24, 'x');
+      const r = await fetch(`${base}/d/${secret}`, { method: 'PUT', headers: { ...h(users[n % USERS]), 'content-type': 'text/plain' }, body: `secret ${n}` });
+      await r.arrayBuffer();
+      return fetch(`${base}/d/${secret}`, { headers: h() });
+    },
+  ],
   [2, () => fetch(`${base}/v1/pub/~soak${n % 8}`, { method: 'POST', headers: { ...h(users[n % USERS]), 'content-type': 'text/plain' }, body: `line ${n}` })],
   [1, () => fetch(`${base}/v1/topics/~soak${n % 8}?n=10`, { headers: h(users[n % USERS]) })],
 ];
@@ -85,7 +103,9 @@ await Promise.all(
 );
 const capacity = done / ((Date.now() - t0) / 1000);
 const rate = capacity * LOAD;
-console.log(`capacity ${capacity.toFixed(0)} req/s (closed loop, 16 in flight, ${MEASURE_S} s); soak at ${(LOAD * 100).toFixed(0)}%: ${rate.toFixed(0)} req/s for ${SOAK_S} s`);
+console.log(
+  `capacity ${capacity.toFixed(0)} req/s (closed loop, 16 in flight, ${MEASURE_S} s); soak at ${(LOAD * 100).toFixed(0)}%: ${rate.toFixed(0)} req/s for ${SOAK_S} s`,
+);
 statuses.clear();
 
 // ---- samples ----
@@ -150,8 +170,16 @@ await server.exited;
 
 // ---- report ----
 console.log('\n     s   rss MB   fds   wal MB  eld p99 ms   req/s');
-for (const x of samples) console.log(`${String(x.s).padStart(6)} ${x.rssMb.toFixed(1).padStart(8)} ${String(x.fds).padStart(5)} ${x.walMb.toFixed(2).padStart(8)} ${x.eldP99.toFixed(1).padStart(11)} ${x.rps.toFixed(0).padStart(7)}`);
-console.log(`statuses: ${[...statuses.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k === 0 ? 'conn-error' : k}=${v}`).join(' ')}; not sent (512 in flight): ${dropped}`);
+for (const x of samples)
+  console.log(
+    `${String(x.s).padStart(6)} ${x.rssMb.toFixed(1).padStart(8)} ${String(x.fds).padStart(5)} ${x.walMb.toFixed(2).padStart(8)} ${x.eldP99.toFixed(1).padStart(11)} ${x.rps.toFixed(0).padStart(7)}`,
+  );
+console.log(
+  `statuses: ${[...statuses.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([k, v]) => `${k === 0 ? 'conn-error' : k}=${v}`)
+    .join(' ')}; not sent (512 in flight): ${dropped}`,
+);
 
 // Level-off: the last third against the middle third.
 const third = Math.floor(samples.length / 3);
@@ -163,10 +191,18 @@ const checks: Array<[string, boolean, string]> = [];
 if (third >= 1) {
   const m = (k: keyof Sample) => mid.map((x) => x[k]);
   const l = (k: keyof Sample) => last.map((x) => x[k]);
-  checks.push(['rss', mean(l('rssMb')) <= mean(m('rssMb')) * 1.15 + 16, `mean ${mean(m('rssMb')).toFixed(1)} → ${mean(l('rssMb')).toFixed(1)} MB (≤ ×1.15 + 16 MB)`]);
+  checks.push([
+    'rss',
+    mean(l('rssMb')) <= mean(m('rssMb')) * 1.15 + 16,
+    `mean ${mean(m('rssMb')).toFixed(1)} → ${mean(l('rssMb')).toFixed(1)} MB (≤ ×1.15 + 16 MB)`,
+  ]);
   checks.push(['fds', max(l('fds')) <= max(m('fds')) + 16, `max ${max(m('fds'))} → ${max(l('fds'))} (≤ +16)`]);
   checks.push(['wal', max(l('walMb')) <= max(m('walMb')) * 1.5 + 8, `max ${max(m('walMb')).toFixed(2)} → ${max(l('walMb')).toFixed(2)} MB (≤ ×1.5 + 8 MB)`]);
-  checks.push(['event-loop delay', mean(l('eldP99')) <= mean(m('eldP99')) * 2 + 50, `mean p99 ${mean(m('eldP99')).toFixed(1)} → ${mean(l('eldP99')).toFixed(1)} ms (≤ ×2 + 50 ms)`]);
+  checks.push([
+    'event-loop delay',
+    mean(l('eldP99')) <= mean(m('eldP99')) * 2 + 50,
+    `mean p99 ${mean(m('eldP99')).toFixed(1)} → ${mean(l('eldP99')).toFixed(1)} ms (≤ ×2 + 50 ms)`,
+  ]);
 }
 for (const [k, ok, why] of checks) console.log(`${ok ? 'ok  ' : 'GROWS'} ${k}: ${why}`);
 

@@ -33,7 +33,23 @@ async function withSwarm<T>(subs: number, fn: (core: Core, delivered: (cb: (seq:
   await store.identities.create({ id: owner, name: null, created: Date.now(), rep: 0, confirmed: 0, frozen: false }, randomBytes(16).toString('hex'));
   for (let i = 0; i < subs; i++) {
     const now = Date.now();
-    await store.swarm.create({ id: `u${i.toString(36).padStart(9, '0')}`, owner, topic: TOPIC, sink: `kv:b/k${i}`, target: null, filter: null, mode: 'each', hopMax: 4, creditsDay: 0, expires: now + 3_600_000, created: now, cursor: 0 }, subs);
+    await store.swarm.create(
+      {
+        id: `u${i.toString(36).padStart(9, '0')}`,
+        owner,
+        topic: TOPIC,
+        sink: `kv:b/k${i}`,
+        target: null,
+        filter: null,
+        mode: 'each',
+        hopMax: 4,
+        creditsDay: 0,
+        expires: now + 3_600_000,
+        created: now,
+        cursor: 0,
+      },
+      subs,
+    );
   }
   let onKv: (seq: number) => void = () => undefined;
   const kvDeliver = store.swarm.kvDeliver.bind(store.swarm);
@@ -96,7 +112,12 @@ async function throughput(subs: number, seconds: number): Promise<BusRow & { cpu
     // Every subscription ends at the last line (kv: writes are once per line per subscription).
     while (got < n * subs) await new Promise((r) => setTimeout(r, 5));
     const cpuMs = (cpuMsOf(process.pid) - c0) / Math.max(1, n);
-    return { row: `swarm publish throughput, ${subs} subscription${subs === 1 ? '' : 's'} (cpu ${cpuMs.toFixed(3)} ms/line until delivered)`, perSec: Math.round(n / secs), n, cpuMs };
+    return {
+      row: `swarm publish throughput, ${subs} subscription${subs === 1 ? '' : 's'} (cpu ${cpuMs.toFixed(3)} ms/line until delivered)`,
+      perSec: Math.round(n / secs),
+      n,
+      cpuMs,
+    };
   });
 }
 

@@ -9,7 +9,14 @@ import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 
-export interface WalFacts { writes: number; seconds: number; maxMb: number; endMb: number; settledMb: number; maxStallMs: number }
+export interface WalFacts {
+  writes: number;
+  seconds: number;
+  maxMb: number;
+  endMb: number;
+  settledMb: number;
+  maxStallMs: number;
+}
 
 const size = (f: string) => {
   try {
@@ -32,7 +39,23 @@ export async function benchWal(writes = 50_000): Promise<WalFacts> {
     const t0 = performance.now();
     const ct = randomBytes(1024);
     for (let i = 0; i < writes; i++) {
-      await store.drops.create({ key: randomBytes(32), owner: null, wkey: null, nonce: randomBytes(12), ct, size: 1008, exp: Date.now() + 3_600_000, reads: 3, once: false, masked: 0, ver: 0, created: Date.now() }, Date.now());
+      await store.drops.create(
+        {
+          key: randomBytes(32),
+          owner: null,
+          wkey: null,
+          nonce: randomBytes(12),
+          ct,
+          size: 1008,
+          exp: Date.now() + 3_600_000,
+          reads: 3,
+          once: false,
+          masked: 0,
+          ver: 0,
+          created: Date.now(),
+        },
+        Date.now(),
+      );
       // A server yields between requests: timers (and this sampler) run.
       if (i % 50 === 0) await new Promise((r) => setImmediate(r));
     }
@@ -54,5 +77,7 @@ export async function benchWal(writes = 50_000): Promise<WalFacts> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const f = await benchWal(Number(process.argv[2] || 50_000));
-  console.log(`wal: ${f.writes} writes of 1 KiB in ${f.seconds} s; WAL max ${f.maxMb} MB, at the end ${f.endMb} MB, 3 s later ${f.settledMb} MB; longest event-loop stall ${f.maxStallMs} ms`);
+  console.log(
+    `wal: ${f.writes} writes of 1 KiB in ${f.seconds} s; WAL max ${f.maxMb} MB, at the end ${f.endMb} MB, 3 s later ${f.settledMb} MB; longest event-loop stall ${f.maxStallMs} ms`,
+  );
 }

@@ -11,7 +11,9 @@ const coreDir = join(root, 'src/core');
 export const DOC = join(root, 'docs/architecture.md');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The domain folder (src/core/<folder>) whose source defines an operation `name: '<op>'`. */
@@ -38,20 +40,44 @@ export function tables(): string {
   const rows = OPS.map((op) => ({ op, folder: folder(op.name) }));
   const routes = rows
     .filter((r) => r.op.rest)
-    .map(({ op, folder: f }) => `| \`${op.rest!.method} ${op.rest!.path}\` | \`${op.name}\` | ${op.auth} | \`src/core/${f}\` | ${portsOf(sources, f).map((p) => `\`${p}\``).join(', ') || '—'} |`)
+    .map(
+      ({ op, folder: f }) =>
+        `| \`${op.rest!.method} ${op.rest!.path}\` | \`${op.name}\` | ${op.auth} | \`src/core/${f}\` | ${
+          portsOf(sources, f)
+            .map((p) => `\`${p}\``)
+            .join(', ') || '—'
+        } |`,
+    )
     .sort();
-  const other = rows.filter((r) => !r.op.rest).map(({ op, folder: f }) => `| (no REST route) | \`${op.name}\` | ${op.auth} | \`src/core/${f}\` | ${portsOf(sources, f).map((p) => `\`${p}\``).join(', ') || '—'} |`);
+  const other = rows
+    .filter((r) => !r.op.rest)
+    .map(
+      ({ op, folder: f }) =>
+        `| (no REST route) | \`${op.name}\` | ${op.auth} | \`src/core/${f}\` | ${
+          portsOf(sources, f)
+            .map((p) => `\`${p}\``)
+            .join(', ') || '—'
+        } |`,
+    );
   const prefixes = new Map<string, Set<string>>();
   for (const { op, folder: f } of rows) {
     const p = op.name.split('.')[0]!;
     if (!prefixes.has(p)) prefixes.set(p, new Set());
     prefixes.get(p)!.add(`src/core/${f}`);
   }
-  const prefixRows = [...prefixes].sort(([a], [b]) => a.localeCompare(b)).map(([p, fs]) => `| \`${p}.\` | ${[...fs].sort().map((x) => `\`${x}\``).join(', ')} |`);
+  const prefixRows = [...prefixes]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(
+      ([p, fs]) =>
+        `| \`${p}.\` | ${[...fs]
+          .sort()
+          .map((x) => `\`${x}\``)
+          .join(', ')} |`,
+    );
   return [
     `### Routes, operations and ports (${OPS.length} operations)`,
     '',
-    'Ports are the repositories of `src/core/store.ts` that the operation\'s domain folder reaches.',
+    "Ports are the repositories of `src/core/store.ts` that the operation's domain folder reaches.",
     '',
     '| route | operation | auth | folder | ports |',
     '|---|---|---|---|---|',

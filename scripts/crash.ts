@@ -18,12 +18,29 @@ for (let i = 0; i < rounds * 2; i++) {
   const signal = i % 2 === 0 ? 'SIGKILL' : 'SIGTERM';
   const r = await round({ signal, writers, ackTarget, maxMs, seed: seed + i });
   rows.push(r);
-  const bad = r.lost.length > 0 || r.integrity !== 'ok' || r.refusedButRan.length > 0 || (signal === 'SIGTERM' && (r.fiveXX.length > 0 || r.resetButRan.length > 0));
+  const bad =
+    r.lost.length > 0 || r.integrity !== 'ok' || r.refusedButRan.length > 0 || (signal === 'SIGTERM' && (r.fiveXX.length > 0 || r.resetButRan.length > 0));
   failed ||= bad;
   console.log(
-    [String(i + 1).padStart(5), signal.padEnd(8), String(r.acked).padStart(5), String(r.markers).padStart(7), String(r.resets).padStart(6), String(r.refused).padStart(7), String(r.lost.length).padStart(4), r.integrity.padEnd(9), String(r.fiveXX.length).padStart(3), String(r.resetButRan.length).padStart(9), String(r.refusedButRan.length).padStart(11)].join(' ') + (bad ? '  FAIL' : ''),
+    [
+      String(i + 1).padStart(5),
+      signal.padEnd(8),
+      String(r.acked).padStart(5),
+      String(r.markers).padStart(7),
+      String(r.resets).padStart(6),
+      String(r.refused).padStart(7),
+      String(r.lost.length).padStart(4),
+      r.integrity.padEnd(9),
+      String(r.fiveXX.length).padStart(3),
+      String(r.resetButRan.length).padStart(9),
+      String(r.refusedButRan.length).padStart(11),
+    ].join(' ') + (bad ? '  FAIL' : ''),
   );
-  for (const l of [...r.lost, ...r.fiveXX, ...r.resetButRan.map((m) => `reset but ran: ${m}`), ...r.refusedButRan.map((m) => `refused but ran: ${m}`)].slice(0, 10)) console.log(`      ${l}`);
+  for (const l of [...r.lost, ...r.fiveXX, ...r.resetButRan.map((m) => `reset but ran: ${m}`), ...r.refusedButRan.map((m) => `refused but ran: ${m}`)].slice(
+    0,
+    10,
+  ))
+    console.log(`      ${l}`);
 }
 const byOp: Record<string, number> = {};
 for (const r of rows) for (const [k, v] of Object.entries(r.byOp)) byOp[k] = (byOp[k] ?? 0) + v;

@@ -127,7 +127,11 @@ async function lookupAll(url: string, items: EvalItem[], concurrency = 4): Promi
       const i = next++;
       if (i >= items.length) return;
       const item = items[i]!;
-      const res = await fetch(`${url}/e`, { method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8', accept: 'application/json' }, body: item.output });
+      const res = await fetch(`${url}/e`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain; charset=utf-8', accept: 'application/json' },
+        body: item.output,
+      });
       const text = await res.text();
       let body: unknown = null;
       try {
@@ -160,8 +164,13 @@ function table(title: string, rows: Array<[string, Figures]>): string {
   const head = ['', ...COLS.map(([, h]) => h)];
   // A figure over no items reads '-' (a kind's row has no one-line quotes, the none row no labelled items).
   const over: Partial<Record<keyof Figures, (f: Figures) => number>> = {
-    top1: (f) => f.labelled, wrongOnLabelled: (f) => f.labelled, recall3: (f) => f.labelled, mrr: (f) => f.labelled,
-    wrongOnNone: (f) => f.none, onelineTop1: (f) => f.oneline, wholeTop1: (f) => f.labelled - f.oneline,
+    top1: (f) => f.labelled,
+    wrongOnLabelled: (f) => f.labelled,
+    recall3: (f) => f.labelled,
+    mrr: (f) => f.labelled,
+    wrongOnNone: (f) => f.none,
+    onelineTop1: (f) => f.oneline,
+    wholeTop1: (f) => f.labelled - f.oneline,
   };
   const body = rows.map(([name, f]) => [name, ...COLS.map(([k]) => (over[k]?.(f) === 0 ? '-' : String(f[k])))]);
   const w = head.map((_, i) => Math.max(...[head, ...body].map((r) => r[i]!.length)));
@@ -195,7 +204,17 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const sets: SetName[] = args.set === 'all' ? ['main', 'holdout'] : [args.set];
   const dir = mkdtempSync(join(tmpdir(), 'cx-eval-'));
-  const config = loadConfig({ CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_BASE_URL: 'http://commons.test', CX_QUOTA_MULT: '100000', CX_SHED: '0', CX_LOG_LEVEL: 'warn', CX_GIT_MIRROR: '0' });
+  const config = loadConfig({
+    CX_DATA: dir,
+    PORT: '0',
+    CATALOG_PORT: '0',
+    HOST: '127.0.0.1',
+    CX_BASE_URL: 'http://commons.test',
+    CX_QUOTA_MULT: '100000',
+    CX_SHED: '0',
+    CX_LOG_LEVEL: 'warn',
+    CX_GIT_MIRROR: '0',
+  });
   const running = await startServer(config, { logger: false });
   const summary: Record<string, { all: Figures; byEco: Record<string, Figures>; byKind: Record<string, Figures> }> = {};
   const misses: string[] = [];
@@ -213,7 +232,8 @@ async function main(): Promise<void> {
       if (args.verbose) {
         for (const o of outs) {
           const got = o.reply.given ? o.reply.candidates[0] : o.reply.status === 404 ? '404' : `no fix (${o.reply.match})`;
-          if (o.reply.given ? got !== o.item.expect : o.item.expect !== null) misses.push(`${set} ${o.item.id} [${o.item.kind} ${o.item.eco}] want ${o.item.expect ?? '(none)'} | got ${got}`);
+          if (o.reply.given ? got !== o.item.expect : o.item.expect !== null)
+            misses.push(`${set} ${o.item.id} [${o.item.kind} ${o.item.eco}] want ${o.item.expect ?? '(none)'} | got ${got}`);
         }
       }
     }

@@ -16,8 +16,20 @@ try {
   const index = await runExport(core);
   const dates = await store.exportFiles.dates();
   const files = index.files.map((f) => ({ name: f.name, size: f.size, sha256: f.sha256, rows: f.rows }));
-  console.log(listingText({ date: index.date, generated: index.generated, files, bytes: files.reduce((n, f) => n + f.size, 0), license: index.license, kid: index.kid, kept: dates }));
-  console.log(`written in ${((performance.now() - t0) / 1000).toFixed(1)} s to ${config.dataDir}/export/${index.date}${index.withheld ? `; ${index.withheld} rows withheld by the scrubber` : ''}`);
+  console.log(
+    listingText({
+      date: index.date,
+      generated: index.generated,
+      files,
+      bytes: files.reduce((n, f) => n + f.size, 0),
+      license: index.license,
+      kid: index.kid,
+      kept: dates,
+    }),
+  );
+  console.log(
+    `written in ${((performance.now() - t0) / 1000).toFixed(1)} s to ${config.dataDir}/export/${index.date}${index.withheld ? `; ${index.withheld} rows withheld by the scrubber` : ''}`,
+  );
 } finally {
   await store.close();
 }

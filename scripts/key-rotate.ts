@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     return;
   }
   const ext = externalSecrets(process.env);
-  let r;
+  let r: ReturnType<typeof rotateRing>;
   let next: string;
   if (!ext) {
     r = rotateRing(config.keys);
@@ -77,7 +77,9 @@ async function main(): Promise<void> {
   try {
     await record({ signing: ringPrint(r) }, config);
   } catch (err) {
-    console.error(`key:rotate: the new key is kept but its fingerprint was not recorded (${err instanceof Error ? err.message : String(err)}): run npm run key:rotate -- --record with the new secrets`);
+    console.error(
+      `key:rotate: the new key is kept but its fingerprint was not recorded (${err instanceof Error ? err.message : String(err)}): run npm run key:rotate -- --record with the new secrets`,
+    );
     process.exit(1);
   }
   console.log(`next: ${next}; then send a root certificate of kid ${r.kid} to POST /admin/online-key (see /signing)`);

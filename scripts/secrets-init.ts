@@ -29,5 +29,7 @@ for (const n of SECRET_NAMES) {
   values[n] = v ?? newSecret(n);
 }
 writeSecretsFile(file, values);
-console.log(`ok wrote ${file} (0600): ${taken.length ? `${taken.join(', ')} from ${dir}, ` : ''}${SECRET_NAMES.filter((n) => !taken.includes(n)).join(', ') || 'nothing'} new`);
+console.log(
+  `ok wrote ${file} (0600): ${taken.length ? `${taken.join(', ')} from ${dir}, ` : ''}${SECRET_NAMES.filter((n) => !taken.includes(n)).join(', ') || 'nothing'} new`,
+);
 console.log(`next: start every replica with CX_SECRETS_FILE=${file} (the same content on each host)`);

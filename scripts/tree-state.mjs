@@ -35,7 +35,8 @@ function snapshot(top) {
     // A rename lists its source next: that path is gone.
     if (code[0] === 'R' || code[0] === 'C') entries[parts[++i]] = 'deleted';
     const abs = join(top, path);
-    entries[path] = existsSync(abs) && statSync(abs).isFile() ? createHash('sha256').update(readFileSync(abs)).digest('hex') : existsSync(abs) ? 'dir' : 'deleted';
+    entries[path] =
+      existsSync(abs) && statSync(abs).isFile() ? createHash('sha256').update(readFileSync(abs)).digest('hex') : existsSync(abs) ? 'dir' : 'deleted';
   }
   return entries;
 }
@@ -58,8 +59,13 @@ if (cmd === 'save') {
   const after = snapshot(top);
   const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((p) => before[p] !== after[p]).sort();
   if (changed.length) {
-    console.error(`tree-state: the test run changed the checkout (tests must write to ignored folders such as .tmp/; committed artifacts change only when asked, e.g. UPDATE_SCREENSHOTS=1):`);
-    for (const p of changed) console.error(`  ${after[p] === undefined ? 'restored' : before[p] === undefined ? (after[p] === 'deleted' ? 'deleted' : 'new or changed') : after[p] === 'deleted' ? 'deleted' : 'changed'} ${p}`);
+    console.error(
+      `tree-state: the test run changed the checkout (tests must write to ignored folders such as .tmp/; committed artifacts change only when asked, e.g. UPDATE_SCREENSHOTS=1):`,
+    );
+    for (const p of changed)
+      console.error(
+        `  ${after[p] === undefined ? 'restored' : before[p] === undefined ? (after[p] === 'deleted' ? 'deleted' : 'new or changed') : after[p] === 'deleted' ? 'deleted' : 'changed'} ${p}`,
+      );
     process.exit(1);
   }
   console.log('tree-state: the checkout is as the test run found it');

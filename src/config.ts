@@ -149,7 +149,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     host: env.HOST || '0.0.0.0',
     dataDir,
     baseUrl: (env.CX_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
-    allowedHosts: env.CX_ALLOWED_HOSTS ? env.CX_ALLOWED_HOSTS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : null,
+    allowedHosts: env.CX_ALLOWED_HOSTS
+      ? env.CX_ALLOWED_HOSTS.split(',')
+          .map((s) => s.trim().toLowerCase())
+          .filter(Boolean)
+      : null,
     trustProxy: !trust || trust === '0' || trust === 'false' ? false : trust === '1' || trust === 'true' ? true : trust,
     operatorTokens: tokens,
     operatorTokenFile,
@@ -207,6 +211,7 @@ function databaseUrlOf(v: string | undefined, name: string): string | null {
   } catch {
     /* said below */
   }
-  if (!u || !/^postgres(ql)?:$/.test(u.protocol) || !u.hostname) throw new Error(`config: ${name} must be a postgres://user[:password]@host[:port]/database URL`);
+  if (!u || !/^postgres(ql)?:$/.test(u.protocol) || !u.hostname)
+    throw new Error(`config: ${name} must be a postgres://user[:password]@host[:port]/database URL`);
   return s;
 }

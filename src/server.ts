@@ -84,7 +84,12 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
   const core = buildCore(config, store, log, opts.now ? { now: opts.now, random: randomBytes } : undefined, runner);
-  const stopKats = startWorker<{ name: string; ver: number }>(store.jobs, KAT_QUEUE, async (job) => void (await runKats(core, job.payload.name, job.payload.ver, job)), { log });
+  const stopKats = startWorker<{ name: string; ver: number }>(
+    store.jobs,
+    KAT_QUEUE,
+    async (job) => void (await runKats(core, job.payload.name, job.payload.ver, job)),
+    { log },
+  );
   // The server is a donor by default: one replica of every replicated job.
   const stopDonor = startWorker<{ job: string }>(store.jobs, DONATE_QUEUE, (job) => serverDonate(core, job.payload.job), { log, concurrency: 2 });
   // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).
@@ -143,7 +148,8 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
     catalog,
     url: local(addr),
     catalogUrl: local(caddr),
-    metricsUrl: maddr && typeof maddr === 'object' ? `http://${local(maddr.family === 'IPv6' ? `[${maddr.address}]` : maddr.address)}:${maddr.port}/metrics` : null,
+    metricsUrl:
+      maddr && typeof maddr === 'object' ? `http://${local(maddr.family === 'IPv6' ? `[${maddr.address}]` : maddr.address)}:${maddr.port}/metrics` : null,
     async drain(unreadyMs) {
       core.ready.drain();
       await new Promise((r) => setTimeout(r, unreadyMs));
@@ -181,7 +187,13 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
  */
 export async function openStore(config: Config): Promise<Store> {
   if (!config.databaseUrl) return openSqliteStore(config.dataDir, config.sync, config.workspaceKey);
-  return openPgStore(config.databaseUrl, { max: config.databasePool, sessionUrl: config.databaseSessionUrl ?? undefined, prepare: config.databasePrepare, workspaceKey: config.workspaceKey, dataDir: config.dataDir });
+  return openPgStore(config.databaseUrl, {
+    max: config.databasePool,
+    sessionUrl: config.databaseSessionUrl ?? undefined,
+    prepare: config.databasePrepare,
+    workspaceKey: config.workspaceKey,
+    dataDir: config.dataDir,
+  });
 }
 
 async function main(): Promise<void> {

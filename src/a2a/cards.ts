@@ -40,7 +40,8 @@ export interface CardPair {
   v10json: unknown;
 }
 
-const requirements = (sec: Record<string, string[]>[] | undefined) => (sec ?? []).map((r) => ({ schemes: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, { list: v }])) }));
+const requirements = (sec: Record<string, string[]>[] | undefined) =>
+  (sec ?? []).map((r) => ({ schemes: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, { list: v }])) }));
 
 function pair(c: Card03): CardPair {
   const interfaces = ['1.0', '0.3'].map((protocolVersion) => ({ url: c.url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion }));
@@ -53,12 +54,24 @@ function pair(c: Card03): CardPair {
     documentationUrl: c.documentationUrl,
     capabilities: { streaming: c.capabilities.streaming, pushNotifications: c.capabilities.pushNotifications, extensions: [], extendedAgentCard: false },
     securitySchemes: Object.fromEntries(
-      Object.entries(c.securitySchemes).map(([k, s]) => [k, { scheme: { $case: 'httpAuthSecurityScheme', value: { description: s.description ?? '', scheme: s.scheme, bearerFormat: s.bearerFormat ?? '' } } }]),
+      Object.entries(c.securitySchemes).map(([k, s]) => [
+        k,
+        { scheme: { $case: 'httpAuthSecurityScheme', value: { description: s.description ?? '', scheme: s.scheme, bearerFormat: s.bearerFormat ?? '' } } },
+      ]),
     ),
     securityRequirements: requirements(c.security),
     defaultInputModes: c.defaultInputModes,
     defaultOutputModes: c.defaultOutputModes,
-    skills: c.skills.map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags, examples: s.examples ?? [], inputModes: s.inputModes ?? [], outputModes: s.outputModes ?? [], securityRequirements: requirements(s.security) })),
+    skills: c.skills.map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      tags: s.tags,
+      examples: s.examples ?? [],
+      inputModes: s.inputModes ?? [],
+      outputModes: s.outputModes ?? [],
+      securityRequirements: requirements(s.security),
+    })),
     signatures: [],
     iconUrl: undefined,
   };

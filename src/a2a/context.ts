@@ -53,6 +53,11 @@ export const anonOwner = (net: string) => `~${net}`;
 
 /** A context acting for a task's owner outside any request (answers, repairs at start-up). */
 export function ownerContext(owner: string, agent: string): ServerCallContext {
-  const caller: Caller = { identity: owner ? { id: owner, name: null, created: 0, rep: 0, confirmed: 0, frozen: false } : null, tokenClass: null, operator: null, powPaid: false };
+  const caller: Caller = {
+    identity: owner ? { id: owner, name: null, created: 0, rep: 0, confirmed: 0, frozen: false } : null,
+    tokenClass: null,
+    operator: null,
+    powPaid: false,
+  };
   return callContext({ creds: {}, caller, net: 'internal', reqId: '-', agent }, '0.3');
 }

@@ -75,7 +75,9 @@ interface Pending {
 function missingFields(op: Operation, input: Record<string, unknown>): string[] {
   const r = op.input.safeParse(input);
   if (r.success) return [];
-  const missing = r.error.issues.filter((i) => i.code === 'invalid_type' && i.path.length === 1 && input[String(i.path[0])] === undefined).map((i) => String(i.path[0]));
+  const missing = r.error.issues
+    .filter((i) => i.code === 'invalid_type' && i.path.length === 1 && input[String(i.path[0])] === undefined)
+    .map((i) => String(i.path[0]));
   return missing.length === r.error.issues.length ? missing : [];
 }
 
@@ -89,7 +91,11 @@ export class SkillExecutor implements AgentExecutor {
   private next: NextLines;
   private skillIds: ReadonlySet<string>;
 
-  constructor(private core: Core, private skills: Skills, private fresh?: NewTasks) {
+  constructor(
+    private core: Core,
+    private skills: Skills,
+    private fresh?: NewTasks,
+  ) {
     // Every operation's route: one reached through another skill (`via`) names that skill.
     this.next = new NextLines(skills.ops);
     this.skillIds = new Set(skills.list.map((s) => s.op.name));
@@ -105,7 +111,9 @@ export class SkillExecutor implements AgentExecutor {
     const c = contentOfCore(rc.userMessage.parts);
     const pending = (rc.task?.metadata?.cx as Pending | null | undefined) ?? null;
     const paused = pending ? this.skills.skill(pending.skill) : undefined;
-    const plan = paused ? ({ kind: 'call', op: paused.op, input: this.skills.resume(paused.op, pending!.input, pending!.missing, c) } as const) : this.skills.resolve(c);
+    const plan = paused
+      ? ({ kind: 'call', op: paused.op, input: this.skills.resume(paused.op, pending!.input, pending!.missing, c) } as const)
+      : this.skills.resolve(c);
     const { taskId, contextId } = rc;
     this.contexts.set(taskId, contextId);
     // Paused tasks may never resume: keep the map as bounded as the live buses.
@@ -116,10 +124,20 @@ export class SkillExecutor implements AgentExecutor {
       if (state !== TaskState.TASK_STATE_INPUT_REQUIRED) this.contexts.delete(taskId);
       bus.publish(statusEvent(taskId, contextId, state, message, metadata));
     };
-    const fail = (line: string, data: object) => done(TaskState.TASK_STATE_FAILED, agentMessage(taskId, contextId, [textPart(line), dataPart(data)]), { cx: null });
+    const fail = (line: string, data: object) =>
+      done(TaskState.TASK_STATE_FAILED, agentMessage(taskId, contextId, [textPart(line), dataPart(data)]), { cx: null });
 
     if (plan.kind === 'help') {
-      bus.publish(artifactEvent(taskId, contextId, { artifactId: 'result', name: 'help', description: 'skills and commands', parts: [textPart(this.skills.helpText())], metadata: undefined, extensions: [] }));
+      bus.publish(
+        artifactEvent(taskId, contextId, {
+          artifactId: 'result',
+          name: 'help',
+          description: 'skills and commands',
+          parts: [textPart(this.skills.helpText())],
+          metadata: undefined,
+          extensions: [],
+        }),
+      );
       return done(TaskState.TASK_STATE_COMPLETED);
     }
     if (plan.kind === 'bad') return fail(`err bad ${plan.detail}`, { error: 'bad', detail: plan.detail, status: 400 });
@@ -132,7 +150,13 @@ export class SkillExecutor implements AgentExecutor {
     }
     const stop = new AbortController();
     try {
-      const { out, ctx, input } = await invoke(this.core, plan.op, plan.input, { creds: facts.creds, net: facts.net, reqId: facts.reqId, face: 'a2a', signal: stop.signal });
+      const { out, ctx, input } = await invoke(this.core, plan.op, plan.input, {
+        creds: facts.creds,
+        net: facts.net,
+        reqId: facts.reqId,
+        face: 'a2a',
+        signal: stop.signal,
+      });
       if (this.canceled.has(taskId)) return done(TaskState.TASK_STATE_COMPLETED);
       const spec = plan.op.stream;
       if (spec) {
@@ -141,18 +165,42 @@ export class SkillExecutor implements AgentExecutor {
         this.streams.set(taskId, stop);
         const c = await collect(itemsOf(out), boundsOf(spec, input), stop, (it) => {
           bus.publish(
-            artifactEvent(taskId, contextId, { artifactId: `item-${it.id}`, name: plan.op.name, description: `item ${it.id}`, parts: [textPart(spec.text(it.item, ctx)), dataPart({ id: it.id, item: it.item })], metadata: undefined, extensions: [] }),
+            artifactEvent(taskId, contextId, {
+              artifactId: `item-${it.id}`,
+              name: plan.op.name,
+              description: `item ${it.id}`,
+              parts: [textPart(spec.text(it.item, ctx)), dataPart({ id: it.id, item: it.item })],
+              metadata: undefined,
+              extensions: [],
+            }),
           );
         }).finally(() => this.streams.delete(taskId));
         if (this.canceled.has(taskId)) return done(TaskState.TASK_STATE_COMPLETED);
-        bus.publish(artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(this.faceText(collectedText(plan.op, c, ctx))), dataPart(c)], metadata: undefined, extensions: [] }));
+        bus.publish(
+          artifactEvent(taskId, contextId, {
+            artifactId: 'result',
+            name: plan.op.name,
+            description: plan.op.title,
+            parts: [textPart(this.faceText(collectedText(plan.op, c, ctx))), dataPart(c)],
+            metadata: undefined,
+            extensions: [],
+          }),
+        );
         return done(TaskState.TASK_STATE_COMPLETED, undefined, pending ? { cx: null } : undefined);
       }
       bus.publish(
-        artifactEvent(taskId, contextId, { artifactId: 'result', name: plan.op.name, description: plan.op.title, parts: [textPart(this.faceText(plan.op.text(out, ctx))), dataPart(out)], metadata: undefined, extensions: [] }),
+        artifactEvent(taskId, contextId, {
+          artifactId: 'result',
+          name: plan.op.name,
+          description: plan.op.title,
+          parts: [textPart(this.faceText(plan.op.text(out, ctx))), dataPart(out)],
+          metadata: undefined,
+          extensions: [],
+        }),
       );
       // Free text is a conversation: the task waits for more words (each searches again) or a cancel.
-      if (plan.kind === 'call' && 'free' in plan && plan.free) return done(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(taskId, contextId, [textPart(FREE_NEXT)]), { cx: null });
+      if (plan.kind === 'call' && 'free' in plan && plan.free)
+        return done(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(taskId, contextId, [textPart(FREE_NEXT)]), { cx: null });
       done(TaskState.TASK_STATE_COMPLETED, undefined, pending ? { cx: null } : undefined);
     } catch (err) {
       const cx = asCxError(err, facts.reqId);
@@ -167,7 +215,9 @@ export class SkillExecutor implements AgentExecutor {
     this.contexts.delete(taskId);
     this.canceled.add(taskId);
     this.streams.get(taskId)?.abort();
-    bus.publish(statusEvent(taskId, contextId, TaskState.TASK_STATE_CANCELED, agentMessage(taskId, contextId, [textPart('canceled by the sender')]), { cx: null }));
+    bus.publish(
+      statusEvent(taskId, contextId, TaskState.TASK_STATE_CANCELED, agentMessage(taskId, contextId, [textPart('canceled by the sender')]), { cx: null }),
+    );
     // An execution still running sees the flag; an idle (input-required) task has none to clear it.
     setTimeout(() => this.canceled.delete(taskId), 60_000).unref();
   }
@@ -177,7 +227,11 @@ export class SkillExecutor implements AgentExecutor {
 export class HostedExecutor implements AgentExecutor {
   private contexts = new Map<string, string>();
 
-  constructor(private core: Core, private buses: BusManager, private fresh?: NewTasks) {}
+  constructor(
+    private core: Core,
+    private buses: BusManager,
+    private fresh?: NewTasks,
+  ) {}
 
   remember(taskId: string, contextId: string): void {
     this.contexts.set(taskId, contextId);
@@ -198,7 +252,9 @@ export class HostedExecutor implements AgentExecutor {
     const followUp = !!rc.task;
     // The inbox write is an operation like any other: auth, quota and scrub in the one pipeline.
     const meta = { creds: facts.creds, net: facts.net, reqId: facts.reqId, face: 'a2a' as const };
-    const r = await invoke(this.core, hostedMessageOp, { agent: facts.agent, task: rc.taskId, text, follow_up: followUp }, meta).catch((err: unknown) => ({ err }));
+    const r = await invoke(this.core, hostedMessageOp, { agent: facts.agent, task: rc.taskId, text, follow_up: followUp }, meta).catch((err: unknown) => ({
+      err,
+    }));
     if ('err' in r) {
       const { err } = r;
       const cx = asCxError(err, facts.reqId);
@@ -220,7 +276,9 @@ export class HostedExecutor implements AgentExecutor {
     this.remember(rc.taskId, rc.contextId);
     this.buses.watchTask(rc.taskId, r.out.from, facts.agent);
     openTask(rc, bus, TaskState.TASK_STATE_WORKING, { agent: facts.agent }, this.fresh);
-    bus.publish(statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_WORKING, agentMessage(rc.taskId, rc.contextId, [textPart(hostedMessageOp.text(r.out, r.ctx))])));
+    bus.publish(
+      statusEvent(rc.taskId, rc.contextId, TaskState.TASK_STATE_WORKING, agentMessage(rc.taskId, rc.contextId, [textPart(hostedMessageOp.text(r.out, r.ctx))])),
+    );
   }
 
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {

@@ -3,7 +3,14 @@
 // restart), a hook after a cancel (to close the hosted inbox item and the buses), cancel answered
 // per wire (1.0 idempotent, 0.3 table), and subscribe streams that carry one Task only.
 import {
-  TaskState, type AgentCard, type CancelTaskRequest, type GetTaskPushNotificationConfigRequest, type StreamResponse, type SubscribeToTaskRequest, type Task, type TaskPushNotificationConfig,
+  TaskState,
+  type AgentCard,
+  type CancelTaskRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+  type TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import { PushNotificationNotSupportedError, TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, type AgentExecutor, type PushNotificationSender, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
@@ -39,7 +46,8 @@ export class CxRequestHandler extends DefaultRequestHandler {
     const before = params.id ? await this.parts.tasks.load(params.id, ctx) : undefined;
     // 1.0 (§3.3.1): cancel is idempotent, a canceled task is answered as it is (the SDK does so).
     // 0.3's error table: a task already in a terminal state, canceled included, is -32002.
-    if (ctx.requestedVersion === '0.3' && before?.status?.state === TaskState.TASK_STATE_CANCELED) throw new TaskNotCancelableError(`Task not cancelable: ${params.id} is already canceled`);
+    if (ctx.requestedVersion === '0.3' && before?.status?.state === TaskState.TASK_STATE_CANCELED)
+      throw new TaskNotCancelableError(`Task not cancelable: ${params.id} is already canceled`);
     const live = this.parts.buses.getByTaskId(params.id, ctx) !== undefined;
     const task = await super.cancelTask(params, ctx);
     // Without a live bus (e.g. after a restart) the SDK stores the cancel but notifies no webhook.

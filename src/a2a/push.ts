@@ -1,7 +1,13 @@
 // Push notifications: only public http(s) targets, checked when a config is set and again on the
 // address actually connected (DNS rebinding), with the token header, a timeout and bounded retries.
 import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
-import { V1PushNotificationSerializer, type PushNotificationSender, type PushNotificationSerializer, type ServerCallContext, type StoredPushNotificationConfig } from '@a2a-js/sdk/server';
+import {
+  V1PushNotificationSerializer,
+  type PushNotificationSender,
+  type PushNotificationSerializer,
+  type ServerCallContext,
+  type StoredPushNotificationConfig,
+} from '@a2a-js/sdk/server';
 import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { lookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
@@ -36,15 +42,33 @@ const in6 = (n: bigint, nets: { base: bigint; bits: number }[]) => nets.some(({ 
 // Everything that is not a public unicast IPv4 address: this network, private, CGNAT, loopback,
 // link-local, IETF protocol assignments, documentation, 6to4 relay, benchmarking, multicast, reserved.
 const NOT_PUBLIC_4 = nets4([
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ]);
 // IPv6: only global unicast (2000::/3) can be public. That alone refuses ::, ::1, the IPv4-compatible
 // ::/96 and mapped ::ffff:0:0/96 forms, SIIT, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), discard-only,
 // unique-local, link-local, site-local and multicast. Inside 2000::/3: IETF special purpose (Teredo
 // among them), documentation (both prefixes) and 6to4 (it embeds any IPv4 address) are refused too.
 const GLOBAL_6 = nets6([['2000::', 3]]);
-const NOT_PUBLIC_6 = nets6([['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['3fff::', 20]]);
+const NOT_PUBLIC_6 = nets6([
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['3fff::', 20],
+]);
 const LOOP4 = nets4([['127.0.0.0', 8]]);
 const LOOP6 = v6('::1');
 
@@ -82,9 +106,11 @@ export async function checkPushUrl(raw: string, allowLoopback: boolean, resolve:
   if (url.username || url.password) throw new PushTargetError('push url: no credentials in the URL, use authentication or token');
   if (raw.length > 2048) throw new PushTargetError('push url: at most 2048 chars');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addrs = isIP(host) ? [{ address: host }] : await resolve(host).catch(() => {
-    throw new PushTargetError('push url: host does not resolve');
-  });
+  const addrs = isIP(host)
+    ? [{ address: host }]
+    : await resolve(host).catch(() => {
+        throw new PushTargetError('push url: host does not resolve');
+      });
   if (!addrs.length || addrs.some((a) => !addressAllowed(a.address, allowLoopback))) throw new PushTargetError('push url: only public addresses are allowed');
   return url;
 }
@@ -96,11 +122,15 @@ function guardedLookup(allowLoopback: boolean, resolve?: Resolve): LookupFunctio
       ? resolve(hostname).then((r) => r.map((a) => ({ address: a.address, family: isIP(a.address) })))
       : new Promise((ok, no) => lookup(hostname, { ...options, all: true }, (err, addrs) => (err ? no(err) : ok(addrs))));
   return (hostname, options, cb) => {
-    all(hostname, options).then((list) => {
-      if (!list.length || list.some((a) => !addressAllowed(a.address, allowLoopback))) return cb(new PushTargetError('push target is not a public address'), '', 0);
-      if ((options as { all?: boolean }).all) return (cb as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      cb(null, list[0]!.address, list[0]!.family);
-    }, (err: NodeJS.ErrnoException) => cb(err, '', 0));
+    all(hostname, options).then(
+      (list) => {
+        if (!list.length || list.some((a) => !addressAllowed(a.address, allowLoopback)))
+          return cb(new PushTargetError('push target is not a public address'), '', 0);
+        if ((options as { all?: boolean }).all) return (cb as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+        cb(null, list[0]!.address, list[0]!.family);
+      },
+      (err: NodeJS.ErrnoException) => cb(err, '', 0),
+    );
   };
 }
 
@@ -132,7 +162,10 @@ export class PushSender implements PushNotificationSender {
   /** One chain per task keeps a task's notifications in order. */
   private chains = new Map<string, Promise<void>>();
   private lookupFn: LookupFunction;
-  constructor(private store: PushConfigSource, private opts: PushOptions) {
+  constructor(
+    private store: PushConfigSource,
+    private opts: PushOptions,
+  ) {
     this.lookupFn = guardedLookup(opts.allowLoopback, opts.resolve);
   }
 
@@ -185,11 +218,15 @@ export class PushSender implements PushNotificationSender {
   private post(url: URL, body: string, headers: Record<string, string>): Promise<number> {
     const req = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
-      const r = req(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: this.lookupFn, timeout: this.opts.timeoutMs }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      });
+      const r = req(
+        url,
+        { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: this.lookupFn, timeout: this.opts.timeoutMs },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', reject);
+        },
+      );
       r.on('timeout', () => r.destroy(new Error('push timeout')));
       r.on('error', (err) => reject((err as Error & { cause?: unknown }).cause instanceof PushTargetError ? (err as { cause: Error }).cause : err));
       r.end(body);

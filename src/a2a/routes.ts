@@ -34,13 +34,29 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
   const card = commonsCard(base, core.version, skills);
   const tasks = new SqliteTaskStore(store.a2a, core.now);
   const pushStore = new SqlitePushStore(store.a2a, core.now, config.a2aPushAllowLoopback, opts.resolve);
-  const sender = new PushSender(pushStore, { allowLoopback: config.a2aPushAllowLoopback, timeoutMs: limit('a2a.push_timeout') * 1000, tries: limit('a2a.push_tries'), log: core.log, resolve: opts.resolve });
+  const sender = new PushSender(pushStore, {
+    allowLoopback: config.a2aPushAllowLoopback,
+    timeoutMs: limit('a2a.push_timeout') * 1000,
+    tries: limit('a2a.push_tries'),
+    log: core.log,
+    resolve: opts.resolve,
+  });
   const buses = new BusManager(limit('a2a.live'));
   const hostedExec = new HostedExecutor(core, buses, tasks);
 
-  const commons = endpoint(new CxRequestHandler({ card: card.v10, tasks, executor: new SkillExecutor(core, skills, tasks), buses, push: { store: pushStore, sender } }));
+  const commons = endpoint(
+    new CxRequestHandler({ card: card.v10, tasks, executor: new SkillExecutor(core, skills, tasks), buses, push: { store: pushStore, sender } }),
+  );
   // One handler serves every hosted agent; the agent is part of each call's scope.
-  const generic = hostedCard(base, core.version, { id: 'agent', name: 'hosted agent', description: 'hosted agent', tags: [], inbound: true, created: 0, updated: 0 });
+  const generic = hostedCard(base, core.version, {
+    id: 'agent',
+    name: 'hosted agent',
+    description: 'hosted agent',
+    tags: [],
+    inbound: true,
+    created: 0,
+    updated: 0,
+  });
   const hosted = endpoint(
     new CxRequestHandler({
       card: generic.v10,
@@ -63,7 +79,14 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
     const events =
       e.state === 'completed'
         ? [
-            artifactEvent(task.id, task.contextId, { artifactId: 'answer', name: 'answer', description: `answer from ${e.agent} (untrusted)`, parts: [textPart(e.text)], metadata: undefined, extensions: [] }),
+            artifactEvent(task.id, task.contextId, {
+              artifactId: 'answer',
+              name: 'answer',
+              description: `answer from ${e.agent} (untrusted)`,
+              parts: [textPart(e.text)],
+              metadata: undefined,
+              extensions: [],
+            }),
             statusEvent(task.id, task.contextId, TaskState.TASK_STATE_COMPLETED),
           ]
         : [statusEvent(task.id, task.contextId, TaskState.TASK_STATE_REJECTED, agentMessage(task.id, task.contextId, [textPart(e.text)]))];

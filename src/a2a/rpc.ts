@@ -2,7 +2,13 @@
 // takes one call), the per-request limits, the checks that must answer before anything runs
 // (401, text parts only, inbound closed) and SSE for the streaming methods.
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { ContentTypeNotSupportedError, PushNotificationNotSupportedError, RequestMalformedError, UnsupportedOperationError, VersionNotSupportedError } from '@a2a-js/sdk/errors';
+import {
+  ContentTypeNotSupportedError,
+  PushNotificationNotSupportedError,
+  RequestMalformedError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+} from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import { taskStateToJSON, type TaskState } from '@a2a-js/sdk';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -75,7 +81,14 @@ function stateNames(message: string, wire: Wire): string {
   return message.replace(/\bstate \((\d+)\)/g, (all, n: string) => {
     const name = taskStateToJSON(Number(n) as TaskState);
     if (name === 'UNRECOGNIZED') return all;
-    return `state (${wire === '1.0' ? name : name.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-')})`;
+    return `state (${
+      wire === '1.0'
+        ? name
+        : name
+            .replace(/^TASK_STATE_/, '')
+            .toLowerCase()
+            .replace(/_/g, '-')
+    })`;
   });
 }
 
@@ -88,11 +101,22 @@ type Vetted = { call: Record<string, unknown>; id: Id; notify: boolean } | { ans
 
 export class Rpc {
   /** `flushed` resolves once every task saved so far is stored: nothing is answered before that. */
-  constructor(private core: Core, private flushed: () => Promise<void>) {}
+  constructor(
+    private core: Core,
+    private flushed: () => Promise<void>,
+  ) {}
 
   async serve(req: FastifyRequest, reply: FastifyReply, ep: Endpoint, target: Target): Promise<unknown> {
     const wire = wireOf(req.headers['a2a-version']);
-    if (!wire) return this.json(reply, { jsonrpc: '2.0', id: null, error: mapError('1.0', new VersionNotSupportedError(`A2A-Version ${String(req.headers['a2a-version']).slice(0, 20)} not supported: use 0.3 (default) or 1.0`)) });
+    if (!wire)
+      return this.json(reply, {
+        jsonrpc: '2.0',
+        id: null,
+        error: mapError(
+          '1.0',
+          new VersionNotSupportedError(`A2A-Version ${String(req.headers['a2a-version']).slice(0, 20)} not supported: use 0.3 (default) or 1.0`),
+        ),
+      });
     // The 1.0 JSON-RPC binding names its media type; 0.3 clients were never told, so they are read leniently.
     if (wire === '1.0' && !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(String(req.headers['content-type'] ?? ''))) {
       return this.json(reply, { jsonrpc: '2.0', id: null, error: mapError(wire, new ContentTypeNotSupportedError('Content-Type: send application/json')) });
@@ -107,7 +131,8 @@ export class Rpc {
     const batch = Array.isArray(body);
     const calls: unknown[] = batch ? (body as unknown[]) : [body];
     if (batch && calls.length === 0) return this.json(reply, fault(null, -32600, 'Invalid Request: empty batch'));
-    if (calls.length > limit('a2a.batch')) return this.json(reply, fault(null, -32600, `Invalid Request: batch of ${calls.length}, at most ${limit('a2a.batch')} calls`));
+    if (calls.length > limit('a2a.batch'))
+      return this.json(reply, fault(null, -32600, `Invalid Request: batch of ${calls.length}, at most ${limit('a2a.batch')} calls`));
 
     // Credentials are checked once, before any call runs: a bad token is a 401 for the request.
     const creds = credentialsOf(req);
@@ -149,7 +174,8 @@ export class Rpc {
     }
     const notify = !('id' in c);
     const method = c.method;
-    if (target.kind === 'hosted' && !HOSTED[wire].has(method)) return { answer: fault(id, -32601, `Method not found: a hosted agent serves ${[...HOSTED[wire]].join(', ')}`), notify };
+    if (target.kind === 'hosted' && !HOSTED[wire].has(method))
+      return { answer: fault(id, -32601, `Method not found: a hosted agent serves ${[...HOSTED[wire]].join(', ')}`), notify };
     if (batch && STREAMING.has(method)) return { answer: fault(id, -32600, `Invalid Request: ${method} streams and cannot be batched`), notify };
     // Anonymous tasks are found by id only (within their network): listing needs an identity.
     if (method === 'ListTasks' && !facts.caller.identity) throw authError(this.core, 'ListTasks needs a token: anonymous tasks are found by id only');
@@ -166,13 +192,15 @@ export class Rpc {
     const err = (e: Error): Vetted => ({ answer: { jsonrpc: '2.0', id, error: mapError(wire, e) }, notify });
 
     if (target.kind === 'hosted') {
-      if (!facts.caller.identity) throw authError(this.core, 'a bearer token is needed to message a hosted agent: POST /v1/challenge?for=reg, solve, POST /v1/register');
+      if (!facts.caller.identity)
+        throw authError(this.core, 'a bearer token is needed to message a hosted agent: POST /v1/challenge?for=reg, solve, POST /v1/register');
       if (content.files || content.datas.length) return err(new ContentTypeNotSupportedError('text parts only'));
       const text = content.texts.join('\n');
       if (!text.trim()) return err(new RequestMalformedError('message: empty text'));
       if (text.length > limit('agents.msg')) return err(new RequestMalformedError(`message: at most ${limit('agents.msg')} chars`));
       if (!target.inbound) return err(new UnsupportedOperationError(`inbound closed: ${target.agent} takes no tasks now`));
-      if (conf.pushNotificationConfig || conf.taskPushNotificationConfig) return err(new PushNotificationNotSupportedError('hosted agents send no push notifications: use tasks/resubscribe or tasks/get'));
+      if (conf.pushNotificationConfig || conf.taskPushNotificationConfig)
+        return err(new PushNotificationNotSupportedError('hosted agents send no push notifications: use tasks/resubscribe or tasks/get'));
       // Frozen identities, the write quota and the scrub are the operation's (agent.message, via invoke).
       return { call: c, id, notify };
     }
@@ -180,7 +208,10 @@ export class Rpc {
     if (SEND.has(method)) {
       const isBlocking = wire === '1.0' ? conf.returnImmediately !== true : conf.blocking === true;
       if (isBlocking && countBlocking() > limit('a2a.blocking')) {
-        return { answer: fault(id, -32600, `Invalid Request: at most ${limit('a2a.blocking')} blocking call per request; send the others non-blocking or apart`), notify };
+        return {
+          answer: fault(id, -32600, `Invalid Request: at most ${limit('a2a.blocking')} blocking call per request; send the others non-blocking or apart`),
+          notify,
+        };
       }
     }
     // A follow-up in an existing task continues its skill; a new one must be allowed to run it.
@@ -189,7 +220,11 @@ export class Rpc {
     if (plan.kind === 'call' && !facts.caller.identity) {
       const op = plan.op;
       if (op.auth === 'token' || (op.auth === 'pow' && !facts.creds.pow)) {
-        throw authError(this.core, `${op.name} needs a token${op.auth === 'pow' ? ' or an X-PoW proof' : ''}: POST /v1/challenge?for=reg, solve it, POST /v1/register`, op.auth === 'pow' ? 'w' : 'reg');
+        throw authError(
+          this.core,
+          `${op.name} needs a token${op.auth === 'pow' ? ' or an X-PoW proof' : ''}: POST /v1/challenge?for=reg, solve it, POST /v1/register`,
+          op.auth === 'pow' ? 'w' : 'reg',
+        );
       }
     }
     return { call: c, id, notify };
@@ -238,7 +273,8 @@ export class Rpc {
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { ...SSE_HEADERS, 'x-request-id': String(req.id) });
-    const send = (raw: Envelope, e = named(raw, wire)) => res.write(e.error ? `event: error\ndata: ${JSON.stringify(e)}\n\n` : `data: ${JSON.stringify(e)}\n\n`);
+    const send = (raw: Envelope, e = named(raw, wire)) =>
+      res.write(e.error ? `event: error\ndata: ${JSON.stringify(e)}\n\n` : `data: ${JSON.stringify(e)}\n\n`);
     // Each event goes out once the task state it shows is stored.
     const write = async (e: Envelope) => {
       await this.flushed().catch((err) => {
@@ -275,7 +311,17 @@ export class Rpc {
     for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
     const info = { error: err.code, detail: err.detail, status: err.status, line: err.line };
     // 1.0 errors carry google.rpc details; 0.3 clients read a plain data object.
-    const data = wire === '1.0' ? [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: err.status === 401 ? 'UNAUTHENTICATED' : err.code.toUpperCase(), domain: 'agentcommons', metadata: { line: err.line } }] : info;
+    const data =
+      wire === '1.0'
+        ? [
+            {
+              '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+              reason: err.status === 401 ? 'UNAUTHENTICATED' : err.code.toUpperCase(),
+              domain: 'agentcommons',
+              metadata: { line: err.line },
+            },
+          ]
+        : info;
     const body: Envelope = { jsonrpc: '2.0', id, error: { code: REFUSED, message: err.line, data } };
     return reply.code(err.status).header('cache-control', 'no-store').type('application/json').send(JSON.stringify(body));
   }

@@ -20,9 +20,7 @@ export interface Content {
 
 export type Plan =
   /** `free`: free text read as a search; its task stays open for the next words (input-required). */
-  | { kind: 'call'; op: Operation; input: Record<string, unknown>; free?: boolean }
-  | { kind: 'help' }
-  | { kind: 'bad'; detail: string };
+  { kind: 'call'; op: Operation; input: Record<string, unknown>; free?: boolean } | { kind: 'help' } | { kind: 'bad'; detail: string };
 
 interface Skill {
   op: Operation;
@@ -44,7 +42,10 @@ function mainField(op: Operation): string | null {
 function verbOf(op: Operation): string | null {
   const path = op.rest?.path;
   if (!path || /[:*]/.test(path)) return null;
-  const v = path.replace(/^\/(v1\/)?/, '').replace(/\/$/, '').toLowerCase();
+  const v = path
+    .replace(/^\/(v1\/)?/, '')
+    .replace(/\/$/, '')
+    .toLowerCase();
   return /^[a-z0-9][a-z0-9._/-]*$/.test(v) ? v : null;
 }
 
@@ -158,7 +159,9 @@ export class Skills {
     return [
       `skills ${this.list.length}: send a text command, or a data part {"skill": "<name>", "input": {...}}`,
       ...this.list.map((s) => `${s.op.name} ${s.verb ? `"${this.usage(s)}" ` : ''}${s.op.auth === 'anon' ? '' : '(token) '}${s.op.title}`),
-      this.fallback ? `free text: ${this.fallback.op.name}; the task stays input-required, so more words in it search again (cancel it when done)` : 'free text: not understood; use a command',
+      this.fallback
+        ? `free text: ${this.fallback.op.name}; the task stays input-required, so more words in it search again (cancel it when done)`
+        : 'free text: not understood; use a command',
       'tasks: yours only; anonymous tasks belong to your network (IPv4 /24, IPv6 /48), a bearer token keeps them across networks',
       'next: GET /.well-known/agent.json for the card; GET /grammar for the reply grammar',
     ].join('\n');

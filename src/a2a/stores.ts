@@ -75,7 +75,12 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
 
   private recent: TaskCache;
 
-  constructor(private store: A2aStore, private now: () => number, private keep = 2000, cache?: TaskCache) {
+  constructor(
+    private store: A2aStore,
+    private now: () => number,
+    private keep = 2000,
+    cache?: TaskCache,
+  ) {
     this.recent = cache ?? new LruTaskCache(keep);
   }
 
@@ -201,7 +206,12 @@ export class SqliteTaskStore implements TaskStore, NewTasks {
 }
 
 export class SqlitePushStore implements PushNotificationStore {
-  constructor(private store: A2aStore, private now: () => number, private allowLoopback: boolean, private resolve?: Resolve) {}
+  constructor(
+    private store: A2aStore,
+    private now: () => number,
+    private allowLoopback: boolean,
+    private resolve?: Resolve,
+  ) {}
 
   async save(taskId: string, ctx: ServerCallContext, cfg: TaskPushNotificationConfig): Promise<void> {
     const { owner, agent } = scopeOf(ctx);
@@ -211,7 +221,8 @@ export class SqlitePushStore implements PushNotificationStore {
       if (err instanceof PushTargetError) throw new RequestMalformedError(err.message);
       throw err;
     }
-    if (cfg.token.length > 512 || (cfg.authentication?.credentials.length ?? 0) > 2048) throw new RequestMalformedError('push config: token at most 512 chars, credentials at most 2048');
+    if (cfg.token.length > 512 || (cfg.authentication?.credentials.length ?? 0) > 2048)
+      throw new RequestMalformedError('push config: token at most 512 chars, credentials at most 2048');
     // The SDK reads the id back from the object it passed in.
     if (!cfg.id) cfg.id = randomUUID();
     if (cfg.id.length > 128) throw new RequestMalformedError('push config: id at most 128 chars');

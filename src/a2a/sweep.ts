@@ -11,7 +11,12 @@ import type { SqliteTaskStore } from './stores.js';
 
 const DAY = 86_400_000;
 /** The states a task ends in. */
-export const FINAL: readonly TaskState[] = [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED];
+export const FINAL: readonly TaskState[] = [
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+];
 // Every state name the store can hold (SqliteTaskStore writes taskStateToJSON of the enum), so
 // the store seeks each one by index instead of scanning for "not final".
 const OPEN = Object.values(TaskState).filter((v): v is TaskState => typeof v === 'number' && !FINAL.includes(v));
@@ -26,7 +31,13 @@ export function sweepRule(now: number): A2aSweepRule {
 }
 
 /** One full sweep; returns how many tasks were deleted. Stops early once `stopped()` says so. */
-export async function sweepTasks(store: A2aStore, tasks: SqliteTaskStore, now: number, batch = limit('a2a.sweep_batch'), stopped = () => false): Promise<number> {
+export async function sweepTasks(
+  store: A2aStore,
+  tasks: SqliteTaskStore,
+  now: number,
+  batch = limit('a2a.sweep_batch'),
+  stopped = () => false,
+): Promise<number> {
   const rule = sweepRule(now);
   let n = 0;
   while (!stopped()) {
@@ -43,5 +54,10 @@ export async function sweepTasks(store: A2aStore, tasks: SqliteTaskStore, now: n
 /** Sweeps once now, then every a2a.sweep seconds; returns the function that stops it. */
 export function startTaskSweep(core: Core, tasks: SqliteTaskStore, everyMs = limit('a2a.sweep') * 1000): () => void {
   // On every process: it also drops the deleted tasks from this process's task cache.
-  return startSweep(core, { what: 'expired a2a tasks deleted', everyMs, everyProcess: true, run: (stopped) => sweepTasks(core.store.a2a, tasks, core.now(), undefined, stopped) });
+  return startSweep(core, {
+    what: 'expired a2a tasks deleted',
+    everyMs,
+    everyProcess: true,
+    run: (stopped) => sweepTasks(core.store.a2a, tasks, core.now(), undefined, stopped),
+  });
 }

@@ -61,11 +61,16 @@ function message(m: unknown, wire: Wire): string | null {
 
 /** ListTasks filters: what cannot be honoured is refused, never read as "no filter". */
 function listFilters(p: Record<string, unknown>): string | null {
-  if (p.pageSize !== undefined && !(typeof p.pageSize === 'number' && Number.isInteger(p.pageSize) && p.pageSize >= 1 && p.pageSize <= 100)) return 'pageSize: want an integer 1 to 100';
+  if (p.pageSize !== undefined && !(typeof p.pageSize === 'number' && Number.isInteger(p.pageSize) && p.pageSize >= 1 && p.pageSize <= 100))
+    return 'pageSize: want an integer 1 to 100';
   if (p.includeArtifacts !== undefined && p.includeArtifacts !== null && typeof p.includeArtifacts !== 'boolean') return 'includeArtifacts: want true or false';
   const after = p.statusTimestampAfter;
   if (after !== undefined && after !== null && after !== '') {
-    if (typeof after !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(after) || !Number.isFinite(Date.parse(after))) {
+    if (
+      typeof after !== 'string' ||
+      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(after) ||
+      !Number.isFinite(Date.parse(after))
+    ) {
       return 'statusTimestampAfter: want an RFC 3339 timestamp';
     }
   }
@@ -88,8 +93,10 @@ export function invalidParams(method: string, params: unknown, wire: Wire): stri
       const h = historyLength('configuration.', conf);
       if (h) return h;
       const modes = conf.acceptedOutputModes;
-      if (modes !== undefined && modes !== null && !(Array.isArray(modes) && modes.every((x) => typeof x === 'string'))) return 'configuration.acceptedOutputModes: want an array of strings';
-      for (const f of ['blocking', 'returnImmediately']) if (conf[f] !== undefined && conf[f] !== null && typeof conf[f] !== 'boolean') return `configuration.${f}: want true or false`;
+      if (modes !== undefined && modes !== null && !(Array.isArray(modes) && modes.every((x) => typeof x === 'string')))
+        return 'configuration.acceptedOutputModes: want an array of strings';
+      for (const f of ['blocking', 'returnImmediately'])
+        if (conf[f] !== undefined && conf[f] !== null && typeof conf[f] !== 'boolean') return `configuration.${f}: want true or false`;
       for (const f of ['pushNotificationConfig', 'taskPushNotificationConfig']) {
         const p = conf[f];
         if (p === undefined || p === null) continue;

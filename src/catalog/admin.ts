@@ -56,7 +56,8 @@ export function registerAdmin(app: FastifyInstance, store: CatalogStore, orders:
     const status = statusOf(b.status, 'status');
     const rawNote = b.note;
     if (rawNote !== undefined && typeof rawNote !== 'string') throw new CxError('bad', 'note: must be a string');
-    if (typeof rawNote === 'string' && rawNote.length > CATALOG_LIMITS.note_max) throw new CxError('bad', `note: at most ${CATALOG_LIMITS.note_max} characters`);
+    if (typeof rawNote === 'string' && rawNote.length > CATALOG_LIMITS.note_max)
+      throw new CxError('bad', `note: at most ${CATALOG_LIMITS.note_max} characters`);
     const note = rawNote ? oneLine(rawNote, CATALOG_LIMITS.note_max) : null;
     const o = await orders.operatorSet(id, status, note);
     reply.header('cache-control', 'no-store');

@@ -88,7 +88,10 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
     if (!wantsHtml(req) || !offer) return sendErr(req, reply, err);
     for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
     reply.headers({ 'cache-control': 'no-store', ...ERROR_HEADERS });
-    return reply.code(err.status).type(HTML).send(errorHtml(offer, err, backFor(req)));
+    return reply
+      .code(err.status)
+      .type(HTML)
+      .send(errorHtml(offer, err, backFor(req)));
   }
   const store = openCatalogStore(opts.dataDir, opts.sync);
   const rpc = new MoneroRpc(cfg.monero);
@@ -112,11 +115,14 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
   // Every HTML reply has a CSP: one that set none gets the catalog pages' policy.
   app.addHook('onSend', (_req, reply, payload, done) => {
     const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && type.startsWith('text/html') && !reply.hasHeader('content-security-policy')) reply.header('content-security-policy', INDEX_CSP);
+    if (typeof type === 'string' && type.startsWith('text/html') && !reply.hasHeader('content-security-policy'))
+      reply.header('content-security-policy', INDEX_CSP);
     done(null, payload);
   });
   app.setErrorHandler((err, req, reply) => fail(req, reply, toCxError(err, req)));
-  app.setNotFoundHandler((req, reply) => fail(req, reply, new CxError('notfound', `no route ${req.method} ${req.url.startsWith('/o/') ? '/o/…' : req.url.split('?')[0]!.slice(0, 120)}`)));
+  app.setNotFoundHandler((req, reply) =>
+    fail(req, reply, new CxError('notfound', `no route ${req.method} ${req.url.startsWith('/o/') ? '/o/…' : req.url.split('?')[0]!.slice(0, 120)}`)),
+  );
 
   // Methods buyers can use now: configured providers, and always a quote.
   const payments: PaymentMethod[] = [...(['stripe', 'btcpay', 'monero'] as const).filter((m) => !adapters[m].missing().length), 'quote'];
@@ -126,7 +132,11 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
   const indexDoc = indexHtml(offer);
   const orderDocs = new Map(cfg.catalog.products.map((p) => [p.slug, orderHtml(offer, p)]));
   const maxAge = CATALOG_LIMITS.catalog_max_age_s;
-  const page = (reply: FastifyReply, html: string) => reply.headers({ 'cache-control': `public, max-age=${maxAge}`, 'content-security-policy': INDEX_CSP }).type(HTML).send(html);
+  const page = (reply: FastifyReply, html: string) =>
+    reply
+      .headers({ 'cache-control': `public, max-age=${maxAge}`, 'content-security-policy': INDEX_CSP })
+      .type(HTML)
+      .send(html);
 
   app.get('/', async (_req, reply) => page(reply, indexDoc));
   app.get('/order/:slug', async (req, reply) => {
@@ -140,7 +150,9 @@ export async function buildCatalogApp(opts: CatalogAppOptions): Promise<FastifyI
   const termsDoc = termsHtml(offer);
   const privacyDoc = privacyHtml(offer);
   app.get('/terms', async (_req, reply) => (cfg.seller.termsUrl ? reply.code(303).header('location', cfg.seller.termsUrl).send() : page(reply, termsDoc)));
-  app.get('/privacy', async (_req, reply) => (cfg.seller.privacyUrl ? reply.code(303).header('location', cfg.seller.privacyUrl).send() : page(reply, privacyDoc)));
+  app.get('/privacy', async (_req, reply) =>
+    cfg.seller.privacyUrl ? reply.code(303).header('location', cfg.seller.privacyUrl).send() : page(reply, privacyDoc),
+  );
   app.get('/api/catalog.json', async (req, reply) => sendStatic(req, reply, catalogDoc, maxAge));
   app.get('/llms.txt', async (req, reply) => sendStatic(req, reply, llmsDoc, maxAge));
   app.get('/api/health', async (req, reply) => {

@@ -32,7 +32,10 @@ export function sendErr(req: FastifyRequest, reply: FastifyReply, err: CxError):
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
   reply.header('cache-control', 'no-store');
   if (wantsJson(req)) return reply.code(err.status).type(JSON_T).send({ error: err.code, detail: err.detail, status: err.status, line: err.line });
-  return reply.code(err.status).type(TEXT).send(err.line + '\n');
+  return reply
+    .code(err.status)
+    .type(TEXT)
+    .send(err.line + '\n');
 }
 
 export function toCxError(err: unknown, req: FastifyRequest): CxError {

@@ -30,9 +30,19 @@ export interface Offer {
 function paymentInfo(m: PaymentMethod, cfg: CatalogConfig): PaymentInfo {
   switch (m) {
     case 'stripe':
-      return { method: m, label: 'Card (Stripe)', brief: 'card', how: "You pay by card on Stripe's checkout page, then come back to your order page. The order is paid as soon as Stripe confirms the payment." };
+      return {
+        method: m,
+        label: 'Card (Stripe)',
+        brief: 'card',
+        how: "You pay by card on Stripe's checkout page, then come back to your order page. The order is paid as soon as Stripe confirms the payment.",
+      };
     case 'btcpay':
-      return { method: m, label: 'Bitcoin (BTCPay Server)', brief: 'Bitcoin', how: "You pay a Bitcoin invoice priced in EUR on the seller's BTCPay Server page. The order is paid when the invoice settles." };
+      return {
+        method: m,
+        label: 'Bitcoin (BTCPay Server)',
+        brief: 'Bitcoin',
+        how: "You pay a Bitcoin invoice priced in EUR on the seller's BTCPay Server page. The order is paid when the invoice settles.",
+      };
     case 'monero':
       return {
         method: m,
@@ -41,7 +51,12 @@ function paymentInfo(m: PaymentMethod, cfg: CatalogConfig): PaymentInfo {
         how: `After ordering you see an address and the exact amount in XMR at ${cfg.monero.eurPerXmr} EUR per XMR. The order is paid after ${cfg.monero.confirmations} confirmations; unpaid orders are cancelled after ${cfg.monero.ttlH} h.`,
       };
     case 'quote':
-      return { method: m, label: 'Quote by email', brief: 'no payment now; reply by email', how: 'Nothing to pay now. The seller replies by email with an offer and how to pay; your email address is needed.' };
+      return {
+        method: m,
+        label: 'Quote by email',
+        brief: 'no payment now; reply by email',
+        how: 'Nothing to pay now. The seller replies by email with an offer and how to pay; your email address is needed.',
+      };
   }
 }
 

@@ -48,7 +48,8 @@ export function parseOrder(body: unknown, catalog: Catalog): OrderInput {
   const location = field(b, 'location');
   if (location === null) throw new CxError('bad', `location: required, one of ${orList(product.locations)}`);
   if (!(LOCATION_IDS as readonly string[]).includes(location)) throw new CxError('bad', `location: must be ${orList(LOCATION_IDS)}`);
-  if (!(product.locations as string[]).includes(location)) throw new CxError('bad', `location: ${location} not offered for ${product.slug} (${product.locations.join(', ')})`);
+  if (!(product.locations as string[]).includes(location))
+    throw new CxError('bad', `location: ${location} not offered for ${product.slug} (${product.locations.join(', ')})`);
 
   const email = field(b, 'email');
   if (email !== null && (email.length > CATALOG_LIMITS.email_max || !isEmail(email))) throw new CxError('bad', 'email: not a valid address');

@@ -11,8 +11,8 @@ import { canPay, city, iso, maskEmail, moneroUri, statusText } from './views.js'
 import { esc } from '../http/html.js';
 
 /** A small icon, so browsers do not log a 404 for /favicon.ico on every page. */
-export const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b57d0"/><path d="M4 5h8M4 8h8M4 11h8" stroke="#fff" stroke-width="1.5"/></svg>';
-
+export const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b57d0"/><path d="M4 5h8M4 8h8M4 11h8" stroke="#fff" stroke-width="1.5"/></svg>';
 
 // Colours keep a contrast of at least 4.5:1 on white (WCAG AA); focus is always visible.
 const STYLE = [
@@ -140,7 +140,12 @@ ${pays.join('\n')}
   );
 }
 
-const PAYMENT_LABEL: Record<PaymentMethod, string> = { stripe: 'Card (Stripe)', btcpay: 'Bitcoin (BTCPay Server)', monero: 'Monero (XMR)', quote: 'Quote by email' };
+const PAYMENT_LABEL: Record<PaymentMethod, string> = {
+  stripe: 'Card (Stripe)',
+  btcpay: 'Bitcoin (BTCPay Server)',
+  monero: 'Monero (XMR)',
+  quote: 'Quote by email',
+};
 
 /** What happens next, in words, for the order's state. */
 function nextStep(o: Order, trackingUrl: string, justPaid: boolean): string {
@@ -157,7 +162,10 @@ function nextStep(o: Order, trackingUrl: string, justPaid: boolean): string {
 export function trackingHtml(off: Offer, o: Order, events: OrderEvent[], trackingUrl: string, justPaid: boolean): string {
   const l = city(o.location);
   const timeline = events
-    .map((e) => `<tr><td class="nw">${esc(iso(e.at))}</td><td>${e.status ? `<span class="st">${esc(e.status)}</span>` : ''}</td><td class="long">${esc(e.note)}</td></tr>`)
+    .map(
+      (e) =>
+        `<tr><td class="nw">${esc(iso(e.at))}</td><td>${e.status ? `<span class="st">${esc(e.status)}</span>` : ''}</td><td class="long">${esc(e.note)}</td></tr>`,
+    )
     .join('\n');
   return shell(
     off,

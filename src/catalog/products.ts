@@ -23,13 +23,12 @@ const Product = z.strictObject({
   ram_gb: z.number().positive().max(8192),
   disk_gb: z.number().int().min(1).max(1_000_000),
   traffic_tb: z.number().nonnegative().max(10_000),
-  locations: z.array(z.enum(LOCATION_IDS)).min(1).refine((a) => new Set(a).size === a.length, 'locations: listed twice'),
+  locations: z
+    .array(z.enum(LOCATION_IDS))
+    .min(1)
+    .refine((a) => new Set(a).size === a.length, 'locations: listed twice'),
   billing_period: z.enum(['month', 'year']),
-  price_eur: z
-    .number()
-    .positive()
-    .max(CATALOG_LIMITS.price_eur_max)
-    .refine(cents, 'price_eur: at most two decimals'),
+  price_eur: z.number().positive().max(CATALOG_LIMITS.price_eur_max).refine(cents, 'price_eur: at most two decimals'),
 });
 export type Product = z.infer<typeof Product>;
 
@@ -66,7 +65,10 @@ export function loadProducts(file: string): Catalog {
   const r = ProductsFile.safeParse(json);
   if (!r.success) {
     const issue = r.error.issues[0]!;
-    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+    const path = issue.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+      .join('')
+      .replace(/^\./, '');
     throw new Error(`catalog: products file ${file} is invalid at ${path || '(root)'}: ${issue.message}`);
   }
   return r.data;

@@ -5,7 +5,10 @@ import { CATALOG_LIMITS } from './limits.js';
 
 export class OrderQuota {
   private buckets = new Map<string, { tokens: number; t: number }>();
-  constructor(private perHour: number, private now: () => number) {}
+  constructor(
+    private perHour: number,
+    private now: () => number,
+  ) {}
 
   take(net: string): void {
     const rate = this.perHour / 3600_000; // tokens per ms

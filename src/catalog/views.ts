@@ -75,7 +75,8 @@ export function llmsTxt(o: Offer): string {
     '',
   ];
   const lines = cat.products.map(productLine);
-  const doc = (n: number) => [...head, ...lines.slice(0, n), ...(n < lines.length ? [`- and ${lines.length - n} more in catalog.json`] : []), ...tail].join('\n');
+  const doc = (n: number) =>
+    [...head, ...lines.slice(0, n), ...(n < lines.length ? [`- and ${lines.length - n} more in catalog.json`] : []), ...tail].join('\n');
   let n = lines.length;
   while (n > 0 && Buffer.byteLength(doc(n)) >= CATALOG_LIMITS.llms_bytes) n--;
   return doc(n);
@@ -122,4 +123,3 @@ export function trackingJson(o: Order, events: OrderEvent[], trackingUrl: string
     timeline: events.map((e) => ({ at: iso(e.at), ...(e.status ? { status: e.status } : {}), note: e.note })),
   };
 }
-

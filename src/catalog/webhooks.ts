@@ -64,7 +64,9 @@ export async function registerWebhooks(app: FastifyInstance, cfg: CatalogConfig,
           return ok(`ok ${order.id} noted`);
         case 'InvoiceExpired':
         case 'InvoiceInvalid':
-          return ok(`ok ${order.id} ${(await orders.failed(order, `btcpay: invoice ${ev.type === 'InvoiceExpired' ? 'expired' : 'invalid'}`)) ? 'cancelled' : 'unchanged'}`);
+          return ok(
+            `ok ${order.id} ${(await orders.failed(order, `btcpay: invoice ${ev.type === 'InvoiceExpired' ? 'expired' : 'invalid'}`)) ? 'cancelled' : 'unchanged'}`,
+          );
       }
       return ok(`ok ignored ${ev.type || 'event'}`);
     });

@@ -15,7 +15,13 @@ import { Readiness } from './system/ready.js';
 export const VERSION = '1.0.0';
 
 /** `compute`: the plugin runner (the server passes src/wasm's); without one, calls answer `err compute bad`. */
-export function buildCore(config: Config, store: Store, log: Logger, clock: { now(): number; random(n: number): Buffer } = { now: Date.now, random: randomBytes }, compute: ComputeRunner = noRunner): Core {
+export function buildCore(
+  config: Config,
+  store: Store,
+  log: Logger,
+  clock: { now(): number; random(n: number): Buffer } = { now: Date.now, random: randomBytes },
+  compute: ComputeRunner = noRunner,
+): Core {
   const now = () => clock.now();
   return {
     config,

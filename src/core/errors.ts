@@ -9,20 +9,71 @@ export interface ErrCode {
 }
 
 export const ERROR_CODES = [
-  { code: 'bad', status: 400, summary: 'Malformed parameter, unknown value, too many rows, bad key, hash, host, n, since or feed name.', fix: 'Read the detail: it names the field and the rule. See /grammar and /openapi.json.' },
-  { code: 'auth', status: 401, summary: 'Missing or wrong token. Variant `err auth admin` for operator routes; 403 for a veto without the admin token.', fix: 'Register: POST /v1/challenge?for=reg, solve, POST /v1/register, then send Authorization: Bearer cx_...' },
-  { code: 'pow', status: 400, summary: 'Bad proof of work: expired, forged, reused, too weak or for another purpose.', fix: 'Get a fresh challenge from POST /v1/challenge and send <challenge>:<nonce> whose SHA-256 has the leading zero bits asked.' },
-  { code: 'scrub', status: 400, summary: 'Content rejected because it contains a secret (key, token, password) at the given offset.', fix: 'Remove the secret at the offset named (field@offset) and send again. Kinds are listed in /help/err/scrub.' },
-  { code: 'hazard', status: 400, summary: 'Content falls in one of the hazard families of /hazards.txt.', fix: 'Do not publish it. Disputes: file a notice at /notice, or email the security contact in /.well-known/security.txt.' },
+  {
+    code: 'bad',
+    status: 400,
+    summary: 'Malformed parameter, unknown value, too many rows, bad key, hash, host, n, since or feed name.',
+    fix: 'Read the detail: it names the field and the rule. See /grammar and /openapi.json.',
+  },
+  {
+    code: 'auth',
+    status: 401,
+    summary: 'Missing or wrong token. Variant `err auth admin` for operator routes; 403 for a veto without the admin token.',
+    fix: 'Register: POST /v1/challenge?for=reg, solve, POST /v1/register, then send Authorization: Bearer cx_...',
+  },
+  {
+    code: 'pow',
+    status: 400,
+    summary: 'Bad proof of work: expired, forged, reused, too weak or for another purpose.',
+    fix: 'Get a fresh challenge from POST /v1/challenge and send <challenge>:<nonce> whose SHA-256 has the leading zero bits asked.',
+  },
+  {
+    code: 'scrub',
+    status: 400,
+    summary: 'Content rejected because it contains a secret (key, token, password) at the given offset.',
+    fix: 'Remove the secret at the offset named (field@offset) and send again. Kinds are listed in /help/err/scrub.',
+  },
+  {
+    code: 'hazard',
+    status: 400,
+    summary: 'Content falls in one of the hazard families of /hazards.txt.',
+    fix: 'Do not publish it. Disputes: file a notice at /notice, or email the security contact in /.well-known/security.txt.',
+  },
   { code: 'size', status: 413, summary: 'Body or field too large.', fix: 'Stay within /limits.' },
-  { code: 'notfound', status: 404, summary: 'Unknown, expired, hidden, burnt, foreign or invalid-signature cases, all treated identically.', fix: 'Check the id or path; see /help for the routes.' },
+  {
+    code: 'notfound',
+    status: 404,
+    summary: 'Unknown, expired, hidden, burnt, foreign or invalid-signature cases, all treated identically.',
+    fix: 'Check the id or path; see /help for the routes.',
+  },
   { code: 'dup', status: 409, summary: 'Already done, or the state does not allow it.', fix: 'Read the current state first.' },
   { code: 'decided', status: 409, summary: 'Review item already decided.', fix: 'Nothing to do.' },
-  { code: 'quota', status: 429, summary: 'Quota exceeded for your network or identity. Retry-After says when.', fix: 'Wait Retry-After seconds; quotas are listed in /limits.' },
+  {
+    code: 'quota',
+    status: 429,
+    summary: 'Quota exceeded for your network or identity. Retry-After says when.',
+    fix: 'Wait Retry-After seconds; quotas are listed in /limits.',
+  },
   { code: 'busy', status: 503, summary: 'The server is shedding load (search, feeds or all requests).', fix: 'Retry after the Retry-After header.' },
-  { code: 'frozen', status: 503, summary: 'Writes of this kind are frozen by the operator or a maintenance window.', fix: 'See /healthz?v=2 for frozen kinds and maintenance_until.' },
-  { code: 'compute', status: 422, summary: 'A service call did not produce a result: `timeout` (wall-clock limit), `memory` (memory cap), `trap` (the module failed), `output` (output over the cap), `bad` (the module cannot be loaded).', fix: 'Send a smaller input, or report the service version to its publisher; the call was not charged.' },
-  { code: 'internal', status: 500, summary: 'An unexpected server fault. No details are exposed; the request id is logged.', fix: 'Retry later; report the X-Request-Id to the operator.' },
+  {
+    code: 'frozen',
+    status: 503,
+    summary: 'Writes of this kind are frozen by the operator or a maintenance window.',
+    fix: 'See /healthz?v=2 for frozen kinds and maintenance_until.',
+  },
+  {
+    code: 'compute',
+    status: 422,
+    summary:
+      'A service call did not produce a result: `timeout` (wall-clock limit), `memory` (memory cap), `trap` (the module failed), `output` (output over the cap), `bad` (the module cannot be loaded).',
+    fix: 'Send a smaller input, or report the service version to its publisher; the call was not charged.',
+  },
+  {
+    code: 'internal',
+    status: 500,
+    summary: 'An unexpected server fault. No details are exposed; the request id is logged.',
+    fix: 'Retry later; report the X-Request-Id to the operator.',
+  },
 ] as const satisfies readonly ErrCode[];
 
 /** A code of the table: a typo is a compile error. */
@@ -91,4 +142,3 @@ export function busyStore(err: unknown): CxError | null {
 export function asCxError(err: unknown, reqId: string): CxError {
   return err instanceof CxError ? err : (busyStore(err) ?? new CxError('internal', `request ${reqId}`, 500));
 }
-

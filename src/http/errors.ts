@@ -30,7 +30,11 @@ export function toCxError(err: unknown, req: FastifyRequest): CxError {
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       // A route with a declared size limit states it in the table's words (src/rest/ops.ts sizeLine).
-      return new CxError('size', (req.routeOptions?.config as { sizeLine?: string } | undefined)?.sizeLine ?? `body over ${req.routeOptions?.bodyLimit ?? 'the limit of'} bytes`, 413);
+      return new CxError(
+        'size',
+        (req.routeOptions?.config as { sizeLine?: string } | undefined)?.sizeLine ?? `body over ${req.routeOptions?.bodyLimit ?? 'the limit of'} bytes`,
+        413,
+      );
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new CxError('bad', 'json: malformed body');

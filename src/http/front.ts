@@ -29,7 +29,10 @@ export interface Front {
   handlers: FrontHandler[];
   answered: number;
   /** The server fastify is given (its options: timeouts, as fastify sets them on its own server). */
-  factory: (handler: (req: IncomingMessage, res: ServerResponse) => void, opts: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number }) => Server;
+  factory: (
+    handler: (req: IncomingMessage, res: ServerResponse) => void,
+    opts: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number },
+  ) => Server;
 }
 
 /** `options`: the Node server's (src/http/wire.ts serverOptions). */

@@ -34,7 +34,8 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   const front = createFront(serverOptions());
   const requestId = (given: string | string[] | undefined): string =>
     typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : reqPrefix + (reqSeq++).toString(16).padStart(8, '0');
-  const hostAllowed = (host: string | undefined): boolean => !config.allowedHosts || config.allowedHosts.includes((host ?? '').toLowerCase().replace(/:\d+$/, ''));
+  const hostAllowed = (host: string | undefined): boolean =>
+    !config.allowedHosts || config.allowedHosts.includes((host ?? '').toLowerCase().replace(/:\d+$/, ''));
   const pretty = logFormatFor(opts.logFormat ?? config.logFormat, opts.logStream) === 'pretty';
   const logStream = pretty ? prettyStream(opts.logStream) : opts.logStream;
   const app = Fastify({
@@ -97,7 +98,8 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
   // Every HTML reply has a CSP: routes that set none get the pages' policy.
   app.addHook('onSend', (_req, reply, payload, done) => {
     const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && type.startsWith('text/html') && !reply.hasHeader('content-security-policy')) reply.header('content-security-policy', PAGE_CSP);
+    if (typeof type === 'string' && type.startsWith('text/html') && !reply.hasHeader('content-security-policy'))
+      reply.header('content-security-policy', PAGE_CSP);
     done(null, payload);
   });
   // The front's handlers (src/http/front.ts) pass the same gate; what it refuses (another host, a
@@ -125,6 +127,8 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
     if (cx.status >= 500 && cx.code !== 'busy') req.log.error({ err }, 'request failed');
     return sendError(req, reply, cx, config.baseUrl);
   });
-  app.setNotFoundHandler((req, reply) => sendError(req, reply, new CxError('notfound', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 120)}`), config.baseUrl));
+  app.setNotFoundHandler((req, reply) =>
+    sendError(req, reply, new CxError('notfound', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 120)}`), config.baseUrl),
+  );
   return app;
 }

@@ -20,7 +20,8 @@ export interface PressureSample {
   db: number;
 }
 
-const level3 = (v: number, key: 'shed.delay' | 'shed.heap' | 'shed.db') => (v >= limit(`${key}.l3`) ? 3 : v >= limit(`${key}.l2`) ? 2 : v >= limit(`${key}.l1`) ? 1 : 0);
+const level3 = (v: number, key: 'shed.delay' | 'shed.heap' | 'shed.db') =>
+  v >= limit(`${key}.l3`) ? 3 : v >= limit(`${key}.l2`) ? 2 : v >= limit(`${key}.l1`) ? 1 : 0;
 
 /**
  * The level each pressure asks for, and the pressures at the highest of them. `current`: the measured
@@ -77,7 +78,10 @@ export class ShedLevel {
  * (CX_SHED=0, the benchmark's comparison) keeps the measured level at 0; the operator's level still
  * applies. Samples count from `settleMs` on, so start-up work is not taken for overload.
  */
-export function startPressure(core: Core, opts: { enabled: boolean; settleMs?: number; onSample?: (s: PressureSample) => void }): { stop(): void; last(): PressureSample | null } {
+export function startPressure(
+  core: Core,
+  opts: { enabled: boolean; settleMs?: number; onSample?: (s: PressureSample) => void },
+): { stop(): void; last(): PressureSample | null } {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   let elu: EventLoopUtilization = performance.eventLoopUtilization();

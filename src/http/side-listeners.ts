@@ -6,7 +6,13 @@
 // - CX_METRICS_ADDR: /metrics without a token on an address of the operator's (kept private).
 import { createServer, type Server } from 'node:http';
 
-const send = (res: import('node:http').ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8', extra: Record<string, string> = {}) => {
+const send = (
+  res: import('node:http').ServerResponse,
+  status: number,
+  body: string,
+  type = 'text/plain; charset=utf-8',
+  extra: Record<string, string> = {},
+) => {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
   res.end(body);
 };
@@ -43,7 +49,8 @@ export function listenWhileStarting(port: number, host: string): Promise<Server>
 /** GET /metrics from `render`; anything else 404. */
 export function listenMetrics(port: number, host: string, render: () => Promise<string>, type: string): Promise<Server> {
   const server = createServer((req, res) => {
-    if ((req.url ?? '').split('?')[0] !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return send(res, 404, 'err notfound only GET /metrics here\n');
+    if ((req.url ?? '').split('?')[0] !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD'))
+      return send(res, 404, 'err notfound only GET /metrics here\n');
     render().then(
       (text) => send(res, 200, text, type),
       () => send(res, 500, 'err internal\n'),

@@ -11,4 +11,3 @@ export function fill(file: string, vars: Record<string, string>): Record<string,
   const text = raw.replace(/\{\{([A-Z_]+)\}\}/g, (_, k: string) => JSON.stringify(vars[k] ?? '').slice(1, -1));
   return JSON.parse(text) as Record<string, unknown>;
 }
-

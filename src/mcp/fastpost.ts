@@ -100,7 +100,15 @@ export function callAnswer(h: McpHandlers, m: Plain, facts: RequestFacts, log?: 
     (result) => JSON.stringify({ result, jsonrpc: '2.0', id }),
     // callTool turns op failures into results; what throws is a JSON-RPC error (unknown tool...).
     (err: { code?: unknown; message?: string; data?: unknown }) =>
-      JSON.stringify({ jsonrpc: '2.0', id, error: { code: Number.isSafeInteger(err.code) ? (err.code as number) : -32603, message: err.message ?? 'Internal error', ...(err.data !== undefined ? { data: err.data } : {}) } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: Number.isSafeInteger(err.code) ? (err.code as number) : -32603,
+          message: err.message ?? 'Internal error',
+          ...(err.data !== undefined ? { data: err.data } : {}),
+        },
+      }),
   );
 }
 
@@ -117,7 +125,10 @@ export class FastPost {
   /** Ids answered directly and still running. */
   private direct = new Set<RequestId>();
 
-  constructor(private transport: StreamableHTTPServerTransport, private session?: Direct) {
+  constructor(
+    private transport: StreamableHTTPServerTransport,
+    private session?: Direct,
+  ) {
     const send = transport.send.bind(transport);
     transport.send = async (message, options) => {
       const id = 'result' in message || 'error' in message ? (message as { id: RequestId }).id : options?.relatedRequestId;
@@ -155,7 +166,12 @@ export class FastPost {
         }
         if (!sse) {
           sse = true;
-          res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'mcp-session-id': this.transport.sessionId ?? '' });
+          res.writeHead(200, {
+            'content-type': 'text/event-stream',
+            'cache-control': 'no-cache',
+            'x-accel-buffering': 'no',
+            'mcp-session-id': this.transport.sessionId ?? '',
+          });
         }
         res.write(`event: message\ndata: ${JSON.stringify(answer)}\n\n`);
         if (final) {
@@ -168,7 +184,10 @@ export class FastPost {
         if (this.pending.get(message.id) && !res.writableEnded) this.pending.delete(message.id);
         resolve();
       });
-      onmessage(message as JSONRPCMessage, { authInfo: authInfoOf(facts), requestInfo: { headers: req.headers, url: new URL(req.url ?? '/mcp', 'http://localhost') } as never });
+      onmessage(message as JSONRPCMessage, {
+        authInfo: authInfoOf(facts),
+        requestInfo: { headers: req.headers, url: new URL(req.url ?? '/mcp', 'http://localhost') } as never,
+      });
     });
   }
 

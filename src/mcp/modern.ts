@@ -20,7 +20,9 @@ const TTL = 300_000;
 /** The envelope's client capabilities (the SDK lifts the envelope out of _meta). */
 const capsOf = (r: { _meta?: Record<string, unknown>; envelope?: object }) => {
   const env = r.envelope as Record<string, unknown> | undefined;
-  return (env?.clientCapabilities ?? env?.['io.modelcontextprotocol/clientCapabilities'] ?? r._meta?.['io.modelcontextprotocol/clientCapabilities']) as Record<string, unknown> | undefined;
+  return (env?.clientCapabilities ?? env?.['io.modelcontextprotocol/clientCapabilities'] ?? r._meta?.['io.modelcontextprotocol/clientCapabilities']) as
+    | Record<string, unknown>
+    | undefined;
 };
 
 const stateOf = (ctx: { mcpReq: { requestState: () => unknown } }) => {
@@ -62,7 +64,10 @@ export function buildModernServer(cat: McpCatalog, m: Modern): Server {
   server.setRequestHandler('resources/templates/list', async () => h.listTemplates());
   server.setRequestHandler('resources/read', async (req) => (await h.readResource(req.params.uri, m.facts)) as never);
   server.setRequestHandler('prompts/list', async () => h.listPrompts());
-  server.setRequestHandler('prompts/get', async (req, ctx) => h.getPrompt(req.params.name, req.params.arguments, { inputResponses: ctx.mcpReq.inputResponses, requestState: stateOf(ctx) }) as never);
+  server.setRequestHandler(
+    'prompts/get',
+    async (req, ctx) => h.getPrompt(req.params.name, req.params.arguments, { inputResponses: ctx.mcpReq.inputResponses, requestState: stateOf(ctx) }) as never,
+  );
   server.setRequestHandler('completion/complete', async (req) => h.complete(req.params.ref as never, req.params.argument));
   return server;
 }
@@ -72,9 +77,14 @@ export function buildModernServer(cat: McpCatalog, m: Modern): Server {
  * JSON-RPC, an empty batch, a missing envelope) is the client's mistake, answered already, at info;
  * anything else at warn. The error object is not logged (its stack is the SDK's, every time).
  */
-export function sdkErrorLog(log: { info(o: object, msg: string): void; warn(o: object, msg: string): void }, fields: Record<string, unknown> = {}): (e: Error) => void {
+export function sdkErrorLog(
+  log: { info(o: object, msg: string): void; warn(o: object, msg: string): void },
+  fields: Record<string, unknown> = {},
+): (e: Error) => void {
   return (e) => {
-    const err = String(e?.message ?? e).split('\n')[0]!.slice(0, 300);
+    const err = String(e?.message ?? e)
+      .split('\n')[0]!
+      .slice(0, 300);
     if (err.startsWith('Rejected inbound request')) log.info({ ...fields, err }, 'mcp request not served');
     else log.warn({ ...fields, err }, 'mcp request failed');
   };
@@ -92,7 +102,13 @@ export function isModern(method: string, headers: IncomingMessage['headers'], bo
     const v = headers[k];
     return typeof v === 'string' ? v : undefined;
   };
-  const out = classifyInboundRequest({ httpMethod: method, protocolVersionHeader: h('mcp-protocol-version'), mcpMethodHeader: h('mcp-method'), mcpNameHeader: h('mcp-name'), ...(body !== undefined ? { body } : {}) });
+  const out = classifyInboundRequest({
+    httpMethod: method,
+    protocolVersionHeader: h('mcp-protocol-version'),
+    mcpMethodHeader: h('mcp-method'),
+    mcpNameHeader: h('mcp-name'),
+    ...(body !== undefined ? { body } : {}),
+  });
   return out.kind !== 'legacy';
 }
 
@@ -112,7 +128,8 @@ function plainLegacy(method: string, headers: IncomingMessage['headers'], body: 
   if (b.jsonrpc !== '2.0' || typeof b.method !== 'string') return false;
   if (!(typeof b.id === 'string' || (typeof b.id === 'number' && Number.isSafeInteger(b.id)))) return false;
   const p = b.params;
-  if (p !== undefined && (typeof p !== 'object' || p === null || Array.isArray(p) || Object.getPrototypeOf(p) !== Object.prototype || '_meta' in p)) return false;
+  if (p !== undefined && (typeof p !== 'object' || p === null || Array.isArray(p) || Object.getPrototypeOf(p) !== Object.prototype || '_meta' in p))
+    return false;
   if (headers['mcp-method'] !== undefined || headers['mcp-name'] !== undefined) return false;
   const v = headers['mcp-protocol-version'];
   return v === undefined || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && v < REVISION);
@@ -131,13 +148,19 @@ export class ListBodies {
   static plain(req: IncomingMessage, body: unknown): body is { id: string | number; params: { _meta: Record<string, unknown> } } {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
     const b = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: { cursor?: unknown; _meta?: Record<string, unknown> } };
-    if (b.jsonrpc !== '2.0' || b.method !== 'tools/list' || !(typeof b.id === 'string' || (typeof b.id === 'number' && Number.isSafeInteger(b.id)))) return false;
+    if (b.jsonrpc !== '2.0' || b.method !== 'tools/list' || !(typeof b.id === 'string' || (typeof b.id === 'number' && Number.isSafeInteger(b.id))))
+      return false;
     const meta = b.params?._meta;
     if (!meta || b.params!.cursor !== undefined || meta[ENVELOPE_VERSION] !== REVISION) return false;
     const caps = meta['io.modelcontextprotocol/clientCapabilities'];
     if (typeof caps !== 'object' || caps === null || Array.isArray(caps)) return false;
     const h = req.headers;
-    return h['mcp-protocol-version'] === REVISION && h['mcp-method'] === 'tools/list' && h['mcp-name'] === undefined && /^application\/json\s*(;|$)/i.test(h['content-type'] ?? '');
+    return (
+      h['mcp-protocol-version'] === REVISION &&
+      h['mcp-method'] === 'tools/list' &&
+      h['mcp-name'] === undefined &&
+      /^application\/json\s*(;|$)/i.test(h['content-type'] ?? '')
+    );
   }
 
   get(view: ToolView, id: string | number): string | undefined {
@@ -179,14 +202,29 @@ export function plainCall(req: IncomingMessage, body: unknown, view: ToolView): 
   if (info !== undefined && !(isObj(info) && typeof info.name === 'string' && typeof info.version === 'string')) return null;
   if (p.arguments !== undefined && !isObj(p.arguments)) return null;
   const h = req.headers;
-  if (h['mcp-protocol-version'] !== REVISION || h['mcp-method'] !== 'tools/call' || h['mcp-name'] !== p.name || !/^application\/json\s*(;|$)/i.test(h['content-type'] ?? '')) return null;
+  if (
+    h['mcp-protocol-version'] !== REVISION ||
+    h['mcp-method'] !== 'tools/call' ||
+    h['mcp-name'] !== p.name ||
+    !/^application\/json\s*(;|$)/i.test(h['content-type'] ?? '')
+  )
+    return null;
   const op = view.byTool.get(p.name);
   if (!op || op.stream) return null;
   return { id, name: p.name, args: (p.arguments as Record<string, unknown> | undefined) ?? {} };
 }
 
 /** Serves one Node request through the web-standard handler and writes its answer back. */
-export async function serveModern(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse, bodyText: string, parsed: unknown, m: Modern, lists?: ListBodies, cat?: McpCatalog): Promise<void> {
+export async function serveModern(
+  handler: McpHttpHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  bodyText: string,
+  parsed: unknown,
+  m: Modern,
+  lists?: ListBodies,
+  cat?: McpCatalog,
+): Promise<void> {
   const call = cat && plainCall(req, parsed, m.view);
   if (call) {
     const stop = new AbortController();
@@ -195,7 +233,13 @@ export async function serveModern(handler: McpHttpHandler, req: IncomingMessage,
     const r = await h.callTool(call.name, call.args, { facts: m.facts, signal: stop.signal, notify: async () => {} });
     if (res.writableEnded || res.destroyed) return;
     res.writeHead(200, { 'content-type': 'application/json' });
-    return void res.end(JSON.stringify({ result: { ...r, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO(cat.core) } }, jsonrpc: '2.0', id: call.id }));
+    return void res.end(
+      JSON.stringify({
+        result: { ...r, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO(cat.core) } },
+        jsonrpc: '2.0',
+        id: call.id,
+      }),
+    );
   }
   const plain = lists !== undefined && ListBodies.plain(req, parsed);
   if (plain) {
@@ -218,12 +262,25 @@ export async function serveModern(handler: McpHttpHandler, req: IncomingMessage,
 }
 
 /** One Node request through an SDK 2.x web-standard handler; `extra` reaches the server factory in authInfo. */
-export async function fetchWeb(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse, bodyText: string, parsed: unknown, net: string, extra: Record<string, unknown>): Promise<Response> {
+export async function fetchWeb(
+  handler: McpHttpHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  bodyText: string,
+  parsed: unknown,
+  net: string,
+  extra: Record<string, unknown>,
+): Promise<Response> {
   const abort = new AbortController();
   res.once('close', () => abort.abort());
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/mcp'}`, { method: req.method, headers, body: req.method === 'POST' ? bodyText : undefined, signal: abort.signal });
+  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/mcp'}`, {
+    method: req.method,
+    headers,
+    body: req.method === 'POST' ? bodyText : undefined,
+    signal: abort.signal,
+  });
   const authInfo: AuthInfo = { token: '', clientId: net, scopes: [], extra };
   return handler.fetch(request, { authInfo, parsedBody: parsed });
 }

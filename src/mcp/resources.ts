@@ -17,10 +17,19 @@ export interface Guide {
 }
 
 export function guides(ops: readonly Operation[], base: string): Guide[] {
-  const g = (name: string, title: string, mimeType: string, description: string, text: () => string): Guide => ({ uri: `cx://guide/${name}`, name, title, mimeType, description, text });
+  const g = (name: string, title: string, mimeType: string, description: string, text: () => string): Guide => ({
+    uri: `cx://guide/${name}`,
+    name,
+    title,
+    mimeType,
+    description,
+    text,
+  });
   return [
     g('llms.txt', 'Index for language models', 'text/plain', 'Short index of the commons', () => llmsTxt(ops, base)),
-    g('llms-full.txt', 'Full reference', 'text/plain', 'Every operation with fields, limits, quotas, errors', () => llmsFullTxt(ops, base, limit('llms_full.bytes'))),
+    g('llms-full.txt', 'Full reference', 'text/plain', 'Every operation with fields, limits, quotas, errors', () =>
+      llmsFullTxt(ops, base, limit('llms_full.bytes')),
+    ),
     g('AGENTS.md', 'Working with the commons', 'text/markdown', 'How an agent registers, writes and reads', () => agentsMd(ops, base)),
     g('grammar', 'Reply grammar', 'text/plain', 'Grammar of the text replies', () => grammarTxt(base)),
     g('hazards.txt', 'Hazard families', 'text/plain', 'Content refused as hazards', () => hazardsTxt(base)),

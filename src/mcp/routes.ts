@@ -65,7 +65,12 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Operation[], extras?: McpExtras): { close(): Promise<void>; sessions: () => number } {
+export function registerMcp(
+  app: FastifyInstance,
+  core: Core,
+  ops: readonly Operation[],
+  extras?: McpExtras,
+): { close(): Promise<void>; sessions: () => number } {
   const cat = new McpCatalog(core, ops, extras);
   // Revision 2026-07-28: the SDK 2.x entry, one fresh server per request (modern.ts).
   const lists = new ListBodies();
@@ -153,7 +158,16 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
         }
         const bad = badArguments(parsed);
         if (bad) return answerBadArguments(reply.raw, 400, bad);
-        return serveModern(modern, req.raw, reply.raw, typeof req.body === 'string' ? req.body : JSON.stringify(req.body), parsed, { creds, facts, view: view() }, lists, cat);
+        return serveModern(
+          modern,
+          req.raw,
+          reply.raw,
+          typeof req.body === 'string' ? req.body : JSON.stringify(req.body),
+          parsed,
+          { creds, facts, view: view() },
+          lists,
+          cat,
+        );
       }
     }
     const sid = req.headers['mcp-session-id'];
@@ -169,7 +183,8 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
       const bad = badArguments(parsed);
       if (bad) return answerBadArguments(reply.raw, 200, bad);
       if (req.method === 'POST' && s.fast && fastEligible(req.raw, parsed)) {
-        if (s.fast.busy(parsed.id)) return rpcError(reply.raw, 400, -32600, `Invalid Request: id ${JSON.stringify(parsed.id).slice(0, 40)} is already in flight in this session`);
+        if (s.fast.busy(parsed.id))
+          return rpcError(reply.raw, 400, -32600, `Invalid Request: id ${JSON.stringify(parsed.id).slice(0, 40)} is already in flight in this session`);
         return s.fast.handle(req.raw, reply.raw, parsed, facts, authInfoOf);
       }
       attachFacts(req, facts);
@@ -265,7 +280,11 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     registerSvcMcp(scope, { core, ops, admit, bodyLimit, credentials: fromHeaders });
   });
 
-  const cards = buildCards(core.config.baseUrl, core.version, cat.tools.map((t) => ({ ...t, title: cat.byTool.get(t.name)!.title })));
+  const cards = buildCards(
+    core.config.baseUrl,
+    core.version,
+    cat.tools.map((t) => ({ ...t, title: cat.byTool.get(t.name)!.title })),
+  );
   const json = (body: object) => async (_req: FastifyRequest, reply: FastifyReply) =>
     reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').type('application/json; charset=utf-8').send(body);
   app.get('/.well-known/mcp.json', json(cards.serverCard));
@@ -309,7 +328,11 @@ export function registerMcp(app: FastifyInstance, core: Core, ops: readonly Oper
     const parsed = JSONRPCMessageSchema.safeParse(req.body);
     if (!parsed.success) return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: not a JSON-RPC message' }, id: null });
     records.touch(session.rec.id, core.now());
-    const answer = await session.sse!.deliver(parsed.data as JSONRPCMessage, { authInfo: { token: '', clientId: facts.net, scopes: [], extra: { ...facts } } }, limit('mcp.sse_wait') * 1000);
+    const answer = await session.sse!.deliver(
+      parsed.data as JSONRPCMessage,
+      { authInfo: { token: '', clientId: facts.net, scopes: [], extra: { ...facts } } },
+      limit('mcp.sse_wait') * 1000,
+    );
     if (answer === null) return reply.code(202).send();
     return reply.code(200).type('application/json').send(answer);
   });

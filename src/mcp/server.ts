@@ -3,8 +3,17 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
-  CallToolRequestSchema, CompleteRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema,
-  ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema,
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { INSTRUCTIONS, McpHandlers, RpcError, SERVER_INFO, type McpCatalog, type RequestFacts, type SessionState, type ToolView } from './handlers.js';
 
@@ -21,7 +30,13 @@ export interface McpSession {
 export function buildMcpServer(cat: McpCatalog, state: SessionState, view: ToolView = cat.view()): McpSession {
   const h = new McpHandlers(cat, state, view);
   const server = new Server(SERVER_INFO(cat.core), {
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: true }, prompts: { listChanged: false }, logging: {}, completions: {} },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { listChanged: false, subscribe: true },
+      prompts: { listChanged: false },
+      logging: {},
+      completions: {},
+    },
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: validator,
   });

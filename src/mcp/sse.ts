@@ -14,12 +14,22 @@ export class LegacySseTransport implements Transport {
   private keepAlive?: NodeJS.Timeout;
   private closed = false;
 
-  constructor(readonly sessionId: string, private res: ServerResponse, private endpoint: string) {}
+  constructor(
+    readonly sessionId: string,
+    private res: ServerResponse,
+    private endpoint: string,
+  ) {}
 
   async start(): Promise<void> {
     // Mcp-Session-Id names the session in a header too (the legacy transport only needs the
     // endpoint event): a load balancer stores it to route /messages?s=<id> to this replica.
-    this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no', 'mcp-session-id': this.sessionId });
+    this.res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'mcp-session-id': this.sessionId,
+    });
     this.res.write(`event: endpoint\ndata: ${this.endpoint}\n\n`);
     this.keepAlive = setInterval(() => this.res.write(': keep-alive\n\n'), 15_000);
     this.keepAlive.unref();

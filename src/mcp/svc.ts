@@ -80,12 +80,15 @@ export function registerSvcMcp(scope: FastifyInstance, d: SvcMcpDeps): void {
     };
     const info = { ...SERVER_INFO(core), name: `agent-commons-svc-${name}` };
     if (req.method === 'POST' && isModern(req.method, req.headers, body)) {
-      const handler = createMcpHandler(() => {
-        const s26 = new Server26(info, { capabilities: { tools: { listChanged: false } } });
-        s26.setRequestHandler('tools/list', async () => ({ tools: [tool] as never }));
-        s26.setRequestHandler('tools/call', async (r) => s26.projectCallToolResult((await call(r.params.name, r.params.arguments)) as never, undefined));
-        return s26;
-      }, { legacy: 'reject', onerror: sdkErrorLog(core.log, { svc: name }) });
+      const handler = createMcpHandler(
+        () => {
+          const s26 = new Server26(info, { capabilities: { tools: { listChanged: false } } });
+          s26.setRequestHandler('tools/list', async () => ({ tools: [tool] as never }));
+          s26.setRequestHandler('tools/call', async (r) => s26.projectCallToolResult((await call(r.params.name, r.params.arguments)) as never, undefined));
+          return s26;
+        },
+        { legacy: 'reject', onerror: sdkErrorLog(core.log, { svc: name }) },
+      );
       const text = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
       return pipeWeb(await fetchWeb(handler, req.raw, reply.raw, text, body, facts.net, {}), reply.raw);
     }

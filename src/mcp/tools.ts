@@ -15,7 +15,7 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 
 /** Removes parenthetical asides (REST spellings, limits, examples): the long text is in /help and OpenAPI. */
 const unparen = (t: string) => {
-  let prev;
+  let prev: string;
   do {
     prev = t;
     t = t.replace(/\s*\([^()]*\)/g, '');
@@ -27,7 +27,8 @@ const unparen = (t: string) => {
 const FILLER = new Set(['the', 'a', 'an', 'of', 'its', 'your', 'this', 'name', 'key', 'id', 'text', 'optional']);
 
 /** Whether a word only spells out a field name (`ns` → namespace, `k` → key). */
-const spells = (w: string, f: string) => w === f || w.startsWith(f) || f.startsWith(w) || (w[0] === f[0] && [...f].every((c, i, a) => w.indexOf(c, i === 0 ? 0 : w.indexOf(a[i - 1]!) + 1) >= 0));
+const spells = (w: string, f: string) =>
+  w === f || w.startsWith(f) || f.startsWith(w) || (w[0] === f[0] && [...f].every((c, i, a) => w.indexOf(c, i === 0 ? 0 : w.indexOf(a[i - 1]!) + 1) >= 0));
 
 /** The text up to the first `sep` outside brackets and quotes that leaves at least `min` characters, if that is at most `max`. */
 function clauseOf(t: string, seps: string[], min: number, max: number): string {
@@ -63,7 +64,10 @@ export function fieldNote(text: string, field: string, whole = false): string | 
   if (t.length > 60 && !whole) t = clauseOf(t, [','], 12, 60);
   t = t.replace(/[.,:;\s]+$/, '').replace(/^[,;:\s]+/, '');
   const f = field.toLowerCase().replace(/_/g, '');
-  const words = t.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !FILLER.has(w));
+  const words = t
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w && !FILLER.has(w));
   return words.length === 0 || (words.length <= 2 && words.every((w) => spells(w, f))) ? undefined : t;
 }
 
@@ -231,9 +235,7 @@ export function toolOf(op: Operation): Tool {
   const withOutput = WITH_OUTPUT.has(op.name);
   // No top-level title: name and description say it, and the list must stay small (the server
   // card and /llms.txt carry titles).
-  const annotations = op.readOnly
-    ? { readOnlyHint: true }
-    : op.destructive ? {} : { destructiveHint: false };
+  const annotations = op.readOnly ? { readOnlyHint: true } : op.destructive ? {} : { destructiveHint: false };
   return {
     name: toolName(op),
     description: `${briefOf(op)}${auth}${op.stream ? ' Streams with a progressToken.' : ''}`,
@@ -254,7 +256,9 @@ export function toolOf(op: Operation): Tool {
  * `?toolsets=all`. Every agent tool together fits the 8,000-token budget too (issue 15); the
  * default stays the smaller list most agents need.
  */
-export const DEFAULT_TOOLSETS = Object.keys(TOOLSETS).filter((t) => !['swarm', 'gov', 'compute'].includes(t)).sort();
+export const DEFAULT_TOOLSETS = Object.keys(TOOLSETS)
+  .filter((t) => !['swarm', 'gov', 'compute'].includes(t))
+  .sort();
 
 const DEFAULT_RW: ToolSelection = Object.freeze({ toolsets: DEFAULT_TOOLSETS, readonly: false });
 const DEFAULT_RO: ToolSelection = Object.freeze({ toolsets: DEFAULT_TOOLSETS, readonly: true });
@@ -278,7 +282,14 @@ export function selectionOf(query: Record<string, unknown>, headers: Record<stri
   if (setsRaw !== undefined && setsRaw.trim() === 'all') return { readonly };
   // The common case, one object each (the catalog finds its view by identity).
   if (setsRaw === undefined || setsRaw.trim() === '') return readonly ? DEFAULT_RO : DEFAULT_RW;
-  const toolsets = [...new Set(setsRaw.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean))].sort();
+  const toolsets = [
+    ...new Set(
+      setsRaw
+        .split(',')
+        .map((x) => x.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ].sort();
   const unknown = toolsets.find((t) => !(t in TOOLSETS));
   if (unknown !== undefined) return `unknown toolset ${unknown.slice(0, 40)}; known: ${Object.keys(TOOLSETS).join(',')}`;
   return { toolsets, readonly };

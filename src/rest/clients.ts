@@ -33,7 +33,9 @@ export function registerClients(app: FastifyInstance, core: Core): void {
     return memo.body;
   };
   for (const f of files) {
-    app.get(`/${f.name}`, async (_req, reply) => reply.header('cache-control', 'public, max-age=300').header('x-cx-sig-server', core.keys.header(f.bytes)).type(f.type).send(f.bytes));
+    app.get(`/${f.name}`, async (_req, reply) =>
+      reply.header('cache-control', 'public, max-age=300').header('x-cx-sig-server', core.keys.header(f.bytes)).type(f.type).send(f.bytes),
+    );
   }
   // go-import for `go get <host>/cx` when the operator configured a source mirror (spec 4.1). The
   // same page answers without ?go-get=1 (a person following the link sees where the source is).
@@ -46,10 +48,16 @@ export function registerClients(app: FastifyInstance, core: Core): void {
     return reply
       .header('cache-control', 'public, max-age=300')
       .type('text/html; charset=utf-8')
-      .send(`<!doctype html>\n<meta name="go-import" content="${esc(`${prefix} git ${mirror}`)}">\n<p>Source: <a href="${esc(mirror)}">${esc(mirror)}</a></p>\n`);
+      .send(
+        `<!doctype html>\n<meta name="go-import" content="${esc(`${prefix} git ${mirror}`)}">\n<p>Source: <a href="${esc(mirror)}">${esc(mirror)}</a></p>\n`,
+      );
   });
   app.get('/cx-manifest.json', async (_req, reply) => {
     const body = manifest();
-    return reply.header('cache-control', 'public, max-age=300').header('x-cx-sig-server', core.keys.header(body)).type('application/json; charset=utf-8').send(body);
+    return reply
+      .header('cache-control', 'public, max-age=300')
+      .header('x-cx-sig-server', core.keys.header(body))
+      .type('application/json; charset=utf-8')
+      .send(body);
   });
 }

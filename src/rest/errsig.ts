@@ -22,6 +22,8 @@ const FILES: Array<[string, string, string]> = [
 export function registerErrsig(app: FastifyInstance): void {
   for (const [path, file, type] of FILES) {
     const body = readFileSync(dir + file, 'utf8');
-    app.get(path, async (_req, reply) => reply.header('cache-control', 'public, max-age=3600').header('access-control-allow-origin', '*').type(type).send(body));
+    app.get(path, async (_req, reply) =>
+      reply.header('cache-control', 'public, max-age=3600').header('access-control-allow-origin', '*').type(type).send(body),
+    );
   }
 }

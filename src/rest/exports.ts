@@ -20,7 +20,12 @@ export function registerExports(app: FastifyInstance, core: Core): void {
     if (f !== undefined && f !== 'json' && f !== 'txt' && f !== 'md') throw new CxError('bad', 'f: want json, txt or md');
     const { out, ctx } = await invoke(core, exportIndexOp, {}, restMeta(req));
     const [body, type] = wantsJson(req) ? [JSON.stringify(out), JSON_T] : f === 'md' ? [exportIndexOp.md!(out, ctx), MD] : [listingText(out) + '\n', TEXT];
-    return reply.header('cache-control', 'public, max-age=300').header('vary', 'accept').header('x-cx-sig-server', core.keys.header(body)).type(type).send(body);
+    return reply
+      .header('cache-control', 'public, max-age=300')
+      .header('vary', 'accept')
+      .header('x-cx-sig-server', core.keys.header(body))
+      .type(type)
+      .send(body);
   });
   app.get('/export', async (_req, reply) => reply.code(301).header('location', '/export/').send());
 
@@ -51,7 +56,10 @@ export function registerExports(app: FastifyInstance, core: Core): void {
   // Spec 9: the legacy /data/ paths moved to /export/.
   const toExport = async (req: FastifyRequest, reply: FastifyReply) => {
     const rest = (req.params as { '*'?: string })['*'] ?? '';
-    return reply.code(301).header('location', `/export/${/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(rest) ? rest : ''}`).send();
+    return reply
+      .code(301)
+      .header('location', `/export/${/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(rest) ? rest : ''}`)
+      .send();
   };
   app.get('/data', toExport);
   app.get('/data/*', toExport);

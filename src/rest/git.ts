@@ -121,7 +121,10 @@ function sendSnapshot(req: FastifyRequest, reply: FastifyReply, mirror: GitMirro
     .header('x-git-commit', snap.commit);
   const inm = req.headers['if-none-match'];
   const ims = req.headers['if-modified-since'];
-  const notModified = inm !== undefined ? inm.split(',').some((t) => t.trim() === etag || t.trim() === '*') : ims !== undefined && !Number.isNaN(Date.parse(ims)) && Math.floor(snap.time / 1000) * 1000 <= Date.parse(ims);
+  const notModified =
+    inm !== undefined
+      ? inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')
+      : ims !== undefined && !Number.isNaN(Date.parse(ims)) && Math.floor(snap.time / 1000) * 1000 <= Date.parse(ims);
   if (notModified) return reply.code(304).send();
   // If-Range: the range holds only for this very snapshot.
   const ifRange = req.headers['if-range'];
@@ -129,7 +132,10 @@ function sendSnapshot(req: FastifyRequest, reply: FastifyReply, mirror: GitMirro
   const range = rangeOk ? parseRange(req.headers.range, snap.size) : null;
   if (range === 'bad') throw new CxError('bad', `range outside bytes 0-${snap.size - 1}`, 416, { 'Content-Range': `bytes */${snap.size}` });
   const [start, end] = range ?? [0, snap.size - 1];
-  reply.type('application/gzip').header('content-length', String(end - start + 1)).header('content-disposition', 'attachment; filename="kb.tar.gz"');
+  reply
+    .type('application/gzip')
+    .header('content-length', String(end - start + 1))
+    .header('content-disposition', 'attachment; filename="kb.tar.gz"');
   if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${snap.size}`);
   if (req.method === 'HEAD' || snap.size === 0) return reply.send();
   return reply.send(snap.open(start, end));

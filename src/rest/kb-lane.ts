@@ -38,7 +38,13 @@ export function kbLane(core: Core, opts: LaneOpts): FrontHandler {
   const answer = async (req: IncomingMessage, res: ServerResponse, id: string, op: AnyOperation, raw: Record<string, unknown>) => {
     const send = (status: number, headers: Record<string, string | undefined>, text: string) => {
       const body = textBody(text);
-      res.writeHead(status, { 'x-request-id': id, ...headers, 'content-type': TEXT, 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff' });
+      res.writeHead(status, {
+        'x-request-id': id,
+        ...headers,
+        'content-type': TEXT,
+        'content-length': Buffer.byteLength(body),
+        'x-content-type-options': 'nosniff',
+      });
       res.end(body);
     };
     try {

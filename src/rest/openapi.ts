@@ -25,13 +25,19 @@ export function openapi(ops: readonly Operation[], base: string, version: string
       .filter(([k]) => (pathParams.includes(k) || inQuery) && !(custom && k === op.rest!.textBody))
       .map(([k, s]) => ({ name: headerOf.get(k) ?? k, in: where(k), required: pathParams.includes(k) || required.has(k), schema: s }));
     const bodyProps = inQuery ? [] : props.filter(([k]) => !pathParams.includes(k));
-    const bodySchema = { type: 'object', properties: Object.fromEntries(bodyProps), required: bodyProps.map(([k]) => k).filter((k) => required.has(k)), additionalProperties: false };
+    const bodySchema = {
+      type: 'object',
+      properties: Object.fromEntries(bodyProps),
+      required: bodyProps.map(([k]) => k).filter((k) => required.has(k)),
+      additionalProperties: false,
+    };
     const status = String(op.rest.status ?? 200);
     const security = op.auth === 'anon' ? [] : op.auth === 'pow' ? [{ bearer: [] }, { pow: [] }] : [{ bearer: [] }];
     const content: Record<string, object> = custom
       ? {}
       : { 'application/json': { schema: bodySchema }, 'application/x-www-form-urlencoded': { schema: bodySchema } };
-    if (op.rest.textBody) content[op.rest.bodyType ?? 'text/plain'] = { schema: op.rest.bodyType ? { type: 'string', contentMediaType: op.rest.bodyType } : { type: 'string' } };
+    if (op.rest.textBody)
+      content[op.rest.bodyType ?? 'text/plain'] = { schema: op.rest.bodyType ? { type: 'string', contentMediaType: op.rest.bodyType } : { type: 'string' } };
     (paths[oaPath(path)] ??= {})[method.toLowerCase()] = {
       operationId: opId(op.name),
       summary: op.title,
@@ -44,28 +50,31 @@ export function openapi(ops: readonly Operation[], base: string, version: string
       responses: {
         [status]: op.stream
           ? {
-              description: 'A text/event-stream: one event per item (id: resume id; data: the item as text, or JSON with Accept: application/json or ?f=json); resume with Last-Event-ID or ?last_event_id.',
-              content: { 'text/event-stream': { schema: { type: 'string' }, 'x-cx-item': z.toJSONSchema(op.stream.item, { io: 'output', unrepresentable: 'any' }) } },
+              description:
+                'A text/event-stream: one event per item (id: resume id; data: the item as text, or JSON with Accept: application/json or ?f=json); resume with Last-Event-ID or ?last_event_id.',
+              content: {
+                'text/event-stream': { schema: { type: 'string' }, 'x-cx-item': z.toJSONSchema(op.stream.item, { io: 'output', unrepresentable: 'any' }) },
+              },
             }
           : op.rest.defaultJson
             ? {
                 description: 'JSON by default; the text form (one fact per line) with Accept: text/plain, ?f=txt or the .txt twin.',
                 content: { 'application/json': { schema: output }, 'text/plain': { schema: { type: 'string' } } },
               }
-          : {
-              description: 'Text by default (one fact per line); JSON with Accept: application/json or ?f=json.',
-              content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: output } },
-              ...(op.rest.signed
-                ? {
-                    headers: {
-                      'X-Cx-Sig-Server': {
-                        description: `kid=<kid>; t=resp1; sig=<base64url>: Ed25519 signature of the exact body bytes (see /signing)${op.rest.signed === true ? '' : '; only on some requests (see /signing)'}.`,
-                        schema: { type: 'string', pattern: '^kid=[0-9]+; t=resp1; sig=[A-Za-z0-9_-]{86}$' },
+            : {
+                description: 'Text by default (one fact per line); JSON with Accept: application/json or ?f=json.',
+                content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: output } },
+                ...(op.rest.signed
+                  ? {
+                      headers: {
+                        'X-Cx-Sig-Server': {
+                          description: `kid=<kid>; t=resp1; sig=<base64url>: Ed25519 signature of the exact body bytes (see /signing)${op.rest.signed === true ? '' : '; only on some requests (see /signing)'}.`,
+                          schema: { type: 'string', pattern: '^kid=[0-9]+; t=resp1; sig=[A-Za-z0-9_-]{86}$' },
+                        },
                       },
-                    },
-                  }
-                : {}),
-            },
+                    }
+                  : {}),
+              },
         default: { $ref: '#/components/responses/Error' },
       },
     };
@@ -75,7 +84,8 @@ export function openapi(ops: readonly Operation[], base: string, version: string
     info: {
       title: 'Agent Commons',
       version,
-      summary: 'A free commons for AI agents: fix knowledge base, task board, notes, checkpoints, mail, dead drops, signed statements, topics, WASM compute services.',
+      summary:
+        'A free commons for AI agents: fix knowledge base, task board, notes, checkpoints, mail, dead drops, signed statements, topics, WASM compute services.',
       license: { name: 'CC0-1.0 (published data)', identifier: 'CC0-1.0' },
     },
     servers: [{ url: base }],
@@ -91,7 +101,16 @@ export function openapi(ops: readonly Operation[], base: string, version: string
           content: {
             'text/plain': { schema: { type: 'string', pattern: '^err [a-z]+' } },
             'application/problem+json': {
-              schema: { type: 'object', properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, code: { type: 'string' } } },
+              schema: {
+                type: 'object',
+                properties: {
+                  type: { type: 'string' },
+                  title: { type: 'string' },
+                  status: { type: 'integer' },
+                  detail: { type: 'string' },
+                  code: { type: 'string' },
+                },
+              },
             },
           },
         },

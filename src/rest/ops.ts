@@ -109,7 +109,8 @@ function rawInput(req: FastifyRequest, op: Operation, types: Map<string, JsonTyp
     // `curl -d @out.txt` sends raw text labelled as a form: say how to send it instead of naming
     // the stray "fields" the form parser made of it.
     const tb = rest.textBody;
-    if (isForm && tb && !(tb in (body as object)) && (textBodyRequired(op) || Object.keys(body).some((k) => !types.has(k)))) throw new CxError('bad', `${tb}: required (send the text as Content-Type: text/plain, or as form field ${tb})`);
+    if (isForm && tb && !(tb in (body as object)) && (textBodyRequired(op) || Object.keys(body).some((k) => !types.has(k))))
+      throw new CxError('bad', `${tb}: required (send the text as Content-Type: text/plain, or as form field ${tb})`);
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) raw[k] = isForm ? coerce(v, types.get(k)) : v;
   }
   for (const [h, field] of Object.entries(rest.headerInputs ?? {})) {
@@ -177,13 +178,24 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
         if (!q) return reply.type(HTML).send(searchHtml(core.config.baseUrl, '', null));
         const r = await invoke(core, op, raw, restMeta(req)).catch((e: unknown) => ({ err: e }));
         if ('err' in r) {
-          if (r.err instanceof CxError && r.err.code === 'bad') return reply.code(r.err.status).type(HTML).send(searchHtml(core.config.baseUrl, q, null, r.err.detail));
+          if (r.err instanceof CxError && r.err.code === 'bad')
+            return reply
+              .code(r.err.status)
+              .type(HTML)
+              .send(searchHtml(core.config.baseUrl, q, null, r.err.detail));
           throw r.err;
         }
-        return reply.header('cache-control', 'no-store').type(HTML).send(view(r.out, raw, core.config.baseUrl));
+        return reply
+          .header('cache-control', 'no-store')
+          .type(HTML)
+          .send(view(r.out, raw, core.config.baseUrl));
       }
       const { out, ctx } = await invoke(core, op, raw, restMeta(req));
-      if (view) return reply.header('cache-control', rest.cache ?? 'no-store').type(HTML).send(view(out, raw, core.config.baseUrl));
+      if (view)
+        return reply
+          .header('cache-control', rest.cache ?? 'no-store')
+          .type(HTML)
+          .send(view(out, raw, core.config.baseUrl));
       for (const [k, v] of Object.entries(op.headers?.(out, ctx) ?? {})) reply.header(k, v);
       for (const [k, v] of Object.entries(rest.replyHeaders ?? {})) reply.header(k, v);
       // An op's own Cache-Control for this result (a member's private entry) wins over the route's.
@@ -202,7 +214,10 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       if (extra) return sendText(reply, extra(out, ctx), status);
       if ((forced === 'html' || (!forced && !f && wantsHtml(req))) && rest.htmlTitle && op.md) {
         if (!forced) reply.header('vary', 'accept');
-        return reply.header('content-security-policy', PAGE_CSP).type(HTML).send(mdPage(rest.htmlTitle(out), op.md(out, ctx), { base: core.config.baseUrl }));
+        return reply
+          .header('content-security-policy', PAGE_CSP)
+          .type(HTML)
+          .send(mdPage(rest.htmlTitle(out), op.md(out, ctx), { base: core.config.baseUrl }));
       }
       if (forced === 'svg' && op.svg) return reply.type('image/svg+xml; charset=utf-8').send(op.svg(out, ctx));
       if (forced === 'json' || (!forced && (rest.defaultJson ? !wantsText(req) : wantsJson(req)))) {
@@ -243,7 +258,14 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
  * `?last_event_id`. It runs until the client goes (or the server closes); then the op's iterator is
  * closed and its subscription aborted, so nothing is left behind.
  */
-async function serveStream(req: FastifyRequest, reply: FastifyReply, core: Core, op: Operation, raw: Record<string, unknown>, streams: Map<() => void, string>): Promise<void> {
+async function serveStream(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  core: Core,
+  op: Operation,
+  raw: Record<string, unknown>,
+  streams: Map<() => void, string>,
+): Promise<void> {
   const spec = op.stream!;
   const meta = restMeta(req);
   if (streams.size >= limit('stream.open')) throw new CxError('busy', 'too many open streams', 503, { 'Retry-After': String(limit('shed.retry_after')) });
@@ -261,7 +283,13 @@ async function serveStream(req: FastifyRequest, reply: FastifyReply, core: Core,
   const res = reply.raw;
   // Connection: close, so that ending a stream (client gone, server closing) also ends its socket;
   // sockets with no request in flight are the host's to close at shutdown (src/http/wire.ts).
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'close', 'x-request-id': String(req.id) });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+    connection: 'close',
+    'x-request-id': String(req.id),
+  });
   res.write(`: ${op.name}\n\n`);
   const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), limit('stream.heartbeat') * 1000);
   const end = () => {
@@ -278,7 +306,15 @@ async function serveStream(req: FastifyRequest, reply: FastifyReply, core: Core,
       if (n.done || res.writableEnded) break;
       const data = json ? JSON.stringify(n.value.item) : spec.text(n.value.item, ctx);
       // A slow reader holds the next item back (the subscription buffers, bounded) instead of the socket.
-      if (!res.write(`id: ${n.value.id}\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`)) await new Promise((r) => (res.once('drain', r), res.once('close', r)));
+      if (
+        !res.write(
+          `id: ${n.value.id}\n${data
+            .split('\n')
+            .map((l) => `data: ${l}`)
+            .join('\n')}\n\n`,
+        )
+      )
+        await new Promise((r) => (res.once('drain', r), res.once('close', r)));
     }
   } catch (err) {
     core.log.error({ err, op: op.name }, 'stream failed');

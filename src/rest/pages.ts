@@ -8,9 +8,7 @@ import { grammarTxt } from '../core/docs/content/grammar.js';
 import { hazardsTxt } from '../core/docs/content/hazards.js';
 import { legalMd } from '../core/docs/content/legal.js';
 import { signingTxt } from '../core/docs/content/signing.js';
-import {
-  agentsMd, helpErrCodeMd, helpErrCodeTxt, helpErrMd, helpErrTxt, helpMd, helpTxt, indexMd, llmsFullTxt, llmsTxt,
-} from '../core/docs/registry-docs.js';
+import { agentsMd, helpErrCodeMd, helpErrCodeTxt, helpErrMd, helpErrTxt, helpMd, helpTxt, indexMd, llmsFullTxt, llmsTxt } from '../core/docs/registry-docs.js';
 import { CxError, errCode } from '../core/errors.js';
 import { limit } from '../core/limits.js';
 import type { Core, Operation } from '../core/ops/types.js';
@@ -24,7 +22,12 @@ const PUBLIC = 'public, max-age=300';
 
 /** Feeds of a prose page (its <link rel="alternate"> lines): the changelog's is /f/log. */
 const feedLinks = (path: string): Array<[string, string]> =>
-  path === '/changelog' ? [['application/atom+xml', '/f/log.atom'], ['application/feed+json', '/f/log.json']] : [];
+  path === '/changelog'
+    ? [
+        ['application/atom+xml', '/f/log.atom'],
+        ['application/feed+json', '/f/log.json'],
+      ]
+    : [];
 const DAY = 86_400_000;
 
 function wantsMd(req: FastifyRequest): boolean {
@@ -95,7 +98,10 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
   // Paths and URLs in inline code (`/.well-known/cx-key`) wrap anywhere on a phone, like every
   // address on the site (class long); other code keeps its words whole.
   const prosePage = (title: string, markdown: string, alternates: Array<[string, string]> = []) =>
-    mdPage(title, markdown, { base, alternates: alternates.map(([t, h]) => [t, base + h] as [string, string]) }).replace(/<code>([^<]*\/[^<]*)<\/code>/g, '<code class="long">$1</code>');
+    mdPage(title, markdown, { base, alternates: alternates.map(([t, h]) => [t, base + h] as [string, string]) }).replace(
+      /<code>([^<]*\/[^<]*)<\/code>/g,
+      '<code class="long">$1</code>',
+    );
   const prose: Array<[string, string, () => string, () => object]> = [
     ['/about', 'About Agent Commons', () => aboutMd(base), () => ({ title: 'About', markdown: aboutMd(base) })],
     ['/legal', 'Legal', () => legalMd(base), () => ({ title: 'Legal', markdown: legalMd(base) })],
@@ -106,7 +112,12 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
     app.get(path, async (req, reply) => {
       reply.header('vary', 'accept');
       if (wantsJson(req)) return send(reply, JSON_T, json());
-      if (wantsHtml(req)) return send(reply.header('content-security-policy', PAGE_CSP), HTML, prosePage(title, md(), [['text/markdown', `${path}.md`], ['application/json', `${path}.json`], ...feedLinks(path)]));
+      if (wantsHtml(req))
+        return send(
+          reply.header('content-security-policy', PAGE_CSP),
+          HTML,
+          prosePage(title, md(), [['text/markdown', `${path}.md`], ['application/json', `${path}.json`], ...feedLinks(path)]),
+        );
       return send(reply, 'text/plain; charset=utf-8', txt());
     });
     app.get(`${path}.md`, async (_req, reply) => send(reply, MD, md()));
@@ -136,7 +147,10 @@ export function registerPages(app: FastifyInstance, core: Core, ops: readonly Op
         {
           anchor: `${base}/`,
           'service-desc': [{ href: `${base}/openapi.json`, type: 'application/openapi+json;version=3.1' }],
-          'service-doc': [{ href: `${base}/llms.txt`, type: 'text/plain' }, { href: `${base}/AGENTS.md`, type: 'text/markdown' }],
+          'service-doc': [
+            { href: `${base}/llms.txt`, type: 'text/plain' },
+            { href: `${base}/AGENTS.md`, type: 'text/markdown' },
+          ],
           status: [{ href: `${base}/healthz`, type: 'text/plain' }],
         },
       ],

@@ -13,7 +13,10 @@ const code = (s: string | number) => `<code class="long">${esc(s)}</code>`;
 export function receiptHtml(o: Att, base: string): string {
   const [agreed, asked] = o.repro.split('/');
   const donorRows = o.donors
-    .map((d) => `<tr><td data-label="donor">${d.donor === 'asystem' ? 'this server' : `<code>${esc(d.donor)}</code>`}</td><td data-label="lease">${code(d.lease)}</td><td data-label="public key">${code(d.pub)}</td><td data-label="signature">${code(d.dsig)}</td></tr>`)
+    .map(
+      (d) =>
+        `<tr><td data-label="donor">${d.donor === 'asystem' ? 'this server' : `<code>${esc(d.donor)}</code>`}</td><td data-label="lease">${code(d.lease)}</td><td data-label="public key">${code(d.pub)}</td><td data-label="signature">${code(d.dsig)}</td></tr>`,
+    )
     .join('');
   return shell(
     `Receipt ${o.job}`,
@@ -35,7 +38,14 @@ ${o.reported.length ? `<h2>Donors that disagreed</h2><p>Their outputs differed f
 <p>The signed line (key id ${esc(o.kid)}; the server key is at <a href="/.well-known/cx-key" class="long">${esc(o.key)}</a>, the format at <a href="/signing">/signing</a>):</p>
 <pre>${esc(o.line)}</pre>
 <p class="muted">For agents: <a href="/att/${esc(o.job)}.txt">text</a> · <a href="/att/${esc(o.job)}.md">markdown</a> · <a href="/att/${esc(o.job)}.json">JSON</a></p>`,
-    { base, alternates: [['text/plain', `/att/${o.job}.txt`], ['application/json', `/att/${o.job}.json`], ['text/markdown', `/att/${o.job}.md`]] },
+    {
+      base,
+      alternates: [
+        ['text/plain', `/att/${o.job}.txt`],
+        ['application/json', `/att/${o.job}.json`],
+        ['text/markdown', `/att/${o.job}.md`],
+      ],
+    },
   );
 }
 

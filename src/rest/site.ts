@@ -12,8 +12,8 @@ import { esc, mdToHtml } from '../http/html.js';
 export { PAGE_CSP } from '../http/html.js';
 
 /** A small icon, so browsers do not log a 404 for /favicon.ico. */
-export const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1a1a1a"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>';
-
+export const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1a1a1a"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>';
 
 // Colours keep a contrast of at least 4.5:1 on white (WCAG AA); focus is always visible.
 const STYLE = [
@@ -56,7 +56,13 @@ export interface ShellOpts {
  */
 export function mdPage(title: string, markdown: string, o: ShellOpts): string {
   // Tables of any width scroll inside their box on a phone instead of widening the page.
-  return shell(title, mdToHtml(markdown).replace(/<table>/g, '<div class="scroll" tabindex="0" role="region" aria-label="table"><table>').replace(/<\/table>/g, '</table></div>'), o);
+  return shell(
+    title,
+    mdToHtml(markdown)
+      .replace(/<table>/g, '<div class="scroll" tabindex="0" role="region" aria-label="table"><table>')
+      .replace(/<\/table>/g, '</table></div>'),
+    o,
+  );
 }
 
 export function shell(title: string, body: string, o: ShellOpts): string {
@@ -77,7 +83,8 @@ ${body}
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** An RFC 3339 date-time as people read it, in a <time> element (the page tests mask those in screenshots). */
-export const timeTag = (iso: string) => `<time datetime="${esc(iso)}">${esc(iso.replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)(:\d\d(\.\d+)?)?Z$/, '$1 $2 UTC'))}</time>`;
+export const timeTag = (iso: string) =>
+  `<time datetime="${esc(iso)}">${esc(iso.replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)(:\d\d(\.\d+)?)?Z$/, '$1 $2 UTC'))}</time>`;
 const day = (ms: number | string) => new Date(ms).toISOString().slice(0, 10);
 
 export function searchForm(q = ''): string {
@@ -88,7 +95,10 @@ export function searchForm(q = ''): string {
 export function landingHtml(base: string, f: Figures, opCount: number): string {
   const latest = f.latest.length
     ? `<ul class="hits">${f.latest
-        .map((e) => `<li><a href="/kb/${esc(e.id)}" class="long">${esc(e.title)}</a> <span class="muted nw">confirmed <time datetime="${esc(day(e.confirmed_at))}">${esc(day(e.confirmed_at))}</time>, ${esc(e.confirms)} in all</span></li>`)
+        .map(
+          (e) =>
+            `<li><a href="/kb/${esc(e.id)}" class="long">${esc(e.title)}</a> <span class="muted nw">confirmed <time datetime="${esc(day(e.confirmed_at))}">${esc(day(e.confirmed_at))}</time>, ${esc(e.confirms)} in all</span></li>`,
+        )
         .join('')}</ul>`
     : '<p class="muted">No fix has been confirmed yet.</p>';
   return shell(
@@ -122,7 +132,15 @@ ${latest}
 <li><a href="/kb/${esc(day(f.at).slice(0, 7))}/">Fixes of this month</a> · <a href="/v1/svc">compute services</a></li>
 <li><a href="/about">What this is and who runs it</a> · <a href="/AGENTS.md">AGENTS.md</a> · <a href="/llms.txt">llms.txt</a></li>
 </ul>`,
-    { base, alternates: [['text/markdown', '/index.md'], ['text/plain', '/llms.txt'], ['application/atom+xml', '/f/kb.atom'], ['application/feed+json', '/f/kb.json']] },
+    {
+      base,
+      alternates: [
+        ['text/markdown', '/index.md'],
+        ['text/plain', '/llms.txt'],
+        ['application/atom+xml', '/f/kb.atom'],
+        ['application/feed+json', '/f/kb.json'],
+      ],
+    },
   );
 }
 
@@ -148,7 +166,13 @@ ${list.map((op) => `<tr><td><code>${esc(op.name)}</code></td><td><code class="lo
 <p>Every operation of the commons, generated from its registry. Each is a REST route, an MCP tool and an A2A skill. Fields, limits and errors: <a href="/llms-full.txt">llms-full.txt</a> and <a href="/openapi.json">OpenAPI</a>.</p>
 <p>${[...groups.keys()].map((g) => `<a href="#${esc(g)}">${esc(g)}</a>`).join(' · ')}</p>
 ${sections}`,
-    { base, alternates: [['text/markdown', '/index.md'], ['application/json', '/openapi.json']] },
+    {
+      base,
+      alternates: [
+        ['text/markdown', '/index.md'],
+        ['application/json', '/openapi.json'],
+      ],
+    },
   );
 }
 
@@ -173,8 +197,12 @@ export function entryHtml(base: string, v: EntryView): string {
   const o = v.outcomes;
   return shell(
     v.title,
-    `${v.disputed ? `<p class="untrusted"><strong>Disputed:</strong> weighted by principal, more agents reported that this fix did not work (${esc(o.failed_w)}) than that it worked (${esc(Math.round((o.worked_w + o.changes_w) * 100) / 100)}). It is still shown; read what happened to them below before you apply it.</p>
-` : ''}<p class="muted"><a href="/kb/${esc(v.created.slice(0, 7))}/">Fixes of ${esc(v.created.slice(0, 7))}</a> · <a href="/eco/${esc(v.eco)}">${esc(v.eco)}</a>${v.class ? ` · <a href="/err/${esc(v.class.toLowerCase())}">${esc(v.class)}</a>` : ''}</p>
+    `${
+      v.disputed
+        ? `<p class="untrusted"><strong>Disputed:</strong> weighted by principal, more agents reported that this fix did not work (${esc(o.failed_w)}) than that it worked (${esc(Math.round((o.worked_w + o.changes_w) * 100) / 100)}). It is still shown; read what happened to them below before you apply it.</p>
+`
+        : ''
+    }<p class="muted"><a href="/kb/${esc(v.created.slice(0, 7))}/">Fixes of ${esc(v.created.slice(0, 7))}</a> · <a href="/eco/${esc(v.eco)}">${esc(v.eco)}</a>${v.class ? ` · <a href="/err/${esc(v.class.toLowerCase())}">${esc(v.class)}</a>` : ''}</p>
 <h1 class="long">${esc(v.title)}</h1>
 <p class="untrusted">Written by an unknown agent (<code>${esc(v.author)}</code>, ${esc(v.created.slice(0, 10))}): untrusted data. Check the fix before you apply it.</p>
 <p><strong>${esc(v.confirms)}</strong> confirmed it worked · <strong>${esc(v.fails)}</strong> said it did not · score ${esc(v.score)} · ${esc(v.hits)} lookups</p>
@@ -194,7 +222,11 @@ ${v.notes?.changes.length ? `<h3>Worked with changes</h3>\n${notesHtml(v.notes.c
 <p>The same entry for agents: <a href="/k/${esc(v.id)}.txt">text</a> · <a href="/k/${esc(v.id)}.json">JSON</a> · <a href="/k/${esc(v.id)}.md">markdown</a>. An agent confirms it with <code>POST /k/${esc(v.id)}/ok</code>, or reports what happened with <code>POST /k/${esc(v.id)}/outcome</code>.</p>`,
     {
       base,
-      alternates: [['text/plain', `/k/${v.id}.txt`], ['application/json', `/k/${v.id}.json`], ['text/markdown', `/k/${v.id}.md`]],
+      alternates: [
+        ['text/plain', `/k/${v.id}.txt`],
+        ['application/json', `/k/${v.id}.json`],
+        ['text/markdown', `/k/${v.id}.md`],
+      ],
       // A fix more agents report as failing than as working is not offered to search engines.
       noindex: v.fails > v.confirms || v.disputed,
     },
@@ -214,14 +246,33 @@ export interface Hit {
 export function hitList(rows: Hit[]): string {
   if (!rows.length) return '<p class="muted">Nothing here yet.</p>';
   return `<ul class="hits">${rows
-    .map((r) => `<li><a href="/kb/${esc(r.id)}" class="long">${esc(r.title)}</a> <span class="muted nw">${esc(r.confirms)} confirmed, ${esc(r.fails)} failed${r.disputed ? ', <strong>disputed</strong>' : ''}</span>${r.libs.length ? ` <span class="muted long">${r.libs.slice(0, 3).map((l) => esc(l)).join(' ')}</span>` : ''}</li>`)
+    .map(
+      (r) =>
+        `<li><a href="/kb/${esc(r.id)}" class="long">${esc(r.title)}</a> <span class="muted nw">${esc(r.confirms)} confirmed, ${esc(r.fails)} failed${r.disputed ? ', <strong>disputed</strong>' : ''}</span>${
+          r.libs.length
+            ? ` <span class="muted long">${r.libs
+                .slice(0, 3)
+                .map((l) => esc(l))
+                .join(' ')}</span>`
+            : ''
+        }</li>`,
+    )
     .join('')}</ul>`;
 }
 
 /** The <link rel="alternate"> pair of a feed (`/f/<name>` without extension). */
-const feedAlternates = (feed: string): Array<[string, string]> => [['application/atom+xml', `${feed}.atom`], ['application/feed+json', `${feed}.json`]];
+const feedAlternates = (feed: string): Array<[string, string]> => [
+  ['application/atom+xml', `${feed}.atom`],
+  ['application/feed+json', `${feed}.json`],
+];
 
-export function listHtml(base: string, title: string, intro: string, rows: Hit[], o: { nav?: string; twin: string; noindex?: boolean; before?: string; feed?: string }): string {
+export function listHtml(
+  base: string,
+  title: string,
+  intro: string,
+  rows: Hit[],
+  o: { nav?: string; twin: string; noindex?: boolean; before?: string; feed?: string },
+): string {
   return shell(
     title,
     `<h1 class="long">${esc(title)}</h1>
@@ -271,14 +322,32 @@ const monthNav = (o: { prev: string | null; next: string | null }) =>
     : '';
 
 export const HTML_VIEWS: Record<string, HtmlView> = {
-  'kb.month': (o, _i, base) => listHtml(base, `Fixes of ${o.ym}`, `${esc(o.count)} fixes published in ${esc(o.ym)}, newest first.`, o.rows, { nav: monthNav(o), twin: `/kb/${o.ym}/`, feed: '/f/kb' }),
-  'kb.eco': (o, _i, base) =>
-    listHtml(base, `Fixes for ${o.eco}`, `${esc(o.count)} fixes of the <code>${esc(o.eco)}</code> ecosystem; the latest ${esc(o.rows.length)} here.`, o.rows, { twin: `/eco/${o.eco}` }),
-  'kb.class': (o, _i, base) =>
-    listHtml(base, `Fixes for ${o.class}`, `${esc(o.count)} fixes of the error class <code>${esc(o.class)}</code>; the latest ${esc(o.rows.length)} here.`, o.rows, {
-      twin: `/err/${o.class}`,
-      before: o.libs.length ? `<p>Libraries: ${o.libs.slice(0, 20).map((l: { name: string; n: number }) => `${ident(l.name)} ${esc(l.n)}`).join(', ')}</p>` : '',
+  'kb.month': (o, _i, base) =>
+    listHtml(base, `Fixes of ${o.ym}`, `${esc(o.count)} fixes published in ${esc(o.ym)}, newest first.`, o.rows, {
+      nav: monthNav(o),
+      twin: `/kb/${o.ym}/`,
+      feed: '/f/kb',
     }),
+  'kb.eco': (o, _i, base) =>
+    listHtml(base, `Fixes for ${o.eco}`, `${esc(o.count)} fixes of the <code>${esc(o.eco)}</code> ecosystem; the latest ${esc(o.rows.length)} here.`, o.rows, {
+      twin: `/eco/${o.eco}`,
+    }),
+  'kb.class': (o, _i, base) =>
+    listHtml(
+      base,
+      `Fixes for ${o.class}`,
+      `${esc(o.count)} fixes of the error class <code>${esc(o.class)}</code>; the latest ${esc(o.rows.length)} here.`,
+      o.rows,
+      {
+        twin: `/err/${o.class}`,
+        before: o.libs.length
+          ? `<p>Libraries: ${o.libs
+              .slice(0, 20)
+              .map((l: { name: string; n: number }) => `${ident(l.name)} ${esc(l.n)}`)
+              .join(', ')}</p>`
+          : '',
+      },
+    ),
   'kb.search': (o, i, base) => searchHtml(base, String(i.q ?? ''), o),
 };
 

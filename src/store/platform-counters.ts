@@ -70,12 +70,39 @@ const text = (col: string) => ({ sqlite: `length(${col})`, pg: `octet_length(${c
 
 /** Storage classes of every domain beside the first six (sealed, public, private, blob, ledger, events). */
 export const DOMAIN_CLASSES: ReadonlyArray<readonly [cls: string, parts: readonly ClassPart[]]> = [
-  ['subscriptions', [{ table: 'swarm_subs', bytes: text("coalesce(filter, '')") }, { table: 'swarm_kv', bytes: text('value') }]],
+  [
+    'subscriptions',
+    [
+      { table: 'swarm_subs', bytes: text("coalesce(filter, '')") },
+      { table: 'swarm_kv', bytes: text('value') },
+    ],
+  ],
   ['webhooks', [{ table: 'webhooks', bytes: text('ct') }, { table: 'webhook_deliveries' }]],
-  ['services', [{ table: 'svc_names' }, { table: 'svc_versions', bytes: { sqlite: 'length(manifest)', pg: 'octet_length(manifest::text)' } }, { table: 'svc_calls', bytes: text("coalesce(output, '')") }, { table: 'cjobs', bytes: { sqlite: "length(input) + coalesce(length(output), 0)", pg: 'octet_length(input) + coalesce(octet_length(output), 0)' } }]],
+  [
+    'services',
+    [
+      { table: 'svc_names' },
+      { table: 'svc_versions', bytes: { sqlite: 'length(manifest)', pg: 'octet_length(manifest::text)' } },
+      { table: 'svc_calls', bytes: text("coalesce(output, '')") },
+      { table: 'cjobs', bytes: { sqlite: 'length(input) + coalesce(length(output), 0)', pg: 'octet_length(input) + coalesce(octet_length(output), 0)' } },
+    ],
+  ],
   ['jobs', [{ table: 'jobs', bytes: { sqlite: 'length(payload)', pg: 'octet_length(payload::text)' } }]],
-  ['governance', [{ table: 'gov_proposals', bytes: text("title || body || coalesce(patch, '')") }, { table: 'gov_notices', bytes: text('reason || note') }, { table: 'gov_reports' }]],
-  ['injection', [{ table: 'inj_reports', bytes: text('flags') }, { table: 'inj_disputes', bytes: text('note') }]],
+  [
+    'governance',
+    [
+      { table: 'gov_proposals', bytes: text("title || body || coalesce(patch, '')") },
+      { table: 'gov_notices', bytes: text('reason || note') },
+      { table: 'gov_reports' },
+    ],
+  ],
+  [
+    'injection',
+    [
+      { table: 'inj_reports', bytes: text('flags') },
+      { table: 'inj_disputes', bytes: text('note') },
+    ],
+  ],
   ['digests', [{ table: 'kb_digests', bytes: text('lines') }]],
   // The operator's module blobs (plugin code): rows of op_blobs, bytes of their data.
   ['modules', [{ table: 'op_blobs' }, { table: 'op_blob_data', rows: false, bytes: text('bytes') }]],

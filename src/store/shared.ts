@@ -11,7 +11,17 @@ import { limit } from '../core/limits.js';
 export const JOB_COLS = 'n, id, queue, payload, tries, max_tries, lease, lease_until, error';
 
 /** A job row of either engine; `payload` as the engine stores it (JSON text on SQLite, jsonb on PostgreSQL). */
-export interface JobRow<P> { n: number; id: string; queue: string; payload: P; tries: number; max_tries: number; lease: string | null; lease_until: number | null; error: string | null }
+export interface JobRow<P> {
+  n: number;
+  id: string;
+  queue: string;
+  payload: P;
+  tries: number;
+  max_tries: number;
+  lease: string | null;
+  lease_until: number | null;
+  error: string | null;
+}
 
 /** The port's Job of a row, its payload decoded by `decode`. */
 export const jobOf = <P>(r: JobRow<P>, decode: (p: P) => unknown): Job => ({
@@ -53,7 +63,16 @@ export function ftsQuery(q: string): string | null {
  * bare numbers say nothing.
  */
 export function retrievalTerms(words: string[]): string[] {
-  return [...new Set(words.join(' ').toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [])].filter((t) => !/^\d{1,3}$/.test(t)).slice(0, 16);
+  return [
+    ...new Set(
+      words
+        .join(' ')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}_]{2,}/gu) ?? [],
+    ),
+  ]
+    .filter((t) => !/^\d{1,3}$/.test(t))
+    .slice(0, 16);
 }
 
 /** A term in more entries than this tells nothing apart, and ranking all of them costs (1M entries: ~1 s a query). */

@@ -3,7 +3,20 @@ import { limit } from '../core/limits.js';
 import { WasmRunner } from './runner.js';
 
 export { WasmRunner, type RunnerOpts } from './runner.js';
-export { BadModule, checkModule, checkSizes, checkUpload, clampMemory, clampModule, clampTables, defaultCaps, inspectModule, type ModuleCaps, type ModuleInfo, PAGE } from './module.js';
+export {
+  BadModule,
+  checkModule,
+  checkSizes,
+  checkUpload,
+  clampMemory,
+  clampModule,
+  clampTables,
+  defaultCaps,
+  inspectModule,
+  type ModuleCaps,
+  type ModuleInfo,
+  PAGE,
+} from './module.js';
 
 export function defaultRunner(over: Partial<import('./runner.js').RunnerOpts> = {}): WasmRunner {
   return new WasmRunner({

@@ -26,14 +26,21 @@ export interface ModuleCaps {
   tableEntries: number;
 }
 
-export const defaultCaps = (memPages = limit('compute.mem_pages.max')): ModuleCaps => ({ memPages, tables: limit('compute.tables'), tableEntries: limit('compute.table_entries') });
+export const defaultCaps = (memPages = limit('compute.mem_pages.max')): ModuleCaps => ({
+  memPages,
+  tables: limit('compute.tables'),
+  tableEntries: limit('compute.table_entries'),
+});
 
 /** A module the runner refuses, with the reason (shown to the publisher as `err bad wasm: ...`). */
 export class BadModule extends Error {}
 
 class Reader {
   pos = 0;
-  constructor(readonly b: Uint8Array, readonly end = b.length) {}
+  constructor(
+    readonly b: Uint8Array,
+    readonly end = b.length,
+  ) {}
   byte(): number {
     if (this.pos >= this.end) throw new BadModule('truncated');
     return this.b[this.pos++]!;
@@ -156,9 +163,11 @@ export function inspectModule(bytes: Uint8Array): ModuleInfo {
  * caps (a declared maximum over a cap, or none, is clamped at load: see clampModule).
  */
 export function checkSizes(info: ModuleInfo, caps: ModuleCaps): void {
-  if (info.memory && info.memory.min > caps.memPages) throw new BadModule(`memory declares ${info.memory.min} pages at start, over the cap of ${caps.memPages}`);
+  if (info.memory && info.memory.min > caps.memPages)
+    throw new BadModule(`memory declares ${info.memory.min} pages at start, over the cap of ${caps.memPages}`);
   if (info.tables.length > caps.tables) throw new BadModule(`declares ${info.tables.length} tables, over the cap of ${caps.tables}`);
-  for (const t of info.tables) if (t.min > caps.tableEntries) throw new BadModule(`table declares ${t.min} entries at start, over the cap of ${caps.tableEntries}`);
+  for (const t of info.tables)
+    if (t.min > caps.tableEntries) throw new BadModule(`table declares ${t.min} entries at start, over the cap of ${caps.tableEntries}`);
 }
 
 /** The checks of publication and of loading; throws BadModule with the reason. */

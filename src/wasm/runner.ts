@@ -82,7 +82,13 @@ export class WasmRunner implements ComputeRunner {
   }
 
   stats(): RunnerStats {
-    return { workers: this.slots.length, busy: this.slots.filter((s) => s.busy).length, queued: this.waiting.length, started: this.started, replaced: this.replaced };
+    return {
+      workers: this.slots.length,
+      busy: this.slots.filter((s) => s.busy).length,
+      queued: this.waiting.length,
+      started: this.started,
+      replaced: this.replaced,
+    };
   }
 
   run(call: RunCall): Promise<RunResult> {
@@ -94,7 +100,8 @@ export class WasmRunner implements ComputeRunner {
       // KATs) keeps one worker, not the whole pool.
       if (!idle && this.slots.length < this.opts.workers) this.slots.push((idle = this.spawn()));
       if (idle) return void this.dispatch(idle, p);
-      if (this.waiting.length >= this.opts.queue) return resolve({ ok: false, code: 'busy', detail: `${this.waiting.length} calls waiting for a worker`, ms: 0 });
+      if (this.waiting.length >= this.opts.queue)
+        return resolve({ ok: false, code: 'busy', detail: `${this.waiting.length} calls waiting for a worker`, ms: 0 });
       this.waiting.push(p);
     });
   }
@@ -118,13 +125,27 @@ export class WasmRunner implements ComputeRunner {
   private spawn(): Slot {
     this.started++;
     const heap = this.opts.heapMb;
-    const proc = spawn('/bin/sh', ['-c', CAPPED, String(this.opts.procMb * 1024), process.execPath, `--max-old-space-size=${heap}`, `--max-semi-space-size=${Math.max(1, Math.floor(heap / 16))}`, '--disable-warning=ExperimentalWarning', '-e', WORKER_CODE], {
-      // Nothing of the server's environment (secrets) reaches a runner; stdout is dropped.
-      env: { CX_EXTISM: extismPath, PATH: '/usr/bin:/bin' },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'advanced',
-      detached: false,
-    });
+    const proc = spawn(
+      '/bin/sh',
+      [
+        '-c',
+        CAPPED,
+        String(this.opts.procMb * 1024),
+        process.execPath,
+        `--max-old-space-size=${heap}`,
+        `--max-semi-space-size=${Math.max(1, Math.floor(heap / 16))}`,
+        '--disable-warning=ExperimentalWarning',
+        '-e',
+        WORKER_CODE,
+      ],
+      {
+        // Nothing of the server's environment (secrets) reaches a runner; stdout is dropped.
+        env: { CX_EXTISM: extismPath, PATH: '/usr/bin:/bin' },
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        serialization: 'advanced',
+        detached: false,
+      },
+    );
     proc.unref();
     (proc as unknown as { channel?: { unref(): void } }).channel?.unref();
     let ready!: () => void;
@@ -229,14 +250,29 @@ export class WasmRunner implements ComputeRunner {
         if (slot.busy === p) this.retire(slot, 'timeout', `not loaded within ${this.opts.loadMs} ms`);
       }, this.opts.loadMs);
       p.timer.unref?.();
-      slot.proc.send({ id: p.id, hash: key, wasm, entry: call.entry, input: call.input, memPages: limits.memPages, outBytes: limits.outBytes, hostPages, hostBytes, varBytes: this.opts.varBytes, drop }, (err) => {
-        // The runner went away before it read the call: its exit answers the call (with what it
-        // said on stderr); only a runner still there but unreachable is ended here.
-        if (!err) return;
-        setTimeout(() => {
-          if (slot.busy === p && !slot.gone) this.retire(slot, 'crash', `runner process unreachable (${err.message})`);
-        }, 250).unref();
-      });
+      slot.proc.send(
+        {
+          id: p.id,
+          hash: key,
+          wasm,
+          entry: call.entry,
+          input: call.input,
+          memPages: limits.memPages,
+          outBytes: limits.outBytes,
+          hostPages,
+          hostBytes,
+          varBytes: this.opts.varBytes,
+          drop,
+        },
+        (err) => {
+          // The runner went away before it read the call: its exit answers the call (with what it
+          // said on stderr); only a runner still there but unreachable is ended here.
+          if (!err) return;
+          setTimeout(() => {
+            if (slot.busy === p && !slot.gone) this.retire(slot, 'crash', `runner process unreachable (${err.message})`);
+          }, 250).unref();
+        },
+      );
     } catch (err) {
       const detail = err instanceof BadModule ? err.message : `module not available: ${err instanceof Error ? err.message : String(err)}`;
       this.finish(slot, { ok: false, code: 'bad', detail, ms: this.now() - p.t0 });

@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 const a2a = () => `${s.url}/a2a`;
-const send03 = (parts: Json[], configuration: Json = { blocking: true }, extra: Json = {}) => c03.sendMessage({ message: msg03(parts, extra) as never, configuration });
+const send03 = (parts: Json[], configuration: Json = { blocking: true }, extra: Json = {}) =>
+  c03.sendMessage({ message: msg03(parts, extra) as never, configuration });
 const ok = <T>(r: any): T => {
   if ('error' in r) throw new Error(`JSON-RPC error ${JSON.stringify(r.error)}`);
   return r.result as T;
@@ -35,7 +36,8 @@ describe('agent card', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       const card = (await res.json()) as Json;
-      for (const f of ['name', 'description', 'url', 'version', 'protocolVersion', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills']) expect(card[f], f).toBeTruthy();
+      for (const f of ['name', 'description', 'url', 'version', 'protocolVersion', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills'])
+        expect(card[f], f).toBeTruthy();
       expect(card.protocolVersion).toBe('0.3.0');
       expect(card.url).toBe('http://commons.test/a2a');
       expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true });
@@ -181,15 +183,31 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
     expect((await rpc(a2a(), '{"jsonrpc":')).body.error.code).toBe(-32700);
     expect((await rpc(a2a(), { jsonrpc: '1.0', id: 1, method: 'tasks/get' })).body.error.code).toBe(-32600);
     expect((await rpc(a2a(), { jsonrpc: '2.0', id: 1, method: 'tasks/nope', params: {} })).body.error.code).toBe(-32601);
-    expect((await rpc(a2a(), { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', role: 'user', parts: [] } } })).body.error.code).toBe(-32602);
-    const file = await rpc(a2a(), { jsonrpc: '2.0', id: 7, method: 'message/send', params: { message: msg03([{ kind: 'file', file: { uri: 'https://example.com/x.txt' } }]) } });
+    expect(
+      (await rpc(a2a(), { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', role: 'user', parts: [] } } })).body.error.code,
+    ).toBe(-32602);
+    const file = await rpc(a2a(), {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'message/send',
+      params: { message: msg03([{ kind: 'file', file: { uri: 'https://example.com/x.txt' } }]) },
+    });
     expect(file.body).toMatchObject({ id: 7, error: { code: -32005 } });
     const v = await rpc(a2a(), { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x' } }, { 'a2a-version': '2.0' });
     expect(v.body.error.code).toBe(-32009);
   });
 
   it('an anonymous write is a 401 with bearer and PoW challenges; reads stay anonymous', async () => {
-    const r = await rpc(a2a(), { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: msg03([data03({ skill: 'agent.publish', input: { name: 'x', description: 'y' } })]) } }, { accept: 'application/json' });
+    const r = await rpc(
+      a2a(),
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: { message: msg03([data03({ skill: 'agent.publish', input: { name: 'x', description: 'y' } })]) },
+      },
+      { accept: 'application/json' },
+    );
     expect(r.status).toBe(401);
     expect(r.headers.get('www-authenticate')).toMatch(/^Bearer realm="commons", PoW realm="commons" challenge="[^"]+" bits="8" for="reg"/);
     // The body is a JSON-RPC error carrying the one-line error.
@@ -203,13 +221,24 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
   });
 
   it('batches of 1 to 10 answer an array; 11 is -32600; streams and a second blocking call are refused inside', async () => {
-    const call = (i: number, extra: Json = {}) => ({ jsonrpc: '2.0', id: i, method: 'message/send', params: { message: msg03([text03('healthz')]), configuration: { blocking: false }, ...extra } });
-    const ten = await rpc(a2a(), Array.from({ length: 10 }, (_, i) => call(i)));
+    const call = (i: number, extra: Json = {}) => ({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'message/send',
+      params: { message: msg03([text03('healthz')]), configuration: { blocking: false }, ...extra },
+    });
+    const ten = await rpc(
+      a2a(),
+      Array.from({ length: 10 }, (_, i) => call(i)),
+    );
     expect(ten.status).toBe(200);
     expect(ten.body).toHaveLength(10);
     expect(ten.body.map((r: Json) => r.id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     for (const r of ten.body) expect(r.result.kind).toBe('task');
-    const eleven = await rpc(a2a(), Array.from({ length: 11 }, (_, i) => call(i)));
+    const eleven = await rpc(
+      a2a(),
+      Array.from({ length: 11 }, (_, i) => call(i)),
+    );
     expect(eleven.body).toMatchObject({ id: null, error: { code: -32600 } });
     expect(eleven.body.error.message).toMatch(/at most 10/);
     expect((await rpc(a2a(), [])).body.error.code).toBe(-32600);
@@ -228,7 +257,13 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
   });
 
   it('a body of exactly 256 KiB is served; one byte more is 413 err size', async () => {
-    const shape = (pad: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { ...msg03([data03({ skill: 'sys.health' })]), metadata: { pad } } } });
+    const shape = (pad: string) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: { message: { ...msg03([data03({ skill: 'sys.health' })]), metadata: { pad } } },
+      });
     const filler = 256 * 1024 - shape('').length;
     const edge = shape('x'.repeat(filler));
     expect(Buffer.byteLength(edge)).toBe(256 * 1024);
@@ -262,7 +297,14 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
 
   it('push targets must be public http(s): private, link-local and odd schemes are refused', async () => {
     const wait = ok<Json>(await send03([text03('register')]));
-    for (const url of ['http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://192.168.1.1/', 'http://[fe80::1]/', 'ftp://example.com/', 'http://user:pw@127.0.0.1/']) {
+    for (const url of [
+      'http://10.1.2.3/x',
+      'http://169.254.169.254/latest',
+      'http://192.168.1.1/',
+      'http://[fe80::1]/',
+      'ftp://example.com/',
+      'http://user:pw@127.0.0.1/',
+    ]) {
       const r = (await c03.setTaskPushNotificationConfig({ taskId: wait.id, pushNotificationConfig: { url } })) as Json;
       expect(r.error?.code, url).toBe(-32602);
     }
@@ -280,9 +322,18 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
 });
 
 describe('A2A 1.3 client (1.0 wire)', () => {
-  const req = (text: string, configuration: Json = {}, extra: Json = {}) => SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }], ...extra }, configuration });
+  const req = (text: string, configuration: Json = {}, extra: Json = {}) =>
+    SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }], ...extra }, configuration });
 
-  const listAll = { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 100, pageToken: '', statusTimestampAfter: undefined, includeArtifacts: false };
+  const listAll = {
+    tenant: '',
+    contextId: '',
+    status: TaskState.TASK_STATE_UNSPECIFIED,
+    pageSize: 100,
+    pageToken: '',
+    statusTimestampAfter: undefined,
+    includeArtifacts: false,
+  };
 
   it('discovers the 1.0 interface and sends, streams and gets', async () => {
     const client = await client13(s.url);

@@ -55,10 +55,16 @@ describe('malformed params are -32602 on both wires', () => {
     await invalid(call('message/send', 'text'), /params: want an object/);
     await invalid(call('message/send', { message: msg03([text03('healthz')]), configuration: { acceptedOutputModes: 5 } }), /acceptedOutputModes/);
     await invalid(call('message/send', { message: msg03([text03('healthz')]), configuration: { blocking: 'yes' } }), /blocking/);
-    await invalid(call('message/send', { message: msg03([text03('healthz')]), configuration: { pushNotificationConfig: { url: 5 } } }), /pushNotificationConfig/);
+    await invalid(
+      call('message/send', { message: msg03([text03('healthz')]), configuration: { pushNotificationConfig: { url: 5 } } }),
+      /pushNotificationConfig/,
+    );
     await invalid(call('message/send', { message: msg03([text03('healthz')], { extensions: 5 }) }), /message\.extensions/);
     await invalid(call('message/send', { message: msg03([text03('healthz')], { referenceTaskIds: { a: 1 } }) }), /message\.referenceTaskIds/);
-    await invalid(call('tasks/pushNotificationConfig/set', { taskId: 'x', pushNotificationConfig: { url: 'https://93.184.216.34/h', id: 3 } }), /pushNotificationConfig\.id/);
+    await invalid(
+      call('tasks/pushNotificationConfig/set', { taskId: 'x', pushNotificationConfig: { url: 'https://93.184.216.34/h', id: 3 } }),
+      /pushNotificationConfig\.id/,
+    );
     await invalid(call('tasks/pushNotificationConfig/set', { taskId: 'x', pushNotificationConfig: { url: 7 } }), /url/);
     await invalid(call('tasks/pushNotificationConfig/set', { taskId: 9, pushNotificationConfig: { url: 'https://93.184.216.34/h' } }), /taskId/);
     // A string id, an integer id and no params where none are needed still work.
@@ -120,7 +126,11 @@ describe('HTTP edges', () => {
       expect(r.body).toMatchObject({ jsonrpc: '2.0', id: 9, error: { code: -32000, message: expect.stringMatching(/^err auth id\.me needs a token/) } });
     }
     // Without an Accept header too (no plain text).
-    const plain = await fetch(a2a(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call('message/send', { message: msg03([text03('me')]) })) });
+    const plain = await fetch(a2a(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(call('message/send', { message: msg03([text03('me')]) })),
+    });
     expect(plain.status).toBe(401);
     expect(((await plain.json()) as Json).error.code).toBe(-32000);
   });
@@ -157,7 +167,9 @@ describe('HTTP edges', () => {
       expect(await again.text()).toBe('');
       expect((await fetch(`${s.url}/.well-known/agent-card.json`, { headers: { ...h, 'if-modified-since': lm } })).status).toBe(304);
       expect((await fetch(`${s.url}/.well-known/agent-card.json`, { headers: { ...h, 'if-none-match': '"other"' } })).status).toBe(200);
-      expect((await fetch(`${s.url}/.well-known/agent-card.json`, { headers: { ...h, 'if-modified-since': new Date(Date.parse(lm) - 1000).toUTCString() } })).status).toBe(200);
+      expect(
+        (await fetch(`${s.url}/.well-known/agent-card.json`, { headers: { ...h, 'if-modified-since': new Date(Date.parse(lm) - 1000).toUTCString() } })).status,
+      ).toBe(200);
     }
     const e03 = (await fetch(`${s.url}/.well-known/agent.json`)).headers.get('etag');
     const e10 = (await fetch(`${s.url}/.well-known/agent.json`, { headers: V1 })).headers.get('etag');
@@ -185,7 +197,10 @@ describe('a skill that waits keeps its task working: cancel and resubscribe', ()
 
   it('1.3 client (1.0 wire): the same', async () => {
     const client = await client13(s.url);
-    const req = SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ data: watch }] }, configuration: { returnImmediately: true } });
+    const req = SendMessageRequest.fromJSON({
+      message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ data: watch }] },
+      configuration: { returnImmediately: true },
+    });
     const t = (await client.sendMessage(req)) as Json;
     expect(t.status.state).toBe(TaskState.TASK_STATE_WORKING);
     const sub = await subscribed(client.resubscribeTask({ tenant: '', id: t.id }));
@@ -198,7 +213,9 @@ describe('a skill that waits keeps its task working: cancel and resubscribe', ()
   });
 
   it('a watch that ends by itself completes with the items it saw (resubscribers get the end)', async () => {
-    const t = ok<Json>(await c03.sendMessage({ message: msg03([data03({ skill: 'tasks.watch', input: { wait: 1, max: 5 } })]) as never, configuration: { blocking: false } }));
+    const t = ok<Json>(
+      await c03.sendMessage({ message: msg03([data03({ skill: 'tasks.watch', input: { wait: 1, max: 5 } })]) as never, configuration: { blocking: false } }),
+    );
     expect(t.status.state).toBe('working');
     const sub = await subscribed(c03.resubscribeTask({ id: t.id }));
     const events = (await sub.rest) as Json[];
@@ -213,7 +230,12 @@ describe('free text is a conversation: continue, history and cancel (what the TC
     const t = ok<Json>(await c03.sendMessage({ message: msg03([text03('Initial message for history test')]) as never }));
     expect(t.status.state).toBe('input-required');
     for (let i = 1; i <= 3; i++) {
-      const f = ok<Json>(await c03.sendMessage({ message: msg03([text03(`Follow-up message ${i} npm ERESOLVE`)], { taskId: t.id }) as never, configuration: { blocking: true } }));
+      const f = ok<Json>(
+        await c03.sendMessage({
+          message: msg03([text03(`Follow-up message ${i} npm ERESOLVE`)], { taskId: t.id }) as never,
+          configuration: { blocking: true },
+        }),
+      );
       expect(f).toMatchObject({ id: t.id, status: { state: 'input-required' } });
       expect(f.artifacts.filter((a: Json) => a.artifactId === 'result')).toHaveLength(1);
     }
@@ -230,7 +252,10 @@ describe('free text is a conversation: continue, history and cancel (what the TC
 
   it('1.0: the same conversation with the 1.3 client', async () => {
     const client = await client13(s.url);
-    const send = (text: string, taskId = '') => client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }], ...(taskId ? { taskId } : {}) } })) as Promise<Json>;
+    const send = (text: string, taskId = '') =>
+      client.sendMessage(
+        SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }], ...(taskId ? { taskId } : {}) } }),
+      ) as Promise<Json>;
     const t = await send('Hello from TCK!');
     expect(t.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const f = await send('more words', t.id);
@@ -239,12 +264,16 @@ describe('free text is a conversation: continue, history and cancel (what the TC
   });
 });
 
-describe('a hosted agent\'s task is working until the owner answers: cancel and resubscribe with both clients', () => {
+describe("a hosted agent's task is working until the owner answers: cancel and resubscribe with both clients", () => {
   it('0.3 and 1.3 clients', async () => {
     const owner = await register(s.url, 'owner');
     const sender = await register(s.url, 'sender');
     raiseToL1(s.dir, owner.id);
-    const put = await fetch(`${s.url}/v1/agent`, { method: 'PUT', headers: { authorization: `Bearer ${owner.token}` }, body: new URLSearchParams({ name: 'Slow', description: 'answers later' }) });
+    const put = await fetch(`${s.url}/v1/agent`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${owner.token}` },
+      body: new URLSearchParams({ name: 'Slow', description: 'answers later' }),
+    });
     expect(put.status).toBe(200);
     // A hosted card has validators too.
     const card = await fetch(`${s.url}/a/${owner.id}/agent.json`);
@@ -260,13 +289,17 @@ describe('a hosted agent\'s task is working until the owner answers: cancel and 
     expect(((await sub.rest) as Json[]).at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'canceled' }, final: true });
 
     const h13 = await client13(s.url, sender.token, `/a/${owner.id}/agent.json`);
-    const t2 = (await h13.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'question two' }] } }))) as Json;
+    const t2 = (await h13.sendMessage(
+      SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'question two' }] } }),
+    )) as Json;
     expect(t2.status.state).toBe(TaskState.TASK_STATE_WORKING);
     const sub2 = await subscribed(h13.resubscribeTask({ tenant: '', id: t2.id }));
     expect(sub2.first.payload).toMatchObject({ $case: 'task', value: { id: t2.id, status: { state: TaskState.TASK_STATE_WORKING } } });
     expect((await h13.cancelTask({ tenant: '', id: t2.id, metadata: {} })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect((await sub2.rest).at(-1)!.payload).toMatchObject({ $case: 'statusUpdate', value: { status: { state: TaskState.TASK_STATE_CANCELED } } });
-    const inbox = (await (await fetch(`${s.url}/v1/agent/inbox?all=1`, { headers: { authorization: `Bearer ${owner.token}`, accept: 'application/json' } })).json()) as Json;
+    const inbox = (await (
+      await fetch(`${s.url}/v1/agent/inbox?all=1`, { headers: { authorization: `Bearer ${owner.token}`, accept: 'application/json' } })
+    ).json()) as Json;
     expect(inbox.rows.filter((r: Json) => [t.id, t2.id].includes(r.task)).map((r: Json) => r.state)).toEqual(['canceled', 'canceled']);
   });
 });
@@ -285,13 +318,20 @@ describe('anonymous tasks belong to the network that made them', () => {
     const other03 = await A2AClient.fromCardUrl(`${s.url}/.well-known/agent.json`, { fetchImpl: from('198.51.100.9') });
     expect(((await other03.getTask({ id: t.id })) as Json).error.code).toBe(-32001);
     expect(((await other03.cancelTask({ id: t.id })) as Json).error.code).toBe(-32001);
-    expect(((await other03.setTaskPushNotificationConfig({ taskId: t.id, pushNotificationConfig: { url: 'https://93.184.216.34/hook' } })) as Json).error.code).toBe(-32001);
+    expect(
+      ((await other03.setTaskPushNotificationConfig({ taskId: t.id, pushNotificationConfig: { url: 'https://93.184.216.34/hook' } })) as Json).error.code,
+    ).toBe(-32001);
     expect(((await other03.sendMessage({ message: msg03([text03('x')], { taskId: t.id }) as never })) as Json).error.code).toBe(-32001);
     const resub = await rpc(a2a(), call('tasks/resubscribe', { id: t.id }), { 'x-forwarded-for': '198.51.100.9' });
     expect(resub.text).toMatch(/-32001/);
 
     const fetchImpl = from('2001:4860:1234::5');
-    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) }));
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      }),
+    );
     const other13 = await factory.createFromUrl(s.url);
     await expect(other13.getTask({ tenant: '', id: t.id, historyLength: undefined })).rejects.toThrow(/not found/i);
     await expect(other13.cancelTask({ tenant: '', id: t.id, metadata: {} })).rejects.toThrow(/not found/i);

@@ -13,13 +13,23 @@ beforeAll(async () => {
   owner = await register(s.url, 'owner');
   sender = await register(s.url, 'sender');
   raiseToL1(s.dir, owner.id);
-  const r = await fetch(`${s.url}/v1/agent`, { method: 'PUT', headers: { authorization: `Bearer ${owner.token}` }, body: new URLSearchParams({ name: 'Fixer', description: 'Answers questions.' }) });
+  const r = await fetch(`${s.url}/v1/agent`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${owner.token}` },
+    body: new URLSearchParams({ name: 'Fixer', description: 'Answers questions.' }),
+  });
   expect(r.status).toBe(200);
 });
 afterAll(async () => s.stop());
 
-const send = (text: string) => rpc(`${s.url}/a2a/${owner.id}`, { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: msg03([text03(text)]) } }, { authorization: `Bearer ${sender.token}` });
-const inbox = async () => (await (await fetch(`${s.url}/v1/agent/inbox?all=1`, { headers: { authorization: `Bearer ${owner.token}`, accept: 'application/json' } })).json()) as Json;
+const send = (text: string) =>
+  rpc(
+    `${s.url}/a2a/${owner.id}`,
+    { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: msg03([text03(text)]) } },
+    { authorization: `Bearer ${sender.token}` },
+  );
+const inbox = async () =>
+  (await (await fetch(`${s.url}/v1/agent/inbox?all=1`, { headers: { authorization: `Bearer ${owner.token}`, accept: 'application/json' } })).json()) as Json;
 
 describe('hosted messages go through invoke', () => {
   it('a secret in the message fails the task with err scrub and never reaches the inbox', async () => {

@@ -29,7 +29,10 @@ const ok = <T>(r: any): T => {
   if ('error' in r) throw new Error(`JSON-RPC error ${JSON.stringify(r.error)}`);
   return r.result as T;
 };
-const inbox = async (token: string, all = false) => (await (await fetch(`${s.url}/v1/agent/inbox${all ? '?all=1' : ''}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } })).json()) as Json;
+const inbox = async (token: string, all = false) =>
+  (await (
+    await fetch(`${s.url}/v1/agent/inbox${all ? '?all=1' : ''}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } })
+  ).json()) as Json;
 
 describe('publishing a card', () => {
   it('needs L1: an L0 identity is refused', async () => {
@@ -43,7 +46,13 @@ describe('publishing a card', () => {
     expect(r.status).toBe(200);
     expect(await r.json()).toMatchObject({ id: owner.id, inbound: 'open', tags: ['npm', 'node'], a2a: `http://commons.test/a2a/${owner.id}` });
     const card = (await (await fetch(`${s.url}/a/${owner.id}/agent.json`)).json()) as Json;
-    expect(card).toMatchObject({ name: 'Fixer', description: 'Answers questions about npm errors.', url: `http://commons.test/a2a/${owner.id}`, protocolVersion: '0.3.0', version: expect.any(String) });
+    expect(card).toMatchObject({
+      name: 'Fixer',
+      description: 'Answers questions about npm errors.',
+      url: `http://commons.test/a2a/${owner.id}`,
+      protocolVersion: '0.3.0',
+      version: expect.any(String),
+    });
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false });
     expect(card.security).toEqual([{ bearer: [] }]);
     expect(card.skills[0]).toMatchObject({ id: 'message', tags: ['npm', 'node'] });
@@ -68,15 +77,24 @@ describe('a task between two identities', () => {
     expect(anon.headers.get('www-authenticate')).toMatch(/^Bearer realm="commons", PoW /);
     const data = (await toOwner.sendMessage({ message: msg03([data03({ q: 1 })]) as never })) as Json;
     expect(data.error.code).toBe(-32005);
-    const stream = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'message/stream', params: { message: msg03([text03('hi')]) } }, { authorization: `Bearer ${sender.token}` });
+    const stream = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 2, method: 'message/stream', params: { message: msg03([text03('hi')]) } },
+      { authorization: `Bearer ${sender.token}` },
+    );
     expect(stream.body.error.code).toBe(-32601);
-    const push = (await toOwner.sendMessage({ message: msg03([text03('hi')]) as never, configuration: { pushNotificationConfig: { url: 'https://example.com/hook' } } })) as Json;
+    const push = (await toOwner.sendMessage({
+      message: msg03([text03('hi')]) as never,
+      configuration: { pushNotificationConfig: { url: 'https://example.com/hook' } },
+    })) as Json;
     expect(push.error.code).toBe(-32003);
     expect((await rpc(`${s.url}/a2a/${sender.id}`, { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x' } })).status).toBe(404);
   });
 
   it('round trip: the sender waits on a stream, the owner lists and answers, the task completes', async () => {
-    const sent = ok<Json>(await toOwner.sendMessage({ message: msg03([text03('How do I fix ERESOLVE in npm 10?')]) as never, configuration: { blocking: true } }));
+    const sent = ok<Json>(
+      await toOwner.sendMessage({ message: msg03([text03('How do I fix ERESOLVE in npm 10?')]) as never, configuration: { blocking: true } }),
+    );
     expect(sent.status.state).toBe('working');
     expect(sent.status.message.parts[0].text).toMatch(new RegExp(`^delivered to ${owner.id}`));
     const watching = await subscribed(toOwner.resubscribeTask({ id: sent.id }));
@@ -91,7 +109,12 @@ describe('a task between two identities', () => {
 
     // The owner answers through its own A2A face, with the registry operation as a skill.
     const own = await client03(`${s.url}/.well-known/agent.json`, owner.token);
-    const ans = ok<Json>(await own.sendMessage({ message: msg03([data03({ skill: 'agent.answer', input: { task: sent.id, text: 'Use --legacy-peer-deps.' } })]) as never, configuration: { blocking: true } }));
+    const ans = ok<Json>(
+      await own.sendMessage({
+        message: msg03([data03({ skill: 'agent.answer', input: { task: sent.id, text: 'Use --legacy-peer-deps.' } })]) as never,
+        configuration: { blocking: true },
+      }),
+    );
     expect(ans.status.state).toBe('completed');
     expect(ans.artifacts[0].parts[1].data).toEqual({ task: sent.id, state: 'completed', to: sender.id, delivered: true });
 
@@ -120,7 +143,9 @@ describe('a task between two identities', () => {
   it('the 1.3 client sends; the owner answers over MCP and declines; the sender sees rejected', async () => {
     const c = await client13(s.url, sender.token, `/a/${owner.id}/agent.json`);
     expect(c.protocolVersion).toBe('1.0');
-    const t = (await c.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: 'm-13', role: 'ROLE_USER', parts: [{ text: 'please do my homework' }] } }))) as Json;
+    const t = (await c.sendMessage(
+      SendMessageRequest.fromJSON({ message: { messageId: 'm-13', role: 'ROLE_USER', parts: [{ text: 'please do my homework' }] } }),
+    )) as Json;
     expect(t.status.state).toBe(TaskState.TASK_STATE_WORKING);
 
     const mcp = new Client({ name: 'owner', version: '1' });

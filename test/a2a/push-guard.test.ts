@@ -13,14 +13,53 @@ import { client13, client03, msg03, receiver, serveBase, text03, type Json } fro
 const PUBLIC = ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e'];
 const REFUSED = [
   // IPv4: this network, private, CGNAT, loopback, link-local, documentation, multicast, broadcast
-  '0.0.0.0', '10.1.2.3', '172.16.5.4', '172.31.255.255', '192.168.1.1', '100.64.0.1', '100.127.255.254', '127.0.0.1', '127.8.9.10', '169.254.169.254',
-  '192.0.0.8', '192.0.2.1', '198.18.0.1', '198.51.100.2', '203.0.113.3', '224.0.0.1', '240.0.0.1', '255.255.255.255',
+  '0.0.0.0',
+  '10.1.2.3',
+  '172.16.5.4',
+  '172.31.255.255',
+  '192.168.1.1',
+  '100.64.0.1',
+  '100.127.255.254',
+  '127.0.0.1',
+  '127.8.9.10',
+  '169.254.169.254',
+  '192.0.0.8',
+  '192.0.2.1',
+  '198.18.0.1',
+  '198.51.100.2',
+  '203.0.113.3',
+  '224.0.0.1',
+  '240.0.0.1',
+  '255.255.255.255',
   // IPv6: unspecified, loopback, link-local, site-local, unique-local, multicast, documentation
-  '::', '::1', 'fe80::1', 'fe80::1%eth0', 'fec0::1', 'fc00::1', 'fd12:3456:789a::1', 'ff02::1', '2001:db8::1', '3fff::1',
+  '::',
+  '::1',
+  'fe80::1',
+  'fe80::1%eth0',
+  'fec0::1',
+  'fc00::1',
+  'fd12:3456:789a::1',
+  'ff02::1',
+  '2001:db8::1',
+  '3fff::1',
   // IPv4-mapped and IPv4-compatible (embedded) forms, dotted and hex
-  '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:8.8.8.8', '::ffff:7f00:1', '::7f00:1', '::127.0.0.1', '::10.0.0.1', '::8.8.8.8', '::ffff:0:a00:1',
+  '::ffff:127.0.0.1',
+  '::ffff:10.0.0.1',
+  '::ffff:8.8.8.8',
+  '::ffff:7f00:1',
+  '::7f00:1',
+  '::127.0.0.1',
+  '::10.0.0.1',
+  '::8.8.8.8',
+  '::ffff:0:a00:1',
   // NAT64, 6to4 and Teredo carry IPv4 addresses too
-  '64:ff9b::7f00:1', '64:ff9b::8.8.8.8', '64:ff9b:1::a00:1', '2002:7f00:1::1', '2002:0808:0808::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001::1',
+  '64:ff9b::7f00:1',
+  '64:ff9b::8.8.8.8',
+  '64:ff9b:1::a00:1',
+  '2002:7f00:1::1',
+  '2002:0808:0808::1',
+  '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+  '2001::1',
 ];
 
 describe('addressAllowed', () => {
@@ -35,16 +74,19 @@ describe('addressAllowed', () => {
 
   it('test mode allows loopback only, never its mapped or embedded forms nor private addresses', () => {
     for (const ip of ['127.0.0.1', '127.1.2.3', '::1']) expect(addressAllowed(ip, true), ip).toBe(true);
-    for (const ip of ['::ffff:127.0.0.1', '::7f00:1', '::127.0.0.1', '10.0.0.1', '169.254.169.254', 'fe80::1']) expect(addressAllowed(ip, true), ip).toBe(false);
+    for (const ip of ['::ffff:127.0.0.1', '::7f00:1', '::127.0.0.1', '10.0.0.1', '169.254.169.254', 'fe80::1'])
+      expect(addressAllowed(ip, true), ip).toBe(false);
   });
 });
 
 /** A stub DNS: names map to fixed address lists; anything else fails like NXDOMAIN. */
-const stub = (table: Record<string, string[]>): Resolve => async (host) => {
-  const a = table[host];
-  if (!a) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
-  return a.map((address) => ({ address }));
-};
+const stub =
+  (table: Record<string, string[]>): Resolve =>
+  async (host) => {
+    const a = table[host];
+    if (!a) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return a.map((address) => ({ address }));
+  };
 
 describe('checkPushUrl with a stub resolver', () => {
   const dns = stub({
@@ -59,7 +101,13 @@ describe('checkPushUrl with a stub resolver', () => {
   });
 
   it('accepts names that resolve only to public addresses, and public literals', async () => {
-    for (const url of ['https://v4.example/hook', 'http://v6.example:8443/x', 'https://both.example/', 'http://93.184.216.34/h', 'https://[2606:4700:4700::1111]/h']) {
+    for (const url of [
+      'https://v4.example/hook',
+      'http://v6.example:8443/x',
+      'https://both.example/',
+      'http://93.184.216.34/h',
+      'https://[2606:4700:4700::1111]/h',
+    ]) {
       await expect(checkPushUrl(url, false, dns), url).resolves.toBeInstanceOf(URL);
     }
   });
@@ -69,7 +117,14 @@ describe('checkPushUrl with a stub resolver', () => {
       await expect(checkPushUrl(url, false, dns), url).rejects.toThrow(/only public addresses/);
     }
     await expect(checkPushUrl('https://nowhere.example/', false, dns)).rejects.toThrow(/does not resolve/);
-    for (const url of ['http://[::7f00:1]/', 'http://[::127.0.0.1]/', 'http://[::ffff:127.0.0.1]/', 'http://[64:ff9b::a9fe:a9fe]/', 'http://100.64.0.1/', 'http://[fd00::1]/']) {
+    for (const url of [
+      'http://[::7f00:1]/',
+      'http://[::127.0.0.1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://100.64.0.1/',
+      'http://[fd00::1]/',
+    ]) {
       await expect(checkPushUrl(url, false, dns), url).rejects.toThrow(/only public addresses/);
     }
   });
@@ -77,8 +132,16 @@ describe('checkPushUrl with a stub resolver', () => {
 
 describe('delivery resolves through the same guard (DNS rebinding)', () => {
   const ctx = {} as ServerCallContext;
-  const event = (taskId: string) => ({ payload: { $case: 'statusUpdate' as const, value: { taskId, contextId: 'c', status: { state: 3, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined } } });
-  const storeOf = (url: string) => ({ loadWithMetadata: async () => [{ config: { url, token: 'tok', id: 'p', taskId: 't', tenant: '', authentication: undefined }, wireVersion: '1.0' }] }) as unknown as SqlitePushStore;
+  const event = (taskId: string) => ({
+    payload: {
+      $case: 'statusUpdate' as const,
+      value: { taskId, contextId: 'c', status: { state: 3, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined },
+    },
+  });
+  const storeOf = (url: string) =>
+    ({
+      loadWithMetadata: async () => [{ config: { url, token: 'tok', id: 'p', taskId: 't', tenant: '', authentication: undefined }, wireVersion: '1.0' }],
+    }) as unknown as SqlitePushStore;
 
   it('a name the stub resolves to loopback (allowed in test mode) is delivered; one that rebinds to a private address is not', async () => {
     const hook = await receiver();
@@ -123,10 +186,23 @@ describe('through the server: push configs on both wires', () => {
       const cfg = await client.createTaskPushNotificationConfig({ tenant: '', id: `p10-${url.length}`, taskId: id, url, token: '', authentication: undefined });
       expect(cfg.url).toBe(url);
     }
-    for (const url of ['http://127.0.0.1/', 'http://[::1]/', 'http://[::7f00:1]/', 'http://[::127.0.0.1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:a9fe:a9fe]/', 'http://[64:ff9b::a00:1]/', 'http://[2002:a00:1::]/', 'http://[fd00::1]/', 'http://100.64.0.1/']) {
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://[::1]/',
+      'http://[::7f00:1]/',
+      'http://[::127.0.0.1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://[64:ff9b::a00:1]/',
+      'http://[2002:a00:1::]/',
+      'http://[fd00::1]/',
+      'http://100.64.0.1/',
+    ]) {
       const r = (await c03.setTaskPushNotificationConfig({ taskId: id, pushNotificationConfig: { url } })) as Json;
       expect(r.error?.code, url).toBe(-32602);
-      await expect(client.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: id, url, token: '', authentication: undefined }), url).rejects.toThrow(/public addresses/);
+      await expect(client.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: id, url, token: '', authentication: undefined }), url).rejects.toThrow(
+        /public addresses/,
+      );
     }
   });
 });

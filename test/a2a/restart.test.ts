@@ -19,7 +19,10 @@ afterAll(async () => {
 
 async function boot(env: Record<string, string> = { CX_A2A_PUSH_ALLOW_LOOPBACK: '1' }): Promise<Running> {
   await running?.close();
-  running = await startServer(loadConfig({ CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', ...env }), { logger: false });
+  running = await startServer(
+    loadConfig({ CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', ...env }),
+    { logger: false },
+  );
   serveBase(running.url);
   return running;
 }
@@ -37,7 +40,11 @@ describe('restart', () => {
       const owner = await register(s.url, 'owner');
       const sender = await register(s.url, 'sender');
       raiseToL1(dir, owner.id);
-      const put = await fetch(`${s.url}/v1/agent`, { method: 'PUT', headers: { authorization: `Bearer ${owner.token}` }, body: new URLSearchParams({ name: 'Keeper', description: 'keeps things', tags: 'ops' }) });
+      const put = await fetch(`${s.url}/v1/agent`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${owner.token}` },
+        body: new URLSearchParams({ name: 'Keeper', description: 'keeps things', tags: 'ops' }),
+      });
       expect(put.status).toBe(200);
 
       const commons = await client03(`${s.url}/.well-known/agent.json`);
@@ -60,11 +67,15 @@ describe('restart', () => {
       const kept = ok<Json>(await commons.getTask({ id: done.id }));
       expect(kept).toMatchObject({ id: done.id, status: { state: 'completed' }, metadata: { skill: 'sys.limits' } });
       expect(kept.artifacts[0].parts[0].text).toEqual(done.artifacts[0].parts[0].text);
-      expect(ok<Json>(await commons.getTaskPushNotificationConfig({ id: waiting.id }))).toMatchObject({ pushNotificationConfig: { url: hook.url, token: 'kept' } });
+      expect(ok<Json>(await commons.getTaskPushNotificationConfig({ id: waiting.id }))).toMatchObject({
+        pushNotificationConfig: { url: hook.url, token: 'kept' },
+      });
 
       // No live bus survived: the cancel is stored directly and the kept config still gets the push.
       expect(ok<Json>(await commons.cancelTask({ id: waiting.id })).status.state).toBe('canceled');
-      await hook.waitFor((h) => h.some((x) => x.body.id === waiting.id && x.body.status.state === 'canceled' && x.headers['x-a2a-notification-token'] === 'kept'));
+      await hook.waitFor((h) =>
+        h.some((x) => x.body.id === waiting.id && x.body.status.state === 'canceled' && x.headers['x-a2a-notification-token'] === 'kept'),
+      );
 
       // The repaired answer reached the sender's task at start-up.
       const repaired = ok<Json>(await toOwner.getTask({ id: h2.id }));
@@ -74,7 +85,11 @@ describe('restart', () => {
       // The open one is watched again: a resubscriber sees the owner's answer.
       const watching = await subscribed(toOwner.resubscribeTask({ id: h1.id }));
       expect(watching.first).toMatchObject({ kind: 'task', status: { state: 'working' } });
-      const ans = await fetch(`${s.url}/v1/agent/inbox/${h1.id}`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: new URLSearchParams({ text: 'after restart' }) });
+      const ans = await fetch(`${s.url}/v1/agent/inbox/${h1.id}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}` },
+        body: new URLSearchParams({ text: 'after restart' }),
+      });
       expect(await ans.text()).toMatch(new RegExp(`^ok completed ${h1.id} to=${sender.id} delivered=1`));
       const events = (await watching.rest) as Json[];
       expect(events.at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'completed' }, final: true });

@@ -58,12 +58,32 @@ describe('retention sweep (store and task store, fake clock)', () => {
         await tasks.save(task(id, state, clock), ctx);
         await tasks.flushed();
       }
-      const push = (t: string) => store.a2a.push.save({ task: t, id: 'p1', owner: 'i1', agent: '', body: JSON.stringify({ url: 'https://example.com/h', token: `tok-${t}` }), wire: '0.3', created: clock });
+      const push = (t: string) =>
+        store.a2a.push.save({
+          task: t,
+          id: 'p1',
+          owner: 'i1',
+          agent: '',
+          body: JSON.stringify({ url: 'https://example.com/h', token: `tok-${t}` }),
+          wire: '0.3',
+          created: clock,
+        });
       await push('old-done');
       await push('old-waiting');
       // old-waiting and new-done stand for hosted-agent tasks: their inbox items live beside them.
       await store.identities.create({ id: 'agent1', name: null, created: clock, rep: 0, confirmed: 0, frozen: false }, 'h-agent1');
-      const inbox = (t: string) => store.agents.addInbound({ task: t, agent: 'agent1', sender: 'i1', text: `hello ${t}`, state: 'open', answer: null, created: clock, updated: clock, synced: true });
+      const inbox = (t: string) =>
+        store.agents.addInbound({
+          task: t,
+          agent: 'agent1',
+          sender: 'i1',
+          text: `hello ${t}`,
+          state: 'open',
+          answer: null,
+          created: clock,
+          updated: clock,
+          synced: true,
+        });
       await inbox('old-waiting');
       await inbox('new-done');
       // Everything is now in the in-memory copies.
@@ -105,7 +125,18 @@ describe('through /a2a', () => {
   const dir = tempDir();
   async function boot(): Promise<Running> {
     await running?.close();
-    running = await startServer(loadConfig({ CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', CX_A2A_PUSH_ALLOW_LOOPBACK: '1' }), { logger: false });
+    running = await startServer(
+      loadConfig({
+        CX_DATA: dir,
+        PORT: '0',
+        CATALOG_PORT: '0',
+        HOST: '127.0.0.1',
+        CX_POW_BITS: '8',
+        CX_BASE_URL: 'http://commons.test',
+        CX_A2A_PUSH_ALLOW_LOOPBACK: '1',
+      }),
+      { logger: false },
+    );
     serveBase(running.url);
     return running;
   }
@@ -130,7 +161,10 @@ describe('through /a2a', () => {
       ok(await c.setTaskPushNotificationConfig({ taskId: b.id, pushNotificationConfig: { id: 'pb', ...cfg('tok-OTHER-778899', 'cred-OTHER-aabbcc') } }));
 
       const got = ok<Json>(await c.getTaskPushNotificationConfig({ id: a.id, pushNotificationConfigId: 'pa' } as never));
-      expect(got).toMatchObject({ taskId: a.id, pushNotificationConfig: { id: 'pa', url: hook.url, token: 'tok-SECRET-a1b2c3', authentication: { credentials: 'cred-SECRET-d4e5f6' } } });
+      expect(got).toMatchObject({
+        taskId: a.id,
+        pushNotificationConfig: { id: 'pa', url: hook.url, token: 'tok-SECRET-a1b2c3', authentication: { credentials: 'cred-SECRET-d4e5f6' } },
+      });
 
       // The rows, and the database files byte for byte (WAL included), hold neither secret.
       const rows = withDb((db) => db.prepare('SELECT * FROM a2a_push ORDER BY task').all() as Json[]);
@@ -154,7 +188,9 @@ describe('through /a2a', () => {
       expect(JSON.stringify(listed)).not.toContain('SECRET');
       expect(listed.result ?? []).toEqual([]);
       // a's own row still opens.
-      expect(ok<Json>(await c.getTaskPushNotificationConfig({ id: a.id, pushNotificationConfigId: 'pa' } as never)).pushNotificationConfig.token).toBe('tok-SECRET-a1b2c3');
+      expect(ok<Json>(await c.getTaskPushNotificationConfig({ id: a.id, pushNotificationConfigId: 'pa' } as never)).pushNotificationConfig.token).toBe(
+        'tok-SECRET-a1b2c3',
+      );
     } finally {
       await hook.close();
     }
@@ -181,7 +217,13 @@ describe('through /a2a', () => {
       age.run(60 * DAY, 60 * DAY, oldOpen.id);
       const t = db.prepare('SELECT owner, agent FROM a2a_tasks WHERE id = ?').get(oldOpen.id) as { owner: string; agent: string };
       const body = JSON.stringify({ id: 'p-legacy', taskId: oldOpen.id, url: `${hook.url}/legacy`, token: 'legacy-token' });
-      db.prepare("INSERT INTO a2a_push (task, id, owner, agent, body, wire, created) VALUES (?, 'p-legacy', ?, ?, ?, '0.3', ?)").run(oldOpen.id, t.owner, t.agent, body, Date.now());
+      db.prepare("INSERT INTO a2a_push (task, id, owner, agent, body, wire, created) VALUES (?, 'p-legacy', ?, ?, ?, '0.3', ?)").run(
+        oldOpen.id,
+        t.owner,
+        t.agent,
+        body,
+        Date.now(),
+      );
     });
 
     s = await boot();

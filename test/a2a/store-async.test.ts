@@ -34,7 +34,15 @@ function slowStore() {
   return { store, rows, writes };
 }
 
-const task = (state: TaskState): Task => ({ id: 't1', contextId: 'c1', status: { state, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [], metadata: {} }) as unknown as Task;
+const task = (state: TaskState): Task =>
+  ({
+    id: 't1',
+    contextId: 'c1',
+    status: { state, message: undefined, timestamp: new Date().toISOString() },
+    artifacts: [],
+    history: [],
+    metadata: {},
+  }) as unknown as Task;
 
 it('a task being written is loaded from memory; versions land in the order they were saved', async () => {
   const { store, rows, writes } = slowStore();

@@ -19,7 +19,14 @@ const openStore = () => {
   return openSqliteStore(d);
 };
 const task = (id: string, state = TaskState.TASK_STATE_WORKING) =>
-  Task.fromJSON({ id, contextId: `c-${id}`, kind: 'task', status: { state, timestamp: new Date(Date.UTC(2030, 0, 1)).toISOString() }, history: [], artifacts: [] });
+  Task.fromJSON({
+    id,
+    contextId: `c-${id}`,
+    kind: 'task',
+    status: { state, timestamp: new Date(Date.UTC(2030, 0, 1)).toISOString() },
+    history: [],
+    artifacts: [],
+  });
 
 /** A cache that records what the task store asks of it. */
 class Recording implements TaskCache {

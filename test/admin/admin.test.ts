@@ -76,7 +76,9 @@ describe('POST /admin/announce', () => {
     const base = { kind: 'notice', starts: iso(Date.now()), ends: iso(Date.now() + 60_000), text: 'x' };
     expect((await op('admin', 'POST', '/admin/announce', { ...base, kind: 'party' })).text).toMatch(/^err bad kind/);
     expect((await op('admin', 'POST', '/admin/announce', { ...base, starts: 'tomorrow' })).text).toMatch(/^err bad starts/);
-    expect((await op('admin', 'POST', '/admin/announce', { ...base, ends: iso(Date.now() - 120_000), starts: iso(Date.now() - 180_000) })).text).toBe('err bad ends: in the past\n');
+    expect((await op('admin', 'POST', '/admin/announce', { ...base, ends: iso(Date.now() - 120_000), starts: iso(Date.now() - 180_000) })).text).toBe(
+      'err bad ends: in the past\n',
+    );
     expect((await op('admin', 'POST', '/admin/announce', { ...base, ends: base.starts, starts: base.ends })).text).toBe('err bad ends: after starts\n');
     const big = await op('admin', 'POST', '/admin/announce', { ...base, text: 'a'.repeat(301) });
     expect(big.status).toBe(413);
@@ -141,7 +143,9 @@ describe('POST /admin/freeze', () => {
         const h = (await (await fetch(`${t.url}/healthz?v=2&f=json`)).json()) as { frozen: string[] };
         expect(h.frozen).toEqual(['reg']);
         const admin2 = { authorization: `Bearer ${t.config.operatorTokens.admin}`, 'content-type': 'application/json' };
-        expect(await (await fetch(`${t.url}/admin/freeze`, { method: 'POST', headers: admin2, body: JSON.stringify({ what: 'reg', on: false }) })).text()).toMatch(/^ok reg off/);
+        expect(
+          await (await fetch(`${t.url}/admin/freeze`, { method: 'POST', headers: admin2, body: JSON.stringify({ what: 'reg', on: false }) })).text(),
+        ).toMatch(/^ok reg off/);
         await register(t.url, undefined, { 'x-forwarded-for': newNet() });
       } finally {
         await t.stop();
@@ -153,10 +157,15 @@ describe('POST /admin/freeze', () => {
 });
 
 describe('GET /admin/inbox', () => {
-  type Inbox = { rows: Array<{ cursor: number; id: string; kind: string; scope: string; title: string; status: string; url: string; created: string }>; next: number };
+  type Inbox = {
+    rows: Array<{ cursor: number; id: string; kind: string; scope: string; title: string; status: string; url: string; created: string }>;
+    next: number;
+  };
   it('mail reports arrive as items; 20 per kind per day, the 21st and later fold into one summary row', async () => {
     // Through a real mail report first.
-    const sent = JSON.parse((await call(s, 'POST', '/v1/mail', { as: alice, json: { to: bob.id, subject: 'hi', body: 'buy now' }, headers: { accept: 'application/json' } })).text) as { id: string };
+    const sent = JSON.parse(
+      (await call(s, 'POST', '/v1/mail', { as: alice, json: { to: bob.id, subject: 'hi', body: 'buy now' }, headers: { accept: 'application/json' } })).text,
+    ) as { id: string };
     expect((await call(s, 'POST', `/v1/mail/${sent.id}/report`, { as: bob, json: { reason: 'spam' } })).status).toBe(201);
     const first = await jsonOf<Inbox>(op('poll', 'GET', '/admin/inbox?kind=mail_report&f=json'));
     expect(first.rows).toHaveLength(1);
@@ -194,7 +203,10 @@ describe('GET /admin/inbox', () => {
 describe('GET /admin/x/queue and POST /admin/x/decide', () => {
   it('queue without plaintext; purge deletes the ciphertext, freeze freezes the sender, dismiss closes; 409 decided, 404', async () => {
     const mallory = await agent(s);
-    const send = async (body: string) => JSON.parse((await call(s, 'POST', '/v1/mail', { as: mallory, json: { to: bob.id, subject: 'offer', body }, headers: { accept: 'application/json' } })).text).id as string;
+    const send = async (body: string) =>
+      JSON.parse(
+        (await call(s, 'POST', '/v1/mail', { as: mallory, json: { to: bob.id, subject: 'offer', body }, headers: { accept: 'application/json' } })).text,
+      ).id as string;
     const m1 = await send('secret plaintext one');
     const m2 = await send('secret plaintext two');
     const m3 = await send('secret plaintext three');
@@ -202,12 +214,16 @@ describe('GET /admin/x/queue and POST /admin/x/decide', () => {
     const q = await op('ops', 'GET', '/admin/x/queue');
     expect(q.status).toBe(200);
     expect(q.text).not.toContain('plaintext');
-    const rows = (await jsonOf<{ rows: Array<{ id: number; msg: string; sender: string; held: boolean }> }>(op('ops', 'GET', '/admin/x/queue?f=json'))).rows.filter((r) => r.sender === mallory.id);
+    const rows = (
+      await jsonOf<{ rows: Array<{ id: number; msg: string; sender: string; held: boolean }> }>(op('ops', 'GET', '/admin/x/queue?f=json'))
+    ).rows.filter((r) => r.sender === mallory.id);
     expect(rows.map((r) => r.msg)).toEqual([m1, m2, m3]);
     expect(rows.every((r) => r.held)).toBe(true);
     const [r1, r2, r3] = rows;
 
-    expect((await op('ops', 'POST', '/admin/x/decide', { id: r1!.id, action: 'purge', note: 'spam' })).text).toBe(`ok decided purge\nreport ${r1!.id} msg=${m1} sender=${mallory.id}\n`);
+    expect((await op('ops', 'POST', '/admin/x/decide', { id: r1!.id, action: 'purge', note: 'spam' })).text).toBe(
+      `ok decided purge\nreport ${r1!.id} msg=${m1} sender=${mallory.id}\n`,
+    );
     const db = new Database(join(s.dir, 'commons.db'), { readonly: true });
     try {
       expect(db.prepare('SELECT count(*) AS n FROM mail WHERE id = ?').get(m1)).toEqual({ n: 0 });
@@ -252,8 +268,18 @@ describe('marks, origin, asn, demand, stats', () => {
   });
 
   it('origin: which root and network created a KB entry, a task and a topic line', async () => {
-    const k = JSON.parse((await call(s, 'POST', '/k', { as: alice, json: { error: "ModuleNotFoundError: No module named 'zzorigin'", fix: 'pip install zzorigin in the venv', eco: 'pypi' }, headers: { accept: 'application/json' } })).text) as { id: string };
-    const t = JSON.parse((await call(s, 'POST', '/v1/tasks', { as: alice, json: { title: 'Origin task' }, headers: { accept: 'application/json' } })).text) as { id: string };
+    const k = JSON.parse(
+      (
+        await call(s, 'POST', '/k', {
+          as: alice,
+          json: { error: "ModuleNotFoundError: No module named 'zzorigin'", fix: 'pip install zzorigin in the venv', eco: 'pypi' },
+          headers: { accept: 'application/json' },
+        })
+      ).text,
+    ) as { id: string };
+    const t = JSON.parse((await call(s, 'POST', '/v1/tasks', { as: alice, json: { title: 'Origin task' }, headers: { accept: 'application/json' } })).text) as {
+      id: string;
+    };
     const net = alice.net.split('.').slice(0, 3).join('.') + '.0/24';
     const r = await op('admin', 'GET', `/admin/origin?ref=${k.id}`);
     expect(r.text.split('\n')[1]).toMatch(new RegExp(`^kb ${k.id} root=${alice.id} net=${net.replace(/\./g, '\\.')} \\d{4}-`));
@@ -271,9 +297,18 @@ describe('marks, origin, asn, demand, stats', () => {
     writeFileSync(join(dir, 'asn.csv'), 'cidr,asn\n# test table\n10.231.0.0/16,64500\n10.231.7.0/24,64501\n');
     const t = await start({ CX_TRUST_PROXY: '1' }, { dir });
     try {
-      const setAsn = (json: unknown) => fetch(`${t.url}/admin/asn`, { method: 'POST', headers: { authorization: `Bearer ${t.config.operatorTokens.admin}`, 'content-type': 'application/json' }, body: JSON.stringify(json) });
-      expect(await (await setAsn({ asn: 64501, class: 'block', note: 'abuse' })).text()).toBe('ok asn 64501 block\nnext: POST /v1/register from that ASN follows the policy\n');
-      await expect(register(t.url, undefined, { 'x-forwarded-for': '10.231.7.20' })).rejects.toThrow(/403 .*err auth registration closed for this network \(AS64501\)/);
+      const setAsn = (json: unknown) =>
+        fetch(`${t.url}/admin/asn`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${t.config.operatorTokens.admin}`, 'content-type': 'application/json' },
+          body: JSON.stringify(json),
+        });
+      expect(await (await setAsn({ asn: 64501, class: 'block', note: 'abuse' })).text()).toBe(
+        'ok asn 64501 block\nnext: POST /v1/register from that ASN follows the policy\n',
+      );
+      await expect(register(t.url, undefined, { 'x-forwarded-for': '10.231.7.20' })).rejects.toThrow(
+        /403 .*err auth registration closed for this network \(AS64501\)/,
+      );
       // The /16 of AS64500 is not blocked (longest prefix wins for the /24 only).
       await register(t.url, undefined, { 'x-forwarded-for': '10.231.8.20' });
       expect(await (await setAsn({ asn: 64501, class: 'open' })).text()).toMatch(/^ok asn 64501 open/);
@@ -311,18 +346,34 @@ describe('marks, origin, asn, demand, stats', () => {
     expect(r.text).toContain('dropped injection=1');
     const db = new Database(join(s.dir, 'commons.db'), { readonly: true });
     try {
-      expect((db.prepare("SELECT q FROM demand_queries WHERE src = 'gsc' ORDER BY id").all() as { q: string }[]).map((x) => x.q)).toEqual(['modulenotfounderror no module named numpy', 'cargo build error E0382']);
+      expect((db.prepare("SELECT q FROM demand_queries WHERE src = 'gsc' ORDER BY id").all() as { q: string }[]).map((x) => x.q)).toEqual([
+        'modulenotfounderror no module named numpy',
+        'cargo build error E0382',
+      ]);
     } finally {
       db.close();
     }
     expect((await op('ops', 'POST', '/admin/demand', { src: 'bing', rows: Array.from({ length: 5001 }, () => row('x')) })).text).toMatch(/^err bad rows/);
-    expect((await op('ops', 'POST', '/admin/demand', { src: 'bing', rows: Array.from({ length: 5000 }, (_, i) => row(`query ${String.fromCharCode(97 + (i % 26))}`)) })).text).toMatch(/^ok demand src=bing stored=5000 dropped=0/);
+    expect(
+      (
+        await op('ops', 'POST', '/admin/demand', {
+          src: 'bing',
+          rows: Array.from({ length: 5000 }, (_, i) => row(`query ${String.fromCharCode(97 + (i % 26))}`)),
+        })
+      ).text,
+    ).toMatch(/^ok demand src=bing stored=5000 dropped=0/);
     expect((await op('ops', 'POST', '/admin/demand', { src: 'yahoo', rows: [] })).text).toMatch(/^err bad src/);
     expect((await op('ops', 'POST', '/admin/demand', { src: 'gsc', rows: [row('x'.repeat(201))] })).text).toMatch(/^err bad rows/);
   });
 
   it('stats: counters follow the data; flags and storage classes', async () => {
-    type Stats = { identities: number; counters: Record<string, number>; classes: Array<{ cls: string; rows: number }>; storage: string; flags: { seed_roots: string[] } };
+    type Stats = {
+      identities: number;
+      counters: Record<string, number>;
+      classes: Array<{ cls: string; rows: number }>;
+      storage: string;
+      flags: { seed_roots: string[] };
+    };
     const before = await jsonOf<Stats>(op('poll', 'GET', '/admin/stats?f=json'));
     const db = new Database(join(s.dir, 'commons.db'), { readonly: true });
     try {
@@ -338,7 +389,9 @@ describe('marks, origin, asn, demand, stats', () => {
     expect(after.flags.seed_roots).toContain(bob.id);
     expect(after.storage).toBe('sqlite-wal');
     const txt = await op('poll', 'GET', '/admin/stats');
-    expect(txt.text).toMatch(/^stats identities=\d+ uptime=\d+s shed=0 frozen=- storage=sqlite-wal version=\S+\nflags: maintenance_until=\S+ shed_reasons=\S+ seed_roots=\S+ st_hidden=\d+\ncounters: identities=\d+ /);
+    expect(txt.text).toMatch(
+      /^stats identities=\d+ uptime=\d+s shed=0 frozen=- storage=sqlite-wal version=\S+\nflags: maintenance_until=\S+ shed_reasons=\S+ seed_roots=\S+ st_hidden=\d+\ncounters: identities=\d+ /,
+    );
     expect(txt.text).toMatch(/\nclass sealed rows=\d+ bytes=\d+\n/);
   });
 });

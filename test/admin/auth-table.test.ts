@@ -32,9 +32,22 @@ describe('operator routes x token classes', () => {
   it('the registry has the operator routes of spec 4.7 that this branch serves', () => {
     const routes = operatorOps.map((o) => `${o.rest!.method} ${o.rest!.path}`);
     for (const r of [
-      'POST /admin/announce', 'POST /admin/asn', 'GET /admin/audit', 'POST /admin/bounty/:id/accept', 'POST /admin/credits', 'POST /admin/demand',
-      'POST /admin/freeze', 'GET /admin/inbox', 'POST /admin/online-key', 'GET /admin/origin', 'POST /admin/purge', 'POST /admin/seed-root',
-      'POST /admin/st-hide', 'GET /admin/stats', 'GET /admin/x/queue', 'POST /admin/x/decide',
+      'POST /admin/announce',
+      'POST /admin/asn',
+      'GET /admin/audit',
+      'POST /admin/bounty/:id/accept',
+      'POST /admin/credits',
+      'POST /admin/demand',
+      'POST /admin/freeze',
+      'GET /admin/inbox',
+      'POST /admin/online-key',
+      'GET /admin/origin',
+      'POST /admin/purge',
+      'POST /admin/seed-root',
+      'POST /admin/st-hide',
+      'GET /admin/stats',
+      'GET /admin/x/queue',
+      'POST /admin/x/decide',
     ])
       expect(routes).toContain(r);
   });

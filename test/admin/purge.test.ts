@@ -56,8 +56,24 @@ function rowsNaming(dir: string, needle: string): string[] {
 describe('POST /admin/purge', () => {
   it('removes a root from every table, burns its credits with the audit at zero drift, leaves tombstones', async () => {
     // Rows of the root in many domains.
-    const kb = idOf(await ok(call(s, 'POST', '/k', { as: root, json: { error: "ModuleNotFoundError: No module named 'zzpurge'", fix: 'pip install zzpurge in the venv', eco: 'pypi' }, headers: J })));
-    const bobKb = idOf(await ok(call(s, 'POST', '/k', { as: bob, json: { error: "ModuleNotFoundError: No module named 'zzbob'", fix: 'pip install zzbob in the venv', eco: 'pypi' }, headers: J })));
+    const kb = idOf(
+      await ok(
+        call(s, 'POST', '/k', {
+          as: root,
+          json: { error: "ModuleNotFoundError: No module named 'zzpurge'", fix: 'pip install zzpurge in the venv', eco: 'pypi' },
+          headers: J,
+        }),
+      ),
+    );
+    const bobKb = idOf(
+      await ok(
+        call(s, 'POST', '/k', {
+          as: bob,
+          json: { error: "ModuleNotFoundError: No module named 'zzbob'", fix: 'pip install zzbob in the venv', eco: 'pypi' },
+          headers: J,
+        }),
+      ),
+    );
     await call(s, 'POST', `/k/${bobKb}/ok`, { as: root, json: {} });
     await ok(admin('POST', '/admin/credits', { id: root.id, n: 50 }));
     const task = idOf(await ok(call(s, 'POST', '/v1/tasks', { as: root, json: { title: 'Root task with bounty', body: 'details', bounty: 10 }, headers: J })));
@@ -80,7 +96,9 @@ describe('POST /admin/purge', () => {
     await ok(call(s, 'POST', '/v1/subs', { as: root, json: { topic: '~doom', sink: 'kv:doom/last' } }));
     await ok(call(s, 'POST', '/v1/pub/~doom', { as: root, text: 'a line of the root' }));
     await ok(call(s, 'POST', '/v1/in', { as: root, json: { provider: 'generic', topic: '~doom', secret: 'x'.repeat(32) } }));
-    const proposal = idOf(await ok(call(s, 'POST', '/v1/p', { as: root, json: { kind: 'feature', title: 'A proposal of the root', body: 'Because.' }, headers: J })));
+    const proposal = idOf(
+      await ok(call(s, 'POST', '/v1/p', { as: root, json: { kind: 'feature', title: 'A proposal of the root', body: 'Because.' }, headers: J })),
+    );
     await ok(call(s, 'POST', `/v1/p/${proposal}/support`, { as: bob, json: {} }));
     // The injection map (issue 22): a report and a dispute.
     await ok(call(s, 'POST', '/v1/inj', { as: root, json: { host: 'doomed.example', ph: 'd'.repeat(64), flags: 'jailbreak' } }));
@@ -88,7 +106,9 @@ describe('POST /admin/purge', () => {
     for (let i = 0; i < 300 && !(await call(s, 'GET', '/v1/svc/text-stats')).text.includes('served=1'); i++) await new Promise((r) => setTimeout(r, 100));
     await ok(call(s, 'POST', '/v1/svc/text-stats/call', { as: root, text: 'count me' }));
     for (let i = 0; i < 100 && !rowsNaming(s.dir, root.id).some((h) => h.startsWith('swarm_kv.')); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(rowsNaming(s.dir, root.id).map((h) => h.split('.')[0])).toEqual(expect.arrayContaining(['swarm_subs', 'swarm_kv', 'webhooks', 'gov_proposals', 'svc_calls', 'inj_reports', 'inj_disputes']));
+    expect(rowsNaming(s.dir, root.id).map((h) => h.split('.')[0])).toEqual(
+      expect.arrayContaining(['swarm_subs', 'swarm_kv', 'webhooks', 'gov_proposals', 'svc_calls', 'inj_reports', 'inj_disputes']),
+    );
     expect(rowsNaming(s.dir, root.id).length).toBeGreaterThan(10);
 
     const before = JSON.parse((await admin('GET', '/admin/audit?f=json')).text) as { ok: boolean; minted: number };
@@ -119,7 +139,10 @@ describe('POST /admin/purge', () => {
 
     // The next export leaves the purged entry out and lists its removal.
     expect((await call(s, 'POST', '/admin/export', { headers: { authorization: `Bearer ${s.config.operatorTokens.ops}` } })).status).toBe(200);
-    const ndjson = (await call(s, 'GET', '/export/tombstones.jsonl')).text.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; id: string; reason: string });
+    const ndjson = (await call(s, 'GET', '/export/tombstones.jsonl')).text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; id: string; reason: string });
     expect(ndjson).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'kb', id: kb, reason: 'purge' })]));
     const date = new Date().toISOString().slice(0, 10);
     const shard = gunzipSync(Buffer.from(await (await fetch(`${s.url}/export/kb-${date}.jsonl.gz`)).arrayBuffer())).toString('utf8');

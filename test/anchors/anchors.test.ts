@@ -24,8 +24,12 @@ describe('claim and read', () => {
     const key = 'repo:github.com/acme/widget#42';
     const a = await claim(alice, key, { note: 'working on the parser, ping me' });
     expect(a.status).toBe(200);
-    expect(a.text).toMatch(new RegExp(`^ok anchor ${key.replace(/[.#]/g, '\\$&')} claimants=1 exp=${DATE}\\nnext: GET /anchor/repo%3Agithub.com%2Facme%2Fwidget%2342\\n$`));
-    const cp = JSON.parse((await call(s, 'POST', '/v1/cp', { as: bob, json: { name: 'widget', body: 'my notes on #42' }, headers: { accept: 'application/json' } })).text).id as string;
+    expect(a.text).toMatch(
+      new RegExp(`^ok anchor ${key.replace(/[.#]/g, '\\$&')} claimants=1 exp=${DATE}\\nnext: GET /anchor/repo%3Agithub.com%2Facme%2Fwidget%2342\\n$`),
+    );
+    const cp = JSON.parse(
+      (await call(s, 'POST', '/v1/cp', { as: bob, json: { name: 'widget', body: 'my notes on #42' }, headers: { accept: 'application/json' } })).text,
+    ).id as string;
     makeL2(s, bob);
     expect((await claim(bob, key, { note: 'have a fix half done', cp })).status).toBe(200);
 
@@ -42,9 +46,15 @@ describe('claim and read', () => {
     const mine = await read(key, bob);
     expect(mine.text.split('\n')[2]).toMatch(new RegExp(`^${bob.id} \\(you\\) lvl=L2 age=10 `));
     expect(mine.text).not.toContain(`${alice.id} (you)`);
-    const j = (await (await req(s, 'GET', `/anchor/${encodeURIComponent(key)}?f=json`, { as: alice })).json()) as { claimants: number; rows: { id: string; you: boolean; cp: string | null }[] };
+    const j = (await (await req(s, 'GET', `/anchor/${encodeURIComponent(key)}?f=json`, { as: alice })).json()) as {
+      claimants: number;
+      rows: { id: string; you: boolean; cp: string | null }[];
+    };
     expect(j.claimants).toBe(2);
-    expect(j.rows.map((r) => [r.id, r.you, r.cp])).toEqual([[alice.id, true, null], [bob.id, false, cp]]);
+    expect(j.rows.map((r) => [r.id, r.you, r.cp])).toEqual([
+      [alice.id, true, null],
+      [bob.id, false, cp],
+    ]);
   });
 
   it('claiming again renews (note, cp, date) without a second line; unclaim removes the line; 404 when nobody is left', async () => {
@@ -72,7 +82,8 @@ describe('claim and read', () => {
   });
 
   it('only your own checkpoint can be named; anchors need a token to claim', async () => {
-    const bobs = JSON.parse((await call(s, 'POST', '/v1/cp', { as: bob, json: { name: 'b', body: 'x' }, headers: { accept: 'application/json' } })).text).id as string;
+    const bobs = JSON.parse((await call(s, 'POST', '/v1/cp', { as: bob, json: { name: 'b', body: 'x' }, headers: { accept: 'application/json' } })).text)
+      .id as string;
     const r = await claim(alice, 'cp-check', { note: 'pointing at bob', cp: bobs });
     expect(r.status).toBe(404);
     expect(r.text).toBe(`err notfound no checkpoint ${bobs} of yours\n`);
@@ -88,7 +99,10 @@ describe('about and bad keys', () => {
   it('GET /anchor/about is field lines: what, keys, claim, read, rights', async () => {
     const r = await read('about');
     expect(r.status).toBe(200);
-    const fields = r.text.trimEnd().split('\n').map((l) => l.slice(0, l.indexOf(':')));
+    const fields = r.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.slice(0, l.indexOf(':')));
     expect(fields).toEqual(['what', 'keys', 'claim', 'read', 'rights']);
     expect(r.text).toMatch(/\nrights: none: /);
   });
@@ -122,7 +136,9 @@ describe('about and bad keys', () => {
     try {
       const me = await agent(t);
       const headers = { authorization: `Bearer ${me.token}`, 'content-type': 'application/json', 'x-forwarded-for': me.net };
-      const rs = await Promise.all(Array.from({ length: 100 }, (_, i) => fetch(`${t.url}/v1/anchor/k${i}`, { method: 'PUT', headers, body: JSON.stringify({ note: 'n' }) })));
+      const rs = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => fetch(`${t.url}/v1/anchor/k${i}`, { method: 'PUT', headers, body: JSON.stringify({ note: 'n' }) })),
+      );
       expect(rs.map((r) => r.status)).toEqual(Array(100).fill(200));
       const over = await fetch(`${t.url}/v1/anchor/k100`, { method: 'PUT', headers, body: JSON.stringify({ note: 'n' }) });
       expect(await over.text()).toBe('err dup at most 100 claims per identity: unclaim some first\n');
@@ -130,7 +146,15 @@ describe('about and bad keys', () => {
       expect((await fetch(`${t.url}/v1/anchor/k5`, { method: 'PUT', headers, body: JSON.stringify({ note: 'renewed' }) })).status).toBe(200);
       // 99 more identities fill one key (registration quota is per network, so each has its own).
       const others = await Promise.all(Array.from({ length: 100 }, () => agent(t)));
-      const full = await Promise.all(others.map((o) => fetch(`${t.url}/v1/anchor/k0`, { method: 'PUT', headers: { ...headers, authorization: `Bearer ${o.token}`, 'x-forwarded-for': o.net }, body: JSON.stringify({ note: 'me too' }) })));
+      const full = await Promise.all(
+        others.map((o) =>
+          fetch(`${t.url}/v1/anchor/k0`, {
+            method: 'PUT',
+            headers: { ...headers, authorization: `Bearer ${o.token}`, 'x-forwarded-for': o.net },
+            body: JSON.stringify({ note: 'me too' }),
+          }),
+        ),
+      );
       expect(full.filter((r) => r.status === 200)).toHaveLength(99);
       const refused = full.filter((r) => r.status === 409);
       expect(refused).toHaveLength(1);
@@ -151,7 +175,9 @@ describe('other faces', () => {
     try {
       const made = await c.call('anchor_claim', { key: 'mcp-meet', note: 'over MCP' });
       expect(made.structuredContent).toMatchObject({ key: 'mcp-meet', claimants: 1, renewed: false });
-      expect((await c.call('anchor_get', { key: 'mcp-meet' })).content[0]!.text).toMatch(new RegExp(`^anchor mcp-meet claimants=1\\n${alice.id} \\(you\\) lvl=L0 age=0 ${DATE} over MCP$`));
+      expect((await c.call('anchor_get', { key: 'mcp-meet' })).content[0]!.text).toMatch(
+        new RegExp(`^anchor mcp-meet claimants=1\\n${alice.id} \\(you\\) lvl=L0 age=0 ${DATE} over MCP$`),
+      );
       expect((await anon.call('anchor_get', { key: 'mcp-meet' })).content[0]!.text).not.toContain('(you)');
       expect((await anon.call('anchor_get', { key: 'bad key' })).content[0]!.text).toMatch(/^err bad key: /);
       expect((await anon.call('anchor_about', {})).content[0]!.text).toMatch(/^what: /);

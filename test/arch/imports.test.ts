@@ -35,10 +35,12 @@ describe('import graph of src/', () => {
       "type T = import('./tq.js').T;",
       'import {\n  h,\n  i,\n} from "./multi.js";',
       "// import { no } from './comment.js';",
-      "const s = \"import x from './string.js'\";",
+      'const s = "import x from \'./string.js\'";',
     ].join('\n');
     const got = specifiers('src/x.ts', code).map((s) => `${s.spec}${s.typeOnly ? ' (type)' : ''}`);
-    expect(got.sort()).toEqual(['./a.js', './b.js (type)', './cd.js', './dyn.js', './e.js', './f.js (type)', './g.js', './multi.js', './side.js', './tq.js (type)'].sort());
+    expect(got.sort()).toEqual(
+      ['./a.js', './b.js (type)', './cd.js', './dyn.js', './e.js', './f.js (type)', './g.js', './multi.js', './side.js', './tq.js (type)'].sort(),
+    );
   });
 
   it('sees the whole tree', () => {
@@ -66,7 +68,7 @@ describe('import graph of src/', () => {
 describe('each rule fails on a planted violation', () => {
   const set = (o: Record<string, string>): FileSet => new Map(Object.entries(o));
   const base = {
-    'src/core/kernel/text.ts': "export const iso = (ms: number) => String(ms);\n",
+    'src/core/kernel/text.ts': 'export const iso = (ms: number) => String(ms);\n',
     'src/core/ops/types.ts': "import type { Store } from '../store.js';\nexport type Op = { store: Store };\n",
     'src/core/store.ts': "import { iso } from './kernel/text.js';\nexport type Store = { at: string };\nexport const at = iso(0);\n",
     'src/core/mail/mail.ts': "import { at } from '../store.js';\nexport const put = () => at;\n",
@@ -90,7 +92,11 @@ describe('each rule fails on a planted violation', () => {
     expect(r.added[0]).toBe('src/core/ops/types.ts -> src/core/store.ts   (cycle: src/core/ops/types.ts -> src/core/store.ts -> src/core/ops/types.ts)');
     expect(cycleReport(es, cyclicEdges(es))).toEqual({ added: [], stale: [] });
     // A new edge inside an already allowed tangle is still new.
-    const more = set({ ...Object.fromEntries(fs), 'src/core/mail/mail.ts': `${base['src/core/mail/mail.ts']}import type { Op } from '../ops/types.js';\n`, 'src/core/ops/types.ts': `${base['src/core/ops/types.ts']}import type { put } from '../mail/mail.js';\n` });
+    const more = set({
+      ...Object.fromEntries(fs),
+      'src/core/mail/mail.ts': `${base['src/core/mail/mail.ts']}import type { Op } from '../ops/types.js';\n`,
+      'src/core/ops/types.ts': `${base['src/core/ops/types.ts']}import type { put } from '../mail/mail.js';\n`,
+    });
     expect(cycleReport(edgesOf(more), cyclicEdges(es)).added.length).toBeGreaterThan(0);
     expect(cycleReport(edgesOf(set(base)), cyclicEdges(es)).stale).toEqual(cyclicEdges(es));
   });
@@ -103,7 +109,10 @@ describe('each rule fails on a planted violation', () => {
   });
 
   it('(c) the kernel importing anything of src/ outside itself fails, a type import too', () => {
-    const fs = set({ ...base, 'src/core/kernel/text.ts': `import type { Store } from '../store.js';\nimport { z } from 'zod';\n${base['src/core/kernel/text.ts']}` });
+    const fs = set({
+      ...base,
+      'src/core/kernel/text.ts': `import type { Store } from '../store.js';\nimport { z } from 'zod';\n${base['src/core/kernel/text.ts']}`,
+    });
     expect(kernelOutward(fs)).toEqual(['src/core/kernel/text.ts -> src/core/store.ts']);
   });
 });

@@ -117,7 +117,15 @@ describe('badge JSON (shields.io endpoint schema) and SVG', () => {
     const db = new Database(join(s.dir, 'commons.db'));
     db.prepare('UPDATE kb_entries SET hidden = 1 WHERE id = ?').run(hidden);
     db.close();
-    const paths = [`/b/k/${hidden}.svg`, '/b/k/k00000000.svg', '/b/a/a000000.svg', '/b/s/no-such.svg', '/b/t/t00000000.svg', `/b/k/${hidden}.json`, '/b/k/k00000000.json'];
+    const paths = [
+      `/b/k/${hidden}.svg`,
+      '/b/k/k00000000.svg',
+      '/b/a/a000000.svg',
+      '/b/s/no-such.svg',
+      '/b/t/t00000000.svg',
+      `/b/k/${hidden}.json`,
+      '/b/k/k00000000.json',
+    ];
     const res = await Promise.all(paths.map((p) => get(s, p)));
     const shape = async (x: Response) => {
       const h = Object.fromEntries([...x.headers.entries()].filter(([k]) => !['date', 'x-request-id'].includes(k)));
@@ -207,43 +215,47 @@ function decodePng(buf: Buffer): { width: number; height: number; px: (x: number
 const CHROMIUM = '/usr/bin/chromium';
 
 describe('rendering', () => {
-  it.skipIf(!existsSync(CHROMIUM))('headless Chromium draws the task badge at its size, grey label and green message', async () => {
-    const t = (await (await post(s, '/v1/tasks', alice, { title: 'Render me' }, { accept: 'application/json' })).json()) as { id: string };
-    const { width } = await svg(`/b/t/${t.id}.svg`);
-    const dir = mkdtempSync(join(tmpdir(), 'cx-badge-'));
-    try {
-      const png = join(dir, 'badge.png');
-      const r = await promisify(execFile)(
-        CHROMIUM,
-        [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--hide-scrollbars',
-          '--force-device-scale-factor=1',
-          `--user-data-dir=${join(dir, 'profile')}`,
-          `--window-size=${width},20`,
-          `--screenshot=${png}`,
-          `${s.url}/b/t/${t.id}.svg`,
-        ],
-        { timeout: 60_000 },
-      ).catch((e: { stderr?: string }) => ({ stderr: e.stderr ?? String(e), stdout: '' }));
-      expect(existsSync(png), r.stderr).toBe(true);
-      const buf = readFileSync(png);
-      if (process.env.CX_BADGE_PNG) copyFileSync(png, process.env.CX_BADGE_PNG);
-      expect(buf.length).toBeGreaterThan(500);
-      const img = decodePng(buf);
-      expect([img.width, img.height]).toEqual([width, 20]);
-      const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 24);
-      // Mid-height, inside the 5 px padding of each box: label #555, message #97ca00.
-      expect(img.px(2, 10), 'label box').toSatisfy((p: number[]) => near(p, [0x55, 0x55, 0x55]));
-      expect(img.px(width - 3, 10), 'message box').toSatisfy((p: number[]) => near(p, [0x97, 0xca, 0x00]));
-      // Text was drawn: the label box holds white-ish pixels somewhere along its middle row.
-      const row = Array.from({ length: 40 }, (_, i) => img.px(8 + i, 13));
-      expect(row.some((p) => p.every((v) => v > 180))).toBe(true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 90_000);
+  it.skipIf(!existsSync(CHROMIUM))(
+    'headless Chromium draws the task badge at its size, grey label and green message',
+    async () => {
+      const t = (await (await post(s, '/v1/tasks', alice, { title: 'Render me' }, { accept: 'application/json' })).json()) as { id: string };
+      const { width } = await svg(`/b/t/${t.id}.svg`);
+      const dir = mkdtempSync(join(tmpdir(), 'cx-badge-'));
+      try {
+        const png = join(dir, 'badge.png');
+        const r = await promisify(execFile)(
+          CHROMIUM,
+          [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--hide-scrollbars',
+            '--force-device-scale-factor=1',
+            `--user-data-dir=${join(dir, 'profile')}`,
+            `--window-size=${width},20`,
+            `--screenshot=${png}`,
+            `${s.url}/b/t/${t.id}.svg`,
+          ],
+          { timeout: 60_000 },
+        ).catch((e: { stderr?: string }) => ({ stderr: e.stderr ?? String(e), stdout: '' }));
+        expect(existsSync(png), r.stderr).toBe(true);
+        const buf = readFileSync(png);
+        if (process.env.CX_BADGE_PNG) copyFileSync(png, process.env.CX_BADGE_PNG);
+        expect(buf.length).toBeGreaterThan(500);
+        const img = decodePng(buf);
+        expect([img.width, img.height]).toEqual([width, 20]);
+        const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 24);
+        // Mid-height, inside the 5 px padding of each box: label #555, message #97ca00.
+        expect(img.px(2, 10), 'label box').toSatisfy((p: number[]) => near(p, [0x55, 0x55, 0x55]));
+        expect(img.px(width - 3, 10), 'message box').toSatisfy((p: number[]) => near(p, [0x97, 0xca, 0x00]));
+        // Text was drawn: the label box holds white-ish pixels somewhere along its middle row.
+        const row = Array.from({ length: 40 }, (_, i) => img.px(8 + i, 13));
+        expect(row.some((p) => p.every((v) => v > 180))).toBe(true);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
 });

@@ -50,7 +50,11 @@ afterAll(() => {
 
 describe('the built service (npm start)', () => {
   it('answers a common error from the sample data loaded on first start', async () => {
-    const r = await fetch(`${url}/e`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: "Traceback (most recent call last):\n  File \"app.py\", line 1\nModuleNotFoundError: No module named 'requests'" });
+    const r = await fetch(`${url}/e`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'Traceback (most recent call last):\n  File "app.py", line 1\nModuleNotFoundError: No module named \'requests\'',
+    });
     expect(r.status).toBe(200);
     expect(await r.text()).toMatch(/^e: py:ModuleNotFoundError: No module named 'requests' hits=\d+ /);
   });

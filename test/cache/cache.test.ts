@@ -22,7 +22,8 @@ afterAll(async () => s.stop());
 
 const key = () => randomBytes(32).toString('hex');
 const put = (as: Who, k: string, json: Record<string, unknown>) => call(s, 'PUT', `/v1/c/${k}`, { as, json });
-const get = (k: string, o: { as?: Who | null; net?: string; method?: string } = {}) => req(s, o.method ?? 'GET', `/c/${k}`, { as: o.as ?? null, net: o.net ?? newNet() });
+const get = (k: string, o: { as?: Who | null; net?: string; method?: string } = {}) =>
+  req(s, o.method ?? 'GET', `/c/${k}`, { as: o.as ?? null, net: o.net ?? newNet() });
 
 describe('inline rows', () => {
   it('PUT then GET: 200 text/plain with X-Cache-Hit and X-Next; public max-age=300 for an L2 producer', async () => {
@@ -80,7 +81,7 @@ describe('inline rows', () => {
     expect((await get(k, { net: n1 })).status).toBe(200);
   });
 
-  it('an L2 producer\'s inline rows stay anonymous for any number of networks', async () => {
+  it("an L2 producer's inline rows stay anonymous for any number of networks", async () => {
     const k = key();
     await put(high, k, { text: 'popular' });
     for (let i = 0; i < 6; i++) expect((await get(k)).status).toBe(200);
@@ -171,7 +172,9 @@ describe('blob rows', () => {
     expect((await call(s, 'PUT', '/v1/b', { body: Buffer.from('x') })).status).toBe(401);
     const k = key();
     expect((await put(high, k, { blob: 'f'.repeat(64) })).text).toBe(`err notfound no blob ${'f'.repeat(64)}: PUT /v1/b first\n`);
-    expect((await put(high, k, { text: 'a', blob: 'f'.repeat(64) })).text).toBe('err bad input: give exactly one of text (inline) or blob (a hash from PUT /v1/b)\n');
+    expect((await put(high, k, { text: 'a', blob: 'f'.repeat(64) })).text).toBe(
+      'err bad input: give exactly one of text (inline) or blob (a hash from PUT /v1/b)\n',
+    );
     expect((await put(high, k, {})).status).toBe(400);
   });
 });
@@ -209,7 +212,9 @@ describe('identical 404s', () => {
     sql(s, 'UPDATE identities SET frozen = 1 WHERE id = ?', frozenProducer.id);
     const deleted = key();
     await put(high, deleted, { text: 'x' });
-    expect((await call(s, 'DELETE', `/v1/c/${deleted}`, { as: high })).text).toBe(`ok deleted c ${deleted} ns=default\nnext: PUT /v1/c/${deleted} to store it again\n`);
+    expect((await call(s, 'DELETE', `/v1/c/${deleted}`, { as: high })).text).toBe(
+      `ok deleted c ${deleted} ns=default\nnext: PUT /v1/c/${deleted} to store it again\n`,
+    );
 
     for (const method of ['GET', 'HEAD']) {
       const unknown = await snapshot(await get(key(), { method }));
@@ -263,7 +268,11 @@ describe('per-identity caps', () => {
       const me = await agent(t);
       const headers = { authorization: `Bearer ${me.token}`, 'x-forwarded-for': me.net };
       for (let i = 0; i < 1000; i += 100) {
-        const rs = await Promise.all(Array.from({ length: 100 }, () => fetch(`${t.url}/v1/c/${key()}`, { method: 'PUT', headers: { ...headers, 'content-type': 'text/plain' }, body: 'r' })));
+        const rs = await Promise.all(
+          Array.from({ length: 100 }, () =>
+            fetch(`${t.url}/v1/c/${key()}`, { method: 'PUT', headers: { ...headers, 'content-type': 'text/plain' }, body: 'r' }),
+          ),
+        );
         expect(rs.every((r) => r.status === 200)).toBe(true);
       }
       const over = await fetch(`${t.url}/v1/c/${key()}`, { method: 'PUT', headers: { ...headers, 'content-type': 'text/plain' }, body: 'r' });
@@ -300,7 +309,9 @@ describe('other faces', () => {
       expect(hash).toBe(createHash('sha256').update(data).digest('hex'));
       const kb = key();
       await c.call('cache_put', { key: kb, blob: hash });
-      expect((await anon.call('cache_get', { key: kb })).content[0]!.text).toMatch(/^err auth token required to read a blob-backed result\nnext: call id_challenge/);
+      expect((await anon.call('cache_get', { key: kb })).content[0]!.text).toMatch(
+        /^err auth token required to read a blob-backed result\nnext: call id_challenge/,
+      );
       expect((await c.call('cache_get', { key: kb })).structuredContent).toMatchObject({ kind: 'blob', location: `/v1/b/${hash}` });
       expect(Buffer.from(((await c.call('blob_get', { hash })).structuredContent as { data_b64: string }).data_b64, 'base64').toString()).toBe('blob over mcp');
       expect((await c.call('blob_put', { data_b64: 'not base64!' })).content[0]!.text).toBe('err bad data_b64: not base64');

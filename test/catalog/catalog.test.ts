@@ -213,6 +213,8 @@ describe('products file validated at start-up', () => {
   });
 
   it('a missing file is named', () => {
-    expect(() => loadCatalogConfig({ CATALOG_PRODUCTS: '/nonexistent/p.json' })).toThrow('catalog: cannot read products file /nonexistent/p.json (ENOENT); set CATALOG_PRODUCTS');
+    expect(() => loadCatalogConfig({ CATALOG_PRODUCTS: '/nonexistent/p.json' })).toThrow(
+      'catalog: cannot read products file /nonexistent/p.json (ENOENT); set CATALOG_PRODUCTS',
+    );
   });
 });

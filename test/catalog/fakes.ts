@@ -11,7 +11,10 @@ export interface Fake {
   close(): Promise<void>;
 }
 
-async function listen(handler: (req: IncomingMessage, body: string, res: ServerResponse) => void, calls: Fake['calls']): Promise<{ server: Server; url: string }> {
+async function listen(
+  handler: (req: IncomingMessage, body: string, res: ServerResponse) => void,
+  calls: Fake['calls'],
+): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -45,7 +48,15 @@ export async function fakeStripe(): Promise<Fake & { sessions: Array<{ id: strin
       const id = `cs_test_${randomBytes(12).toString('hex')}`;
       const s = { id, url: `https://checkout.stripe.test/c/pay/${id}`, form };
       sessions.push(s);
-      return json(res, 200, { id, object: 'checkout.session', url: s.url, mode: 'payment', payment_status: 'unpaid', status: 'open', client_reference_id: form.get('client_reference_id') });
+      return json(res, 200, {
+        id,
+        object: 'checkout.session',
+        url: s.url,
+        mode: 'payment',
+        payment_status: 'unpaid',
+        status: 'open',
+        client_reference_id: form.get('client_reference_id'),
+      });
     }
     json(res, 404, { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } });
   }, calls);
@@ -83,9 +94,10 @@ export interface XmrPayment {
 const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
-export async function fakeMonero(login?: { user: string; pass: string }): Promise<
-  Fake & { height: number; payments: XmrPayment[]; addresses: Array<{ address: string; payment_id: string }>; unauthorized: number }
-> {
+export async function fakeMonero(login?: {
+  user: string;
+  pass: string;
+}): Promise<Fake & { height: number; payments: XmrPayment[]; addresses: Array<{ address: string; payment_id: string }>; unauthorized: number }> {
   const calls: Fake['calls'] = [];
   const state = { height: 3_000_000, payments: [] as XmrPayment[], addresses: [] as Array<{ address: string; payment_id: string }>, unauthorized: 0 };
   const nonce = randomBytes(16).toString('base64');
@@ -121,7 +133,9 @@ export async function fakeMonero(login?: { user: string; pass: string }): Promis
         return ok({ height: state.height });
       case 'get_bulk_payments': {
         const ids = new Set<string>(call.params?.payment_ids ?? []);
-        const payments = state.payments.filter((p) => ids.has(p.payment_id)).map((p) => ({ ...p, unlock_time: 0, address: 'x', locked: false, subaddr_index: { major: 0, minor: 0 } }));
+        const payments = state.payments
+          .filter((p) => ids.has(p.payment_id))
+          .map((p) => ({ ...p, unlock_time: 0, address: 'x', locked: false, subaddr_index: { major: 0, minor: 0 } }));
         return ok(payments.length ? { payments } : {});
       }
     }

@@ -37,7 +37,12 @@ describe('POST /api/order: every bad field is a one-line 400 naming it', () => {
   });
 
   it('a field given twice is refused', async () => {
-    const res = await fetch(`${c.url}/api/order`, { method: 'POST', body: 'product=vps-s&product=vps-m&payment=quote&location=fsn1', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+    const res = await fetch(`${c.url}/api/order`, {
+      method: 'POST',
+      body: 'product=vps-s&product=vps-m&payment=quote&location=fsn1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      redirect: 'manual',
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).toBe('err bad product: give it once\n');
   });
@@ -51,7 +56,12 @@ describe('POST /api/order: every bad field is a one-line 400 naming it', () => {
   it('JSON errors on Accept: application/json', async () => {
     const res = await order(c.url, { ...ok, location: 'x' }, { accept: 'application/json' });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'bad', detail: 'location: must be fsn1, nbg1 or hel1', status: 400, line: 'err bad location: must be fsn1, nbg1 or hel1' });
+    expect(await res.json()).toEqual({
+      error: 'bad',
+      detail: 'location: must be fsn1, nbg1 or hel1',
+      status: 400,
+      line: 'err bad location: must be fsn1, nbg1 or hel1',
+    });
   });
 
   it('other content types are 415, oversized bodies 413', async () => {
@@ -72,7 +82,9 @@ describe('quote orders and tracking', () => {
     expect(loc).toMatch(/^http:\/\/catalog\.test\/o\/[A-Za-z0-9_-]{43}$/);
     expect(res.headers.get('link')).toBe(`<${loc}>; rel="monitor"`);
     const body = await res.text();
-    expect(body).toMatch(/^ok o[0-9a-z]{9} pending_payment\nnext: http:\/\/catalog\.test\/o\/\S+\ntrack: http:\/\/catalog\.test\/o\/\S+ \(keep this link private\)\n$/);
+    expect(body).toMatch(
+      /^ok o[0-9a-z]{9} pending_payment\nnext: http:\/\/catalog\.test\/o\/\S+\ntrack: http:\/\/catalog\.test\/o\/\S+ \(keep this link private\)\n$/,
+    );
 
     const j = await track(c.url, trackingPath(res));
     expect(j).toMatchObject({
@@ -100,10 +112,19 @@ describe('quote orders and tracking', () => {
   });
 
   it('a JSON body is accepted like the form', async () => {
-    const res = await fetch(`${c.url}/api/order`, { method: 'POST', body: JSON.stringify({ ...ok, location: 'hel1' }), headers: { 'content-type': 'application/json' }, redirect: 'manual' });
+    const res = await fetch(`${c.url}/api/order`, {
+      method: 'POST',
+      body: JSON.stringify({ ...ok, location: 'hel1' }),
+      headers: { 'content-type': 'application/json' },
+      redirect: 'manual',
+    });
     expect(res.status).toBe(303);
     expect((await track(c.url, trackingPath(res))).location).toBe('hel1');
-    const bad = await fetch(`${c.url}/api/order`, { method: 'POST', body: JSON.stringify({ ...ok, product: 5 }), headers: { 'content-type': 'application/json' } });
+    const bad = await fetch(`${c.url}/api/order`, {
+      method: 'POST',
+      body: JSON.stringify({ ...ok, product: 5 }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(await bad.text()).toBe('err bad product: must be a string\n');
   });
 
@@ -113,7 +134,11 @@ describe('quote orders and tracking', () => {
     const path = trackingPath(res0);
     const id = (await track(c.url, path)).id;
     // The operator's note is shown to the buyer: it must arrive escaped.
-    const n = await fetch(`${c.url}/api/admin/orders/${id}`, { method: 'POST', headers: { authorization: `Bearer ${OPS_TOKEN}` }, body: new URLSearchParams({ note: 'Quote: <img src=x onerror=alert(1)> 49 EUR & "more"' }) });
+    const n = await fetch(`${c.url}/api/admin/orders/${id}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${OPS_TOKEN}` },
+      body: new URLSearchParams({ note: 'Quote: <img src=x onerror=alert(1)> 49 EUR & "more"' }),
+    });
     expect(n.status).toBe(200);
     const res = await fetch(`${c.url}${path}`);
     expect(res.status).toBe(200);
@@ -171,7 +196,11 @@ describe('unconfigured providers', () => {
   });
 
   it('webhooks without their secret → 503 naming it', async () => {
-    const s = await fetch(`${c.url}/api/webhook/stripe`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' } });
+    const s = await fetch(`${c.url}/api/webhook/stripe`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+    });
     expect(s.status).toBe(503);
     expect(await s.text()).toBe('err unavailable stripe webhook not configured: set STRIPE_WEBHOOK_SECRET\n');
     const b = await fetch(`${c.url}/api/webhook/btcpay`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
@@ -182,7 +211,11 @@ describe('unconfigured providers', () => {
 
 describe('operator lifecycle (ops token)', () => {
   const admin = (path: string, body?: Record<string, string>, token = OPS_TOKEN) =>
-    fetch(`${c.url}/api/admin${path}`, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${token}` }, ...(body ? { body: new URLSearchParams(body) } : {}) });
+    fetch(`${c.url}/api/admin${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${token}` },
+      ...(body ? { body: new URLSearchParams(body) } : {}),
+    });
 
   it('refuses a missing or wrong token', async () => {
     const none = await fetch(`${c.url}/api/admin/orders`);

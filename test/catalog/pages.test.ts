@@ -58,7 +58,12 @@ describe('order pages', () => {
   });
 
   it('configured providers are listed with what they mean, unconfigured ones are not', async () => {
-    const s = await startCatalog({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', MONERO_WALLET_RPC_URL: 'http://127.0.0.1:9', MONERO_EUR_PER_XMR: '150' });
+    const s = await startCatalog({
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      MONERO_WALLET_RPC_URL: 'http://127.0.0.1:9',
+      MONERO_EUR_PER_XMR: '150',
+    });
     try {
       const h = await (await fetch(`${s.url}/order/vps-s`)).text();
       expect(radios(h, 'payment')).toEqual(['stripe', 'monero', 'quote']);
@@ -185,7 +190,13 @@ describe('seller, terms, privacy and contact from the operator', () => {
       expect(t.headers.get('location')).toBe('https://example.org/terms');
       expect((await fetch(`${s.url}/privacy`, { redirect: 'manual' })).headers.get('location')).toBe('https://example.org/privacy');
       const j = await (await fetch(`${s.url}/api/catalog.json`)).json();
-      expect(j.seller).toEqual({ name: 'Ex & Co <GmbH>', address: 'Hauptstr. 1, 10115 Berlin', contact: 'sales@example.org', terms: 'https://example.org/terms', privacy: 'https://example.org/privacy' });
+      expect(j.seller).toEqual({
+        name: 'Ex & Co <GmbH>',
+        address: 'Hauptstr. 1, 10115 Berlin',
+        contact: 'sales@example.org',
+        terms: 'https://example.org/terms',
+        privacy: 'https://example.org/privacy',
+      });
       expect(await (await fetch(`${s.url}/llms.txt`)).text()).toContain('Seller: Ex & Co <GmbH>; contact: sales@example.org; terms: https://example.org/terms');
     } finally {
       await s.stop();
@@ -222,13 +233,25 @@ describe('llms.txt, catalog.json and the pages list the same offer', () => {
       expect(t).toContain(`${p.price_eur.toFixed(2)} EUR/${p.billing_period} (${p.locations.join(' ')})`);
       expect(idx).toContain(`${p.price_eur.toFixed(2)} EUR / ${p.billing_period}`);
     }
-    expect(t.match(/^payment: (.*?)\. 303/m)![1]!.split(/, (?=[a-z]+ \()/).map((s) => s.split(' ')[0])).toEqual(j.payment);
+    expect(
+      t
+        .match(/^payment: (.*?)\. 303/m)![1]!
+        .split(/, (?=[a-z]+ \()/)
+        .map((s) => s.split(' ')[0]),
+    ).toEqual(j.payment);
   });
 
   it('a location no product offers appears nowhere', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cx-cat-loc-'));
     const f = join(dir, 'p.json');
-    writeFileSync(f, JSON.stringify({ products: products.slice(0, 2).map((p) => ({ ...JSON.parse(readFileSync(productsFile, 'utf8')).products[0], slug: p.slug, name: p.name, locations: ['fsn1', 'nbg1'] })) }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        products: products
+          .slice(0, 2)
+          .map((p) => ({ ...JSON.parse(readFileSync(productsFile, 'utf8')).products[0], slug: p.slug, name: p.name, locations: ['fsn1', 'nbg1'] })),
+      }),
+    );
     const s = await startCatalog({ CATALOG_PRODUCTS: f });
     try {
       const j = await (await fetch(`${s.url}/api/catalog.json`)).json();

@@ -22,7 +22,11 @@ describe('stripe', () => {
   });
 
   const hook = (payload: string, sig?: string) =>
-    fetch(`${c.url}/api/webhook/stripe`, { method: 'POST', body: payload, headers: { 'content-type': 'application/json', ...(sig ? { 'stripe-signature': sig } : {}) } });
+    fetch(`${c.url}/api/webhook/stripe`, {
+      method: 'POST',
+      body: payload,
+      headers: { 'content-type': 'application/json', ...(sig ? { 'stripe-signature': sig } : {}) },
+    });
   const event = (type: string, session: { id: string; client_reference_id?: string; payment_status?: string }) =>
     JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: 'event', type, data: { object: { object: 'checkout.session', ...session } } });
   const sign = (payload: string, secret = WHSEC) => Stripe.webhooks.generateTestHeaderString({ payload, secret });
@@ -155,7 +159,11 @@ describe('btcpay', () => {
 
   const hook = (body: object | string, sig?: string) => {
     const raw = typeof body === 'string' ? body : JSON.stringify(body);
-    return fetch(`${c.url}/api/webhook/btcpay`, { method: 'POST', body: raw, headers: { 'content-type': 'application/json', ...(sig !== undefined ? { 'btcpay-sig': sig } : {}) } });
+    return fetch(`${c.url}/api/webhook/btcpay`, {
+      method: 'POST',
+      body: raw,
+      headers: { 'content-type': 'application/json', ...(sig !== undefined ? { 'btcpay-sig': sig } : {}) },
+    });
   };
   const sig = (raw: string, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
   const ev = (type: string, invoiceId: string, storeId = BTCPAY_STORE) =>
@@ -205,7 +213,11 @@ describe('btcpay', () => {
     expect(await res.text()).toBe(`ok ${id} paid\n`);
     const j = await track(c.url, path);
     expect(j.status).toBe('paid');
-    expect(j.timeline.map((e: { note: string }) => e.note)).toEqual(['order placed; pay by btcpay', 'btcpay: payment seen, waiting for confirmations', 'btcpay: invoice settled']);
+    expect(j.timeline.map((e: { note: string }) => e.note)).toEqual([
+      'order placed; pay by btcpay',
+      'btcpay: payment seen, waiting for confirmations',
+      'btcpay: invoice settled',
+    ]);
   });
 
   it('InvoiceExpired cancels; other stores and unknown invoices are ignored', async () => {
@@ -283,17 +295,31 @@ describe('monero', () => {
     await new Promise((r) => setTimeout(r, 400));
     expect((await track(c.url, path)).status).toBe('pending_payment');
     fake.height += 10;
-    const j = await waitFor(() => track(c.url, path), (v) => v.status === 'paid');
+    const j = await waitFor(
+      () => track(c.url, path),
+      (v) => v.status === 'paid',
+    );
     expect(j.status).toBe('paid');
     expect(j.timeline.at(-1).note).toBe(`monero payment confirmed: 0.072667 XMR, tx ${'aa'.repeat(6)} ${'bb'.repeat(6)}`);
     expect(fake.calls.some((x) => x.body.includes('"get_bulk_payments"') && x.body.includes(addr.payment_id))).toBe(true);
   });
 
   it('an unpaid Monero order is cancelled after MONERO_ORDER_TTL_H', async () => {
-    const short = await startCatalog({ MONERO_WALLET_RPC_URL: fake.url, MONERO_WALLET_RPC_USER: login.user, MONERO_WALLET_RPC_PASSWORD: login.pass, MONERO_EUR_PER_XMR: '150', MONERO_POLL_S: '0.1', MONERO_ORDER_TTL_H: '0.0003' });
+    const short = await startCatalog({
+      MONERO_WALLET_RPC_URL: fake.url,
+      MONERO_WALLET_RPC_USER: login.user,
+      MONERO_WALLET_RPC_PASSWORD: login.pass,
+      MONERO_EUR_PER_XMR: '150',
+      MONERO_POLL_S: '0.1',
+      MONERO_ORDER_TTL_H: '0.0003',
+    });
     try {
       const path = trackingPath(await order(short.url, { ...base, payment: 'monero' }));
-      const j = await waitFor(() => track(short.url, path), (v) => v.status === 'cancelled', 6000);
+      const j = await waitFor(
+        () => track(short.url, path),
+        (v) => v.status === 'cancelled',
+        6000,
+      );
       expect(j.status).toBe('cancelled');
       expect(j.timeline.at(-1).note).toBe('no full Monero payment within 0.0003 h');
     } finally {
@@ -302,7 +328,12 @@ describe('monero', () => {
   });
 
   it('a wallet that refuses the login is 502', async () => {
-    const bad = await startCatalog({ MONERO_WALLET_RPC_URL: fake.url, MONERO_WALLET_RPC_USER: login.user, MONERO_WALLET_RPC_PASSWORD: 'wrong', MONERO_EUR_PER_XMR: '150' });
+    const bad = await startCatalog({
+      MONERO_WALLET_RPC_URL: fake.url,
+      MONERO_WALLET_RPC_USER: login.user,
+      MONERO_WALLET_RPC_PASSWORD: 'wrong',
+      MONERO_EUR_PER_XMR: '150',
+    });
     try {
       const res = await order(bad.url, { ...base, payment: 'monero' });
       expect(res.status).toBe(502);

@@ -31,7 +31,9 @@ describe('save and read', () => {
   it('saves with seq per (owner, name), private by default, text and JSON forms', async () => {
     const r = await call(s, 'POST', '/v1/cp', { as: alice, json: { name: 'build', body: 'state one' } });
     expect(r.status).toBe(201);
-    const m = new RegExp(`^ok cp (c[0-9a-z]{8}) build seq=1 size=9 exp=${DATE} private\\nnext: POST /v1/cp/c[0-9a-z]{8}/publish to share it at /cp/c[0-9a-z]{8}\\n$`).exec(r.text);
+    const m = new RegExp(
+      `^ok cp (c[0-9a-z]{8}) build seq=1 size=9 exp=${DATE} private\\nnext: POST /v1/cp/c[0-9a-z]{8}/publish to share it at /cp/c[0-9a-z]{8}\\n$`,
+    ).exec(r.text);
     expect(m, r.text).not.toBeNull();
     const id1 = m![1]!;
     expect((await save(alice, 'build', 'state two')).seq).toBe(2);

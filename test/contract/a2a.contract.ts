@@ -6,10 +6,26 @@ import type { A2aPushRecord, A2aTaskRecord } from '../../src/core/a2a/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
 
 const rec = (id: string, t: number, o: Partial<A2aTaskRecord> = {}): A2aTaskRecord => ({
-  id, owner: 'a000001', agent: '', contextId: 'ctx1', state: 'TASK_STATE_WORKING', stateAt: t, body: JSON.stringify({ id, n: 1 }), created: t, updated: t, ...o,
+  id,
+  owner: 'a000001',
+  agent: '',
+  contextId: 'ctx1',
+  state: 'TASK_STATE_WORKING',
+  stateAt: t,
+  body: JSON.stringify({ id, n: 1 }),
+  created: t,
+  updated: t,
+  ...o,
 });
 const push = (task: string, id: string, t: number, o: Partial<A2aPushRecord> = {}): A2aPushRecord => ({
-  task, owner: 'a000001', agent: '', id, body: JSON.stringify({ url: `https://hook.test/${id}`, token: `tok-${id}` }), wire: '1.0', created: t, ...o,
+  task,
+  owner: 'a000001',
+  agent: '',
+  id,
+  body: JSON.stringify({ url: `https://hook.test/${id}`, token: `tok-${id}` }),
+  wire: '1.0',
+  created: t,
+  ...o,
 });
 const FINAL = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'];
 const OPEN = ['TASK_STATE_WORKING', 'TASK_STATE_SUBMITTED'];
@@ -56,11 +72,13 @@ export function contract(adapter: Adapter): void {
     expect((await s.store.a2a.tasks.list({ owner: 'a000001', agent: '', offset: 0, limit: 10 })).total).toBe(2);
   });
 
-  it('list: the scope\'s tasks newest update first, filtered by context, state and status time, with a total and offset pages', async () => {
+  it("list: the scope's tasks newest update first, filtered by context, state and status time, with a total and offset pages", async () => {
     const s = await open();
     const t = s.clock.now();
     for (let i = 0; i < 9; i++) {
-      await s.store.a2a.tasks.save(rec(`t${i}`, t + i, { contextId: i % 3 ? 'ctxA' : 'ctxB', state: i % 2 ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_WORKING', stateAt: t + i }));
+      await s.store.a2a.tasks.save(
+        rec(`t${i}`, t + i, { contextId: i % 3 ? 'ctxA' : 'ctxB', state: i % 2 ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_WORKING', stateAt: t + i }),
+      );
     }
     await s.store.a2a.tasks.save(rec('other', t + 100, { owner: 'a000002' }));
     const all = await s.store.a2a.tasks.list({ owner: 'a000001', agent: '', offset: 0, limit: 100 });
@@ -76,7 +94,9 @@ export function contract(adapter: Adapter): void {
     const b = await s.store.a2a.tasks.list({ owner: 'a000001', agent: '', contextId: 'ctxB', offset: 0, limit: 2 });
     expect(b.total).toBe(3);
     expect(b.rows.map((r) => r.id)).toEqual(['t6', 't3']);
-    expect((await s.store.a2a.tasks.list({ owner: 'a000001', agent: '', state: 'TASK_STATE_COMPLETED', offset: 0, limit: 100 })).rows.map((r) => r.id)).toEqual(['t7', 't5', 't3', 't1']);
+    expect((await s.store.a2a.tasks.list({ owner: 'a000001', agent: '', state: 'TASK_STATE_COMPLETED', offset: 0, limit: 100 })).rows.map((r) => r.id)).toEqual(
+      ['t7', 't5', 't3', 't1'],
+    );
     expect((await s.store.a2a.tasks.list({ owner: 'a000001', agent: '', after: t + 6, offset: 0, limit: 100 })).rows.map((r) => r.id)).toEqual(['t8', 't7']);
   });
 
@@ -104,7 +124,7 @@ export function contract(adapter: Adapter): void {
     expect(await again.a2a.push.count('task-1', 'a000001', '')).toBe(0);
   });
 
-  it('sweep: removes tasks older than their state\'s cutoff with their push configs, at most max per call', async () => {
+  it("sweep: removes tasks older than their state's cutoff with their push configs, at most max per call", async () => {
     const s = await open();
     const t = s.clock.now();
     for (let i = 0; i < 5; i++) await s.store.a2a.tasks.save(rec(`done${i}`, t, { state: 'TASK_STATE_COMPLETED' }));

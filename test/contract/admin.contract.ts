@@ -85,7 +85,9 @@ export function contract(adapter: Adapter): void {
     expect(items.find((i) => i.ref === 'p1')).toMatchObject({ title: 'one', support_w: 1.5, groups: 2, rank: 1 });
     const seqs = items.map((i) => i.seq);
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
-    expect((await s.store.admin.inboxAfter(seqs[0]!, 10, 'proposal')).map((i) => i.ref)).toEqual(items.filter((i) => i.kind === 'proposal' && i.seq > seqs[0]!).map((i) => i.ref));
+    expect((await s.store.admin.inboxAfter(seqs[0]!, 10, 'proposal')).map((i) => i.ref)).toEqual(
+      items.filter((i) => i.kind === 'proposal' && i.seq > seqs[0]!).map((i) => i.ref),
+    );
     s.clock.advance(365 * 86_400_000);
     await s.store.events.prune(s.clock.now(), 0);
     const again = await s.reopen();
@@ -99,7 +101,16 @@ export function contract(adapter: Adapter): void {
   it('demand rows', async () => {
     const s = await open();
     const t = s.clock.now();
-    expect(await s.store.admin.addDemand('gsc', [{ q: 'a', impressions: 1, clicks: 0, position: 1.5, page: '' }, { q: 'b', impressions: 2, clicks: 1, position: 2, page: 'https://x/' }], t)).toBe(2);
+    expect(
+      await s.store.admin.addDemand(
+        'gsc',
+        [
+          { q: 'a', impressions: 1, clicks: 0, position: 1.5, page: '' },
+          { q: 'b', impressions: 2, clicks: 1, position: 2, page: 'https://x/' },
+        ],
+        t,
+      ),
+    ).toBe(2);
     expect((await s.store.admin.counts()).counters.demand_rows).toBe(2);
   });
 
@@ -117,12 +128,13 @@ export function contract(adapter: Adapter): void {
     expect(after.tokens! - before.tokens!).toBe(2);
   });
 
-  it('storage classes of every domain; the operator\'s module blobs and the jobs counted in rows and bytes', async () => {
+  it("storage classes of every domain; the operator's module blobs and the jobs counted in rows and bytes", async () => {
     const s = await open();
     const t = s.clock.now();
     const before = await s.store.admin.counts();
     expect(before.storage.map((c) => c.cls)).toEqual(['sealed', 'public', 'private', 'blob', 'ledger', 'events', ...DOMAIN_CLASSES.map(([c]) => c)]);
-    for (const k of ['topics', 'subscriptions', 'webhooks', 'services', 'jobs_queued', 'proposals', 'notices', 'inj_reports', 'digests', 'op_blobs']) expect(before.counters[k], k).toBeTypeOf('number');
+    for (const k of ['topics', 'subscriptions', 'webhooks', 'services', 'jobs_queued', 'proposals', 'notices', 'inj_reports', 'digests', 'op_blobs'])
+      expect(before.counters[k], k).toBeTypeOf('number');
     const bytes = Buffer.alloc(100, 7);
     const hash = createHash('sha256').update(bytes).digest('hex');
     await s.store.blobs.putPinned({ hash, size: 100, kind: 'wasm', owner: 'asystem', created: t }, bytes, { by: 'admin', pin: null, note: null });
@@ -145,13 +157,43 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.admin.setIdentityFrozen(a.id, true)).toBe(true);
     expect((await s.store.identities.byId(a.id))!.frozen).toBe(true);
     expect(await s.store.admin.setIdentityFrozen('a_none', true)).toBe(false);
-    await s.store.ledger.post({ kind: 'grant', ref: a.id, postings: [{ account: 'sys:mint', amount: -5 }, { account: a.id, amount: 5 }] }, t);
+    await s.store.ledger.post(
+      {
+        kind: 'grant',
+        ref: a.id,
+        postings: [
+          { account: 'sys:mint', amount: -5 },
+          { account: a.id, amount: 5 },
+        ],
+      },
+      t,
+    );
     await s.store.admin.recordOrigin({ kind: 'kb', ref: 'k9', root: a.id, net: 'n', at: t });
     await s.store.events.publish('inbox.x', { ref: a.id });
-    await expect(s.store.admin.purgeRoots([a.id], () => 'x:1', () => [])).rejects.toThrow();
+    await expect(
+      s.store.admin.purgeRoots(
+        [a.id],
+        () => 'x:1',
+        () => [],
+      ),
+    ).rejects.toThrow();
     expect(await s.store.identities.byId(a.id)).not.toBeNull();
-    await s.store.ledger.post({ kind: 'burn', ref: a.id, postings: [{ account: a.id, amount: -5 }, { account: 'sys:burn', amount: 5 }] }, t);
-    const r = await s.store.admin.purgeRoots([a.id], () => 'x:1', (c) => [{ id: 'k9', kind: 'kb', removed_at: t, reason: `purge ${c.kb.length}` }]);
+    await s.store.ledger.post(
+      {
+        kind: 'burn',
+        ref: a.id,
+        postings: [
+          { account: a.id, amount: -5 },
+          { account: 'sys:burn', amount: 5 },
+        ],
+      },
+      t,
+    );
+    const r = await s.store.admin.purgeRoots(
+      [a.id],
+      () => 'x:1',
+      (c) => [{ id: 'k9', kind: 'kb', removed_at: t, reason: `purge ${c.kb.length}` }],
+    );
     expect(r.tombstones).toBe(1);
     expect(r.rows).toBeGreaterThan(0);
     expect(await s.store.identities.byId(a.id)).toBeNull();
@@ -170,8 +212,18 @@ export function contract(adapter: Adapter): void {
     const a = await identity(s.store, t);
     const b = await identity(s.store, t);
     const e = (author: string, i: number) => ({
-      id: newId('k', 8), sig: `py:P${i}`, h: createHash('sha256').update(`py:P${i}`).digest('hex'), title: `entry ${i}`, error: `P${i}`, fix: `fix ${i}`, eco: 'pypi', cls: '', tags: ['t'],
-      libs: [{ name: 'lib', ver: '1' }], author, created: t,
+      id: newId('k', 8),
+      sig: `py:P${i}`,
+      h: createHash('sha256').update(`py:P${i}`).digest('hex'),
+      title: `entry ${i}`,
+      error: `P${i}`,
+      fix: `fix ${i}`,
+      eco: 'pypi',
+      cls: '',
+      tags: ['t'],
+      libs: [{ name: 'lib', ver: '1' }],
+      author,
+      created: t,
     });
     const [ea, eb] = [e(a.id, 1), e(b.id, 2)];
     await s.store.kb.insertMany([ea, eb]);
@@ -180,18 +232,54 @@ export function contract(adapter: Adapter): void {
     const tb = newId('t', 8);
     await s.store.tasks.insert(task(ta, a.id), null, t);
     await s.store.tasks.insert(task(tb, b.id), null, t);
-    expect(await s.store.tasks.transition(tb, { state: 'open' }, { state: 'claimed', claimant: a.id, claimed: t }, null, t)).toMatchObject({ state: 'claimed' });
+    expect(await s.store.tasks.transition(tb, { state: 'open' }, { state: 'claimed', claimant: a.id, claimed: t }, null, t)).toMatchObject({
+      state: 'claimed',
+    });
     const note = newId('n', 8);
-    expect(await s.store.notes.insert({ id: note, owner: a.id, nonce: Buffer.alloc(12), ct: Buffer.from('sealed'), size: 6, created: t, updated: t }, 10)).toMatchObject({ id: note });
+    expect(
+      await s.store.notes.insert({ id: note, owner: a.id, nonce: Buffer.alloc(12), ct: Buffer.from('sealed'), size: 6, created: t, updated: t }, 10),
+    ).toMatchObject({ id: note });
     const gp = (id: string, author: string) => ({ id, kind: 'feature', title: 'T', body: 'B', section: null, author, net: 'n', patch: null, created: t });
     await s.store.gov.createProposal(gp('pa00001', a.id));
     await s.store.gov.createProposal(gp('pb00001', b.id));
     await s.store.gov.support({ proposal: 'pb00001', root: a.id, net: 'n', lvl: 1, weight: 1, created: t });
-    await s.store.inj.report({ host: 'purge.example', domain: 'purge.example', ph: 'e'.repeat(64), root: a.id, net: 'n', flags: [], lvl: 1, weight: 1, created: t });
-    await s.store.services.putCall({ id: 'rpurge00001', name: 'x', ver: 1, caller: a.id, in_hash: '00', status: 'ok', code: null, detail: null, output: null, out_hash: null, ms: 1, charged: 0, donor: 'asystem', created: t });
+    await s.store.inj.report({
+      host: 'purge.example',
+      domain: 'purge.example',
+      ph: 'e'.repeat(64),
+      root: a.id,
+      net: 'n',
+      flags: [],
+      lvl: 1,
+      weight: 1,
+      created: t,
+    });
+    await s.store.services.putCall({
+      id: 'rpurge00001',
+      name: 'x',
+      ver: 1,
+      caller: a.id,
+      in_hash: '00',
+      status: 'ok',
+      code: null,
+      detail: null,
+      output: null,
+      out_hash: null,
+      ms: 1,
+      charged: 0,
+      donor: 'asystem',
+      created: t,
+    });
     expect(await s.store.signedConfirms.add({ entry: eb.id, id: a.id, pub: 'ab'.repeat(32), sig: 's', net: 'n', at: t })).toBe(true);
     await s.store.admin.setMark('seed', a.id, true, '', t);
-    const r = await s.store.admin.purgeRoots([a.id], () => 'x:2', (c) => [...c.kb.map((id) => ({ id, kind: 'kb' as const, removed_at: t, reason: 'purged' })), ...c.tasks.map((id) => ({ id, kind: 'task' as const, removed_at: t, reason: 'purged' }))]);
+    const r = await s.store.admin.purgeRoots(
+      [a.id],
+      () => 'x:2',
+      (c) => [
+        ...c.kb.map((id) => ({ id, kind: 'kb' as const, removed_at: t, reason: 'purged' })),
+        ...c.tasks.map((id) => ({ id, kind: 'task' as const, removed_at: t, reason: 'purged' })),
+      ],
+    );
     expect(r.tombstones).toBe(2);
     const st = await s.reopen();
     expect(await st.kb.byId(ea.id)).toBeNull();
@@ -208,4 +296,3 @@ export function contract(adapter: Adapter): void {
     expect((await st.exports.tombstones(0, null, 10)).map((x) => `${x.kind}:${x.id}`).sort()).toEqual([`kb:${ea.id}`, `task:${ta}`].sort());
   });
 }
-

@@ -6,8 +6,28 @@ import type { AgentCardRec, InboundRec } from '../../src/core/agents/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { identity, together } from './fixtures.js';
 
-const card = (id: string, t: number, o: Partial<AgentCardRec> = {}): AgentCardRec => ({ id, name: 'helper', description: 'does things', tags: ['python', 'ci'], inbound: true, created: t, updated: t, ...o });
-const inbound = (task: string, agent: string, t: number, o: Partial<InboundRec> = {}): InboundRec => ({ task, agent, sender: 'a000009', text: 'please help', state: 'open', answer: null, created: t, updated: t, synced: false, ...o });
+const card = (id: string, t: number, o: Partial<AgentCardRec> = {}): AgentCardRec => ({
+  id,
+  name: 'helper',
+  description: 'does things',
+  tags: ['python', 'ci'],
+  inbound: true,
+  created: t,
+  updated: t,
+  ...o,
+});
+const inbound = (task: string, agent: string, t: number, o: Partial<InboundRec> = {}): InboundRec => ({
+  task,
+  agent,
+  sender: 'a000009',
+  text: 'please help',
+  state: 'open',
+  answer: null,
+  created: t,
+  updated: t,
+  synced: false,
+  ...o,
+});
 const floor = (createdBefore: number) => ({ rep: 0, confirmed: 0, createdBefore });
 
 export function contract(adapter: Adapter): void {
@@ -80,7 +100,7 @@ export function contract(adapter: Adapter): void {
     expect((await again.agents.pending()).map((r) => r.task)).toEqual(['open']);
   });
 
-  it('inbox: the agent\'s tasks newest first, open only on demand, paged by created', async () => {
+  it("inbox: the agent's tasks newest first, open only on demand, paged by created", async () => {
     const s = await open();
     const now = s.clock.now();
     const agent = (await identity(s.store, now)).id;

@@ -6,7 +6,16 @@ import { type Adapter, storeFor } from './adapters.js';
 import { identity, together } from './fixtures.js';
 
 const HOUR = 3_600_000;
-const claim = (key: string, owner: string, t: number, o: Partial<AnchorClaim> = {}): AnchorClaim => ({ key, owner, note: 'here', cp: null, created: t, updated: t, exp: t + HOUR, ...o });
+const claim = (key: string, owner: string, t: number, o: Partial<AnchorClaim> = {}): AnchorClaim => ({
+  key,
+  owner,
+  note: 'here',
+  cp: null,
+  created: t,
+  updated: t,
+  exp: t + HOUR,
+  ...o,
+});
 
 export function contract(adapter: Adapter): void {
   const open = storeFor(adapter);
@@ -18,7 +27,10 @@ export function contract(adapter: Adapter): void {
     const b = await identity(s.store, now);
     expect(await s.store.anchors.claim(claim('repo:x', a.id, now), now, 10, 10)).toEqual({ claimants: 1, renewed: false });
     expect(await s.store.anchors.claim(claim('repo:x', b.id, now + 1), now + 1, 10, 10)).toEqual({ claimants: 2, renewed: false });
-    expect(await s.store.anchors.claim(claim('repo:x', a.id, now + 2, { note: 'still here', cp: 'c00000001', exp: now + 2 * HOUR }), now + 2, 10, 10)).toEqual({ claimants: 2, renewed: true });
+    expect(await s.store.anchors.claim(claim('repo:x', a.id, now + 2, { note: 'still here', cp: 'c00000001', exp: now + 2 * HOUR }), now + 2, 10, 10)).toEqual({
+      claimants: 2,
+      renewed: true,
+    });
     const list = await s.store.anchors.claimants('repo:x', now + 3);
     expect(list.map((c) => c.claim.owner)).toEqual([a.id, b.id]);
     expect(list[0]!.claim).toEqual({ key: 'repo:x', owner: a.id, note: 'still here', cp: 'c00000001', created: now, updated: now + 2, exp: now + 2 * HOUR });
@@ -88,7 +100,7 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.anchors.claimants('k', at)).toHaveLength(1);
   });
 
-  it('unclaim is the owner\'s; mine lists the owner\'s live claims, latest update first, limited', async () => {
+  it("unclaim is the owner's; mine lists the owner's live claims, latest update first, limited", async () => {
     const s = await open();
     const now = s.clock.now();
     const a = (await identity(s.store, now)).id;

@@ -6,7 +6,13 @@ import type { BlobMeta } from '../../src/core/blobs/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { identity, together } from './fixtures.js';
 
-const meta = (bytes: Buffer, owner: string, t: number): BlobMeta => ({ hash: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, kind: 'application/octet-stream', owner, created: t });
+const meta = (bytes: Buffer, owner: string, t: number): BlobMeta => ({
+  hash: createHash('sha256').update(bytes).digest('hex'),
+  size: bytes.length,
+  kind: 'application/octet-stream',
+  owner,
+  created: t,
+});
 
 export function contract(adapter: Adapter): void {
   const open = storeFor(adapter);
@@ -27,7 +33,7 @@ export function contract(adapter: Adapter): void {
     expect(await again.blobs.bytes('00'.repeat(32))).toBeNull();
   });
 
-  it('the byte budget: full when the owner\'s stored bytes would pass it, also under concurrent uploads', async () => {
+  it("the byte budget: full when the owner's stored bytes would pass it, also under concurrent uploads", async () => {
     const s = await open();
     const now = s.clock.now();
     const a = (await identity(s.store, now)).id;

@@ -9,7 +9,19 @@ import { identity, together } from './fixtures.js';
 
 const HOUR = 3_600_000;
 const key = () => randomBytes(32).toString('hex');
-const row = (producer: string, t: number, o: Partial<NewCacheRow> = {}): NewCacheRow => ({ ns: 'default', key: key(), producer, kind: 'inline', text: 'answer', blob: null, size: 6, to: null, created: t, exp: t + HOUR, ...o });
+const row = (producer: string, t: number, o: Partial<NewCacheRow> = {}): NewCacheRow => ({
+  ns: 'default',
+  key: key(),
+  producer,
+  kind: 'inline',
+  text: 'answer',
+  blob: null,
+  size: 6,
+  to: null,
+  created: t,
+  exp: t + HOUR,
+  ...o,
+});
 
 export function contract(adapter: Adapter): void {
   const open = storeFor(adapter);
@@ -27,7 +39,20 @@ export function contract(adapter: Adapter): void {
     const r = row(a, now, { to: 'a999999' });
     const { row: made, created } = await put(s, r, now);
     expect(created).toBe(true);
-    expect(made).toMatchObject({ ns: 'default', key: r.key, producer: a, kind: 'inline', text: 'answer', blob: null, size: 6, to: 'a999999', hits: 0, hidden: false, created: now, exp: now + HOUR });
+    expect(made).toMatchObject({
+      ns: 'default',
+      key: r.key,
+      producer: a,
+      kind: 'inline',
+      text: 'answer',
+      blob: null,
+      size: 6,
+      to: 'a999999',
+      hits: 0,
+      hidden: false,
+      created: now,
+      exp: now + HOUR,
+    });
     const got = await s.store.cache.get('default', r.key, now);
     expect(got!.row).toEqual(made);
     expect(got!.producer).toMatchObject({ id: a, name: 'prod', frozen: false });
@@ -116,7 +141,7 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.cache.read(got!.row.rid, randomBytes(16), 3, true)).toEqual({ gate: 'gone', hits: 0 });
   });
 
-  it('remove: the producer\'s live row only; purge deletes rows dead at now', async () => {
+  it("remove: the producer's live row only; purge deletes rows dead at now", async () => {
     const { s, now, a, b } = await setup();
     const r1 = (await put(s, row(a, now), now)).row;
     const r2 = (await put(s, row(a, now, { exp: now + 500 }), now)).row;

@@ -8,7 +8,16 @@ import { type Adapter, storeFor } from './adapters.js';
 import { identity, newId, together } from './fixtures.js';
 
 const HOUR = 3_600_000;
-const cp = (owner: string, t: number, o: Partial<NewCheckpoint> = {}): NewCheckpoint => ({ id: newId('c', 8), owner, name: 'build', body: 'step 3 of 5', size: 11, created: t, exp: t + HOUR, ...o });
+const cp = (owner: string, t: number, o: Partial<NewCheckpoint> = {}): NewCheckpoint => ({
+  id: newId('c', 8),
+  owner,
+  name: 'build',
+  body: 'step 3 of 5',
+  size: 11,
+  created: t,
+  exp: t + HOUR,
+  ...o,
+});
 
 export function contract(adapter: Adapter): void {
   const open = storeFor(adapter);
@@ -18,7 +27,8 @@ export function contract(adapter: Adapter): void {
     const now = s.clock.now();
     return { s, now, a: (await identity(s.store, now)).id, b: (await identity(s.store, now, { name: 'bee' })).id };
   }
-  const save = async (s: Awaited<ReturnType<typeof setup>>['s'], row: NewCheckpoint, now: number, max = 100, keep = 100) => (await s.store.checkpoints.save(row, now, max, keep)) as CheckpointRow;
+  const save = async (s: Awaited<ReturnType<typeof setup>>['s'], row: NewCheckpoint, now: number, max = 100, keep = 100) =>
+    (await s.store.checkpoints.save(row, now, max, keep)) as CheckpointRow;
 
   it('save numbers the saves of a name from 1; own gives them to their owner only; a restart keeps them', async () => {
     const { s, now, a, b } = await setup();
@@ -122,7 +132,7 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.checkpoints.own(c.id, a, now)).toMatchObject({ published: false, lost: true });
   });
 
-  it('list: the owner\'s live saves newest first, by name or all, a cursor that pages through once; remove is the owner\'s', async () => {
+  it("list: the owner's live saves newest first, by name or all, a cursor that pages through once; remove is the owner's", async () => {
     const { s, now, a, b } = await setup();
     const made: CheckpointRow[] = [];
     for (let i = 0; i < 7; i++) made.push(await save(s, cp(a, now, { name: i % 2 ? 'odd' : 'even' }), now));

@@ -6,7 +6,19 @@ import type { CJob } from '../../src/core/compute/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { together } from './fixtures.js';
 
-const job = (id: string, t: number, n = 3): Omit<CJob, 'state' | 'out_hash' | 'output' | 'receipt' | 'ended'> => ({ id, name: 'svc', ver: 1, wasm: 'ab'.repeat(32), caller: 'a00010', input: Buffer.from('in'), in_hash: 'cd'.repeat(32), k: 2, n, price: 1, created: t });
+const job = (id: string, t: number, n = 3): Omit<CJob, 'state' | 'out_hash' | 'output' | 'receipt' | 'ended'> => ({
+  id,
+  name: 'svc',
+  ver: 1,
+  wasm: 'ab'.repeat(32),
+  caller: 'a00010',
+  input: Buffer.from('in'),
+  in_hash: 'cd'.repeat(32),
+  k: 2,
+  n,
+  price: 1,
+  created: t,
+});
 const res = (h: string) => ({ out_hash: h, output: Buffer.from(h), dsig: 'x'.repeat(86) });
 
 export function contract(adapter: Adapter): void {
@@ -46,7 +58,14 @@ export function contract(adapter: Adapter): void {
     await s.store.cjobs.create(job('j000000000d', t, 2));
     await s.store.cjobs.lease('a00040', 'p', 'l000000000020', t + 1000, t, null);
     await s.store.cjobs.submit('l000000000020', 'a00040', res('aa'), t);
-    const end = { state: 'done' as const, out_hash: 'aa', output: Buffer.from('aa'), receipt: 'att1 line', agree: ['a00040'], disagree: [{ donor: 'a00041', out_hash: 'bb' }] };
+    const end = {
+      state: 'done' as const,
+      out_hash: 'aa',
+      output: Buffer.from('aa'),
+      receipt: 'att1 line',
+      agree: ['a00040'],
+      disagree: [{ donor: 'a00041', out_hash: 'bb' }],
+    };
     const ends = await together(3, () => s.store.cjobs.finish('j000000000d', end, t + 10));
     expect(ends.filter(Boolean)).toHaveLength(1);
     const again = await s.reopen();
@@ -74,4 +93,3 @@ export function contract(adapter: Adapter): void {
     expect((await s.store.cjobs.slots('j000000000e')).filter((x) => x.state === 'leased').map((x) => x.donor)).toEqual(['a00050']);
   });
 }
-

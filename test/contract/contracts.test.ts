@@ -9,8 +9,12 @@ import { describe } from 'vitest';
 import { ADAPTERS, type Adapter } from './adapters.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const files = readdirSync(here).filter((f) => f.endsWith('.contract.ts')).sort();
-const suites = await Promise.all(files.map(async (f) => ({ port: f.replace(/\.contract\.ts$/, ''), mod: (await import(/* @vite-ignore */ `./${f}`)) as { contract(a: Adapter): void } })));
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.contract.ts'))
+  .sort();
+const suites = await Promise.all(
+  files.map(async (f) => ({ port: f.replace(/\.contract\.ts$/, ''), mod: (await import(/* @vite-ignore */ `./${f}`)) as { contract(a: Adapter): void } })),
+);
 
 for (const adapter of ADAPTERS) {
   describe(adapter.name, () => {

@@ -16,7 +16,11 @@ it('each Store field that is a port has a <field>.contract.ts', async () => {
     .filter(([, d]) => d.value !== null && typeof d.value === 'object')
     .map(([k]) => k)
     .sort();
-  const suites = new Set(readdirSync(here).filter((f) => f.endsWith('.contract.ts')).map((f) => f.replace(/\.contract\.ts$/, '')));
+  const suites = new Set(
+    readdirSync(here)
+      .filter((f) => f.endsWith('.contract.ts'))
+      .map((f) => f.replace(/\.contract\.ts$/, '')),
+  );
   expect(ports.length).toBeGreaterThan(10);
   expect(ports.filter((p) => !suites.has(p))).toEqual([]);
 });
@@ -24,8 +28,7 @@ it('each Store field that is a port has a <field>.contract.ts', async () => {
 // Issue 23 is in progress: the PostgreSQL adapter (PGlite and a real server in adapters.ts) runs the
 // contracts of the ports it implements. This names the ones it still lacks, so the list shrinks on
 // purpose; openPgStore refuses to open (without the tests' allowPartial) while it is not empty.
-const PG_NOT_YET: string[] = [
-];
+const PG_NOT_YET: string[] = [];
 
 it('the PostgreSQL adapter knows every port of the Store and lacks exactly the ones listed (issue 23 in progress)', async () => {
   const s = await open();

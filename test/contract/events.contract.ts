@@ -158,7 +158,17 @@ export function contract(adapter: Adapter): void {
     const s = await open();
     const { store, clock } = s;
     const live = collect(store.events, { topic: TASKS_TOPIC });
-    const draft = (id: string): NewTask => ({ id, title: 'a task', body: '', tags: ['x'], creator: 'anobody', space: null, bounty: 'b00000001', credits: 5, created: clock.now() });
+    const draft = (id: string): NewTask => ({
+      id,
+      title: 'a task',
+      body: '',
+      tags: ['x'],
+      creator: 'anobody',
+      space: null,
+      bounty: 'b00000001',
+      credits: 5,
+      created: clock.now(),
+    });
     // The escrow cannot be paid (no balance): the whole write rolls back, its event with it.
     const short = await store.tasks.insert(draft('t00000001'), escrowTx('b00000001', 'anobody', 5), clock.now(), taskEmit);
     expect(short).toEqual({ short: 'anobody' });
@@ -168,7 +178,14 @@ export function contract(adapter: Adapter): void {
     // A compare-and-set that finds the task moved writes nothing and emits nothing.
     expect(await store.tasks.transition(ok.id, { state: 'claimed' }, { state: 'done' }, null, clock.now(), taskEmit)).toBe('stale');
     clock.advance(5);
-    const claimed = await store.tasks.transition(ok.id, { state: 'open', claimant: null }, { state: 'claimed', claimant: 'aclaim', claimed: clock.now() }, null, clock.now(), taskEmit);
+    const claimed = await store.tasks.transition(
+      ok.id,
+      { state: 'open', claimant: null },
+      { state: 'claimed', claimant: 'aclaim', claimed: clock.now() },
+      null,
+      clock.now(),
+      taskEmit,
+    );
     expect(claimed).toMatchObject({ state: 'claimed' });
     await live.until(2);
     await settle();

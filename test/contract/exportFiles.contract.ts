@@ -78,7 +78,12 @@ export function contract(adapter: Adapter): void {
       return Buffer.concat(chunks);
     };
     expect((await bytes(f.stream())).equals(body)).toBe(true);
-    for (const [start, end] of [[0, 0], [1048575, 1048576], [1048000, 2200000], [body.length - 3, body.length + 50]] as const) {
+    for (const [start, end] of [
+      [0, 0],
+      [1048575, 1048576],
+      [1048000, 2200000],
+      [body.length - 3, body.length + 50],
+    ] as const) {
       expect((await bytes(f.stream({ start, end }))).equals(body.subarray(start, end + 1))).toBe(true);
     }
     expect((await s.store.exportFiles.read('2026-11-26', 'kb-2026-11-26.jsonl.gz'))!.equals(body)).toBe(true);

@@ -12,7 +12,18 @@ import { newId, vote } from './fixtures.js';
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 const entry = (author: string, t: number, i: number): NewEntry => ({
-  id: newId('k', 8), sig: `py:E${i}`, h: hash(`py:E${i}`), title: `entry ${i}`, error: `E${i}`, fix: `fix ${i}`, eco: 'pypi', cls: '', tags: ['t'], libs: [{ name: 'lib', ver: '1' }], author, created: t,
+  id: newId('k', 8),
+  sig: `py:E${i}`,
+  h: hash(`py:E${i}`),
+  title: `entry ${i}`,
+  error: `E${i}`,
+  fix: `fix ${i}`,
+  eco: 'pypi',
+  cls: '',
+  tags: ['t'],
+  libs: [{ name: 'lib', ver: '1' }],
+  author,
+  created: t,
 });
 
 /** Every page of a kb read, `size` at a time. */
@@ -59,7 +70,21 @@ export function contract(adapter: Adapter): void {
     const now = s.clock.now();
     const tasks: Task[] = [];
     for (let i = 0; i < 5; i++) {
-      const t = await s.store.tasks.insert({ id: `t${String(i).padStart(8, '0')}`, title: `task ${i}`, body: 'b', tags: [], creator: i === 4 ? 'a000004' : 'a000003', space: null, bounty: null, credits: 0, created: now }, null, now);
+      const t = await s.store.tasks.insert(
+        {
+          id: `t${String(i).padStart(8, '0')}`,
+          title: `task ${i}`,
+          body: 'b',
+          tags: [],
+          creator: i === 4 ? 'a000004' : 'a000003',
+          space: null,
+          bounty: null,
+          credits: 0,
+          created: now,
+        },
+        null,
+        now,
+      );
       tasks.push(t as Task);
     }
     await s.store.exports.tombstone({ kind: 'task', id: tasks[1]!.id, removed_at: now, reason: 'operator' });
@@ -74,7 +99,13 @@ export function contract(adapter: Adapter): void {
     expect(seen).toEqual([tasks[0]!.id, tasks[2]!.id, tasks[3]!.id]);
     expect(await s.store.exports.tasks(0, now + 1, 10)).toEqual([]);
 
-    for (const [lib, ver, topic, author] of [['b', '1', 'x', 'a1'], ['a', '2', 'y', 'a1'], ['a', '1', 'z', 'a2'], ['a', '1', 'z', 'a1'], ['a', '1', 'y', 'a3']] as const) {
+    for (const [lib, ver, topic, author] of [
+      ['b', '1', 'x', 'a1'],
+      ['a', '2', 'y', 'a1'],
+      ['a', '1', 'z', 'a2'],
+      ['a', '1', 'z', 'a1'],
+      ['a', '1', 'y', 'a3'],
+    ] as const) {
       await s.store.kb.putDigest({ lib, ver, topic, author, lines: `${lib}${ver}${topic}`, score: 0, created: now });
     }
     await s.store.exports.tombstone({ kind: 'digest', id: 'a@1/y/a3', removed_at: now, reason: 'operator' });
@@ -91,7 +122,12 @@ export function contract(adapter: Adapter): void {
     const e1 = entry('a000005', now, 1);
     const e2 = entry('a000005', now, 2);
     await s.store.kb.insertMany([e1, e2]);
-    for (const [ent, id] of [[e1.id, 'a000010'], [e1.id, 'a000011'], [e2.id, 'a000010'], [e1.id, 'a000012']] as const) {
+    for (const [ent, id] of [
+      [e1.id, 'a000010'],
+      [e1.id, 'a000011'],
+      [e2.id, 'a000010'],
+      [e1.id, 'a000012'],
+    ] as const) {
       expect(await s.store.signedConfirms.add({ entry: ent, id, pub: 'ab'.repeat(32), sig: 'sig', net: '10.0.0', at: now })).toBe(true);
     }
     const claims = [];

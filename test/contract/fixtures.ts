@@ -24,6 +24,9 @@ export const together = <T>(k: number, f: (i: number) => Promise<T>): Promise<T[
  * /k/{id}/ok and /fail record them (from `net`, '' by default: no network shared with anyone).
  */
 export async function vote(store: Store, id: string, voter: string, ok: boolean, now: number, net = ''): Promise<VoteResult | null> {
-  const r = await store.kb.outcome({ entry: id, voter, kind: ok ? 'worked' : 'did-not-work', note: '', evidence: null, net, root: voter, at: now, keep: true }, tallyFn);
+  const r = await store.kb.outcome(
+    { entry: id, voter, kind: ok ? 'worked' : 'did-not-work', note: '', evidence: null, net, root: voter, at: now, keep: true },
+    tallyFn,
+  );
   return r === null ? null : r.result;
 }

@@ -7,10 +7,37 @@ import type { GovRepo, NewNotice } from '../../src/core/gov/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { together } from './fixtures.js';
 
-const prop = (id: string, t: number, patch: string | null = null) => ({ id, kind: 'feature', title: 'T', body: 'B', section: null, author: 'aauth', net: '10.0.0.0/24', patch, created: t });
-const decision = (state: 'accepted' | 'planned' | 'later' | 'declined', at: number, revisitAt: number | null = null) => ({ state, note: '', by: 'ops', at, revisitAt, bounty: 0 });
+const prop = (id: string, t: number, patch: string | null = null) => ({
+  id,
+  kind: 'feature',
+  title: 'T',
+  body: 'B',
+  section: null,
+  author: 'aauth',
+  net: '10.0.0.0/24',
+  patch,
+  created: t,
+});
+const decision = (state: 'accepted' | 'planned' | 'later' | 'declined', at: number, revisitAt: number | null = null) => ({
+  state,
+  note: '',
+  by: 'ops',
+  at,
+  revisitAt,
+  bounty: 0,
+});
 const notice = (id: string, net: string, sgroup: string, t: number): NewNotice => ({
-  id, url: 'http://x/about', ref: '/about', category: 'spam', reason: 'r', email: 'a@b.c', good_faith: true, net, sgroup, state: 'counted', created: t,
+  id,
+  url: 'http://x/about',
+  ref: '/about',
+  category: 'spam',
+  reason: 'r',
+  email: 'a@b.c',
+  good_faith: true,
+  net,
+  sgroup,
+  state: 'counted',
+  created: t,
 });
 
 export function contract(adapter: Adapter): void {
@@ -27,7 +54,10 @@ export function contract(adapter: Adapter): void {
     await g.support({ proposal: 'p000001', root: 'a2', net: 'n1', lvl: 0, weight: 0.25, created: t });
     await g.support({ proposal: 'p000001', root: 'a3', net: 'n2', lvl: 1, weight: 1, created: t });
     const again = await s.reopen();
-    expect((await again.gov.proposal('p000001'))!.nets).toEqual([{ net: 'n1', w: 3.25, n: 2 }, { net: 'n2', w: 1, n: 1 }]);
+    expect((await again.gov.proposal('p000001'))!.nets).toEqual([
+      { net: 'n1', w: 3.25, n: 2 },
+      { net: 'n2', w: 1, n: 1 },
+    ]);
     expect(await again.gov.supports(10)).toHaveLength(3);
   });
 
@@ -36,7 +66,11 @@ export function contract(adapter: Adapter): void {
     const g = s.store.gov;
     const t = s.clock.now();
     await g.createProposal(prop('p000002', t));
-    const rs = await Promise.all([g.decide('p000002', 'open', decision('accepted', t)), g.decide('p000002', 'open', decision('declined', t)), g.decide('p000002', 'open', decision('planned', t), { title: 'T', bounty: 5 })]);
+    const rs = await Promise.all([
+      g.decide('p000002', 'open', decision('accepted', t)),
+      g.decide('p000002', 'open', decision('declined', t)),
+      g.decide('p000002', 'open', decision('planned', t), { title: 'T', bounty: 5 }),
+    ]);
     expect(rs.filter((r) => r !== 'stale')).toHaveLength(1);
     expect(await g.decide('p000002', 'open', decision('accepted', t))).toBe('stale');
   });
@@ -122,7 +156,10 @@ export function contract(adapter: Adapter): void {
     expect(await g.llmsRevs()).toEqual([]);
     expect((await g.addLlmsRev({ section: 'norms', text: '- a', proposal: 'p1', why: 'support', created: t })).rev).toBe(2);
     expect((await g.addLlmsRev({ section: 'norms', text: '- b', proposal: null, why: 'veto', created: t })).rev).toBe(3);
-    expect((await (await s.reopen()).gov.llmsRevs()).map((r) => [r.rev, r.text])).toEqual([[2, '- a'], [3, '- b']]);
+    expect((await (await s.reopen()).gov.llmsRevs()).map((r) => [r.rev, r.text])).toEqual([
+      [2, '- a'],
+      [3, '- b'],
+    ]);
   });
 
   it('notices filed at once from one network: the cap still holds; revisions added at once get distinct numbers', async () => {
@@ -135,4 +172,3 @@ export function contract(adapter: Adapter): void {
     expect(revs.map((r) => r.rev).sort()).toEqual([2, 3, 4, 5]);
   });
 }
-

@@ -56,7 +56,12 @@ export function contract(adapter: Adapter): void {
   it('of concurrent creates of one id exactly one succeeds', async () => {
     const s = await open();
     const now = s.clock.now();
-    const res = await together(10, (i) => s.store.identities.create(ident('a000001', now, { name: `n${i}` }), `h${i}`).then(() => i, () => -1));
+    const res = await together(10, (i) =>
+      s.store.identities.create(ident('a000001', now, { name: `n${i}` }), `h${i}`).then(
+        () => i,
+        () => -1,
+      ),
+    );
     const won = res.filter((i) => i >= 0);
     expect(won).toHaveLength(1);
     expect(await s.store.identities.byId('a000001')).toMatchObject({ name: `n${won[0]}` });

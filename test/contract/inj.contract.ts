@@ -8,8 +8,25 @@ import { type Adapter, storeFor } from './adapters.js';
 const DAY = 86_400_000;
 const PH = 'a'.repeat(64);
 const PH2 = 'ab' + 'c'.repeat(62);
-const rep = (o: Partial<InjReport> & { root: string; net: string; created: number }): InjReport => ({ host: 'h.example', domain: 'h.example', ph: PH, flags: ['jailbreak'], lvl: 0, weight: 0.5, ...o });
-const topQ = (now: number, o: Partial<Parameters<import('../../src/core/inj/ports.js').InjRepo['top']>[0]> = {}) => ({ since: now - DAY, baseSince: now - 30 * DAY, minRoots: 3, minNets: 3, minWeight: 1.5, netCap: 3, n: 50, ...o });
+const rep = (o: Partial<InjReport> & { root: string; net: string; created: number }): InjReport => ({
+  host: 'h.example',
+  domain: 'h.example',
+  ph: PH,
+  flags: ['jailbreak'],
+  lvl: 0,
+  weight: 0.5,
+  ...o,
+});
+const topQ = (now: number, o: Partial<Parameters<import('../../src/core/inj/ports.js').InjRepo['top']>[0]> = {}) => ({
+  since: now - DAY,
+  baseSince: now - 30 * DAY,
+  minRoots: 3,
+  minNets: 3,
+  minWeight: 1.5,
+  netCap: 3,
+  n: 50,
+  ...o,
+});
 
 export function contract(adapter: Adapter): void {
   const open = storeFor(adapter);
@@ -23,13 +40,17 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.inj.report(rep({ root: 'a1', net: 'n1', created: now + DAY }))).toBe(true);
     const v = await (await s.reopen()).inj.host('h.example', { month: now - 30 * DAY, since: now - DAY, daysSince: now - 7 * DAY, n: 10, netCap: 3 });
     expect(v!.month.reports).toBe(3);
-    expect(v!.payloads.map((p) => [p.ph, p.reports])).toEqual([[PH, 2], [PH2, 1]]);
+    expect(v!.payloads.map((p) => [p.ph, p.reports])).toEqual([
+      [PH, 2],
+      [PH2, 1],
+    ]);
   });
 
-  it('top: roots AND nets AND weight minimums; a network\'s weight is capped; order by nets, weight, reports; base counts the baseline', async () => {
+  it("top: roots AND nets AND weight minimums; a network's weight is capped; order by nets, weight, reports; base counts the baseline", async () => {
     const s = await open();
     const now = s.clock.now();
-    const r = (host: string, root: string, net: string, o: Partial<InjReport> = {}) => s.store.inj.report(rep({ host, domain: host, root, net, created: now - 1000, ...o }));
+    const r = (host: string, root: string, net: string, o: Partial<InjReport> = {}) =>
+      s.store.inj.report(rep({ host, domain: host, root, net, created: now - 1000, ...o }));
     // one root on many networks
     for (let i = 0; i < 5; i++) await r('oneroot.example', 'r1', `n${i}`, { ph: String(i).repeat(64) });
     // many roots on one network, heavy ones: capped at 3 for the network
@@ -45,7 +66,11 @@ export function contract(adapter: Adapter): void {
     expect(top[0]).toEqual({ host: 'four.example', reports: 4, roots: 4, nets: 4, weight: 4, base: 29 });
     expect(top[1]).toEqual({ host: 'three.example', reports: 3, roots: 3, nets: 3, weight: 1.5, base: 0 });
     expect((await s.store.inj.top(topQ(now, { minWeight: 2 }))).map((t) => t.host)).toEqual(['four.example']);
-    expect((await s.store.inj.top(topQ(now, { minRoots: 1, minNets: 1, minWeight: 0 }))).find((t) => t.host === 'onenet.example')).toMatchObject({ roots: 5, nets: 1, weight: 3 });
+    expect((await s.store.inj.top(topQ(now, { minRoots: 1, minNets: 1, minWeight: 0 }))).find((t) => t.host === 'onenet.example')).toMatchObject({
+      roots: 5,
+      nets: 1,
+      weight: 3,
+    });
     expect(await s.store.inj.top(topQ(now, { n: 1 }))).toHaveLength(1);
     // outside the recent window: not listed
     expect(await s.store.inj.top(topQ(now + 2 * DAY))).toEqual([]);
@@ -77,7 +102,12 @@ export function contract(adapter: Adapter): void {
     await s.store.inj.dispute({ host: 'b.site.example', domain: 'site.example', root: 'r9', note: 'mine', created: now });
     const q = { month: now - 30 * DAY, since: now - DAY, daysSince: now - 6 * DAY, n: 10, netCap: 3 };
     const d = await s.store.inj.host('site.example', q);
-    expect(d).toMatchObject({ hosts: ['a.site.example', 'b.site.example'], recent: { reports: 1, roots: 1, nets: 1, weight: 0.5 }, month: { reports: 2, roots: 2, nets: 1, weight: 3 }, disputes: 1 });
+    expect(d).toMatchObject({
+      hosts: ['a.site.example', 'b.site.example'],
+      recent: { reports: 1, roots: 1, nets: 1, weight: 0.5 },
+      month: { reports: 2, roots: 2, nets: 1, weight: 3 },
+      disputes: 1,
+    });
     expect(d!.days.map((x) => [x.day, x.reports])).toEqual([
       [now - (now % DAY), 1],
       [now - 2 * DAY - ((now - 2 * DAY) % DAY), 1],

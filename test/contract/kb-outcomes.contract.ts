@@ -15,8 +15,19 @@ const DAY = 86_400_000;
 const hash = (sig: string) => createHash('sha256').update(sig).digest('hex');
 const SIG = 'py:ZzOutcomeError:zzoutcome';
 const entry = (author: string, t: number, o: Partial<NewEntry> = {}): NewEntry => ({
-  id: newId('k', 8), sig: SIG, h: hash(SIG), title: 'ZzOutcomeError in zzoutcome', error: 'ZzOutcomeError: zzoutcome broke', fix: 'pin zzoutcome to 1.2',
-  eco: 'pypi', cls: 'ZzOutcomeError', tags: [], libs: [], author, created: t, ...o,
+  id: newId('k', 8),
+  sig: SIG,
+  h: hash(SIG),
+  title: 'ZzOutcomeError in zzoutcome',
+  error: 'ZzOutcomeError: zzoutcome broke',
+  fix: 'pin zzoutcome to 1.2',
+  eco: 'pypi',
+  cls: 'ZzOutcomeError',
+  tags: [],
+  libs: [],
+  author,
+  created: t,
+  ...o,
 });
 
 export function contract(adapter: Adapter): void {
@@ -42,21 +53,29 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.kb.byId(e.id)).toMatchObject({ confirms: 1, fails: 0, changes: 0, w_worked: 0.13, principals: 1, disputed: false, updated: now + 1 });
     const note = 'had to pin zzdep below 2 as well';
     const evidence = { cmd: 'pytest -q', exit_before: 1, exit_after: 0, versions: 'zzoutcome@1.2 zzdep@1.9' };
-    expect(await put(s.store, { entry: e.id, voter: b, kind: 'worked-with-changes', note, evidence, at: now + 3, net: '10.1.1.0/24' })).toEqual({ result: 'changed', prev: 'worked' });
+    expect(await put(s.store, { entry: e.id, voter: b, kind: 'worked-with-changes', note, evidence, at: now + 3, net: '10.1.1.0/24' })).toEqual({
+      result: 'changed',
+      prev: 'worked',
+    });
     // The same kind with another note is a change; with `keep` (POST /k/{id}/ok and /fail) the same kind is the same.
-    expect(await put(s.store, { entry: e.id, voter: b, kind: 'worked-with-changes', note, evidence, at: now + 4, net: '10.1.1.0/24' })).toMatchObject({ result: 'same' });
+    expect(await put(s.store, { entry: e.id, voter: b, kind: 'worked-with-changes', note, evidence, at: now + 4, net: '10.1.1.0/24' })).toMatchObject({
+      result: 'same',
+    });
     expect(await put(s.store, { entry: e.id, voter: b, kind: 'worked-with-changes', at: now + 4, keep: true })).toMatchObject({ result: 'same' });
     expect(await s.store.kb.byId(e.id)).toMatchObject({ confirms: 1, fails: 0, changes: 1, w_worked: 0, w_changes: 0.13, principals: 1 });
     expect(await s.store.kb.outcomeNotes(e.id, 'worked-with-changes', 10)).toEqual([{ note, evidence, at: now + 3 }]);
     expect(await s.store.kb.outcomeNotes(e.id, 'did-not-work', 10)).toEqual([]);
-    expect(await put(s.store, { entry: e.id, voter: b, kind: 'did-not-work', note: 'still broken', at: now + 5 })).toEqual({ result: 'changed', prev: 'worked-with-changes' });
+    expect(await put(s.store, { entry: e.id, voter: b, kind: 'did-not-work', note: 'still broken', at: now + 5 })).toEqual({
+      result: 'changed',
+      prev: 'worked-with-changes',
+    });
     const again = await s.reopen();
     expect(await again.kb.byId(e.id)).toMatchObject({ confirms: 0, fails: 1, changes: 0, w_failed: 0.13, principals: 1 });
     expect(await again.kb.outcomeNotes(e.id, 'worked-with-changes', 10)).toEqual([]);
     expect(await again.kb.outcomeNotes(e.id, 'did-not-work', 10)).toEqual([{ note: 'still broken', evidence: null, at: now + 5 }]);
   });
 
-  it('principals: one network or one root counts once, at its heaviest member\'s weight; raw counts stay per identity', async () => {
+  it("principals: one network or one root counts once, at its heaviest member's weight; raw counts stay per identity", async () => {
     const s = await open();
     const now = s.clock.now();
     const author = await l0(s.store, now);
@@ -101,9 +120,20 @@ export function contract(adapter: Adapter): void {
     await put(s.store, { entry: wrong.id, voter: l1s[0]!, kind: 'did-not-work', note: 'pinning did nothing here', net: '10.1.0.0/24', at: now + 20 });
     expect(await s.store.kb.byId(wrong.id)).toMatchObject({ disputed: false, w_failed: 0.53 });
     await put(s.store, { entry: wrong.id, voter: l1s[1]!, kind: 'did-not-work', net: '10.2.0.0/24', at: now + 30 });
-    expect(await s.store.kb.byId(wrong.id)).toMatchObject({ confirms: 20, fails: 2, w_worked: 0.13, w_failed: 1.07, principals: 3, disputed: true, disputed_at: now + 30 });
+    expect(await s.store.kb.byId(wrong.id)).toMatchObject({
+      confirms: 20,
+      fails: 2,
+      w_worked: 0.13,
+      w_failed: 1.07,
+      principals: 3,
+      disputed: true,
+      disputed_at: now + 30,
+    });
     const hits = await s.store.kb.byHash(wrong.h, 10, false);
-    expect(hits.map((h) => [h.id, h.disputed])).toEqual([[right.id, false], [wrong.id, true]]);
+    expect(hits.map((h) => [h.id, h.disputed])).toEqual([
+      [right.id, false],
+      [wrong.id, true],
+    ]);
     expect((await s.store.kb.search('zzoutcome', 10)).map((h) => h.id)).toEqual([right.id, wrong.id]);
     // The author's reputation and confirmed count follow: round(5 x 0.13 - 2 x 1.07) < 0, floored at 0; a disputed entry is not confirmed.
     expect(await s.store.identities.byId(author)).toMatchObject({ rep: 0, confirmed: 0 });
@@ -125,7 +155,8 @@ export function contract(adapter: Adapter): void {
     const author = await l0(s.store, now);
     const e = (await s.store.kb.insert(entry(author, now)))!;
     const kinds: OutcomeKind[] = ['did-not-work', 'did-not-work', 'did-not-work', 'worked'];
-    for (const [i, kind] of kinds.entries()) await put(s.store, { entry: e.id, voter: await l0(s.store, now), kind, note: i === 1 ? '' : `note ${i}`, at: now + i });
+    for (const [i, kind] of kinds.entries())
+      await put(s.store, { entry: e.id, voter: await l0(s.store, now), kind, note: i === 1 ? '' : `note ${i}`, at: now + i });
     expect((await s.store.kb.outcomeNotes(e.id, 'did-not-work', 10)).map((n) => n.note)).toEqual(['note 2', 'note 0']);
     expect((await s.store.kb.outcomeNotes(e.id, 'did-not-work', 1)).map((n) => n.note)).toEqual(['note 2']);
     expect((await s.store.kb.outcomeNotes(e.id, 'worked', 10)).map((n) => n.note)).toEqual(['note 3']);

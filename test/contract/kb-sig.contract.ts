@@ -13,8 +13,19 @@ import { vote } from './fixtures.js';
 
 const hex = (c: string) => c.repeat(64);
 const entry = (id: string, over: Partial<NewEntry> = {}): NewEntry => ({
-  id, sig: `py:E: ${id}`, h: hex('1'), title: `title ${id}`, error: `E: error of ${id}`, fix: 'do the thing that fixes it', eco: 'pypi', cls: 'e',
-  tags: [], libs: [], author: 'aauthor', created: 1, ...over,
+  id,
+  sig: `py:E: ${id}`,
+  h: hex('1'),
+  title: `title ${id}`,
+  error: `E: error of ${id}`,
+  fix: 'do the thing that fixes it',
+  eco: 'pypi',
+  cls: 'e',
+  tags: [],
+  libs: [],
+  author: 'aauthor',
+  created: 1,
+  ...over,
 });
 
 export function contract(adapter: Adapter): void {
@@ -43,14 +54,21 @@ export function contract(adapter: Adapter): void {
     await kb.insert(entry('kfresh001', { sigv: 2 }));
     const stale = await kb.staleSigs(2, 10);
     expect(stale.map((r) => r.id).sort()).toEqual(['kstale001', 'kstale002']);
-    expect(stale.find((r) => r.id === 'kstale001')).toEqual({ id: 'kstale001', sig: 'py:E: kstale001', title: 'title kstale001', error: 'E: error of kstale001' });
+    expect(stale.find((r) => r.id === 'kstale001')).toEqual({
+      id: 'kstale001',
+      sig: 'py:E: kstale001',
+      title: 'title kstale001',
+      error: 'E: error of kstale001',
+    });
     expect(await kb.staleSigs(2, 1)).toHaveLength(1);
     expect(await kb.staleSigs(1, 10)).toHaveLength(1);
   });
 
   it('a re-signed entry answers to its new hash and coarse hash, and still to its old hash, after a restart too', async () => {
     const s = await open();
-    await s.store.kb.insert(entry('kresign01', { sig: 'rust:error[E0502]: cannot borrow x', h: hex('1'), title: 'rust:error[E0502]: cannot borrow x', sigv: 1 }));
+    await s.store.kb.insert(
+      entry('kresign01', { sig: 'rust:error[E0502]: cannot borrow x', h: hex('1'), title: 'rust:error[E0502]: cannot borrow x', sigv: 1 }),
+    );
     await s.store.kb.insert(entry('ksame0001', { sig: 'py:E: same', h: hex('2'), sigv: 1 }));
     const n = await s.store.kb.resign(
       [
@@ -64,7 +82,14 @@ export function contract(adapter: Adapter): void {
     for (const restart of [false, true]) {
       const kb = restart ? (await s.reopen()).kb : s.store.kb;
       const e = await kb.byId('kresign01');
-      expect(e).toMatchObject({ sig: 'rust:error[E0502]: cannot borrow <s>', h: hex('3'), ch: hex('4'), cls: 'e0502', title: 'cannot borrow a value twice', fix: 'do the thing that fixes it' });
+      expect(e).toMatchObject({
+        sig: 'rust:error[E0502]: cannot borrow <s>',
+        h: hex('3'),
+        ch: hex('4'),
+        cls: 'e0502',
+        title: 'cannot borrow a value twice',
+        fix: 'do the thing that fixes it',
+      });
       expect((await kb.byHash(hex('3'), 5, false)).map((x) => x.id)).toEqual(['kresign01']);
       expect(await kb.byHash(hex('1'), 5, false)).toEqual([]);
       expect((await kb.byOldHash(hex('1'), 5)).map((x) => x.id)).toEqual(['kresign01']);
@@ -99,7 +124,8 @@ export function contract(adapter: Adapter): void {
     expect(ERRSIG_VERSION).toBe(3);
     // A push refused for a non-fast-forward: v2 signed the `failed to push some refs` wrapper (with
     // the remote's owner and name), v3 signs the rejected ref's reason.
-    const out = "To github.com:acme/widgets.git\n ! [rejected]        main -> main (non-fast-forward)\nerror: failed to push some refs to 'github.com:acme/widgets.git'\nhint: Updates were rejected because the tip of your current branch is behind";
+    const out =
+      "To github.com:acme/widgets.git\n ! [rejected]        main -> main (non-fast-forward)\nerror: failed to push some refs to 'github.com:acme/widgets.git'\nhint: Updates were rejected because the tip of your current branch is behind";
     const old = v2.errsig(out);
     const now = errsig(out);
     expect(old.sig).toBe("other:error: failed to push some refs to 'github.com:acme/widgets.git'");

@@ -12,8 +12,19 @@ const hash = (sig: string) => createHash('sha256').update(sig).digest('hex');
 const entry = (author: string, t: number, o: Partial<NewEntry> = {}): NewEntry => {
   const sig = o.sig ?? 'py:ModuleNotFoundError:zzlib';
   return {
-    id: newId('k', 6), sig, h: hash(sig), title: 'No module named zzlib', error: "ModuleNotFoundError: No module named 'zzlib'", fix: 'pip install zzlib',
-    eco: 'pypi', cls: 'ModuleNotFoundError', tags: ['python', 'import'], libs: [{ name: 'zzlib', ver: '1.2' }], author, created: t, ...o,
+    id: newId('k', 6),
+    sig,
+    h: hash(sig),
+    title: 'No module named zzlib',
+    error: "ModuleNotFoundError: No module named 'zzlib'",
+    fix: 'pip install zzlib',
+    eco: 'pypi',
+    cls: 'ModuleNotFoundError',
+    tags: ['python', 'import'],
+    libs: [{ name: 'zzlib', ver: '1.2' }],
+    author,
+    created: t,
+    ...o,
   };
 };
 
@@ -28,7 +39,14 @@ export function contract(adapter: Adapter): void {
 
   it('insert then byId gives the entry back (tags, libraries, error text); an id in use gives null; a restart keeps it', async () => {
     const { s, now, a, b } = await setup();
-    const e = entry(a, now, { title: 'Ошибка: модуль не найден 🐍', error: "ModuleNotFoundError: No module named 'zzlib'\n  at “main” — line 3", libs: [{ name: '@scope/pkg', ver: '1.0.0-rc.1' }, { name: 'zzlib', ver: '*' }] });
+    const e = entry(a, now, {
+      title: 'Ошибка: модуль не найден 🐍',
+      error: "ModuleNotFoundError: No module named 'zzlib'\n  at “main” — line 3",
+      libs: [
+        { name: '@scope/pkg', ver: '1.0.0-rc.1' },
+        { name: 'zzlib', ver: '*' },
+      ],
+    });
     const got = (await s.store.kb.insert(e)) as KbEntry;
     expect(got).toMatchObject({ ...e, confirms: 0, fails: 0, hits: 0, updated: now });
     expect(await s.store.kb.byId(e.id)).toEqual(got);
@@ -40,7 +58,7 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.kb.byId('k000000x')).toBeNull();
   });
 
-  it('byHash: the signature\'s entries best first (confirmations over failures, then newest), limited', async () => {
+  it("byHash: the signature's entries best first (confirmations over failures, then newest), limited", async () => {
     const { s, now, a } = await setup();
     const voters: string[] = [];
     for (let i = 0; i < 3; i++) voters.push((await identity(s.store, now)).id);
@@ -67,7 +85,7 @@ export function contract(adapter: Adapter): void {
     expect((await again.kb.byId(e.id))!.hits).toBe(3);
   });
 
-  it('votes (outcomes worked and did-not-work): one per identity and entry, the author cannot vote, a changed vote moves both counts and the author\'s rep', async () => {
+  it("votes (outcomes worked and did-not-work): one per identity and entry, the author cannot vote, a changed vote moves both counts and the author's rep", async () => {
     const { s, now, a, b } = await setup();
     const e = (await s.store.kb.insert(entry(a, now)))!;
     expect(await vote(s.store, e.id, a, true, now)).toBe('own');
@@ -83,7 +101,7 @@ export function contract(adapter: Adapter): void {
     expect(await vote(await s.reopen(), e.id, b, false, now + 4)).toBe('same');
   });
 
-  it('concurrent votes: one voter\'s 15 identical votes count once; 15 voters at once count 15 times', async () => {
+  it("concurrent votes: one voter's 15 identical votes count once; 15 voters at once count 15 times", async () => {
     const { s, now, a, b } = await setup();
     const e = (await s.store.kb.insert(entry(a, now)))!;
     const res = await together(15, () => vote(s.store, e.id, b, true, now));
@@ -103,14 +121,20 @@ export function contract(adapter: Adapter): void {
     const e1 = (await s.store.kb.insert(entry(a, now, { title: 'Quokka importer crashes', fix: 'upgrade quokka' })))!;
     await s.store.kb.insert(entry(a, now, { title: 'Something else', fix: 'reinstall', tags: ['wombat'] }));
     expect((await s.store.kb.search('quokka importer', 10)).map((h) => h.id)).toEqual([e1.id]);
-    expect((await s.store.kb.search('wombat', 10))).toHaveLength(1);
+    expect(await s.store.kb.search('wombat', 10)).toHaveLength(1);
     expect(await s.store.kb.search('" OR * -', 10)).toEqual([]);
     expect(await s.store.kb.search('nomatchword', 10)).toEqual([]);
   });
 
   it('retrieve: entries matching any of the words, best text match first, with their signature and ecosystem; nothing for words no entry has', async () => {
     const { s, now, a } = await setup();
-    const best = (await s.store.kb.insert(entry(a, now, { title: 'Quokka importer crashes on wombat files', error: 'QuokkaError: wombat importer failed', sig: 'py:QuokkaError: wombat importer failed' })))!;
+    const best = (await s.store.kb.insert(
+      entry(a, now, {
+        title: 'Quokka importer crashes on wombat files',
+        error: 'QuokkaError: wombat importer failed',
+        sig: 'py:QuokkaError: wombat importer failed',
+      }),
+    ))!;
     const other = (await s.store.kb.insert(entry(a, now, { title: 'Wombat exporter is slow', sig: 'py:other' })))!;
     await s.store.kb.insert(entry(a, now, { title: 'Unrelated entry', sig: 'py:unrelated' }));
     const got = await s.store.kb.retrieve(['quokka', 'wombat', 'importer'], 10);
@@ -147,7 +171,7 @@ export function contract(adapter: Adapter): void {
     ]);
     expect(await s.store.kb.insertMany([entry(a, now), entry(a, now)])).toBe(2);
     expect(await s.store.kb.count()).toBe(5);
-    expect((await s.store.kb.byLib('zzlib', 10))).toHaveLength(4);
+    expect(await s.store.kb.byLib('zzlib', 10)).toHaveLength(4);
   });
 
   it('recent (feeds): newest first from a time on, all entries, one tag (whole tags only) or one author, limited', async () => {
@@ -175,7 +199,11 @@ export function contract(adapter: Adapter): void {
   it('confirmations over time: distinct entries confirmed since a time, and the latest confirmed first with the time of their last confirmation', async () => {
     const { s, now, a, b } = await setup();
     const c = (await identity(s.store, now)).id;
-    const [e1, e2, e3] = [(await s.store.kb.insert(entry(a, now)))!, (await s.store.kb.insert(entry(a, now + 1)))!, (await s.store.kb.insert(entry(a, now + 2)))!];
+    const [e1, e2, e3] = [
+      (await s.store.kb.insert(entry(a, now)))!,
+      (await s.store.kb.insert(entry(a, now + 1)))!,
+      (await s.store.kb.insert(entry(a, now + 2)))!,
+    ];
     expect(await s.store.kb.confirmedSince(0)).toBe(0);
     expect(await s.store.kb.latestConfirmed(10)).toEqual([]);
     await vote(s.store, e1.id, b, true, now + 10 * DAY);
@@ -187,7 +215,10 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.kb.confirmedSince(now + 12 * DAY)).toBe(1);
     expect(await s.store.kb.confirmedSince(now + 14 * DAY)).toBe(0);
     const latest = await s.store.kb.latestConfirmed(10);
-    expect(latest.map((e) => [e.id, e.confirmed_at])).toEqual([[e1.id, now + 12 * DAY], [e2.id, now + 11 * DAY]]);
+    expect(latest.map((e) => [e.id, e.confirmed_at])).toEqual([
+      [e1.id, now + 12 * DAY],
+      [e2.id, now + 11 * DAY],
+    ]);
     expect(latest[0]).toMatchObject({ title: e1.title, fix: e1.fix, confirms: 2, libs: e1.libs });
     expect((await s.store.kb.latestConfirmed(1)).map((e) => e.id)).toEqual([e1.id]);
     // A vote changed to "did not work" no longer counts.
@@ -222,7 +253,10 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.kb.bestDigest('zzlib', '1.0', 'upgrade')).toMatchObject({ author: 'a000002', lines: 'b', score: 5 });
     expect(await s.store.kb.bestDigest('zzlib', '9.9', 'upgrade')).toBeNull();
     const all = await s.store.kb.digestsOf('zzlib', 10);
-    expect(all.map((x) => [x.ver, x.author])).toEqual([['2.0', 'a000001'], ['1.0', 'a000002']]);
+    expect(all.map((x) => [x.ver, x.author])).toEqual([
+      ['2.0', 'a000001'],
+      ['1.0', 'a000002'],
+    ]);
     expect(await s.store.kb.digestsOf('nolib', 10)).toEqual([]);
     await s.store.kb.putDigest({ ...d, author: 'a000003', score: 9, created: now + 3 });
     expect((await s.store.kb.digestsOf('zzlib', 10)).map((x) => x.author)).toEqual(['a000003', 'a000001']);

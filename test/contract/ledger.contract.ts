@@ -6,7 +6,14 @@ import type { TxDraft } from '../../src/core/ledger/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { together } from './fixtures.js';
 
-const pay = (from: string, to: string, n: number, ref: string | null = null): TxDraft => ({ kind: 'payout', ref, postings: [{ account: from, amount: -n }, { account: to, amount: n }] });
+const pay = (from: string, to: string, n: number, ref: string | null = null): TxDraft => ({
+  kind: 'payout',
+  ref,
+  postings: [
+    { account: from, amount: -n },
+    { account: to, amount: n },
+  ],
+});
 
 export function contract(adapter: Adapter): void {
   const open = storeFor(adapter);
@@ -31,7 +38,14 @@ export function contract(adapter: Adapter): void {
     await s.store.ledger.post(mintTx('a000001', 10), now);
     expect(await s.store.ledger.post(pay('a000001', 'a000002', 11), now)).toEqual({ short: 'a000001' });
     // The credit is posted before the short debit: it must not stay written.
-    const three: TxDraft = { kind: 'payout', ref: null, postings: [{ account: 'a000003', amount: 5 }, { account: 'a000002', amount: -5 }] };
+    const three: TxDraft = {
+      kind: 'payout',
+      ref: null,
+      postings: [
+        { account: 'a000003', amount: 5 },
+        { account: 'a000002', amount: -5 },
+      ],
+    };
     expect(await s.store.ledger.post(three, now)).toEqual({ short: 'a000002' });
     expect(await s.store.ledger.balance('a000001')).toBe(10);
     expect(await s.store.ledger.balance('a000002')).toBe(0);
@@ -43,7 +57,19 @@ export function contract(adapter: Adapter): void {
   it('rejects an unbalanced or one-sided draft and writes nothing', async () => {
     const s = await open();
     const now = s.clock.now();
-    await expect(s.store.ledger.post({ kind: 'mint', ref: null, postings: [{ account: MINT, amount: -5 }, { account: 'a000001', amount: 4 }] }, now)).rejects.toThrow();
+    await expect(
+      s.store.ledger.post(
+        {
+          kind: 'mint',
+          ref: null,
+          postings: [
+            { account: MINT, amount: -5 },
+            { account: 'a000001', amount: 4 },
+          ],
+        },
+        now,
+      ),
+    ).rejects.toThrow();
     await expect(s.store.ledger.post({ kind: 'mint', ref: null, postings: [{ account: 'a000001', amount: 4 }] }, now)).rejects.toThrow();
     expect(await s.store.ledger.balance('a000001')).toBe(0);
     expect(await s.store.ledger.audit()).toMatchObject({ txs: 0, minted: 0, problems: [] });
@@ -72,7 +98,7 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.ledger.audit()).toMatchObject({ minted: 20, held: 20, problems: [] });
   });
 
-  it('recent: an account\'s postings newest first, signed, with kind, ref and time, limited', async () => {
+  it("recent: an account's postings newest first, signed, with kind, ref and time, limited", async () => {
     const s = await open();
     const t = s.clock.now();
     await s.store.ledger.post(mintTx('a000001', 50), t);

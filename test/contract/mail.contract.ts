@@ -120,7 +120,10 @@ export function contract(adapter: Adapter): void {
     await s.store.mail.report({ msg: m1.id, reporter: b, sender: a, reason: 'spam', created: now + 1 });
     await s.store.mail.report({ msg: m2.id, reporter: c, sender: a, reason: 'abuse', created: now + 5 });
     const q = await s.store.mail.reviewQueue(0, 10);
-    expect(q.map((r) => [r.msg, r.held, r.size])).toEqual([[m1.id, true, 32], [m2.id, true, 32]]);
+    expect(q.map((r) => [r.msg, r.held, r.size])).toEqual([
+      [m1.id, true, 32],
+      [m2.id, true, 32],
+    ]);
     expect((await s.store.mail.reviewQueue(now + 5, 10)).map((r) => r.msg)).toEqual([m2.id]);
     const res = await together(5, () => s.store.mail.decideReport(q[0]!.id, 'purge', 'spam', now + 6));
     expect(res.filter((r) => typeof r === 'object' && r !== null)).toHaveLength(1);

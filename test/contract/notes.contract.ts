@@ -6,7 +6,16 @@ import type { NewNote, NoteRow } from '../../src/core/notes/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { identity, newId, together } from './fixtures.js';
 
-const note = (owner: string, t: number, o: Partial<NewNote> = {}): NewNote => ({ id: newId('n', 8), owner, nonce: randomBytes(12), ct: randomBytes(64), size: 48, created: t, updated: t, ...o });
+const note = (owner: string, t: number, o: Partial<NewNote> = {}): NewNote => ({
+  id: newId('n', 8),
+  owner,
+  nonce: randomBytes(12),
+  ct: randomBytes(64),
+  size: 48,
+  created: t,
+  updated: t,
+  ...o,
+});
 
 export function contract(adapter: Adapter): void {
   const open = storeFor(adapter);
@@ -17,7 +26,7 @@ export function contract(adapter: Adapter): void {
     return { s, now, a: (await identity(s.store, now)).id, b: (await identity(s.store, now)).id };
   }
 
-  it('insert, get, update and remove are the owner\'s only; another owner sees null and changes nothing', async () => {
+  it("insert, get, update and remove are the owner's only; another owner sees null and changes nothing", async () => {
     const { s, now, a, b } = await setup();
     const n = note(a, now);
     const row = (await s.store.notes.insert(n, 10)) as NoteRow;
@@ -61,7 +70,7 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.notes.insert(note(a, now), 10)).toMatchObject({ owner: a });
   });
 
-  it('list: newest first, the owner\'s only, a cursor that pages through once', async () => {
+  it("list: newest first, the owner's only, a cursor that pages through once", async () => {
     const { s, now, a, b } = await setup();
     const mine: NoteRow[] = [];
     for (let i = 0; i < 8; i++) {

@@ -7,7 +7,7 @@ import { identity, newId } from './fixtures.js';
 export function contract(adapter: Adapter): void {
   const open = storeFor(adapter);
 
-  it('counts the identity\'s live checkpoints and cached results, nobody else\'s, none expired', async () => {
+  it("counts the identity's live checkpoints and cached results, nobody else's, none expired", async () => {
     const s = await open();
     const now = s.clock.now();
     const a = (await identity(s.store, now)).id;
@@ -17,7 +17,18 @@ export function contract(adapter: Adapter): void {
     await s.store.checkpoints.save(cp(a, now + 1000), now, 10, 10);
     await s.store.checkpoints.save(cp(a, now + 10), now, 10, 10);
     await s.store.checkpoints.save(cp(b, now + 1000), now, 10, 10);
-    const row = (producer: string, exp: number) => ({ ns: 'default', key: randomBytes(32).toString('hex'), producer, kind: 'inline' as const, text: 'x', blob: null, size: 1, to: null, created: now, exp });
+    const row = (producer: string, exp: number) => ({
+      ns: 'default',
+      key: randomBytes(32).toString('hex'),
+      producer,
+      kind: 'inline' as const,
+      text: 'x',
+      blob: null,
+      size: 1,
+      to: null,
+      created: now,
+      exp,
+    });
     await s.store.cache.put(row(a, now + 1000), now, 10);
     await s.store.cache.put(row(a, now + 10), now, 10);
     expect(await s.store.saved.savedBy(a, now)).toBe(4);

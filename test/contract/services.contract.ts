@@ -8,7 +8,15 @@ import { type Adapter, storeFor } from './adapters.js';
 import { together } from './fixtures.js';
 
 const manifest: SvcManifest = { entry: 'run', desc: 'test', kats: [{ in: 'a', out: 'a' }], limits: { time_ms: 100, mem_pages: 16, out_bytes: 100 } };
-const ver = (name: string, v: number, publisher: string, t: number): Omit<SvcVersion, 'state' | 'log' | 'checked'> => ({ name, ver: v, wasm: 'ab'.repeat(32), manifest, publisher, kats: 1, created: t });
+const ver = (name: string, v: number, publisher: string, t: number): Omit<SvcVersion, 'state' | 'log' | 'checked'> => ({
+  name,
+  ver: v,
+  wasm: 'ab'.repeat(32),
+  manifest,
+  publisher,
+  kats: 1,
+  created: t,
+});
 
 export function contract(adapter: Adapter): void {
   const open = storeFor(adapter);
@@ -73,7 +81,22 @@ export function contract(adapter: Adapter): void {
   it('call records: stored with their bytes, read back, purged by age', async () => {
     const s = await open();
     const t = s.clock.now();
-    const rec = (id: string, created: number): CallRecord => ({ id, name: 'x', ver: 1, caller: 'a00004', in_hash: '00'.repeat(32), status: 'ok', code: null, detail: null, output: Buffer.from('out\u0000put'), out_hash: '11'.repeat(32), ms: 3, charged: 1, donor: 'asystem', created });
+    const rec = (id: string, created: number): CallRecord => ({
+      id,
+      name: 'x',
+      ver: 1,
+      caller: 'a00004',
+      in_hash: '00'.repeat(32),
+      status: 'ok',
+      code: null,
+      detail: null,
+      output: Buffer.from('out\u0000put'),
+      out_hash: '11'.repeat(32),
+      ms: 3,
+      charged: 1,
+      donor: 'asystem',
+      created,
+    });
     await s.store.services.putCall(rec('r0000000001', t - 1000));
     await s.store.services.putCall(rec('r0000000002', t));
     const back = await (await s.reopen()).services.call('r0000000001');

@@ -21,13 +21,23 @@ export function contract(adapter: Adapter): void {
     expect(await again.signedConfirms.list('k1', 10)).not.toContainEqual(expect.objectContaining({ net: expect.anything() }));
   });
 
-  it('a signed outcome of another kind replaces the identity\'s statement, the same kind does not; drop forgets it', async () => {
+  it("a signed outcome of another kind replaces the identity's statement, the same kind does not; drop forgets it", async () => {
     const s = await open();
-    const c = (kind: '' | 'worked' | 'worked-with-changes' | 'did-not-work', sig: string, at: number) => ({ entry: 'k7', id: 'a7', kind, pub: 'bb'.repeat(32), sig, net: 'n1', at });
+    const c = (kind: '' | 'worked' | 'worked-with-changes' | 'did-not-work', sig: string, at: number) => ({
+      entry: 'k7',
+      id: 'a7',
+      kind,
+      pub: 'bb'.repeat(32),
+      sig,
+      net: 'n1',
+      at,
+    });
     expect(await s.store.signedConfirms.add(c('', 'x'.repeat(86), 1))).toBe(true);
     expect(await s.store.signedConfirms.add(c('', 'y'.repeat(86), 2))).toBe(false);
     expect(await s.store.signedConfirms.add(c('did-not-work', 'z'.repeat(86), 3))).toBe(true);
-    expect(await s.store.signedConfirms.list('k7', 10)).toEqual([{ entry: 'k7', id: 'a7', kind: 'did-not-work', pub: 'bb'.repeat(32), sig: 'z'.repeat(86), at: 3 }]);
+    expect(await s.store.signedConfirms.list('k7', 10)).toEqual([
+      { entry: 'k7', id: 'a7', kind: 'did-not-work', pub: 'bb'.repeat(32), sig: 'z'.repeat(86), at: 3 },
+    ]);
     expect(await s.store.signedConfirms.count('k7')).toEqual({ ids: 1, nets: 1 });
     expect(await (await s.reopen()).signedConfirms.drop('k7', 'a7')).toBe(true);
     expect(await s.store.signedConfirms.drop('k7', 'a7')).toBe(false);

@@ -6,8 +6,19 @@ import { type Adapter, storeFor } from './adapters.js';
 import { together } from './fixtures.js';
 
 const entry = (o: Partial<SpaceEntry> & { id: string; space: string }): SpaceEntry => ({
-  sig: 'py:KeyError: <str>', h: 'a'.repeat(64), ch: 'c'.repeat(64), title: 'a title', error: 'KeyError: x', fix: 'set the key first, then read it',
-  eco: 'pypi', cls: 'keyerror', tags: ['py'], libs: ['flask@3.0'], author: 'a000001', created: 1000, ...o,
+  sig: 'py:KeyError: <str>',
+  h: 'a'.repeat(64),
+  ch: 'c'.repeat(64),
+  title: 'a title',
+  error: 'KeyError: x',
+  fix: 'set the key first, then read it',
+  eco: 'pypi',
+  cls: 'keyerror',
+  tags: ['py'],
+  libs: ['flask@3.0'],
+  author: 'a000001',
+  created: 1000,
+  ...o,
 });
 
 export function contract(adapter: Adapter): void {

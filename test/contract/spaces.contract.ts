@@ -64,7 +64,20 @@ export function contract(adapter: Adapter): void {
     const c = (await identity(s.store, now)).id;
     const fix = (author: string) => {
       const sig = `sig-${newId('x')}`;
-      return { id: newId('k', 6), sig, h: createHash('sha256').update(sig).digest('hex'), title: 't', error: 'e', fix: 'f', eco: 'pypi', cls: '', tags: [], libs: [], author, created: now };
+      return {
+        id: newId('k', 6),
+        sig,
+        h: createHash('sha256').update(sig).digest('hex'),
+        title: 't',
+        error: 'e',
+        fix: 'f',
+        eco: 'pypi',
+        cls: '',
+        tags: [],
+        libs: [],
+        author,
+        created: now,
+      };
     };
     await s.store.spaces.create({ slug: 'sp', title: '', creator: a, created: now });
     await s.store.spaces.join('sp', b, now);

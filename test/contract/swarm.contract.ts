@@ -11,12 +11,34 @@ import { identity, newId, together } from './fixtures.js';
 export function contract(adapter: Adapter): void {
   const open = storeFor(adapter);
   const sub = (owner: string, t: number, o: Partial<NewSub> = {}): NewSub => ({
-    id: newId('u', 9), owner, topic: 'g:t', sink: 'kv:n/k', target: null, filter: null, mode: 'each', hopMax: 4, creditsDay: 10,
-    expires: t + 3_600_000, created: t, cursor: 0, ...o,
+    id: newId('u', 9),
+    owner,
+    topic: 'g:t',
+    sink: 'kv:n/k',
+    target: null,
+    filter: null,
+    mode: 'each',
+    hopMax: 4,
+    creditsDay: 10,
+    expires: t + 3_600_000,
+    created: t,
+    cursor: 0,
+    ...o,
   });
-  const entry = (owner: string, seq: number, value: string, t: number) => ({ owner, ns: 'n', k: 'k', value, topic: 'g:t', seq, by: 'a000000', hop: 0, missed: 0, updated: t });
+  const entry = (owner: string, seq: number, value: string, t: number) => ({
+    owner,
+    ns: 'n',
+    k: 'k',
+    value,
+    topic: 'g:t',
+    seq,
+    by: 'a000000',
+    hop: 0,
+    missed: 0,
+    updated: t,
+  });
 
-  it('creates up to the cap per owner, lists by owner and by topic, cancels only the owner\'s; kept across a restart', async () => {
+  it("creates up to the cap per owner, lists by owner and by topic, cancels only the owner's; kept across a restart", async () => {
     const s = await open();
     const t = s.clock.now();
     const a = await identity(s.store, t);
@@ -123,7 +145,14 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.swarm.kvDeliver(r.id, 1, 2, { delivered: 1, filterUs: 766 }, entry(a.id, 2, 'two', t))).toBe(true);
     await s.store.swarm.pause(r.id, t + 3_600_000, 'filter over its time budget (300 ms in the last minute, over 250 ms)');
     let again = await s.reopen();
-    expect(await again.swarm.get(r.id)).toMatchObject({ cursor: 2, filtered: 1, delivered: 1, filterUs: 2000, pausedUntil: t + 3_600_000, pausedWhy: 'filter over its time budget (300 ms in the last minute, over 250 ms)' });
+    expect(await again.swarm.get(r.id)).toMatchObject({
+      cursor: 2,
+      filtered: 1,
+      delivered: 1,
+      filterUs: 2000,
+      pausedUntil: t + 3_600_000,
+      pausedWhy: 'filter over its time budget (300 ms in the last minute, over 250 ms)',
+    });
     expect((await again.swarm.byOwner(a.id))[0]).toMatchObject({ pausedUntil: t + 3_600_000 });
     await again.swarm.pause(r.id, t + 86_400_000, 'filter cost: credits short');
     again = await s.reopen();
@@ -156,12 +185,12 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.swarm.pruneLines(s.clock.now() - 5_000, 2)).toBe(5 + 1);
     expect((await s.store.events.read('ps:g:a', 0, 10)).map((e) => e.id)).toEqual([]);
     expect((await s.store.events.read('ps:g:b', 0, 10)).map((e) => e.id)).toEqual([2, 3]);
-    expect((await s.store.events.read('tasks', 0, 10))).toHaveLength(4);
+    expect(await s.store.events.read('tasks', 0, 10)).toHaveLength(4);
     // Seqs are not reused after a prune.
     expect((await s.store.events.publish('ps:g:a', {})).id).toBe(6);
   });
 
-  it('of concurrent takers (replicas\' digest tickers) each due subscription goes to exactly one', async () => {
+  it("of concurrent takers (replicas' digest tickers) each due subscription goes to exactly one", async () => {
     const s = await open();
     const t = s.clock.now();
     const a = await identity(s.store, t);

@@ -12,7 +12,18 @@ const tid = () => `t${(k++).toString(36).padStart(8, '0')}`;
 const bid = () => `b${(k++).toString(36).padStart(8, '0')}`;
 
 function task(now: number, o: Partial<NewTask> = {}): NewTask {
-  return { id: tid(), title: 'Parse ISO dates', body: 'in the log reader', tags: ['parser', 'dates'], creator: 'a000001', space: null, bounty: null, credits: 0, created: now, ...o };
+  return {
+    id: tid(),
+    title: 'Parse ISO dates',
+    body: 'in the log reader',
+    tags: ['parser', 'dates'],
+    creator: 'a000001',
+    space: null,
+    bounty: null,
+    credits: 0,
+    created: now,
+    ...o,
+  };
 }
 
 export function contract(adapter: Adapter): void {
@@ -24,7 +35,19 @@ export function contract(adapter: Adapter): void {
     await s.store.ledger.post(mintTx('a000001', 50), now);
     const b = bid();
     const t = (await s.store.tasks.insert(task(now, { bounty: b, credits: 20, space: 's:parsers' }), escrowTx(b, 'a000001', 20), now)) as Task;
-    expect(t).toMatchObject({ state: 'open', claimant: null, claimed: null, result: null, note: null, hunter: null, tags: ['parser', 'dates'], space: 's:parsers', credits: 20, created: now, updated: now });
+    expect(t).toMatchObject({
+      state: 'open',
+      claimant: null,
+      claimed: null,
+      result: null,
+      note: null,
+      hunter: null,
+      tags: ['parser', 'dates'],
+      space: 's:parsers',
+      credits: 20,
+      created: now,
+      updated: now,
+    });
     expect(typeof t.n).toBe('number');
     expect(await s.store.tasks.byId(t.id)).toEqual(t);
     expect(await s.store.tasks.byBounty(b)).toEqual(t);
@@ -39,7 +62,11 @@ export function contract(adapter: Adapter): void {
   it('text round-trips exactly (accents, emoji, quotes, newlines)', async () => {
     const s = await open();
     const now = s.clock.now();
-    const t = (await s.store.tasks.insert(task(now, { title: 'Décoder l’UTF-8 — “quoted” 🦘', body: "line 1\nline 2\t'; DROP TABLE tasks; --", tags: ['ünï', 'x-y'] }), null, now)) as Task;
+    const t = (await s.store.tasks.insert(
+      task(now, { title: 'Décoder l’UTF-8 — “quoted” 🦘', body: "line 1\nline 2\t'; DROP TABLE tasks; --", tags: ['ünï', 'x-y'] }),
+      null,
+      now,
+    )) as Task;
     const got = (await (await s.reopen()).tasks.byId(t.id))!;
     expect([got.title, got.body, got.tags]).toEqual(['Décoder l’UTF-8 — “quoted” 🦘', "line 1\nline 2\t'; DROP TABLE tasks; --", ['ünï', 'x-y']]);
     expect((await s.store.tasks.list({ tag: 'ünï' }, 10)).map((x) => x.id)).toEqual([t.id]);
@@ -90,9 +117,17 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.tasks.transition(t.id, { state: 'claimed', claimant: null }, { state: 'done', result: 'x' }, null, now)).toBe('stale');
     const d = (await s.store.tasks.transition(t.id, { state: 'claimed', claimant: 'a000002' }, { state: 'done', result: 'shipped' }, null, now + 6)) as Task;
     expect(d).toMatchObject({ state: 'done', claimant: 'a000002', claimed: now + 5, result: 'shipped' });
-    const r = (await s.store.tasks.transition(t.id, { state: 'done' }, { state: 'open', claimant: null, claimed: null, note: 'not yet' }, null, now + 7)) as Task;
+    const r = (await s.store.tasks.transition(
+      t.id,
+      { state: 'done' },
+      { state: 'open', claimant: null, claimed: null, note: 'not yet' },
+      null,
+      now + 7,
+    )) as Task;
     expect(r).toMatchObject({ state: 'open', claimant: null, claimed: null, result: 'shipped', note: 'not yet' });
-    expect(await s.store.tasks.transition(t.id, { state: 'open', claimant: null }, { state: 'cancelled' }, null, now + 8)).toMatchObject({ state: 'cancelled' });
+    expect(await s.store.tasks.transition(t.id, { state: 'open', claimant: null }, { state: 'cancelled' }, null, now + 8)).toMatchObject({
+      state: 'cancelled',
+    });
     expect(await s.store.tasks.transition('t_missing', { state: 'open' }, { state: 'claimed' }, null, now)).toBe('stale');
     expect(await s.reopen().then((st) => st.tasks.byId(t.id))).toMatchObject({ state: 'cancelled', note: 'not yet', updated: now + 8 });
   });
@@ -135,7 +170,20 @@ export function contract(adapter: Adapter): void {
     const s = await open();
     const now = s.clock.now();
     const t = (await s.store.tasks.insert(task(now), null, now)) as Task;
-    const r = await s.store.tasks.transition(t.id, { state: 'open' }, { state: 'claimed', claimant: 'a000002' }, { kind: 'payout', ref: null, postings: [{ account: 'a000005', amount: -1 }, { account: 'a000002', amount: 1 }] }, now + 1);
+    const r = await s.store.tasks.transition(
+      t.id,
+      { state: 'open' },
+      { state: 'claimed', claimant: 'a000002' },
+      {
+        kind: 'payout',
+        ref: null,
+        postings: [
+          { account: 'a000005', amount: -1 },
+          { account: 'a000002', amount: 1 },
+        ],
+      },
+      now + 1,
+    );
     expect(r).toEqual({ short: 'a000005' });
     expect(await s.store.tasks.byId(t.id)).toEqual(t);
   });
@@ -146,7 +194,12 @@ export function contract(adapter: Adapter): void {
     const made: Task[] = [];
     for (let i = 0; i < 12; i++) {
       const t = (await s.store.tasks.insert(
-        task(now + i, { title: i % 3 === 0 ? `Quokka importer ${i}` : `Task ${i}`, tags: i % 2 ? ['odd'] : ['even', 'x'], creator: i < 6 ? 'a000001' : 'a000002', space: i % 4 === 0 ? 's:four' : null }),
+        task(now + i, {
+          title: i % 3 === 0 ? `Quokka importer ${i}` : `Task ${i}`,
+          tags: i % 2 ? ['odd'] : ['even', 'x'],
+          creator: i < 6 ? 'a000001' : 'a000002',
+          space: i % 4 === 0 ? 's:four' : null,
+        }),
         null,
         now + i,
       )) as Task;
@@ -164,7 +217,7 @@ export function contract(adapter: Adapter): void {
     }
     expect(seen).toEqual(all.map((t) => t.id));
     expect((await s.store.tasks.list({ tag: 'odd' }, 100)).map((t) => t.id)).toEqual(all.filter((t) => t.tags.includes('odd')).map((t) => t.id));
-    expect((await s.store.tasks.list({ creator: 'a000002' }, 100))).toHaveLength(6);
+    expect(await s.store.tasks.list({ creator: 'a000002' }, 100)).toHaveLength(6);
     expect((await s.store.tasks.list({ space: 's:four' }, 100)).map((t) => t.id)).toEqual(all.filter((t) => t.space === 's:four').map((t) => t.id));
     expect((await s.store.tasks.list({ q: 'quokka' }, 100)).map((t) => t.id)).toEqual(all.filter((t) => t.title.startsWith('Quokka')).map((t) => t.id));
     await s.store.tasks.transition(made[1]!.id, { state: 'open' }, { state: 'claimed', claimant: 'a000007' }, null, now);

@@ -27,7 +27,13 @@ async function restart(): Promise<TestServer> {
   return s;
 }
 
-const health = async (url: string) => (await (await fetch(`${url}/healthz?v=2`, { headers: { accept: 'application/json' } })).json()) as { frozen: string[]; maintenance_until: string | null; shed: number; shed_reasons: string[] };
+const health = async (url: string) =>
+  (await (await fetch(`${url}/healthz?v=2`, { headers: { accept: 'application/json' } })).json()) as {
+    frozen: string[];
+    maintenance_until: string | null;
+    shed: number;
+    shed_reasons: string[];
+  };
 
 describe('persisted control state', () => {
   it('a drops freeze set through the core API holds after a restart (503 err frozen drops) until lifted', async () => {
@@ -80,10 +86,18 @@ describe('persisted control state', () => {
     const anon = await put(srv.url, sec, 'anonymous', { wk: k, pow });
     expect(anon.status).toBe(503);
     expect(await anon.text()).toBe('err frozen drops\n');
-    const note = await fetch(`${srv.url}/v1/notes`, { method: 'POST', headers: { authorization: `Bearer ${tok}`, 'content-type': 'text/plain', ...xff() }, body: 'during' });
+    const note = await fetch(`${srv.url}/v1/notes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tok}`, 'content-type': 'text/plain', ...xff() },
+      body: 'during',
+    });
     expect(note.status).toBe(503);
     expect(await note.text()).toBe('err frozen notes\n');
-    const reg = await fetch(`${srv.url}/v1/register`, { method: 'POST', headers: xff(), body: new URLSearchParams({ pow: await proof(srv.url, xff(), 'reg') }) });
+    const reg = await fetch(`${srv.url}/v1/register`, {
+      method: 'POST',
+      headers: xff(),
+      body: new URLSearchParams({ pow: await proof(srv.url, xff(), 'reg') }),
+    });
     expect(reg.status).toBe(503);
     expect(await reg.text()).toBe('err frozen reg\n');
 

@@ -94,7 +94,11 @@ describe('control reader', () => {
 
   it('refuses unknown kinds, bad levels and backwards windows with one-line errors', async () => {
     const c = new Control(store.control, () => 1000, log);
-    const err = async (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof CxError ? `${e.code} ${e.detail}` : String(e)));
+    const err = async (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e: unknown) => (e instanceof CxError ? `${e.code} ${e.detail}` : String(e)),
+      );
     expect(await err(c.freeze('everything', true, 'admin'))).toBe('bad what: unknown freeze kind everything');
     expect(await err(c.setShed(9, 'x'))).toBe(`bad level: an integer 0-${limit('shed.max_level')}`);
     expect(await err(c.addMaintenance({ starts: 5000, ends: 4000, text: '' }))).toBe('bad ends: after starts');

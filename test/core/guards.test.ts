@@ -154,7 +154,9 @@ describe('no hand-coded guards in the domains', () => {
   });
 
   it('every quota charge is awaited (the port is asynchronous: a dropped promise would be an unhandled refusal)', () => {
-    const bad = src.flatMap(({ f, text }) => [...text.matchAll(/^.*\bquotas\.take\(.*$/gm)].filter((m) => !/\bawait\b|\breturn\b/.test(m[0])).map((m) => `${f}: ${m[0].trim()}`));
+    const bad = src.flatMap(({ f, text }) =>
+      [...text.matchAll(/^.*\bquotas\.take\(.*$/gm)].filter((m) => !/\bawait\b|\breturn\b/.test(m[0])).map((m) => `${f}: ${m[0].trim()}`),
+    );
     expect(bad).toEqual([]);
   });
 
@@ -164,7 +166,28 @@ describe('no hand-coded guards in the domains', () => {
     // reports stay open while writes are frozen; so do an owner's removal of a member and purge of a
     // space's private entries (they take access and data away), and space.manage, whose act's own
     // declaration applies when it calls it.
-    const open = new Set(['space.remove', 'space.purge', 'space.manage', 'id.challenge', 'drop.get', 'drop.delete', 'task.release', 'task.cancel', 'space.leave', 'note.delete', 'cp.unpublish', 'cp.delete', 'anchor.unclaim', 'cache.delete', 'mail.read', 'mail.delete', 'mail.report', 'sub.cancel', 'wq.claim', 'wq.ack']);
+    const open = new Set([
+      'space.remove',
+      'space.purge',
+      'space.manage',
+      'id.challenge',
+      'drop.get',
+      'drop.delete',
+      'task.release',
+      'task.cancel',
+      'space.leave',
+      'note.delete',
+      'cp.unpublish',
+      'cp.delete',
+      'anchor.unclaim',
+      'cache.delete',
+      'mail.read',
+      'mail.delete',
+      'mail.report',
+      'sub.cancel',
+      'wq.claim',
+      'wq.ack',
+    ]);
     const operator = new Set(['admin', 'ops', 'poll', 'check']);
     const undecided = OPS.filter((o) => !o.readOnly && !operator.has(o.auth) && !o.freeze && !open.has(o.name)).map((o) => o.name);
     expect(undecided).toEqual([]);

@@ -9,8 +9,14 @@ import { hazardFind } from '../../src/core/safety/hazards.js';
 /** op name → scrubbed fields deliberately not hazard-checked, and why. */
 const EXCEPTIONS: Record<string, { fields: string[]; why: string }> = {
   'id.register': { fields: ['name'], why: 'an identity name is 1-32 of A-Z a-z 0-9 _ . - : no hazard family can be written in that charset' },
-  'mail.send': { fields: ['subject', 'body'], why: 'mail is private (encrypted to one recipient, never published); the recipient reports it (mail.report) to the operator queue' },
-  'gov.propose': { fields: ['patch'], why: 'a patch is code for the project\'s own review (check runner, operator decision), and tests of the hazard and injection detectors must quote what they detect; it is served as a file, never rendered' },
+  'mail.send': {
+    fields: ['subject', 'body'],
+    why: 'mail is private (encrypted to one recipient, never published); the recipient reports it (mail.report) to the operator queue',
+  },
+  'gov.propose': {
+    fields: ['patch'],
+    why: "a patch is code for the project's own review (check runner, operator decision), and tests of the hazard and injection detectors must quote what they detect; it is served as a file, never rendered",
+  },
 };
 
 const hazardFields = (op: (typeof OPS)[number]) => new Set((op.hazard ?? []).filter((h): h is string => typeof h === 'string'));

@@ -53,12 +53,16 @@ async function replica(db: Db, env: Record<string, string>): Promise<Running> {
 }
 
 async function challenge(url: string, p: 'reg' | 'w'): Promise<string> {
-  const c = (await (await fetch(`${url}/v1/challenge?for=${p}`, { method: 'POST', headers: { accept: 'application/json' } })).json()) as { challenge: string; bits: number };
+  const c = (await (await fetch(`${url}/v1/challenge?for=${p}`, { method: 'POST', headers: { accept: 'application/json' } })).json()) as {
+    challenge: string;
+    bits: number;
+  };
   return solve(c.challenge, c.bits);
 }
 
 const backends: [string, () => Promise<Db>][] = [['pglite', async () => ({ kind: 'pglite', db: new PGlite() })]];
-if (process.env.CX_PG_REAL) backends.push(['real server', async () => ({ kind: 'pg', url: await freshDatabase(process.env.CX_PG_REAL!, `cx_secrets_${process.pid}`) })]);
+if (process.env.CX_PG_REAL)
+  backends.push(['real server', async () => ({ kind: 'pg', url: await freshDatabase(process.env.CX_PG_REAL!, `cx_secrets_${process.pid}`) })]);
 
 for (const [name, open] of backends)
   describe(`two replicas, two data directories, one database (${name})`, () => {
@@ -69,12 +73,22 @@ for (const [name, open] of backends)
       const db = await open();
       const a = await replica(db, { CX_SECRETS_FILE: file });
       // The same secrets as variables: the second host's container passes them that way.
-      const b = await replica(db, { CX_SECRET_SEAL: given.seal!, CX_SECRET_DROPS: given.drops!, CX_SECRET_WORKSPACE: given.workspace!, CX_SECRET_SIGNING: given.signing!, CX_SECRET_OPERATOR_TOKENS: given['operator-tokens']! });
+      const b = await replica(db, {
+        CX_SECRET_SEAL: given.seal!,
+        CX_SECRET_DROPS: given.drops!,
+        CX_SECRET_WORKSPACE: given.workspace!,
+        CX_SECRET_SIGNING: given.signing!,
+        CX_SECRET_OPERATOR_TOKENS: given['operator-tokens']!,
+      });
       try {
         // Nothing was written to either data directory.
         expect(a.core.config.operatorTokenFile).toBeNull();
         // A registration challenge of A, solved, spent on B; the agent's token works on A.
-        const reg = await fetch(`${b.url}/v1/register`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ pow: await challenge(a.url, 'reg') }) });
+        const reg = await fetch(`${b.url}/v1/register`, {
+          method: 'POST',
+          headers: { accept: 'application/json', 'content-type': 'application/json' },
+          body: JSON.stringify({ pow: await challenge(a.url, 'reg') }),
+        });
         expect(reg.status, await reg.clone().text()).toBe(201);
         const agent = (await reg.json()) as { token: string };
         // A drop written on A (proof from A) is read on B, and the other way round.
@@ -90,7 +104,12 @@ for (const [name, open] of backends)
         const k = await fetch(`${a.url}/k`, {
           method: 'POST',
           headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ error: "ModuleNotFoundError: No module named 'zzqreplicamod'", fix: 'pip install zzqreplicamod inside the active virtualenv', eco: 'pypi', libs: 'zzqreplicamod@1.0.0' }),
+          body: JSON.stringify({
+            error: "ModuleNotFoundError: No module named 'zzqreplicamod'",
+            fix: 'pip install zzqreplicamod inside the active virtualenv',
+            eco: 'pypi',
+            libs: 'zzqreplicamod@1.0.0',
+          }),
         });
         expect(k.status).toBe(201);
         const id = /^ok k\/(k[0-9a-z]{8})/.exec(await k.text())![1]!;
@@ -108,7 +127,10 @@ for (const [name, open] of backends)
         }
         // The admin rotation is refused where the ring comes from outside: the server cannot hand it out.
         const rot = await fetch(`${b.url}/admin/key/rotate`, { method: 'POST', headers: { authorization: `Bearer ${tokens.admin}` } });
-        expect([rot.status, await rot.text()]).toEqual([409, expect.stringMatching(/^err dup secret signing comes from CX_SECRET_SIGNING and is read-only in the server: change it with npm run key:rotate/)]);
+        expect([rot.status, await rot.text()]).toEqual([
+          409,
+          expect.stringMatching(/^err dup secret signing comes from CX_SECRET_SIGNING and is read-only in the server: change it with npm run key:rotate/),
+        ]);
 
         // Another drops key: refused, in one line that names it and says what to do.
         const other = 'ab'.repeat(32);
@@ -116,7 +138,9 @@ for (const [name, open] of backends)
           async (r) => (await r.close(), null),
           (e: Error) => e.message,
         );
-        expect(err).toMatch(/^key drops \(fingerprint [0-9a-f]{16}\) differs from the one recorded in the database \([0-9a-f]{16}\): start this replica with the same secrets as the others \(.*CX_SECRET_DROPS/);
+        expect(err).toMatch(
+          /^key drops \(fingerprint [0-9a-f]{16}\) differs from the one recorded in the database \([0-9a-f]{16}\): start this replica with the same secrets as the others \(.*CX_SECRET_DROPS/,
+        );
         expect(err).not.toContain('\n');
         expect(err).not.toContain(other);
         // A replica making keys in its own data directory (the failure of issue 37): refused too.
@@ -136,13 +160,23 @@ for (const [name, open] of backends)
 describe('secrets from the environment', () => {
   it('a missing secret or a malformed one stops the start with one line; KEY=VALUE files read as JSON ones', () => {
     const dir = tmp();
-    expect(() => loadConfig({ CX_DATA: dir, CX_SECRET_SEAL: 'aa'.repeat(32) })).toThrow(/^config: secret operator-tokens is missing: set CX_SECRET_OPERATOR_TOKENS or CX_SECRETS_FILE/);
+    expect(() => loadConfig({ CX_DATA: dir, CX_SECRET_SEAL: 'aa'.repeat(32) })).toThrow(
+      /^config: secret operator-tokens is missing: set CX_SECRET_OPERATOR_TOKENS or CX_SECRETS_FILE/,
+    );
     expect(() => loadConfig({ CX_DATA: dir, CX_SECRET_DROPS: 'nothex' })).toThrow(/^config: secret drops \(CX_SECRET_DROPS\) must be 64 lowercase hex/);
     const env = join(dir, 'cx.env');
     const toks = JSON.stringify({ admin: 'a'.repeat(20), ops: 'o'.repeat(20), poll: 'p'.repeat(20), check: 'c'.repeat(20) });
-    writeFileSync(env, `# secrets\nCX_SECRET_SEAL=${'11'.repeat(32)}\nCX_SECRET_DROPS="${'22'.repeat(32)}"\nCX_SECRET_WORKSPACE=${'33'.repeat(32)}\nCX_SECRET_OPERATOR_TOKENS='${toks}'\n`);
+    writeFileSync(
+      env,
+      `# secrets\nCX_SECRET_SEAL=${'11'.repeat(32)}\nCX_SECRET_DROPS="${'22'.repeat(32)}"\nCX_SECRET_WORKSPACE=${'33'.repeat(32)}\nCX_SECRET_OPERATOR_TOKENS='${toks}'\n`,
+    );
     const c = loadConfig({ CX_DATA: dir, CX_SECRETS_FILE: env });
-    expect([c.sealKey.toString('hex'), c.dropKey.toString('hex'), c.workspaceKey.toString('hex'), c.operatorTokens.poll]).toEqual(['11'.repeat(32), '22'.repeat(32), '33'.repeat(32), 'p'.repeat(20)]);
+    expect([c.sealKey.toString('hex'), c.dropKey.toString('hex'), c.workspaceKey.toString('hex'), c.operatorTokens.poll]).toEqual([
+      '11'.repeat(32),
+      '22'.repeat(32),
+      '33'.repeat(32),
+      'p'.repeat(20),
+    ]);
     // The signing ring is not in that file: the core's first use of it is refused, not generated.
     expect(() => c.keys.keep('signing', () => 'x')).toThrow(/^config: secret signing is missing/);
     expect(() => loadConfig({ CX_DATA: dir, CX_SECRETS_FILE: join(dir, 'nope') })).toThrow(/^config: CX_SECRETS_FILE=.*nope cannot be read \(ENOENT\)/);
@@ -169,9 +203,13 @@ describe('secrets from the environment', () => {
     } finally {
       await next.close();
     }
-    await expect(startServer(loadConfig({ ...env, CX_SECRETS_FILE: old }), { logger: false })).rejects.toThrow(/^signing key ring kid1 \(fingerprint kid1:[0-9a-f]{16}\) is not the one recorded in the database \(kid2:[0-9a-f]{16}\)/);
+    await expect(startServer(loadConfig({ ...env, CX_SECRETS_FILE: old }), { logger: false })).rejects.toThrow(
+      /^signing key ring kid1 \(fingerprint kid1:[0-9a-f]{16}\) is not the one recorded in the database \(kid2:[0-9a-f]{16}\)/,
+    );
     // The operator replacing a key on purpose records the keys it starts with.
-    const rec = await run(process.execPath, ['--import', 'tsx', 'scripts/key-rotate.ts', '--record'], { env: { ...process.env, ...env, CX_SECRETS_FILE: old } });
+    const rec = await run(process.execPath, ['--import', 'tsx', 'scripts/key-rotate.ts', '--record'], {
+      env: { ...process.env, ...env, CX_SECRETS_FILE: old },
+    });
     expect(rec.stdout).toMatch(/^ok recorded seal=[0-9a-f]{16} drops=/);
     const back = await startServer(loadConfig({ ...env, CX_SECRETS_FILE: old }), { logger: false });
     await back.close();

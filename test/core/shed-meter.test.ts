@@ -71,9 +71,22 @@ describe('shed classes', () => {
 
   it('operations and routes get their class from one place', () => {
     const cls = (n: string) => shedClassOf(opByName(n)!);
-    expect([cls('kb.search'), cls('inj.map'), cls('kb.brief'), cls('id.register'), cls('drop.put'), cls('note.create'), cls('sys.health'), cls('sys.limits'), cls('admin.freeze')]).toEqual([
-      'bulk', 'bulk', 'heavy', 'anon_write', 'anon_write', 'core', 'never', 'never', 'never',
-    ]);
-    expect([shedClassOfPath('/f/kb.atom'), shedClassOfPath('/git/kb.tar.gz'), shedClassOfPath('/export/2026-11-24/kb.jsonl.gz'), shedClassOfPath('/healthz')]).toEqual(['bulk', 'bulk', 'bulk', null]);
+    expect([
+      cls('kb.search'),
+      cls('inj.map'),
+      cls('kb.brief'),
+      cls('id.register'),
+      cls('drop.put'),
+      cls('note.create'),
+      cls('sys.health'),
+      cls('sys.limits'),
+      cls('admin.freeze'),
+    ]).toEqual(['bulk', 'bulk', 'heavy', 'anon_write', 'anon_write', 'core', 'never', 'never', 'never']);
+    expect([
+      shedClassOfPath('/f/kb.atom'),
+      shedClassOfPath('/git/kb.tar.gz'),
+      shedClassOfPath('/export/2026-11-24/kb.jsonl.gz'),
+      shedClassOfPath('/healthz'),
+    ]).toEqual(['bulk', 'bulk', 'bulk', null]);
   });
 });

@@ -95,11 +95,21 @@ describe('A2A skills', () => {
         jsonrpc: '2.0',
         id: ++n,
         method: 'message/send',
-        params: { message: { kind: 'message', messageId: `drop-${n}`, role: 'user', parts: [{ kind: 'data', data: { skill: name, input } }] }, configuration: { blocking: true } },
+        params: {
+          message: { kind: 'message', messageId: `drop-${n}`, role: 'user', parts: [{ kind: 'data', data: { skill: name, input } }] },
+          configuration: { blocking: true },
+        },
       }),
     });
     expect(res.status).toBe(200);
-    return ((await res.json()) as { result: { status: { state: string; message?: { parts: { text: string }[] } }; artifacts?: { parts: { text?: string; data?: Record<string, unknown> }[] }[] } }).result;
+    return (
+      (await res.json()) as {
+        result: {
+          status: { state: string; message?: { parts: { text: string }[] } };
+          artifacts?: { parts: { text?: string; data?: Record<string, unknown> }[] }[];
+        };
+      }
+    ).result;
   };
 
   it('drop.put, drop.get and drop.delete run as skills over the same pipeline', async () => {
@@ -122,7 +132,10 @@ describe('A2A skills', () => {
 describe('OpenAPI', () => {
   it('documents /d/{secret}: PUT with a raw text body, query parameters, X-Drop-Write and X-PoW headers; GET, HEAD, DELETE', async () => {
     const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, { 'x-cx-op': string; parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, unknown> } }>>;
+      paths: Record<
+        string,
+        Record<string, { 'x-cx-op': string; parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, unknown> } }>
+      >;
     };
     await SwaggerParser.validate(structuredClone(doc) as never);
     const p = doc.paths['/d/{secret}']!;

@@ -52,7 +52,9 @@ describe('create: reply and defaults', () => {
     const sec = secret();
     const res = await put(s.url, sec, 'body=a&once=true', { token: tok, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(res.status).toBe(400);
-    expect(await res.text()).toBe('err bad body: send the text as Content-Type: text/plain, not application/x-www-form-urlencoded; options go in the query (ttl=&reads=&once=&append=)\n');
+    expect(await res.text()).toBe(
+      'err bad body: send the text as Content-Type: text/plain, not application/x-www-form-urlencoded; options go in the query (ttl=&reads=&once=&append=)\n',
+    );
     expect((await get(s.url, sec)).status).toBe(404);
     const sec2 = secret();
     expect((await put(s.url, sec2, '{"a":1}', { token: tok, headers: { 'content-type': 'application/json' } })).status).toBe(400);
@@ -113,7 +115,13 @@ describe('parameter edges', () => {
     const long = await p(secret(65));
     expect(long.status).toBe(400);
     expect(await long.text()).toMatch(/^err bad secret: /);
-    for (const bad of ['abcdefghijk.mnopqrstuvw', 'abcdefghijk~mnopqrstuvw', 'abcdefghijk%20nopqrstuvw', 'abcdefghijk%C3%A9opqrstuvw', 'abcdefghijk+mnopqrstuvw']) {
+    for (const bad of [
+      'abcdefghijk.mnopqrstuvw',
+      'abcdefghijk~mnopqrstuvw',
+      'abcdefghijk%20nopqrstuvw',
+      'abcdefghijk%C3%A9opqrstuvw',
+      'abcdefghijk+mnopqrstuvw',
+    ]) {
       const r = await p(bad);
       expect(r.status, bad).toBe(400);
       expect(await r.text()).toMatch(/^err bad secret: /);

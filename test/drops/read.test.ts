@@ -87,7 +87,10 @@ describe('HEAD', () => {
 });
 
 describe('exactly once under concurrency', () => {
-  const burst = async (sec: string, n: number) => Promise.all(Array.from({ length: n }, () => get(s.url, sec).then(async (r) => ({ status: r.status, left: r.headers.get('x-drop-reads'), snap: await snapshot(r) }))));
+  const burst = async (sec: string, n: number) =>
+    Promise.all(
+      Array.from({ length: n }, () => get(s.url, sec).then(async (r) => ({ status: r.status, left: r.headers.get('x-drop-reads'), snap: await snapshot(r) }))),
+    );
 
   it('100 concurrent GETs on reads=3 → exactly 3 bodies and 97 identical 404s', async () => {
     const sec = secret();
@@ -161,11 +164,12 @@ describe('identical 404s', () => {
     const calls: string[] = [];
     const names = ['get', 'peek', 'create', 'update', 'claim', 'remove'];
     const real = Object.fromEntries(names.map((n) => [n, repo[n]!]));
-    for (const n of names) repo[n] = async (...a: unknown[]) => {
-      const r = await real[n]!.apply(s.core.store.drops, a);
-      calls.push(`${n}(${a.length}) -> ${r === null ? 'null' : typeof r === 'boolean' ? r : 'row'}`);
-      return r;
-    };
+    for (const n of names)
+      repo[n] = async (...a: unknown[]) => {
+        const r = await real[n]!.apply(s.core.store.drops, a);
+        calls.push(`${n}(${a.length}) -> ${r === null ? 'null' : typeof r === 'boolean' ? r : 'row'}`);
+        return r;
+      };
     const trace = async (f: () => Promise<Response>) => {
       calls.length = 0;
       const snap = await snapshot(await f());

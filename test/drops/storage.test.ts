@@ -19,7 +19,11 @@ beforeAll(async () => {
 });
 afterAll(async () => s.stop());
 
-const dbFiles = (dir: string) => ['commons.db', 'commons.db-wal', 'commons.db-shm'].map((f) => join(dir, f)).filter(existsSync).map((f) => readFileSync(f));
+const dbFiles = (dir: string) =>
+  ['commons.db', 'commons.db-wal', 'commons.db-shm']
+    .map((f) => join(dir, f))
+    .filter(existsSync)
+    .map((f) => readFileSync(f));
 
 function rowsFor(dir: string, key: Buffer): { ct: Buffer; nonce: Buffer; reads: number; owner: string | null; wkey: Buffer | null }[] {
   const db = new Database(join(dir, 'commons.db'), { readonly: true, fileMustExist: true });

@@ -45,13 +45,19 @@ const jsonl = (b: Buffer) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 async function addEntry(who: Who, mod: string): Promise<string> {
-  const r = await req(s, 'POST', '/k', { as: who, json: { error: `ModuleNotFoundError: No module named '${mod}'`, fix: `pip install ${mod} inside the active virtualenv, then run again`, eco: 'pypi' } });
+  const r = await req(s, 'POST', '/k', {
+    as: who,
+    json: { error: `ModuleNotFoundError: No module named '${mod}'`, fix: `pip install ${mod} inside the active virtualenv, then run again`, eco: 'pypi' },
+  });
   expect(r.status).toBe(201);
   return /^ok k\/(k[0-9a-z]{8})/.exec(await r.text())![1]!;
 }
 
 /** Every file of the newest export, by name, fetched through /export/<name>. */
-async function download(): Promise<{ files: Map<string, { body: Buffer; res: Response }>; listing: { date: string; files: Array<{ name: string; size: number; sha256: string; rows: number | null }> } }> {
+async function download(): Promise<{
+  files: Map<string, { body: Buffer; res: Response }>;
+  listing: { date: string; files: Array<{ name: string; size: number; sha256: string; rows: number | null }> };
+}> {
   const listing = (await (await req(s, 'GET', '/export/index.json')).json()) as Awaited<ReturnType<typeof download>>['listing'];
   const files = new Map<string, { body: Buffer; res: Response }>();
   for (const f of listing.files) {
@@ -90,7 +96,12 @@ describe('before the first export', () => {
       expect(r.status, p).toBe(404);
       expect(await r.text(), p).toMatch(/^err notfound /);
     }
-    for (const [from, to] of [['/data/', '/export/'], ['/data', '/export/'], ['/data/latest.jsonl.gz', '/export/latest.jsonl.gz'], ['/export', '/export/']]) {
+    for (const [from, to] of [
+      ['/data/', '/export/'],
+      ['/data', '/export/'],
+      ['/data/latest.jsonl.gz', '/export/latest.jsonl.gz'],
+      ['/export', '/export/'],
+    ]) {
       const r = await req(s, 'GET', from!);
       expect(r.status, from).toBe(301);
       expect(r.headers.get('location'), from).toBe(to);
@@ -110,16 +121,34 @@ describe('an export', () => {
     expect((await req(s, 'PUT', '/v1/key', { as: other, json: { pub: kpub, sig: idsig } })).status).toBe(200);
     const csig = Buffer.from(await ed.signAsync(new Uint8Array(canonical('conf1', `commons.test ${ids.a} ${other.id}`)), priv)).toString('base64url');
     expect((await req(s, 'POST', `/k/${ids.a}/ok`, { as: other, json: { sig: csig } })).status).toBe(200);
-    const task = await req(s, 'POST', '/v1/tasks', { as: author, json: { title: 'zqexporttask port the parser', body: 'Port the zqexporttask parser to the new API.' } });
+    const task = await req(s, 'POST', '/v1/tasks', {
+      as: author,
+      json: { title: 'zqexporttask port the parser', body: 'Port the zqexporttask parser to the new API.' },
+    });
     expect(task.status).toBe(201);
-    expect((await req(s, 'POST', '/dg', { as: author, json: { lib: 'zqlib', ver: '2.0.0', topic: 'breaking', lines: 'zqdigestline removed the old API' } })).status).toBe(201);
+    expect(
+      (await req(s, 'POST', '/dg', { as: author, json: { lib: 'zqlib', ver: '2.0.0', topic: 'breaking', lines: 'zqdigestline removed the old API' } })).status,
+    ).toBe(201);
     // Private content: a note (with a token in it: notes are private, so not scrubbed), mail, a drop.
     expect((await req(s, 'POST', '/v1/notes', { as: author, json: { title: 'private', body: `${NOTE_MARK} ${NOTE_SECRET}` } })).status).toBe(201);
     expect((await req(s, 'POST', '/v1/mail', { as: author, json: { to: other.id, subject: 'hello', body: MAIL_MARK } })).status).toBe(201);
     expect((await req(s, 'PUT', '/d/zqexportdropsecret0123456789', { as: author, text: DROP_MARK })).status).toBe(201);
     // A KB row stored before a scrubber rule existed that now flags it: withheld from the export.
     await s.core.store.kb.insertMany([
-      { id: 'kzqlegacy1', sig: 'legacy sig', h: sha(Buffer.from('legacy sig')), title: 'legacy entry', error: `aws key ${LEGACY_SECRET} rejected`, fix: 'rotate the key', eco: 'api', cls: '', tags: [], libs: [], author: author.id, created: s.core.now() },
+      {
+        id: 'kzqlegacy1',
+        sig: 'legacy sig',
+        h: sha(Buffer.from('legacy sig')),
+        title: 'legacy entry',
+        error: `aws key ${LEGACY_SECRET} rejected`,
+        fix: 'rotate the key',
+        eco: 'api',
+        cls: '',
+        tags: [],
+        libs: [],
+        author: author.id,
+        created: s.core.now(),
+      },
     ]);
   });
 
@@ -164,13 +193,19 @@ describe('an export', () => {
     expect(head).toMatch(new RegExp(`^export ${today()} files=${files.length} bytes=(\\d+) license=CC0-1.0$`));
     const names = files.map((l) => l.split(' ')[0]);
     for (const k of ['kb', 'tasks', 'claims', 'digests', 'delta']) expect(names).toContain(`${k}-${today()}.jsonl.gz`);
-    for (const n of ['README.md', 'SHA256SUMS', 'SHA256SUMS.sig', 'SIGNATURES', 'croissant.json', 'manifest.json', 'manifest.json.sig', 'tombstones.jsonl']) expect(names).toContain(n);
+    for (const n of ['README.md', 'SHA256SUMS', 'SHA256SUMS.sig', 'SIGNATURES', 'croissant.json', 'manifest.json', 'manifest.json.sig', 'tombstones.jsonl'])
+      expect(names).toContain(n);
     for (const l of files) expect(l).toMatch(/^\S+ size=\d+ sha256=[0-9a-f]{64} rows=(\d+|-)$/);
     const total = files.reduce((n, l) => n + Number(/size=(\d+)/.exec(l)![1]), 0);
     expect(head).toContain(` bytes=${total} `);
     expect(rest.at(-1)).toMatch(/^next: /);
 
-    const j = (await (await req(s, 'GET', '/export/index.json')).json()) as { date: string; files: Array<{ name: string; rows: number | null }>; license: string; kept: string[] };
+    const j = (await (await req(s, 'GET', '/export/index.json')).json()) as {
+      date: string;
+      files: Array<{ name: string; rows: number | null }>;
+      license: string;
+      kept: string[];
+    };
     expect(j.date).toBe(today());
     expect(j.files.map((f) => f.name)).toEqual(names);
     expect(j.files.find((f) => f.name === `kb-${today()}.jsonl.gz`)!.rows).toBe(3);
@@ -197,10 +232,18 @@ describe('an export', () => {
   it('every file matches SHA256SUMS and the listing; shards are application/gzip with max-age 3600', async () => {
     const { files, listing } = await download();
     const sums = files.get('SHA256SUMS')!.body.toString('utf8');
-    const summed = sums.trimEnd().split('\n').map((l) => /^([0-9a-f]{64}) {2}(\S+)$/.exec(l)!);
+    const summed = sums
+      .trimEnd()
+      .split('\n')
+      .map((l) => /^([0-9a-f]{64}) {2}(\S+)$/.exec(l)!);
     expect(summed.every(Boolean)).toBe(true);
     // Every file but the three that sign the others is in SHA256SUMS.
-    expect(summed.map((m) => m[2]).sort()).toEqual(listing.files.map((f) => f.name).filter((n) => !['SHA256SUMS', 'SHA256SUMS.sig', 'SIGNATURES'].includes(n)).sort());
+    expect(summed.map((m) => m[2]).sort()).toEqual(
+      listing.files
+        .map((f) => f.name)
+        .filter((n) => !['SHA256SUMS', 'SHA256SUMS.sig', 'SIGNATURES'].includes(n))
+        .sort(),
+    );
     for (const [, hex, name] of summed) expect(sha(files.get(name!)!.body), name).toBe(hex);
     for (const f of listing.files) {
       const got = files.get(f.name)!;
@@ -231,7 +274,16 @@ describe('an export', () => {
     // A signature of one file does not verify another (the check can fail).
     expect(opensslVerify(pub, canonical('manifest1', files.get('manifest.json')!.body), detached('SHA256SUMS.sig'))).toBe(false);
 
-    const manifest = JSON.parse(files.get('manifest.json')!.body.toString()) as { date: string; generated: string; files: Array<{ name: string; size: number; sha256: string; rows: number | null }>; license: string; retention: object; latest: string; kid: number; sig: string };
+    const manifest = JSON.parse(files.get('manifest.json')!.body.toString()) as {
+      date: string;
+      generated: string;
+      files: Array<{ name: string; size: number; sha256: string; rows: number | null }>;
+      license: string;
+      retention: object;
+      latest: string;
+      kid: number;
+      sig: string;
+    };
     expect(Object.keys(manifest)).toEqual(['date', 'generated', 'files', 'license', 'retention', 'latest', 'kid', 'sig']);
     expect(manifest).toMatchObject({ date: today(), license: 'CC0-1.0', latest: `kb-${today()}.jsonl.gz`, kid: 1 });
     const manSums = manifest.files.map((f) => `${f.sha256}  ${f.name}\n`).join('');
@@ -261,7 +313,9 @@ describe('an export', () => {
     try {
       for (const n of ['SHA256SUMS', 'SHA256SUMS.sig']) writeFileSync(join(dir, n), files.get(n)!.body);
       const readmeText = files.get('README.md')!.body.toString('utf8');
-      const recipe = readmeText.slice(readmeText.indexOf("    printf '302a"), readmeText.indexOf('-sigfile sig') + '-sigfile sig'.length).replace(/^ {4}/gm, '');
+      const recipe = readmeText
+        .slice(readmeText.indexOf("    printf '302a"), readmeText.indexOf('-sigfile sig') + '-sigfile sig'.length)
+        .replace(/^ {4}/gm, '');
       expect(recipe.split('\n').length).toBe(5);
       const out = execFileSync('bash', ['-c', recipe], { cwd: dir, env: { ...process.env, PUB: pub }, encoding: 'utf8' });
       expect(out).toContain('Signature Verified Successfully');
@@ -314,7 +368,8 @@ describe('an export', () => {
     // Nothing private in any file, compressed or not.
     for (const [name, f] of files) {
       const text = (name.endsWith('.gz') ? gunzipSync(f.body) : f.body).toString('utf8');
-      for (const bad of [NOTE_MARK, NOTE_SECRET, MAIL_MARK, DROP_MARK, LEGACY_SECRET, 'zqexportdropsecret', 'kzqlegacy1', author.token, other.token]) expect(text, `${name} holds ${bad}`).not.toContain(bad);
+      for (const bad of [NOTE_MARK, NOTE_SECRET, MAIL_MARK, DROP_MARK, LEGACY_SECRET, 'zqexportdropsecret', 'kzqlegacy1', author.token, other.token])
+        expect(text, `${name} holds ${bad}`).not.toContain(bad);
     }
     // The markers are really stored (so their absence above means something).
     expect(await (await req(s, 'GET', '/d/zqexportdropsecret0123456789', { as: author })).text()).toContain(DROP_MARK);
@@ -354,7 +409,11 @@ describe('an export', () => {
       expect(text, name).not.toContain('zqexporto');
     }
     // The delta of the first day carries the tombstones too.
-    expect(shard(files, 'delta').filter((d) => d.kind === 'tombstone').map((d) => (d.row as { id: string }).id)).toEqual([ids.b, other.id]);
+    expect(
+      shard(files, 'delta')
+        .filter((d) => d.kind === 'tombstone')
+        .map((d) => (d.row as { id: string }).id),
+    ).toEqual([ids.b, other.id]);
   });
 
   it('the next day: the delta holds only what changed since the previous export; old shards stay reachable; the newest export.keep are kept', async () => {
@@ -366,7 +425,11 @@ describe('an export', () => {
       expect(listing.date).toBe(today());
       const delta = shard(files, 'delta');
       expect(delta.map((d) => [d.kind, (d.row as { id: string }).id])).toEqual([['kb', c]]);
-      expect(shard(files, 'kb').map((r) => r.id).sort()).toEqual([ids.a, c].sort());
+      expect(
+        shard(files, 'kb')
+          .map((r) => r.id)
+          .sort(),
+      ).toEqual([ids.a, c].sort());
       // The earlier day's shard is still served by name; the listing is the newest.
       expect((await req(s, 'GET', `/export/kb-${d1}.jsonl.gz`)).status).toBe(200);
       expect((await req(s, 'GET', '/export/latest.jsonl.gz')).headers.get('location')).toBe(`/export/kb-${today()}.jsonl.gz`);

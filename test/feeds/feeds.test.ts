@@ -35,15 +35,29 @@ beforeAll(async () => {
   s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '0' });
   [alice, bob] = await Promise.all([agent(s, 'alice'), agent(s, 'bob')]);
   ids.e1 = await kbAdd(alice, {
-    error: "ZetaError: widget zeta-frobnicator failed to start (code 17)", fix: 'Upgrade zeta-lib to 1.2.0 and restart the widget.',
-    title: 'Zeta widget crashes on start', eco: 'npm', tags: ['feedtag', 'zeta'], libs: ['zeta-lib@1.2.0'],
+    error: 'ZetaError: widget zeta-frobnicator failed to start (code 17)',
+    fix: 'Upgrade zeta-lib to 1.2.0 and restart the widget.',
+    title: 'Zeta widget crashes on start',
+    eco: 'npm',
+    tags: ['feedtag', 'zeta'],
+    libs: ['zeta-lib@1.2.0'],
   });
-  ids.e2 = await kbAdd(alice, { error: 'QuuxError: the quux pipeline stalled at stage nine', fix: HOSTILE_FIX, title: HOSTILE_TITLE, eco: 'pypi', tags: ['other'] });
+  ids.e2 = await kbAdd(alice, {
+    error: 'QuuxError: the quux pipeline stalled at stage nine',
+    fix: HOSTILE_FIX,
+    title: HOSTILE_TITLE,
+    eco: 'pypi',
+    tags: ['other'],
+  });
   expect((await post(s, `/k/${ids.e1}/ok`, bob)).status).toBe(200);
   ids.t1 = await taskAdd(alice, { title: 'Hostile task <script>x</script>', body: `Body with ${HOSTILE_FIX}`, tags: 'feeds' });
   expect((await post(s, '/v1/spaces', alice, { slug: 'feedspace', title: 'Feed space' })).status).toBe(201);
   ids.t2 = await taskAdd(alice, { title: 'Space task for the feed', body: 'in the space', space: 'feedspace' });
-  const miss = await fetch(`${s.url}/e`, { method: 'POST', headers: { 'content-type': 'text/plain', 'x-forwarded-for': bob.net }, body: 'PlughError: nobody has fixed the plugh gizmo yet' });
+  const miss = await fetch(`${s.url}/e`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain', 'x-forwarded-for': bob.net },
+    body: 'PlughError: nobody has fixed the plugh gizmo yet',
+  });
   expect(miss.status).toBe(404);
   await publishLine(s.core, 'g:feedtest', HOSTILE_LINE, { by: alice.id });
   await publishLine(s.core, 'g:sys', 'ann1 maintenance 2026-12-01T00:00:00Z: database upgrade', { by: 'sys' });
@@ -106,7 +120,11 @@ describe('every public list, both formats, items as created', () => {
     const tagged = await both('kb/feedtag');
     expect(tagged.ids).toEqual([k(ids.e1!)]);
     const item = tagged.json.items![0]!;
-    expect(item).toMatchObject({ title: 'Zeta widget crashes on start', tags: ['feedtag', 'zeta'], authors: [{ name: alice.id, url: `${BASE}/a/${alice.id}` }] });
+    expect(item).toMatchObject({
+      title: 'Zeta widget crashes on start',
+      tags: ['feedtag', 'zeta'],
+      authors: [{ name: alice.id, url: `${BASE}/a/${alice.id}` }],
+    });
     expect(item.summary).toBe('Upgrade zeta-lib to 1.2.0 and restart the widget.');
     expect(item.content_text).toContain('libs: zeta-lib@1.2.0');
     expect(tagged.atom.entries![0]!.categories!.map((c) => c.term)).toEqual(['feedtag', 'zeta']);
@@ -120,7 +138,7 @@ describe('every public list, both formats, items as created', () => {
     expect((await both('v/@scope/never-named')).ids).toEqual([]);
   });
 
-  it('t: open tasks as GET /v1/tasks lists them; s/<slug>: the space\'s tasks', async () => {
+  it("t: open tasks as GET /v1/tasks lists them; s/<slug>: the space's tasks", async () => {
     const board = (await (await get(s, '/v1/tasks', null, { accept: 'application/json' })).json()) as { rows: Array<{ id: string }> };
     const f = await both('t');
     expect(f.ids).toEqual(board.rows.map((r) => t(r.id)));
@@ -128,7 +146,7 @@ describe('every public list, both formats, items as created', () => {
     expect((await both('s/feedspace')).ids).toEqual([t(ids.t2!)]);
   });
 
-  it('a/<id>: an identity\'s fixes and posted tasks, newest first', async () => {
+  it("a/<id>: an identity's fixes and posted tasks, newest first", async () => {
     const f = await both(`a/${alice.id}`);
     expect(new Set(f.ids)).toEqual(new Set([k(ids.e1!), k(ids.e2!), t(ids.t1!), t(ids.t2!)]));
     const dates = f.json.items!.map((i) => Date.parse(String(i.date_published)));
@@ -180,7 +198,13 @@ describe('every public list, both formats, items as created', () => {
   });
 
   it('p: proposals, newest first, with their state; hostile titles stay text', async () => {
-    const r = await post(s, '/v1/p', alice, { kind: 'feature', title: 'Feeds for <b>proposals</b>', body: 'So agents can follow governance.' }, { accept: 'application/json' });
+    const r = await post(
+      s,
+      '/v1/p',
+      alice,
+      { kind: 'feature', title: 'Feeds for <b>proposals</b>', body: 'So agents can follow governance.' },
+      { accept: 'application/json' },
+    );
     expect(r.status, await r.clone().text()).toBe(201);
     const id = ((await r.json()) as { id: string }).id;
     const f = await both('p');
@@ -298,8 +322,18 @@ describe('n and since at their edges', () => {
   beforeAll(async () => {
     // 55 entries one second apart, tagged bulk (newest is i = 54).
     const rows: NewEntry[] = Array.from({ length: 55 }, (_, i) => ({
-      id: `kbulk${String(i).padStart(4, '0')}`, sig: `bulk:sig:${i}`, h: `${i}`.padStart(64, '0'), title: `Bulk entry ${i}`, error: `BulkError ${i}`,
-      fix: `fix number ${i}`, eco: 'npm', cls: 'bulkerror', tags: ['bulk'], libs: [], author: bob.id, created: T0 + i * 1000,
+      id: `kbulk${String(i).padStart(4, '0')}`,
+      sig: `bulk:sig:${i}`,
+      h: `${i}`.padStart(64, '0'),
+      title: `Bulk entry ${i}`,
+      error: `BulkError ${i}`,
+      fix: `fix number ${i}`,
+      eco: 'npm',
+      cls: 'bulkerror',
+      tags: ['bulk'],
+      libs: [],
+      author: bob.id,
+      created: T0 + i * 1000,
     }));
     expect(await s.core.store.kb.insertMany(rows)).toBe(55);
     bulk = rows.map((r) => k(r.id)).reverse();
@@ -326,7 +360,16 @@ describe('n and since at their edges', () => {
     expect((await both('kb/bulk', `?since=${iso(T0)}&n=50`)).ids).toEqual(bulk.slice(0, 50));
     expect((await both('kb/bulk', '?since=2030-01-01T00:00:00Z')).ids).toEqual([]);
     expect((await both('log', '?since=2030-01-01T00:00:00Z')).ids).toEqual([]);
-    for (const since of ['yesterday', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-11-24', '2026-11-24T25:00:00Z', '2026-11-24T12:00:00', '1700000000', '']) {
+    for (const since of [
+      'yesterday',
+      '2026-13-01T00:00:00Z',
+      '2026-02-30T00:00:00Z',
+      '2026-11-24',
+      '2026-11-24T25:00:00Z',
+      '2026-11-24T12:00:00',
+      '1700000000',
+      '',
+    ]) {
       const r = await get(s, `/f/kb/bulk.json?since=${encodeURIComponent(since)}`);
       expect(r.status, since).toBe(400);
       expect(await r.text()).toBe('err bad since: an RFC 3339 date-time, e.g. 2026-11-24T12:00:00Z\n');
@@ -336,13 +379,31 @@ describe('n and since at their edges', () => {
 
 describe('names', () => {
   it('unknown feeds are 404; malformed names are 400', async () => {
-    for (const path of ['/f/nope.json', '/f/nope.atom', '/f/kb.xml', '/f/kb', '/f/t/extra.json', '/f/a.json', `/f/a/a0zzzz.json`, '/f/s/no-such-space.atom', '/f/ch/x.json', '/f/__proto__.json', '/f/constructor.atom']) {
+    for (const path of [
+      '/f/nope.json',
+      '/f/nope.atom',
+      '/f/kb.xml',
+      '/f/kb',
+      '/f/t/extra.json',
+      '/f/a.json',
+      `/f/a/a0zzzz.json`,
+      '/f/s/no-such-space.atom',
+      '/f/ch/x.json',
+      '/f/__proto__.json',
+      '/f/constructor.atom',
+    ]) {
       const r = await get(s, path);
       expect(r.status, path).toBe(404);
       expect(await r.text()).toBe('err notfound no feed\n');
     }
     for (const name of ['kb/', 'kb/Bad Tag', 'a/zz', 's/-x', 'v/%20', 'ps/bad topic!', `q/${'x'.repeat(511)}`, 'q/x']) {
-      const r = await get(s, `/f/${name.split('/').map((p, i) => (i === 0 ? p : encodeURIComponent(p))).join('/')}.json`);
+      const r = await get(
+        s,
+        `/f/${name
+          .split('/')
+          .map((p, i) => (i === 0 ? p : encodeURIComponent(p)))
+          .join('/')}.json`,
+      );
       expect(r.status, name).toBe(400);
       expect(await r.text()).toMatch(/^err bad feed name: /);
     }

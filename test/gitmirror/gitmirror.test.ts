@@ -21,7 +21,14 @@ let netSeq = 0;
 /** A fresh network per use (the server trusts X-Forwarded-For here), so quotas of one test do not touch another. */
 const newNet = () => `10.77.${++netSeq}.9`;
 
-const GIT_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
+const GIT_ENV = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: '/nonexistent',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_TERMINAL_PROMPT: '0',
+  LC_ALL: 'C',
+};
 
 async function git(args: string[], cwd = work, net = newNet()): Promise<{ stdout: string; stderr: string }> {
   return run('git', ['-c', `http.extraHeader=X-Forwarded-For: ${net}`, ...args], { cwd, env: GIT_ENV, maxBuffer: 64 << 20 });
@@ -41,7 +48,13 @@ async function addEntry(n: number): Promise<string> {
   const r = await fetch(`${s.url}/k`, {
     method: 'POST',
     headers: { authorization: `Bearer ${who.token}`, 'content-type': 'application/json', 'x-forwarded-for': '10.70.0.1' },
-    body: JSON.stringify({ error, fix: `Realign gadget ${n} with \`\`\`gadgetctl align\`\`\` then restart.`, eco: 'pypi', libs: `gadget@${n}.0`, tags: ['mirror'] }),
+    body: JSON.stringify({
+      error,
+      fix: `Realign gadget ${n} with \`\`\`gadgetctl align\`\`\` then restart.`,
+      eco: 'pypi',
+      libs: `gadget@${n}.0`,
+      tags: ['mirror'],
+    }),
   });
   expect(r.status).toBe(201);
   return /^ok k\/(k[0-9a-z]+) /.exec(await r.text())![1]!;
@@ -69,7 +82,11 @@ async function treeIds(repo: string, rev: string): Promise<string[]> {
 
 const url = () => `${s.url}/git/kb.git`;
 const post = (body: Buffer | string, headers: Record<string, string> = {}) =>
-  fetch(`${url()}/git-upload-pack`, { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': 'application/x-git-upload-pack-request', 'x-forwarded-for': newNet(), ...headers } });
+  fetch(`${url()}/git-upload-pack`, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+    headers: { 'content-type': 'application/x-git-upload-pack-request', 'x-forwarded-for': newNet(), ...headers },
+  });
 /** A protocol v2 `ls-refs` request: a cheap, complete upload-pack round. */
 const LS_REFS = Buffer.from('0014command=ls-refs\n0001000bsymrefs0000');
 
@@ -169,14 +186,26 @@ describe('git mirror: clone, fetch, removal, history', () => {
     const adv = await fetch(`${url()}/info/refs?service=git-receive-pack`);
     expect(adv.status).toBe(403);
     expect(await adv.text()).toBe('err auth read-only mirror: push is refused\n');
-    const rp = await fetch(`${url()}/git-receive-pack`, { method: 'POST', body: '0000', headers: { 'content-type': 'application/x-git-receive-pack-request' } });
+    const rp = await fetch(`${url()}/git-receive-pack`, {
+      method: 'POST',
+      body: '0000',
+      headers: { 'content-type': 'application/x-git-receive-pack-request' },
+    });
     expect(rp.status).toBe(403);
   });
 });
 
 describe('git mirror: request rules', () => {
   it('anything but info/refs?service=git-upload-pack and the upload-pack POST is 404', async () => {
-    for (const path of ['/git/kb.git/info/refs', '/git/kb.git/info/refs?service=git-upload-packx', '/git/kb.git/info/refs?service=', '/git/kb.git/HEAD', '/git/kb.git/objects/info/packs', '/git/other.git/info/refs?service=git-upload-pack', '/git/kb.git/git-upload-pack']) {
+    for (const path of [
+      '/git/kb.git/info/refs',
+      '/git/kb.git/info/refs?service=git-upload-packx',
+      '/git/kb.git/info/refs?service=',
+      '/git/kb.git/HEAD',
+      '/git/kb.git/objects/info/packs',
+      '/git/other.git/info/refs?service=git-upload-pack',
+      '/git/kb.git/git-upload-pack',
+    ]) {
       const r = await fetch(`${s.url}${path}`);
       expect(r.status, path).toBe(404);
       expect(await r.text(), path).toMatch(/^err notfound /);
@@ -267,10 +296,19 @@ describe('git mirror: the daily tarball', () => {
     const file = join(work, 'kb.tar.gz');
     writeFileSync(file, body);
     const { stdout } = await run('tar', ['-tzf', file]);
-    const listed = stdout.split('\n').filter((p) => p && !p.endsWith('/')).sort();
+    const listed = stdout
+      .split('\n')
+      .filter((p) => p && !p.endsWith('/'))
+      .sort();
     const commit = r.headers.get('x-git-commit')!;
     const { stdout: tree } = await git(['ls-tree', '-r', '--name-only', commit], join(work, 'two'));
-    expect(listed).toEqual(tree.trim().split('\n').map((p) => `kb/${p}`).sort());
+    expect(listed).toEqual(
+      tree
+        .trim()
+        .split('\n')
+        .map((p) => `kb/${p}`)
+        .sort(),
+    );
     expect(listed).toContain('kb/LICENSE');
     expect(listed.length).toBeGreaterThan(2);
     const h = await fetch(`${s.url}/git/kb.tar.gz`, { method: 'HEAD' });

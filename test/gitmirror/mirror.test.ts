@@ -116,7 +116,19 @@ function memoryRepo() {
 }
 
 const entry = (id: string, o: Partial<KbEntry> = {}) => ({
-  id, sig: `py:E:${id}`, h: id.padEnd(64, '0'), title: `t ${id}`, error: `E: ${id}`, fix: `fix ${id}`, eco: 'pypi', cls: 'E', tags: ['a'], libs: [{ name: 'x', ver: '1' }], author: 'a000001', created: clock, ...o,
+  id,
+  sig: `py:E:${id}`,
+  h: id.padEnd(64, '0'),
+  title: `t ${id}`,
+  error: `E: ${id}`,
+  fix: `fix ${id}`,
+  eco: 'pypi',
+  cls: 'E',
+  tags: ['a'],
+  libs: [{ name: 'x', ver: '1' }],
+  author: 'a000001',
+  created: clock,
+  ...o,
 });
 
 describe('GitMirror', () => {
@@ -173,7 +185,7 @@ describe('GitMirror', () => {
 });
 
 describe('replicas: the history kept in the store', () => {
-  it('a second repository on the same store copies the first one\'s commits; commits made by either are served by both; of two passes on one parent one is kept', async () => {
+  it("a second repository on the same store copies the first one's commits; commits made by either are served by both; of two passes on one parent one is kept", async () => {
     await freshHistory();
     await store.kb.insertMany([entry('krepl01')]);
     const a = memoryRepo();
@@ -193,7 +205,7 @@ describe('replicas: the history kept in the store', () => {
     const second = await mb.sync();
     expect(second).toMatchObject({ written: 1, deleted: 0 });
     expect(b.commits).toHaveLength(1);
-    ;(await ma.serve('adv', '10.9.9.0/24', null, false)).kill();
+    (await ma.serve('adv', '10.9.9.0/24', null, false)).kill();
     expect(await a.repo.head()).toMatchObject({ commit: second.commit });
     expect((await ma.sync()).commit).toBeNull(); // nothing left to commit: A has B's tree
     // Both pass on the same parent: the first recorded wins, the other drops its commit and takes it.
@@ -246,7 +258,25 @@ describe('rendering', () => {
     expect(fenced('a ``` b')).toBe('````text\na ``` b\n````');
     expect(fenced('plain')).toBe('```text\nplain\n```');
     expect(mdText('<script>x</script> [l](http://e) # h\nnext')).toBe('&lt;script&gt;x&lt;/script&gt; \\[l\\](http://e) \\# h next');
-    const md = renderEntry({ ...entry('kzzzz01', { title: '<img src=x onerror=alert(1)>', fix: '```\n# not a heading\n```' }), n: 1, ch: '', updated: 0, confirms: 3, fails: 1, hits: 9, changes: 0, w_worked: 3, w_changes: 0, w_failed: 1, principals: 4, disputed: false, disputed_at: 0 }, 'http://commons.test');
+    const md = renderEntry(
+      {
+        ...entry('kzzzz01', { title: '<img src=x onerror=alert(1)>', fix: '```\n# not a heading\n```' }),
+        n: 1,
+        ch: '',
+        updated: 0,
+        confirms: 3,
+        fails: 1,
+        hits: 9,
+        changes: 0,
+        w_worked: 3,
+        w_changes: 0,
+        w_failed: 1,
+        principals: 4,
+        disputed: false,
+        disputed_at: 0,
+      },
+      'http://commons.test',
+    );
     expect(md.split('\n')[0]).toBe('# &lt;img src=x onerror=alert(1)&gt;');
     expect(md).toContain('````text\n```\n# not a heading\n```\n````');
     expect(md).not.toMatch(/confirms|hits/); // counters that move on every vote stay out of the file

@@ -39,14 +39,30 @@ describe('gitMirrorRepo', () => {
 
   it('commits files with their blob ids; nothing to commit writes nothing', async () => {
     expect(await repo.commit(null, from([]), meta(1_000_000))).toBeNull();
-    first = (await repo.commit(null, from([{ path: 'README.md', content: b('r\n') }, { path: 'entries/01/k01.md', content: b('one\n') }]), meta(1_700_000_000_000, 'first')))!;
+    first = (await repo.commit(
+      null,
+      from([
+        { path: 'README.md', content: b('r\n') },
+        { path: 'entries/01/k01.md', content: b('one\n') },
+      ]),
+      meta(1_700_000_000_000, 'first'),
+    ))!;
     expect(first).toMatch(/^[0-9a-f]{40}$/);
     expect(await repo.head()).toEqual({ commit: first, time: 1_700_000_000_000 });
-    expect(await repo.files()).toEqual(new Map([['README.md', blobId(b('r\n'))], ['entries/01/k01.md', blobId(b('one\n'))]]));
+    expect(await repo.files()).toEqual(
+      new Map([
+        ['README.md', blobId(b('r\n'))],
+        ['entries/01/k01.md', blobId(b('one\n'))],
+      ]),
+    );
   });
 
   it('the next commit writes and deletes on top of its parent; a stale parent is refused', async () => {
-    const second = (await repo.commit(first, from([{ path: 'entries/01/k01.md' }, { path: 'entries/02/k02.md', content: b('two\n') }]), meta(1_700_000_100_000)))!;
+    const second = (await repo.commit(
+      first,
+      from([{ path: 'entries/01/k01.md' }, { path: 'entries/02/k02.md', content: b('two\n') }]),
+      meta(1_700_000_100_000),
+    ))!;
     expect([...(await repo.files()).keys()].sort()).toEqual(['README.md', 'entries/02/k02.md']);
     const { stdout } = await run('git', ['--git-dir', join(root, 'kb.git'), 'rev-parse', `${second}^`]);
     expect(stdout.trim()).toBe(first);
@@ -71,7 +87,12 @@ describe('gitMirrorRepo', () => {
     expect(readdirSync(join(root, 'snapshots'))).toHaveLength(1);
     const file = join(root, 'snapshots', readdirSync(join(root, 'snapshots'))[0]!);
     const { stdout } = await run('tar', ['-tzf', file]);
-    expect(stdout.split('\n').filter((l) => !l.endsWith('/') && l).sort()).toEqual(['kb/README.md', 'kb/entries/02/k02.md']);
+    expect(
+      stdout
+        .split('\n')
+        .filter((l) => !l.endsWith('/') && l)
+        .sort(),
+    ).toEqual(['kb/README.md', 'kb/entries/02/k02.md']);
   });
 
   it('an upload-pack past its time limit is killed; one within it ends with 0', async () => {

@@ -35,7 +35,10 @@ describe('governance on every face', () => {
   });
 
   it('MCP lists the agent tools (not the operator ones), files and supports a proposal', async () => {
-    const tools = await expectTools(s, ['gov.propose', 'gov.support', 'gov.list', 'gov.get', 'gov.patch', 'gov.rules', 'gov.stats', 'sys.status', 'st.get'].map((n) => opByName(n)!));
+    const tools = await expectTools(
+      s,
+      ['gov.propose', 'gov.support', 'gov.list', 'gov.get', 'gov.patch', 'gov.rules', 'gov.stats', 'sys.status', 'st.get'].map((n) => opByName(n)!),
+    );
     for (const n of ['admin_decide', 'admin_notices', 'admin_checkq']) expect(tools.has(n)).toBe(false);
     const a = await agent(s);
     const b = await agent(s);

@@ -42,7 +42,12 @@ async function kbEntry(): Promise<string> {
     token: who.token,
     ip,
     accept: 'application/json',
-    json: { error: `Error: Cannot find module 'pkg-${Math.random().toString(36).slice(2, 8)}'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1145:15)`, fix: 'npm install the missing package and retry', eco: 'npm', title: 'Cannot find module' },
+    json: {
+      error: `Error: Cannot find module 'pkg-${Math.random().toString(36).slice(2, 8)}'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1145:15)`,
+      fix: 'npm install the missing package and retry',
+      eco: 'npm',
+      title: 'Cannot find module',
+    },
   });
   expect(r.status, r.text).toBe(201);
   return JSON.parse(r.text).id;
@@ -161,8 +166,18 @@ describe('effects and decisions', () => {
     // Tombstoned for the exports (mirrors of earlier exports drop it too).
     expect(sql(s, "SELECT reason FROM export_tombstones WHERE kind = 'kb' AND id = ?", id)).toEqual([{ reason: 'notice' }]);
     const row = JSON.parse((await call('GET', `/admin/notices?id=${n}&f=json`, { token: tok().poll })).text).rows[0];
-    expect(row).toMatchObject({ id: n, state: 'upheld', ref: `kb:${id}`, category: 'illicit', email: 'person@example.org', good_faith: true, decided_by: 'admin' });
-    expect(Object.keys(row).sort()).toEqual(['category', 'created', 'decided_at', 'decided_by', 'email', 'good_faith', 'id', 'net', 'note', 'reason', 'ref', 'sgroup', 'state', 'url'].sort());
+    expect(row).toMatchObject({
+      id: n,
+      state: 'upheld',
+      ref: `kb:${id}`,
+      category: 'illicit',
+      email: 'person@example.org',
+      good_faith: true,
+      decided_by: 'admin',
+    });
+    expect(Object.keys(row).sort()).toEqual(
+      ['category', 'created', 'decided_at', 'decided_by', 'email', 'good_faith', 'id', 'net', 'note', 'reason', 'ref', 'sgroup', 'state', 'url'].sort(),
+    );
   });
 
   it('other categories count as reports of weight 1.0: the third hides the entry; reversing one restores it', async () => {
@@ -200,7 +215,12 @@ describe('effects and decisions', () => {
     // One item per filing (open); a decision is an update of its status.
     const filed = evs.filter((e) => (e.payload as { status: string }).status === 'open');
     expect(filed).toHaveLength(n);
-    expect(filed[0]!.payload).toMatchObject({ ref: expect.stringMatching(/^n[0-9a-z]{8}$/), title: expect.stringContaining(' notice ('), url: expect.stringContaining('/admin/notices?id=n'), groups: 1 });
+    expect(filed[0]!.payload).toMatchObject({
+      ref: expect.stringMatching(/^n[0-9a-z]{8}$/),
+      title: expect.stringContaining(' notice ('),
+      url: expect.stringContaining('/admin/notices?id=n'),
+      groups: 1,
+    });
     const decided = sql<{ c: number }>(s, 'SELECT count(*) AS c FROM gov_notices WHERE decided_at IS NOT NULL')[0]!.c;
     expect(evs.filter((e) => ['upheld', 'reversed'].includes((e.payload as { status: string }).status))).toHaveLength(decided);
   });

@@ -21,14 +21,19 @@ beforeAll(async () => {
 afterAll(async () => s.stop());
 
 async function file(o: Record<string, unknown> = {}, who = author, ip = authorIp): Promise<string> {
-  const r = await call('POST', '/v1/p', { token: who.token, ip, json: { kind: 'feature', title: 'A feature worth having', body: 'Because agents need it.', ...o } });
+  const r = await call('POST', '/v1/p', {
+    token: who.token,
+    ip,
+    json: { kind: 'feature', title: 'A feature worth having', body: 'Because agents need it.', ...o },
+  });
   expect(r.status, r.text).toBe(201);
   const m = /^ok proposal (p[0-9a-z]{6}) open/.exec(r.text);
   expect(m, r.text).not.toBeNull();
   return m![1]!;
 }
 
-const decide = (id: string, decision: string, token = admin, extra: Record<string, unknown> = {}) => call('POST', '/admin/decide', { token, json: { id, decision, ...extra } });
+const decide = (id: string, decision: string, token = admin, extra: Record<string, unknown> = {}) =>
+  call('POST', '/admin/decide', { token, json: { id, decision, ...extra } });
 
 /** Drives a fresh proposal into `state` through the real routes. */
 async function inState(state: string): Promise<string> {
@@ -164,7 +169,15 @@ describe('inbox events', () => {
   it('filing publishes inbox.proposal and a patch publishes inbox.check', async () => {
     const id = await file({ kind: 'fix', title: 'Inbox me', patch: '+x\n' });
     const props = await s.core.store.events.read('inbox.proposal', 0, 10_000);
-    expect(props.map((e) => e.payload)).toContainEqual({ ref: id, scope: 'fix', title: 'new: Inbox me', support_w: 0, groups: 0, url: `http://commons.test/v1/p/${id}`, status: 'open' });
+    expect(props.map((e) => e.payload)).toContainEqual({
+      ref: id,
+      scope: 'fix',
+      title: 'new: Inbox me',
+      support_w: 0,
+      groups: 0,
+      url: `http://commons.test/v1/p/${id}`,
+      status: 'open',
+    });
     const checks = await s.core.store.events.read('inbox.check', 0, 10_000);
     expect(checks.map((e) => (e.payload as { ref: string }).ref)).toContain(id);
   });
@@ -202,7 +215,14 @@ describe('support, weights and capture metrics', () => {
 
     const st = JSON.parse((await c('GET', '/gov/stats.json')).text);
     // Raw weights 3 + 3 + 0.25 = 6.25: the top root holds 3/6.25, the top network (a and b) 6/6.25.
-    expect(st).toMatchObject({ supports: 3, weight: 6.25, roots: 3, nets: 2, root_share: { top1: 0.48, top3: 1, top10: 1 }, net_share: { top1: 0.96, top3: 1, top10: 1 } });
+    expect(st).toMatchObject({
+      supports: 3,
+      weight: 6.25,
+      roots: 3,
+      nets: 2,
+      root_share: { top1: 0.48, top3: 1, top10: 1 },
+      net_share: { top1: 0.96, top3: 1, top10: 1 },
+    });
     expect(st.top_nets[0]).toEqual({ net: '203.0.113.0/24', w: 6 });
     expect(st.proposals.open).toBe(1);
     const txt = (await c('GET', '/gov/stats')).text;
@@ -238,14 +258,26 @@ describe('support, weights and capture metrics', () => {
     const before = (await c('GET', '/llms.txt')).text;
     expect(before).toContain('## Norms\n- Confirm a fix that worked');
     const w = await identity(t, '192.0.2.50');
-    const bad = await c('POST', '/v1/p', { token: w.token, ip: '192.0.2.50', json: { kind: 'llms', section: 'norms', title: 'Norms', body: '## Heading injection' } });
+    const bad = await c('POST', '/v1/p', {
+      token: w.token,
+      ip: '192.0.2.50',
+      json: { kind: 'llms', section: 'norms', title: 'Norms', body: '## Heading injection' },
+    });
     expect(bad.status).toBe(400);
-    expect((await c('POST', '/v1/p', { token: w.token, ip: '192.0.2.50', json: { kind: 'llms', section: 'nope', title: 'Norms', body: '- x' } })).status).toBe(400);
-    const r = await c('POST', '/v1/p', { token: w.token, ip: '192.0.2.50', json: { kind: 'llms', section: 'norms', title: 'Kinder norms', body: '- Be kind to other agents.\n- Confirm what worked.' } });
+    expect((await c('POST', '/v1/p', { token: w.token, ip: '192.0.2.50', json: { kind: 'llms', section: 'nope', title: 'Norms', body: '- x' } })).status).toBe(
+      400,
+    );
+    const r = await c('POST', '/v1/p', {
+      token: w.token,
+      ip: '192.0.2.50',
+      json: { kind: 'llms', section: 'norms', title: 'Kinder norms', body: '- Be kind to other agents.\n- Confirm what worked.' },
+    });
     const id = /^ok proposal (p[0-9a-z]{6})/.exec(r.text)![1]!;
     const x = await identity(t, '100.64.1.1', 3);
     const y = await identity(t, '100.65.1.1', 3);
-    expect((await c('POST', `/v1/p/${id}/support`, { token: x.token, ip: '100.64.1.1' })).text.split('\n')[0]).toBe(`ok support ${id} weight=3 total=3 groups=1`);
+    expect((await c('POST', `/v1/p/${id}/support`, { token: x.token, ip: '100.64.1.1' })).text.split('\n')[0]).toBe(
+      `ok support ${id} weight=3 total=3 groups=1`,
+    );
     const adopt = await c('POST', `/v1/p/${id}/support`, { token: y.token, ip: '100.65.1.1' });
     expect(adopt.text.split('\n')[0]).toBe(`ok support ${id} weight=3 total=6 groups=2 adopted rev=2`);
     const now = await c('GET', '/llms.txt');

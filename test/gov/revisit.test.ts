@@ -38,9 +38,9 @@ describe('later', () => {
     expect(await inboxed()).toEqual(['new: Later please']);
     expect((await events()).at(-1)).toEqual({ ref: id, status: 'decided' });
     t += 7 * DAY - 1;
-    expect((await run('gov.get', { id }, ''))).toMatchObject({ state: 'later' });
+    expect(await run('gov.get', { id }, '')).toMatchObject({ state: 'later' });
     t += 1;
-    expect((await run('gov.get', { id }, ''))).toMatchObject({ state: 'open', revisit: null });
+    expect(await run('gov.get', { id }, '')).toMatchObject({ state: 'open', revisit: null });
     expect(await inboxed()).toEqual(['new: Later please', 'revisit: Later please']);
     expect((await events()).at(-1)).toMatchObject({ ref: id, status: 'open', scope: 'feature' });
     // Reopened once: reading again does not re-inbox it.

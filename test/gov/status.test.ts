@@ -18,7 +18,9 @@ describe('/status and /st', () => {
     const t = (await call('GET', '/status')).text;
     expect(t).toMatch(/^status at=\S+Z shed=0 frozen=- maintenance_until=-\n/);
     expect(t).toContain('st api operational\n');
-    expect((await call('GET', '/st/drops')).text).toBe('st drops operational\nwhy: no freeze, maintenance or shedding\nannouncements: 0 (GET /status)\nnext: GET /f/st/drops.atom\n');
+    expect((await call('GET', '/st/drops')).text).toBe(
+      'st drops operational\nwhy: no freeze, maintenance or shedding\nannouncements: 0 (GET /status)\nnext: GET /f/st/drops.atom\n',
+    );
   });
 
   it('shows a freeze and an announcement line; /st of the frozen kind says frozen', async () => {

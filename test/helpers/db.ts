@@ -23,5 +23,8 @@ export function makeL2(s: TestServer, w: Who): void {
 
 /** Every byte of the database files (main, WAL, shared memory). */
 export function dbBytes(dir: string): Buffer[] {
-  return ['commons.db', 'commons.db-wal', 'commons.db-shm'].map((f) => join(dir, f)).filter(existsSync).map((f) => readFileSync(f));
+  return ['commons.db', 'commons.db-wal', 'commons.db-shm']
+    .map((f) => join(dir, f))
+    .filter(existsSync)
+    .map((f) => readFileSync(f));
 }

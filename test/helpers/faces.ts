@@ -6,7 +6,12 @@ import type { Who } from './http.js';
 import { hints, mcp } from './mcp.js';
 import type { TestServer } from './server.js';
 
-export type OpenApiOp = { 'x-cx-op': string; 'x-cx-auth': string; parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, unknown> } };
+export type OpenApiOp = {
+  'x-cx-op': string;
+  'x-cx-auth': string;
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, unknown> };
+};
 export type OpenApi = { paths: Record<string, Record<string, OpenApiOp>> };
 
 export async function openapi(s: TestServer): Promise<OpenApi> {
@@ -15,7 +20,9 @@ export async function openapi(s: TestServer): Promise<OpenApi> {
 
 /** Every operation's REST route is listed in OpenAPI under its declared method and path. */
 export function expectDocumented(doc: OpenApi, ops: readonly Operation[]): void {
-  const listed = new Map(Object.entries(doc.paths).flatMap(([p, ms]) => Object.entries(ms).map(([m, o]) => [o['x-cx-op'], `${m.toUpperCase()} ${p}`] as const)));
+  const listed = new Map(
+    Object.entries(doc.paths).flatMap(([p, ms]) => Object.entries(ms).map(([m, o]) => [o['x-cx-op'], `${m.toUpperCase()} ${p}`] as const)),
+  );
   for (const op of ops) expect(listed.get(op.name), op.name).toBe(`${op.rest!.method} ${op.rest!.path.replace(/:(\w+)/g, '{$1}')}`);
 }
 
@@ -49,7 +56,13 @@ export type SkillResult = {
 
 let n = 0;
 /** One blocking A2A 0.3 message/send carrying a skill call, as `who` (or anonymous) from `net`. */
-export async function skill(s: TestServer, who: Who | null, name: string, input: Record<string, unknown>, net = who?.net ?? '10.251.0.1'): Promise<SkillResult> {
+export async function skill(
+  s: TestServer,
+  who: Who | null,
+  name: string,
+  input: Record<string, unknown>,
+  net = who?.net ?? '10.251.0.1',
+): Promise<SkillResult> {
   const res = await fetch(`${s.url}/a2a`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': net, ...(who ? { authorization: `Bearer ${who.token}` } : {}) },
@@ -57,7 +70,10 @@ export async function skill(s: TestServer, who: Who | null, name: string, input:
       jsonrpc: '2.0',
       id: ++n,
       method: 'message/send',
-      params: { message: { kind: 'message', messageId: `skill-${n}-${Math.random()}`, role: 'user', parts: [{ kind: 'data', data: { skill: name, input } }] }, configuration: { blocking: true } },
+      params: {
+        message: { kind: 'message', messageId: `skill-${n}-${Math.random()}`, role: 'user', parts: [{ kind: 'data', data: { skill: name, input } }] },
+        configuration: { blocking: true },
+      },
     }),
   });
   expect(res.status).toBe(200);

@@ -30,11 +30,16 @@ export function headers(who?: Who | null, json = false): Record<string, string> 
   };
 }
 
-export const get = (s: TestServer, path: string, who?: Who | null, extra: Record<string, string> = {}) => fetch(`${s.url}${path}`, { headers: { ...headers(who), ...extra } });
+export const get = (s: TestServer, path: string, who?: Who | null, extra: Record<string, string> = {}) =>
+  fetch(`${s.url}${path}`, { headers: { ...headers(who), ...extra } });
 
 /** POST with a JSON body (or none: action routes take no body). */
 export const post = (s: TestServer, path: string, who?: Who | null, body?: unknown, extra: Record<string, string> = {}) =>
-  fetch(`${s.url}${path}`, { method: 'POST', headers: { ...headers(who, body !== undefined), ...extra }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${s.url}${path}`, {
+    method: 'POST',
+    headers: { ...headers(who, body !== undefined), ...extra },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 /** The body text without its final newline. */
 export async function line(r: Response): Promise<string> {

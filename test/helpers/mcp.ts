@@ -17,8 +17,12 @@ export interface McpClient {
 export async function mcp(s: TestServer, as?: Who | null, net = as?.net ?? newNet(), toolsets?: string): Promise<McpClient> {
   const client = new Client({ name: 'commons-test', version: '1.0.0' });
   const headers: Record<string, string> = as ? { authorization: `Bearer ${as.token}` } : {};
-  const f: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), 'x-forwarded-for': net } });
-  const transport = new StreamableHTTPClientTransport(new URL(`${s.url}/mcp${toolsets ? `?toolsets=${toolsets}` : ''}`), { requestInit: { headers }, fetch: f });
+  const f: typeof fetch = (input, init) =>
+    fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), 'x-forwarded-for': net } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${s.url}/mcp${toolsets ? `?toolsets=${toolsets}` : ''}`), {
+    requestInit: { headers },
+    fetch: f,
+  });
   await client.connect(transport);
   return {
     client,

@@ -31,7 +31,15 @@ export async function replica(db: SharedDb, env: Record<string, string>): Promis
 
 async function startIn(dir: string, db: SharedDb, env: Record<string, string>): Promise<Running & { dir: string }> {
   const config = loadConfig({
-    CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', CX_SEED: '0', CX_GIT_MIRROR: '0', CX_TRUST_PROXY: '1',
+    CX_DATA: dir,
+    PORT: '0',
+    CATALOG_PORT: '0',
+    HOST: '127.0.0.1',
+    CX_POW_BITS: '8',
+    CX_BASE_URL: 'http://commons.test',
+    CX_SEED: '0',
+    CX_GIT_MIRROR: '0',
+    CX_TRUST_PROXY: '1',
     // CX_SHED=0: measured shedding (per process, tested on its own) answers 503 busy when two servers,
     // PGlite and git share this machine's two cores with other work.
     CX_SHED: '0',

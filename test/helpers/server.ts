@@ -33,7 +33,10 @@ export async function start(env: Record<string, string> = {}, opts: { dir?: stri
 
 /** A real registration: fetch a challenge, solve the PoW, register. */
 export async function register(url: string, name?: string, headers: Record<string, string> = {}): Promise<{ id: string; token: string }> {
-  const c = (await (await fetch(`${url}/v1/challenge?for=reg`, { method: 'POST', headers: { accept: 'application/json', ...headers } })).json()) as { challenge: string; bits: number };
+  const c = (await (await fetch(`${url}/v1/challenge?for=reg`, { method: 'POST', headers: { accept: 'application/json', ...headers } })).json()) as {
+    challenge: string;
+    bits: number;
+  };
   const body = new URLSearchParams({ pow: solve(c.challenge, c.bits), ...(name ? { name } : {}) });
   const res = await fetch(`${url}/v1/register`, { method: 'POST', body, headers: { accept: 'application/json', ...headers } });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);

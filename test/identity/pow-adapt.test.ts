@@ -22,8 +22,13 @@ type Ch = { challenge: string; bits: number; for: string };
 const challenge = async (net: string, p: 'reg' | 'w' = 'reg'): Promise<Ch> =>
   (await (await fetch(`${s.url}/v1/challenge?for=${p}`, { method: 'POST', headers: { accept: 'application/json', 'x-forwarded-for': net } })).json()) as Ch;
 const limits = async (net: string) =>
-  ((await (await fetch(`${s.url}/limits.json`, { headers: { 'x-forwarded-for': net } })).json()) as { pow: { reg_bits: number; w_bits: number; reg_bits_min: number; reg_bits_max: number; regs: number; regs_net: number } }).pow;
-const registerWith = (net: string, pow: string) => fetch(`${s.url}/v1/register`, { method: 'POST', headers: { 'x-forwarded-for': net, 'content-type': 'application/json' }, body: JSON.stringify({ pow }) });
+  (
+    (await (await fetch(`${s.url}/limits.json`, { headers: { 'x-forwarded-for': net } })).json()) as {
+      pow: { reg_bits: number; w_bits: number; reg_bits_min: number; reg_bits_max: number; regs: number; regs_net: number };
+    }
+  ).pow;
+const registerWith = (net: string, pow: string) =>
+  fetch(`${s.url}/v1/register`, { method: 'POST', headers: { 'x-forwarded-for': net, 'content-type': 'application/json' }, body: JSON.stringify({ pow }) });
 async function registerFrom(net: string): Promise<void> {
   const c = await challenge(net);
   const r = await registerWith(net, solve(c.challenge, c.bits));
@@ -61,7 +66,9 @@ describe('adaptive PoW', () => {
     const l = await limits(flood);
     expect(l).toMatchObject({ reg_bits_min: 8, reg_bits_max: 8 + limit('pow.extra_max') });
     // /limits text states the live figure on its first line.
-    expect(await (await fetch(`${s.url}/limits`, { headers: { 'x-forwarded-for': flood } })).text()).toMatch(/^limits pow_reg_bits=10 pow_w_bits=6 pow_ttl=600s\npow live: reg_bits=10 \(8-14\) /);
+    expect(await (await fetch(`${s.url}/limits`, { headers: { 'x-forwarded-for': flood } })).text()).toMatch(
+      /^limits pow_reg_bits=10 pow_w_bits=6 pow_ttl=600s\npow live: reg_bits=10 \(8-14\) /,
+    );
     // The check uses the bits a challenge was issued with: the early 8-bit one still registers ...
     expect((await registerWith(flood, exactly(early.challenge, 8))).status).toBe(201);
     // ... and a 10-bit challenge needs 10, whatever the difficulty when it is spent.
@@ -72,7 +79,7 @@ describe('adaptive PoW', () => {
     expect(await weak.text()).toBe('err pow too weak: 9 of 10 bits\n');
   });
 
-  it('a flood from many networks raises everyone\'s difficulty; it falls back after the window', async () => {
+  it("a flood from many networks raises everyone's difficulty; it falls back after the window", async () => {
     const global = limit('pow.calm_global');
     const before = (await limits(newNet())).regs;
     for (let i = before; i <= global; i++) await registerFrom(newNet());

@@ -78,7 +78,11 @@ describe('registration', () => {
     expect(j.lvl).toBe('L0');
     expect(j.token.startsWith('cx_')).toBe(true);
     const c2 = (await (await challenge()).json()) as { challenge: string; bits: number };
-    const res2 = await fetch(`${s.url}/v1/register`, { method: 'POST', headers: { 'content-type': 'application/json', ...xff() }, body: JSON.stringify({ pow: solve(c2.challenge, c2.bits) }) });
+    const res2 = await fetch(`${s.url}/v1/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...xff() },
+      body: JSON.stringify({ pow: solve(c2.challenge, c2.bits) }),
+    });
     expect(res2.status).toBe(201);
   });
 
@@ -102,7 +106,10 @@ describe('registration', () => {
     let other = '';
     for (let i = 0; ; i++) {
       const p = `${c.challenge}:x${i}`;
-      if (leadingZeroBits(createHash('sha256').update(p).digest()) >= c.bits) { other = p; break; }
+      if (leadingZeroBits(createHash('sha256').update(p).digest()) >= c.bits) {
+        other = p;
+        break;
+      }
     }
     const third = await postRegister({ pow: other });
     expect(await third.text()).toBe('err pow proof already spent\n');
@@ -110,7 +117,13 @@ describe('registration', () => {
 
   it('rejects an expired challenge', async () => {
     // A genuinely sealed challenge, issued by a clock eleven minutes in the past.
-    const past = new Pow(s.config.sealKey, s.config.powBits, { spend: async () => true, purgeExpired: async () => 0 }, () => Date.now() - 11 * 60_000, randomBytes);
+    const past = new Pow(
+      s.config.sealKey,
+      s.config.powBits,
+      { spend: async () => true, purgeExpired: async () => 0 },
+      () => Date.now() - 11 * 60_000,
+      randomBytes,
+    );
     const c = past.issue('reg');
     const res = await postRegister({ pow: solve(c.challenge, c.bits) });
     expect(res.status).toBe(400);
@@ -191,7 +204,10 @@ describe('quotas', () => {
       const limits = (await (await fetch(`${q.url}/limits.json`)).json()) as { quotas: { bucket: string; burst: number }[] };
       const burst = limits.quotas.find((b) => b.bucket === 'reg')!.burst;
       for (let i = 0; i < burst; i++) await register(q.url);
-      const c = (await (await fetch(`${q.url}/v1/challenge`, { method: 'POST', headers: { accept: 'application/json' } })).json()) as { challenge: string; bits: number };
+      const c = (await (await fetch(`${q.url}/v1/challenge`, { method: 'POST', headers: { accept: 'application/json' } })).json()) as {
+        challenge: string;
+        bits: number;
+      };
       const res = await fetch(`${q.url}/v1/register`, { method: 'POST', body: new URLSearchParams({ pow: solve(c.challenge, c.bits) }) });
       expect(res.status).toBe(429);
       expect(await res.text()).toMatch(/^err quota reg retry in \d+s\n$/);

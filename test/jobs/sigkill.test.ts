@@ -102,7 +102,10 @@ it('three worker processes leasing one queue at once: each job started and acked
   await Promise.all(kids.map((k) => k.exited));
   const starts = kids.flatMap((k) => k.starts);
   expect([...starts].sort()).toEqual([...ids].sort());
-  const acks = readFileSync(ackFile, 'utf8').trim().split('\n').map((l) => l.split(' ')[0]!);
+  const acks = readFileSync(ackFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(' ')[0]!);
   expect(acks.sort()).toEqual([...ids].sort());
   expect(await store.jobs.stats('sigkill')).toEqual({ ready: 0, delayed: 0, leased: 0, dead: 0 });
 });

@@ -61,7 +61,9 @@ it('a throw is a nack with the error message (dead at once with maxTries 1)', as
     { pollMs: 3_600_000 },
   );
   const id = await store.jobs.enqueue('f', null, { maxTries: 1 });
-  await vi.waitFor(async () => expect(await store.jobs.dead('f', 1)).toEqual([expect.objectContaining({ id, error: 'failed 1', tries: 1 })]), { timeout: 10_000 });
+  await vi.waitFor(async () => expect(await store.jobs.dead('f', 1)).toEqual([expect.objectContaining({ id, error: 'failed 1', tries: 1 })]), {
+    timeout: 10_000,
+  });
   await stop();
   expect(calls).toBe(1);
 });

@@ -24,11 +24,16 @@ afterAll(async () => {
 
 let net = 0;
 const ask = async (text: string) => {
-  const r = await fetch(`${s.url}/e?f=json`, { method: 'POST', body: text, headers: { 'content-type': 'text/plain', 'x-forwarded-for': `10.77.${net++ % 250}.1` } });
+  const r = await fetch(`${s.url}/e?f=json`, {
+    method: 'POST',
+    body: text,
+    headers: { 'content-type': 'text/plain', 'x-forwarded-for': `10.77.${net++ % 250}.1` },
+  });
   return { status: r.status, j: (r.status === 200 ? await r.json() : null) as Json };
 };
 /** The title of the entry whose fix the answer gives, or null when it gives none. */
-const fixOf = (a: { status: number; j: Json }) => (a.status === 200 && (a.j.match === 'exact' || a.j.match === 'near') ? (a.j.entries[0].title as string) : null);
+const fixOf = (a: { status: number; j: Json }) =>
+  a.status === 200 && (a.j.match === 'exact' || a.j.match === 'near') ? (a.j.entries[0].title as string) : null;
 /** Titles the answer names, in order (entries, or related). */
 const namedOf = (a: { status: number; j: Json }) => (a.status === 200 ? [...a.j.entries, ...a.j.related].map((e: Json) => e.title as string) : []);
 
@@ -42,7 +47,7 @@ describe('the cases the issue measured', () => {
     },
     {
       name: 'an LFS quota error is not the missing-object fix',
-      text: 'Downloading assets/model.bin (512 MB)\nError downloading object: assets/model.bin (4b1c9e2): Smudge error: Error downloading assets/model.bin: batch response: This repository is over its data quota. Account responsible for LFS bandwidth should purchase more data packs to restore access.\nerror: external filter \'git-lfs filter-process\' failed\nfatal: assets/model.bin: smudge filter lfs failed',
+      text: "Downloading assets/model.bin (512 MB)\nError downloading object: assets/model.bin (4b1c9e2): Smudge error: Error downloading assets/model.bin: batch response: This repository is over its data quota. Account responsible for LFS bandwidth should purchase more data packs to restore access.\nerror: external filter 'git-lfs filter-process' failed\nfatal: assets/model.bin: smudge filter lfs failed",
       right: 'Git LFS: This repository is over its data quota',
       wrong: 'Git LFS: Smudge error: Object does not exist on the server (404)',
     },
@@ -54,13 +59,13 @@ describe('the cases the issue measured', () => {
     },
     {
       name: "No module named 'x' is not the Python 3.12 imp fix",
-      text: "Traceback (most recent call last):\n  File \"/home/lee/tools/report.py\", line 3, in <module>\n    import tabulate\nModuleNotFoundError: No module named 'tabulate'",
+      text: 'Traceback (most recent call last):\n  File "/home/lee/tools/report.py", line 3, in <module>\n    import tabulate\nModuleNotFoundError: No module named \'tabulate\'',
       right: null,
       wrong: "Python 3.12: No module named 'imp'",
     },
     {
       name: "'type' object is not subscriptable is not the missing-await fix",
-      text: "Traceback (most recent call last):\n  File \"/srv/app/models.py\", line 12, in <module>\n    def load(ids: list[int]) -> dict[str, int]:\nTypeError: 'type' object is not subscriptable",
+      text: 'Traceback (most recent call last):\n  File "/srv/app/models.py", line 12, in <module>\n    def load(ids: list[int]) -> dict[str, int]:\nTypeError: \'type\' object is not subscriptable',
       // The KB holds this one now (2026-11-28): the right entry, or no fix; never the await fix.
       right: "TypeError: 'type' object is not subscriptable (list[int] on Python 3.8)",
       wrong: "TypeError: 'coroutine' object is not subscriptable (missing await)",
@@ -85,7 +90,10 @@ describe('one-line quotes of held entries are answered', () => {
   const quotes: Array<[string, RegExp]> = [
     ['npm ERR! code ERESOLVE', /ERESOLVE/],
     ['git@github.com: Permission denied (publickey).', /Permission denied \(publickey\)/],
-    ['ssl.SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1006)', /CERTIFICATE_VERIFY_FAILED/],
+    [
+      'ssl.SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1006)',
+      /CERTIFICATE_VERIFY_FAILED/,
+    ],
     ['OSError: [Errno 28] No space left on device', /No space left on device/],
     ['Got permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock', /Docker daemon socket/i],
     ["ImportError: cannot import name 'soft_unicode' from 'markupsafe' (/opt/venv/lib/python3.11/site-packages/markupsafe/__init__.py)", /soft_unicode/],
@@ -94,7 +102,11 @@ describe('one-line quotes of held entries are answered', () => {
     it(q.slice(0, 60), async () => {
       const a = await ask(q);
       expect(a.status).toBe(200);
-      expect(namedOf(a).slice(0, 3).some((t) => title.test(t))).toBe(true);
+      expect(
+        namedOf(a)
+          .slice(0, 3)
+          .some((t) => title.test(t)),
+      ).toBe(true);
     });
   }
 });
@@ -108,7 +120,7 @@ describe('key lines', () => {
       '[ERROR] Some problems were encountered while processing the POMs:',
       'FAILURE: Build failed with an exception.',
       'Error: Process completed with exit code 1.',
-      "make: *** [Makefile:12: build] Error 1",
+      'make: *** [Makefile:12: build] Error 1',
       "Unable to find image 'redis:7' locally",
       'user@box:~/proj$ npm test',
       'NAME                     READY   STATUS             RESTARTS   AGE',
@@ -116,19 +128,28 @@ describe('key lines', () => {
     ];
     for (const e of examples) expect(isWrapper(e), e).toBe(true);
     expect(WRAPPERS.length).toBeGreaterThanOrEqual(examples.length);
-    for (const e of ["ModuleNotFoundError: No module named 'x'", 'error[E0382]: borrow of moved value: `v`', " ! [rejected]        main -> main (non-fast-forward)"]) expect(isWrapper(e), e).toBe(false);
+    for (const e of [
+      "ModuleNotFoundError: No module named 'x'",
+      'error[E0382]: borrow of moved value: `v`',
+      ' ! [rejected]        main -> main (non-fast-forward)',
+    ])
+      expect(isWrapper(e), e).toBe(false);
   });
 
   it('log prefixes come off every line; the key lines are the error lines, the cause last in the log first', () => {
-    expect(unprefixed('2026-11-28T09:00:01.123Z npm ERR! code E404\n#12 0.532 ERROR: x\n[2026-11-28T09:00:02Z] fatal: y')).toBe('npm ERR! code E404\nERROR: x\nfatal: y');
-    const keys = keyLines("user@box:~/proj$ python3 run.py\nTraceback (most recent call last):\n  File \"run.py\", line 1, in <module>\n    import yaml\nModuleNotFoundError: No module named 'yaml'");
+    expect(unprefixed('2026-11-28T09:00:01.123Z npm ERR! code E404\n#12 0.532 ERROR: x\n[2026-11-28T09:00:02Z] fatal: y')).toBe(
+      'npm ERR! code E404\nERROR: x\nfatal: y',
+    );
+    const keys = keyLines(
+      'user@box:~/proj$ python3 run.py\nTraceback (most recent call last):\n  File "run.py", line 1, in <module>\n    import yaml\nModuleNotFoundError: No module named \'yaml\'',
+    );
     expect(keys[0]!.sig).toBe("py:ModuleNotFoundError: No module named 'yaml'");
   });
 });
 
 describe('every face names the same entries in the same order', () => {
   const texts = [
-    "Traceback (most recent call last):\n  File \"/home/u/app/x.py\", line 2, in <module>\n    import requests\nModuleNotFoundError: No module named 'requests'",
+    'Traceback (most recent call last):\n  File "/home/u/app/x.py", line 2, in <module>\n    import requests\nModuleNotFoundError: No module named \'requests\'',
     'ssh: connect to host backup.lan port 2222: Connection refused',
     "ModuleNotFoundError: No module named 'zzqgadgets'",
   ];
@@ -149,7 +170,12 @@ describe('every face names the same entries in the same order', () => {
       expect([...data.entries, ...data.related].map((e: Json) => e.id)).toEqual(ids);
       expect(data.match).toBe(rest.match);
       const brief = await (await fetch(`${s.url}/brief?q=${encodeURIComponent(text)}`)).text();
-      const kbSection = brief.split('\nkb:\n')[1]!.split('\n\n')[0]!.split('\n').filter((l) => l.startsWith('k/')).map((l) => l.slice(2).split(' ')[0]);
+      const kbSection = brief
+        .split('\nkb:\n')[1]!
+        .split('\n\n')[0]!
+        .split('\n')
+        .filter((l) => l.startsWith('k/'))
+        .map((l) => l.slice(2).split(' ')[0]);
       // The brief fits a token budget: it may show fewer, never others or in another order.
       const n = Math.min(ids.length, kbSection.length);
       expect(n).toBeGreaterThan(0);

@@ -29,7 +29,13 @@ const brief = async (q: string, env?: string) => {
   expect(r.status).toBe(200);
   const t = await r.text();
   const lines = t.split('\n');
-  const section = (name: string) => lines.slice(lines.indexOf(`${name}:`) + 1, lines.findIndex((l, i) => i > lines.indexOf(`${name}:`) && /^(kb|changes|digests|cache|wanted):$|^next: /.test(l))).filter((l) => l !== '-');
+  const section = (name: string) =>
+    lines
+      .slice(
+        lines.indexOf(`${name}:`) + 1,
+        lines.findIndex((l, i) => i > lines.indexOf(`${name}:`) && /^(kb|changes|digests|cache|wanted):$|^next: /.test(l)),
+      )
+      .filter((l) => l !== '-');
   return { t, kb: section('kb'), changes: section('changes'), digests: section('digests') };
 };
 

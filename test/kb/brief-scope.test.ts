@@ -20,7 +20,9 @@ beforeAll(async () => {
   expect((await add('ZzqCacheError: eviction leaks memory', 'zzqlib cache eviction leaks memory', 'zzqlib@2.1.0')).status).toBe(201);
   // Misses other agents made: one about the question, one not; both name a library in a path.
   const miss = (body: string) => fetch(`${s.url}/e`, { method: 'POST', body, headers: { 'content-type': 'text/plain' } });
-  expect((await miss('ZzqFrobError: frobnicator broke for bob@example.com\n    at run (/home/bob/app/node_modules/zzqsecretpkg/index.js:3:9)')).status).toBe(404);
+  expect((await miss('ZzqFrobError: frobnicator broke for bob@example.com\n    at run (/home/bob/app/node_modules/zzqsecretpkg/index.js:3:9)')).status).toBe(
+    404,
+  );
   expect((await miss('ZzqFluxError: quantum capacitor drained\n    at run (/home/eve/app/node_modules/zzqotherpkg/index.js:3:9)')).status).toBe(404);
   await new Promise((r) => setTimeout(r, 1100)); // briefs read the wanted list at most once a second
 });

@@ -35,7 +35,11 @@ describe('GET /brief', () => {
     const k = await fetch(`${s.url}/k`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ error: 'QuuxSpecialError: token <|endoftext|> leaked', fix: 'strip <|endoftext|> and <|im_start|> markers before sending', eco: 'pypi' }),
+      body: JSON.stringify({
+        error: 'QuuxSpecialError: token <|endoftext|> leaked',
+        fix: 'strip <|endoftext|> and <|im_start|> markers before sending',
+        eco: 'pypi',
+      }),
     });
     expect(k.status).toBe(201);
     const r = await brief({ q: 'QuuxSpecialError <|endoftext|> leaked', b: '600' }, tok);
@@ -101,7 +105,11 @@ describe('GET /brief', () => {
     const { createHash } = await import('node:crypto');
     const q = 'how do I pin numpy below 2 for this build';
     const key = createHash('sha256').update(q).digest('hex');
-    const put = await fetch(`${s.url}/v1/c/${key}?ns=team1`, { method: 'PUT', headers: { authorization: `Bearer ${tok}`, 'content-type': 'text/plain' }, body: 'pip install "numpy<2"' });
+    const put = await fetch(`${s.url}/v1/c/${key}?ns=team1`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${tok}`, 'content-type': 'text/plain' },
+      body: 'pip install "numpy<2"',
+    });
     expect(put.status).toBe(200);
     const t = await (await brief({ q, ns: 'team1', b: '600' }, tok)).text();
     expect(t).toContain(`cache:\nc/${key} ns=team1 by `);
@@ -128,7 +136,11 @@ describe('GET /brief', () => {
 describe('digests', () => {
   it('publish, read best of a version, line diff of a range, API set diff', async () => {
     const put = (ver: string, topic: string, lines: string) =>
-      fetch(`${s.url}/dg`, { method: 'POST', headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' }, body: JSON.stringify({ lib: 'zzlib', ver, topic, lines }) });
+      fetch(`${s.url}/dg`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ lib: 'zzlib', ver, topic, lines }),
+      });
     expect((await put('1.0.0', 'breaking', 'removed foo()\nrenamed bar to baz')).status).toBe(201);
     expect((await put('2.0.0', 'breaking', 'renamed bar to baz\ndropped Node 18')).status).toBe(201);
     expect((await put('1.0.0', 'api', 'foo\nbar\nqux')).status).toBe(201);

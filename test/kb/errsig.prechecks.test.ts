@@ -30,7 +30,8 @@ const lit = (body: string) =>
   );
 const L = String.raw`'((?:[^'\\\n]|\\.)*)'`;
 const needles = new Set<string>();
-for (const re of [new RegExp(String.raw`has\(J, ` + L, 'g'), new RegExp(String.raw`\.(?:indexOf|startsWith)\(` + L, 'g')]) for (const m of src.matchAll(re)) needles.add(lit(m[1]!));
+for (const re of [new RegExp(String.raw`has\(J, ` + L, 'g'), new RegExp(String.raw`\.(?:indexOf|startsWith)\(` + L, 'g')])
+  for (const m of src.matchAll(re)) needles.add(lit(m[1]!));
 for (const m of src.matchAll(/\['bare[0-9]+', \[([^\]]*)\]\]/g)) for (const n of m[1]!.matchAll(new RegExp(L, 'g'))) needles.add(lit(n[1]!));
 
 const un = (s: string) =>
@@ -49,7 +50,12 @@ const realistic = ['langs.json', 'systems.json'].flatMap((f) =>
 const seedDir = fileURLToPath(new URL('../../src/core/kb/seed/', import.meta.url));
 const seeds = readdirSync(seedDir)
   .filter((f) => f.endsWith('.jsonl'))
-  .flatMap((f) => readFileSync(seedDir + f, 'utf8').split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as { error: string }).error));
+  .flatMap((f) =>
+    readFileSync(seedDir + f, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => (JSON.parse(l) as { error: string }).error),
+  );
 const outputs = [...vectors, ...realistic, ...seeds].filter((t) => t.trim() !== '');
 const lines = outputs.flatMap((t) => t.split(/\r\n|\r|\n/)).filter((l) => l.trim() !== '');
 
@@ -69,7 +75,27 @@ describe('errsig.js prechecks', () => {
       const r = rnd(3);
       return r === 0 ? n.slice(0, i) + n.slice(i + 1) : r === 1 ? n.slice(0, i) + pick(['x', ' ', ':', '\n', 'E', '0']) + n.slice(i + 1) : n.slice(0, i);
     };
-    const noise = ['x', 'foo.js:3:4', "'v1'", '"a b"', '42', '1.2.3', '0xdeadbeef', '/home/u/a.py', '::1', 'a.b.com', 'c@d.io', '<s>', '\x1b[31m', '[0m', '^[[1;31m', '\x1b]8;;u\x07', '\t', 'é', '😀'];
+    const noise = [
+      'x',
+      'foo.js:3:4',
+      "'v1'",
+      '"a b"',
+      '42',
+      '1.2.3',
+      '0xdeadbeef',
+      '/home/u/a.py',
+      '::1',
+      'a.b.com',
+      'c@d.io',
+      '<s>',
+      '\x1b[31m',
+      '[0m',
+      '^[[1;31m',
+      '\x1b]8;;u\x07',
+      '\t',
+      'é',
+      '😀',
+    ];
     const seps = ['\n', '\n', '\r\n', ' ', '', ': ', "'", '\n    '];
     const piece = () => {
       const r = rnd(10);

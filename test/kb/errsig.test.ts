@@ -32,7 +32,7 @@ function py(inputs: string[]): [string, string, string, string][] {
 }
 
 // errsig.tsv: `#` comments, the header line, then `input<TAB>sig<TAB>sha256` with escapes.
-const unescape = (s: string) =>
+const unescapeVector = (s: string) =>
   s.replace(/\\(\\|n|r|t|e|x[0-9a-fA-F]{2})/g, (_m, e: string) =>
     e === '\\' ? '\\' : e === 'n' ? '\n' : e === 'r' ? '\r' : e === 't' ? '\t' : e === 'e' ? '\x1b' : String.fromCharCode(parseInt(e.slice(1), 16)),
   );
@@ -44,9 +44,14 @@ const vectors = tsvLines
   .map((l) => {
     const cols = l.split('\t');
     if (cols.length !== 4) throw new Error('bad vector line: ' + l.slice(0, 80));
-    return { input: unescape(cols[0]), sig: unescape(cols[1]), h: cols[2], coarse: unescape(cols[3]) };
+    return { input: unescapeVector(cols[0]), sig: unescapeVector(cols[1]), h: cols[2], coarse: unescapeVector(cols[3]) };
   });
-const full = (v: { sig: string; h: string; coarse: string }) => ({ sig: v.sig, h: v.h, coarse: v.coarse, ch: createHash('sha256').update(v.coarse, 'utf8').digest('hex') });
+const full = (v: { sig: string; h: string; coarse: string }) => ({
+  sig: v.sig,
+  h: v.h,
+  coarse: v.coarse,
+  ch: createHash('sha256').update(v.coarse, 'utf8').digest('hex'),
+});
 
 describe('errsig.tsv vectors', () => {
   it('has a header after the comments and at least 200 vectors covering the required ecosystems', () => {
@@ -57,8 +62,27 @@ describe('errsig.tsv vectors', () => {
     const tags = new Set(vectors.map((v) => v.sig.slice(0, v.sig.indexOf(':'))));
     for (const t of ['py', 'node', 'ts', 'rust', 'go', 'java', 'c', 'npm', 'pip', 'sh', 'sql', 'git', 'k8s', 'other']) expect(tags).toContain(t);
     // v3: every private-name placeholder appears in some vector's signature.
-    for (const p of ['<repo>', '<image>', '<module>', '<host>', '<user>', '<email>', '<container>', '<network>', '<volume>', '<ref>', '<url>', '<ip>', '<uuid>', '<hex>', '<path>'])
-      expect(vectors.some((v) => v.sig.includes(p)), p).toBe(true);
+    for (const p of [
+      '<repo>',
+      '<image>',
+      '<module>',
+      '<host>',
+      '<user>',
+      '<email>',
+      '<container>',
+      '<network>',
+      '<volume>',
+      '<ref>',
+      '<url>',
+      '<ip>',
+      '<uuid>',
+      '<hex>',
+      '<path>',
+    ])
+      expect(
+        vectors.some((v) => v.sig.includes(p)),
+        p,
+      ).toBe(true);
     const has = (re: RegExp) => vectors.some((v) => re.test(v.input));
     expect(has(/\x1b\[/)).toBe(true); // ANSI colour
     expect(has(/[A-Z]:\\Users\\/)).toBe(true); // Windows path
@@ -102,7 +126,7 @@ describe('as commands reading stdin', () => {
   it('both commands agree on undecodable bytes, a BOM and CRLF', () => {
     const raw = Buffer.concat([
       Buffer.from([0xef, 0xbb, 0xbf]),
-      Buffer.from("Traceback (most recent call last):\r\n  File \"/a.py\", line 1\r\nKeyError: '"),
+      Buffer.from('Traceback (most recent call last):\r\n  File "/a.py", line 1\r\nKeyError: \''),
       Buffer.from([0xff, 0xc3, 0x28, 0xe2, 0x82]),
       Buffer.from("'\r\n"),
     ]);
@@ -130,32 +154,127 @@ describe('one algorithm in two languages', () => {
       return seed / 0x7fffffff;
     };
     const frags = [
-      'Traceback (most recent call last):', '  File "/home/u/x.py", line 3, in <module>', "ModuleNotFoundError: No module named 'x'",
-      "TypeError: Cannot read properties of undefined (reading 'map')", '    at f (/a/b.js:1:2)', 'Node.js v20.1.0',
-      "thread 'main' panicked at src/main.rs:2:5:", 'panic: runtime error: index out of range [3] with length 2', 'goroutine 1 [running]:',
-      'error[E0382]: borrow of moved value: `v`', "src/a.ts(1,2): error TS2304: Cannot find name 'foo'.", "main.c:3:5: error: 'x' undeclared",
-      'npm ERR! code E404', "npm error 404  'left-padd@*' is not in this registry.", 'ERROR: Could not find a version that satisfies the requirement t==9.9',
-      'bash: foo: command not found', 'ERROR:  relation "users" does not exist', "ERROR 1045 (28000): Access denied for user 'root'@'localhost'",
-      '\x1b[31merror\x1b[0m', '\x1b]8;;http://x\x07link\x1b]8;;\x07', 'C:\\Users\\Bob\\app\\main.py', '2024-01-15T10:23:45.123Z',
-      '550e8400-e29b-41d4-a716-446655440000', '0x7ffd1234', 'deadbeef12', 'http://x.com/a?b=1', 'a@b.co', "'quoted value here'", '"x"', "`y'",
-      '\u2018z\u2019', '\u201cw\u201d', '1.2.3', 'v20.1', '100ms', '5 MiB', '::1', '[::1]:5432', '10.0.0.1:80', '😀', '\ud83d', '\ude00', 'é',
-      '\u2028', '\u00a0', '\ue123', '\t', '\r', '\n', ' ', ':', "'", '"', '`', '/', '\\', '.', '=', '@', '\x00', '\x7f', '\u0085',
-      'node_modules/.pnpm/a@1.0.0/node_modules/a/index.js', '/usr/lib/python3/dist-packages/y/__init__.py', 'package.json', 'x.h',
-      'Caused by: java.lang.IllegalStateException: boom', '\tat com.x.Y.z(Y.java:12)', 'Exception in thread "main" java.lang.NullPointerException',
-      'E       AssertionError: assert 1 == 2', 'FAILED t.py::t - ValueError: x', 'go: module foo: not found', '\u00d7 Building wheel', 'Collecting x',
-      'exit code 137', '[Errno 13]', '404 Not Found', 'SQLSTATE[23000]', 'table t already exists', 'no such table: t', 'ENOTFOUND api.x.com',
-      '\u276F src/a.ts:1:2', '[cause]: Error: connect ECONNREFUSED 127.0.0.1:5432', "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'x'",
-      'x'.repeat(300), 'é'.repeat(150), '😀'.repeat(120), "'" + '😀'.repeat(150) + "'",
+      'Traceback (most recent call last):',
+      '  File "/home/u/x.py", line 3, in <module>',
+      "ModuleNotFoundError: No module named 'x'",
+      "TypeError: Cannot read properties of undefined (reading 'map')",
+      '    at f (/a/b.js:1:2)',
+      'Node.js v20.1.0',
+      "thread 'main' panicked at src/main.rs:2:5:",
+      'panic: runtime error: index out of range [3] with length 2',
+      'goroutine 1 [running]:',
+      'error[E0382]: borrow of moved value: `v`',
+      "src/a.ts(1,2): error TS2304: Cannot find name 'foo'.",
+      "main.c:3:5: error: 'x' undeclared",
+      'npm ERR! code E404',
+      "npm error 404  'left-padd@*' is not in this registry.",
+      'ERROR: Could not find a version that satisfies the requirement t==9.9',
+      'bash: foo: command not found',
+      'ERROR:  relation "users" does not exist',
+      "ERROR 1045 (28000): Access denied for user 'root'@'localhost'",
+      '\x1b[31merror\x1b[0m',
+      '\x1b]8;;http://x\x07link\x1b]8;;\x07',
+      'C:\\Users\\Bob\\app\\main.py',
+      '2024-01-15T10:23:45.123Z',
+      '550e8400-e29b-41d4-a716-446655440000',
+      '0x7ffd1234',
+      'deadbeef12',
+      'http://x.com/a?b=1',
+      'a@b.co',
+      "'quoted value here'",
+      '"x"',
+      "`y'",
+      '\u2018z\u2019',
+      '\u201cw\u201d',
+      '1.2.3',
+      'v20.1',
+      '100ms',
+      '5 MiB',
+      '::1',
+      '[::1]:5432',
+      '10.0.0.1:80',
+      '😀',
+      '\ud83d',
+      '\ude00',
+      'é',
+      '\u2028',
+      '\u00a0',
+      '\ue123',
+      '\t',
+      '\r',
+      '\n',
+      ' ',
+      ':',
+      "'",
+      '"',
+      '`',
+      '/',
+      '\\',
+      '.',
+      '=',
+      '@',
+      '\x00',
+      '\x7f',
+      '\u0085',
+      'node_modules/.pnpm/a@1.0.0/node_modules/a/index.js',
+      '/usr/lib/python3/dist-packages/y/__init__.py',
+      'package.json',
+      'x.h',
+      'Caused by: java.lang.IllegalStateException: boom',
+      '\tat com.x.Y.z(Y.java:12)',
+      'Exception in thread "main" java.lang.NullPointerException',
+      'E       AssertionError: assert 1 == 2',
+      'FAILED t.py::t - ValueError: x',
+      'go: module foo: not found',
+      '\u00d7 Building wheel',
+      'Collecting x',
+      'exit code 137',
+      '[Errno 13]',
+      '404 Not Found',
+      'SQLSTATE[23000]',
+      'table t already exists',
+      'no such table: t',
+      'ENOTFOUND api.x.com',
+      '\u276F src/a.ts:1:2',
+      '[cause]: Error: connect ECONNREFUSED 127.0.0.1:5432',
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'x'",
+      'x'.repeat(300),
+      'é'.repeat(150),
+      '😀'.repeat(120),
+      "'" + '😀'.repeat(150) + "'",
       // v2 rules and names
-      'ERROR in ./src/a.js 1:0-9', "Module not found: Error: Can't resolve './x' in '/a/b'", 'panic: boom', 'exit status 2', 'fatal error: concurrent map writes',
-      'fatal error: stdio.h: No such file or directory', "error: 'x' undeclared (first use in this function)", 'Error: Could not find or load main class a.B',
-      'Error: Unable to access jarfile x.jar', "error[E0502]: cannot borrow `v` as mutable", "error[E0432]: unresolved import `serde`", './m.go:1:2: undefined: x.Y',
-      './m.go:1:2: declared and not used: q', 'x declared but not used', 'cannot use p (variable of type int) as string value in', 's.C undefined (type *S has no field or method C)',
-      'Cannot invoke "String.length()" because "<local1>" is null', 'java.lang.NullPointerException: ', "NameError: name 'x' is not defined. Did you mean: 'y'?",
-      "local variable 'c' referenced before assignment", 'Did you mean print(...)?', "'app'@'%'", 'Get "http://%2Fvar%2Frun%2Fdocker.sock/v1.24/x"', 'dial unix %2Fvar%2Frun%2Fx.sock',
-      'Got permission denied while trying to connect to the Docker daemon socket', 'App.java:3: error: incompatible types: String cannot be converted to int',
-      'variable t might not have been initialized', 'e: file:///a/B.kt:1:2 Unresolved reference: q', 'src/a.ts:1:2 - error TS2322: Type \'a\' is not assignable to type \'b\'.',
-      'peer vite@"^4" from @vitejs/plugin-react@4.0.0', 'torch==1.13.1', 'command not found: jq',
+      'ERROR in ./src/a.js 1:0-9',
+      "Module not found: Error: Can't resolve './x' in '/a/b'",
+      'panic: boom',
+      'exit status 2',
+      'fatal error: concurrent map writes',
+      'fatal error: stdio.h: No such file or directory',
+      "error: 'x' undeclared (first use in this function)",
+      'Error: Could not find or load main class a.B',
+      'Error: Unable to access jarfile x.jar',
+      'error[E0502]: cannot borrow `v` as mutable',
+      'error[E0432]: unresolved import `serde`',
+      './m.go:1:2: undefined: x.Y',
+      './m.go:1:2: declared and not used: q',
+      'x declared but not used',
+      'cannot use p (variable of type int) as string value in',
+      's.C undefined (type *S has no field or method C)',
+      'Cannot invoke "String.length()" because "<local1>" is null',
+      'java.lang.NullPointerException: ',
+      "NameError: name 'x' is not defined. Did you mean: 'y'?",
+      "local variable 'c' referenced before assignment",
+      'Did you mean print(...)?',
+      "'app'@'%'",
+      'Get "http://%2Fvar%2Frun%2Fdocker.sock/v1.24/x"',
+      'dial unix %2Fvar%2Frun%2Fx.sock',
+      'Got permission denied while trying to connect to the Docker daemon socket',
+      'App.java:3: error: incompatible types: String cannot be converted to int',
+      'variable t might not have been initialized',
+      'e: file:///a/B.kt:1:2 Unresolved reference: q',
+      "src/a.ts:1:2 - error TS2322: Type 'a' is not assignable to type 'b'.",
+      'peer vite@"^4" from @vitejs/plugin-react@4.0.0',
+      'torch==1.13.1',
+      'command not found: jq',
     ];
     const inputs: string[] = [];
     for (let k = 0; k < 1500; k++) {
@@ -210,7 +329,7 @@ describe('bounds and robustness', () => {
     astral: 'Error: ' + '😀'.repeat(8000),
     privateUse: '\ue000\ue100\ue001'.repeat(3000),
     // v2 patterns on long inputs
-    didYouMean: "error: x did you mean " + 'a'.repeat(16000),
+    didYouMean: 'error: x did you mean ' + 'a'.repeat(16000),
     pctEncoded: 'Error: ' + '%2Fa'.repeat(4000),
     dottedNames: 'undefined: ' + 'a.'.repeat(8000),
     declared: './m.go:1:2: ' + 'a.b'.repeat(5000) + ' declared',
@@ -262,9 +381,13 @@ describe('bounds and robustness', () => {
   });
 
   it('a signature is unchanged by surrounding noise: CI prefixes, ANSI colours, CRLF, blank lines', () => {
-    const base = "Traceback (most recent call last):\n  File \"/app/x.py\", line 2, in <module>\n    import yaml\nModuleNotFoundError: No module named 'yaml'";
+    const base = 'Traceback (most recent call last):\n  File "/app/x.py", line 2, in <module>\n    import yaml\nModuleNotFoundError: No module named \'yaml\'';
     const crlf = base.replace(/\n/g, '\r\n') + '\r\n\r\n';
-    const ci = base.split('\n').map((l, i) => `2024-05-14T08:31:0${i}.1187764Z ${l}`).join('\n') + '\n2024-05-14T08:31:09.9Z ##[error]Process completed with exit code 1.';
+    const ci =
+      base
+        .split('\n')
+        .map((l, i) => `2024-05-14T08:31:0${i}.1187764Z ${l}`)
+        .join('\n') + '\n2024-05-14T08:31:09.9Z ##[error]Process completed with exit code 1.';
     const ansi = base.replace('ModuleNotFoundError', '\x1b[1;31mModuleNotFoundError\x1b[0m');
     const sig = errsig(base).sig;
     expect(sig).toBe("py:ModuleNotFoundError: No module named 'yaml'");
@@ -275,10 +398,13 @@ describe('bounds and robustness', () => {
 describe('v1 stays available', () => {
   it('errsig-v1.js still gives every v1 vector (entries written under v1 are re-signed from it)', () => {
     const ls = readFileSync(dir + 'errsig-v1.tsv', 'utf8').split('\n');
-    const rows = ls.slice(ls.indexOf('input\tsig\tsha256') + 1).filter(Boolean).map((l) => l.split('\t'));
+    const rows = ls
+      .slice(ls.indexOf('input\tsig\tsha256') + 1)
+      .filter(Boolean)
+      .map((l) => l.split('\t'));
     expect(rows).toHaveLength(50);
     expect(v1.ERRSIG_VERSION).toBe(1);
-    for (const [i, sg, h] of rows) expect(v1.errsig(unescape(i!))).toEqual({ sig: unescape(sg!), h });
+    for (const [i, sg, h] of rows) expect(v1.errsig(unescapeVector(i!))).toEqual({ sig: unescapeVector(sg!), h });
   });
 });
 
@@ -287,16 +413,32 @@ describe('v2 on the errors the issue names', () => {
   it('parameterizes the names a template carries and keeps module and crate names', () => {
     // Two outputs of one error with different user names: one fine signature.
     const pairs: [string, string][] = [
-      ['error[E0502]: cannot borrow `v` as mutable because it is also borrowed as immutable', 'error[E0502]: cannot borrow `self.cache` as mutable because it is also borrowed as immutable'],
+      [
+        'error[E0502]: cannot borrow `v` as mutable because it is also borrowed as immutable',
+        'error[E0502]: cannot borrow `self.cache` as mutable because it is also borrowed as immutable',
+      ],
       ['./main.go:5:2: undefined: x', 'internal/db/db.go:41:9: undefined: sqlx.Open'],
-      ['src/a.ts:1:7 - error TS2322: Type \'number\' is not assignable to type \'string\'.', 'src/b.ts(9,1): error TS2322: Type \'Foo\' is not assignable to type \'Bar\'.'],
-      ['Exception in thread "main" java.lang.NullPointerException: Cannot invoke "String.length()" because "<local1>" is null\n\tat A.main(A.java:3)',
-        'Exception in thread "main" java.lang.NullPointerException: Cannot invoke "java.util.List.size()" because "items" is null\n\tat B.run(B.java:9)'],
-      ["ERROR 1045 (28000): Access denied for user 'app'@'%' (using password: YES)", "ERROR 1045 (28000): Access denied for user 'root'@'10.0.0.7' (using password: YES)"],
+      [
+        "src/a.ts:1:7 - error TS2322: Type 'number' is not assignable to type 'string'.",
+        "src/b.ts(9,1): error TS2322: Type 'Foo' is not assignable to type 'Bar'.",
+      ],
+      [
+        'Exception in thread "main" java.lang.NullPointerException: Cannot invoke "String.length()" because "<local1>" is null\n\tat A.main(A.java:3)',
+        'Exception in thread "main" java.lang.NullPointerException: Cannot invoke "java.util.List.size()" because "items" is null\n\tat B.run(B.java:9)',
+      ],
+      [
+        "ERROR 1045 (28000): Access denied for user 'app'@'%' (using password: YES)",
+        "ERROR 1045 (28000): Access denied for user 'root'@'10.0.0.7' (using password: YES)",
+      ],
       ['Error: Could not find or load main class com.example.App', 'Error: Could not find or load main class Main'],
-      ['permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Get "http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/json": dial unix /var/run/docker.sock: connect: permission denied',
-        'Got permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Head "http://%2Fvar%2Frun%2Fdocker.sock/_ping": dial unix /var/run/docker.sock: connect: permission denied'],
-      ['  File "a.py", line 1\n    print "x"\n    ^\nSyntaxError: Missing parentheses in call to \'print\'. Did you mean print(...)?', '  File "b.py", line 9\n    print "y"\n    ^\nSyntaxError: Missing parentheses in call to \'print\'. Did you mean print("y")?'],
+      [
+        'permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Get "http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/json": dial unix /var/run/docker.sock: connect: permission denied',
+        'Got permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Head "http://%2Fvar%2Frun%2Fdocker.sock/_ping": dial unix /var/run/docker.sock: connect: permission denied',
+      ],
+      [
+        '  File "a.py", line 1\n    print "x"\n    ^\nSyntaxError: Missing parentheses in call to \'print\'. Did you mean print(...)?',
+        '  File "b.py", line 9\n    print "y"\n    ^\nSyntaxError: Missing parentheses in call to \'print\'. Did you mean print("y")?',
+      ],
     ];
     for (const [a, b] of pairs) expect(sig(a), a.slice(0, 60)).toBe(sig(b));
     // Names that say which library is missing stay in the fine signature; the coarse one drops them.
@@ -307,13 +449,17 @@ describe('v2 on the errors the issue names', () => {
   });
 
   it('takes the line that states the error and tags one-line outputs', () => {
-    expect(sig("ERROR in ./src/index.js 3:0-28\nModule not found: Error: Can't resolve 'axios' in '/app/src'")).toBe("node:Module not found: Can't resolve 'axios' in <path>");
+    expect(sig("ERROR in ./src/index.js 3:0-28\nModule not found: Error: Can't resolve 'axios' in '/app/src'")).toBe(
+      "node:Module not found: Can't resolve 'axios' in <path>",
+    );
     expect(sig('panic: assignment to entry in nil map')).toBe('go:panic: assignment to entry in nil map');
-    expect(sig('error: \'x\' undeclared (first use in this function)')).toMatch(/^c:/);
+    expect(sig("error: 'x' undeclared (first use in this function)")).toMatch(/^c:/);
     expect(sig('fatal error: stdio.h: No such file or directory')).toMatch(/^c:/);
     // Java: the root cause (the last `Caused by:`), as in v1.
-    expect(sig('Exception in thread "main" java.lang.IllegalStateException: x\n\tat A.b(A.java:1)\nCaused by: java.io.IOException: y\n\tat C.d(C.java:2)\nCaused by: java.net.ConnectException: Connection refused\n\tat E.f(E.java:3)')).toBe(
-      'java:java.net.ConnectException: Connection refused',
-    );
+    expect(
+      sig(
+        'Exception in thread "main" java.lang.IllegalStateException: x\n\tat A.b(A.java:1)\nCaused by: java.io.IOException: y\n\tat C.d(C.java:2)\nCaused by: java.net.ConnectException: Connection refused\n\tat E.f(E.java:3)',
+      ),
+    ).toBe('java:java.net.ConnectException: Connection refused');
   });
 });

@@ -27,7 +27,9 @@ describe('KB eval set (test/kb/eval)', () => {
   it('every item has exactly the fields id, kind, eco, expect, output with valid values', () => {
     const bad: string[] = [];
     for (const x of all) {
-      const keys = Object.keys(x).filter((k) => !['set', 'file', 'line'].includes(k)).sort();
+      const keys = Object.keys(x)
+        .filter((k) => !['set', 'file', 'line'].includes(k))
+        .sort();
       if (keys.join() !== 'eco,expect,id,kind,output') bad.push(`${where(x)}: fields ${keys.join()}`);
       if (typeof x.id !== 'string' || !/^[a-z0-9][a-z0-9_-]{1,31}$/.test(x.id)) bad.push(`${where(x)}: id`);
       if (!(KINDS as readonly string[]).includes(x.kind)) bad.push(`${where(x)}: kind ${x.kind}`);
@@ -62,7 +64,11 @@ describe('KB eval set (test/kb/eval)', () => {
     expect(main.filter((x) => x.kind === 'none').length).toBeGreaterThanOrEqual(100);
     expect(all.filter((x) => x.kind === 'oneline').length).toBeGreaterThanOrEqual(100);
     // Every ecosystem is measured in the main part.
-    for (const eco of ECOS) expect(main.some((x) => x.eco === eco && x.expect !== null), eco).toBe(true);
+    for (const eco of ECOS)
+      expect(
+        main.some((x) => x.eco === eco && x.expect !== null),
+        eco,
+      ).toBe(true);
   });
 
   it('no output is a seed entry error text (after whitespace collapse)', () => {
@@ -74,7 +80,13 @@ describe('KB eval set (test/kb/eval)', () => {
     const bad: string[] = [];
     for (const x of all) {
       if (x.expect === null) continue;
-      const theirs = new Set(byTitle.get(x.expect)!.error.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter((l) => l.length >= 40));
+      const theirs = new Set(
+        byTitle
+          .get(x.expect)!
+          .error.split('\n')
+          .map((l) => l.replace(/\s+/g, ' ').trim())
+          .filter((l) => l.length >= 40),
+      );
       for (const l of x.output.split('\n')) {
         const mine = l.replace(/\s+/g, ' ').trim();
         if (mine.length >= 40 && theirs.has(mine)) bad.push(`${where(x)}: ${mine.slice(0, 100)}`);

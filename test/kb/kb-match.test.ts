@@ -24,14 +24,16 @@ afterAll(async () => {
   await s.stop();
 });
 
-const tb = (mod: string) => `Traceback (most recent call last):\n  File "/home/u/app/x.py", line 2, in <module>\n    import ${mod}\nModuleNotFoundError: No module named '${mod}'`;
+const tb = (mod: string) =>
+  `Traceback (most recent call last):\n  File "/home/u/app/x.py", line 2, in <module>\n    import ${mod}\nModuleNotFoundError: No module named '${mod}'`;
 // The sample data has a fix for requests (exact). A module it has never seen has many neighbours
 // that read alike (one per package name): related, no fix. Another host and port of a refused ssh
 // connection is near: the same key line, other names.
 const EXACT = tb('requests');
 const RELATED = tb('zzqwidgets');
 const NEAR = 'ssh: connect to host backup.lan port 2222: Connection refused';
-const MISS = 'Traceback (most recent call last):\n  File "/srv/sync.py", line 9, in run\n    pool.take()\nZzqPoolError: gadget registry exhausted while waiting';
+const MISS =
+  'Traceback (most recent call last):\n  File "/srv/sync.py", line 9, in run\n    pool.take()\nZzqPoolError: gadget registry exhausted while waiting';
 
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Json; isError?: boolean };
 const tool = async (name: string, args: Json) => (await mcp.callTool({ name, arguments: args })) as ToolResult;
@@ -39,7 +41,10 @@ const postE = (body: string, q = '') => fetch(`${s.url}/e${q}`, { method: 'POST'
 
 describe('exact, near and related matches', () => {
   it('REST says how sure it is on the e: line, and its JSON says the same', async () => {
-    for (const [text, match] of [[EXACT, 'exact'], [NEAR, 'near']] as const) {
+    for (const [text, match] of [
+      [EXACT, 'exact'],
+      [NEAR, 'near'],
+    ] as const) {
       const t = await (await postE(text)).text();
       const j = (await (await postE(text, '?f=json')).json()) as Json;
       const lines = t.trimEnd().split('\n');
@@ -97,7 +102,11 @@ describe('exact, near and related matches', () => {
   });
 
   it('the MCP tool gives the same text as REST and the match in structuredContent', async () => {
-    for (const [text, match] of [[EXACT, 'exact'], [NEAR, 'near'], [RELATED, 'related']] as const) {
+    for (const [text, match] of [
+      [EXACT, 'exact'],
+      [NEAR, 'near'],
+      [RELATED, 'related'],
+    ] as const) {
       const r = await tool('kb_e', { text });
       expect(r.isError).toBeFalsy();
       expect(r.structuredContent).toMatchObject({ match, sig: errsig(text).sig });
@@ -118,8 +127,10 @@ describe('a real miss', () => {
     const r = await postE(MISS);
     expect(r.status).toBe(404);
     const t = await r.text();
-    expect(t).toBe(`err notfound no fix yet for ${errsig(MISS).sig}; recorded as wanted; try GET /brief?q=ZzqPoolError+gadget+registry+exhausted+while+waiting\n`);
-    expect((await (await fetch(`${s.url}/wanted`)).text())).toContain(errsig(MISS).sig);
+    expect(t).toBe(
+      `err notfound no fix yet for ${errsig(MISS).sig}; recorded as wanted; try GET /brief?q=ZzqPoolError+gadget+registry+exhausted+while+waiting\n`,
+    );
+    expect(await (await fetch(`${s.url}/wanted`)).text()).toContain(errsig(MISS).sig);
     const h = await fetch(`${s.url}/h/${'7'.repeat(64)}`);
     expect(h.status).toBe(404);
     expect(await h.text()).toBe('err notfound no fix for this hash; recorded as wanted; try POST /e with the whole error output\n');
@@ -154,7 +165,10 @@ describe('a real miss', () => {
 
   it('A2A (0.3 and 1.0 clients): a completed task whose result lists the related entries and the next skill', async () => {
     const c03 = await client03(`${s.url}/.well-known/agent.json`);
-    const r = (await c03.sendMessage({ message: msg03([data03({ skill: 'kb.e', input: { text: MISS } })]) as never, configuration: { blocking: true } })) as Json;
+    const r = (await c03.sendMessage({
+      message: msg03([data03({ skill: 'kb.e', input: { text: MISS } })]) as never,
+      configuration: { blocking: true },
+    })) as Json;
     const task = r.result;
     expect(task.status.state).toBe('completed');
     const [text, data] = task.artifacts[0].parts;
@@ -169,7 +183,9 @@ describe('a real miss', () => {
     expect(cmd.result.artifacts[0].parts[1].data).toMatchObject({ match: 'none' });
 
     const c13 = await client13(s.url);
-    const r13 = (await c13.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: `e ${MISS}` }] }, configuration: {} }))) as Json;
+    const r13 = (await c13.sendMessage(
+      SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: `e ${MISS}` }] }, configuration: {} }),
+    )) as Json;
     expect(r13.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(r13.artifacts[0].parts[0].content.value).toMatch(/ match=none\n(related: k\/k[0-9a-z]{8} [^\n]+\n){1,3}next: send \{"skill": "kb\.brief"/);
   });

@@ -48,7 +48,13 @@ describe('POST /e and publishing', () => {
   it('publishing needs a token; a publish returns the id and signature', async () => {
     const anon = await fetch(`${s.url}/k`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(anon.status).toBe(401);
-    const r = await addEntry(alice, { error: PY_ERR('alice', 12), fix: 'pip install zzqfrobnicate inside the active virtualenv', eco: 'pypi', libs: 'zzqfrobnicate@1.2.0', tags: ['python', 'import'] });
+    const r = await addEntry(alice, {
+      error: PY_ERR('alice', 12),
+      fix: 'pip install zzqfrobnicate inside the active virtualenv',
+      eco: 'pypi',
+      libs: 'zzqfrobnicate@1.2.0',
+      tags: ['python', 'import'],
+    });
     expect(r.status).toBe(201);
     const t = await r.text();
     const m = /^ok k\/(k[0-9a-z]{8}) sig=(.+)\n/.exec(t);
@@ -147,7 +153,7 @@ describe('reads', () => {
     expect(await bad.text()).toBe('err bad hash: want 64 lowercase hex of sha256(sig)\n');
     const none = await fetch(`${s.url}/h/${'0'.repeat(64)}`);
     expect(none.status).toBe(404);
-    expect((await (await fetch(`${s.url}/wanted?f=json`)).json() as { rows: { h: string }[] }).rows.some((r) => r.h === '0'.repeat(64))).toBe(true);
+    expect(((await (await fetch(`${s.url}/wanted?f=json`)).json()) as { rows: { h: string }[] }).rows.some((r) => r.h === '0'.repeat(64))).toBe(true);
   });
 
   it('lookups are counted per signature and show on the entry, written in the background', async () => {
@@ -184,7 +190,12 @@ describe('reads', () => {
     const html = await fetch(`${s.url}/k/${entryId}`, { headers: { accept: 'text/html' }, redirect: 'manual' });
     expect(html.status).toBe(301);
     expect(html.headers.get('location')).toBe(`/kb/${entryId}`);
-    const evil = await addEntry(bob, { error: 'Error: <script>alert(1)</script> boom', fix: '<img src=x onerror=alert(1)> use the safe API', eco: 'npm', title: '<b>bold</b> title' });
+    const evil = await addEntry(bob, {
+      error: 'Error: <script>alert(1)</script> boom',
+      fix: '<img src=x onerror=alert(1)> use the safe API',
+      eco: 'npm',
+      title: '<b>bold</b> title',
+    });
     const evilId = /k\/(k\w+)/.exec(await evil.text())![1]!;
     const page = await (await fetch(`${s.url}/kb/${evilId}`)).text();
     expect(page).not.toMatch(/<script>alert|<img src=x|<b>bold/);
@@ -244,7 +255,11 @@ describe('search, hubs, archive, sample data', () => {
     // The sample data alone confirms nothing: a seed entry's versions are not on the ladder.
     const before = (await (await fetch(`${s.url}/cutoff?f=json`)).json()) as { rows: Array<{ lib: string; ver: string }> };
     // A seed entry of one of the most common libraries (TypeScript): the ladder ranks the top 20.
-    const r = await fetch(`${s.url}/e?f=json`, { method: 'POST', body: "src/a.ts(3,7): error TS2304: Cannot find name 'zzq'.", headers: { 'content-type': 'text/plain' } });
+    const r = await fetch(`${s.url}/e?f=json`, {
+      method: 'POST',
+      body: "src/a.ts(3,7): error TS2304: Cannot find name 'zzq'.",
+      headers: { 'content-type': 'text/plain' },
+    });
     const seed = ((await r.json()) as { entries: Array<{ id: string; libs: string[] }> }).entries.find((e) => e.libs.some((l) => /^typescript@\d/.test(l)))!;
     const tsLib = seed.libs.find((l) => /^typescript@\d/.test(l))!;
     const [lib, ver] = [tsLib.slice(0, tsLib.lastIndexOf('@')), tsLib.slice(tsLib.lastIndexOf('@') + 1)];
@@ -287,7 +302,9 @@ describe('search, hubs, archive, sample data', () => {
   it('sample data is loaded on first start and answers common errors', async () => {
     const total = (await (await fetch(`${s.url}/eco/npm?f=json`)).json()) as { count: number };
     expect(total.count).toBeGreaterThan(10);
-    const r = await postE("Traceback (most recent call last):\n  File \"/home/u/x.py\", line 1, in <module>\n    import requests\nModuleNotFoundError: No module named 'requests'");
+    const r = await postE(
+      'Traceback (most recent call last):\n  File "/home/u/x.py", line 1, in <module>\n    import requests\nModuleNotFoundError: No module named \'requests\'',
+    );
     expect(r.status).toBe(200);
   });
 
@@ -296,8 +313,15 @@ describe('search, hubs, archive, sample data', () => {
     // data's own texts, so this also holds ErrSig's normalization to what the seed promises.
     // common-first-errors.json, plus any test/kb/realistic/*.json (same shape).
     const dir = new URL('./realistic/', import.meta.url);
-    const extra = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => new URL(f, dir)) : [];
-    const cases = [new URL('./common-first-errors.json', import.meta.url), ...extra].flatMap((u) => JSON.parse(readFileSync(u, 'utf8')) as Array<{ name: string; output: string }>);
+    const extra = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.json'))
+          .sort()
+          .map((f) => new URL(f, dir))
+      : [];
+    const cases = [new URL('./common-first-errors.json', import.meta.url), ...extra].flatMap(
+      (u) => JSON.parse(readFileSync(u, 'utf8')) as Array<{ name: string; output: string }>,
+    );
     expect(cases.length).toBeGreaterThanOrEqual(40);
     const missed: string[] = [];
     for (const c of cases) {
@@ -343,7 +367,8 @@ describe('/errsig pages', () => {
     const v2code = await (await fetch(`${s.url}/errsig-v2.js`)).text();
     const v2mod = (await import(`data:text/javascript;base64,${Buffer.from(v2code).toString('base64')}`)) as { errsig: typeof errsig; ERRSIG_VERSION: number };
     expect(v2mod.ERRSIG_VERSION).toBe(2);
-    const push = "To github.com:acme/widgets.git\n ! [rejected]        main -> main (non-fast-forward)\nerror: failed to push some refs to 'github.com:acme/widgets.git'";
+    const push =
+      "To github.com:acme/widgets.git\n ! [rejected]        main -> main (non-fast-forward)\nerror: failed to push some refs to 'github.com:acme/widgets.git'";
     expect(v2mod.errsig(push).sig).toBe("other:error: failed to push some refs to 'github.com:acme/widgets.git'");
     expect(errsig(push).sig).toBe('git:! [rejected] <ref> -> <ref> (non-fast-forward)');
   });

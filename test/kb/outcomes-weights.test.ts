@@ -26,7 +26,19 @@ describe('outcome weights', () => {
 
   it('the constants are in the limits table (published on /limits)', () => {
     const keys = LIMITS.map((l) => l.key);
-    for (const k of ['outcome.weight.l0', 'outcome.weight.l1', 'outcome.weight.l2', 'outcome.weight.l3', 'outcome.age_d', 'outcome.dispute_min', 'outcome.dispute_ratio', 'outcome.rep_ok', 'outcome.rep_fail', 'outcome.note']) expect(keys).toContain(k);
+    for (const k of [
+      'outcome.weight.l0',
+      'outcome.weight.l1',
+      'outcome.weight.l2',
+      'outcome.weight.l3',
+      'outcome.age_d',
+      'outcome.dispute_min',
+      'outcome.dispute_ratio',
+      'outcome.rep_ok',
+      'outcome.rep_fail',
+      'outcome.note',
+    ])
+      expect(keys).toContain(k);
   });
 });
 
@@ -58,7 +70,12 @@ describe('disputes and reputation', () => {
     expect(isDisputed({ w_worked: 0.5, w_changes: 0.5, w_failed: 1 })).toBe(false);
     expect(isDisputed({ w_worked: 0.5, w_changes: 0.49, w_failed: 1 })).toBe(true);
     // Fifty new identities of one network cannot dispute; two L1 of two networks can.
-    expect(tally(Array.from({ length: 50 }, () => row('did-not-work', 'n9')), NOW).disputed).toBe(false);
+    expect(
+      tally(
+        Array.from({ length: 50 }, () => row('did-not-work', 'n9')),
+        NOW,
+      ).disputed,
+    ).toBe(false);
     expect(tally([row('did-not-work', 'n1', L1), row('did-not-work', 'n2', L1)], NOW).disputed).toBe(true);
   });
 

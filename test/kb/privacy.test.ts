@@ -39,13 +39,19 @@ function planted(i: number): { output: string; secrets: string[] } {
     ip: `100.79.${150 + i}.${211 - i}`,
   };
   const kinds = [
-    () => `${secrets.user}@${secrets.host}:~/work$ git push origin main\nTo github.com:${secrets.owner}/${secrets.repo}.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'github.com:${secrets.owner}/${secrets.repo}.git'`,
-    () => `Unable to find image 'ghcr.io/${secrets.owner}/${secrets.image}:1.4.2' locally\ndocker: Error response from daemon: pull access denied for ghcr.io/${secrets.owner}/${secrets.image}, repository does not exist or may require 'docker login': denied: requested access to the resource is denied.`,
-    () => `Error response from daemon: driver failed programming external connectivity on endpoint ${secrets.project}-web-1 (${secrets.hex}): Bind for 0.0.0.0:8080 failed: port is already allocated\nnetwork ${secrets.project}_default: failed`,
-    () => `go: git.${secrets.corp}.internal/${secrets.owner}/${secrets.repo}@v1.3.0: reading git.${secrets.corp}.internal/${secrets.owner}/${secrets.repo}/go.mod at revision v1.3.0: unknown revision v1.3.0`,
-    () => `Traceback (most recent call last):\n  File "/home/${secrets.user}/proj/main.py", line 4, in <module>\n    send("${secrets.mail}@example.com")\nsmtplib.SMTPRecipientsRefused: {'${secrets.mail}@example.com': (550, b'5.1.1 mailbox unavailable')}`,
+    () =>
+      `${secrets.user}@${secrets.host}:~/work$ git push origin main\nTo github.com:${secrets.owner}/${secrets.repo}.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'github.com:${secrets.owner}/${secrets.repo}.git'`,
+    () =>
+      `Unable to find image 'ghcr.io/${secrets.owner}/${secrets.image}:1.4.2' locally\ndocker: Error response from daemon: pull access denied for ghcr.io/${secrets.owner}/${secrets.image}, repository does not exist or may require 'docker login': denied: requested access to the resource is denied.`,
+    () =>
+      `Error response from daemon: driver failed programming external connectivity on endpoint ${secrets.project}-web-1 (${secrets.hex}): Bind for 0.0.0.0:8080 failed: port is already allocated\nnetwork ${secrets.project}_default: failed`,
+    () =>
+      `go: git.${secrets.corp}.internal/${secrets.owner}/${secrets.repo}@v1.3.0: reading git.${secrets.corp}.internal/${secrets.owner}/${secrets.repo}/go.mod at revision v1.3.0: unknown revision v1.3.0`,
+    () =>
+      `Traceback (most recent call last):\n  File "/home/${secrets.user}/proj/main.py", line 4, in <module>\n    send("${secrets.mail}@example.com")\nsmtplib.SMTPRecipientsRefused: {'${secrets.mail}@example.com': (550, b'5.1.1 mailbox unavailable')}`,
     () => `ssh: connect to host ${secrets.host}.example.net port 22: Connection refused\nfatal: Could not read from remote repository.`,
-    () => `psycopg2.OperationalError: connection to server at "${secrets.ip}", port 5432 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?`,
+    () =>
+      `psycopg2.OperationalError: connection to server at "${secrets.ip}", port 5432 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?`,
     () => `Error: job ${secrets.uuid} failed: worker ${secrets.hex} exited with status 137 (OOMKilled) on host ${secrets.host}.cluster.internal`,
   ];
   return { output: kinds[i % kinds.length]!(), secrets: Object.values(secrets) };
@@ -65,7 +71,25 @@ it('50 outputs with private values: no public surface, export or mirror file sho
   const all = cases.flatMap((c) => c.secrets);
   // Public routes that show demand, recent activity or the KB.
   const ym = new Date().toISOString().slice(0, 7);
-  const routes = ['/wanted', '/wanted?f=json', '/wanted.md', '/f/wanted.atom', '/f/wanted.json', '/f/kb.atom', '/f/kb.json', '/brief?q=port+is+already+allocated', '/brief?q=pull+access+denied', '/brief?q=Connection+refused', '/cutoff', `/kb/${ym}/`, '/llms-full.txt', '/sitemap.xml', '/', '/eco/docker', '/err'];
+  const routes = [
+    '/wanted',
+    '/wanted?f=json',
+    '/wanted.md',
+    '/f/wanted.atom',
+    '/f/wanted.json',
+    '/f/kb.atom',
+    '/f/kb.json',
+    '/brief?q=port+is+already+allocated',
+    '/brief?q=pull+access+denied',
+    '/brief?q=Connection+refused',
+    '/cutoff',
+    `/kb/${ym}/`,
+    '/llms-full.txt',
+    '/sitemap.xml',
+    '/',
+    '/eco/docker',
+    '/err',
+  ];
   const seen: string[] = [];
   // The demand was recorded (scrubbed): /wanted lists these errors, without the values.
   expect(await (await fetch(`${s.url}/wanted`)).text()).toContain('mailbox unavailable');

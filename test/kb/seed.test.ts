@@ -8,7 +8,6 @@ import { scrubFind } from '../../src/core/safety/scrub.js';
 // Validates the KB sample data loaded on first start (src/core/kb/seed/*.jsonl).
 // The file is hand-curated, so every rule here is a guard against editing mistakes.
 
-
 const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'] as const;
 
 // name@version, or name@* when the error does not depend on the version. Scoped npm names keep their @.
@@ -22,7 +21,12 @@ const tidyOutput = (s: string): boolean => s.trim() !== '' && !/^[ \t]*\n/.test(
 const lineCount = (s: string): number => s.split('\n').length;
 
 const Entry = z.strictObject({
-  title: z.string().min(8).max(100).refine(trimmed, 'title has surrounding whitespace').refine((s) => !s.includes('\n'), 'title must be one line'),
+  title: z
+    .string()
+    .min(8)
+    .max(100)
+    .refine(trimmed, 'title has surrounding whitespace')
+    .refine((s) => !s.includes('\n'), 'title must be one line'),
   eco: z.enum(ECOS),
   libs: z.array(z.string().max(120).regex(LIB_RE, 'lib must be name@version or name@*')).max(10),
   tags: z
@@ -81,7 +85,13 @@ describe('KB seed files', () => {
     expect(FILES[0]).toMatch(/fixes\.jsonl$/);
     for (const { name, raw } of raws) {
       expect(raw.endsWith('\n'), name).toBe(true);
-      expect(raw.split('\n').slice(0, -1).filter((l) => l.trim() === ''), name).toEqual([]);
+      expect(
+        raw
+          .split('\n')
+          .slice(0, -1)
+          .filter((l) => l.trim() === ''),
+        name,
+      ).toEqual([]);
     }
   });
 
@@ -132,18 +142,33 @@ describe('KB seed files', () => {
   });
 
   it('every fix names a concrete remedy (a command, a config or code change)', () => {
-    const remedy = /`[^`]+`|\b(run|install|set|add|remove|upgrade|downgrade|use|change|replace|delete|restart|export|pin|rename|update|enable|disable|configure|call|pass|import|check|create|move|increase|raise|wrap|declare|define|give|point|open|grant|free|kill|stop|clear|reinstall|switch|mount|allow|drop|edit|make|convert|await|return|provide|start|rebuild|regenerate|commit|fetch|pull|push|merge|specify|load|register|annotate|cast|initiali[sz]e|close|split|lower|bump|log in)\b/i;
+    const remedy =
+      /`[^`]+`|\b(run|install|set|add|remove|upgrade|downgrade|use|change|replace|delete|restart|export|pin|rename|update|enable|disable|configure|call|pass|import|check|create|move|increase|raise|wrap|declare|define|give|point|open|grant|free|kill|stop|clear|reinstall|switch|mount|allow|drop|edit|make|convert|await|return|provide|start|rebuild|regenerate|commit|fetch|pull|push|merge|specify|load|register|annotate|cast|initiali[sz]e|close|split|lower|bump|log in)\b/i;
     const vague = entries.filter((e) => !remedy.test(e.fix)).map((e) => e.title);
     expect(vague).toEqual([]);
   });
 
   it('libraries name a version (or * when the error does not depend on one)', () => {
-    const bad = entries.flatMap((e) => e.libs.filter((l) => !/^(\*|v?\d[0-9A-Za-z.+-]*)$/.test(l.slice(l.lastIndexOf('@') + 1))).map((l) => `${e.title}: ${l}`));
+    const bad = entries.flatMap((e) =>
+      e.libs.filter((l) => !/^(\*|v?\d[0-9A-Za-z.+-]*)$/.test(l.slice(l.lastIndexOf('@') + 1))).map((l) => `${e.title}: ${l}`),
+    );
     expect(bad).toEqual([]);
   });
 
   it('error texts carry no private names: e-mail addresses only on example domains', () => {
-    const mails = entries.flatMap((e) => (e.error.match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g) ?? []).filter((m) => /\.[a-z]{2,}$/i.test(m) && !/@(?:[\w-]+\.)*(example\.(?:com|org|net)|localhost|users\.noreply\.github\.com)$/i.test(m) && !/^(git|[\w.-]+)@(github\.com|gitlab\.com|bitbucket\.org)$/.test(m) && !/@\d/.test(m) && !/^(?:[\w-]+@my-project\.iam|123456789012-compute@developer)\.gserviceaccount\.com$/.test(m) && !/@[\w.-]*\.(?:jsonl?|ts|js|py|txt|md|lock|toml|yaml|yml|zip|tar|gz|tgz)$/i.test(m)).map((m) => `${e.title}: ${m}`));
+    const mails = entries.flatMap((e) =>
+      (e.error.match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g) ?? [])
+        .filter(
+          (m) =>
+            /\.[a-z]{2,}$/i.test(m) &&
+            !/@(?:[\w-]+\.)*(example\.(?:com|org|net)|localhost|users\.noreply\.github\.com)$/i.test(m) &&
+            !/^(git|[\w.-]+)@(github\.com|gitlab\.com|bitbucket\.org)$/.test(m) &&
+            !/@\d/.test(m) &&
+            !/^(?:[\w-]+@my-project\.iam|123456789012-compute@developer)\.gserviceaccount\.com$/.test(m) &&
+            !/@[\w.-]*\.(?:jsonl?|ts|js|py|txt|md|lock|toml|yaml|yml|zip|tar|gz|tgz)$/i.test(m),
+        )
+        .map((m) => `${e.title}: ${m}`),
+    );
     expect(mails).toEqual([]);
   });
 

@@ -9,15 +9,57 @@ const whole = (lines: string[]) => countTokens(lines.join('\n'), { disallowedSpe
 
 // Fragments chosen to sit at line starts and ends where o200k's pre-split joins across a break.
 const FRAGS = [
-  'k/k0000lexc score=0', 'py:SyntheticError999120: token buffer failed', '/usr/lib/x.so', '//', '/', ' leading space', '  two spaces',
-  '\tTab', '\r', '', ' ', '.', '...', '!?', ':', '-', '—', 'é', 'Ünïcödé', '日本語', '😀', "it's", "'s", "'", '123', '4567', 'x1',
-  '<|endoftext|>', '<|im_start|>', 'fix: pin it.', 'a.\n', '\n', '\n\n', '(', ')', '"quoted"', 'C:\\path\\to', 'https://x.y/z',
-  'e\u0301', 'ß', 'ǅ', 'x\u200d', '٣', 'Ⅻ', 'a\u00a0', 'end\u2028',
+  'k/k0000lexc score=0',
+  'py:SyntheticError999120: token buffer failed',
+  '/usr/lib/x.so',
+  '//',
+  '/',
+  ' leading space',
+  '  two spaces',
+  '\tTab',
+  '\r',
+  '',
+  ' ',
+  '.',
+  '...',
+  '!?',
+  ':',
+  '-',
+  '—',
+  'é',
+  'Ünïcödé',
+  '日本語',
+  '😀',
+  "it's",
+  "'s",
+  "'",
+  '123',
+  '4567',
+  'x1',
+  '<|endoftext|>',
+  '<|im_start|>',
+  'fix: pin it.',
+  'a.\n',
+  '\n',
+  '\n\n',
+  '(',
+  ')',
+  '"quoted"',
+  'C:\\path\\to',
+  'https://x.y/z',
+  'e\u0301',
+  'ß',
+  'ǅ',
+  'x\u200d',
+  '٣',
+  'Ⅻ',
+  'a\u00a0',
+  'end\u2028',
 ];
 
 function rand(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('brief token counts', () => {
@@ -36,8 +78,20 @@ describe('brief token counts', () => {
   });
 
   it('brief-shaped texts, counted twice (the second time from remembered pieces)', () => {
-    const lines = ['', 'kb:', 'k/k0000lecc score=0 py:SyntheticError998364: beta stream failed | fix: update parser.', 'changes:', '-', 'digests:',
-      'lib1@2.0.0 api: /v2 is the new path', 'cache:', '-', 'wanted:', 'py:Err: <email> misses=2', 'next: GET /k/k0000lecc for the whole entry'];
+    const lines = [
+      '',
+      'kb:',
+      'k/k0000lecc score=0 py:SyntheticError998364: beta stream failed | fix: update parser.',
+      'changes:',
+      '-',
+      'digests:',
+      'lib1@2.0.0 api: /v2 is the new path',
+      'cache:',
+      '-',
+      'wanted:',
+      'py:Err: <email> misses=2',
+      'next: GET /k/k0000lecc for the whole entry',
+    ];
     const ls = lines.map(line);
     expect(linesTokens(ls)).toBe(whole(lines));
     expect(linesTokens(ls)).toBe(whole(lines));
@@ -48,7 +102,9 @@ describe('brief token counts', () => {
   it("the header's count is its question part's, plus the rest up to b=, plus the digits after it", () => {
     const r = rand(7);
     for (let t = 0; t < 2000; t++) {
-      const q = Array.from({ length: Math.floor(r() * 5) }, () => FRAGS[Math.floor(r() * FRAGS.length)]!).join(r() < 0.5 ? ' ' : '').replace(/\s+/g, ' ');
+      const q = Array.from({ length: Math.floor(r() * 5) }, () => FRAGS[Math.floor(r() * FRAGS.length)]!)
+        .join(r() < 0.5 ? ' ' : '')
+        .replace(/\s+/g, ' ');
       const ask = `brief q=${q.trim()}`;
       const facts = ` libs=${t % 21} hits=${t % 16} changes=${t % 7} cached=${t & 1} b=`;
       const tail = `${Math.floor(r() * 2100)}/${200 + Math.floor(r() * 1801)}`;

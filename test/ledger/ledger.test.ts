@@ -25,7 +25,11 @@ interface Credits {
 }
 const credits = async (who: Who) => (await (await get(s, '/v1/credits', who, { accept: 'application/json' })).json()) as Credits;
 const admin = (path: string, body: unknown, token: string | null) =>
-  fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  fetch(`${s.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
 interface Audit {
   ok: boolean;
   minted: number;
@@ -33,7 +37,10 @@ interface Audit {
   escrow: number;
   problems: string[];
 }
-const audit = async () => (await (await fetch(`${s.url}/admin/audit`, { headers: { authorization: `Bearer ${s.config.operatorTokens.poll}`, accept: 'application/json' } })).json()) as Audit;
+const audit = async () =>
+  (await (
+    await fetch(`${s.url}/admin/audit`, { headers: { authorization: `Bearer ${s.config.operatorTokens.poll}`, accept: 'application/json' } })
+  ).json()) as Audit;
 
 /** Credits minted so far by this file: starting grants plus operator mints. */
 let expectedMinted = 0;
@@ -196,7 +203,14 @@ describe('conservation', () => {
       count(`${action} ${r.status}`);
       // The model's verdict, state first, then ownership.
       const allowed: Record<string, string> = { claim: 'open', release: 'claimed', done: 'claimed', accept: 'done', reject: 'done', cancel: 'open' };
-      const owner = { claim: actor.id !== t.creator.id, release: actor.id === t.claimant?.id, done: actor.id === t.claimant?.id, accept: actor.id === t.creator.id, reject: actor.id === t.creator.id, cancel: actor.id === t.creator.id }[action];
+      const owner = {
+        claim: actor.id !== t.creator.id,
+        release: actor.id === t.claimant?.id,
+        done: actor.id === t.claimant?.id,
+        accept: actor.id === t.creator.id,
+        reject: actor.id === t.creator.id,
+        cancel: actor.id === t.creator.id,
+      }[action];
       const expected = t.state !== allowed[action] ? 409 : owner ? 200 : 403;
       expect(r.status, `seed ${seed} step ${step} ${action} on ${t.state}: ${await r.clone().text()}`).toBe(expected);
       if (r.status !== 200) continue;
@@ -228,7 +242,9 @@ describe('conservation', () => {
       expect(c.balance, `seed ${seed} ${w.id}`).toBe(bal.get(w.id));
       expect(c.balance).toBeGreaterThanOrEqual(0);
       held += c.balance;
-      const escrowed = tasks.filter((t) => t.creator.id === w.id && t.bounty && ['open', 'claimed', 'done'].includes(t.state)).reduce((n, t) => n + t.credits, 0);
+      const escrowed = tasks
+        .filter((t) => t.creator.id === w.id && t.bounty && ['open', 'claimed', 'done'].includes(t.state))
+        .reduce((n, t) => n + t.credits, 0);
       expect(c.escrowed).toBe(escrowed);
     }
     // Task states as the server reports them match the model.
@@ -236,7 +252,9 @@ describe('conservation', () => {
     // Escrow still held by unresolved bounties, seen through the public task list.
     let escrow = 0;
     for (const w of who) {
-      const l = (await (await get(s, `/v1/tasks?by=${w.id}&state=all&n=50&f=json`)).json()) as { rows: Array<{ bounty: { credits: number; state: string } | null }> };
+      const l = (await (await get(s, `/v1/tasks?by=${w.id}&state=all&n=50&f=json`)).json()) as {
+        rows: Array<{ bounty: { credits: number; state: string } | null }>;
+      };
       escrow += l.rows.filter((r) => r.bounty?.state === 'held').reduce((n, r) => n + r.bounty!.credits, 0);
     }
     const others = (await credits(alice)).balance + (await credits(bob)).balance;

@@ -69,7 +69,10 @@ describe('send, inbox, read, delete', () => {
     const r = await call(s, 'POST', `/v1/mail?to=${bob.id}&subject=plain`, { as: alice, text: 'line 1\nline 2' });
     expect(r.status).toBe(201);
     const id = /^ok mail (\S+)/.exec(r.text)![1]!;
-    expect(((await (await req(s, 'GET', `/v1/mail/${id}?f=json`, { as: bob })).json()) as { body: string; subject: string })).toMatchObject({ subject: 'plain', body: 'line 1\nline 2' });
+    expect((await (await req(s, 'GET', `/v1/mail/${id}?f=json`, { as: bob })).json()) as { body: string; subject: string }).toMatchObject({
+      subject: 'plain',
+      body: 'line 1\nline 2',
+    });
   });
 
   it('inbox pages newest first with a cursor; unread=1 filters', async () => {
@@ -80,7 +83,12 @@ describe('send, inbox, read, delete', () => {
     const seen: string[] = [];
     let cursor = '';
     for (;;) {
-      const p = (await (await req(s, 'GET', `/v1/mail?n=3&f=json${cursor ? `&cursor=${cursor}` : ''}`, { as: me })).json()) as { total: number; unread: number; rows: { id: string }[]; next: string | null };
+      const p = (await (await req(s, 'GET', `/v1/mail?n=3&f=json${cursor ? `&cursor=${cursor}` : ''}`, { as: me })).json()) as {
+        total: number;
+        unread: number;
+        rows: { id: string }[];
+        next: string | null;
+      };
       expect(p.total).toBe(7);
       expect(p.unread).toBe(6);
       seen.push(...p.rows.map((r) => r.id));
@@ -96,7 +104,11 @@ describe('send, inbox, read, delete', () => {
 describe('ownership', () => {
   it("no identity reads, deletes or reports another's message: the same 404 as an unknown id", async () => {
     const id = await sendId(alice, { to: bob.id, body: 'for bob only' });
-    for (const [m, p] of [['GET', `/v1/mail/${id}`], ['DELETE', `/v1/mail/${id}`], ['POST', `/v1/mail/${id}/report`]] as const) {
+    for (const [m, p] of [
+      ['GET', `/v1/mail/${id}`],
+      ['DELETE', `/v1/mail/${id}`],
+      ['POST', `/v1/mail/${id}/report`],
+    ] as const) {
       const other = await snapshot(await req(s, m, p, { as: eve, json: m === 'POST' ? {} : undefined }));
       const unknown = await snapshot(await req(s, m, p.replace(id, 'mzzzzzzzzzz'), { as: eve, json: m === 'POST' ? {} : undefined }));
       expect(other.status, `${m} ${p}`).toBe(404);
@@ -104,7 +116,13 @@ describe('ownership', () => {
     }
     expect((await (await req(s, 'GET', '/v1/mail?f=json', { as: eve })).json()) as { rows: unknown[] }).toMatchObject({ rows: [] });
     expect(((await (await req(s, 'GET', `/v1/mail/${id}?f=json`, { as: bob })).json()) as { body: string }).body).toBe('for bob only');
-    for (const [m, p] of [['POST', '/v1/mail'], ['GET', '/v1/mail'], ['GET', `/v1/mail/${id}`], ['DELETE', `/v1/mail/${id}`], ['POST', `/v1/mail/${id}/report`]] as const) {
+    for (const [m, p] of [
+      ['POST', '/v1/mail'],
+      ['GET', '/v1/mail'],
+      ['GET', `/v1/mail/${id}`],
+      ['DELETE', `/v1/mail/${id}`],
+      ['POST', `/v1/mail/${id}/report`],
+    ] as const) {
       expect((await req(s, m, p, { json: m === 'POST' ? { to: bob.id, body: 'x' } : undefined })).status, `${m} ${p}`).toBe(401);
     }
   });
@@ -117,9 +135,17 @@ describe('reports', () => {
       const a = await agent(t);
       const b = await agent(t);
       const body = `SPAM-MARK-${randomBytes(6).toString('hex')} buy now`;
-      const sent = await fetch(`${t.url}/v1/mail`, { method: 'POST', headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': a.net }, body: JSON.stringify({ to: b.id, body }) });
+      const sent = await fetch(`${t.url}/v1/mail`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': a.net },
+        body: JSON.stringify({ to: b.id, body }),
+      });
       const id = ((await sent.json()) as { id: string }).id;
-      const rep = await fetch(`${t.url}/v1/mail/${id}/report`, { method: 'POST', headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json', 'x-forwarded-for': b.net }, body: JSON.stringify({ reason: 'unsolicited advertising' }) });
+      const rep = await fetch(`${t.url}/v1/mail/${id}/report`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json', 'x-forwarded-for': b.net },
+        body: JSON.stringify({ reason: 'unsolicited advertising' }),
+      });
       expect(rep.status).toBe(201);
       expect(await rep.text()).toBe(`ok reported ${id} from=${a.id}\nnext: DELETE /v1/mail/${id} removes it from your inbox\n`);
       const again = await fetch(`${t.url}/v1/mail/${id}/report`, { method: 'POST', headers: { authorization: `Bearer ${b.token}`, 'x-forwarded-for': b.net } });
@@ -127,14 +153,24 @@ describe('reports', () => {
       expect(await again.text()).toBe(`err dup already reported ${id}\n`);
       expect(reports(t.dir)).toEqual([{ msg: id, reporter: b.id, sender: a.id, reason: 'unsolicited advertising', status: 'open' }]);
       // The recipient deletes it: gone from the inbox, the sealed row stays for the review.
-      expect((await fetch(`${t.url}/v1/mail/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${b.token}`, 'x-forwarded-for': b.net } })).status).toBe(200);
+      expect(
+        (await fetch(`${t.url}/v1/mail/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${b.token}`, 'x-forwarded-for': b.net } })).status,
+      ).toBe(200);
       expect((await fetch(`${t.url}/v1/mail/${id}`, { headers: { authorization: `Bearer ${b.token}`, 'x-forwarded-for': b.net } })).status).toBe(404);
       const db = new Database(join(t.dir, 'commons.db'), { readonly: true });
       const row = db.prepare('SELECT deleted, reported, length(ct) AS n FROM mail WHERE id = ?').get(id) as { deleted: number; reported: number; n: number };
       db.close();
       expect(row).toEqual({ deleted: 1, reported: 1, n: Buffer.byteLength(JSON.stringify({ s: '', b: body })) + 16 });
       for (const f of dbBytes(t.dir)) expect(f.includes(Buffer.from(body.slice(0, 20)))).toBe(false);
-      expect((await fetch(`${t.url}/v1/mail/${id}/report`, { method: 'POST', headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json', 'x-forwarded-for': b.net }, body: JSON.stringify({ reason: 'r'.repeat(301) }) })).status).toBe(400);
+      expect(
+        (
+          await fetch(`${t.url}/v1/mail/${id}/report`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json', 'x-forwarded-for': b.net },
+            body: JSON.stringify({ reason: 'r'.repeat(301) }),
+          })
+        ).status,
+      ).toBe(400);
     } finally {
       await t.stop();
     }
@@ -158,13 +194,15 @@ describe('limits', () => {
     expect((await send(alice, { to: bob.id, subject: 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB', body: 'x' })).text).toBe('err scrub github subject@0\n');
   });
 
-  it('sending is quota\'d: 30 messages per hour per L0 identity, then 429 with Retry-After', async () => {
+  it("sending is quota'd: 30 messages per hour per L0 identity, then 429 with Retry-After", async () => {
     const t = await start({ CX_TRUST_PROXY: '1' });
     try {
       const a = await agent(t);
       const b = await agent(t);
       const headers = { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', 'x-forwarded-for': a.net };
-      const rs = await Promise.all(Array.from({ length: 30 }, (_, i) => fetch(`${t.url}/v1/mail`, { method: 'POST', headers, body: JSON.stringify({ to: b.id, body: `m${i}` }) })));
+      const rs = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => fetch(`${t.url}/v1/mail`, { method: 'POST', headers, body: JSON.stringify({ to: b.id, body: `m${i}` }) })),
+      );
       expect(rs.map((r) => r.status)).toEqual(Array(30).fill(201));
       const over = await fetch(`${t.url}/v1/mail`, { method: 'POST', headers, body: JSON.stringify({ to: b.id, body: 'one more' }) });
       expect(over.status).toBe(429);
@@ -182,7 +220,9 @@ describe('limits', () => {
       const b = await agent(t);
       const headers = { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', 'x-forwarded-for': a.net };
       for (let i = 0; i < 1000; i += 100) {
-        const rs = await Promise.all(Array.from({ length: 100 }, (_, k) => fetch(`${t.url}/v1/mail`, { method: 'POST', headers, body: JSON.stringify({ to: b.id, body: `m${i + k}` }) })));
+        const rs = await Promise.all(
+          Array.from({ length: 100 }, (_, k) => fetch(`${t.url}/v1/mail`, { method: 'POST', headers, body: JSON.stringify({ to: b.id, body: `m${i + k}` }) })),
+        );
         expect(rs.every((r) => r.status === 201)).toBe(true);
       }
       const over = await fetch(`${t.url}/v1/mail`, { method: 'POST', headers, body: JSON.stringify({ to: b.id, body: 'full' }) });
@@ -205,7 +245,11 @@ describe('at rest', () => {
         const subject = `SUBJ-MARK-${randomBytes(6).toString('hex')}`;
         const body = `MAIL-MARK-${randomBytes(6).toString('hex')} ` + 'mail words '.repeat(i * 30);
         markers.push(subject, body.slice(0, 30));
-        const r = await fetch(`${t.url}/v1/mail`, { method: 'POST', headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', 'x-forwarded-for': a.net }, body: JSON.stringify({ to: b.id, subject, body }) });
+        const r = await fetch(`${t.url}/v1/mail`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', 'x-forwarded-for': a.net },
+          body: JSON.stringify({ to: b.id, subject, body }),
+        });
         expect(r.status).toBe(201);
       }
       markers.push('mail words mail');

@@ -20,7 +20,12 @@ async function session(path = '/mcp', headers: Record<string, string> = {}) {
   const init = await fetch(`${s.url}${path}`, {
     method: 'POST',
     headers: h,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
   });
   const sid = init.headers.get('mcp-session-id')!;
   await init.text();

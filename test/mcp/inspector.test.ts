@@ -12,7 +12,10 @@ beforeAll(async () => {
 afterAll(async () => s.stop());
 
 const inspector = (args: string[]) =>
-  run('npx', ['-y', '@modelcontextprotocol/inspector@2.12.0', '--cli', `${s.url}/mcp`, ...args], { timeout: 240_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  run('npx', ['-y', '@modelcontextprotocol/inspector@2.12.0', '--cli', `${s.url}/mcp`, ...args], {
+    timeout: 240_000,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 
 describe('MCP Inspector CLI 2.12.0', () => {
   it('lists the registry tools', async () => {

@@ -114,7 +114,12 @@ describe('MCP over Streamable HTTP (session)', () => {
     await transport.terminateSession();
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sid,
+        'mcp-protocol-version': '2025-06-18',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(404);
@@ -127,39 +132,63 @@ describe('MCP over Streamable HTTP (session)', () => {
     const init = await fetch(`${s.url}/mcp`, {
       method: 'POST',
       headers: H,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
     const sid = init.headers.get('mcp-session-id')!;
     await init.text();
-    const post = (body: unknown, headers: Record<string, string> = {}) => fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...H, 'mcp-session-id': sid, ...headers }, body: JSON.stringify(body) });
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...H, 'mcp-session-id': sid, ...headers }, body: JSON.stringify(body) });
     expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
     // 40 calls at once, two different tools, string and number ids: each answer carries its own id.
-    const calls = Array.from({ length: 40 }, (_, i) => ({ jsonrpc: '2.0', id: i % 2 ? i : `s${i}`, method: 'tools/call', params: { name: i % 2 ? 'sys_health' : 'sys_limits', arguments: {} } }));
-    const answers = await Promise.all(calls.map(async (c) => {
-      const r = await post(c);
-      expect(r.status).toBe(200);
-      expect(r.headers.get('mcp-session-id')).toBe(sid);
-      return (await r.json()) as { id: unknown; result: ToolText };
+    const calls = Array.from({ length: 40 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i % 2 ? i : `s${i}`,
+      method: 'tools/call',
+      params: { name: i % 2 ? 'sys_health' : 'sys_limits', arguments: {} },
     }));
+    const answers = await Promise.all(
+      calls.map(async (c) => {
+        const r = await post(c);
+        expect(r.status).toBe(200);
+        expect(r.headers.get('mcp-session-id')).toBe(sid);
+        return (await r.json()) as { id: unknown; result: ToolText };
+      }),
+    );
     answers.forEach((a, i) => {
       expect(a.id).toBe(calls[i]!.id);
       expect(a.result.content[0]!.text).toMatch(i % 2 ? /^ok version=/ : /^limits /);
     });
     // An unknown tool is a JSON-RPC error on this path too; an unsupported protocol version and a
     // missing Accept type are refused as the SDK transport refuses them.
-    const unknown = (await (await post({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'nope', arguments: {} } })).json()) as { error: { code: number } };
+    const unknown = (await (await post({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'nope', arguments: {} } })).json()) as {
+      error: { code: number };
+    };
     expect(unknown.error.code).toBe(-32602);
     expect((await post({ jsonrpc: '2.0', id: 100, method: 'ping' }, { 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
     expect((await post({ jsonrpc: '2.0', id: 101, method: 'ping' }, { accept: 'application/json' })).status).toBe(406);
     // A batch still goes through the SDK transport and gets an array back.
-    const batch = (await (await post([{ jsonrpc: '2.0', id: 102, method: 'ping' }, { jsonrpc: '2.0', id: 103, method: 'tools/list' }])).json()) as { id: number }[];
+    const batch = (await (
+      await post([
+        { jsonrpc: '2.0', id: 102, method: 'ping' },
+        { jsonrpc: '2.0', id: 103, method: 'tools/list' },
+      ])
+    ).json()) as { id: number }[];
     expect(batch.map((b) => b.id).sort()).toEqual([102, 103]);
     await fetch(`${s.url}/mcp`, { method: 'DELETE', headers: { ...H, 'mcp-session-id': sid } });
     expect((await post({ jsonrpc: '2.0', id: 104, method: 'ping' })).status).toBe(404);
   });
 
   it('malformed JSON gets a JSON-RPC parse error', async () => {
-    const res = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":' });
+    const res = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":',
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });
@@ -168,7 +197,12 @@ describe('MCP over Streamable HTTP (session)', () => {
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'http://evil.example' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
     });
     expect(res.status).toBe(403);
   });
@@ -177,7 +211,11 @@ describe('MCP over Streamable HTTP (session)', () => {
 describe('MCP stateless', () => {
   it('answers a client that sends no session (tools/list and tools/call)', async () => {
     const post = (body: object) =>
-      fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify(body) });
+      fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify(body),
+      });
     const list = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(list.status).toBe(200);
     expect(list.headers.get('mcp-session-id')).toBeNull();
@@ -267,7 +305,12 @@ describe('legacy HTTP+SSE', () => {
     const m = /^event: endpoint\ndata: (\/messages\?s=[0-9a-f-]+)\n\n/.exec(buf);
     expect(m).not.toBeNull();
     const endpoint = m![1]!;
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
     const r = await fetch(`${s.url}${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(init) });
     expect(r.status).toBe(200);
     const inline = (await r.json()) as { id: number; result: { serverInfo: { name: string } } };
@@ -289,20 +332,46 @@ describe('resumability', () => {
     const init = await fetch(`${s.url}/mcp`, {
       method: 'POST',
       headers: h,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
     const sid = init.headers.get('mcp-session-id')!;
     await init.text();
     const hs = { ...h, 'mcp-session-id': sid };
     await fetch(`${s.url}/mcp`, { method: 'POST', headers: hs, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
     // Tool-call logs go to sessions that asked for them; they are the events replayed below.
-    await (await fetch(`${s.url}/mcp`, { method: 'POST', headers: hs, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'logging/setLevel', params: { level: 'debug' } }) })).text();
-    const call = async (id: number) => (await fetch(`${s.url}/mcp`, { method: 'POST', headers: hs, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'sys_health', arguments: {} } }) })).text();
+    await (
+      await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: hs,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'logging/setLevel', params: { level: 'debug' } }),
+      })
+    ).text();
+    const call = async (id: number) =>
+      (
+        await fetch(`${s.url}/mcp`, {
+          method: 'POST',
+          headers: hs,
+          body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'sys_health', arguments: {} } }),
+        })
+      ).text();
 
     /** Opens the GET stream and collects events until `n` arrived. */
     const listen = async (n: number, lastEventId?: string) => {
       const ac = new AbortController();
-      const res = await fetch(`${s.url}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal: ac.signal });
+      const res = await fetch(`${s.url}/mcp`, {
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': sid,
+          'mcp-protocol-version': '2025-06-18',
+          ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+        },
+        signal: ac.signal,
+      });
       expect(res.status).toBe(200);
       const events: { id?: string; data: string }[] = [];
       const parser = createParser({ onEvent: (e) => events.push({ id: e.id, data: e.data }) });

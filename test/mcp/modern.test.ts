@@ -17,10 +17,19 @@ afterAll(async () => s.stop());
 
 let netN = 0;
 const newNet = () => `10.77.${++netN}.1`;
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 /** One raw 2026-07-28 request: no initialize, no session; the envelope in _meta and the standard headers. */
-async function rpc(path: string, method: string, params: Record<string, unknown> = {}, opts: { id?: number | string; headers?: Record<string, string>; name?: string } = {}) {
+async function rpc(
+  path: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  opts: { id?: number | string; headers?: Record<string, string>; name?: string } = {},
+) {
   const res = await fetch(`${s.url}${path}`, {
     method: 'POST',
     headers: {
@@ -36,9 +45,10 @@ async function rpc(path: string, method: string, params: Record<string, unknown>
   });
   const body = (await res.json()) as any;
   if (process.env.DBG) console.log(JSON.stringify(body).slice(0, 300));
-  return { status: res.status, session: res.headers.get("mcp-session-id"), body };
+  return { status: res.status, session: res.headers.get('mcp-session-id'), body };
 }
-const call = (path: string, name: string, args: unknown, opts: { id?: number | string; headers?: Record<string, string> } = {}) => rpc(path, 'tools/call', { name, arguments: args }, { ...opts, name });
+const call = (path: string, name: string, args: unknown, opts: { id?: number | string; headers?: Record<string, string> } = {}) =>
+  rpc(path, 'tools/call', { name, arguments: args }, { ...opts, name });
 
 describe('MCP 2026-07-28', () => {
   it('server/discover names the revision; no initialize, no session id', async () => {
@@ -130,7 +140,12 @@ describe('MCP 2026-07-28', () => {
   it('a header that names 2026-07-28 without the envelope, or a mismatched Mcp-Method, is refused by the ladder', async () => {
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     expect(res.status).toBe(400);

@@ -13,11 +13,22 @@ beforeAll(async () => {
 });
 afterAll(async () => s.stop());
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 async function call(name: string, args: unknown, path = '/mcp') {
   const res = await fetch(`${s.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, authorization: `Bearer ${token}` },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: META } }),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -28,11 +39,23 @@ const nextOf = (t: string) => t.split('\n').filter((l) => l.startsWith('next:'))
 describe('next lines on MCP', () => {
   it('name tools with their arguments, never REST routes', async () => {
     const fix = 'pin the pool size: set POOL_MAX=20 and retry with backoff';
-    const add = await call('kb_add', { error: 'ZzqNextError: the widget frobnicator overflowed its buffer', fix, title: 'widget frobnicator overflow', eco: 'npm' });
+    const add = await call('kb_add', {
+      error: 'ZzqNextError: the widget frobnicator overflowed its buffer',
+      fix,
+      title: 'widget frobnicator overflow',
+      eco: 'npm',
+    });
     expect(add.body.result.isError, text(add)).toBeFalsy();
     const id = add.body.result.structuredContent.id as string;
     expect(nextOf(text(add))[0]).toMatch(new RegExp(`^next: call kb_get \\{"id":"${id}"\\}; others confirm it with call kb_confirm \\{"id":"${id}"\\}`));
-    const texts = [text(add), text(await call('id_me', {})), text(await call('task_list', {})), text(await call('note_create', { body: 'x' })), text(await call('kb_get', { id })), text(await call('sys_limits', {}))];
+    const texts = [
+      text(add),
+      text(await call('id_me', {})),
+      text(await call('task_list', {})),
+      text(await call('note_create', { body: 'x' })),
+      text(await call('kb_get', { id })),
+      text(await call('sys_limits', {})),
+    ];
     for (const t of texts) {
       const lines = nextOf(t);
       expect(lines.length, t).toBeGreaterThan(0);
@@ -61,7 +84,12 @@ describe('next lines on MCP', () => {
     await c.connect(t);
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': t.sessionId!, 'mcp-protocol-version': '2025-06-18' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': t.sessionId!,
+        'mcp-protocol-version': '2025-06-18',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'sys_health', arguments: 'text' } }),
     });
     const body = (await res.json()) as any;

@@ -50,7 +50,7 @@ describe('MCP session store', () => {
     expect(st.heaviest()?.id).toBe('b1');
   });
 
-  it('175 networks flooding a small cap end each other\'s sessions, not the idle one of a network within its fair share', () => {
+  it("175 networks flooding a small cap end each other's sessions, not the idle one of a network within its fair share", () => {
     const st = new MemorySessionStore();
     // The server's proportions (mcp.sessions / mcp.sessions_net), at a tenth: 1,000 and 100.
     const caps = { total: 1000, perNet: 100 };
@@ -94,7 +94,8 @@ describe('MCP session store', () => {
       for (const rs of nets.values()) {
         const first = rs[0]!;
         const b = best?.[0];
-        if (!best || rs.length > best.length || (rs.length === best.length && (first.seen < b!.seen || (first.seen === b!.seen && first.net < b!.net)))) best = rs;
+        if (!best || rs.length > best.length || (rs.length === best.length && (first.seen < b!.seen || (first.seen === b!.seen && first.net < b!.net))))
+          best = rs;
       }
       return best?.[0]?.id;
     };

@@ -20,7 +20,12 @@ async function initialize(ip: string): Promise<{ status: number; sid: string | n
   const res = await fetch(`${s.url}/mcp`, {
     method: 'POST',
     headers: { ...HEADERS, 'x-forwarded-for': ip },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
   });
   return { status: res.status, sid: res.headers.get('mcp-session-id'), body: await res.json(), retry: res.headers.get('retry-after') };
 }

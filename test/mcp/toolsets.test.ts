@@ -10,11 +10,21 @@ beforeAll(async () => {
 });
 afterAll(async () => s.stop());
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 async function list(path: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${s.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/list',
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -25,7 +35,8 @@ describe('compact tools/list', () => {
   it('every agent tool (?toolsets=all) fits in under 8,000 tokens, and so does the default mount (every toolset but swarm, gov, compute)', async () => {
     const allR = await list('/mcp?toolsets=all');
     const all = names(allR);
-    for (const n of ['sub_create', 'topic_pub', 'in_create', 'gov_propose', 'svc_call', 'inj_report', 'kb_search', 'drop_put', 'id_register']) expect(all).toContain(n);
+    for (const n of ['sub_create', 'topic_pub', 'in_create', 'gov_propose', 'svc_call', 'inj_report', 'kb_search', 'drop_put', 'id_register'])
+      expect(all).toContain(n);
     const allTools = allR.body.result.tools;
     expect(allTools.length).toBeGreaterThan(120);
     const allJson = JSON.stringify({ tools: allTools });
@@ -74,12 +85,25 @@ describe('compact tools/list', () => {
 
   it('advertised schemas are leaner, validation is not: a pattern, a bound or a bad type is still a one-line refusal', async () => {
     const call = async (name: string, args: unknown) =>
-      (await (await fetch(`${s.url}/mcp?toolsets=all`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: args, _meta: META } }),
-      })).json()) as any;
-    for (const [name, args, field] of [['kb_get', { id: 'not-an-id' }, 'id'], ['kb_search', { q: 'xyz', n: 51 }, 'n'], ['kb_search', { q: 'xyz', n: 'ten' }, 'n'], ['kb_search', { q: 'x' }, 'q']] as const) {
+      (await (
+        await fetch(`${s.url}/mcp?toolsets=all`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': name,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: args, _meta: META } }),
+        })
+      ).json()) as any;
+    for (const [name, args, field] of [
+      ['kb_get', { id: 'not-an-id' }, 'id'],
+      ['kb_search', { q: 'xyz', n: 51 }, 'n'],
+      ['kb_search', { q: 'xyz', n: 'ten' }, 'n'],
+      ['kb_search', { q: 'x' }, 'q'],
+    ] as const) {
       const r = await call(name, args);
       expect(r.result.isError, name).toBe(true);
       expect(r.result.content[0].text).toMatch(new RegExp(`^err bad ${field}\\b[^\\n]*$`));
@@ -91,11 +115,18 @@ describe('compact tools/list', () => {
 
   it('tools/list answers from one pre-serialized body per selection, each with its own id', async () => {
     const raw = async (id: unknown, path = '/mcp') =>
-      (await fetch(`${s.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
-        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: META } }),
-      })).text();
+      (
+        await fetch(`${s.url}${path}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/list',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: META } }),
+        })
+      ).text();
     const first = await raw(1);
     const again = await Promise.all([raw('abc'), raw(2), raw(1)]);
     expect(JSON.parse(again[0]!).id).toBe('abc');
@@ -116,7 +147,13 @@ describe('compact tools/list', () => {
     expect(n.some((x) => x.startsWith('task_') || x.startsWith('note_') || x.startsWith('mail_'))).toBe(false);
     const call = await fetch(`${s.url}/mcp?toolsets=kb`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'task_list' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'task_list',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'task_list', arguments: {}, _meta: META } }),
     });
     const body = (await call.json()) as any;
@@ -144,10 +181,23 @@ describe('compact tools/list', () => {
 
   it('a 2025-era session mounted with toolsets lists only those', async () => {
     const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const init = await fetch(`${s.url}/mcp?toolsets=drops`, { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
+    const init = await fetch(`${s.url}/mcp?toolsets=drops`, {
+      method: 'POST',
+      headers: h,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
     const sid = init.headers.get('mcp-session-id')!;
     await init.text();
-    const r = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...h, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    const r = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { ...h, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
     const n = ((await r.json()) as any).result.tools.map((t: any) => t.name);
     expect(n).toContain('drop_get');
     expect(n).not.toContain('kb_search');

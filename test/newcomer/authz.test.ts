@@ -23,7 +23,12 @@ const JSON_T = 'application/json';
 describe('a veto with the ops token', () => {
   it('is 403 whatever the id: malformed, unknown, missing, or with unknown fields', async () => {
     const ops = s.config.operatorTokens.ops;
-    for (const body of [{ id: '??', decision: 'veto' }, { id: 'p0000000000', decision: 'veto' }, { decision: 'veto' }, { decision: 'veto', bogus: 1, bounty: -5 }]) {
+    for (const body of [
+      { id: '??', decision: 'veto' },
+      { id: 'p0000000000', decision: 'veto' },
+      { decision: 'veto' },
+      { decision: 'veto', bogus: 1, bounty: -5 },
+    ]) {
       const r = await call('POST', '/admin/decide', JSON.stringify(body), JSON_T, ops);
       expect(r, JSON.stringify(body)).toEqual({ status: 403, text: 'err auth veto needs the admin token' });
     }
@@ -68,7 +73,10 @@ describe('operator routes: the token is judged before the input', () => {
   it('the right token then gets the input errors (the order, not a blanket refusal)', async () => {
     const admin = s.config.operatorTokens.admin;
     expect(await call('POST', '/admin/announce', '{"id":', JSON_T, admin)).toEqual({ status: 400, text: 'err bad json: malformed body' });
-    expect(await call('PUT', '/admin/blob?bogus=1', 'x', 'application/octet-stream', admin)).toEqual({ status: 400, text: 'err bad bogus: unknown query parameter' });
+    expect(await call('PUT', '/admin/blob?bogus=1', 'x', 'application/octet-stream', admin)).toEqual({
+      status: 400,
+      text: 'err bad bogus: unknown query parameter',
+    });
     expect((await call('POST', '/admin/freeze', JSON.stringify({ nonsense: true }), JSON_T, admin)).text).toMatch(/^err bad /);
   });
 });

@@ -11,7 +11,8 @@ const script = join(process.cwd(), 'scripts/tree-state.mjs');
 const repo = mkdtempSync(join(tmpdir(), 'cx-tree-'));
 afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
-const sh = (cmd: string, args: string[], cwd = repo) => execFileSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } });
+const sh = (cmd: string, args: string[], cwd = repo) =>
+  execFileSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } });
 const state = (cmd: 'save' | 'check', cwd = repo) => spawnSync(process.execPath, [script, cmd], { cwd, encoding: 'utf8' });
 
 function init() {
@@ -77,7 +78,10 @@ describe('this repository', () => {
   });
   it('screenshots go to an ignored folder unless UPDATE_SCREENSHOTS=1', () => {
     const where = (env: Record<string, string>) =>
-      execFileSync(process.execPath, ['--import', 'tsx', '-e', "import('./test/pages/browser.ts').then((m) => console.log(m.SHOTS))"], { encoding: 'utf8', env: { ...process.env, ...env } }).trim();
+      execFileSync(process.execPath, ['--import', 'tsx', '-e', "import('./test/pages/browser.ts').then((m) => console.log(m.SHOTS))"], {
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+      }).trim();
     const dflt = relative(process.cwd(), where({ UPDATE_SCREENSHOTS: '' }));
     expect(dflt).toBe(join('.tmp', 'screenshots'));
     expect(spawnSync('git', ['check-ignore', '-q', join(dflt, 'x.png')]).status).toBe(0);

@@ -39,7 +39,9 @@ describe('A2A', () => {
       if (!kv?.startsWith('kv ')) await new Promise((r) => setTimeout(r, 100));
     }
     expect(kv).toMatch(/^kv face\/last seq=2 /);
-    expect(nextLine(kv)).toBe(`next: send {"skill":"kv.get","input":{"ns":"face","k":"last"}} again for the latest value, or send ${JSON.stringify({ skill: 'topic.read', input: { topic, since: 2 } })} for the lines after it`);
+    expect(nextLine(kv)).toBe(
+      `next: send {"skill":"kv.get","input":{"ns":"face","k":"last"}} again for the latest value, or send ${JSON.stringify({ skill: 'topic.read', input: { topic, since: 2 } })} for the lines after it`,
+    );
   });
 });
 
@@ -48,12 +50,18 @@ describe('MCP and REST keep their own words', () => {
     const c = await mcp(s, who, undefined, 'all');
     try {
       const topic = `~${who.id}.mcpface`;
-      expect(nextLine(toolText(await c.call('topic_pub', { topic, text: 'x' })))).toBe(`next: call topic_read ${JSON.stringify({ topic, since: 1 })} for the lines after it`);
+      expect(nextLine(toolText(await c.call('topic_pub', { topic, text: 'x' })))).toBe(
+        `next: call topic_read ${JSON.stringify({ topic, since: 1 })} for the lines after it`,
+      );
       expect(nextLine(toolText(await c.call('kb_e', { text: MISS })))).toMatch(/^next: call kb_brief \{"q": /);
     } finally {
       await c.close();
     }
-    const rest = await fetch(`${s.url}/v1/pub/~${who.id}.restface`, { method: 'POST', body: 'x', headers: { authorization: `Bearer ${who.token}`, 'content-type': 'text/plain' } });
+    const rest = await fetch(`${s.url}/v1/pub/~${who.id}.restface`, {
+      method: 'POST',
+      body: 'x',
+      headers: { authorization: `Bearer ${who.token}`, 'content-type': 'text/plain' },
+    });
     expect(nextLine(await rest.text())).toBe(`next: GET /v1/topics/~${who.id}.restface?since=1 for the lines after it`);
   });
 });

@@ -20,7 +20,9 @@ afterAll(async () => {
 
 function run(exe: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((ok) => {
-    const child = execFile(exe, args, { env: { PATH: process.env.PATH, HOME: dir } }, (e, out, err) => ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }));
+    const child = execFile(exe, args, { env: { PATH: process.env.PATH, HOME: dir } }, (e, out, err) =>
+      ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
+    );
     child.stdin!.on('error', () => undefined);
     child.stdin!.end('');
   });

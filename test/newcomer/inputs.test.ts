@@ -26,7 +26,9 @@ describe('PUT /d/{secret}: the body is text/plain', () => {
     const sec = secret();
     const r = await call('PUT', `/d/${sec}`, 'body=hello&once=true', FORM, tok);
     expect(r.status).toBe(400);
-    expect(r.text).toBe('err bad body: send the text as Content-Type: text/plain, not application/x-www-form-urlencoded; options go in the query (ttl=&reads=&once=&append=)\n');
+    expect(r.text).toBe(
+      'err bad body: send the text as Content-Type: text/plain, not application/x-www-form-urlencoded; options go in the query (ttl=&reads=&once=&append=)\n',
+    );
     expect((await call('GET', `/d/${sec}`, undefined, undefined)).status).toBe(404);
   });
   it('JSON and multipart are refused the same way; text/plain with ?once=true is taken and burns', async () => {
@@ -92,7 +94,10 @@ describe("validation speaks the project's words, not the validator's", () => {
   it('an enum, a too-long text, a wrong type, a too-big number, a missing field', async () => {
     const admin = s.config.operatorTokens.admin;
     const cases: Array<[Promise<{ status: number; text: string }>, string]> = [
-      [json('/admin/announce', { kind: 'party', text: 'x', ends: '2030-01-01T00:00:00Z' }, admin), 'err bad kind: one of maintenance, incident, change, notice\n'],
+      [
+        json('/admin/announce', { kind: 'party', text: 'x', ends: '2030-01-01T00:00:00Z' }, admin),
+        'err bad kind: one of maintenance, incident, change, notice\n',
+      ],
       [json('/v1/tasks', { title: 'x'.repeat(121) }), 'err bad title: at most 120 characters\n'],
       [json('/e', { text: 5 }, ''), 'err bad text: want text, not a number\n'],
       [call('GET', '/brief?q=x&b=abc', undefined, undefined), 'err bad b: want a number, not text\n'],

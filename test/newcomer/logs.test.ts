@@ -58,7 +58,18 @@ describe('CX_LOG=pretty', () => {
     expect(lines.join('\n')).not.toContain('{');
   });
   it('other messages: level, message and fields on one line', () => {
-    const line = prettyLine(JSON.stringify({ level: 30, time: Date.UTC(2026, 0, 1, 12, 4, 5), pid: 1, hostname: 'h', url: 'http://x', msg: 'agent commons listening', data: './data', note: 'two words' }));
+    const line = prettyLine(
+      JSON.stringify({
+        level: 30,
+        time: Date.UTC(2026, 0, 1, 12, 4, 5),
+        pid: 1,
+        hostname: 'h',
+        url: 'http://x',
+        msg: 'agent commons listening',
+        data: './data',
+        note: 'two words',
+      }),
+    );
     expect(line).toBe('12:04:05 INFO agent commons listening data=./data note="two words"');
   });
 });

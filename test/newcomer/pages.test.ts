@@ -21,7 +21,11 @@ afterAll(async () => s.stop());
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${s.url}${path}`, { headers, redirect: 'manual' });
 const BASE = 'http://commons.test';
 const admin = (path: string, body: unknown) =>
-  fetch(`${s.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${s.config.operatorTokens.admin}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${s.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.config.operatorTokens.admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('/kb/: the index of the fixes', () => {
   it('agents get a text list (months, ecosystems, error classes) and JSON; /kb and /k/ land on it', async () => {
@@ -35,7 +39,12 @@ describe('/kb/: the index of the fixes', () => {
     expect(text).toMatch(/\nclass [a-z0-9_.-]+ n=\d+ GET \/err\/[a-z0-9_.-]+\n/);
     expect(text).toMatch(/\nnext: POST \/e .*\n$/);
     expect(text).not.toMatch(/^err /);
-    const j = (await (await get('/kb/', { accept: 'application/json' })).json()) as { entries: number; months: string[]; ecos: Array<{ eco: string; count: number }>; classes: Array<{ class: string; n: number }> };
+    const j = (await (await get('/kb/', { accept: 'application/json' })).json()) as {
+      entries: number;
+      months: string[];
+      ecos: Array<{ eco: string; count: number }>;
+      classes: Array<{ class: string; n: number }>;
+    };
     expect(j.entries).toBeGreaterThan(100);
     expect(j.months.length).toBeGreaterThan(0);
     // Every listing it names answers 200.
@@ -67,12 +76,17 @@ describe('a fresh install serves the sample compute services the About page name
     for (const n of ['json-check', 'text-diff', 'text-stats']) expect(about).toContain(n);
     expect(about).toContain(`${BASE}/mcp/svc/json-check`);
     const end = Date.now() + 60_000;
-    const served = async () => ((await (await get('/v1/svc?f=json')).json()) as { services: Array<{ name: string; served: boolean }> }).services.filter((r) => r.served).map((r) => r.name);
+    const served = async () =>
+      ((await (await get('/v1/svc?f=json')).json()) as { services: Array<{ name: string; served: boolean }> }).services
+        .filter((r) => r.served)
+        .map((r) => r.name);
     while (Date.now() < end && (await served()).length < 3) await new Promise((r) => setTimeout(r, 200));
     expect((await served()).sort()).toEqual(['json-check', 'text-diff', 'text-stats']);
     const who = await register(s.url, 'newcomer');
     const c = new Client({ name: 'newcomer', version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/svc/json-check`), { requestInit: { headers: { authorization: `Bearer ${who.token}` } } }));
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/svc/json-check`), { requestInit: { headers: { authorization: `Bearer ${who.token}` } } }),
+    );
     try {
       expect((await c.listTools()).tools.map((t) => t.name)).toEqual(['json-check']);
       const r = (await c.callTool({ name: 'json-check', arguments: { input: '{"a":1}' } })) as { content: Array<{ text: string }>; isError?: boolean };
@@ -109,11 +123,24 @@ describe('/st, /sitemap.xml and /robots.txt', () => {
     // Published content of an agent: a KB entry (public), a proposal (noindex), a note (private).
     const a = await register(s.url, 'mapper');
     const h = { authorization: `Bearer ${a.token}`, accept: 'application/json', 'content-type': 'application/json' };
-    const k = await fetch(`${s.url}/k`, { method: 'POST', headers: h, body: JSON.stringify({ error: "ModuleNotFoundError: No module named 'zzsitemap'", fix: 'pip install zzsitemap', title: 'zzsitemap missing', eco: 'pypi' }) });
+    const k = await fetch(`${s.url}/k`, {
+      method: 'POST',
+      headers: h,
+      body: JSON.stringify({
+        error: "ModuleNotFoundError: No module named 'zzsitemap'",
+        fix: 'pip install zzsitemap',
+        title: 'zzsitemap missing',
+        eco: 'pypi',
+      }),
+    });
     expect(k.status).toBe(201);
     const kid = ((await k.json()) as { id: string }).id;
     // An entry more agents report failing than working is noindex: not in the sitemap either.
-    const bad = await fetch(`${s.url}/k`, { method: 'POST', headers: h, body: JSON.stringify({ error: "ModuleNotFoundError: No module named 'zzbadfix'", fix: 'pip install zzbadfix', title: 'zzbadfix missing', eco: 'pypi' }) });
+    const bad = await fetch(`${s.url}/k`, {
+      method: 'POST',
+      headers: h,
+      body: JSON.stringify({ error: "ModuleNotFoundError: No module named 'zzbadfix'", fix: 'pip install zzbadfix', title: 'zzbadfix missing', eco: 'pypi' }),
+    });
     expect(bad.status).toBe(201);
     const badId = ((await bad.json()) as { id: string }).id;
     const b = await register(s.url, 'critic');
@@ -128,7 +155,8 @@ describe('/st, /sitemap.xml and /robots.txt', () => {
     const xml = await r.text();
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">\n/);
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
-    for (const l of ['/', '/kb/', '/about', '/legal', '/changelog', '/status', '/st', '/st/api', '/eco/pypi', `/kb/${kid}`]) expect(locs, l).toContain(BASE + l);
+    for (const l of ['/', '/kb/', '/about', '/legal', '/changelog', '/status', '/st', '/st/api', '/eco/pypi', `/kb/${kid}`])
+      expect(locs, l).toContain(BASE + l);
     expect(locs.some((l) => /\/kb\/\d{4}-\d\d\/$/.test(l))).toBe(true);
     expect(locs.some((l) => /\/err\/[a-z0-9_.-]+$/.test(l))).toBe(true);
     // Nothing private, operator-only, noindex or made of a caller's words.

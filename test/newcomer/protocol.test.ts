@@ -43,10 +43,19 @@ describe('MCP: every tool schema passes a strict validator (no type arrays)', ()
   });
 
   it('the 2026-07-28 stateless face sends the same schemas', async () => {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     const res = await fetch(`${s.url}/mcp?toolsets=all`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }),
     });
     const body = (await res.json()) as Json;
@@ -57,7 +66,9 @@ describe('MCP: every tool schema passes a strict validator (no type arrays)', ()
 });
 
 const send10 = (client: Awaited<ReturnType<typeof client13>>, text: string, taskId = '') =>
-  client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }], ...(taskId ? { taskId } : {}) } })) as Promise<Json>;
+  client.sendMessage(
+    SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }], ...(taskId ? { taskId } : {}) } }),
+  ) as Promise<Json>;
 
 describe('A2A 1.0: a subscriber gets one Task, then only status and artifact updates', () => {
   it('1.0 wire: continuations by SendMessage and by SendStreamingMessage reach subscribers as updates', async () => {
@@ -76,7 +87,11 @@ describe('A2A 1.0: a subscriber gets one Task, then only status and artifact upd
 
     // A continuation by SendStreamingMessage: its own stream still begins with the Task (§3.1.2).
     const sub2 = await subscribed(client.resubscribeTask({ tenant: '', id: t.id }));
-    const own = await collect(client.sendMessageStream(SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'yet more words' }], taskId: t.id } })));
+    const own = await collect(
+      client.sendMessageStream(
+        SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'yet more words' }], taskId: t.id } }),
+      ),
+    );
     expect(own[0]!.payload?.$case).toBe('task');
     expect(own.slice(1).map((e) => e.payload?.$case)).not.toContain('task');
     const rest2 = await sub2.rest;

@@ -18,7 +18,11 @@ const lineOf = (re: RegExp) => {
 const blockOf = (re: RegExp) => {
   const b = blocks.find((x) => re.test(x.split('\n')[0]!));
   if (!b) throw new Error(`README: no block starting ${re}`);
-  return b.replace(/\\\n\s*/g, '').split('\n').map((l) => l.replace(/\s+#.*$/, '')).join('\n');
+  return b
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, ''))
+    .join('\n');
 };
 
 describe('set-up commands', () => {
@@ -27,7 +31,7 @@ describe('set-up commands', () => {
     expect(first).toBe('npm ci && npm start');
     expect(second).toMatch(/^apt-get update && apt-get install -y [a-z0-9 -]+ && npm ci && npm test$/);
   });
-  it('.ci/run runs the README\'s test command', () => {
+  it(".ci/run runs the README's test command", () => {
     expect(readFileSync(join(process.cwd(), '.ci/run'), 'utf8')).toMatch(/^npm test$/m);
   });
   it('every apt-get install of the README refreshes the package lists first', () => {
@@ -39,7 +43,7 @@ describe('set-up commands', () => {
     expect(bench.match(/^\|---/gm)?.length).toBe(1);
     expect(bench.split('\n').filter((l) => l.startsWith('| ')).length).toBeLessThanOrEqual(8);
     expect(bench).toContain('[docs/benchmarks.md](docs/benchmarks.md)');
-    expect(readFileSync(join(process.cwd(), 'docs/benchmarks.md'), 'utf8')).toContain('Where a KB lookup\'s time goes');
+    expect(readFileSync(join(process.cwd(), 'docs/benchmarks.md'), 'utf8')).toContain("Where a KB lookup's time goes");
   });
 });
 
@@ -58,9 +62,14 @@ describe('the first hour, as written, against the real server', () => {
   });
   const bash = (script: string, env: Record<string, string> = {}) =>
     new Promise<{ code: number; out: string; err: string }>((ok) =>
-      execFile('bash', ['-c', `set -e\n${script.replaceAll('localhost:8080', host)}`], { cwd: dir, env: { PATH: process.env.PATH!, HOME: dir, ...env } }, (e, out, err) => ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err })),
+      execFile(
+        'bash',
+        ['-c', `set -e\n${script.replaceAll('localhost:8080', host)}`],
+        { cwd: dir, env: { PATH: process.env.PATH!, HOME: dir, ...env } },
+        (e, out, err) => ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
+      ),
     );
-  const OUTPUT = "Traceback (most recent call last):\n  File \"app.py\", line 1, in <module>\nModuleNotFoundError: No module named 'zzqreadmemod'\n";
+  const OUTPUT = 'Traceback (most recent call last):\n  File "app.py", line 1, in <module>\nModuleNotFoundError: No module named \'zzqreadmemod\'\n';
 
   it('POST /e: the README line answers; a bare --data-binary gets the line naming text/plain', async () => {
     writeFileSync(join(dir, 'out.txt'), OUTPUT);

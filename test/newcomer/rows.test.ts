@@ -19,7 +19,18 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => s.stop());
 
-type Row = { cursor: number; id: string; kind: string; scope: string; title: string; support_w: number; groups: number; url: string; status: string; created: string };
+type Row = {
+  cursor: number;
+  id: string;
+  kind: string;
+  scope: string;
+  title: string;
+  support_w: number;
+  groups: number;
+  url: string;
+  status: string;
+  created: string;
+};
 const tok = () => s.config.operatorTokens;
 /** The inbox as an operator's client reads it: no Accept, no f, so JSON rows (spec 4.7). */
 async function inbox(q: string): Promise<Row[]> {
@@ -42,9 +53,20 @@ describe('GET /admin/inbox: rows that say what they are and follow decisions', (
     const author = await identity(s, aIp);
     const p1 = await propose(author.token, aIp, { kind: 'feature', title: 'A dark theme for the pages' });
     let row = await rowOf('proposal', p1);
-    expect(row).toMatchObject({ kind: 'proposal', scope: 'feature', title: 'new: A dark theme for the pages', url: `${ORIGIN}/v1/p/${p1}`, status: 'open', support_w: 0, groups: 0 });
+    expect(row).toMatchObject({
+      kind: 'proposal',
+      scope: 'feature',
+      title: 'new: A dark theme for the pages',
+      url: `${ORIGIN}/v1/p/${p1}`,
+      status: 'open',
+      support_w: 0,
+      groups: 0,
+    });
     // Two supporters from two networks, one at L3.
-    for (const [ip, lvl] of [[freshIp(), 0], [freshIp(), 3]] as const) {
+    for (const [ip, lvl] of [
+      [freshIp(), 0],
+      [freshIp(), 3],
+    ] as const) {
       const who = await identity(s, ip, lvl);
       expect((await call('POST', `/v1/p/${p1}/support`, { token: who.token, ip })).status).toBe(200);
     }
@@ -54,7 +76,9 @@ describe('GET /admin/inbox: rows that say what they are and follow decisions', (
     expect(d.status, d.text).toBe(200);
     expect(await rowOf('proposal', p1)).toMatchObject({ status: 'decided', title: 'new: A dark theme for the pages', support_w: 3.25 });
     // Decided items leave the default (open) view.
-    expect((JSON.parse((await call('GET', '/admin/inbox?kind=proposal', { token: tok().poll })).text) as { rows: Row[] }).rows.map((r) => r.id)).not.toContain(p1);
+    expect((JSON.parse((await call('GET', '/admin/inbox?kind=proposal', { token: tok().poll })).text) as { rows: Row[] }).rows.map((r) => r.id)).not.toContain(
+      p1,
+    );
     const n = /task: #(\d+)/.exec(d.text)![1];
     expect((await call('POST', `/admin/task/${n}/done`, { token: tok().ops, json: { text: 'shipped' } })).status).toBe(200);
     expect(await rowOf('proposal', p1)).toMatchObject({ status: 'shipped' });
@@ -68,7 +92,13 @@ describe('GET /admin/inbox: rows that say what they are and follow decisions', (
     const ip = freshIp();
     const author = await identity(s, ip);
     const p = await propose(author.token, ip, { kind: 'fix', title: 'Fix a typo in /help', patch: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n' });
-    expect(await rowOf('check', p)).toMatchObject({ kind: 'check', scope: 'fix', title: 'check requested: Fix a typo in /help', url: `${ORIGIN}/v1/p/${p}/patch`, status: 'open' });
+    expect(await rowOf('check', p)).toMatchObject({
+      kind: 'check',
+      scope: 'fix',
+      title: 'check requested: Fix a typo in /help',
+      url: `${ORIGIN}/v1/p/${p}/patch`,
+      status: 'open',
+    });
     expect((await call('POST', `/admin/proposal/${p}/check`, { token: tok().check, json: { status: 'pass', log: 'ok' } })).status).toBe(200);
     expect(await rowOf('check', p)).toMatchObject({ title: 'check pass: Fix a typo in /help', status: 'recorded' });
   });
@@ -76,13 +106,25 @@ describe('GET /admin/inbox: rows that say what they are and follow decisions', (
   it('notices: the target, its report weight, one group; upheld and reversed', async () => {
     const file = async (url: string) => {
       const ft = JSON.parse((await call('GET', '/notice?f=json')).text).ft as string;
-      const r = await call('POST', '/notice', { ip: freshIp(), headers: { origin: ORIGIN }, form: { url, category: 'spam', reason: 'Advertising.', email: 'a@example.org', good_faith: 'yes', ft } });
+      const r = await call('POST', '/notice', {
+        ip: freshIp(),
+        headers: { origin: ORIGIN },
+        form: { url, category: 'spam', reason: 'Advertising.', email: 'a@example.org', good_faith: 'yes', ft },
+      });
       expect(r.status, r.text).toBe(200);
       return /n[0-9a-z]{8}/.exec(r.text)![0];
     };
     const n1 = await file(`${ORIGIN}/about`);
     const n2 = await file(`${ORIGIN}/about`);
-    expect(await rowOf('notice', n1)).toMatchObject({ kind: 'notice', scope: 'spam', title: 'spam notice (counted) on /about', url: `${ORIGIN}/admin/notices?id=${n1}`, support_w: 1, groups: 1, status: 'open' });
+    expect(await rowOf('notice', n1)).toMatchObject({
+      kind: 'notice',
+      scope: 'spam',
+      title: 'spam notice (counted) on /about',
+      url: `${ORIGIN}/admin/notices?id=${n1}`,
+      support_w: 1,
+      groups: 1,
+      status: 'open',
+    });
     expect(await rowOf('notice', n2)).toMatchObject({ support_w: 2, status: 'open' });
     expect((await call('POST', `/admin/notices/${n1}`, { token: tok().ops, json: { decision: 'yes' } })).status).toBe(200);
     expect((await call('POST', `/admin/notices/${n2}`, { token: tok().ops, json: { decision: 'no' } })).status).toBe(200);
@@ -100,7 +142,11 @@ describe('/admin/inbox and /admin/notices: JSON rows, the text form as a twin', 
         expect(JSON.parse(r.text).rows).toEqual(expect.any(Array));
       }
       const head = path === '/admin/inbox' ? /^inbox rows=\d+ next=\d+\n/ : /^notices n=\d+\n/;
-      for (const [p, accept] of [[`${path}.txt`, undefined], [`${path}?f=txt`, undefined], [path, 'text/plain']] as const) {
+      for (const [p, accept] of [
+        [`${path}.txt`, undefined],
+        [`${path}?f=txt`, undefined],
+        [path, 'text/plain'],
+      ] as const) {
         const r = await call('GET', p, { token: tok().poll, ...(accept ? { accept } : {}) });
         expect(r.headers.get('content-type'), p).toMatch(/^text\/plain/);
         expect(r.text).toMatch(head);
@@ -130,7 +176,11 @@ describe('/status text: a long announcement keeps a signed line that verifies', 
     // Verify as a client would: the published key, the documented signed bytes (/signing).
     const key = (await (await fetch(`${s.url}/.well-known/cx-key`)).json()) as { kid: number; pub: string };
     expect(Number(kid)).toBe(key.kid);
-    const pub = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(key.pub, 'hex')]), format: 'der', type: 'spki' });
+    const pub = createPublicKey({
+      key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(key.pub, 'hex')]),
+      format: 'der',
+      type: 'spki',
+    });
     const bytes = Buffer.concat([Buffer.from('cx-sig-v1\0ann1\0'), Buffer.from(payload!, 'utf8')]);
     expect(verify(null, bytes, pub, Buffer.from(sig!, 'base64url'))).toBe(true);
     // One changed byte does not verify (the check can fail).
@@ -164,7 +214,11 @@ describe('/changelog and /f/log.atom: what shipped since 1.0.0, from CHANGELOG.m
   });
 
   it('the parser reads headings and items only', () => {
-    expect(parseChangelog('# Changelog\nintro\n\n## 2026-12-02 - A day - of work\n- z\n## 1.1.0 - 2026-12-01 - Small\n- one `x`\n- two\nnot an item\n## 1.0.0 - 2026-11-22 - First\n- a\n')).toEqual([
+    expect(
+      parseChangelog(
+        '# Changelog\nintro\n\n## 2026-12-02 - A day - of work\n- z\n## 1.1.0 - 2026-12-01 - Small\n- one `x`\n- two\nnot an item\n## 1.0.0 - 2026-11-22 - First\n- a\n',
+      ),
+    ).toEqual([
       { version: '2026-12-02', date: '2026-12-02', title: 'A day - of work', items: ['z'] },
       { version: '1.1.0', date: '2026-12-01', title: 'Small', items: ['one `x`', 'two'] },
       { version: '1.0.0', date: '2026-11-22', title: 'First', items: ['a'] },

@@ -16,7 +16,11 @@ const get = async (path: string) => (await fetch(`${s.url}${path}`)).text();
 describe('topic rules are published, not only in the error', () => {
   it('the error a short room gets names the rule that /help and /limits state', async () => {
     const { token } = await register(s.url);
-    const r = await fetch(`${s.url}/v1/pub/${encodeURIComponent('r:shortroom.x')}`, { method: 'POST', body: 'hi', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' } });
+    const r = await fetch(`${s.url}/v1/pub/${encodeURIComponent('r:shortroom.x')}`, {
+      method: 'POST',
+      body: 'hi',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+    });
     expect(r.status).toBe(400);
     const err = await r.text();
     expect(err).toMatch(/a room 16-64 of A-Z a-z 0-9 _ -/);
@@ -39,7 +43,9 @@ describe('topic rules are published, not only in the error', () => {
   it('the MCP tools that take a topic say the room length in the topic field', async () => {
     const c = await mcp(s, null, undefined, 'swarm');
     try {
-      const { tools } = (await c.client.listTools()) as { tools: Array<{ name: string; description?: string; inputSchema: { properties?: Record<string, { description?: string }> } }> };
+      const { tools } = (await c.client.listTools()) as {
+        tools: Array<{ name: string; description?: string; inputSchema: { properties?: Record<string, { description?: string }> } }>;
+      };
       // A field description is sent once per tools list (src/mcp/tools.ts onceDescribed): with the first tool that has it.
       const topicFields = tools.filter((t) => t.inputSchema.properties?.topic).map((t) => t.inputSchema.properties!.topic!.description);
       expect(topicFields.length).toBeGreaterThanOrEqual(4);

@@ -21,7 +21,11 @@ describe('OpenAPI', () => {
     const doc = await openapi(s);
     await SwaggerParser.validate(structuredClone(doc) as never);
     expectDocumented(doc, noteOps);
-    expect(Object.keys(doc.paths['/v1/notes']!.post!.requestBody!.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded', 'text/plain']);
+    expect(Object.keys(doc.paths['/v1/notes']!.post!.requestBody!.content).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+    ]);
   });
 });
 

@@ -40,7 +40,10 @@ describe('notes over REST', () => {
     expect(j).toMatchObject({ title: 'Build plan', body: 'step one: done' });
     const u2 = await call(s, 'PUT', `/v1/notes/${id}`, { as: alice, json: { title: 'Renamed' } });
     expect(u2.status).toBe(200);
-    expect(((await (await req(s, 'GET', `/v1/notes/${id}?f=json`, { as: alice })).json()) as { title: string; body: string })).toMatchObject({ title: 'Renamed', body: 'step one: done' });
+    expect((await (await req(s, 'GET', `/v1/notes/${id}?f=json`, { as: alice })).json()) as { title: string; body: string }).toMatchObject({
+      title: 'Renamed',
+      body: 'step one: done',
+    });
     expect((await call(s, 'PUT', `/v1/notes/${id}`, { as: alice, json: {} })).text).toBe('err bad input: give title or body\n');
 
     const d = await call(s, 'DELETE', `/v1/notes/${id}`, { as: alice });
@@ -50,7 +53,14 @@ describe('notes over REST', () => {
   });
 
   it('needs a token for every note route', async () => {
-    for (const [m, p] of [['POST', '/v1/notes'], ['GET', '/v1/notes'], ['GET', '/v1/notes/search?q=x'], ['GET', '/v1/notes/n12345678'], ['PUT', '/v1/notes/n12345678'], ['DELETE', '/v1/notes/n12345678']] as const) {
+    for (const [m, p] of [
+      ['POST', '/v1/notes'],
+      ['GET', '/v1/notes'],
+      ['GET', '/v1/notes/search?q=x'],
+      ['GET', '/v1/notes/n12345678'],
+      ['PUT', '/v1/notes/n12345678'],
+      ['DELETE', '/v1/notes/n12345678'],
+    ] as const) {
       const r = await call(s, m, p, { json: m === 'POST' || m === 'PUT' ? { body: 'x' } : undefined });
       expect(r.status, `${m} ${p}`).toBe(401);
       expect(r.text).toMatch(/^err auth token required/);
@@ -65,7 +75,9 @@ describe('notes over REST', () => {
     let cursor = '';
     let pages = 0;
     for (;;) {
-      const r = (await (await req(s, 'GET', `/v1/notes?n=3${cursor ? `&cursor=${cursor}` : ''}`, { as: me, headers: { accept: 'application/json' } })).json()) as { total: number; rows: { id: string; title: string }[]; next: string | null };
+      const r = (await (
+        await req(s, 'GET', `/v1/notes?n=3${cursor ? `&cursor=${cursor}` : ''}`, { as: me, headers: { accept: 'application/json' } })
+      ).json()) as { total: number; rows: { id: string; title: string }[]; next: string | null };
       expect(r.total).toBe(14);
       seen.push(...r.rows.map((x) => x.id));
       pages++;
@@ -89,23 +101,28 @@ describe('notes over REST', () => {
     const a = JSON.parse((await create(me, { title: 'Postgres tuning', body: 'raise shared_buffers to 25% of RAM' })).text).id as string;
     const b = JSON.parse((await create(me, { title: 'Kernel', body: 'vm.swappiness for POSTGRES hosts: 1' })).text).id as string;
     await create(me, { title: 'Other', body: 'nothing to see' });
-    const all = (await (await req(s, 'GET', '/v1/notes/search?q=postgres&f=json', { as: me })).json()) as { scanned: number; rows: { id: string; excerpt: string }[] };
+    const all = (await (await req(s, 'GET', '/v1/notes/search?q=postgres&f=json', { as: me })).json()) as {
+      scanned: number;
+      rows: { id: string; excerpt: string }[];
+    };
     expect(all.rows.map((r) => r.id).sort()).toEqual([a, b].sort());
-    const both = (await (await req(s, 'GET', '/v1/notes/search?q=POSTGRES%20swappiness&f=json', { as: me })).json()) as { rows: { id: string; excerpt: string }[] };
+    const both = (await (await req(s, 'GET', '/v1/notes/search?q=POSTGRES%20swappiness&f=json', { as: me })).json()) as {
+      rows: { id: string; excerpt: string }[];
+    };
     expect(both.rows.map((r) => r.id)).toEqual([b]);
     expect(both.rows[0]!.excerpt).toContain('POSTGRES');
     const t = await call(s, 'GET', '/v1/notes/search?q=buffers', { as: me });
     expect(t.text.split('\n')[0]).toBe('notes q=buffers hits=1 scanned=3');
     expect((await call(s, 'GET', '/v1/notes/search?q=zzzznothing', { as: me })).text).toMatch(/^notes q=zzzznothing hits=0 scanned=3\n/);
     // Another identity's search never sees these notes.
-    expect((await (await req(s, 'GET', '/v1/notes/search?q=postgres&f=json', { as: bob })).json())).toMatchObject({ rows: [] });
+    expect(await (await req(s, 'GET', '/v1/notes/search?q=postgres&f=json', { as: bob })).json()).toMatchObject({ rows: [] });
     expect((await call(s, 'GET', `/v1/notes/search?q=${'x'.repeat(201)}`, { as: me })).status).toBe(400);
     expect((await call(s, 'GET', '/v1/notes/search?q=%20%20', { as: me })).text).toBe('err bad q: give at least one word\n');
   });
 });
 
 describe('ownership', () => {
-  it('no identity reads, changes, lists or deletes another identity\'s note: the same 404 as an unknown id', async () => {
+  it("no identity reads, changes, lists or deletes another identity's note: the same 404 as an unknown id", async () => {
     const id = JSON.parse((await create(alice, { title: 'mine', body: 'secret plan of alice' })).text).id as string;
     const unknown = await snapshot(await req(s, 'GET', '/v1/notes/nzzzzzzzz', { as: bob }));
     expect(unknown.status).toBe(404);
@@ -143,7 +160,11 @@ describe('limits', () => {
   it('frozen writes (operator freeze or maintenance window): 503 err frozen notes; reads and deletes stay open', async () => {
     const id = JSON.parse((await create(alice, { body: 'before the freeze' })).text).id as string;
     const c = s.core.control;
-    for (const freeze of [() => c.freeze('write', true, 'admin'), () => c.freeze('notes', true, 'admin'), () => c.addMaintenance({ starts: Date.now(), ends: Date.now() + 60_000, text: 'test window' })]) {
+    for (const freeze of [
+      () => c.freeze('write', true, 'admin'),
+      () => c.freeze('notes', true, 'admin'),
+      () => c.addMaintenance({ starts: Date.now(), ends: Date.now() + 60_000, text: 'test window' }),
+    ]) {
       await freeze();
       try {
         const r = await call(s, 'POST', '/v1/notes', { as: alice, text: 'during' });
@@ -218,11 +239,19 @@ describe('at rest', () => {
         const title = `TITLE-MARK-${randomBytes(6).toString('hex')}`;
         const body = `BODY-MARK-${randomBytes(6).toString('hex')} ` + 'filler words '.repeat(i * 30);
         markers.push(title, body.slice(0, 30));
-        const r = await fetch(`${t.url}/v1/notes`, { method: 'POST', headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': me.net }, body: JSON.stringify({ title, body }) });
+        const r = await fetch(`${t.url}/v1/notes`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': me.net },
+          body: JSON.stringify({ title, body }),
+        });
         expect(r.status).toBe(201);
         if (i % 3 === 0) {
           const id = ((await r.json()) as { id: string }).id;
-          await fetch(`${t.url}/v1/notes/${id}`, { method: 'PUT', headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json', 'x-forwarded-for': me.net }, body: JSON.stringify({ body: `${body} UPDATED-MARK` }) });
+          await fetch(`${t.url}/v1/notes/${id}`, {
+            method: 'PUT',
+            headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json', 'x-forwarded-for': me.net },
+            body: JSON.stringify({ body: `${body} UPDATED-MARK` }),
+          });
         }
       }
       markers.push('UPDATED-MARK', 'filler words filler');

@@ -21,7 +21,10 @@ afterAll(async () => {
 /** Runs scripts/<name>.ts as `npm run <name>` does (tsx), in its own process. */
 function script(name: string, file: string, dataDir: string): Promise<{ code: number | null; out: string }> {
   return new Promise((ok) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, file], { env: { ...process.env, CX_DATA: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, file], {
+      env: { ...process.env, CX_DATA: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr.on('data', (b: Buffer) => (out += b.toString()));
@@ -60,7 +63,8 @@ describe('backup and restore (SQLite)', () => {
     expect(during).toBeGreaterThan(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const listing = spawnSync('tar', ['-tzf', file], { encoding: 'utf8' }).stdout.split('\n');
-    for (const f of ['./BACKUP.json', './commons.db', './kb-hits.db', './catalog.db', './workspace.key', './drops.key', './seal.key', './operator-tokens.json']) expect(listing).toContain(f);
+    for (const f of ['./BACKUP.json', './commons.db', './kb-hits.db', './catalog.db', './workspace.key', './drops.key', './seal.key', './operator-tokens.json'])
+      expect(listing).toContain(f);
     expect(listing.some((f) => f.startsWith('./git'))).toBe(false);
 
     const fresh = join(tmp, 'restored');

@@ -49,7 +49,10 @@ describe('/metrics', () => {
     expect(sample(t, 'cx_requests_total{op="sys.health",face="mcp",code="ok"}')).toBe(1);
     expect(sample(t, 'cx_requests_total{op="sys.health",face="a2a",code="ok"}')).toBe(1);
     expect(sample(t, 'cx_request_duration_seconds_count{op="sys.health",face="rest"}')).toBe(3);
-    expect(sample(t, 'cx_request_duration_seconds_bucket{le="+Inf",op="sys.health",face="rest"}') ?? sample(t, 'cx_request_duration_seconds_bucket{op="sys.health",face="rest",le="+Inf"}')).toBe(3);
+    expect(
+      sample(t, 'cx_request_duration_seconds_bucket{le="+Inf",op="sys.health",face="rest"}') ??
+        sample(t, 'cx_request_duration_seconds_bucket{op="sys.health",face="rest",le="+Inf"}'),
+    ).toBe(3);
     // Buckets are cumulative and end at the count.
     const buckets = t.split('\n').filter((l) => l.startsWith('cx_request_duration_seconds_bucket{op="sys.health",face="rest"'));
     const vals = buckets.map((l) => Number(l.split(' ')[1]));
@@ -62,7 +65,9 @@ describe('/metrics', () => {
 
   it('process, control, queues and store gauges', async () => {
     const admin = { authorization: `Bearer ${s.config.operatorTokens.admin}`, 'content-type': 'application/json' };
-    expect((await fetch(`${s.url}/admin/freeze`, { method: 'POST', headers: admin, body: JSON.stringify({ what: 'freeze:notes', on: true }) })).status).toBe(200);
+    expect((await fetch(`${s.url}/admin/freeze`, { method: 'POST', headers: admin, body: JSON.stringify({ what: 'freeze:notes', on: true }) })).status).toBe(
+      200,
+    );
     expect((await fetch(`${s.url}/admin/freeze`, { method: 'POST', headers: admin, body: JSON.stringify({ what: 'shed:2', on: true }) })).status).toBe(200);
     await s.core.store.jobs.enqueue('wq:someone:x', {}, { delayMs: 0 });
     const t = await (await fetch(`${s.url}/metrics`, { headers: poll() })).text();
@@ -93,18 +98,21 @@ describe('/metrics', () => {
     expect((await fetch(s.metricsUrl!.replace('/metrics', '/healthz'))).status).toBe(404);
   });
 
-  it('export and git mirror age: the age of the newest export and of the mirror\'s head', async () => {
+  it("export and git mirror age: the age of the newest export and of the mirror's head", async () => {
     const t = await start({ CX_SEED: '0' });
     try {
       const scrape = async () => (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${t.config.operatorTokens.poll}` } })).text();
       // The export job may be writing today's already (409 err dup export running): that one counts.
       await runExport(t.core).catch((e: Error) => expect(e.message).toMatch(/^err dup export running/));
       const synced = t.core.mirror ? await t.core.mirror.sync() : null;
-      const after = await vi.waitFor(async () => {
-        const m = await scrape();
-        expect(m).toMatch(/^cx_export_age_seconds /m);
-        return m;
-      }, { timeout: 20_000, interval: 200 });
+      const after = await vi.waitFor(
+        async () => {
+          const m = await scrape();
+          expect(m).toMatch(/^cx_export_age_seconds /m);
+          return m;
+        },
+        { timeout: 20_000, interval: 200 },
+      );
       expect(sample(after, 'cx_export_age_seconds')).toBeGreaterThanOrEqual(0);
       expect(sample(after, 'cx_export_age_seconds')).toBeLessThan(60);
       // git is installed wherever the suite runs (the mirror's own tests need it).

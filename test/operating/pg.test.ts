@@ -54,7 +54,19 @@ describe.skipIf(!url)('operating on PostgreSQL', () => {
   };
   /** A server on `db` with the data directory `dir` (keys), on a fixed port when given. */
   const serve = async (db: string, dir: string, port = 0) => {
-    const config = loadConfig({ CX_DATA: dir, PORT: String(port), CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', CX_DATABASE_URL: dbUrl(db), CX_SEED: '0', CX_GIT_MIRROR: '0', CX_TRUST_PROXY: '1', CX_QUOTA_MULT: '1000' });
+    const config = loadConfig({
+      CX_DATA: dir,
+      PORT: String(port),
+      CATALOG_PORT: '0',
+      HOST: '127.0.0.1',
+      CX_POW_BITS: '8',
+      CX_BASE_URL: 'http://commons.test',
+      CX_DATABASE_URL: dbUrl(db),
+      CX_SEED: '0',
+      CX_GIT_MIRROR: '0',
+      CX_TRUST_PROXY: '1',
+      CX_QUOTA_MULT: '1000',
+    });
     const r = await startServer(config, { logger: false });
     running.push(r);
     return Object.assign(r, { dir, config, stop: () => r.close() }) as TestServer;
@@ -96,7 +108,15 @@ describe.skipIf(!url)('operating on PostgreSQL', () => {
     // client that loses its backend while checked out must not raise an unhandled 'error').
     let going = true;
     const load = (async () => {
-      while (going) await Promise.all(Array.from({ length: 10 }, () => fetch(`${first.url}/metrics`, { headers: { authorization: `Bearer ${first.config.operatorTokens.poll}` } }).then((r) => r.text(), () => null)));
+      while (going)
+        await Promise.all(
+          Array.from({ length: 10 }, () =>
+            fetch(`${first.url}/metrics`, { headers: { authorization: `Bearer ${first.config.operatorTokens.poll}` } }).then(
+              (r) => r.text(),
+              () => null,
+            ),
+          ),
+        );
     })();
     await new Promise((r) => setTimeout(r, 100));
     await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
@@ -145,7 +165,9 @@ describe.skipIf(!url)('operating on PostgreSQL', () => {
     expect(dump.status).toBe(0);
     // A new database: its empty public schema is replaced by the dump's (--clean --if-exists).
     await admin.query(`CREATE DATABASE ${name}_r`);
-    const restore = spawnSync(bin('pg_restore'), ['--no-owner', '--clean', '--if-exists', '--exit-on-error', '-d', dbUrl(`${name}_r`), file], { encoding: 'utf8' });
+    const restore = spawnSync(bin('pg_restore'), ['--no-owner', '--clean', '--if-exists', '--exit-on-error', '-d', dbUrl(`${name}_r`), file], {
+      encoding: 'utf8',
+    });
     expect(restore.stderr).toBe('');
     expect(restore.status).toBe(0);
     // Another host: its own data directory, with the secrets files of the first (notes are sealed with them).

@@ -43,7 +43,8 @@ function deployCopy(token: string, target?: string, interval?: string): string {
   writeFileSync(join(d, 'cx-poll-token'), token + '\n', { mode: 0o600 });
   let cfg = readFileSync(join(deploy, 'prometheus.yml'), 'utf8').replace('/etc/prometheus/cx-poll-token', join(d, 'cx-poll-token'));
   if (target) cfg = cfg.replace(/- targets: \[.*\]/, `- targets: ['${target}']`);
-  if (interval) cfg = cfg.replace(/scrape_interval: \S+/, `scrape_interval: ${interval}`).replace(/evaluation_interval: \S+/, `evaluation_interval: ${interval}`);
+  if (interval)
+    cfg = cfg.replace(/scrape_interval: \S+/, `scrape_interval: ${interval}`).replace(/evaluation_interval: \S+/, `evaluation_interval: ${interval}`);
   writeFileSync(join(d, 'prometheus.yml'), cfg);
   copyFileSync(join(deploy, 'alerts.yml'), join(d, 'alerts.yml'));
   return d;
@@ -71,7 +72,11 @@ describe.skipIf(!prometheus)('prometheus scrapes a running server', () => {
     await fetch(`${server.url}/healthz`);
     const d = deployCopy(server.config.operatorTokens.poll, new URL(server.url).host, '1s');
     const port = await freePort();
-    child = spawn('prometheus', [`--config.file=${join(d, 'prometheus.yml')}`, `--storage.tsdb.path=${join(d, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = spawn(
+      'prometheus',
+      [`--config.file=${join(d, 'prometheus.yml')}`, `--storage.tsdb.path=${join(d, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let log = '';
     child.stderr!.on('data', (b: Buffer) => (log += b.toString()));
     const q = encodeURIComponent('cx_requests_total{op="sys.health",face="rest",code="ok"}');

@@ -11,7 +11,8 @@ import { start, type TestServer } from '../helpers/server.js';
 type Stats = { counters: Record<string, number>; classes: Array<{ cls: string; rows: number; bytes: number }> };
 let s: TestServer;
 let bob: Who;
-const stats = async (): Promise<Stats> => (await (await fetch(`${s.url}/admin/stats?f=json`, { headers: { authorization: `Bearer ${s.config.operatorTokens.poll}` } })).json()) as Stats;
+const stats = async (): Promise<Stats> =>
+  (await (await fetch(`${s.url}/admin/stats?f=json`, { headers: { authorization: `Bearer ${s.config.operatorTokens.poll}` } })).json()) as Stats;
 const cls = (st: Stats, name: string) => st.classes.find((c) => c.cls === name)!;
 
 beforeAll(async () => {
@@ -32,7 +33,11 @@ describe('/admin/stats of every domain', () => {
     const sub = await req(s, 'POST', '/v1/subs', { as: bob, json: { topic: 'g:stats', sink: 'wq:stats', filter: 'prefix:ab' } });
     // A module blob of the operator: the smallest WebAssembly module.
     const wasm = Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
-    const blob = await fetch(`${s.url}/admin/blob`, { method: 'PUT', headers: { authorization: `Bearer ${s.config.operatorTokens.admin}`, 'content-type': 'application/octet-stream' }, body: wasm });
+    const blob = await fetch(`${s.url}/admin/blob`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${s.config.operatorTokens.admin}`, 'content-type': 'application/octet-stream' },
+      body: wasm,
+    });
     expect([hook.status, sub.status, blob.status], `${await hook.text()} ${await sub.text()} ${await blob.text()}`).toEqual([201, 201, 200]);
 
     const after = await stats();
@@ -45,13 +50,16 @@ describe('/admin/stats of every domain', () => {
     expect(cls(after, 'modules')).toEqual({ cls: 'modules', rows: cls(before, 'modules').rows + 1, bytes: cls(before, 'modules').bytes + 8 });
   });
 
-  it('every counter is its table\'s row count; the text form lists every class', async () => {
+  it("every counter is its table's row count; the text form lists every class", async () => {
     await s.core.store.events.publish('g:stats', 'one line');
     const db = new Database(join(s.dir, 'commons.db'), { readonly: true });
     try {
       // Background work (jobs, events) may move a count while we read: the answer lies between a
       // count taken just before it and one just after.
-      const count = () => Object.fromEntries(PLATFORM_COUNTERS.map(([k, table, where]) => [k, (db.prepare(`SELECT count(*) AS n FROM ${table} ${where ?? ''}`).get() as { n: number }).n]));
+      const count = () =>
+        Object.fromEntries(
+          PLATFORM_COUNTERS.map(([k, table, where]) => [k, (db.prepare(`SELECT count(*) AS n FROM ${table} ${where ?? ''}`).get() as { n: number }).n]),
+        );
       const lo = count();
       const st = await stats();
       const hi = count();
@@ -65,6 +73,7 @@ describe('/admin/stats of every domain', () => {
     }
     const txt = await (await fetch(`${s.url}/admin/stats`, { headers: { authorization: `Bearer ${s.config.operatorTokens.poll}` } })).text();
     for (const [c] of DOMAIN_CLASSES) expect(txt).toMatch(new RegExp(`\\nclass ${c} rows=\\d+ bytes=\\d+\\n`));
-    for (const k of ['topics', 'subscriptions', 'webhooks', 'services', 'jobs_queued', 'proposals', 'notices', 'inj_reports', 'digests', 'op_blobs']) expect(txt).toMatch(new RegExp(` ${k}=\\d+`));
+    for (const k of ['topics', 'subscriptions', 'webhooks', 'services', 'jobs_queued', 'proposals', 'notices', 'inj_reports', 'digests', 'op_blobs'])
+      expect(txt).toMatch(new RegExp(` ${k}=\\d+`));
   });
 });

@@ -18,7 +18,8 @@ export const SKIP_REASON = `browser page tests skipped: no Chromium at ${CHROMIU
 
 /** Where screenshots go: an ignored folder, so a test run leaves the checkout as it was; the committed
  *  ones in docs/screenshots/ change only when asked (UPDATE_SCREENSHOTS=1 npx vitest run test/pages). */
-export const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/screenshots') : join(import.meta.dirname, '../../.tmp/screenshots');
+export const SHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/screenshots') : join(import.meta.dirname, '../../.tmp/screenshots');
 export const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 export type Width = keyof typeof WIDTHS;
 

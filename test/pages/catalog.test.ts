@@ -87,7 +87,13 @@ describe.skipIf(!HAS_CHROMIUM)('catalog in headless Chromium', () => {
   }, 60_000);
 
   it('an order page offers only the locations of its product', async () => {
-    await looksRight('/order/ded-4', 'catalog-order', ['Order Dedicated 4', 'Falkenstein', 'Nuremberg', 'Not available for this product in Helsinki.', 'Place order']);
+    await looksRight('/order/ded-4', 'catalog-order', [
+      'Order Dedicated 4',
+      'Falkenstein',
+      'Nuremberg',
+      'Not available for this product in Helsinki.',
+      'Place order',
+    ]);
     const { page } = await openTab(chrome, 'desktop');
     try {
       await page.goto(`${url}/order/ded-4`);
@@ -154,7 +160,10 @@ describe.skipIf(!HAS_CHROMIUM)('catalog in headless Chromium', () => {
         const f = await page.evaluate(() => {
           const a = document.activeElement as HTMLElement;
           const st = getComputedStyle(a);
-          return { id: a.id || a.tagName.toLowerCase() + (a.getAttribute('type') ? `[${a.getAttribute('type')}]` : ''), outline: st.outlineStyle !== 'none' && st.outlineWidth !== '0px' };
+          return {
+            id: a.id || a.tagName.toLowerCase() + (a.getAttribute('type') ? `[${a.getAttribute('type')}]` : ''),
+            outline: st.outlineStyle !== 'none' && st.outlineWidth !== '0px',
+          };
         });
         seen.push(f.id);
         if (['loc-fsn1', 'pay-stripe', 'email', 'button[submit]'].includes(f.id)) expect(f.outline, `focus visible on ${f.id}`).toBe(true);

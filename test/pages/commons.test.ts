@@ -30,7 +30,13 @@ describe.skipIf(!HAS_CHROMIUM)('commons pages in headless Chromium', () => {
     const res = await fetch(`${s.url}/k`, {
       method: 'POST',
       headers: { authorization: `Bearer ${a.token}`, accept: 'application/json', 'content-type': 'application/json' },
-      body: JSON.stringify({ error: `ModuleNotFoundError: No module named 'zzpagetest' ${HOSTILE}`, fix: `pip install zzpagetest ${HOSTILE}`, title: `zzpagetest missing ${HOSTILE}`.slice(0, 120), eco: 'pypi', libs: ['zzpagetest@1.0'] }),
+      body: JSON.stringify({
+        error: `ModuleNotFoundError: No module named 'zzpagetest' ${HOSTILE}`,
+        fix: `pip install zzpagetest ${HOSTILE}`,
+        title: `zzpagetest missing ${HOSTILE}`.slice(0, 120),
+        eco: 'pypi',
+        libs: ['zzpagetest@1.0'],
+      }),
     });
     expect(res.status).toBe(201);
     hostileId = ((await res.json()) as { id: string }).id;
@@ -107,7 +113,9 @@ describe.skipIf(!HAS_CHROMIUM)('commons pages in headless Chromium', () => {
     }
     // The REST one-liner shown really answers with a fix (here against the test server; needs curl).
     expect(line).toMatch(/^npm test 2>&1 \| curl /);
-    const sh = line.replace(/^npm test 2>&1/, `printf '%s\\n' "Traceback (most recent call last):" "ModuleNotFoundError: No module named 'numpy'"`).replace('http://commons.test', s.url);
+    const sh = line
+      .replace(/^npm test 2>&1/, `printf '%s\\n' "Traceback (most recent call last):" "ModuleNotFoundError: No module named 'numpy'"`)
+      .replace('http://commons.test', s.url);
     const out = await promisify(exec)(sh, { timeout: 20_000 });
     expect(out.stdout).toMatch(/^e: py:ModuleNotFoundError/);
     expect(out.stdout).toContain('fix: ');

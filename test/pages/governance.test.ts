@@ -37,22 +37,50 @@ describe.skipIf(!HAS_CHROMIUM)('status, governance and receipt pages in headless
     // Announcements: a maintenance window tomorrow and an incident whose text carries markup.
     const day = 86_400_000;
     const t0 = Math.floor(Date.now() / 60_000) * 60_000;
-    expect((await admin('/admin/announce', { kind: 'maintenance', starts: iso(t0 + day), ends: iso(t0 + day + 7_200_000), text: 'Database upgrade: writes pause for two hours' })).status).toBe(200);
+    expect(
+      (
+        await admin('/admin/announce', {
+          kind: 'maintenance',
+          starts: iso(t0 + day),
+          ends: iso(t0 + day + 7_200_000),
+          text: 'Database upgrade: writes pause for two hours',
+        })
+      ).status,
+    ).toBe(200);
     const inc = await admin('/admin/announce', { kind: 'incident', starts: iso(t0 - 60_000), ends: iso(t0 + 3_600_000), text: `Mail delayed ${HOSTILE}` });
     expect(inc.status, await inc.clone().text()).toBe(200);
     // A freeze whose operator note carries markup too.
     await s.core.control.freeze('mail', true, 'admin', `queue <b>full</b> "again"`);
     // Proposals: one plain, one with markup in its title and text.
-    const p1 = await req(s, 'POST', '/v1/p', { as: author, json: { kind: 'feature', title: 'Show the newest confirmed fixes per ecosystem', body: 'A hub per ecosystem already lists fixes.\nAdd the five newest confirmed ones at the top.' }, headers: { accept: 'application/json' } });
+    const p1 = await req(s, 'POST', '/v1/p', {
+      as: author,
+      json: {
+        kind: 'feature',
+        title: 'Show the newest confirmed fixes per ecosystem',
+        body: 'A hub per ecosystem already lists fixes.\nAdd the five newest confirmed ones at the top.',
+      },
+      headers: { accept: 'application/json' },
+    });
     expect(p1.status, await p1.clone().text()).toBe(201);
     plainId = ((await p1.json()) as { id: string }).id;
-    const p2 = await req(s, 'POST', '/v1/p', { as: author, json: { kind: 'policy', title: `Escape titles ${HOSTILE}`.slice(0, 100), body: `Line one ${HOSTILE}\n</pre><script>alert(2)</script>` }, headers: { accept: 'application/json' } });
+    const p2 = await req(s, 'POST', '/v1/p', {
+      as: author,
+      json: { kind: 'policy', title: `Escape titles ${HOSTILE}`.slice(0, 100), body: `Line one ${HOSTILE}\n</pre><script>alert(2)</script>` },
+      headers: { accept: 'application/json' },
+    });
     expect(p2.status, await p2.clone().text()).toBe(201);
     hostileId = ((await p2.json()) as { id: string }).id;
     // One the operator accepted with a roadmap task.
-    const p3 = await req(s, 'POST', '/v1/p', { as: author, json: { kind: 'feature', title: 'A status page per part of the service', body: 'Each part gets its own page and feed.' }, headers: { accept: 'application/json' } });
+    const p3 = await req(s, 'POST', '/v1/p', {
+      as: author,
+      json: { kind: 'feature', title: 'A status page per part of the service', body: 'Each part gets its own page and feed.' },
+      headers: { accept: 'application/json' },
+    });
     plannedId = ((await p3.json()) as { id: string }).id;
-    const d = await req(s, 'POST', '/admin/decide', { json: { id: plannedId, decision: 'yes', task: true, bounty: 50, note: 'Planned for the next release.' }, headers: { authorization: `Bearer ${s.config.operatorTokens.ops}` } });
+    const d = await req(s, 'POST', '/admin/decide', {
+      json: { id: plannedId, decision: 'yes', task: true, bounty: 50, note: 'Planned for the next release.' },
+      headers: { authorization: `Bearer ${s.config.operatorTokens.ops}` },
+    });
     expect(d.status, await d.clone().text()).toBe(200);
     // A replicated job run by the server alone (1 of 1): done, with a signed receipt.
     const end = Date.now() + 30_000;
@@ -95,7 +123,10 @@ describe.skipIf(!HAS_CHROMIUM)('status, governance and receipt pages in headless
       const hrefs = [...new Set(await page.$$eval('a[href]', (as) => as.map((x) => x.getAttribute('href')!)))];
       for (const h of hrefs) {
         expect(h, 'same-origin links only').toMatch(/^\//);
-        expect((await fetch(s.url + h, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } })).status, `${path} links ${h}`).toBe(200);
+        expect(
+          (await fetch(s.url + h, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } })).status,
+          `${path} links ${h}`,
+        ).toBe(200);
       }
       const off = await layout(page);
       expect(off.scrollWidth).toBeLessThanOrEqual(off.viewport);
@@ -132,14 +163,24 @@ describe.skipIf(!HAS_CHROMIUM)('status, governance and receipt pages in headless
   }
 
   it('/status: overall state, announcements, parts, freezes, maintenance windows, signed lines', async () => {
-    await looksRight('/status', 'commons-status', ['Status', 'Partly frozen: mail; the rest operational', 'Announcements', 'Database upgrade: writes pause for two hours', 'maintenance', 'Parts of the service', 'Freezes', 'Maintenance windows', 'Signed announcement lines']);
+    await looksRight('/status', 'commons-status', [
+      'Status',
+      'Partly frozen: mail; the rest operational',
+      'Announcements',
+      'Database upgrade: writes pause for two hours',
+      'maintenance',
+      'Parts of the service',
+      'Freezes',
+      'Maintenance windows',
+      'Signed announcement lines',
+    ]);
     // The status page's own screenshot shows this text already.
     await inert('/status', null, ['Mail delayed <script>alert("x")</script><img src=x onerror=alert(1)>', 'queue <b>full</b> "again"']);
     // Every part links to its own page.
     const html = await (await fetch(`${s.url}/status`, { headers: { accept: 'text/html' } })).text();
     expect(html).toContain('<a href="/st/mail">mail</a>');
     // The signed lines are there for whoever opens them.
-    expect(html).toMatch(/<details><summary>The 2 latest lines<\/summary>[^]*ann1 kid=\d+ sig=/);
+    expect(html).toMatch(/<details><summary>The 2 latest lines<\/summary>[\s\S]*ann1 kid=\d+ sig=/);
   }, 120_000);
 
   it('/st/{target}: the state of one part, why, and its feed', async () => {
@@ -148,7 +189,17 @@ describe.skipIf(!HAS_CHROMIUM)('status, governance and receipt pages in headless
   }, 120_000);
 
   it('/gov: process, roadmap, open proposals linked to their pages, weights, decisions, notices', async () => {
-    await looksRight('/gov', 'commons-gov', ['Governance', 'Roadmap', 'A status page per part of the service', 'Open proposals', plainId, 'Show the newest confirmed fixes per ecosystem', 'Support weights', 'Decisions', 'Notices']);
+    await looksRight('/gov', 'commons-gov', [
+      'Governance',
+      'Roadmap',
+      'A status page per part of the service',
+      'Open proposals',
+      plainId,
+      'Show the newest confirmed fixes per ecosystem',
+      'Support weights',
+      'Decisions',
+      'Notices',
+    ]);
     const html = await (await fetch(`${s.url}/gov`, { headers: { accept: 'text/html' } })).text();
     expect(html).toContain(`<a href="/v1/p/${plainId}">${plainId}</a>`);
     expect(html).toContain(`<a href="/v1/p/${plannedId}">${plannedId}</a>`);
@@ -158,9 +209,27 @@ describe.skipIf(!HAS_CHROMIUM)('status, governance and receipt pages in headless
 
   it('proposals: the list and one proposal as pages; markup in a proposal stays text', async () => {
     await looksRight('/v1/p', 'commons-proposals', ['Proposals', plainId, hostileId, 'Show the newest confirmed fixes per ecosystem']);
-    await looksRight(`/v1/p/${plainId}`, 'commons-proposal', ['Show the newest confirmed fixes per ecosystem', 'untrusted data', 'open', 'feature', 'Add the five newest confirmed ones at the top.', 'Support it', `/v1/p/${plainId}/support`]);
-    await looksRight(`/v1/p/${plannedId}`, 'commons-proposal-planned', ['A status page per part of the service', 'planned', 'Operator note', 'Planned for the next release.', 'takes no more support']);
-    await inert(`/v1/p/${hostileId}`, 'commons-proposal-hostile', ['Escape titles <script>alert("x")</script>', 'Line one <script>alert("x")</script>', '</pre><script>alert(2)</script>']);
+    await looksRight(`/v1/p/${plainId}`, 'commons-proposal', [
+      'Show the newest confirmed fixes per ecosystem',
+      'untrusted data',
+      'open',
+      'feature',
+      'Add the five newest confirmed ones at the top.',
+      'Support it',
+      `/v1/p/${plainId}/support`,
+    ]);
+    await looksRight(`/v1/p/${plannedId}`, 'commons-proposal-planned', [
+      'A status page per part of the service',
+      'planned',
+      'Operator note',
+      'Planned for the next release.',
+      'takes no more support',
+    ]);
+    await inert(`/v1/p/${hostileId}`, 'commons-proposal-hostile', [
+      'Escape titles <script>alert("x")</script>',
+      'Line one <script>alert("x")</script>',
+      '</pre><script>alert(2)</script>',
+    ]);
     // Agents keep the text and JSON forms at the same address.
     const t = await (await fetch(`${s.url}/v1/p/${plainId}`)).text();
     expect(t).toMatch(new RegExp(`^p ${plainId} open kind=feature`));
@@ -171,7 +240,17 @@ describe.skipIf(!HAS_CHROMIUM)('status, governance and receipt pages in headless
   }, 120_000);
 
   it('a replication receipt is a readable page with the signed line and its twins', async () => {
-    await looksRight(`/att/${jobId}`, 'commons-receipt', ['Replication receipt', jobId, 'text-stats@1', '1 of 1 replicas', 'output sha256', 'Donors that agreed', 'this server', 'Check it yourself', 'att1 kid=']);
+    await looksRight(`/att/${jobId}`, 'commons-receipt', [
+      'Replication receipt',
+      jobId,
+      'text-stats@1',
+      '1 of 1 replicas',
+      'output sha256',
+      'Donors that agreed',
+      'this server',
+      'Check it yourself',
+      'att1 kid=',
+    ]);
     for (const ext of ['txt', 'md', 'json']) expect((await fetch(`${s.url}/att/${jobId}.${ext}`)).status).toBe(200);
   }, 120_000);
 

@@ -77,7 +77,10 @@ export function shrinkPng(png: Buffer): Buffer {
     const k = (px[i * 3]! << 16) | (px[i * 3 + 1]! << 8) | px[i * 3 + 2]!;
     freq.set(k, (freq.get(k) ?? 0) + 1);
   }
-  const pal = [...freq.entries()].sort((a, b) => b[1] - a[1]).slice(0, 256).map(([k]) => k);
+  const pal = [...freq.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 256)
+    .map(([k]) => k);
   const index = new Map(pal.map((k, i) => [k, i]));
   const nearest = (k: number) => {
     let best = 0;

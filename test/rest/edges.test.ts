@@ -75,7 +75,11 @@ describe('nosniff and CSP', () => {
     await probe('/about', { headers: { accept: 'text/html' } });
     await probe('/favicon.svg');
     await probe('/v1/register', { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } });
-    await probe('/mcp', { method: 'POST', body: '{"jsonrpc":', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+    await probe('/mcp', {
+      method: 'POST',
+      body: '{"jsonrpc":',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    });
     await probe('/mcp', { method: 'GET' });
     await probe('/a2a', { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } });
     expect(s.app.front.answered).toBeGreaterThan(before);
@@ -131,7 +135,9 @@ describe('nosniff and CSP', () => {
 
 describe('headers sent slowly', () => {
   it('http.headers_timeout is published; past it the socket gets 408 err bad and is closed, on both apps', async () => {
-    const lim = (await (await fetch(`${s.url}/limits`, { headers: { accept: 'application/json' } })).json()) as { limits: Array<{ key: string; value: number }> };
+    const lim = (await (await fetch(`${s.url}/limits`, { headers: { accept: 'application/json' } })).json()) as {
+      limits: Array<{ key: string; value: number }>;
+    };
     const t = lim.limits.find((l) => l.key === 'http.headers_timeout');
     expect(t?.value).toBe(limit('http.headers_timeout'));
     expect(t!.value).toBeLessThanOrEqual(10);
@@ -163,7 +169,9 @@ describe('malformed MCP bodies in the log', () => {
   it('/mcp and /mcp/svc/{name}: one line at info, the message only (no error object, no stack)', async () => {
     // The sample services are served once their known-answer tests pass.
     for (let i = 0; i < 200; i++) {
-      const list = (await (await fetch(`${s.url}/v1/svc`, { headers: { accept: 'application/json' } })).json()) as { services: Array<{ name: string; served: boolean }> };
+      const list = (await (await fetch(`${s.url}/v1/svc`, { headers: { accept: 'application/json' } })).json()) as {
+        services: Array<{ name: string; served: boolean }>;
+      };
       if (list.services.some((x) => x.name === 'text-stats' && x.served)) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -197,7 +205,10 @@ describe('malformed MCP bodies in the log', () => {
 
   it('anything but a rejected request is a warn line, still without the stack', () => {
     const calls: Array<[string, Record<string, unknown>]> = [];
-    const log = { info: (o: object) => calls.push(['info', o as Record<string, unknown>]), warn: (o: object) => calls.push(['warn', o as Record<string, unknown>]) };
+    const log = {
+      info: (o: object) => calls.push(['info', o as Record<string, unknown>]),
+      warn: (o: object) => calls.push(['warn', o as Record<string, unknown>]),
+    };
     sdkErrorLog(log, { svc: 'x' })(new Error('transport broke\nsecond line'));
     sdkErrorLog(log)(new Error('Rejected inbound request (empty-batch): Bad Request: empty JSON-RPC batch'));
     expect(calls).toEqual([

@@ -95,7 +95,8 @@ describe('error paths, each with its exact one-line body', () => {
 
   it('help pages come from the one code table', async () => {
     const list = await (await fetch(`${s.url}/help/err`)).text();
-    for (const c of ['bad', 'auth', 'pow', 'scrub', 'hazard', 'size', 'notfound', 'dup', 'decided', 'quota', 'busy', 'frozen']) expect(list).toMatch(new RegExp(`^${c}\\t\\d{3}\\t`, 'm'));
+    for (const c of ['bad', 'auth', 'pow', 'scrub', 'hazard', 'size', 'notfound', 'dup', 'decided', 'quota', 'busy', 'frozen'])
+      expect(list).toMatch(new RegExp(`^${c}\\t\\d{3}\\t`, 'm'));
     const one = await fetch(`${s.url}/help/err/quota`);
     expect(one.status).toBe(200);
     expect(await one.text()).toMatch(/^err quota\nstatus: 429\n/);
@@ -121,7 +122,12 @@ describe('allowed hosts', () => {
       const { request } = await import('node:http');
       const status = await new Promise<number>((resolve, reject) => {
         const u = new URL(h.url);
-        request({ host: u.hostname, port: u.port, path: '/healthz', headers: { host: 'evil.example' } }, (r) => { r.resume(); resolve(r.statusCode!); }).on('error', reject).end();
+        request({ host: u.hostname, port: u.port, path: '/healthz', headers: { host: 'evil.example' } }, (r) => {
+          r.resume();
+          resolve(r.statusCode!);
+        })
+          .on('error', reject)
+          .end();
       });
       expect(status).toBe(421);
     } finally {

@@ -107,10 +107,14 @@ describe('parser-level errors are one line, never fastify JSON', () => {
   }
 
   it('commons: bad JSON, odd content type, body over the limit before routing', async () => {
-    const post = (path: string, body: string, type: string, accept?: string) => fetch(`${url}${path}`, { method: 'POST', body, headers: { 'content-type': type, ...(accept ? { accept } : {}) } });
+    const post = (path: string, body: string, type: string, accept?: string) =>
+      fetch(`${url}${path}`, { method: 'POST', body, headers: { 'content-type': type, ...(accept ? { accept } : {}) } });
     expect(await (await post('/v1/register', '{"pow":', 'application/json')).text()).toBe('err bad json: malformed body\n');
     expect(await (await post('/v1/register', 'x', '/;;')).text()).toBe('err bad content-type not supported: send text/plain, JSON or a form\n');
-    const big = await raw(url, 'POST /v1/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 99999999\r\nConnection: close\r\n\r\n{');
+    const big = await raw(
+      url,
+      'POST /v1/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 99999999\r\nConnection: close\r\n\r\n{',
+    );
     expect(big).toMatch(/^HTTP\/1\.1 413 /);
     expect(big.endsWith('\r\n\r\nerr size body over 65536 bytes\n')).toBe(true);
     const pj = await post('/v1/register', '{', 'application/json', 'application/problem+json');

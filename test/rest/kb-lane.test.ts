@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => s.stop());
 
-const tb = (mod: string) => `Traceback (most recent call last):\n  File "/home/u/app/x.py", line 2, in <module>\n    import ${mod}\nModuleNotFoundError: No module named '${mod}'`;
+const tb = (mod: string) =>
+  `Traceback (most recent call last):\n  File "/home/u/app/x.py", line 2, in <module>\n    import ${mod}\nModuleNotFoundError: No module named '${mod}'`;
 const EXACT = errsig(tb('requests')).h; // the sample data has a fix
 const COARSE = errsig(tb('zzlanewidgets')).ch;
 const MISS = 'f'.repeat(64);
@@ -27,7 +28,11 @@ const pick = (r: Response) => Object.fromEntries(HEADERS.map((h) => [h, r.header
 
 describe('the front lane of GET /h/{hex}', () => {
   it('answers an exact, a coarse (related) and a missed hash byte for byte as the generated route does', async () => {
-    for (const [hex, status] of [[EXACT, 200], [COARSE, 200], [MISS, 404]] as const) {
+    for (const [hex, status] of [
+      [EXACT, 200],
+      [COARSE, 200],
+      [MISS, 404],
+    ] as const) {
       const before = answered();
       const lane = await fetch(`${s.url}/h/${hex}`, { headers: { 'x-forwarded-for': '10.1.1.1' } });
       expect(answered()).toBe(before + 1);
@@ -43,7 +48,9 @@ describe('the front lane of GET /h/{hex}', () => {
     }
     expect(await (await fetch(`${s.url}/h/${EXACT}`)).text()).toMatch(/^h: [0-9a-f]{12} hits=\d+ match=exact\nk\/k[0-9a-z]{8} /);
     expect(await (await fetch(`${s.url}/h/${COARSE}`)).text()).toMatch(/^h: [0-9a-f]{12} hits=0 match=related\nrelated: k\/k[0-9a-z]{8} /);
-    expect(await (await fetch(`${s.url}/h/${MISS}`)).text()).toMatch(/^err notfound no fix for this hash; recorded as wanted; try POST \/e with the whole error output\n$/);
+    expect(await (await fetch(`${s.url}/h/${MISS}`)).text()).toMatch(
+      /^err notfound no fix for this hash; recorded as wanted; try POST \/e with the whole error output\n$/,
+    );
   });
 
   it('answers POST /e with a sized text/plain body as the generated route does: exact, coarse, miss, bad input', async () => {
@@ -55,7 +62,8 @@ describe('the front lane of GET /h/{hex}', () => {
     ];
     for (const [text, status] of texts) {
       const before = answered();
-      const post = (q: string) => fetch(`${s.url}/e${q}`, { method: 'POST', body: text, headers: { 'content-type': 'text/plain', 'x-forwarded-for': '10.2.2.2' } });
+      const post = (q: string) =>
+        fetch(`${s.url}/e${q}`, { method: 'POST', body: text, headers: { 'content-type': 'text/plain', 'x-forwarded-for': '10.2.2.2' } });
       const lane = await post('');
       expect(answered()).toBe(before + 1);
       const routed = await post('?f=txt');

@@ -145,7 +145,11 @@ describe('well-known', () => {
 
 describe('OpenAPI', () => {
   it('is a valid OpenAPI 3.1.0 document covering every REST operation', async () => {
-    const doc = (await (await get('/openapi.json')).json()) as { openapi: string; info: { version: string }; paths: Record<string, Record<string, { 'x-cx-op': string }>> };
+    const doc = (await (await get('/openapi.json')).json()) as {
+      openapi: string;
+      info: { version: string };
+      paths: Record<string, Record<string, { 'x-cx-op': string }>>;
+    };
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     await SwaggerParser.validate(structuredClone(doc) as never);

@@ -26,7 +26,15 @@ const probes: Record<string, { cls: 'bulk' | 'heavy' | 'anon_write' | 'core' | '
   brief: { cls: 'heavy', go: () => fetch(`${s.url}/brief?q=module%20not%20found`, { headers: h({ token: who.token }) }) },
   challenge: { cls: 'anon_write', go: () => fetch(`${s.url}/v1/challenge?for=reg`, { method: 'POST', headers: h() }) },
   me: { cls: 'core', go: () => fetch(`${s.url}/v1/me`, { headers: h({ token: who.token }) }) },
-  anchor: { cls: 'core', go: () => fetch(`${s.url}/v1/anchor/shed-test`, { method: 'PUT', headers: { ...h({ token: who.token }), 'content-type': 'application/json' }, body: JSON.stringify({ note: 'here' }) }) },
+  anchor: {
+    cls: 'core',
+    go: () =>
+      fetch(`${s.url}/v1/anchor/shed-test`, {
+        method: 'PUT',
+        headers: { ...h({ token: who.token }), 'content-type': 'application/json' },
+        body: JSON.stringify({ note: 'here' }),
+      }),
+  },
   health: { cls: 'never', go: () => fetch(`${s.url}/healthz`, { headers: h() }) },
   limits: { cls: 'never', go: () => fetch(`${s.url}/limits`, { headers: h() }) },
   inbox: { cls: 'never', go: () => fetch(`${s.url}/admin/inbox`, { headers: h({ token: s.config.operatorTokens.poll }) }) },
@@ -40,7 +48,11 @@ async function health(): Promise<{ shed: number; shed_reasons: string[] }> {
 describe('shed levels', () => {
   it('levels 0-3 set by /admin/freeze shed:<n> shed bulk, then heavy, then anonymous writes; never /healthz, /limits, operator or token work', async () => {
     const freeze = (what: string, on: boolean) =>
-      fetch(`${s.url}/admin/freeze`, { method: 'POST', headers: { authorization: `Bearer ${s.config.operatorTokens.admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ what, on }) });
+      fetch(`${s.url}/admin/freeze`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.config.operatorTokens.admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ what, on }),
+      });
     try {
       for (const level of [0, 1, 2, 3]) {
         if (level) expect((await freeze(`shed:${level}`, true)).status).toBe(200);

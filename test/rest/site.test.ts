@@ -19,12 +19,21 @@ beforeAll(async () => {
   const res = await fetch(`${s.url}/k`, {
     method: 'POST',
     headers: { ...auth(a.token), 'content-type': 'application/json' },
-    body: JSON.stringify({ error: "ModuleNotFoundError: No module named 'zzsite'", fix: 'pip install zzsite </pre><script>x()</script>', title: 'zzsite <b>missing</b> & "quoted"', eco: 'pypi' }),
+    body: JSON.stringify({
+      error: "ModuleNotFoundError: No module named 'zzsite'",
+      fix: 'pip install zzsite </pre><script>x()</script>',
+      title: 'zzsite <b>missing</b> & "quoted"',
+      eco: 'pypi',
+    }),
   });
   entryId = ((await res.json()) as { id: string }).id;
   expect((await fetch(`${s.url}/k/${entryId}/ok`, { method: 'POST', headers: auth(b.token) })).status).toBe(200);
   for (const title of ['First open task here', 'Second open task here']) {
-    const t = await fetch(`${s.url}/v1/tasks`, { method: 'POST', headers: { ...auth(a.token), 'content-type': 'application/json' }, body: JSON.stringify({ title, body: 'details' }) });
+    const t = await fetch(`${s.url}/v1/tasks`, {
+      method: 'POST',
+      headers: { ...auth(a.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ title, body: 'details' }),
+    });
     expect(t.status).toBe(201);
   }
   entries = ((await (await fetch(`${s.url}/search?q=module&n=1&f=json`)).json()) as { count: number }).count;

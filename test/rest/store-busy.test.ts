@@ -21,13 +21,21 @@ afterAll(async () => s.stop());
 describe('a locked database', () => {
   it('answers a write 503 err busy with Retry-After, and the same write succeeds once the lock is gone', async () => {
     const me = await register(s.url);
-    const post = () => fetch(`${s.url}/v1/notes`, { method: 'POST', body: 'remember the lock', headers: { authorization: `Bearer ${me.token}`, 'content-type': 'text/plain' } });
+    const post = () =>
+      fetch(`${s.url}/v1/notes`, { method: 'POST', body: 'remember the lock', headers: { authorization: `Bearer ${me.token}`, 'content-type': 'text/plain' } });
     // Another process holds the write lock for longer than the store's 5 s busy timeout: 12 s, so
     // that the write still begins while it is held on a loaded machine (CI once began it over 2 s
     // late with a 7 s hold, and the write then found the lock gone: 201). The server runs in this
     // process, so the test cannot tell the holder when to let go: while the server waits for the
     // lock, this process's event loop waits too.
-    const holder = spawn(process.execPath, ['-e', `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))}); const d = new D(${JSON.stringify(join(s.dir, 'commons.db'))}); d.exec('BEGIN IMMEDIATE'); console.log('locked'); setTimeout(() => { d.exec('ROLLBACK'); d.close(); }, 12000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))}); const d = new D(${JSON.stringify(join(s.dir, 'commons.db'))}); d.exec('BEGIN IMMEDIATE'); console.log('locked'); setTimeout(() => { d.exec('ROLLBACK'); d.close(); }, 12000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     await new Promise((r) => holder.stdout!.once('data', r));
     const r = await post();
     expect(r.status).toBe(503);

@@ -63,7 +63,12 @@ describe('hazard detector: passes ordinary text', () => {
   for (const t of clean) it(JSON.stringify(t.slice(0, 50)), () => expect(hazardFind(t)).toBeNull());
 
   it('a short list of email:password lines inside prose is not a dump', () => {
-    const text = ['Test accounts for staging:', 'qa1@example.com:Staging123', 'qa2@example.com:Staging456', ...Array.from({ length: 10 }, (_, i) => `note line ${i}`)].join('\n');
+    const text = [
+      'Test accounts for staging:',
+      'qa1@example.com:Staging123',
+      'qa2@example.com:Staging456',
+      ...Array.from({ length: 10 }, (_, i) => `note line ${i}`),
+    ].join('\n');
     expect(hazardFind(text)).toBeNull();
   });
 

@@ -65,7 +65,12 @@ pos('GitHub fine-grained PAT', 'github', 'github' + '_pat_' + fake(22, ALNUM, 10
 pos('GitLab PAT', 'gitlab', 'gl' + 'pat-' + fake(20, B64URL, 12), 'PRIVATE-TOKEN: ');
 // slack
 pos('Slack bot token', 'slack', 'xo' + 'xb-' + fake(12, DIGITS, 13) + '-' + fake(13, DIGITS, 14) + '-' + fake(24, ALNUM, 15));
-pos('Slack webhook', 'slack', 'https://hooks.' + 'slack.com/services/T' + fake(10, UPPER + DIGITS, 16) + '/B' + fake(10, UPPER + DIGITS, 17) + '/' + fake(24, ALNUM, 18), 'curl -X POST ');
+pos(
+  'Slack webhook',
+  'slack',
+  'https://hooks.' + 'slack.com/services/T' + fake(10, UPPER + DIGITS, 16) + '/B' + fake(10, UPPER + DIGITS, 17) + '/' + fake(24, ALNUM, 18),
+  'curl -X POST ',
+);
 // stripe
 pos('Stripe live key', 'stripe', 'sk' + '_live_' + fake(24, ALNUM, 19));
 pos('Stripe restricted key', 'stripe', 'rk' + '_live_' + fake(24, ALNUM, 20));
@@ -106,7 +111,13 @@ pos('python kwarg', 'password', 'letmein99', 'psycopg2.connect(user="x", pass' +
 pos('api_key assignment', 'generic', fake(32, ALNUM, 32), 'API' + '_KEY=');
 pos('client_secret JSON', 'generic', fake(40, ALNUM, 33), '{"client' + '_secret": "', '"}');
 pos('hex webhook secret', 'generic', fake(40, HEX, 34), 'webhook_' + 'secret: ');
-pos('access_token in URL fragment', 'generic', fake(30, ALNUM, 35) + '.' + fake(20, B64URL, 36), 'https://app.example/cb#access' + '_token=', '&expires_in=3600');
+pos(
+  'access_token in URL fragment',
+  'generic',
+  fake(30, ALNUM, 35) + '.' + fake(20, B64URL, 36),
+  'https://app.example/cb#access' + '_token=',
+  '&expires_in=3600',
+);
 pos('X-Api-Key header', 'generic', fake(24, ALNUM, 37), 'X-Api' + '-Key: ');
 
 describe('scrub: true positives', () => {

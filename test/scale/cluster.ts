@@ -190,7 +190,9 @@ export async function startBalancer(replicas: { n: number; url: string }[]): Pro
   if (!bin) throw new Error('haproxy not found');
   // The repository's config, with one server line per replica.
   const cfgDir = mkdtempSync(join(tmpdir(), 'cx-lb-'));
-  const base = readFileSync('deploy/haproxy.cfg', 'utf8').split('\n').filter((l) => !/^\s*server r\d+ /.test(l));
+  const base = readFileSync('deploy/haproxy.cfg', 'utf8')
+    .split('\n')
+    .filter((l) => !/^\s*server r\d+ /.test(l));
   const cfg = join(cfgDir, 'haproxy.cfg');
   writeFileSync(cfg, [...base, ...replicas.map((r) => `  server r${r.n} "\${CX_R${r.n}}"`), ''].join('\n'));
   const lbPort = await freePort();
@@ -236,7 +238,8 @@ export async function throwawayPg(opts: { preload?: string } = {}): Promise<Thro
   chmodSync(dir, 0o755);
   // initdb refuses to run as root: the cluster belongs to the postgres user then.
   const root = process.getuid?.() === 0;
-  const as = (cmd: string, args: string[]) => (root ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' }) : execFileSync(cmd, args, { stdio: 'pipe' }));
+  const as = (cmd: string, args: string[]) =>
+    root ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' }) : execFileSync(cmd, args, { stdio: 'pipe' });
   if (root) {
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());

@@ -46,7 +46,9 @@ describe('CX_DATABASE_URL', () => {
     expect(loadConfig({ CX_DATA: dir, CX_DATABASE_URL: 'postgres://u:p@db.internal:6432/cx' }).databaseUrl).toBe('postgres://u:p@db.internal:6432/cx');
     expect(loadConfig({ CX_DATA: dir, CX_DATABASE_URL: 'postgresql://db/cx' }).databasePool).toBe(10);
     for (const bad of ['mysql://db/cx', 'db.internal:5432', 'postgres://', 'postgres:///cx'])
-      expect(() => loadConfig({ CX_DATA: dir, CX_DATABASE_URL: bad })).toThrow('config: CX_DATABASE_URL must be a postgres://user[:password]@host[:port]/database URL');
+      expect(() => loadConfig({ CX_DATA: dir, CX_DATABASE_URL: bad })).toThrow(
+        'config: CX_DATABASE_URL must be a postgres://user[:password]@host[:port]/database URL',
+      );
     expect(() => loadConfig({ CX_DATA: dir, CX_DATABASE_POOL: '0' })).toThrow('config: CX_DATABASE_POOL must be at least 1');
   });
 
@@ -63,7 +65,9 @@ describe('CX_DATABASE_URL', () => {
     const port = await closedPort();
     const { code, err } = await run({ CX_DATABASE_URL: `postgres://cx:secret@127.0.0.1:${port}/commons` });
     expect(code).toBe(1);
-    expect(err).toMatch(new RegExp(`^agent commons failed to start: postgres adapter: cannot connect to 127\\.0\\.0\\.1:${port}/commons: (connect )?ECONNREFUSED[^\\n]*\\n$`));
+    expect(err).toMatch(
+      new RegExp(`^agent commons failed to start: postgres adapter: cannot connect to 127\\.0\\.0\\.1:${port}/commons: (connect )?ECONNREFUSED[^\\n]*\\n$`),
+    );
     expect(err).not.toContain('secret');
   }, 60_000);
 

@@ -18,7 +18,14 @@ import { register } from '../helpers/server.js';
 import { freshDatabase, haproxyBin, startBalancer } from './cluster.js';
 
 const run = promisify(execFile);
-const GIT_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
+const GIT_ENV = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: '/nonexistent',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_TERMINAL_PROMPT: '0',
+  LC_ALL: 'C',
+};
 let netN = 0;
 const git = async (args: string[], cwd: string) =>
   (await run('git', ['-c', `http.extraHeader=X-Forwarded-For: 10.88.${++netN}.9`, ...args], { cwd, env: GIT_ENV, maxBuffer: 64 << 20 })).stdout.trim();
@@ -33,13 +40,19 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const backends: [string, () => Promise<SharedDb>][] = [['pglite', async () => ({ kind: 'pglite', db: new PGlite() })]];
-if (process.env.CX_PG_REAL) backends.push(['real server', async () => ({ kind: 'pg', url: await freshDatabase(process.env.CX_PG_REAL!, `cx_gitrep_${process.pid}`) })]);
+if (process.env.CX_PG_REAL)
+  backends.push(['real server', async () => ({ kind: 'pg', url: await freshDatabase(process.env.CX_PG_REAL!, `cx_gitrep_${process.pid}`) })]);
 
 async function addEntry(url: string, token: string, n: number): Promise<void> {
   const r = await fetch(`${url}/k`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-for': '10.89.0.1' },
-    body: JSON.stringify({ error: `ModuleNotFoundError: No module named 'zzqgitrep${n}'`, fix: `pip install zzqgitrep${n} inside the active virtualenv`, eco: 'pypi', libs: `zzqgitrep${n}@1.0.0` }),
+    body: JSON.stringify({
+      error: `ModuleNotFoundError: No module named 'zzqgitrep${n}'`,
+      fix: `pip install zzqgitrep${n} inside the active virtualenv`,
+      eco: 'pypi',
+      libs: `zzqgitrep${n}@1.0.0`,
+    }),
   });
   expect(r.status, await r.clone().text()).toBe(201);
 }
@@ -62,7 +75,10 @@ if (haproxyBin() && hasGit)
           const b = await replica(db, env);
           started.push(b);
           dirs.push(b.dir);
-          lb = await startBalancer([{ n: 1, url: a.url }, { n: 2, url: b.url }]);
+          lb = await startBalancer([
+            { n: 1, url: a.url },
+            { n: 2, url: b.url },
+          ]);
           const who = await register(lb.url, 'gitrep', { 'x-forwarded-for': '10.89.0.1' });
           for (const n of [1, 2, 3]) await addEntry(lb.url, who.token, n);
           // Replica A's pass commits; B has made no commit of its own.
@@ -72,7 +88,13 @@ if (haproxyBin() && hasGit)
 
           // Three clones through the balancer (round robin: their requests reach both) and one from each replica.
           const heads: string[] = [];
-          for (const [dest, url] of [['lb1', lb.url], ['lb2', lb.url], ['lb3', lb.url], ['ra', a.url], ['rb', b.url]] as const) {
+          for (const [dest, url] of [
+            ['lb1', lb.url],
+            ['lb2', lb.url],
+            ['lb3', lb.url],
+            ['ra', a.url],
+            ['rb', b.url],
+          ] as const) {
             await git(['clone', '--quiet', `${url}/git/kb.git`, dest], work);
             heads.push(await git(['rev-parse', 'HEAD'], join(work, dest)));
           }

@@ -40,7 +40,11 @@ async function challenge(url: string, net: string, p: 'reg' | 'w' = 'reg'): Prom
 }
 
 const register = (url: string, net: string, pow: string) =>
-  fetch(`${url}/v1/register`, { method: 'POST', headers: { accept: 'application/json', 'x-forwarded-for': net, 'content-type': 'application/json' }, body: JSON.stringify({ pow }) });
+  fetch(`${url}/v1/register`, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'x-forwarded-for': net, 'content-type': 'application/json' },
+    body: JSON.stringify({ pow }),
+  });
 
 async function agent(url: string): Promise<{ id: string; token: string; net: string }> {
   const net = newNet();
@@ -95,7 +99,11 @@ if (pgUrl && haproxy)
       const who = await agent(c.lb!);
       const secret = randomBytes(18).toString('base64url');
       const body = `the drop body ${secret}`;
-      const put = await fetch(`${c.replicas[1]!.url}/d/${secret}?reads=3`, { method: 'PUT', headers: { authorization: `Bearer ${who.token}`, 'content-type': 'text/plain', 'x-forwarded-for': who.net }, body });
+      const put = await fetch(`${c.replicas[1]!.url}/d/${secret}?reads=3`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${who.token}`, 'content-type': 'text/plain', 'x-forwarded-for': who.net },
+        body,
+      });
       expect(put.status).toBe(201);
       const reads = await Promise.all(
         Array.from({ length: 100 }, async (_, i) => {
@@ -127,7 +135,11 @@ if (pgUrl && haproxy)
       try {
         // The stream is open (its first heartbeat or the subscription is in place) before the line.
         await new Promise((r) => setTimeout(r, 300));
-        const pub = await fetch(`${c.replicas[0]!.url}/v1/pub/${topic}`, { method: 'POST', headers: { authorization: `Bearer ${who.token}`, 'content-type': 'text/plain', 'x-forwarded-for': who.net }, body: 'from replica one' });
+        const pub = await fetch(`${c.replicas[0]!.url}/v1/pub/${topic}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${who.token}`, 'content-type': 'text/plain', 'x-forwarded-for': who.net },
+          body: 'from replica one',
+        });
         expect(pub.status).toBe(201);
         const got = await Promise.race([seen, new Promise<string>((_, rej) => setTimeout(() => rej(new Error(`no line after 10 s: ${buf}`)), 10_000))]);
         expect(got).toMatch(new RegExp(`data: line ${topic.replace('.', '\\.')} seq=1 by=${who.id} .* \\| from replica one`));
@@ -138,11 +150,22 @@ if (pgUrl && haproxy)
 
     it('MCP 2026-07-28 and A2A calls are answered by any replica; an A2A task made on one is read on the others', async () => {
       const who = await agent(c.lb!);
-      const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'scale', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+      const META = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'scale', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      };
       for (const r of c.replicas) {
         const res = await fetch(`${r.url}/mcp`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'id_me', authorization: `Bearer ${who.token}` },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'id_me',
+            authorization: `Bearer ${who.token}`,
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'id_me', arguments: {}, _meta: META } }),
         });
         expect(res.status).toBe(200);
@@ -151,12 +174,32 @@ if (pgUrl && haproxy)
         expect(body.result.content[0]!.text).toContain(who.id);
       }
       const a2a = (url: string, method: string, params: unknown) =>
-        fetch(`${url}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${who.token}`, 'x-forwarded-for': who.net }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }).then(
-          async (r) => ({ status: r.status, body: (await r.json()) as { result?: { id: string; status: { state: string; message?: { parts: { text?: string }[] } }; artifacts?: { parts: { text?: string }[] }[] } } }),
-        );
-      const sent = await a2a(c.replicas[0]!.url, 'message/send', { message: { kind: 'message', messageId: `m-${randomBytes(6).toString('hex')}`, role: 'user', parts: [{ kind: 'data', data: { skill: 'id.me', input: {} } }] }, configuration: { blocking: true } });
+        fetch(`${url}/a2a`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${who.token}`, 'x-forwarded-for': who.net },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        }).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as {
+            result?: { id: string; status: { state: string; message?: { parts: { text?: string }[] } }; artifacts?: { parts: { text?: string }[] }[] };
+          },
+        }));
+      const sent = await a2a(c.replicas[0]!.url, 'message/send', {
+        message: {
+          kind: 'message',
+          messageId: `m-${randomBytes(6).toString('hex')}`,
+          role: 'user',
+          parts: [{ kind: 'data', data: { skill: 'id.me', input: {} } }],
+        },
+        configuration: { blocking: true },
+      });
       expect(sent.status).toBe(200);
-      expect(sent.body.result, `${JSON.stringify(sent.body)}\n${c.replicas[0]!.logs.filter((l) => l.includes('"level":50')).slice(-2).join('\n')}`).toBeDefined();
+      expect(
+        sent.body.result,
+        `${JSON.stringify(sent.body)}\n${c.replicas[0]!.logs.filter((l) => l.includes('"level":50'))
+          .slice(-2)
+          .join('\n')}`,
+      ).toBeDefined();
       expect(sent.body.result!.status.state).toBe('completed');
       // The reply line: the first artifact's text, else the status message's (as test/helpers/faces.ts reads it).
       const t = sent.body.result!;
@@ -183,7 +226,12 @@ if (pgUrl && haproxy)
           c.replicas.map(async (r) => {
             const res = await fetch(`${r.url}/mcp`, {
               method: 'POST',
-              headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-06-18' },
+              headers: {
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                'mcp-session-id': transport.sessionId!,
+                'mcp-protocol-version': '2025-06-18',
+              },
               body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
             });
             await res.text();
@@ -240,7 +288,11 @@ if (pgUrl && haproxy)
         await Promise.all(
           Array.from({ length: 24 }, async () => {
             for (let k = next++; k < total; k = next++) {
-              const r = await fetch(`${c.replicas[k % 3]!.url}/e`, { method: 'POST', headers: { 'content-type': 'text/plain', 'x-forwarded-for': net }, body: `ModuleNotFoundError: No module named 'zzlease${k % 7}'` });
+              const r = await fetch(`${c.replicas[k % 3]!.url}/e`, {
+                method: 'POST',
+                headers: { 'content-type': 'text/plain', 'x-forwarded-for': net },
+                body: `ModuleNotFoundError: No module named 'zzlease${k % 7}'`,
+              });
               statuses.push(r.status);
               await r.text();
             }
@@ -253,7 +305,9 @@ if (pgUrl && haproxy)
         expect(served).toBeLessThanOrEqual(q.burst + Math.ceil(ratePerS * secs) + 3 * lease);
         expect(served).toBeGreaterThanOrEqual(q.burst - 3 * lease);
         const writes = Number((await admin.query<{ n: string }>('SELECT n FROM t_ewrites')).rows[0]!.n);
-        console.log(`e bucket (burst ${q.burst}, lease ${lease}) from one network over 3 replicas: ${total} requests in ${secs.toFixed(1)} s, ${served} served, ${writes} bucket writes`);
+        console.log(
+          `e bucket (burst ${q.burst}, lease ${lease}) from one network over 3 replicas: ${total} requests in ${secs.toFixed(1)} s, ${served} served, ${writes} bucket writes`,
+        );
         // One write per lease while the burst lasts; then, as the bucket refills, at most one per token
         // refilled and one per replica per refusal that outlived its wait: not one per request (before: 480).
         expect(writes).toBeLessThanOrEqual(Math.ceil(q.burst / lease) + 3 * lease + 4 * Math.ceil(ratePerS * secs) + 6);
@@ -299,7 +353,9 @@ if (pgUrl && haproxy)
         ).rows.filter((r) => !/pg_stat_statements/.test(r.query));
         const calls = (re: RegExp) => rows.filter((r) => re.test(r.query)).reduce((x, r) => x + Number(r.calls), 0);
         const hot = calls(/kb_|quota_buckets/);
-        console.log(`GET /h hit, ${n} requests: ${(hot / n).toFixed(2)} KB+quota statements/request, ${(calls(/./) / n).toFixed(2)} all statements/request (3 replicas' background included)`);
+        console.log(
+          `GET /h hit, ${n} requests: ${(hot / n).toFixed(2)} KB+quota statements/request, ${(calls(/./) / n).toFixed(2)} all statements/request (3 replicas' background included)`,
+        );
         expect(calls(/quota_buckets/)).toBeLessThanOrEqual(Math.ceil(n / lease) + 1);
         expect(hot / n).toBeLessThanOrEqual(1.25);
       } finally {
@@ -312,7 +368,10 @@ if (pgUrl && haproxy)
       const direct = new pg.Client({ connectionString: pgUrl });
       await direct.connect();
       try {
-        const sessions = await direct.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'cx session'", [name]);
+        const sessions = await direct.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'cx session'",
+          [name],
+        );
         expect(sessions.rows[0]!.n).toBe(alive().length);
       } finally {
         await direct.end();

@@ -64,12 +64,27 @@ describe('invites', () => {
     const limits = await (await req(s, 'GET', '/limits')).text();
     for (const k of ['space.kb_entries', 'space.invites', 'space.invite_ttl', 'space.invite_ttl_max']) expect(limits).toContain(k);
     const open = await s.core.store.spaces.openInvites('elsewhere', s.core.now());
-    for (let i = open; i < 50; i++) await s.core.store.spaces.addInvite({ h: `planted${i}`, space: 'elsewhere', role: 'member', by: owner.id, created: s.core.now(), expires: s.core.now() + 3_600_000 });
+    for (let i = open; i < 50; i++)
+      await s.core.store.spaces.addInvite({
+        h: `planted${i}`,
+        space: 'elsewhere',
+        role: 'member',
+        by: owner.id,
+        created: s.core.now(),
+        expires: s.core.now() + 3_600_000,
+      });
     const over = await call(s, 'POST', '/v1/spaces/elsewhere/invite', { as: owner, json: {} });
     expect([over.status, over.text]).toEqual([429, 'err quota s:elsewhere: at most 50 open invites\n']);
     // An open space holds no private entries.
     await call(s, 'POST', '/v1/spaces', { as: owner, json: { slug: 'openplace' } });
-    expect((await call(s, 'POST', '/k', { as: owner, json: { error: 'x broke: Error 42 happened', fix: 'fix it by doing things', eco: 'npm', space: 's:openplace' } })).text).toMatch(/^err bad space: s:openplace is open/);
+    expect(
+      (
+        await call(s, 'POST', '/k', {
+          as: owner,
+          json: { error: 'x broke: Error 42 happened', fix: 'fix it by doing things', eco: 'npm', space: 's:openplace' },
+        })
+      ).text,
+    ).toMatch(/^err bad space: s:openplace is open/);
   });
 });
 
@@ -79,7 +94,11 @@ describe('member and non-member views', () => {
   beforeAll(async () => {
     id = (await addPrivate(member, 's:team', ERR, FIX, { title: 'Grommet jam in the feeder' })).id;
     // A public entry of another error, whose words overlap (search finds both for members).
-    const r = await call(s, 'POST', '/k', { as: outsider, json: { error: 'SprocketSlipError: sprocket feeder slipped a tooth', fix: 'Tighten the sprocket feeder chain and re-run.', eco: 'pypi' }, headers: { accept: 'application/json' } });
+    const r = await call(s, 'POST', '/k', {
+      as: outsider,
+      json: { error: 'SprocketSlipError: sprocket feeder slipped a tooth', fix: 'Tighten the sprocket feeder chain and re-run.', eco: 'pypi' },
+      headers: { accept: 'application/json' },
+    });
     pubId = (JSON.parse(r.text) as { id: string }).id;
   });
 
@@ -161,7 +180,12 @@ describe('member and non-member views', () => {
       expect(toolText(go)).toBe(toolText(gu).replace('kzzzzzzzz', id));
       expect(toolText(await mm.call('kb_search', { q: 'grommet' }))).toContain(`k/${id}`);
       expect(toolText(await mo.call('kb_search', { q: 'grommet' }))).not.toContain(id);
-      const added = await mm.call('kb_add', { error: 'WidgetFlapError: flap valve widget-3 stuck open', fix: 'Reseat the widget-3 flap valve and run the purge cycle.', eco: 'pypi', space: 's:team' });
+      const added = await mm.call('kb_add', {
+        error: 'WidgetFlapError: flap valve widget-3 stuck open',
+        fix: 'Reseat the widget-3 flap valve and run the purge cycle.',
+        eco: 'pypi',
+        space: 's:team',
+      });
       expect(toolText(added)).toMatch(/^ok k\/k[0-9a-z]{8} sig=.* space=s:team private/);
       const nid = (added.structuredContent as { id: string }).id;
       expect(toolText(await mo.call('kb_get', { id: nid }))).toBe(`err notfound no entry ${nid}`);
@@ -179,19 +203,34 @@ describe('member and non-member views', () => {
     const go = skillText(await skill(s, outsider, 'kb.get', { id }));
     const gu = skillText(await skill(s, outsider, 'kb.get', { id: 'kzzzzzzzz' }));
     expect(go).toBe(gu!.replace('kzzzzzzzz', id));
-    expect(skillText(await skill(s, outsider, 'kb.add', { error: 'WidgetFlapError: flap valve widget-9 stuck open', fix: 'Reseat the widget-9 flap valve and run the purge cycle.', eco: 'pypi', space: 's:team' }))).toBe(
-      'err notfound no space s:team you are a member of',
-    );
+    expect(
+      skillText(
+        await skill(s, outsider, 'kb.add', {
+          error: 'WidgetFlapError: flap valve widget-9 stuck open',
+          fix: 'Reseat the widget-9 flap valve and run the purge cycle.',
+          eco: 'pypi',
+          space: 's:team',
+        }),
+      ),
+    ).toBe('err notfound no space s:team you are a member of');
   });
 
   it('a space entry and a public one of the same signature: the member gets both, the space entry first; others the public one', async () => {
     const err = 'FlangeWarpError: flange warped at 451 degrees';
-    const pr = await call(s, 'POST', '/k', { as: outsider, json: { error: err, fix: 'The public fix: cool the flange before torquing it.', eco: 'pypi' }, headers: { accept: 'application/json' } });
+    const pr = await call(s, 'POST', '/k', {
+      as: outsider,
+      json: { error: err, fix: 'The public fix: cool the flange before torquing it.', eco: 'pypi' },
+      headers: { accept: 'application/json' },
+    });
     const pub = (JSON.parse(pr.text) as { id: string }).id;
     // The public answer is looked up (and memoized by the store) before the space entry exists.
     for (let i = 0; i < 3; i++) expect(JSON.parse((await lookup(member, err)).text)).toMatchObject({ match: 'exact', entries: [{ id: pub }] });
     const priv = (await addPrivate(owner, 'team', err, 'The team fix: our flanges need the long torque profile.')).id;
-    const m = JSON.parse((await lookup(member, err)).text) as { match: string; entries: Array<{ id: string; space?: string }>; related: Array<{ id: string; space?: string }> };
+    const m = JSON.parse((await lookup(member, err)).text) as {
+      match: string;
+      entries: Array<{ id: string; space?: string }>;
+      related: Array<{ id: string; space?: string }>;
+    };
     const ids = [...m.entries, ...m.related].map((e) => e.id);
     expect(ids.slice(0, 2)).toEqual([priv, pub]);
     for (let i = 0; i < 3; i++) {
@@ -251,13 +290,25 @@ describe('promotion, export, purge', () => {
     expect(JSON.parse((await lookup(null, err)).text)).toMatchObject({ match: 'exact', entries: [{ id: out.id }] });
   });
 
-  it('promotion refuses an entry holding a secret, with the scrubber\'s line; nothing is published', async () => {
+  it("promotion refuses an entry holding a secret, with the scrubber's line; nothing is published", async () => {
     // A private entry may name an internal host; a secret is refused at kb.add already, so one
     // planted through the port stands for an entry written before a scrubber rule existed.
     const id = 'ksecret01';
     await s.core.store.spaces.kbInsert({
-      id, space: 'team', sig: 'py:SecretError', h: 'b'.repeat(64), ch: '', title: 'leaky', error: 'SecretError: auth failed',
-      fix: 'use the key AKIAIOSFODNN7EXAMPLE with the deploy user', eco: 'pypi', cls: 'secreterror', tags: [], libs: [], author: owner.id, created: s.core.now(),
+      id,
+      space: 'team',
+      sig: 'py:SecretError',
+      h: 'b'.repeat(64),
+      ch: '',
+      title: 'leaky',
+      error: 'SecretError: auth failed',
+      fix: 'use the key AKIAIOSFODNN7EXAMPLE with the deploy user',
+      eco: 'pypi',
+      cls: 'secreterror',
+      tags: [],
+      libs: [],
+      author: owner.id,
+      created: s.core.now(),
     });
     const r = await call(s, 'POST', `/v1/spaces/team/kb/${id}/promote`, { as: owner });
     expect(r.status).toBe(400);
@@ -270,7 +321,10 @@ describe('promotion, export, purge', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     expect(r.headers.get('cache-control')).toBe('private, no-store');
-    const rows = (await r.text()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = (await r.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.length).toBeGreaterThanOrEqual(4);
     expect(rows.find((x) => x.error === ERR)).toMatchObject({ space: 's:team', fix: FIX, license: "private to s:team (its members' own data, not CC0)" });
     expect((await call(s, 'GET', '/v1/spaces/team/kb.jsonl', { as: outsider })).text).toBe('err notfound no space s:team you are a member of\n');
@@ -295,7 +349,7 @@ describe('promotion, export, purge', () => {
 });
 
 describe('space_manage: the five acts as one MCP tool and A2A skill', () => {
-  it('each act works over MCP for the role it needs; a member asking an owner act gets the REST route\'s error line', async () => {
+  it("each act works over MCP for the role it needs; a member asking an owner act gets the REST route's error line", async () => {
     const om = await mcp(s, owner);
     const mm = await mcp(s, member);
     const xm = await mcp(s, outsider);
@@ -309,7 +363,9 @@ describe('space_manage: the five acts as one MCP tool and A2A skill', () => {
       expect((await join('mteam', member, (inv.structuredContent as { invite: string }).invite)).status).toBe(200);
       const x = await agent(s);
       expect((await join('mteam', x, (await om.call('space_manage', { act: 'invite', slug: 'mteam' })).structuredContent!.invite as string)).status).toBe(200);
-      const id = (await addPrivate(member, 's:mteam', 'TrunnionSeizeError: trunnion tr-4 seized in the gantry', 'Grease trunnion tr-4 and cycle the gantry twice.')).id;
+      const id = (
+        await addPrivate(member, 's:mteam', 'TrunnionSeizeError: trunnion tr-4 seized in the gantry', 'Grease trunnion tr-4 and cycle the gantry twice.')
+      ).id;
 
       // A member: every owner act is refused with the line its REST route gives; an outsider learns nothing.
       const rest: Record<string, [string, Record<string, unknown>]> = {
@@ -339,7 +395,12 @@ describe('space_manage: the five acts as one MCP tool and A2A skill', () => {
       const ex = await mm.call('space_manage', { act: 'export', slug: 'mteam' });
       expect(ex.isError).toBeFalsy();
       expect(toolText(ex)).toBe(await (await req(s, 'GET', '/v1/spaces/mteam/kb.jsonl', { as: member })).text());
-      expect(ex.structuredContent).toMatchObject({ act: 'export', space: 's:mteam', count: 1, rows: [{ id, license: "private to s:mteam (its members' own data, not CC0)" }] });
+      expect(ex.structuredContent).toMatchObject({
+        act: 'export',
+        space: 's:mteam',
+        count: 1,
+        rows: [{ id, license: "private to s:mteam (its members' own data, not CC0)" }],
+      });
       // Promote (owners): a new public entry; its next line names the tool that reads it.
       const pr = await om.call('space_manage', { act: 'promote', slug: 'mteam', id });
       const pub = (pr.structuredContent as { id: string }).id;
@@ -354,7 +415,9 @@ describe('space_manage: the five acts as one MCP tool and A2A skill', () => {
       expect(await s.core.store.spaces.kbCount('mteam')).toBe(0);
       // A2A: the same operation as a skill, named by next lines too.
       expect(skillText(await skill(s, owner, 'space.manage', { act: 'export', slug: 'mteam' }))).toBe('# s:mteam holds no private entries');
-      expect(skillText(await skill(s, owner, 'space.create', { slug: 'mteam2', closed: true }))).toContain('next: send {"skill":"space.manage","input":{"act":"invite","slug":"mteam2"}} for a one-time invite');
+      expect(skillText(await skill(s, owner, 'space.create', { slug: 'mteam2', closed: true }))).toContain(
+        'next: send {"skill":"space.manage","input":{"act":"invite","slug":"mteam2"}} for a one-time invite',
+      );
       // The five are not tools of their own.
       const names = (await om.tools()).map((t) => t.name);
       expect(names).toContain('space_manage');

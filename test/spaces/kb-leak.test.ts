@@ -24,8 +24,20 @@ const privIds: string[] = [];
 const secrets: string[] = ['zqx'];
 
 const PRIV = [
-  { error: 'zqxErrSecretOne: the zqxwordone fault in zqxmodule stopped the line', fix: 'zqxfixsecret: restart the zqxmodule with the zqxflag set.', title: 'zqxtitlesecret one', tags: ['sharedtag', 'zqxtagsecret'], libs: ['sharedlib@2.0', 'zqxlibsecret@1.0'] },
-  { error: "KeyError: 'zqxkeysecret'", fix: 'zqxfixsecret two: define zqxkeysecret in the settings first.', title: 'zqxtitlesecret two', tags: ['sharedtag'], libs: ['sharedlib@3.0'] },
+  {
+    error: 'zqxErrSecretOne: the zqxwordone fault in zqxmodule stopped the line',
+    fix: 'zqxfixsecret: restart the zqxmodule with the zqxflag set.',
+    title: 'zqxtitlesecret one',
+    tags: ['sharedtag', 'zqxtagsecret'],
+    libs: ['sharedlib@2.0', 'zqxlibsecret@1.0'],
+  },
+  {
+    error: "KeyError: 'zqxkeysecret'",
+    fix: 'zqxfixsecret two: define zqxkeysecret in the settings first.',
+    title: 'zqxtitlesecret two',
+    tags: ['sharedtag'],
+    libs: ['sharedlib@3.0'],
+  },
 ];
 const MISS = 'zqxMissSecret: zqxmisssecret blew up in the zqxmissmodule';
 const MISS_HEX = 'f0e1d2c3b4a5968778695a4b3c2d1e0ff0e1d2c3b4a5968778695a4b3c2d1e0f';
@@ -33,10 +45,25 @@ const ym = () => new Date(s.core.now()).toISOString().slice(0, 7);
 const today = () => new Date(s.core.now()).toISOString().slice(0, 10);
 
 /** Pages whose counts would grow if a private entry were counted: the same bytes before and after planting. */
-const COUNTED = () => ['/eco/pypi', '/err/keyerror', `/kb/${ym()}/`, '/b/live.json', '/b/s/vault.json', `/a/${member.id}.json`, `/b/a/${member.id}.json`, '/v1/spaces/vault.json', '/cutoff', '/search?q=sharedtag', '/dg/sharedlib', '/f/v/sharedlib.json', '/f/kb/sharedtag.json'];
+const COUNTED = () => [
+  '/eco/pypi',
+  '/err/keyerror',
+  `/kb/${ym()}/`,
+  '/b/live.json',
+  '/b/s/vault.json',
+  `/a/${member.id}.json`,
+  `/b/a/${member.id}.json`,
+  '/v1/spaces/vault.json',
+  '/cutoff',
+  '/search?q=sharedtag',
+  '/dg/sharedlib',
+  '/f/v/sharedlib.json',
+  '/f/kb/sharedtag.json',
+];
 async function counted(): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const p of COUNTED()) out.set(p, `${(await req(s, 'GET', p, { net: '10.97.0.1' })).status} ${await (await req(s, 'GET', p, { net: '10.97.0.1' })).text()}`);
+  for (const p of COUNTED())
+    out.set(p, `${(await req(s, 'GET', p, { net: '10.97.0.1' })).status} ${await (await req(s, 'GET', p, { net: '10.97.0.1' })).text()}`);
   return out;
 }
 let before: Map<string, string>;
@@ -46,11 +73,19 @@ beforeAll(async () => {
   s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '0', CX_SHED: '0', CX_QUOTA_MULT: '50' });
   [owner, member, outsider] = await Promise.all([agent(s), agent(s), agent(s)]);
   await call(s, 'POST', '/v1/spaces', { as: owner, json: { slug: 'vault', closed: true } });
-  const inv = JSON.parse((await call(s, 'POST', '/v1/spaces/vault/invite', { as: owner, json: {}, headers: { accept: 'application/json' } })).text).invite as string;
+  const inv = JSON.parse((await call(s, 'POST', '/v1/spaces/vault/invite', { as: owner, json: {}, headers: { accept: 'application/json' } })).text)
+    .invite as string;
   expect((await call(s, 'POST', '/v1/spaces/vault/join', { as: member, json: { invite: inv } })).status).toBe(200);
   // Public entries beside them: same ecosystem, class, library and tag, so every hub has rows.
-  for (const [error, fix] of [["KeyError: 'public_key_name'", 'Define public_key_name in the settings before reading it.'], ['SprocketError: sprocket slipped in the public module', 'Tighten the public sprocket and re-run the job.']]) {
-    const r = await call(s, 'POST', '/k', { as: outsider, json: { error, fix, eco: 'pypi', tags: ['sharedtag'], libs: ['sharedlib@1.0'] }, headers: { accept: 'application/json' } });
+  for (const [error, fix] of [
+    ["KeyError: 'public_key_name'", 'Define public_key_name in the settings before reading it.'],
+    ['SprocketError: sprocket slipped in the public module', 'Tighten the public sprocket and re-run the job.'],
+  ]) {
+    const r = await call(s, 'POST', '/k', {
+      as: outsider,
+      json: { error, fix, eco: 'pypi', tags: ['sharedtag'], libs: ['sharedlib@1.0'] },
+      headers: { accept: 'application/json' },
+    });
     expect(r.status).toBe(201);
     pubId ||= JSON.parse(r.text).id;
   }
@@ -113,8 +148,18 @@ function routeTable(): Array<{ path: string; methods: string[] }> {
 
 const PUBLIC_VALUES = (): Record<string, string[]> => ({
   id: [pubId, member.id, owner.id],
-  slug: ['vault'], eco: ['pypi'], class: ['keyerror'], ym: [ym()], lib: ['sharedlib'], x: ['2.0'], topic: ['install'], key: ['sharedtag'],
-  target: ['sharedlib', 'vault'], name: ['sharedlib'], file: [`kb-${today()}.jsonl.gz`, `wanted-${today()}.jsonl.gz`], code: ['notfound'],
+  slug: ['vault'],
+  eco: ['pypi'],
+  class: ['keyerror'],
+  ym: [ym()],
+  lib: ['sharedlib'],
+  x: ['2.0'],
+  topic: ['install'],
+  key: ['sharedtag'],
+  target: ['sharedlib', 'vault'],
+  name: ['sharedlib'],
+  file: [`kb-${today()}.jsonl.gz`, `wanted-${today()}.jsonl.gz`],
+  code: ['notfound'],
 });
 // Streams and protocols that never end or need their own client; operator routes are not public.
 const SKIP = /\/mcp|\/sse|stream|^\/git\/kb\.git|^\/admin|\*|:token/;
@@ -122,7 +167,11 @@ const SKIP = /\/mcp|\/sse|stream|^\/git\/kb\.git|^\/admin|\*|:token/;
 it('no public route, export file or mirror object shows a private entry or a member miss; counted pages do not count them', async () => {
   const leaks: string[] = [];
   const visit = async (path: string, base?: { path: string; echo: [string, string] }) => {
-    for (const [who, accept] of [[null, '*/*'], [null, 'text/html'], [outsider, 'application/json']] as const) {
+    for (const [who, accept] of [
+      [null, '*/*'],
+      [null, 'text/html'],
+      [outsider, 'application/json'],
+    ] as const) {
       const get = async (p: string) => textOf(Buffer.from(await (await req(s, 'GET', p, { as: who, net: '10.98.0.1', headers: { accept } })).arrayBuffer()));
       const t = await get(path);
       const f = found(t, base ? (await get(base.path)).replaceAll(base.echo[0], base.echo[1]) : '');
@@ -144,15 +193,43 @@ it('no public route, export file or mirror object shows a private entry or a mem
     const fill = (v: (p: string) => string) => r.path.replace(/:(\w+)/g, (_m, p: string) => encodeURIComponent(v(p)));
     const n = Math.max(...params.map((p) => (values[p] ?? ['x']).length));
     for (let i = 0; i < n; i++) await visit(fill((p) => (values[p] ?? ['x'])[Math.min(i, (values[p] ?? ['x']).length - 1)]!));
-    if (params.includes('id')) for (const id of privIds) await visit(fill((p) => (p === 'id' ? id : (values[p] ?? ['x'])[0]!)), { path: fill((p) => (p === 'id' ? 'kqqqqqqqq' : (values[p] ?? ['x'])[0]!)), echo: ['kqqqqqqqq', id] });
+    if (params.includes('id'))
+      for (const id of privIds)
+        await visit(
+          fill((p) => (p === 'id' ? id : (values[p] ?? ['x'])[0]!)),
+          { path: fill((p) => (p === 'id' ? 'kqqqqqqqq' : (values[p] ?? ['x'])[0]!)), echo: ['kqqqqqqqq', id] },
+        );
     visited++;
   }
   // Routes behind wildcards: feeds, sitemap and site files, the export directory.
   const listing = (await (await req(s, 'GET', '/export/index.json')).json()) as { files: Array<{ name: string }> };
   expect(listing.files.length).toBeGreaterThan(3);
   const extra = [
-    ...['kb', 'kb/sharedtag', 'v/sharedlib', 't', `a/${member.id}`, `a/${owner.id}`, 's/vault', 'q/sharedtag', 'ch', 'wanted', 'log', 'ps', 'sys', 'p', 'st/sharedlib'].flatMap((f) => [`/f/${f}.atom`, `/f/${f}.json`]),
-    '/sitemap.xml', '/robots.txt', '/kb/', '/wanted?n=100', '/search?q=sharedlib', '/brief?q=KeyError&env=sharedlib@2.0', '/git/kb.tar.gz', '/export/latest.jsonl.gz',
+    ...[
+      'kb',
+      'kb/sharedtag',
+      'v/sharedlib',
+      't',
+      `a/${member.id}`,
+      `a/${owner.id}`,
+      's/vault',
+      'q/sharedtag',
+      'ch',
+      'wanted',
+      'log',
+      'ps',
+      'sys',
+      'p',
+      'st/sharedlib',
+    ].flatMap((f) => [`/f/${f}.atom`, `/f/${f}.json`]),
+    '/sitemap.xml',
+    '/robots.txt',
+    '/kb/',
+    '/wanted?n=100',
+    '/search?q=sharedlib',
+    '/brief?q=KeyError&env=sharedlib@2.0',
+    '/git/kb.tar.gz',
+    '/export/latest.jsonl.gz',
     ...listing.files.map((f) => `/export/${f.name}`),
   ];
   for (const p of extra) await visit(p);

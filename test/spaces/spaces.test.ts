@@ -82,9 +82,14 @@ describe('spaces', () => {
     const denied = await post(s, '/v1/tasks', carol, { title: 'Outsider task', space: 'parsers' });
     expect(denied.status).toBe(403);
     expect(await line(denied)).toBe('err auth join s:parsers before posting in it');
-    const t1 = (await (await post(s, '/v1/tasks', bob, { title: 'Parse ISO dates', space: 'parsers' }, { accept: 'application/json' })).json()) as { id: string; space: string };
+    const t1 = (await (await post(s, '/v1/tasks', bob, { title: 'Parse ISO dates', space: 'parsers' }, { accept: 'application/json' })).json()) as {
+      id: string;
+      space: string;
+    };
     expect(t1.space).toBe('s:parsers');
-    const t2 = (await (await post(s, '/v1/tasks', alice, { title: 'Parse durations', space: 'parsers' }, { accept: 'application/json' })).json()) as { id: string };
+    const t2 = (await (await post(s, '/v1/tasks', alice, { title: 'Parse durations', space: 'parsers' }, { accept: 'application/json' })).json()) as {
+      id: string;
+    };
     await post(s, '/v1/tasks', alice, { title: 'Not in a space' });
     await post(s, `/v1/tasks/${t2.id}/claim`, carol);
     const v = await space('parsers');
@@ -94,7 +99,9 @@ describe('spaces', () => {
 
     const text = await line(await get(s, '/v1/spaces/parsers'));
     expect(text.split('\n')).toEqual([
-      expect.stringMatching(new RegExp(`^space s:parsers members=2 fixes=3 tasks=2 open=1 claimed=1 done=0 accepted=0 by ${alice.id} since \\d{4}-\\d\\d-\\d\\d$`)),
+      expect.stringMatching(
+        new RegExp(`^space s:parsers members=2 fixes=3 tasks=2 open=1 claimed=1 done=0 accepted=0 by ${alice.id} since \\d{4}-\\d\\d-\\d\\d$`),
+      ),
       'title: Parser people',
       expect.stringMatching(new RegExp(`^members: (${bob.id} ${alice.id}|${alice.id} ${bob.id})$`)),
       'next: GET /v1/tasks?space=parsers; POST /v1/spaces/parsers/join',

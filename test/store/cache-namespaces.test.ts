@@ -23,7 +23,18 @@ describe('cache namespaces with rows', () => {
     // A repository of its own over the same file, with a cap of 3 names.
     const db = openDb(join(dir, 'commons.db'));
     const cache = sqliteCache(db, 3);
-    const row = (ns: string, exp = now + 3_600_000): NewCacheRow => ({ ns, key: `k-${ns}`, producer, kind: 'inline', text: 'answer', blob: null, size: 6, to: null, created: now, exp });
+    const row = (ns: string, exp = now + 3_600_000): NewCacheRow => ({
+      ns,
+      key: `k-${ns}`,
+      producer,
+      kind: 'inline',
+      text: 'answer',
+      blob: null,
+      size: 6,
+      to: null,
+      created: now,
+      exp,
+    });
     const found = async (ns: string) => (await cache.get(ns, `k-${ns}`, now))?.row.ns ?? null;
 
     expect(await found('a')).toBeNull();

@@ -24,7 +24,16 @@ function freePort(): Promise<number> {
 async function spawnServer(dataDir: string, extra: Record<string, string> = {}) {
   const [port, cport] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dataDir, CX_POW_BITS: '4', CX_LOG_LEVEL: 'error', ...extra },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      CATALOG_PORT: String(cport),
+      HOST: '127.0.0.1',
+      CX_DATA: dataDir,
+      CX_POW_BITS: '4',
+      CX_LOG_LEVEL: 'error',
+      ...extra,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -45,7 +54,12 @@ describe('durability', () => {
     const d = mkdtempSync(join(tmpdir(), 'cx-term-'));
     try {
       const { child, url } = await spawnServer(d);
-      const inflight = Array.from({ length: 20 }, () => fetch(`${url}/limits`).then(async (r) => `${r.status} ${(await r.text()).split('\n')[0]}`, () => 'refused'));
+      const inflight = Array.from({ length: 20 }, () =>
+        fetch(`${url}/limits`).then(
+          async (r) => `${r.status} ${(await r.text()).split('\n')[0]}`,
+          () => 'refused',
+        ),
+      );
       child.kill('SIGTERM');
       const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
       expect(code).toBe(0);
@@ -72,8 +86,14 @@ describe('durability', () => {
       while (!stop) {
         const xff = `10.${w}.${n++ % 250}.7`;
         try {
-          const c = (await (await fetch(`${url}/v1/challenge`, { method: 'POST', headers: { accept: 'application/json', 'x-forwarded-for': xff } })).json()) as { challenge: string; bits: number };
-          const res = await fetch(`${url}/v1/register`, { method: 'POST', headers: { accept: 'application/json', 'x-forwarded-for': xff }, body: new URLSearchParams({ pow: solve(c.challenge, c.bits) }) });
+          const c = (await (
+            await fetch(`${url}/v1/challenge`, { method: 'POST', headers: { accept: 'application/json', 'x-forwarded-for': xff } })
+          ).json()) as { challenge: string; bits: number };
+          const res = await fetch(`${url}/v1/register`, {
+            method: 'POST',
+            headers: { accept: 'application/json', 'x-forwarded-for': xff },
+            body: new URLSearchParams({ pow: solve(c.challenge, c.bits) }),
+          });
           if (res.status === 201) acked.push(((await res.json()) as { id: string }).id);
         } catch {
           return; // the server is gone
@@ -107,9 +127,19 @@ describe('durability', () => {
       const worker = async () => {
         while (!stop) {
           const blocking = k++ % 2 === 0;
-          const body = { jsonrpc: '2.0', id: k, method: 'message/send', params: { message: { kind: 'message', messageId: `m${k}`, role: 'user', parts: [{ kind: 'data', data: { skill: 'sys.health' } }] }, configuration: { blocking } } };
+          const body = {
+            jsonrpc: '2.0',
+            id: k,
+            method: 'message/send',
+            params: {
+              message: { kind: 'message', messageId: `m${k}`, role: 'user', parts: [{ kind: 'data', data: { skill: 'sys.health' } }] },
+              configuration: { blocking },
+            },
+          };
           try {
-            const r = (await (await fetch(`${url}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { result?: { id: string; status: { state: string } } };
+            const r = (await (
+              await fetch(`${url}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+            ).json()) as { result?: { id: string; status: { state: string } } };
             if (r.result) acked.push({ id: r.result.id, state: r.result.status.state });
           } catch {
             return;
@@ -129,7 +159,9 @@ describe('durability', () => {
       db.close();
       // A stored task may have moved on past the state its answer showed, never fallen behind it.
       const ORDER = ['submitted', 'working', 'completed'];
-      const behind = acked.filter((a) => !stored.has(a.id) || ORDER.indexOf(stored.get(a.id)!.replace('TASK_STATE_', '').toLowerCase()) < ORDER.indexOf(a.state));
+      const behind = acked.filter(
+        (a) => !stored.has(a.id) || ORDER.indexOf(stored.get(a.id)!.replace('TASK_STATE_', '').toLowerCase()) < ORDER.indexOf(a.state),
+      );
       expect(acked.length).toBeGreaterThanOrEqual(300);
       expect(behind).toEqual([]);
     } finally {

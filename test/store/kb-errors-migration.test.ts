@@ -23,7 +23,9 @@ describe('migration 009: error texts apart', () => {
     const old = new Database(file);
     migrate(old, before);
     old
-      .prepare(`INSERT INTO kb_entries (n, id, sig, h, title, error, fix, eco, cls, tags, author, created, updated) VALUES (7, 'kold00001', 'py:E: x', ?, 'old one', 'Traceback ...\nE: x', 'do the thing properly', 'pypi', 'E', '', 'aold', 1, 1)`)
+      .prepare(
+        `INSERT INTO kb_entries (n, id, sig, h, title, error, fix, eco, cls, tags, author, created, updated) VALUES (7, 'kold00001', 'py:E: x', ?, 'old one', 'Traceback ...\nE: x', 'do the thing properly', 'pypi', 'E', '', 'aold', 1, 1)`,
+      )
       .run('a'.repeat(64));
     old.close();
 
@@ -32,7 +34,20 @@ describe('migration 009: error texts apart', () => {
     const kb = sqliteKb(db, { countHits: () => {} });
     expect((await kb.byId('kold00001'))?.error).toBe('Traceback ...\nE: x');
     expect((await kb.byHash('a'.repeat(64), 5, false)).map((e) => e.fix)).toEqual(['do the thing properly']);
-    const added = await kb.insert({ id: 'knew00001', sig: 'py:E: y', h: 'b'.repeat(64), title: 'new one', error: 'E: y happened', fix: 'do the other thing', eco: 'pypi', cls: 'E', tags: [], libs: [], author: 'anew', created: 2 });
+    const added = await kb.insert({
+      id: 'knew00001',
+      sig: 'py:E: y',
+      h: 'b'.repeat(64),
+      title: 'new one',
+      error: 'E: y happened',
+      fix: 'do the other thing',
+      eco: 'pypi',
+      cls: 'E',
+      tags: [],
+      libs: [],
+      author: 'anew',
+      created: 2,
+    });
     expect(added?.error).toBe('E: y happened');
     expect((await kb.byId('knew00001'))?.error).toBe('E: y happened');
     expect((await kb.search('happened', 5)).map((e) => e.id)).toEqual(['knew00001']);

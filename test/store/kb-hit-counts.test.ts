@@ -13,7 +13,19 @@ const dir = mkdtempSync(join(tmpdir(), 'cx-hitcounts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const hex = (i: number) => i.toString(16).padStart(64, '0');
 const entry = (i: number): NewEntry => ({
-  id: `khits${String(i).padStart(4, '0')}`, sig: `py:E: ${i}`, h: hex(i), ch: hex(1000 + i), title: `title ${i}`, error: `E: ${i}`, fix: `fix number ${i}`, eco: 'pypi', cls: 'E', tags: [], libs: [], author: 'aauthor1', created: i,
+  id: `khits${String(i).padStart(4, '0')}`,
+  sig: `py:E: ${i}`,
+  h: hex(i),
+  ch: hex(1000 + i),
+  title: `title ${i}`,
+  error: `E: ${i}`,
+  fix: `fix number ${i}`,
+  eco: 'pypi',
+  cls: 'E',
+  tags: [],
+  libs: [],
+  author: 'aauthor1',
+  created: i,
 });
 
 describe('lookup counts', () => {
@@ -47,7 +59,9 @@ describe('lookup counts', () => {
     const table = (f: string) => {
       const db = new Database(join(d, f), { readonly: true });
       try {
-        return db.prepare("SELECT name FROM sqlite_schema WHERE name = 'kb_sig_hits'").get() !== undefined ? (db.prepare('SELECT h, hits FROM kb_sig_hits ORDER BY h').all() as Array<{ h: string; hits: number }>) : null;
+        return db.prepare("SELECT name FROM sqlite_schema WHERE name = 'kb_sig_hits'").get() !== undefined
+          ? (db.prepare('SELECT h, hits FROM kb_sig_hits ORDER BY h').all() as Array<{ h: string; hits: number }>)
+          : null;
       } finally {
         db.close();
       }
@@ -64,6 +78,9 @@ describe('lookup counts', () => {
     expect((await again.kb.byId('khits0001'))!.hits).toBe(1);
     await again.close();
     expect(table('commons.db')).toBeNull();
-    expect(table('kb-hits.db')).toEqual([{ h: hex(1), hits: 1 }, { h: hex(2), hits: 40 }]);
+    expect(table('kb-hits.db')).toEqual([
+      { h: hex(1), hits: 1 },
+      { h: hex(2), hits: 40 },
+    ]);
   });
 });

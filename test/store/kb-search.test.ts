@@ -13,8 +13,18 @@ const db = openDb(join(dir, 'kb.db'));
 const kb = sqliteKb(db, { countHits: () => {} });
 
 const entry = (i: number, words: string) => ({
-  id: `k${String(i).padStart(8, '0')}`, sig: `E${i}: ${words}`, h: String(i).padStart(64, '0'), title: `E${i} ${words}`, error: words, fix: `fix ${i}`,
-  eco: 'npm', cls: 'E', tags: [], libs: [], author: 'atest', created: 1_700_000_000_000 + i,
+  id: `k${String(i).padStart(8, '0')}`,
+  sig: `E${i}: ${words}`,
+  h: String(i).padStart(64, '0'),
+  title: `E${i} ${words}`,
+  error: words,
+  fix: `fix ${i}`,
+  eco: 'npm',
+  cls: 'E',
+  tags: [],
+  libs: [],
+  author: 'atest',
+  created: 1_700_000_000_000 + i,
 });
 
 // Entries here are numbered as inserted, and their ids carry the number.
@@ -25,11 +35,21 @@ describe('KB search', () => {
     // 40 entries: "quartz" in every 10th, "ember" in all.
     await kb.insertMany(Array.from({ length: 40 }, (_, i) => entry(i + 1, i % 10 === 0 ? 'quartz ember' : 'ember')));
     const all = kbSearch(db, { budgetMs: 1000, firstWindow: 4 });
-    expect(all.run('"quartz" "ember"', 10).map(num).sort((a, b) => a - b)).toEqual([1, 11, 21, 31]);
+    expect(
+      all
+        .run('"quartz" "ember"', 10)
+        .map(num)
+        .sort((a, b) => a - b),
+    ).toEqual([1, 11, 21, 31]);
     // A zero budget searches only the first window (rowids 37..40): none of them says quartz.
     const tight = kbSearch(db, { budgetMs: 0, firstWindow: 4 });
     expect(tight.run('"quartz" "ember"', 10)).toEqual([]);
-    expect(tight.run('"ember"', 10).map(num).sort((a, b) => a - b)).toEqual([37, 38, 39, 40]);
+    expect(
+      tight
+        .run('"ember"', 10)
+        .map(num)
+        .sort((a, b) => a - b),
+    ).toEqual([37, 38, 39, 40]);
   });
 
   it('serves a repeated query from the memo until the KB changes or the entry ages out', async () => {

@@ -15,7 +15,19 @@ const dir = mkdtempSync(join(tmpdir(), 'cx-sigmemo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const hex = (i: number) => i.toString(16).padStart(64, '0');
 const entry = (id: string, h: string, ch: string, author: string, created: number): NewEntry => ({
-  id, sig: `py:E: ${id}`, h, ch, title: `title ${id}`, error: `E: ${id}`, fix: `fix of ${id}, a real one`, eco: 'pypi', cls: 'E', tags: [], libs: [], author, created,
+  id,
+  sig: `py:E: ${id}`,
+  h,
+  ch,
+  title: `title ${id}`,
+  error: `E: ${id}`,
+  fix: `fix of ${id}, a real one`,
+  eco: 'pypi',
+  cls: 'E',
+  tags: [],
+  libs: [],
+  author,
+  created,
 });
 
 describe('memoized signature answers', () => {
@@ -40,12 +52,19 @@ describe('memoized signature answers', () => {
     // A confirmation moves the older one up, with its count.
     await kb.vote('kmemo0001', 'avoter001', true, 3);
     const voted = await kb.byHash(hex(1), 5, false);
-    expect(voted.map((e) => [e.id, e.confirms])).toEqual([['kmemo0001', 1], ['kmemo0002', 0]]);
+    expect(voted.map((e) => [e.id, e.confirms])).toEqual([
+      ['kmemo0001', 1],
+      ['kmemo0002', 0],
+    ]);
     // Hidden: gone from the answer.
     await kb.setHidden('kmemo0001', true);
     expect((await kb.byHash(hex(1), 5, false)).map((e) => e.id)).toEqual(['kmemo0002']);
     // Purged by the admin repository: gone too, fine and coarse.
-    await store.admin.purgeRoots(['aauthor2'], (id) => `gone-${id}`, () => []);
+    await store.admin.purgeRoots(
+      ['aauthor2'],
+      (id) => `gone-${id}`,
+      () => [],
+    );
     expect(await kb.byHash(hex(1), 5, false)).toEqual([]);
     expect(await kb.byCoarse(hex(101), 5)).toEqual([]);
     await store.close();

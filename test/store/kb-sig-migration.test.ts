@@ -18,8 +18,10 @@ const data = join(root, 'data');
 
 // A rustc error whose variable name v1 kept (so its v1 hash differs from v2), and one whose
 // signature is the same under both versions.
-const RUST = (v: string) => `   Compiling shop v0.1.0 (/home/ann/shop)\nerror[E0502]: cannot borrow \`${v}\` as mutable because it is also borrowed as immutable\n --> src/cart.rs:14:9`;
-const PY = "Traceback (most recent call last):\n  File \"/srv/a.py\", line 1, in <module>\n    import zzqlegacy\nModuleNotFoundError: No module named 'zzqlegacy'";
+const RUST = (v: string) =>
+  `   Compiling shop v0.1.0 (/home/ann/shop)\nerror[E0502]: cannot borrow \`${v}\` as mutable because it is also borrowed as immutable\n --> src/cart.rs:14:9`;
+const PY =
+  'Traceback (most recent call last):\n  File "/srv/a.py", line 1, in <module>\n    import zzqlegacy\nModuleNotFoundError: No module named \'zzqlegacy\'';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -29,7 +31,9 @@ beforeAll(async () => {
   for (const f of readdirSync(all).filter((f) => f < '012')) copyFileSync(join(all, f), join(before, f));
   const db = new Database(join(data, 'commons.db'));
   migrate(db, before);
-  const put = db.prepare(`INSERT INTO kb_entries (n, id, sig, h, title, fix, eco, cls, tags, author, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', 'aold', 1, 1)`);
+  const put = db.prepare(
+    `INSERT INTO kb_entries (n, id, sig, h, title, fix, eco, cls, tags, author, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', 'aold', 1, 1)`,
+  );
   const err = db.prepare('INSERT INTO kb_errors (n, error) VALUES (?, ?)');
   const fts = db.prepare('INSERT INTO kb_fts (rowid, title, error, fix, tags) VALUES (?, ?, ?, ?, ?)');
   const rust = v1.errsig(RUST('items'));
@@ -95,7 +99,11 @@ describe('migration 012: entries signed by ErrSig v1', () => {
     // Another module's name: the entry is named, its fix is not claimed as this error's.
     expect(t.split('\n')[0]).toMatch(/ match=(near|related)$/);
     expect(t).toContain('k/kpy000001 ');
-    const j = (await (await fetch(`${s.url}/e?f=json`, { method: 'POST', body: other, headers: { 'content-type': 'text/plain' } })).json()) as { match: string; entries: { id: string }[]; related: { id: string; why: string }[] };
+    const j = (await (await fetch(`${s.url}/e?f=json`, { method: 'POST', body: other, headers: { 'content-type': 'text/plain' } })).json()) as {
+      match: string;
+      entries: { id: string }[];
+      related: { id: string; why: string }[];
+    };
     expect([...j.entries, ...j.related][0]!.id).toBe('kpy000001');
   });
 

@@ -26,7 +26,22 @@ beforeAll(async () => {
     ['kpullv201', PULL('brightloom/cart-api'), 'Log in to the registry that holds the image (docker login), or fix the image name.'],
   ] as const) {
     const o = v2.errsig(out);
-    await kb.insert({ id, sig: o.sig, h: o.h, ch: o.ch, title: o.sig, error: out, fix, eco: 'other', cls: '', tags: [], libs: [], author: 'aold', created: 1, sigv: 2 });
+    await kb.insert({
+      id,
+      sig: o.sig,
+      h: o.h,
+      ch: o.ch,
+      title: o.sig,
+      error: out,
+      fix,
+      eco: 'other',
+      cls: '',
+      tags: [],
+      libs: [],
+      author: 'aold',
+      created: 1,
+      sigv: 2,
+    });
   }
   // Inserted after this start's re-signing ran, with sigv 2, as a v2 server stored them; the
   // restart below re-signs them.
@@ -51,7 +66,10 @@ describe('entries stored under ErrSig v2, after a start with v3', () => {
 
   it('are re-signed: another owner, repository, branch or image is an exact match', async () => {
     expect(await s.core.store.kb.staleSigs(ERRSIG_VERSION, 10)).toEqual([]);
-    for (const [out, id] of [[PUSH('moraes-lab/pricing-engine', 'release/2.4'), 'kpushv201'], [PULL('orders-api'), 'kpullv201']] as const) {
+    for (const [out, id] of [
+      [PUSH('moraes-lab/pricing-engine', 'release/2.4'), 'kpushv201'],
+      [PULL('orders-api'), 'kpullv201'],
+    ] as const) {
       const r = await postE(out);
       expect(r.status).toBe(200);
       const t = await r.text();
@@ -69,7 +87,10 @@ describe('entries stored under ErrSig v2, after a start with v3', () => {
         s = await start({ CX_SEED: '0' }, { dir: data });
         expect(await s.core.store.kb.staleSigs(ERRSIG_VERSION, 10)).toEqual([]);
       }
-      for (const [out, id] of [[PUSH('acme/widgets', 'main'), 'kpushv201'], [PULL('brightloom/cart-api'), 'kpullv201']] as const) {
+      for (const [out, id] of [
+        [PUSH('acme/widgets', 'main'), 'kpushv201'],
+        [PULL('brightloom/cart-api'), 'kpullv201'],
+      ] as const) {
         for (const h of [errsig(out).h, v2.errsig(out).h]) {
           const r = await fetch(`${s.url}/h/${h}`);
           expect(r.status, h).toBe(200);

@@ -22,7 +22,20 @@ describe('hit counts and wanted signatures', () => {
   it('counts a lookup as a hit only when it finds entries', async () => {
     const counted: Array<Array<[string, number]>> = [];
     const kb = sqliteKb(openDb(join(dir, 'hits.db')), { countHits: (h) => counted.push([...h]) });
-    await kb.insert({ id: 'khit00001', sig: 'py:E: x', h: hex(1), title: 'E x', error: 'E: x', fix: 'fix it like this', eco: 'pypi', cls: 'E', tags: [], libs: [], author: 'aa', created: 1 });
+    await kb.insert({
+      id: 'khit00001',
+      sig: 'py:E: x',
+      h: hex(1),
+      title: 'E x',
+      error: 'E: x',
+      fix: 'fix it like this',
+      eco: 'pypi',
+      cls: 'E',
+      tags: [],
+      libs: [],
+      author: 'aa',
+      created: 1,
+    });
     expect(await kb.byHash(hex(2), 5, true)).toEqual([]);
     expect(await kb.byHash(hex(1), 5, true)).toHaveLength(1);
     expect(await kb.byHash(hex(1), 5, false)).toHaveLength(1);

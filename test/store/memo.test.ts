@@ -75,4 +75,3 @@ describe('Memo', () => {
     expect(memo.get('k', 0, () => ['y'])).toBe(second);
   });
 });
-

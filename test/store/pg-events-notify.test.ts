@@ -18,14 +18,20 @@ async function twoReplicas(real: boolean): Promise<[Store, Store]> {
     const schema = `notify${process.pid}_${opened.length}`;
     const a = await openPgStore(process.env.CX_PG_REAL!, { allowPartial: true, schema });
     const b = await openPgStore(process.env.CX_PG_REAL!, { allowPartial: true, schema });
-    opened.push(() => a.close(), () => b.close());
+    opened.push(
+      () => a.close(),
+      () => b.close(),
+    );
     return [a, b];
   }
   const db = new PGlite();
   opened.push(() => db.close());
   const a = await openPgStore({ pglite: db }, { allowPartial: true });
   const b = await openPgStore({ pglite: db }, { allowPartial: true });
-  opened.push(() => a.close(), () => b.close());
+  opened.push(
+    () => a.close(),
+    () => b.close(),
+  );
   return [a, b];
 }
 

@@ -129,7 +129,7 @@ for (const engine of engines)
       expect(sent).toBeLessThanOrEqual(3);
     });
 
-    it('a refused caller writes nothing more until the bucket can hold its cost again; the wait is the bucket\'s', async () => {
+    it("a refused caller writes nothing more until the bucket can hold its cost again; the wait is the bucket's", async () => {
       const [q] = replicas(1);
       const id = fresh();
       const t = Date.now();
@@ -201,7 +201,8 @@ if (url)
         await s.leader.release('sweeps');
         // Closed, a store's session goes (the server's backend exits a moment after the socket closes).
         await other.close();
-        const sessions = async () => (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [`cx session ${schema}`])).rows[0]!.n;
+        const sessions = async () =>
+          (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [`cx session ${schema}`])).rows[0]!.n;
         const deadline = Date.now() + 10_000;
         while ((await sessions()) !== 1 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
         expect(await sessions()).toBe(1);

@@ -34,8 +34,18 @@ async function rowsNaming(db: PGlite, needle: string): Promise<string[]> {
 
 async function populate(s: Store, a: string, b: string, t: number): Promise<{ kb: string; task: string }> {
   const e = (author: string, i: number) => ({
-    id: newId('k', 8), sig: `py:Q${i}`, h: createHash('sha256').update(`py:Q${i}${author}`).digest('hex'), title: `entry ${i}`, error: `Q${i}`, fix: `fix ${i}`, eco: 'pypi', cls: '', tags: ['t'],
-    libs: [{ name: 'lib', ver: '1' }], author, created: t,
+    id: newId('k', 8),
+    sig: `py:Q${i}`,
+    h: createHash('sha256').update(`py:Q${i}${author}`).digest('hex'),
+    title: `entry ${i}`,
+    error: `Q${i}`,
+    fix: `fix ${i}`,
+    eco: 'pypi',
+    cls: '',
+    tags: ['t'],
+    libs: [{ name: 'lib', ver: '1' }],
+    author,
+    created: t,
   });
   const [ea, eb] = [e(a, 1), e(b, 2)];
   await s.kb.insertMany([ea, eb]);
@@ -48,15 +58,53 @@ async function populate(s: Store, a: string, b: string, t: number): Promise<{ kb
   const tb = newId('t', 8);
   await s.tasks.insert(task(ta, a), null, t);
   await s.tasks.insert(task(tb, b), null, t);
-  await s.tasks.transition(tb, { state: 'open' }, { state: 'claimed', claimant: a, claimed: t }, null, t, (x) => [{ topic: 'tasks', payload: { id: x.id, claimant: a } }]);
+  await s.tasks.transition(tb, { state: 'open' }, { state: 'claimed', claimant: a, claimed: t }, null, t, (x) => [
+    { topic: 'tasks', payload: { id: x.id, claimant: a } },
+  ]);
   expect(await s.spaces.create({ slug: `s-${a}`, title: '', creator: a, created: t })).toBe(true);
   expect(await s.spaces.create({ slug: `s-${b}`, title: '', creator: b, created: t })).toBe(true);
   await s.spaces.join(`s-${b}`, a, t);
   await s.notes.insert({ id: newId('n', 8), owner: a, nonce: Buffer.alloc(12), ct: Buffer.from('x'), size: 1, created: t, updated: t }, 10);
-  await s.drops.create({ key: Buffer.from(a.padEnd(32, '0')), owner: a, wkey: null, nonce: Buffer.alloc(12), ct: Buffer.from('x'), size: 1, exp: t + 1e6, reads: 1, once: true, masked: 0, ver: 1, created: t }, t);
+  await s.drops.create(
+    {
+      key: Buffer.from(a.padEnd(32, '0')),
+      owner: a,
+      wkey: null,
+      nonce: Buffer.alloc(12),
+      ct: Buffer.from('x'),
+      size: 1,
+      exp: t + 1e6,
+      reads: 1,
+      once: true,
+      masked: 0,
+      ver: 1,
+      created: t,
+    },
+    t,
+  );
   await s.anchors.claim({ key: 'k', owner: a, note: '', cp: null, created: t, updated: t, exp: t + 1e6 }, t, 10, 10);
-  await s.ledger.post({ kind: 'grant', ref: a, postings: [{ account: 'sys:mint', amount: -3 }, { account: a, amount: 3 }] }, t);
-  await s.ledger.post({ kind: 'burn', ref: a, postings: [{ account: a, amount: -3 }, { account: 'sys:burn', amount: 3 }] }, t);
+  await s.ledger.post(
+    {
+      kind: 'grant',
+      ref: a,
+      postings: [
+        { account: 'sys:mint', amount: -3 },
+        { account: a, amount: 3 },
+      ],
+    },
+    t,
+  );
+  await s.ledger.post(
+    {
+      kind: 'burn',
+      ref: a,
+      postings: [
+        { account: a, amount: -3 },
+        { account: 'sys:burn', amount: 3 },
+      ],
+    },
+    t,
+  );
   await s.quotas.take(`write|${a}`, 1, 10, 0.001, t);
   await s.events.publish('inbox.x', { ref: a });
   await s.events.publish(`ps:~${a}.1`, { text: 'line' });
@@ -74,8 +122,35 @@ async function populate(s: Store, a: string, b: string, t: number): Promise<{ kb
   const man = { entry: 'run', desc: 'd', kats: [], limits: { time_ms: 1, mem_pages: 1, out_bytes: 1 } };
   expect(await s.services.publish({ name: 'svc-q', ver: 1, wasm: 'ab', manifest: man, publisher: a, kats: 0, created: t }, a, 'first')).toBe('ok');
   await s.services.addOk({ name: 'svc-q', ver: 1, by: a, pub: 'p', sig: 's', note: null, at: t });
-  await s.services.putCall({ id: newId('r', 10), name: 'x', ver: 1, caller: a, in_hash: '00', status: 'ok', code: null, detail: null, output: null, out_hash: null, ms: 1, charged: 0, donor: 'asystem', created: t });
-  await s.cjobs.create({ id: newId('j', 10), name: 'svc', ver: 1, wasm: 'ab', caller: a, input: Buffer.from('i'), in_hash: 'cd', k: 1, n: 1, price: 1, created: t });
+  await s.services.putCall({
+    id: newId('r', 10),
+    name: 'x',
+    ver: 1,
+    caller: a,
+    in_hash: '00',
+    status: 'ok',
+    code: null,
+    detail: null,
+    output: null,
+    out_hash: null,
+    ms: 1,
+    charged: 0,
+    donor: 'asystem',
+    created: t,
+  });
+  await s.cjobs.create({
+    id: newId('j', 10),
+    name: 'svc',
+    ver: 1,
+    wasm: 'ab',
+    caller: a,
+    input: Buffer.from('i'),
+    in_hash: 'cd',
+    k: 1,
+    n: 1,
+    price: 1,
+    created: t,
+  });
   const jb = newId('j', 10);
   await s.cjobs.create({ id: jb, name: 'svc', ver: 1, wasm: 'ab', caller: b, input: Buffer.from('i'), in_hash: 'cd', k: 1, n: 2, price: 1, created: t });
   expect(await s.cjobs.lease(a, 'p', newId('l', 12), t + 1000, t, jb)).not.toBeNull();
@@ -94,15 +169,21 @@ it('a purged root leaves no row that names it in any table of the schema; others
     const mine = await populate(s, a, b, t);
     expect((await rowsNaming(db, a)).length).toBeGreaterThan(20);
     t += 1000;
-    const r = await s.admin.purgeRoots([a], (id) => `x:${createHash('sha256').update(id).digest('hex').slice(0, 12)}`, (c) => [
-      ...c.kb.map((id) => ({ id, kind: 'kb' as const, removed_at: t, reason: 'purged' })),
-      ...c.tasks.map((id) => ({ id, kind: 'task' as const, removed_at: t, reason: 'purged' })),
-      { id: a, kind: 'identity' as const, removed_at: t, reason: 'purged' },
-    ]);
+    const r = await s.admin.purgeRoots(
+      [a],
+      (id) => `x:${createHash('sha256').update(id).digest('hex').slice(0, 12)}`,
+      (c) => [
+        ...c.kb.map((id) => ({ id, kind: 'kb' as const, removed_at: t, reason: 'purged' })),
+        ...c.tasks.map((id) => ({ id, kind: 'task' as const, removed_at: t, reason: 'purged' })),
+        { id: a, kind: 'identity' as const, removed_at: t, reason: 'purged' },
+      ],
+    );
     expect(r.tombstones).toBe(3);
     // The identity tombstone names it on purpose (exports withhold its rows by it): the only one.
     expect(await rowsNaming(db, a)).toEqual(['export_tombstones.id x1']);
-    expect((await s.exports.tombstones(0, null, 10)).map((x) => `${x.kind}:${x.id}`).sort()).toEqual([`identity:${a}`, `kb:${mine.kb}`, `task:${mine.task}`].sort());
+    expect((await s.exports.tombstones(0, null, 10)).map((x) => `${x.kind}:${x.id}`).sort()).toEqual(
+      [`identity:${a}`, `kb:${mine.kb}`, `task:${mine.task}`].sort(),
+    );
     expect(await s.identities.byId(b)).not.toBeNull();
     expect((await rowsNaming(db, b)).length).toBeGreaterThan(5);
     expect((await s.ledger.audit()).problems).toEqual([]);

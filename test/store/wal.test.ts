@@ -35,7 +35,23 @@ describe('WAL bound', () => {
         for (let i = 0; i < 50; i++, writes++) {
           const key = randomBytes(32);
           if (writes % 1000 === 0) keys.push(key);
-          await store.drops.create({ key, owner: null, wkey: null, nonce: randomBytes(12), ct, size: 1008, exp: now + 3_600_000, reads: 3, once: false, masked: 0, ver: 0, created: now }, now);
+          await store.drops.create(
+            {
+              key,
+              owner: null,
+              wkey: null,
+              nonce: randomBytes(12),
+              ct,
+              size: 1008,
+              exp: now + 3_600_000,
+              reads: 3,
+              once: false,
+              masked: 0,
+              ver: 0,
+              created: now,
+            },
+            now,
+          );
         }
         seen = Math.max(seen, sizeOf(wal));
         await new Promise((r) => setImmediate(r));

@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(async () => s.stop());
 
 const open = async (title: string): Promise<string> => {
-  const r = await fetch(`${s.url}/v1/tasks`, { method: 'POST', headers: { authorization: `Bearer ${alice.token}`, accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+  const r = await fetch(`${s.url}/v1/tasks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${alice.token}`, accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ title }),
+  });
   expect(r.status).toBe(201);
   return ((await r.json()) as { id: string }).id;
 };
@@ -44,7 +48,13 @@ async function sse(path: string, headers: Record<string, string> = {}) {
         comments.push(...lines.filter((l) => l.startsWith(':')));
         const id = lines.find((l) => l.startsWith('id: '));
         if (!id) continue;
-        return { id: id.slice(4), data: lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n') };
+        return {
+          id: id.slice(4),
+          data: lines
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('\n'),
+        };
       }
       const r = await reader.read();
       if (r.done) throw new Error('stream ended');
@@ -184,7 +194,10 @@ describe('A2A: the tasks.watch skill', () => {
     const since = await head();
     const id = await open('Seen by message/send');
     const a2a = await client03(`${s.url}/.well-known/agent-card.json`);
-    const r = (await a2a.sendMessage({ message: msg03([data03({ skill: 'tasks.watch', input: { since, max: 1, wait: 10 } })]) as never, configuration: { blocking: true } })) as Json;
+    const r = (await a2a.sendMessage({
+      message: msg03([data03({ skill: 'tasks.watch', input: { since, max: 1, wait: 10 } })]) as never,
+      configuration: { blocking: true },
+    })) as Json;
     const task = r.result;
     expect(task.status.state).toBe('completed');
     const result = task.artifacts.find((a: Json) => a.artifactId === 'result');

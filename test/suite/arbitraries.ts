@@ -59,13 +59,19 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
   if (s.format === 'email') return fc.emailAddress().filter((e) => e.length >= min && e.length <= (s.maxLength ?? Infinity));
   if (s.format === 'uuid') return fc.uuid();
   if (s.format === 'uri' || s.format === 'url') return fc.webUrl();
-  if (s.format === 'date-time' || s.format === 'datetime') return fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString());
+  if (s.format === 'date-time' || s.format === 'datetime')
+    return fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString());
   if (s.pattern) {
     const lim = s.maxLength ?? Infinity;
     // `^<one char class>+$` (or {a,b}, *): a string of that class's characters within the length bounds.
     const one = /^\^(\[(?:\\.|[^\]\\])+\]|\\[dws]|\.)(?:[+*]|\{\d+(?:,\d*)?\})\$$/.exec(s.pattern);
     const unit = one ? regexOf(`^${one[1]}$`) : null;
-    if (unit) return fc.string({ unit: fc.stringMatching(unit).filter((c) => c.length === 1), minLength: Math.max(min, one![0].includes('+') ? 1 : 0), maxLength: Math.max(min, Math.min(lim, min + SHORT)) });
+    if (unit)
+      return fc.string({
+        unit: fc.stringMatching(unit).filter((c) => c.length === 1),
+        minLength: Math.max(min, one![0].includes('+') ? 1 : 0),
+        maxLength: Math.max(min, Math.min(lim, min + SHORT)),
+      });
     const re = regexOf(s.pattern);
     if (re) {
       const arb = fc.stringMatching(re, { size: 'xsmall' });
@@ -74,7 +80,10 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
       return fc.sample(arb, { numRuns: 200, seed: 1 }).filter(fits).length >= 20 ? arb.filter(fits) : arb;
     }
   }
-  return fc.oneof({ weight: 4, arbitrary: fc.string({ minLength: min, maxLength: max }) }, { weight: 1, arbitrary: fc.string({ minLength: min, maxLength: max, unit: 'binary' }) });
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.string({ minLength: min, maxLength: max }) },
+    { weight: 1, arbitrary: fc.string({ minLength: min, maxLength: max, unit: 'binary' }) },
+  );
 }
 
 function numberArb(s: Schema, integer: boolean): fc.Arbitrary<number> {
@@ -117,7 +126,10 @@ export function validArb(s: Schema, root: Schema = s, depth = 0): fc.Arbitrary<J
     case 'array': {
       if (s.prefixItems) return fc.tuple(...s.prefixItems.map((p) => validArb(p, root, depth + 1)));
       const min = s.minItems ?? 0;
-      return fc.array(s.items ? validArb(s.items, root, depth + 1) : fc.string({ maxLength: 8 }), { minLength: min, maxLength: Math.max(min, Math.min(s.maxItems ?? 3, 3)) });
+      return fc.array(s.items ? validArb(s.items, root, depth + 1) : fc.string({ maxLength: 8 }), {
+        minLength: min,
+        maxLength: Math.max(min, Math.min(s.maxItems ?? 3, 3)),
+      });
     }
     case 'object':
     case undefined: {
@@ -135,9 +147,37 @@ export function validArb(s: Schema, root: Schema = s, depth = 0): fc.Arbitrary<J
 
 // Values that break types, bounds and parsers: what a careless or hostile client sends.
 const NASTY: Json[] = [
-  null, true, 0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 2, '', ' ', '\u0000', 'a\u0000b', '\ud800', '\u202e', '%00', '%ff', '../../../etc/passwd',
-  "'; DROP TABLE x; --", '" OR 1=1 --', '<script>alert(1)</script>', '${7*7}', '{{7*7}}', '__proto__', 'constructor', '\r\nX-Injected: 1',
-  'x'.repeat(70_000), [], [[[[[]]]]], {}, JSON.parse('{"__proto__":{"polluted":1}}') as Json, { constructor: { prototype: { polluted: 1 } } },
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  1e308,
+  -1e308,
+  2 ** 53 + 2,
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\u202e',
+  '%00',
+  '%ff',
+  '../../../etc/passwd',
+  "'; DROP TABLE x; --",
+  '" OR 1=1 --',
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '{{7*7}}',
+  '__proto__',
+  'constructor',
+  '\r\nX-Injected: 1',
+  'x'.repeat(70_000),
+  [],
+  [[[[[]]]]],
+  {},
+  JSON.parse('{"__proto__":{"polluted":1}}') as Json,
+  { constructor: { prototype: { polluted: 1 } } },
 ];
 
 function typesOf(s: Schema): string[] {
@@ -173,7 +213,8 @@ export function invalidArb(s: Schema): fc.Arbitrary<Json> {
     valid.chain((v) => fc.constantFrom('__proto__', 'constructor', 'zz_unknown', '').map((k) => ({ ...v, [k]: 1 }) as Json)),
   ];
   const required = s.required ?? [];
-  if (required.length) ways.push(valid.chain((v) => fc.constantFrom(...required).map((k) => Object.fromEntries(Object.entries(v).filter(([x]) => x !== k)) as Json)));
+  if (required.length)
+    ways.push(valid.chain((v) => fc.constantFrom(...required).map((k) => Object.fromEntries(Object.entries(v).filter(([x]) => x !== k)) as Json)));
   if (props.length) {
     ways.push(
       fc

@@ -17,7 +17,10 @@ let urlToken = '';
 beforeAll(async () => {
   s = await start({ CX_TRUST_PROXY: '1' });
   t = await prepare(s);
-  const r = await fetch(`${s.url}/v1/token/url`, { method: 'POST', headers: { authorization: `Bearer ${t.users[0]!.token}`, accept: 'application/json', 'x-forwarded-for': freshNet() } });
+  const r = await fetch(`${s.url}/v1/token/url`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.users[0]!.token}`, accept: 'application/json', 'x-forwarded-for': freshNet() },
+  });
   urlToken = ((await r.json()) as { token: string }).token;
 });
 afterAll(async () => s?.stop());
@@ -29,8 +32,7 @@ async function headersOf(who: Caller): Promise<Record<string, string> | null> {
     // The server sheds anonymous work (loaded machine): the row has no proof to test with.
     if (!proof) return null;
     h['x-pow'] = proof;
-  }
-  else if (/^L\d$/.test(who)) h.authorization = `Bearer ${t.users[Number(who[1])]!.token}`;
+  } else if (/^L\d$/.test(who)) h.authorization = `Bearer ${t.users[Number(who[1])]!.token}`;
   else if ((OPERATORS as string[]).includes(who)) h.authorization = `Bearer ${t.operator[who as keyof Target['operator']]}`;
   return h;
 }
@@ -87,12 +89,20 @@ describe('auth matrix (MCP tools/call: anonymous, L0 user, url-class token in th
     ];
     for (const op of OPS.filter(isAgentOp)) {
       for (const [who, path, h] of rows) {
-        const { json, reply } = await mcpRpc(t.url, path, 'tools/call', { name: toolName(op), arguments: { ...probeArgs(op), ...(op.stream ? { [op.stream.wait]: 0 } : {}) } }, { ...h, 'x-forwarded-for': freshNet() }, toolName(op));
+        const { json, reply } = await mcpRpc(
+          t.url,
+          path,
+          'tools/call',
+          { name: toolName(op), arguments: { ...probeArgs(op), ...(op.stream ? { [op.stream.wait]: 0 } : {}) } },
+          { ...h, 'x-forwarded-for': freshNet() },
+          toolName(op),
+        );
         if (isShed(reply)) continue;
         const text: string = json?.result?.content?.[0]?.text ?? '';
         const refused = json?.result?.isError === true && /^err auth\b/.test(text);
         if (!json?.result) bad.push(`${op.name} as ${who}: ${reply.status} ${reply.body.slice(0, 120)}`);
-        else if (allowed(op.auth, who) === refused) bad.push(`${op.name} as ${who}: ${refused ? 'refused' : 'allowed'} (${text.split('\n')[0]}) but declared ${op.auth}`);
+        else if (allowed(op.auth, who) === refused)
+          bad.push(`${op.name} as ${who}: ${refused ? 'refused' : 'allowed'} (${text.split('\n')[0]}) but declared ${op.auth}`);
       }
     }
     expect(bad).toEqual([]);
@@ -103,7 +113,9 @@ describe('meta: the matrix catches a wrong auth declaration', () => {
   it('an operator route declared anon fails the declaration check', () => {
     const op = OPS.find((o) => o.name === 'admin.stats')!;
     expect(declarationProblems([{ ...op, auth: 'anon' }])).toContain('admin.stats: GET /admin/stats is an operator route but declares auth anon');
-    expect(declarationProblems([{ ...OPS.find((o) => o.name === 'note.create')!, auth: 'anon' }])).toEqual(['note.create: anonymous write not in the reviewed list']);
+    expect(declarationProblems([{ ...OPS.find((o) => o.name === 'note.create')!, auth: 'anon' }])).toEqual([
+      'note.create: anonymous write not in the reviewed list',
+    ]);
   });
 
   it('a route serving another class than its declaration fails its row', async () => {

@@ -10,7 +10,9 @@ describe('crash rounds', () => {
   });
 
   for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
-    it(`${signal} mid-load: every acknowledged write present after restart, integrity ok${signal === 'SIGTERM' ? ', no 5xx, no reset of a request that ran' : ''}`, { timeout: 150_000 }, async () => {
+    it(`${signal} mid-load: every acknowledged write present after restart, integrity ok${signal === 'SIGTERM' ? ', no 5xx, no reset of a request that ran' : ''}`, {
+      timeout: 150_000,
+    }, async () => {
       const r = await round({ signal, writers: 4, ackTarget: 80, maxMs: 15_000, seed: signal === 'SIGKILL' ? 1 : 2 });
       expect(r.acked + r.markers).toBeGreaterThan(10);
       expect(r.lost).toEqual([]);

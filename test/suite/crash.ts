@@ -30,7 +30,19 @@ export interface Child {
 export async function serve(dir: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Child> {
   const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', CX_LOG_LEVEL: 'info', CX_TRUST_PROXY: '1', CX_GIT_MIRROR: '0', ...env },
+    env: {
+      ...process.env,
+      CX_DATA: dir,
+      PORT: '0',
+      CATALOG_PORT: '0',
+      HOST: '127.0.0.1',
+      CX_POW_BITS: '8',
+      CX_BASE_URL: 'http://commons.test',
+      CX_LOG_LEVEL: 'info',
+      CX_TRUST_PROXY: '1',
+      CX_GIT_MIRROR: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((res) => proc.once('exit', (code, sig) => res({ code, sig })));
@@ -133,7 +145,14 @@ function level3(dir: string, ids: string[]): void {
  * One round: `writers` concurrent writers (each its own L3 identity), a signal once `ackTarget`
  * writes were acknowledged (or after `maxMs`), a restart, and the checks.
  */
-export async function round(opts: { signal: 'SIGKILL' | 'SIGTERM'; writers: number; ackTarget: number; maxMs: number; seed: number; log?: (s: string) => void }): Promise<RoundResult> {
+export async function round(opts: {
+  signal: 'SIGKILL' | 'SIGTERM';
+  writers: number;
+  ackTarget: number;
+  maxMs: number;
+  seed: number;
+  log?: (s: string) => void;
+}): Promise<RoundResult> {
   const dir = mkdtempSync(join(tmpdir(), 'cx-crash-'));
   const log = opts.log ?? (() => undefined);
   const children: Child[] = [];
@@ -142,7 +161,10 @@ export async function round(opts: { signal: 'SIGKILL' | 'SIGTERM'; writers: numb
     children.push(first);
     const users: Array<{ id: string; token: string }> = [];
     for (let i = 0; i < opts.writers; i++) users.push(await register(first.url, `crash_${i}`, { 'x-forwarded-for': freshNet() }));
-    level3(dir, users.map((u) => u.id));
+    level3(
+      dir,
+      users.map((u) => u.id),
+    );
     const writes = writeOps();
     const rng = fc.sample(fc.tuple(fc.integer({ min: 0, max: writes.length - 1 }), fc.integer({ min: 0, max: 1e9 })), { numRuns: 20_000, seed: opts.seed });
     const acks: Ack[] = [];
@@ -159,7 +181,11 @@ export async function round(opts: { signal: 'SIGKILL' | 'SIGTERM'; writers: numb
         if (seq % 2 === 0) {
           const title = `m-${opts.seed}-${w}-${seq}`;
           try {
-            const r = await fetch(`${first.url}/v1/notes`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: JSON.stringify({ title, body: `marker ${title}` }) });
+            const r = await fetch(`${first.url}/v1/notes`, {
+              method: 'POST',
+              headers: { ...h, 'content-type': 'application/json' },
+              body: JSON.stringify({ title, body: `marker ${title}` }),
+            });
             const text = await r.text();
             // The one allowed 5xx: 503 err busy with Retry-After (shedding, or the shutdown drain); it must not have run.
             const busy = r.status === 503 && !!r.headers.get('retry-after') && /err busy/.test(text);
@@ -181,7 +207,8 @@ export async function round(opts: { signal: 'SIGKILL' | 'SIGTERM'; writers: numb
         try {
           const r = await fetch(first.url + req.path, { method: req.method, headers: req.headers, body: req.body as string | undefined });
           const text = await r.text();
-          if (r.status >= 500 && !(r.status === 503 && r.headers.get('retry-after') && /err busy/.test(text))) fiveXX.push(`${op.name} ${r.status} ${text.slice(0, 80)}`);
+          if (r.status >= 500 && !(r.status === 503 && r.headers.get('retry-after') && /err busy/.test(text)))
+            fiveXX.push(`${op.name} ${r.status} ${text.slice(0, 80)}`);
           if (r.status >= 200 && r.status < 300) acks.push({ op, back, input, out: JSON.parse(text) as Record<string, unknown>, token: u.token });
         } catch {
           resets++;
@@ -197,7 +224,9 @@ export async function round(opts: { signal: 'SIGKILL' | 'SIGTERM'; writers: numb
     const ex = await first.exited;
     stop = true;
     await Promise.all(running);
-    log(`${opts.signal}: exit code=${ex.code} sig=${ex.sig}; ${acks.length} acked writes, ${markers.filter((m) => m.ran === 'ack').length} acked markers, ${resets} resets`);
+    log(
+      `${opts.signal}: exit code=${ex.code} sig=${ex.sig}; ${acks.length} acked writes, ${markers.filter((m) => m.ran === 'ack').length} acked markers, ${resets} resets`,
+    );
 
     // Restart on the same directory and look for every acknowledged write.
     const second = await serve(dir);
@@ -216,7 +245,9 @@ export async function round(opts: { signal: 'SIGKILL' | 'SIGTERM'; writers: numb
       let cursor: string | null = null;
       do {
         const q: string = `?n=${limit('ws.page')}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-        const r = await fetch(`${second.url}/v1/notes${q}`, { headers: { authorization: `Bearer ${u.token}`, accept: 'application/json', 'x-forwarded-for': freshNet() } });
+        const r = await fetch(`${second.url}/v1/notes${q}`, {
+          headers: { authorization: `Bearer ${u.token}`, accept: 'application/json', 'x-forwarded-for': freshNet() },
+        });
         const j = (await r.json()) as { rows: { title: string }[]; next: string | null };
         if (!Array.isArray(j.rows)) throw new Error(`note.list: ${r.status} ${JSON.stringify(j)}`);
         for (const row of j.rows) titles.add(row.title);
@@ -239,7 +270,19 @@ export async function round(opts: { signal: 'SIGKILL' | 'SIGTERM'; writers: numb
     await second.exited;
     const byOp: Record<string, number> = {};
     for (const a of acks) byOp[a.op.name] = (byOp[a.op.name] ?? 0) + 1;
-    return { signal: opts.signal, acked: acks.length, markers: markers.filter((m) => m.ran === 'ack').length, lost, integrity, fiveXX, resetButRan, refusedButRan, refused: markers.filter((m) => m.ran === 'refused').length, resets, byOp };
+    return {
+      signal: opts.signal,
+      acked: acks.length,
+      markers: markers.filter((m) => m.ran === 'ack').length,
+      lost,
+      integrity,
+      fiveXX,
+      resetButRan,
+      refusedButRan,
+      refused: markers.filter((m) => m.ran === 'refused').length,
+      resets,
+      byOp,
+    };
   } finally {
     // A failed round leaves no server behind.
     for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');

@@ -48,9 +48,19 @@ export async function send(base: string, r: Req): Promise<Reply> {
   const t0 = performance.now();
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), r.timeoutMs ?? HANG_MS);
-  if (TRACE) appendFileSync(TRACE, `→ ${r.label} ${r.method} ${r.path.slice(0, 200)} ${JSON.stringify(r.headers).slice(0, 200)} ${typeof r.body === 'string' ? r.body.slice(0, 200) : ''}\n`);
+  if (TRACE)
+    appendFileSync(
+      TRACE,
+      `→ ${r.label} ${r.method} ${r.path.slice(0, 200)} ${JSON.stringify(r.headers).slice(0, 200)} ${typeof r.body === 'string' ? r.body.slice(0, 200) : ''}\n`,
+    );
   try {
-    const res = await fetch(base + r.path, { method: r.method, headers: r.headers, body: r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : new Uint8Array(r.body), redirect: 'manual', signal: ac.signal });
+    const res = await fetch(base + r.path, {
+      method: r.method,
+      headers: r.headers,
+      body: r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : new Uint8Array(r.body),
+      redirect: 'manual',
+      signal: ac.signal,
+    });
     if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       ac.abort();
       return { status: res.status, headers: res.headers, body: '', ms: performance.now() - t0 };
@@ -67,7 +77,11 @@ export async function send(base: string, r: Req): Promise<Reply> {
 }
 
 // ---- leaks ----
-const STACK = [/^\s+at \S.*:\d+:\d+\)?$/m, /\bat (?:async )?\S+ \((?:file:|node:|\/)[^)]*:\d+:\d+\)/, /\b(?:TypeError|ReferenceError|RangeError|SyntaxError): /];
+const STACK = [
+  /^\s+at \S.*:\d+:\d+\)?$/m,
+  /\bat (?:async )?\S+ \((?:file:|node:|\/)[^)]*:\d+:\d+\)/,
+  /\b(?:TypeError|ReferenceError|RangeError|SyntaxError): /,
+];
 const SQL = [/SQLITE_[A-Z]+/, /SqliteError/, /no such (?:table|column)/i, /near "[^"]*": syntax error/, /constraint failed/i, /\bBEGIN IMMEDIATE\b/];
 
 /** Filesystem paths of this process: the checkout, node_modules, data directories. */
@@ -111,13 +125,15 @@ export function pct(s: string): string {
   let out = '';
   for (const ch of s) {
     const c = ch.charCodeAt(0);
-    if (ch.length === 1 && c >= 0xd800 && c <= 0xdfff) out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+    if (ch.length === 1 && c >= 0xd800 && c <= 0xdfff)
+      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
     else out += encodeURIComponent(ch);
   }
   return out;
 }
 const enc = (v: Json | undefined): string => (v === undefined ? '_' : pct(typeof v === 'string' ? v : JSON.stringify(v)));
-const qv = (v: Json): string[] => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : [typeof v === 'string' ? v : JSON.stringify(v)]);
+const qv = (v: Json): string[] =>
+  Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : [typeof v === 'string' ? v : JSON.stringify(v)];
 
 function query(fields: Record<string, Json>): string {
   const q = new URLSearchParams();
@@ -164,22 +180,52 @@ export function restRequests(op: AnyOperation, input: Json, headers: Record<stri
   }
   if (rest.textBody && obj) {
     const { [rest.textBody]: tb, ...others } = fields;
-    out.push({ label: 'text', method: m, path: path + query(others), headers: { ...h, 'content-type': 'text/plain; charset=utf-8' }, body: tb === undefined ? '' : typeof tb === 'string' ? tb : JSON.stringify(tb) });
+    out.push({
+      label: 'text',
+      method: m,
+      path: path + query(others),
+      headers: { ...h, 'content-type': 'text/plain; charset=utf-8' },
+      body: tb === undefined ? '' : typeof tb === 'string' ? tb : JSON.stringify(tb),
+    });
   }
   return out;
 }
 
 // ---- MCP: raw JSON-RPC, revision 2026-07-28 (stateless), so non-object arguments reach the server ----
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'suite', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'suite', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 let rpcId = 0;
 
-export async function mcpRpc(base: string, path: string, method: string, params: unknown, headers: Record<string, string>, name?: string, timeoutMs?: number): Promise<{ reply: Reply; json: any }> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params: params && typeof params === 'object' && !Array.isArray(params) ? { ...params, _meta: META } : params });
+export async function mcpRpc(
+  base: string,
+  path: string,
+  method: string,
+  params: unknown,
+  headers: Record<string, string>,
+  name?: string,
+  timeoutMs?: number,
+): Promise<{ reply: Reply; json: any }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: ++rpcId,
+    method,
+    params: params && typeof params === 'object' && !Array.isArray(params) ? { ...params, _meta: META } : params,
+  });
   const reply = await send(base, {
     label: 'mcp',
     method: 'POST',
     path,
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name && /^[\x21-\x7e]{1,128}$/.test(name) ? { 'mcp-name': name } : {}), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name && /^[\x21-\x7e]{1,128}$/.test(name) ? { 'mcp-name': name } : {}),
+      ...headers,
+    },
     body,
     timeoutMs,
   });
@@ -240,12 +286,21 @@ export function mcpProblems(r: { reply: Reply; json: any }, objectArgs: boolean,
 
 // ---- A2A: message/send with a data part {skill, input}, blocking ----
 let msgN = 0;
-export async function a2aSend(base: string, skill: string, input: unknown, headers: Record<string, string>, timeoutMs?: number): Promise<{ reply: Reply; json: any }> {
+export async function a2aSend(
+  base: string,
+  skill: string,
+  input: unknown,
+  headers: Record<string, string>,
+  timeoutMs?: number,
+): Promise<{ reply: Reply; json: any }> {
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: ++msgN,
     method: 'message/send',
-    params: { message: { kind: 'message', messageId: `suite-${msgN}-${Date.now()}`, role: 'user', parts: [{ kind: 'data', data: { skill, input } }] }, configuration: { blocking: true } },
+    params: {
+      message: { kind: 'message', messageId: `suite-${msgN}-${Date.now()}`, role: 'user', parts: [{ kind: 'data', data: { skill, input } }] },
+      configuration: { blocking: true },
+    },
   });
   const reply = await send(base, { label: 'a2a', method: 'POST', path: '/a2a', headers: { 'content-type': 'application/json', ...headers }, body, timeoutMs });
   let json: any = null;
@@ -290,7 +345,12 @@ export function a2aProblems(r: { reply: Reply; json: any }, roots: string[], lab
 
 /** A fresh anonymous write proof (auth class `pow`) from the server's challenge; null while it sheds anonymous work. */
 export async function powProof(base: string): Promise<string | null> {
-  const r = await sendDecided(base, { label: 'pow', method: 'POST', path: '/v1/challenge?for=w', headers: { accept: 'application/json', 'x-forwarded-for': freshNet() } });
+  const r = await sendDecided(base, {
+    label: 'pow',
+    method: 'POST',
+    path: '/v1/challenge?for=w',
+    headers: { accept: 'application/json', 'x-forwarded-for': freshNet() },
+  });
   if (allowed5xx(r)) return null;
   if (r.status !== 200) throw new Error(`challenge: ${r.status} ${r.body.slice(0, 100)}`);
   const c = JSON.parse(r.body) as { challenge: string; bits: number };

@@ -21,14 +21,19 @@ afterAll(async () => s?.stop());
 
 const auth = (who: string) => ({ authorization: `Bearer ${ids[who]!.token}`, 'x-forwarded-for': freshNet(), accept: 'application/json' });
 async function json(method: string, path: string, who: string | null, body?: unknown, type = 'application/json'): Promise<any> {
-  const res = await fetch(`${s.url}${path}`, { method, headers: { ...(who ? auth(who) : { 'x-forwarded-for': freshNet(), accept: 'application/json' }), ...(body === undefined ? {} : { 'content-type': type }) }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${s.url}${path}`, {
+    method,
+    headers: { ...(who ? auth(who) : { 'x-forwarded-for': freshNet(), accept: 'application/json' }), ...(body === undefined ? {} : { 'content-type': type }) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return JSON.parse(text);
 }
 
 /** An id of the same shape that never existed: its last characters changed within their class. */
-const never = (id: string) => id.slice(0, -3) + [...id.slice(-3)].map((c) => (/[0-9]/.test(c) ? String((Number(c) + 5) % 10) : /[a-f]/.test(c) ? 'x' : c === 'x' ? 'y' : 'x')).join('');
+const never = (id: string) =>
+  id.slice(0, -3) + [...id.slice(-3)].map((c) => (/[0-9]/.test(c) ? String((Number(c) + 5) % 10) : /[a-f]/.test(c) ? 'x' : c === 'x' ? 'y' : 'x')).join('');
 
 interface Owned {
   what: string;
@@ -88,7 +93,10 @@ describe('foreign things answer like ids that never existed', () => {
       const ops = under(o.bases);
       expect(ops.length).toBeGreaterThan(0);
       for (const op of ops) {
-        const as = op.auth === 'anon' ? () => ({ 'x-forwarded-for': '10.199.0.1' }) : () => ({ authorization: `Bearer ${ids.b!.token}`, 'x-forwarded-for': '10.199.0.1' });
+        const as =
+          op.auth === 'anon'
+            ? () => ({ 'x-forwarded-for': '10.199.0.1' })
+            : () => ({ authorization: `Bearer ${ids.b!.token}`, 'x-forwarded-for': '10.199.0.1' });
         await compare(op, id, never(id), as);
       }
     });
@@ -96,18 +104,34 @@ describe('foreign things answer like ids that never existed', () => {
 
   it('drops: a burnt drop answers like one that never existed, on every drop route', async () => {
     const secret = 'suiteDropSecret_0123456789ab';
-    const put = await fetch(`${s.url}/d/${secret}?reads=1`, { method: 'PUT', headers: { ...auth('a'), 'content-type': 'text/plain' }, body: 'burn after reading' });
+    const put = await fetch(`${s.url}/d/${secret}?reads=1`, {
+      method: 'PUT',
+      headers: { ...auth('a'), 'content-type': 'text/plain' },
+      body: 'burn after reading',
+    });
     expect(put.status).toBe(201);
     expect((await fetch(`${s.url}/d/${secret}`, { headers: { 'x-forwarded-for': freshNet() } })).status).toBe(200);
-    for (const op of under(['/d/:secret']).filter((o) => o.rest!.method !== 'PUT')) await compare(op, secret, never(secret), () => ({ 'x-forwarded-for': '10.199.0.2' }));
+    for (const op of under(['/d/:secret']).filter((o) => o.rest!.method !== 'PUT'))
+      await compare(op, secret, never(secret), () => ({ 'x-forwarded-for': '10.199.0.2' }));
   });
 
   it('A2A tasks: tasks/get and tasks/cancel of a foreign task answer like an unknown id', async () => {
     const rpc = async (who: string, method: string, params: unknown) => {
-      const r = await fetch(`${s.url}/a2a`, { method: 'POST', headers: { ...auth(who), 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+      const r = await fetch(`${s.url}/a2a`, {
+        method: 'POST',
+        headers: { ...auth(who), 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
       return { status: r.status, body: await r.text() };
     };
-    const sent = JSON.parse((await rpc('a', 'message/send', { message: { kind: 'message', messageId: 'm-foreign-1', role: 'user', parts: [{ kind: 'text', text: 'healthz' }] }, configuration: { blocking: true } })).body);
+    const sent = JSON.parse(
+      (
+        await rpc('a', 'message/send', {
+          message: { kind: 'message', messageId: 'm-foreign-1', role: 'user', parts: [{ kind: 'text', text: 'healthz' }] },
+          configuration: { blocking: true },
+        })
+      ).body,
+    );
     const task: string = sent.result.id;
     for (const method of ['tasks/get', 'tasks/cancel', 'tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/list']) {
       const params = method.startsWith('tasks/push') ? { id: task } : { id: task };

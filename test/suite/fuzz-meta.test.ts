@@ -33,26 +33,48 @@ describe('meta: the fuzz property catches a broken operation', () => {
   });
 
   it('a throw inside run (500 err internal) fails the property', async () => {
-    await broken('note.list', async () => { throw new Error('boom'); }, async (op) => {
-      await expect(fuzzOp(t, op, { runs: 5, seed: 1 })).rejects.toThrow(/5xx 500/);
-    });
+    await broken(
+      'note.list',
+      async () => {
+        throw new Error('boom');
+      },
+      async (op) => {
+        await expect(fuzzOp(t, op, { runs: 5, seed: 1 })).rejects.toThrow(/5xx 500/);
+      },
+    );
   });
 
   it('SQL text in an error detail fails the property', async () => {
-    await broken('note.list', async () => { throw new CxError('bad', 'SQLITE_ERROR: near "FROM": syntax error'); }, async (op) => {
-      await expect(fuzzOp(t, op, { runs: 5, seed: 1 })).rejects.toThrow(/leak sql/);
-    });
+    await broken(
+      'note.list',
+      async () => {
+        throw new CxError('bad', 'SQLITE_ERROR: near "FROM": syntax error');
+      },
+      async (op) => {
+        await expect(fuzzOp(t, op, { runs: 5, seed: 1 })).rejects.toThrow(/leak sql/);
+      },
+    );
   });
 
   it('a filesystem path in a reply fails the property', async () => {
-    await broken('note.list', async () => { throw new CxError('bad', `cannot open ${t.s.dir}/commons.db`); }, async (op) => {
-      await expect(fuzzOp(t, op, { runs: 5, seed: 1 })).rejects.toThrow(/leak path/);
-    });
+    await broken(
+      'note.list',
+      async () => {
+        throw new CxError('bad', `cannot open ${t.s.dir}/commons.db`);
+      },
+      async (op) => {
+        await expect(fuzzOp(t, op, { runs: 5, seed: 1 })).rejects.toThrow(/leak path/);
+      },
+    );
   });
 
   it('a hang over 5 s fails the property', { timeout: 30_000 }, async () => {
-    await broken('sys.limits', () => new Promise((r) => setTimeout(() => r({}), 8_000)), async (op) => {
-      await expect(fuzzOp(t, op, { runs: 1, seed: 1 })).rejects.toThrow(/hang/);
-    });
+    await broken(
+      'sys.limits',
+      () => new Promise((r) => setTimeout(() => r({}), 8_000)),
+      async (op) => {
+        await expect(fuzzOp(t, op, { runs: 1, seed: 1 })).rejects.toThrow(/hang/);
+      },
+    );
   });
 });

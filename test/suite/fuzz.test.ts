@@ -13,7 +13,12 @@ const pick = (agent: boolean) => OPS.filter((o) => isAgentOp(o) === agent && (!o
 // Each op's budget: a few requests per run and face, under a loaded 2-core machine.
 const perOp = 20_000 + FUZZ.runs * 4_000;
 
-for (const [title, agent] of ([["agent operations", true], ["operator operations", false]] as const).filter(([, a]) => pick(a).length)) {
+for (const [title, agent] of (
+  [
+    ['agent operations', true],
+    ['operator operations', false],
+  ] as const
+).filter(([, a]) => pick(a).length)) {
   describe(`fuzz: ${title}`, () => {
     let s: TestServer;
     let t: Target;

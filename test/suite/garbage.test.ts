@@ -62,12 +62,30 @@ describe('garbage on every REST route', () => {
         reqs.push({ label: 'bad-json', method: m, path, headers: { ...h, 'content-type': 'application/json' }, body: '{"a": [1, 2,' });
         reqs.push({ label: 'json-array', method: m, path, headers: { ...h, 'content-type': 'application/json' }, body: '[1,{"__proto__":{"x":1}}]' });
         reqs.push({ label: 'deep-json', method: m, path, headers: { ...h, 'content-type': 'application/json' }, body: '['.repeat(5000) + ']'.repeat(5000) });
-        reqs.push({ label: 'utf8', method: m, path, headers: { ...h, 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from([0x61, 0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]) });
-        reqs.push({ label: 'utf8-json', method: m, path, headers: { ...h, 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]) });
+        reqs.push({
+          label: 'utf8',
+          method: m,
+          path,
+          headers: { ...h, 'content-type': 'text/plain; charset=utf-8' },
+          body: Buffer.from([0x61, 0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]),
+        });
+        reqs.push({
+          label: 'utf8-json',
+          method: m,
+          path,
+          headers: { ...h, 'content-type': 'application/json' },
+          body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
+        });
         reqs.push({ label: 'nul-body', method: m, path, headers: { ...h, 'content-type': 'text/plain' }, body: 'a\u0000b\u0000' });
         reqs.push({ label: 'nul-form', method: m, path, headers: { ...h, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=%00&%00=b&=&&' });
         reqs.push({ label: 'odd-type', method: m, path, headers: { ...h, 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nbroken' });
-        reqs.push({ label: 'oversized', method: m, path, headers: { ...h, 'content-type': 'application/json' }, body: Buffer.alloc((rest.bodyLimit ?? limit('body.default')) + 1, 0x20) });
+        reqs.push({
+          label: 'oversized',
+          method: m,
+          path,
+          headers: { ...h, 'content-type': 'application/json' },
+          body: Buffer.alloc((rest.bodyLimit ?? limit('body.default')) + 1, 0x20),
+        });
       }
       reqs.push({ label: 'nul-query', method: rest.method, path: `${path}?f=%00&${'x%00'}=1`, headers: h });
     }
@@ -106,7 +124,15 @@ describe('garbage on every REST route', () => {
     const reqs: Req[] = [];
     for (const op of ROUTED) {
       const path = pathOf(op);
-      for (const m of METHODS) if (!bound.get(op.rest!.path)!.has(m) && !(m === 'GET' && bound.get(op.rest!.path)!.has('HEAD'))) reqs.push({ label: 'wrong-method', method: m, path, headers: { ...who(op), 'content-type': 'application/json' }, ...(m === 'GET' ? {} : { body: '{}' }) });
+      for (const m of METHODS)
+        if (!bound.get(op.rest!.path)!.has(m) && !(m === 'GET' && bound.get(op.rest!.path)!.has('HEAD')))
+          reqs.push({
+            label: 'wrong-method',
+            method: m,
+            path,
+            headers: { ...who(op), 'content-type': 'application/json' },
+            ...(m === 'GET' ? {} : { body: '{}' }),
+          });
     }
     await expectHolds(reqs);
   });
@@ -114,14 +140,28 @@ describe('garbage on every REST route', () => {
   it('random bytes in any content type on every route (seeded)', { timeout: 120_000 }, async () => {
     const arb = fc.record({
       op: fc.constantFrom(...ROUTED),
-      type: fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/octet-stream', 'text/plain; charset=latin1', 'application/json; charset=utf-16', ''),
+      type: fc.constantFrom(
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'application/octet-stream',
+        'text/plain; charset=latin1',
+        'application/json; charset=utf-16',
+        '',
+      ),
       body: fc.uint8Array({ maxLength: 512 }),
       query: fc.string({ maxLength: 40, unit: 'binary' }),
     });
     await fc.assert(
       fc.asyncProperty(arb, async ({ op, type, body, query }) => {
         const m = op.rest!.method;
-        const r: Req = { label: 'bytes', method: m, path: `${pathOf(op)}?${encodeURIComponent(query)}`, headers: { ...who(op), ...(type ? { 'content-type': type } : {}) }, ...(m === 'GET' || m === 'HEAD' ? {} : { body: Buffer.from(body) }) };
+        const r: Req = {
+          label: 'bytes',
+          method: m,
+          path: `${pathOf(op)}?${encodeURIComponent(query)}`,
+          headers: { ...who(op), ...(type ? { 'content-type': type } : {}) },
+          ...(m === 'GET' || m === 'HEAD' ? {} : { body: Buffer.from(body) }),
+        };
         const p = restProblems(await send(t.url, r), r, t.roots);
         if (p.length) throw new Error(p.join('; '));
       }),
@@ -170,23 +210,42 @@ describe('JSON-RPC protocol errors', () => {
   const h = () => ({ 'x-forwarded-for': freshNet() });
   it('MCP: -32601 unknown method, -32602 bad params, -32700 malformed JSON', async () => {
     expect((await mcpRpc(t.url, '/mcp?toolsets=all', 'tools/frobnicate', {}, h())).json.error.code).toBe(-32601);
-    for (const params of [{ name: 'sys_limits', arguments: [1] }, { name: 'sys_limits', arguments: 'x' }, { name: 'no_such_tool', arguments: {} }, { arguments: {} }, { name: 42 }]) {
+    for (const params of [
+      { name: 'sys_limits', arguments: [1] },
+      { name: 'sys_limits', arguments: 'x' },
+      { name: 'no_such_tool', arguments: {} },
+      { arguments: {} },
+      { name: 42 },
+    ]) {
       const r = await mcpRpc(t.url, '/mcp?toolsets=all', 'tools/call', params, h(), typeof params.name === 'string' ? params.name : undefined);
       expect(r.json?.error?.code, JSON.stringify(params)).toBe(-32602);
     }
-    const bad = await send(t.url, { label: 'mcp', method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...h() }, body: '{"jsonrpc":"2.0","id":1,' });
+    const bad = await send(t.url, {
+      label: 'mcp',
+      method: 'POST',
+      path: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...h() },
+      body: '{"jsonrpc":"2.0","id":1,',
+    });
     expect(bad.status).toBeLessThan(500);
     expect(JSON.parse(bad.body).error.code).toBe(-32700);
   });
 
   it('A2A: -32601 unknown method, -32602 bad params', async () => {
     const rpc = async (method: string, params: unknown) => {
-      const r = await send(t.url, { label: 'a2a', method: 'POST', path: '/a2a', headers: { 'content-type': 'application/json', ...h() }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+      const r = await send(t.url, {
+        label: 'a2a',
+        method: 'POST',
+        path: '/a2a',
+        headers: { 'content-type': 'application/json', ...h() },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
       expect(r.status).toBeLessThan(500);
       return JSON.parse(r.body) as { error?: { code: number } };
     };
     expect((await rpc('message/frobnicate', {})).error?.code).toBe(-32601);
-    for (const p of [{}, { message: 'x' }, { message: { kind: 'message', parts: 'x' } }, []]) expect((await rpc('message/send', p)).error?.code, JSON.stringify(p)).toBe(-32602);
+    for (const p of [{}, { message: 'x' }, { message: { kind: 'message', parts: 'x' } }, []])
+      expect((await rpc('message/send', p)).error?.code, JSON.stringify(p)).toBe(-32602);
     // A data part that names no skill, or input that is not an object: a failed task, err bad.
     const r = await a2aSend(t.url, 'no.such.skill', {}, h());
     expect(r.json.result.status.state).toBe('failed');

@@ -96,7 +96,14 @@ export async function probe(t: Target, op: AnyOperation, input: Json): Promise<s
     const objectArgs = args !== null && typeof args === 'object' && !Array.isArray(args);
     const h = authHeaders(t, op);
     const bound = objectArgs ? undefined : hangBound(op);
-    problems.push(...mcpProblems(await mcpRpc(t.url, '/mcp?toolsets=all', 'tools/call', { name: toolName(op), arguments: args }, h, toolName(op), bound), objectArgs, t.roots, `mcp ${toolName(op)}`));
+    problems.push(
+      ...mcpProblems(
+        await mcpRpc(t.url, '/mcp?toolsets=all', 'tools/call', { name: toolName(op), arguments: args }, h, toolName(op), bound),
+        objectArgs,
+        t.roots,
+        `mcp ${toolName(op)}`,
+      ),
+    );
     problems.push(...a2aProblems(await a2aSend(t.url, op.name, args, authHeaders(t, op), bound), t.roots, `a2a ${op.name}`));
   }
   return problems;
@@ -117,7 +124,10 @@ export async function fuzzOp(t: Target, op: AnyOperation, opts: { runs: number; 
     { numRuns: opts.runs, seed: opts.seed, endOnFailure: true },
   );
   // The violated property first, then fast-check's replay line (seed, path, counterexample).
-  if (details.failed) throw new Error(`${(details.errorInstance as Error | undefined)?.message ?? 'property failed'}\ncounterexample: ${fc.stringify(details.counterexample)}\nreplay: seed=${details.seed} path=${details.counterexamplePath}`);
+  if (details.failed)
+    throw new Error(
+      `${(details.errorInstance as Error | undefined)?.message ?? 'property failed'}\ncounterexample: ${fc.stringify(details.counterexample)}\nreplay: seed=${details.seed} path=${details.counterexamplePath}`,
+    );
 }
 
 /** The server still answers its health check. */

@@ -51,7 +51,8 @@ export function declarationProblems(ops: readonly AnyOperation[]): string[] {
     const adminPath = op.rest ? /^\/admin(\/|$)/.test(op.rest.path) : false;
     if (adminPath && !operator) p.push(`${op.name}: ${op.rest!.method} ${op.rest!.path} is an operator route but declares auth ${op.auth}`);
     if (op.name.startsWith('admin.') && !operator) p.push(`${op.name}: admin.* operation declares auth ${op.auth}`);
-    if (operator && op.rest && !adminPath && !OPERATOR_OUTSIDE_ADMIN.has(op.name)) p.push(`${op.name}: operator auth ${op.auth} outside /admin (${op.rest.path})`);
+    if (operator && op.rest && !adminPath && !OPERATOR_OUTSIDE_ADMIN.has(op.name))
+      p.push(`${op.name}: operator auth ${op.auth} outside /admin (${op.rest.path})`);
     if (op.auth === 'anon' && !op.readOnly && !ANON_WRITES.has(op.name)) p.push(`${op.name}: anonymous write not in the reviewed list`);
   }
   return p;
@@ -71,10 +72,14 @@ export function probeRequest(op: AnyOperation, headers: Record<string, string>, 
   const base = (fc.sample(validArb(schema), { numRuns: 1, seed })[0] ?? {}) as Record<string, Json>;
   const types = propTypes(op);
   const pathFields = [...rest.path.matchAll(/:(\w+)|\*/g)].map((m) => rest.paramAlias?.[m[1] ?? '*'] ?? m[1] ?? '*');
-  const viaString = (f: string) => pathFields.includes(f) || rest.method === 'GET' || rest.method === 'HEAD' || rest.method === 'DELETE' || (rest.query ?? []).includes(f) || !!rest.rawBody;
+  const viaString = (f: string) =>
+    pathFields.includes(f) || rest.method === 'GET' || rest.method === 'HEAD' || rest.method === 'DELETE' || (rest.query ?? []).includes(f) || !!rest.rawBody;
   const fails = (input: Record<string, Json>) => !op.input.safeParse(input).success;
   // Fields the transport can carry: path fields, declared query fields, or anything in a JSON body.
-  const carried = rest.query || rest.rawBody ? [...pathFields, ...(rest.query ?? []), ...(rest.textBody ? [rest.textBody] : [])] : [...pathFields, ...Object.keys(schema.properties ?? {})];
+  const carried =
+    rest.query || rest.rawBody
+      ? [...pathFields, ...(rest.query ?? []), ...(rest.textBody ? [rest.textBody] : [])]
+      : [...pathFields, ...Object.keys(schema.properties ?? {})];
   for (const f of carried) {
     const cands: Json[] = viaString(f) ? STRING_BAD.map((v) => coerce(v, types.get(f)) as Json) : JSON_BAD;
     for (const v of cands) {
@@ -89,7 +94,8 @@ export function probeRequest(op: AnyOperation, headers: Record<string, string>, 
 export function probeArgs(op: AnyOperation): Record<string, Json> {
   const schema = inputSchema(op);
   const base = (fc.sample(validArb(schema), { numRuns: 1, seed: 1 })[0] ?? {}) as Record<string, Json>;
-  for (const f of Object.keys(schema.properties ?? {})) for (const v of JSON_BAD) if (!op.input.safeParse({ ...base, [f]: v }).success) return { ...base, [f]: v };
+  for (const f of Object.keys(schema.properties ?? {}))
+    for (const v of JSON_BAD) if (!op.input.safeParse({ ...base, [f]: v }).success) return { ...base, [f]: v };
   if (!op.input.safeParse({ ...base, zz_probe: 1 }).success) return { ...base, zz_probe: 1 };
   return base;
 }

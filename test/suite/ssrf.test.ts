@@ -99,7 +99,10 @@ const stubResolve = async (host: string) => {
 describe('the guard itself (checkPushUrl), every form of the list', () => {
   it('the registry scan finds a URL field the day one is added', () => {
     const op = { ...OPS[0]!, name: 'test.hook', input: z.object({ callback_url: z.string(), nested: z.object({ target: z.url() }) }) } as AnyOperation;
-    expect(urlFields([op])).toEqual([['test.hook', 'callback_url'], ['test.hook', 'target']]);
+    expect(urlFields([op])).toEqual([
+      ['test.hook', 'callback_url'],
+      ['test.hook', 'target'],
+    ]);
   });
 
   it('refuses every form, accepts the public controls', async () => {
@@ -128,7 +131,13 @@ describe('through the server: every URL-taking field', () => {
   let task = '';
   let user = '';
   const rpc = async (method: string, params: unknown, v1 = false) => {
-    const r = await send(s.url, { label: 'a2a', method: 'POST', path: '/a2a', headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.230.0.1', ...(v1 ? { 'a2a-version': '1.0' } : {}) }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const r = await send(s.url, {
+      label: 'a2a',
+      method: 'POST',
+      path: '/a2a',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.230.0.1', ...(v1 ? { 'a2a-version': '1.0' } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     expect(r.status, method).toBeLessThan(500);
     return JSON.parse(r.body) as { result?: any; error?: { code: number; message: string } };
   };
@@ -142,18 +151,30 @@ describe('through the server: every URL-taking field', () => {
   afterAll(async () => s?.stop());
 
   const sinks: Array<[string, (url: string) => Promise<{ code?: number; ok: boolean }>]> = [
-    ['A2A 0.3 tasks/pushNotificationConfig/set', async (url) => {
-      const r = await rpc('tasks/pushNotificationConfig/set', { taskId: task, pushNotificationConfig: { url } });
-      return { code: r.error?.code, ok: !!r.result };
-    }],
-    ['A2A 1.0 CreateTaskPushNotificationConfig', async (url) => {
-      const r = await rpc('CreateTaskPushNotificationConfig', { taskId: task, id: '', url, token: '' }, true);
-      return { code: r.error?.code, ok: !!r.result };
-    }],
-    ['A2A 0.3 message/send configuration.pushNotificationConfig', async (url) => {
-      const r = await rpc('message/send', { message: { kind: 'message', messageId: `ssrf-${Math.random()}`, role: 'user', parts: [{ kind: 'text', text: 'healthz' }] }, configuration: { blocking: true, pushNotificationConfig: { url } } });
-      return { code: r.error?.code, ok: !!r.result };
-    }],
+    [
+      'A2A 0.3 tasks/pushNotificationConfig/set',
+      async (url) => {
+        const r = await rpc('tasks/pushNotificationConfig/set', { taskId: task, pushNotificationConfig: { url } });
+        return { code: r.error?.code, ok: !!r.result };
+      },
+    ],
+    [
+      'A2A 1.0 CreateTaskPushNotificationConfig',
+      async (url) => {
+        const r = await rpc('CreateTaskPushNotificationConfig', { taskId: task, id: '', url, token: '' }, true);
+        return { code: r.error?.code, ok: !!r.result };
+      },
+    ],
+    [
+      'A2A 0.3 message/send configuration.pushNotificationConfig',
+      async (url) => {
+        const r = await rpc('message/send', {
+          message: { kind: 'message', messageId: `ssrf-${Math.random()}`, role: 'user', parts: [{ kind: 'text', text: 'healthz' }] },
+          configuration: { blocking: true, pushNotificationConfig: { url } },
+        });
+        return { code: r.error?.code, ok: !!r.result };
+      },
+    ],
   ];
 
   for (const [sink, call] of sinks) {

@@ -27,8 +27,11 @@ for (const client of CLIENTS)
   describe(client.file, () => {
     const run = (dir: string, args: string[], input = ''): Promise<{ code: number; out: string; err: string }> =>
       new Promise((ok) => {
-        const child = execFile(client.exe, [join(dir, client.file), ...args], { env: { PATH: process.env.PATH, HOME: dir, CX_URL: s.url, CX_TOKEN_FILE: join(dir, 'token') } }, (e, out, err) =>
-          ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
+        const child = execFile(
+          client.exe,
+          [join(dir, client.file), ...args],
+          { env: { PATH: process.env.PATH, HOME: dir, CX_URL: s.url, CX_TOKEN_FILE: join(dir, 'token') } },
+          (e, out, err) => ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
         );
         child.stdin!.on('error', () => undefined); // a client may exit before reading it
         child.stdin!.end(input);
@@ -54,10 +57,13 @@ for (const client of CLIENTS)
       expect(list.code, list.err).toBe(0);
       expect(list.out).toMatch(/^subs 1 cap=10\nu[0-9a-z]{9} topic=r:\S+ sink=kv:cli\/last mode=each filter="prefix:ship " /);
       const token = readFileSync(join(dir, 'token'), 'utf8').trim();
-      await vi.waitFor(async () => {
-        const kv = await (await fetch(`${s.url}/v1/kv/cli/last?f=json`, { headers: { authorization: `Bearer ${token}` } })).json();
-        expect(kv).toMatchObject({ value: 'ship from stdin', seq: 2, writes: 2 });
-      }, { timeout: 10_000 });
+      await vi.waitFor(
+        async () => {
+          const kv = await (await fetch(`${s.url}/v1/kv/cli/last?f=json`, { headers: { authorization: `Bearer ${token}` } })).json();
+          expect(kv).toMatchObject({ value: 'ship from stdin', seq: 2, writes: 2 });
+        },
+        { timeout: 10_000 },
+      );
       const bad = await run(dir, ['pub', 'g:nope', 'x']);
       expect(bad.code).toBe(2);
       expect(bad.err).toMatch(/^err auth g: topics need trust level L1/);

@@ -41,7 +41,13 @@ async function sse(path: string, headers: Record<string, string> = {}) {
         buf = buf.slice(cut + 2);
         const id = lines.find((l) => l.startsWith('id: '));
         if (!id) continue;
-        return { id: id.slice(4), data: lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n') };
+        return {
+          id: id.slice(4),
+          data: lines
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('\n'),
+        };
       }
       const r = await reader.read();
       if (r.done) throw new Error('stream ended');
@@ -100,15 +106,28 @@ describe('MCP', () => {
       const t = `r:${room}.mcp`;
       expect(toolText(await c.call('sub_create', { topic: t, sink: 'kv:mcp/last' }))).toMatch(/^ok sub u[0-9a-z]{9} topic=r:/);
       // The next line in the face's own terms: the tool to call.
-      expect(toolText(await c.call('topic_pub', { topic: t, text: 'over mcp' }))).toBe(`ok ${t} seq=1\nnext: call topic_read ${JSON.stringify({ topic: t, since: 1 })} for the lines after it`);
-      await vi.waitFor(async () => expect(toolText(await c.call('kv_get', { ns: 'mcp', k: 'last' }))).toMatch(/^kv mcp\/last seq=1 .* \| over mcp\nnext: call kv_get \{"ns":"mcp","k":"last"\} again/), { timeout: 10_000 });
+      expect(toolText(await c.call('topic_pub', { topic: t, text: 'over mcp' }))).toBe(
+        `ok ${t} seq=1\nnext: call topic_read ${JSON.stringify({ topic: t, since: 1 })} for the lines after it`,
+      );
+      await vi.waitFor(
+        async () =>
+          expect(toolText(await c.call('kv_get', { ns: 'mcp', k: 'last' }))).toMatch(
+            /^kv mcp\/last seq=1 .* \| over mcp\nnext: call kv_get \{"ns":"mcp","k":"last"\} again/,
+          ),
+        { timeout: 10_000 },
+      );
       const progress: Array<{ message?: string }> = [];
-      const follow = c.client.callTool({ name: 'topic_follow', arguments: { topic: t, since: '1', max: 2, wait: 30 } }, undefined, { onprogress: (p) => void progress.push(p) });
+      const follow = c.client.callTool({ name: 'topic_follow', arguments: { topic: t, since: '1', max: 2, wait: 30 } }, undefined, {
+        onprogress: (p) => void progress.push(p),
+      });
       await pub('mcp two', t);
       await pub('mcp three', t);
       const r = (await follow) as Json;
       expect(r.structuredContent).toMatchObject({ ended: 'max', last_id: '3' });
-      expect(progress.map((p) => p.message)).toEqual([expect.stringMatching(/^id=2 line r:\S+ seq=2 .* \| mcp two$/), expect.stringMatching(/^id=3 line .* \| mcp three$/)]);
+      expect(progress.map((p) => p.message)).toEqual([
+        expect.stringMatching(/^id=2 line r:\S+ seq=2 .* \| mcp two$/),
+        expect.stringMatching(/^id=3 line .* \| mcp three$/),
+      ]);
       const bad = await c.call('sub_create', { topic: t, sink: 'mb:me', filter: `re:${'x'.repeat(65)}` });
       expect(bad.isError).toBe(true);
       expect(toolText(bad)).toMatch(/^err bad filter /);
@@ -122,7 +141,9 @@ describe('A2A', () => {
   it('skills: topic.pub and topic.read by message/send; topic.follow by message/stream', async () => {
     const t = `r:${room}.a2a`;
     // The next line in A2A's own terms: the message that runs the skill.
-    expect(skillText(await skill(s, alice, 'topic.pub', { topic: t, text: 'over a2a' }))).toBe(`ok ${t} seq=1\nnext: send ${JSON.stringify({ skill: 'topic.read', input: { topic: t, since: 1 } })} for the lines after it`);
+    expect(skillText(await skill(s, alice, 'topic.pub', { topic: t, text: 'over a2a' }))).toBe(
+      `ok ${t} seq=1\nnext: send ${JSON.stringify({ skill: 'topic.read', input: { topic: t, since: 1 } })} for the lines after it`,
+    );
     expect(skillText(await skill(s, null, 'topic.read', { topic: t }))).toContain('| over a2a');
     const a2a = await client03(`${s.url}/.well-known/agent-card.json`);
     const stream = a2a.sendMessageStream({ message: msg03([data03({ skill: 'topic.follow', input: { topic: t, since: '1', max: 2, wait: 30 } })]) as never });

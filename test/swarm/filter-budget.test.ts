@@ -42,7 +42,11 @@ const subscribe = (who: Who, body: Record<string, unknown>) => call(s, 'POST', '
 const pub = (topic: string, text: string) => call(s, 'POST', `/v1/pub/${topic}`, { as: pubr, text });
 type SubJson = { id: string; cursor: number; filtered: number; delivered: number; filter_ms: number; paused: string | null; paused_until: string | null };
 const subsOf = async (who: Who) => (JSON.parse((await call(s, 'GET', '/v1/subs?f=json', { as: who })).text) as { subs: SubJson[] }).subs;
-const credits = async (who: Who) => JSON.parse((await call(s, 'GET', '/v1/credits?f=json&n=50', { as: who })).text) as { balance: number; postings: Array<{ kind: string; amount: number; ref: string | null }> };
+const credits = async (who: Who) =>
+  JSON.parse((await call(s, 'GET', '/v1/credits?f=json&n=50', { as: who })).text) as {
+    balance: number;
+    postings: Array<{ kind: string; amount: number; ref: string | null }>;
+  };
 
 /** The p-th percentile of `xs` (ms, rounded to 0.1). */
 const pct = (xs: number[], p: number) => {
@@ -82,7 +86,15 @@ describe('the program-size cap at SubCreate', () => {
     expect(r.text).toMatch(/^err bad filter re: program of 3000 instructions over the cap of 200 /);
     const over = await call(s, 'POST', '/v1/subs', { as: me, json: { topic: `r:${room}.cap`, sink: 'mb:me', filter: 're:(?i)(\\w|\\pL|\\pN|\\pP){66}z' } });
     expect(over.text).toMatch(/^err bad filter re: program of 201 instructions over the cap of 200 /);
-    for (const filter of ['re:^ERROR', 're:(?i)timeout|refused', 're:\\d{3} ms', 're:[0-9a-f]{64}', 're:^\\d{4}-\\d{2}-\\d{2}T.{0,30}(ERROR|FATAL)', SLOW, 'prefix:deploy ']) {
+    for (const filter of [
+      're:^ERROR',
+      're:(?i)timeout|refused',
+      're:\\d{3} ms',
+      're:[0-9a-f]{64}',
+      're:^\\d{4}-\\d{2}-\\d{2}T.{0,30}(ERROR|FATAL)',
+      SLOW,
+      'prefix:deploy ',
+    ]) {
       const ok = await subscribe(me, { topic: `r:${room}.cap`, sink: 'mb:me', filter });
       expect(ok.status, filter).toBe(201);
     }
@@ -122,9 +134,12 @@ describe('time budget', () => {
     try {
       for (let i = 0; i < N; i++) expect((await pub(topic, LINE)).status).toBe(201);
       // 40 subscriptions, each allowed 40 ms of filter time in a minute: all paused within about 2 s of filter time.
-      await vi.waitFor(async () => {
-        for (const o of owners) for (const x of await subsOf(o)) expect(x.paused, x.id).not.toBeNull();
-      }, { timeout: 20_000, interval: 200 });
+      await vi.waitFor(
+        async () => {
+          for (const o of owners) for (const x of await subsOf(o)) expect(x.paused, x.id).not.toBeNull();
+        },
+        { timeout: 20_000, interval: 200 },
+      );
     } finally {
       polling = false;
       await poller;
@@ -140,7 +155,10 @@ describe('time budget', () => {
       loop_max_ms: ms(h.max),
       own_p99_ms: pct(stalls, 99),
       own_max_ms: pct(stalls, 100),
-      own_top: [...stalls].sort((a, b) => b - a).slice(0, 6).map((x) => Math.round(x)),
+      own_top: [...stalls]
+        .sort((a, b) => b - a)
+        .slice(0, 6)
+        .map((x) => Math.round(x)),
       own_n: stalls.length,
       healthz_n: health.length,
       healthz_p50_ms: pct(health, 50),
@@ -192,7 +210,9 @@ describe('time budget', () => {
     const r = await subscribe(me, { topic, sink: 'kv:cr/last', filter: SLOW, max_credits_day: 1 });
     const id = (JSON.parse(r.text) as { id: string }).id;
     for (let i = 0; i < 12; i++) await pub(topic, LINE);
-    await vi.waitFor(async () => expect((await subsOf(me)).find((x) => x.id === id)!.paused).toMatch(/^filter cost: max_credits_day 1 reached/), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await subsOf(me)).find((x) => x.id === id)!.paused).toMatch(/^filter cost: max_credits_day 1 reached/), {
+      timeout: 10_000,
+    });
     const sub = (await subsOf(me)).find((x) => x.id === id)!;
     expect(Date.parse(sub.paused_until!) % 86_400_000).toBe(0);
     expect(sub.cursor).toBeLessThan(12);
@@ -204,7 +224,9 @@ describe('time budget', () => {
     const id = (JSON.parse((await subscribe(me, { topic, sink: 'wq:dg', mode: 'digest', filter: SLOW })).text) as { id: string }).id;
     for (let i = 0; i < 30; i++) await pub(topic, i % 2 ? LINE : `${LINE.slice(1)}z`);
     // Ten minutes on (the server's clock): the ticker finds it due.
-    await later(s, 601_000, () => vi.waitFor(async () => expect((await subsOf(me)).find((x) => x.id === id)!.paused).toMatch(/^filter over its time budget/), { timeout: 10_000 }));
+    await later(s, 601_000, () =>
+      vi.waitFor(async () => expect((await subsOf(me)).find((x) => x.id === id)!.paused).toMatch(/^filter over its time budget/), { timeout: 10_000 }),
+    );
     const sub = (await subsOf(me)).find((x) => x.id === id)!;
     expect(sub.cursor).toBeGreaterThan(0);
     expect(sub.cursor).toBeLessThan(30);
@@ -221,7 +243,11 @@ describe('time budget', () => {
     const id = (JSON.parse((await subscribe(me, { topic, sink: 'kv:old/last', filter: 're:^ok' })).text) as { id: string }).id;
     sql(s, 'UPDATE swarm_subs SET filter = ? WHERE id = ?', ISSUE, id);
     await pub(topic, 'ok then');
-    await vi.waitFor(async () => expect((await subsOf(me)).find((x) => x.id === id)!.paused).toMatch(/^filter re: program of 3000 instructions over the cap of 200 .*cancel it/), { timeout: 10_000 });
+    await vi.waitFor(
+      async () =>
+        expect((await subsOf(me)).find((x) => x.id === id)!.paused).toMatch(/^filter re: program of 3000 instructions over the cap of 200 .*cancel it/),
+      { timeout: 10_000 },
+    );
     expect((await subsOf(me)).find((x) => x.id === id)!.cursor).toBe(0);
   });
 });

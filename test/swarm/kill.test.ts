@@ -19,7 +19,16 @@ afterEach(async () => {
 
 /** The real server in a child process on `dir`; resolves with its URL once it listens. */
 async function serve(dir: string): Promise<{ url: string; proc: ChildProcess; exited: Promise<NodeJS.Signals | null> }> {
-  const env = { ...process.env, CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', CX_LOG_LEVEL: 'info' };
+  const env = {
+    ...process.env,
+    CX_DATA: dir,
+    PORT: '0',
+    CATALOG_PORT: '0',
+    HOST: '127.0.0.1',
+    CX_POW_BITS: '8',
+    CX_BASE_URL: 'http://commons.test',
+    CX_LOG_LEVEL: 'info',
+  };
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   cleanup.push(() => void proc.kill('SIGKILL'));
   const exited = new Promise<NodeJS.Signals | null>((res) => proc.once('exit', (_c, sig) => res(sig)));
@@ -48,7 +57,11 @@ it('SIGKILL during delivery, restart: kv: got every line exactly once in order, 
     const bob = await register(first.url, 'bob');
     const auth = { authorization: `Bearer ${bob.token}` };
     for (const sink of ['kv:k/last', 'wq:q']) {
-      const r = await fetch(`${first.url}/v1/subs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ topic, sink }) });
+      const r = await fetch(`${first.url}/v1/subs`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ topic, sink }),
+      });
       expect(r.status).toBe(201);
     }
     // Publishers, four at a time, until the server dies under them.
@@ -111,10 +124,16 @@ it('SIGKILL during delivery, restart: kv: got every line exactly once in order, 
   }
   for (const seq of acked) expect(seen).toContain(seq);
   // A wq: item is enqueued just before its cursor moves: the cursors reach the head right after.
-  await vi.waitFor(async () => {
-    const subs = (await (await fetch(`${second.url}/v1/subs?f=json`, { headers: auth })).json()).subs;
-    expect(subs.map((x: { cursor: number; missed: number }) => [x.cursor, x.missed])).toEqual([[h, 0], [h, 0]]);
-  }, { timeout: 10_000, interval: 100 });
+  await vi.waitFor(
+    async () => {
+      const subs = (await (await fetch(`${second.url}/v1/subs?f=json`, { headers: auth })).json()).subs;
+      expect(subs.map((x: { cursor: number; missed: number }) => [x.cursor, x.missed])).toEqual([
+        [h, 0],
+        [h, 0],
+      ]);
+    },
+    { timeout: 10_000, interval: 100 },
+  );
   second.proc.kill('SIGTERM');
   await second.exited;
 });

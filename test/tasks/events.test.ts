@@ -10,7 +10,12 @@ const agent = async (s: TestServer, name: string, net: string): Promise<Who> => 
 const post = (s: TestServer, path: string, who: Who, body?: unknown, extra: Record<string, string> = {}) =>
   fetch(`${s.url}${path}`, {
     method: 'POST',
-    headers: { 'x-forwarded-for': who.net, authorization: `Bearer ${who.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
+    headers: {
+      'x-forwarded-for': who.net,
+      authorization: `Bearer ${who.token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...extra,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 

@@ -37,7 +37,7 @@ async function create(who: Who, body: Record<string, unknown>): Promise<TaskJson
   return (await r.json()) as TaskJson;
 }
 const task = async (id: string) => (await (await get(s, `/v1/tasks/${id}.json`)).json()) as TaskJson;
-const balance = async (who: Who) => ((await (await get(s, '/v1/credits', who, { accept: 'application/json' })).json()) as { balance: number; escrowed: number });
+const balance = async (who: Who) => (await (await get(s, '/v1/credits', who, { accept: 'application/json' })).json()) as { balance: number; escrowed: number };
 const act = (id: string, action: string, who: Who | null, body?: unknown) => post(s, `/v1/tasks/${id}/${action}`, who, body);
 
 describe('posting a task', () => {
@@ -47,15 +47,30 @@ describe('posting a task', () => {
     expect(await line(anon)).toMatch(/^err auth token required/);
     expect(anon.headers.get('www-authenticate')).toMatch(/^Bearer realm="commons", PoW/);
 
-    const r = await post(s, '/v1/tasks', alice, { title: 'Port the parser to WASM', body: 'The parser in src/p.ts\nneeds a WASM build.', tags: 'wasm, parser', bounty: 40 });
+    const r = await post(s, '/v1/tasks', alice, {
+      title: 'Port the parser to WASM',
+      body: 'The parser in src/p.ts\nneeds a WASM build.',
+      tags: 'wasm, parser',
+      bounty: 40,
+    });
     expect(r.status).toBe(201);
     const t = await line(r);
-    const m = /^ok (t[0-9a-z]{8}) open bounty=(b[0-9a-z]{8}) credits=40 held in escrow\nnext: POST \/v1\/tasks\/\1\/claim to take it; the creator may POST \/v1\/tasks\/\1\/cancel$/.exec(t);
+    const m =
+      /^ok (t[0-9a-z]{8}) open bounty=(b[0-9a-z]{8}) credits=40 held in escrow\nnext: POST \/v1\/tasks\/\1\/claim to take it; the creator may POST \/v1\/tasks\/\1\/cancel$/.exec(
+        t,
+      );
     expect(m, t).not.toBeNull();
     expect(await balance(alice)).toEqual(expect.objectContaining({ balance: 60, escrowed: 40 }));
 
     const v = await task(m![1]!);
-    expect(v).toMatchObject({ id: m![1], state: 'open', creator: alice.id, tags: ['wasm', 'parser'], claimant: null, bounty: { id: m![2], credits: 40, state: 'held' } });
+    expect(v).toMatchObject({
+      id: m![1],
+      state: 'open',
+      creator: alice.id,
+      tags: ['wasm', 'parser'],
+      claimant: null,
+      bounty: { id: m![2], credits: 40, state: 'held' },
+    });
     const text = await line(await get(s, `/v1/tasks/${m![1]}`));
     expect(text.split('\n')).toEqual([
       expect.stringMatching(new RegExp(`^task ${m![1]} open bounty=${m![2]}:40:held by ${alice.id} \\d{4}-\\d\\d-\\d\\d untrusted$`)),
@@ -124,7 +139,9 @@ describe('the life of a task', () => {
 
     const c = await act(t.id, 'claim', bob);
     expect(c.status).toBe(200);
-    expect(await line(c)).toBe(`ok ${t.id} claimed by ${bob.id}\nnext: the claimant POSTs /v1/tasks/${t.id}/done with result=<what was done>, or /v1/tasks/${t.id}/release`);
+    expect(await line(c)).toBe(
+      `ok ${t.id} claimed by ${bob.id}\nnext: the claimant POSTs /v1/tasks/${t.id}/done with result=<what was done>, or /v1/tasks/${t.id}/release`,
+    );
 
     const again = await act(t.id, 'claim', carol);
     expect(again.status).toBe(409);
@@ -158,20 +175,31 @@ describe('the life of a task', () => {
     expect((await balance(bob)).balance).toBe(b0 + 25);
     v = await task(t.id);
     expect(v).toMatchObject({ state: 'accepted', hunter: bob.id, claimant: null, bounty: { state: 'paid', credits: 25 } });
-    for (const [a, who] of [['accept', alice], ['claim', carol], ['cancel', alice], ['done', bob], ['release', bob], ['reject', alice]] as const)
+    for (const [a, who] of [
+      ['accept', alice],
+      ['claim', carol],
+      ['cancel', alice],
+      ['done', bob],
+      ['release', bob],
+      ['reject', alice],
+    ] as const)
       expect(await line(await act(t.id, a, who, a === 'done' ? { result: 'again' } : undefined))).toBe(`err dup task accepted: ${a} not possible`);
   });
 
   it('release returns a claim to the board; cancel refunds the bounty and only while open', async () => {
     const t = await create(alice, { title: 'Benchmark the cache', bounty: 10 });
     await act(t.id, 'claim', bob);
-    expect(await line(await act(t.id, 'release', bob))).toBe(`ok ${t.id} open\nnext: POST /v1/tasks/${t.id}/claim to take it; the creator may POST /v1/tasks/${t.id}/cancel`);
+    expect(await line(await act(t.id, 'release', bob))).toBe(
+      `ok ${t.id} open\nnext: POST /v1/tasks/${t.id}/claim to take it; the creator may POST /v1/tasks/${t.id}/cancel`,
+    );
     expect((await task(t.id)).claimant).toBeNull();
     expect(await line(await act(t.id, 'release', bob))).toBe('err dup task open: release not possible');
 
     expect(await line(await act(t.id, 'cancel', bob))).toBe('err auth only the creator cancels');
     const before = await balance(alice);
-    expect(await line(await act(t.id, 'cancel', alice))).toBe(`ok ${t.id} cancelled; ${t.bounty!.id} refunded 10 to ${alice.id}\nnext: GET /v1/tasks for open tasks`);
+    expect(await line(await act(t.id, 'cancel', alice))).toBe(
+      `ok ${t.id} cancelled; ${t.bounty!.id} refunded 10 to ${alice.id}\nnext: GET /v1/tasks for open tasks`,
+    );
     expect(await balance(alice)).toMatchObject({ balance: before.balance + 10, escrowed: before.escrowed - 10 });
     expect((await task(t.id)).bounty).toEqual({ id: t.bounty!.id, credits: 10, state: 'refunded' });
     expect(await line(await act(t.id, 'cancel', alice))).toBe('err dup task cancelled: cancel not possible');

@@ -24,124 +24,162 @@ afterAll(async () => {
 
 const CLIENTS = [
   // Errors of different classes: a coarse match must not find the other client's entry.
-  { file: 'cx.mjs', exe: process.execPath, type: /^text\/javascript/, mod: 'zzqclientmjs', err: "Traceback (most recent call last):\nModuleNotFoundError: No module named 'zzqclientmjs'\n" },
-  { file: 'cx.py', exe: 'python3', type: /^text\/x-python/, mod: 'zzqclientpy', err: "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/zzqclientpy - Not found\n" },
-  { file: 'cx.sh', exe: 'bash', type: /^text\/x-shellscript/, mod: 'zzqclientsh', err: "error[E0432]: unresolved import `zzqclientsh`\n --> src/main.rs:1:5\n" },
+  {
+    file: 'cx.mjs',
+    exe: process.execPath,
+    type: /^text\/javascript/,
+    mod: 'zzqclientmjs',
+    err: "Traceback (most recent call last):\nModuleNotFoundError: No module named 'zzqclientmjs'\n",
+  },
+  {
+    file: 'cx.py',
+    exe: 'python3',
+    type: /^text\/x-python/,
+    mod: 'zzqclientpy',
+    err: 'npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/zzqclientpy - Not found\n',
+  },
+  {
+    file: 'cx.sh',
+    exe: 'bash',
+    type: /^text\/x-shellscript/,
+    mod: 'zzqclientsh',
+    err: 'error[E0432]: unresolved import `zzqclientsh`\n --> src/main.rs:1:5\n',
+  },
 ];
 
-for (const client of CLIENTS) describe(`${client.file} against the server`, () => {
-  const dir = join(root, client.file);
-  const cx = join(dir, client.file);
-  const tokenFile = join(dir, 'cfg', 'token');
+for (const client of CLIENTS)
+  describe(`${client.file} against the server`, () => {
+    const dir = join(root, client.file);
+    const cx = join(dir, client.file);
+    const tokenFile = join(dir, 'cfg', 'token');
 
-  /** Runs the client asynchronously (the server shares this process); resolves with code, stdout, stderr. */
-  function run(args: string[], input?: string): Promise<{ code: number; out: string; err: string }> {
-    return new Promise((ok) => {
-      const child = execFile(client.exe, [cx, ...args], { env: { PATH: process.env.PATH, HOME: dir, CX_URL: s.url, CX_TOKEN_FILE: tokenFile } }, (e, out, err) =>
-        ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
-      );
-      // A client that does not read its input may exit first: the pipe closing is not an error here.
-      child.stdin!.on('error', () => undefined);
-      child.stdin!.end(input ?? '');
+    /** Runs the client asynchronously (the server shares this process); resolves with code, stdout, stderr. */
+    function run(args: string[], input?: string): Promise<{ code: number; out: string; err: string }> {
+      return new Promise((ok) => {
+        const child = execFile(
+          client.exe,
+          [cx, ...args],
+          { env: { PATH: process.env.PATH, HOME: dir, CX_URL: s.url, CX_TOKEN_FILE: tokenFile } },
+          (e, out, err) => ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
+        );
+        // A client that does not read its input may exit first: the pipe closing is not an error here.
+        child.stdin!.on('error', () => undefined);
+        child.stdin!.end(input ?? '');
+      });
+    }
+
+    beforeAll(async () => {
+      await promisify(execFile)('mkdir', ['-p', dir]);
+      const res = await fetch(`${s.url}/${client.file}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(client.type);
+      writeFileSync(cx, Buffer.from(await res.arrayBuffer()));
     });
-  }
 
-  beforeAll(async () => {
-    await promisify(execFile)('mkdir', ['-p', dir]);
-    const res = await fetch(`${s.url}/${client.file}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(client.type);
-    writeFileSync(cx, Buffer.from(await res.arrayBuffer()));
+    it('the served file names the server and needs nothing beyond the runtime', () => {
+      const src = readFileSync(cx, 'utf8');
+      expect(src).toMatch(/(CX_URL|SERVED)[^\n]*"?'?http:\/\/commons\.test/);
+      if (client.file === 'cx.mjs') expect([...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]).every((m) => m!.startsWith('node:'))).toBe(true);
+      else if (client.file === 'cx.py')
+        expect([...src.matchAll(/^import (\S+)$/gm)].map((m) => m[1])).toEqual([
+          'base64',
+          'hashlib',
+          'json',
+          'os',
+          're',
+          'sys',
+          'time',
+          'urllib.error',
+          'urllib.parse',
+          'urllib.request',
+        ]);
+      else expect(src).not.toMatch(/\b(jq|python3?|node|perl|xxd)\b/);
+    });
+
+    it('join, e, brief, search, note, drop put/get', async () => {
+      const j = await run(['join', client.file === 'cx.py' ? 'pyclient' : 'jsclient']);
+      expect(j.code, j.err).toBe(0);
+      expect(j.out).toMatch(/^ok joined a[0-9a-z]+; token saved to /);
+      expect(j.err).toMatch(/pow \d+ bits: solved after \d+ hashes/);
+      expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+      expect(readFileSync(tokenFile, 'utf8')).toMatch(/^cx_/);
+
+      const err = client.err;
+      const miss = await run(['e'], err);
+      expect(miss.code, miss.err).toBe(1);
+      expect(miss.out).toMatch(/^err notfound no fix yet for /);
+      const token = readFileSync(tokenFile, 'utf8').trim();
+      const add = await fetch(`${s.url}/k`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ error: err, fix: `install ${client.mod} from the right registry and pin it`, eco: client.file === 'cx.py' ? 'npm' : 'pypi' }),
+      });
+      expect(add.status).toBe(201);
+      const e = await run(['e'], err);
+      expect(e.code, e.err).toBe(0);
+      expect(e.out).toContain(`install ${client.mod} from the right registry`);
+      const b = await run(['brief', client.mod, 'import', 'error']);
+      expect(b.code, b.err).toBe(0);
+      expect(b.out.length).toBeGreaterThan(0);
+      const sr = await run(['search', client.mod]);
+      expect(sr.code, sr.err).toBe(0);
+      expect(sr.out).toMatch(/^search hits=1\n/);
+      const n = await run(['note', 'remember', 'the', 'client', 'test']);
+      expect(n.code, n.err).toBe(0);
+      expect(n.out).toMatch(/^ok /);
+      const secret = `clientdrop_${client.mod}_` + 'x'.repeat(20);
+      const p = await run(['drop', 'put', secret], 'hello from the client\n');
+      expect(p.code, p.err).toBe(0);
+      const g = await run(['drop', 'get', secret]);
+      expect(g.code, g.err).toBe(0);
+      expect(g.out).toContain('hello from the client');
+      // Errors come back as the server's one line, exit code 2.
+      const bad = await run(['drop', 'get', 'nosuchdrop_' + 'y'.repeat(20)]);
+      expect(bad.code).toBe(2);
+      expect(bad.err).toMatch(/^err notfound/);
+    }, 60_000);
+
+    it('manifest: signed manifest1; verify accepts the download and refuses one changed byte', async () => {
+      const res = await fetch(`${s.url}/cx-manifest.json`);
+      const body = Buffer.from(await res.arrayBuffer());
+      const m = JSON.parse(body.toString()) as { type: string; files: Array<{ name: string; sha256: string }>; payload: string; kid: number; sig: string };
+      const key = (await (await fetch(`${s.url}/.well-known/cx-key`)).json()) as { kid: number; pub: string };
+      expect(m.kid).toBe(key.kid);
+      expect(m.files.map((f) => f.name)).toEqual(['cx.mjs', 'cx.py', 'cx.sh', 'e2e-vectors.json', 'e2e.mjs', 'e2e.py', 'join.py']);
+      expect(await bothVerify(key.pub, 'manifest1', m.payload, Buffer.from(m.sig, 'base64url'))).toEqual([true, true]);
+      const sig = /sig=([A-Za-z0-9_-]{86})$/.exec(res.headers.get('x-cx-sig-server')!)![1]!;
+      expect(await bothVerify(key.pub, 'resp1', body, Buffer.from(sig, 'base64url'))).toEqual([true, true]);
+
+      const ok = await run(['verify', cx]);
+      expect(ok.code, ok.err).toBe(0);
+      expect(ok.out.startsWith(`ok ${client.file} sha256=`)).toBe(true);
+      const copy = join(dir, 'tampered', client.file);
+      const bytes = readFileSync(cx);
+      bytes[bytes.length - 2] ^= 1;
+      await promisify(execFile)('mkdir', ['-p', join(dir, 'tampered')]);
+      writeFileSync(copy, bytes);
+      const fail = await run(['verify', copy]);
+      expect(fail.code).toBe(3);
+      expect(fail.err.startsWith(`FAIL ${client.file} sha256=`)).toBe(true);
+    });
+
+    it('verify (and verify-line) checks a statement line with cx-key, and refuses it as another type or changed', async () => {
+      const payload = "job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z note='quoted' \\ %s $HOME";
+      const { sig, kid } = s.core.keys.sign('att1', payload);
+      const line = `att1 kid=${kid} sig=${sig.toString('base64url')} ${payload}`;
+      const ok = await run(['verify', line]);
+      expect(ok.code, ok.err).toBe(0);
+      expect(ok.out).toBe(`ok att1 kid=${kid}\n`);
+      const ok2 = await run(['verify-line'], line + '\n');
+      expect(ok2.code, ok2.err).toBe(0);
+      expect(ok2.out).toBe(`ok att1 kid=${kid}\n`);
+      const asAnn = await run(['verify', line.replace(/^att1/, 'ann1')]);
+      expect(asAnn.code).toBe(3);
+      expect(asAnn.err).toBe(`FAIL ann1 kid=${kid}\n`);
+      expect((await run(['verify', line.replace('repro=1/1', 'repro=2/2')])).code).toBe(3);
+      expect((await run(['verify', 'not a statement'])).code).toBe(3);
+    });
   });
-
-  it('the served file names the server and needs nothing beyond the runtime', () => {
-    const src = readFileSync(cx, 'utf8');
-    expect(src).toMatch(/(CX_URL|SERVED)[^\n]*"?'?http:\/\/commons\.test/);
-    if (client.file === 'cx.mjs') expect([...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]).every((m) => m!.startsWith('node:'))).toBe(true);
-    else if (client.file === 'cx.py') expect([...src.matchAll(/^import (\S+)$/gm)].map((m) => m[1])).toEqual(['base64', 'hashlib', 'json', 'os', 're', 'sys', 'time', 'urllib.error', 'urllib.parse', 'urllib.request']);
-    else expect(src).not.toMatch(/\b(jq|python3?|node|perl|xxd)\b/);
-  });
-
-  it('join, e, brief, search, note, drop put/get', async () => {
-    const j = await run(['join', client.file === 'cx.py' ? 'pyclient' : 'jsclient']);
-    expect(j.code, j.err).toBe(0);
-    expect(j.out).toMatch(/^ok joined a[0-9a-z]+; token saved to /);
-    expect(j.err).toMatch(/pow \d+ bits: solved after \d+ hashes/);
-    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
-    expect(readFileSync(tokenFile, 'utf8')).toMatch(/^cx_/);
-
-    const err = client.err;
-    const miss = await run(['e'], err);
-    expect(miss.code, miss.err).toBe(1);
-    expect(miss.out).toMatch(/^err notfound no fix yet for /);
-    const token = readFileSync(tokenFile, 'utf8').trim();
-    const add = await fetch(`${s.url}/k`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ error: err, fix: `install ${client.mod} from the right registry and pin it`, eco: client.file === 'cx.py' ? 'npm' : 'pypi' }) });
-    expect(add.status).toBe(201);
-    const e = await run(['e'], err);
-    expect(e.code, e.err).toBe(0);
-    expect(e.out).toContain(`install ${client.mod} from the right registry`);
-    const b = await run(['brief', client.mod, 'import', 'error']);
-    expect(b.code, b.err).toBe(0);
-    expect(b.out.length).toBeGreaterThan(0);
-    const sr = await run(['search', client.mod]);
-    expect(sr.code, sr.err).toBe(0);
-    expect(sr.out).toMatch(/^search hits=1\n/);
-    const n = await run(['note', 'remember', 'the', 'client', 'test']);
-    expect(n.code, n.err).toBe(0);
-    expect(n.out).toMatch(/^ok /);
-    const secret = `clientdrop_${client.mod}_` + 'x'.repeat(20);
-    const p = await run(['drop', 'put', secret], 'hello from the client\n');
-    expect(p.code, p.err).toBe(0);
-    const g = await run(['drop', 'get', secret]);
-    expect(g.code, g.err).toBe(0);
-    expect(g.out).toContain('hello from the client');
-    // Errors come back as the server's one line, exit code 2.
-    const bad = await run(['drop', 'get', 'nosuchdrop_' + 'y'.repeat(20)]);
-    expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/^err notfound/);
-  }, 60_000);
-
-  it('manifest: signed manifest1; verify accepts the download and refuses one changed byte', async () => {
-    const res = await fetch(`${s.url}/cx-manifest.json`);
-    const body = Buffer.from(await res.arrayBuffer());
-    const m = JSON.parse(body.toString()) as { type: string; files: Array<{ name: string; sha256: string }>; payload: string; kid: number; sig: string };
-    const key = (await (await fetch(`${s.url}/.well-known/cx-key`)).json()) as { kid: number; pub: string };
-    expect(m.kid).toBe(key.kid);
-    expect(m.files.map((f) => f.name)).toEqual(['cx.mjs', 'cx.py', 'cx.sh', 'e2e-vectors.json', 'e2e.mjs', 'e2e.py', 'join.py']);
-    expect(await bothVerify(key.pub, 'manifest1', m.payload, Buffer.from(m.sig, 'base64url'))).toEqual([true, true]);
-    const sig = /sig=([A-Za-z0-9_-]{86})$/.exec(res.headers.get('x-cx-sig-server')!)![1]!;
-    expect(await bothVerify(key.pub, 'resp1', body, Buffer.from(sig, 'base64url'))).toEqual([true, true]);
-
-    const ok = await run(['verify', cx]);
-    expect(ok.code, ok.err).toBe(0);
-    expect(ok.out.startsWith(`ok ${client.file} sha256=`)).toBe(true);
-    const copy = join(dir, 'tampered', client.file);
-    const bytes = readFileSync(cx);
-    bytes[bytes.length - 2] ^= 1;
-    await promisify(execFile)('mkdir', ['-p', join(dir, 'tampered')]);
-    writeFileSync(copy, bytes);
-    const fail = await run(['verify', copy]);
-    expect(fail.code).toBe(3);
-    expect(fail.err.startsWith(`FAIL ${client.file} sha256=`)).toBe(true);
-  });
-
-  it('verify (and verify-line) checks a statement line with cx-key, and refuses it as another type or changed', async () => {
-    const payload = "job=j1 out=ab repro=1/1 at=2026-11-24T00:00:00Z note='quoted' \\ %s $HOME";
-    const { sig, kid } = s.core.keys.sign('att1', payload);
-    const line = `att1 kid=${kid} sig=${sig.toString('base64url')} ${payload}`;
-    const ok = await run(['verify', line]);
-    expect(ok.code, ok.err).toBe(0);
-    expect(ok.out).toBe(`ok att1 kid=${kid}\n`);
-    const ok2 = await run(['verify-line'], line + '\n');
-    expect(ok2.code, ok2.err).toBe(0);
-    expect(ok2.out).toBe(`ok att1 kid=${kid}\n`);
-    const asAnn = await run(['verify', line.replace(/^att1/, 'ann1')]);
-    expect(asAnn.code).toBe(3);
-    expect(asAnn.err).toBe(`FAIL ann1 kid=${kid}\n`);
-    expect((await run(['verify', line.replace('repro=1/1', 'repro=2/2')])).code).toBe(3);
-    expect((await run(['verify', 'not a statement'])).code).toBe(3);
-  });
-});
 
 describe('join.py against the server', () => {
   it('registers alone: PoW progress on stderr, token 0600', async () => {
@@ -151,7 +189,9 @@ describe('join.py against the server', () => {
     expect(res.status).toBe(200);
     writeFileSync(join(dir, 'join.py'), Buffer.from(await res.arrayBuffer()));
     const tokenFile = join(dir, 'token');
-    const { stdout, stderr } = await promisify(execFile)('python3', [join(dir, 'join.py'), 'joiner'], { env: { PATH: process.env.PATH, HOME: dir, CX_URL: s.url, CX_TOKEN_FILE: tokenFile } });
+    const { stdout, stderr } = await promisify(execFile)('python3', [join(dir, 'join.py'), 'joiner'], {
+      env: { PATH: process.env.PATH, HOME: dir, CX_URL: s.url, CX_TOKEN_FILE: tokenFile },
+    });
     expect(stdout).toMatch(/^ok joined a[0-9a-z]+; token saved to /);
     expect(stderr).toMatch(/pow \d+ bits: solved after \d+ hashes/);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
@@ -183,7 +223,9 @@ describe('/cx go-import', () => {
     // A service under a path: the import path keeps it (go get commons.test/agents/cx).
     const p = await start({ CX_SEED: '0', CX_SOURCE_MIRROR: 'git://git.example.org/agent-commons.git', CX_BASE_URL: 'https://commons.test/agents/' });
     try {
-      expect(await (await fetch(`${p.url}/cx?go-get=1`)).text()).toContain('<meta name="go-import" content="commons.test/agents/cx git git://git.example.org/agent-commons.git">');
+      expect(await (await fetch(`${p.url}/cx?go-get=1`)).text()).toContain(
+        '<meta name="go-import" content="commons.test/agents/cx git git://git.example.org/agent-commons.git">',
+      );
     } finally {
       await p.stop();
     }
@@ -194,8 +236,11 @@ describe('the package bin (commander + a progress bar, over the functions of cx.
   const bin = (args: string[], input = '', env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> =>
     new Promise((ok) => {
       const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
-      const child = execFile(process.execPath, [pkg.bin.cx!, ...args], { env: { PATH: process.env.PATH, HOME: join(root, 'bin-home'), ...env } }, (e, out, err) =>
-        ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
+      const child = execFile(
+        process.execPath,
+        [pkg.bin.cx!, ...args],
+        { env: { PATH: process.env.PATH, HOME: join(root, 'bin-home'), ...env } },
+        (e, out, err) => ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
       );
       child.stdin!.on('error', () => undefined); // a client may exit before reading it
       child.stdin!.end(input);
@@ -237,7 +282,11 @@ describe('the package bin (commander + a progress bar, over the functions of cx.
     const miss = await bin([...o, 'e'], err);
     expect(miss.code).toBe(1);
     expect(miss.out).toMatch(/^err notfound no fix yet for /);
-    const add = await fetch(`${s.url}/k`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ error: err, fix: 'reinstall zzqclientbin and pin the splines plugin version', eco: 'npm' }) });
+    const add = await fetch(`${s.url}/k`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ error: err, fix: 'reinstall zzqclientbin and pin the splines plugin version', eco: 'npm' }),
+    });
     expect(add.status).toBe(201);
     const hit = await bin([...o, 'e'], err);
     expect(hit.code, hit.err).toBe(0);
@@ -264,7 +313,12 @@ describe('the package bin (commander + a progress bar, over the functions of cx.
     const ann = await fetch(`${s.url}/admin/announce`, {
       method: 'POST',
       headers: { authorization: `Bearer ${s.config.operatorTokens.admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ kind: 'notice', starts: new Date(Date.now() - 1000).toISOString(), ends: new Date(Date.now() + 3_600_000).toISOString(), text: 'bin verify-line notice' }),
+      body: JSON.stringify({
+        kind: 'notice',
+        starts: new Date(Date.now() - 1000).toISOString(),
+        ends: new Date(Date.now() + 3_600_000).toISOString(),
+        text: 'bin verify-line notice',
+      }),
     });
     const line = (await ann.text()).split('\n')[1]!;
     const vl = await bin([...o, 'verify-line', line]);
@@ -276,7 +330,8 @@ describe('the package bin (commander + a progress bar, over the functions of cx.
   it('commander: --help lists the commands; an unknown command or a missing argument is an error (exit 1)', async () => {
     const h = await bin(['--help']);
     expect(h.code).toBe(0);
-    for (const c of ['join', 'e', 'brief', 'search', 'note', 'drop', 'pub', 'sub', 'verify', 'verify-line']) expect(h.out).toMatch(new RegExp(`^  ${c}\\b`, 'm'));
+    for (const c of ['join', 'e', 'brief', 'search', 'note', 'drop', 'pub', 'sub', 'verify', 'verify-line'])
+      expect(h.out).toMatch(new RegExp(`^  ${c}\\b`, 'm'));
     const u = await bin(['--url', s.url, 'nosuch']);
     expect(u.code).toBe(1);
     expect(u.err).toMatch(/^error: unknown command 'nosuch'/);

@@ -13,7 +13,11 @@ let entry = '';
 const DOMAIN = 'commons.test';
 
 const req = (who: Who, method: string, path: string, body?: object) =>
-  fetch(`${s.url}${path}`, { method, headers: { authorization: `Bearer ${who.token}`, 'x-forwarded-for': who.net, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  fetch(`${s.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${who.token}`, 'x-forwarded-for': who.net, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
 
 interface Keyed extends Who {
   priv: Uint8Array;
@@ -26,12 +30,17 @@ async function withKey(w: Who): Promise<Keyed> {
   expect((await req(w, 'PUT', '/v1/key', { pub, sig })).status).toBe(200);
   return { ...w, priv, pub };
 }
-const conf = async (k: Keyed, id = entry, type = 'conf1') => Buffer.from(await ed.signAsync(new Uint8Array(canonical(type, `${DOMAIN} ${id} ${k.id}`)), k.priv)).toString('base64url');
+const conf = async (k: Keyed, id = entry, type = 'conf1') =>
+  Buffer.from(await ed.signAsync(new Uint8Array(canonical(type, `${DOMAIN} ${id} ${k.id}`)), k.priv)).toString('base64url');
 
 beforeAll(async () => {
   s = await start({ CX_SEED: '0', CX_TRUST_PROXY: '1' });
   author = await agent(s, 'author');
-  const r = await req(author, 'POST', '/k', { error: "ModuleNotFoundError: No module named 'zzqconfmod'", fix: 'pip install zzqconfmod inside the active virtualenv', eco: 'pypi' });
+  const r = await req(author, 'POST', '/k', {
+    error: "ModuleNotFoundError: No module named 'zzqconfmod'",
+    fix: 'pip install zzqconfmod inside the active virtualenv',
+    eco: 'pypi',
+  });
   expect(r.status).toBe(201);
   entry = /^ok k\/(k[0-9a-z]{8})/.exec(await r.text())![1]!;
 });
@@ -51,7 +60,9 @@ describe('signed confirmations', () => {
     const noKey = await req(nokey, 'POST', `/k/${entry}/ok`, { sig: await conf(a) });
     expect(noKey.status).toBe(400);
     expect(await noKey.text()).toBe('err bad sig: no key published; PUT /v1/key first\n');
-    const forged = await req(b, 'POST', `/k/${entry}/ok`, { sig: Buffer.from(await ed.signAsync(new Uint8Array(canonical('conf1', `${DOMAIN} ${entry} ${b.id}`)), a.priv)).toString('base64url') });
+    const forged = await req(b, 'POST', `/k/${entry}/ok`, {
+      sig: Buffer.from(await ed.signAsync(new Uint8Array(canonical('conf1', `${DOMAIN} ${entry} ${b.id}`)), a.priv)).toString('base64url'),
+    });
     expect(forged.status).toBe(400);
     expect(await forged.text()).toMatch(/^err bad sig: does not verify as conf1/);
     expect((await req(b, 'POST', `/k/${entry}/ok`, { sig: await conf(b, 'kzzzzzzzz') })).status).toBe(400);
@@ -69,7 +80,9 @@ describe('signed confirmations', () => {
     expect(await (await fetch(`${s.url}/k/${entry}.md`)).text()).toContain('Signed confirmations: 3 identities from 2 networks.');
     // The page for people says it too, with a link to the signatures.
     const html = await (await fetch(`${s.url}/kb/${entry}`, { headers: { accept: 'text/html' } })).text();
-    expect(html).toContain(`Signed: <strong>3</strong> distinct identities from <strong>2</strong> networks confirmed it with their published keys (<a href="/k/${entry}/confirms">the signatures</a>).`);
+    expect(html).toContain(
+      `Signed: <strong>3</strong> distinct identities from <strong>2</strong> networks confirmed it with their published keys (<a href="/k/${entry}/confirms">the signatures</a>).`,
+    );
   });
 
   it('an unsigned confirmation can be signed later; /k/{id}/confirms lists signatures that verify', async () => {
@@ -80,7 +93,12 @@ describe('signed confirmations', () => {
     expect(r.status).toBe(200);
     expect(await r.text()).toMatch(/confirms=5 fails=0 score=5 signed\n$/);
 
-    const list = (await (await fetch(`${s.url}/k/${entry}/confirms.json`)).json()) as { domain: string; identities: number; nets: number; rows: Array<{ id: string; pub: string; sig: string }> };
+    const list = (await (await fetch(`${s.url}/k/${entry}/confirms.json`)).json()) as {
+      domain: string;
+      identities: number;
+      nets: number;
+      rows: Array<{ id: string; pub: string; sig: string }>;
+    };
     expect(list).toMatchObject({ domain: DOMAIN, identities: 4, nets: 3 });
     expect(list.rows).toHaveLength(4);
     for (const row of list.rows) {

@@ -33,8 +33,19 @@ function fromMultikey(mk: string): Buffer {
   return b.subarray(2);
 }
 
-interface Vm { id: string; type: string; controller: string; publicKeyMultibase?: string; publicKeyJwk?: { kty: string; crv: string; x: string } }
-interface DidDoc { id: string; verificationMethod: Vm[]; authentication: string[]; assertionMethod: string[] }
+interface Vm {
+  id: string;
+  type: string;
+  controller: string;
+  publicKeyMultibase?: string;
+  publicKeyJwk?: { kty: string; crv: string; x: string };
+}
+interface DidDoc {
+  id: string;
+  verificationMethod: Vm[];
+  authentication: string[];
+  assertionMethod: string[];
+}
 
 let s: TestServer;
 let proxy: https.Server;
@@ -47,7 +58,29 @@ let savedCa: unknown;
 
 beforeAll(async () => {
   // A self-signed certificate for localhost, trusted by this process through the global agent.
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   const cert = readFileSync(join(dir, 'cert.pem'));
   savedCa = https.globalAgent.options.ca;
   https.globalAgent.options.ca = cert;
@@ -120,10 +153,22 @@ describe('identity keys', () => {
     const pub = Buffer.from(await ed.getPublicKeyAsync(priv)).toString('hex');
     const sign = async (payload: string) => Buffer.from(await ed.signAsync(new Uint8Array(canonical('idkey1', payload)), priv)).toString('base64url');
     const put = (who: { token: string }, body: object) =>
-      fetch(`${s.url}/v1/key`, { method: 'PUT', headers: { authorization: `Bearer ${who.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${s.url}/v1/key`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${who.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
 
     // Anonymous, a signature for another identity, another type, a malformed key: all refused.
-    expect((await fetch(`${s.url}/v1/key`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pub, sig: await sign(`${host} ${alice.id} ${pub}`) }) })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${s.url}/v1/key`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ pub, sig: await sign(`${host} ${alice.id} ${pub}`) }),
+        })
+      ).status,
+    ).toBe(401);
     const stolen = await put(bob, { pub, sig: await sign(`${host} ${alice.id} ${pub}`) });
     expect(stolen.status).toBe(400);
     expect(await stolen.text()).toMatch(/^err bad sig: does not verify as idkey1/);

@@ -14,7 +14,9 @@ const dir = mkdtempSync(join(tmpdir(), 'cx-e2e-'));
 
 function run(exe: string, args: string[], input = ''): Promise<{ code: number; out: string; err: string }> {
   return new Promise((ok) => {
-    const child = execFile(exe, args, { env: { PATH: process.env.PATH } }, (e, out, err) => ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }));
+    const child = execFile(exe, args, { env: { PATH: process.env.PATH } }, (e, out, err) =>
+      ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }),
+    );
     child.stdin!.on('error', () => undefined); // a client may exit before reading it
     child.stdin!.end(input);
   });
@@ -36,7 +38,11 @@ afterAll(async () => {
 });
 
 // Each language checks the shared vectors and RFC 7748 section 5.2 with its own code.
-const RFC = { k: 'a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4', u: 'e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c', out: 'c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552' };
+const RFC = {
+  k: 'a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4',
+  u: 'e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c',
+  out: 'c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552',
+};
 
 describe('cx-e2e-v1 vectors in both languages', () => {
   it('e2e.mjs reproduces every vector and opens them', async () => {
@@ -101,9 +107,16 @@ describe('across languages and through the server', () => {
     const k = sealed[0]!;
     expect(k).toMatch(/^k=[A-Za-z0-9_-]{43}$/);
     const secret = 'e2edrop_' + 'z'.repeat(24);
-    const c = (await (await fetch(`${s.url}/v1/challenge?for=w`, { method: 'POST', headers: { accept: 'application/json' } })).json()) as { challenge: string; bits: number };
+    const c = (await (await fetch(`${s.url}/v1/challenge?for=w`, { method: 'POST', headers: { accept: 'application/json' } })).json()) as {
+      challenge: string;
+      bits: number;
+    };
     const { solve } = await import('../../src/core/identity/pow.js');
-    const put = await fetch(`${s.url}/d/${secret}`, { method: 'PUT', headers: { 'content-type': 'text/plain', 'x-pow': solve(c.challenge, c.bits), 'x-drop-write': 'w'.repeat(24) }, body: sealed[1] });
+    const put = await fetch(`${s.url}/d/${secret}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/plain', 'x-pow': solve(c.challenge, c.bits), 'x-drop-write': 'w'.repeat(24) },
+      body: sealed[1],
+    });
     expect(put.status, await put.clone().text()).toBeLessThan(300);
     const stored = await (await fetch(`${s.url}/d/${secret}`)).text();
     expect(stored).not.toContain('password');

@@ -24,9 +24,20 @@ async function keyFor(id: string) {
 
 describe('faces', () => {
   it('OpenAPI documents every trust route; MCP lists the public ones (operator ops are not tools; the key documents are one, key_get)', async () => {
-    expectDocumented(await openapi(s), trustOps.filter((o) => o.rest));
-    const tools = await expectTools(s, trustOps.filter((o) => !o.name.startsWith('admin.') && !o.via));
-    expect(trustOps.filter((o) => o.via).map((o) => o.name).sort()).toEqual(['key.agent_did', 'key.cert', 'key.did', 'key.server']);
+    expectDocumented(
+      await openapi(s),
+      trustOps.filter((o) => o.rest),
+    );
+    const tools = await expectTools(
+      s,
+      trustOps.filter((o) => !o.name.startsWith('admin.') && !o.via),
+    );
+    expect(
+      trustOps
+        .filter((o) => o.via)
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual(['key.agent_did', 'key.cert', 'key.did', 'key.server']);
     for (const o of trustOps.filter((o) => o.via)) expect(tools.has(o.name.replace('.', '_')), o.name).toBe(false);
   });
 

@@ -118,7 +118,9 @@ describe('the ring lock file', () => {
     const lock = join(dir, 'signing.key.lock');
     // Held by another process (fresh): a rotating child waits until it is released.
     writeFileSync(lock, 'other 0000');
-    const child = spawn(join(process.cwd(), 'node_modules', '.bin', 'tsx'), [join(process.cwd(), 'test/trust/fixtures/rotate-many.ts'), dir, '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(join(process.cwd(), 'node_modules', '.bin', 'tsx'), [join(process.cwd(), 'test/trust/fixtures/rotate-many.ts'), dir, '1'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const done = new Promise<number | null>((r) => child.on('exit', r));

@@ -47,7 +47,12 @@ beforeAll(async () => {
   const r = await fetch(`${s.url}/k`, {
     method: 'POST',
     headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ error: "ModuleNotFoundError: No module named 'zzqsignedmod'", fix: 'pip install zzqsignedmod inside the active virtualenv', eco: 'pypi', libs: 'zzqsignedmod@1.0.0' }),
+    body: JSON.stringify({
+      error: "ModuleNotFoundError: No module named 'zzqsignedmod'",
+      fix: 'pip install zzqsignedmod inside the active virtualenv',
+      eco: 'pypi',
+      libs: 'zzqsignedmod@1.0.0',
+    }),
   });
   expect(r.status).toBe(201);
   entryId = /^ok k\/(k[0-9a-z]{8})/.exec(await r.text())![1]!;
@@ -142,7 +147,11 @@ describe('rotation', () => {
     const a = await start({ CX_SEED: '0' }, { dir });
     const before = await cxKey(a.url);
     // Asynchronously: the server runs in this process, a blocked event loop would make it shed.
-    const { stdout: out } = await promisify(execFile)('npm', ['run', '-s', 'key:rotate'], { cwd: process.cwd(), env: { ...process.env, CX_DATA: dir }, encoding: 'utf8' });
+    const { stdout: out } = await promisify(execFile)('npm', ['run', '-s', 'key:rotate'], {
+      cwd: process.cwd(),
+      env: { ...process.env, CX_DATA: dir },
+      encoding: 'utf8',
+    });
     expect(out).toMatch(new RegExp(`ok key kid=${before.kid + 1} pub=[0-9a-f]{64} prev=${before.kid}`));
     expect(statSync(join(dir, 'signing.key')).mode & 0o777).toBe(0o600);
     // Within trust.ring_refresh (5 s) the running server serves the new key.
@@ -213,7 +222,11 @@ describe('root → online key chain', () => {
     dirs.push(dir);
     const a = await start({ CX_SEED: '0' }, { dir });
     const k = await cxKey(a.url);
-    const r = await fetch(`${a.url}/admin/online-key`, { method: 'POST', headers: { authorization: `Bearer ${a.config.operatorTokens.admin}`, 'content-type': 'text/plain' }, body: certFor(`seq=1 exp=2027-01-01 online=${k.kid}:${k.pub}`) });
+    const r = await fetch(`${a.url}/admin/online-key`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.config.operatorTokens.admin}`, 'content-type': 'text/plain' },
+      body: certFor(`seq=1 exp=2027-01-01 online=${k.kid}:${k.pub}`),
+    });
     expect(r.status).toBe(409);
     expect(await r.text()).toMatch(/^err dup no root key configured/);
     await a.stop();

@@ -51,7 +51,10 @@ async function expectSigned(path: string, got: Got): Promise<void> {
 
 describe('X-Cx-Sig-Server', () => {
   it('KB entries: /k/{id} and its twins', async () => {
-    const r = await req(s, 'POST', '/k', { as: author, json: { error: "ModuleNotFoundError: No module named 'zzqsigheaders'", fix: 'pip install zzqsigheaders inside the active virtualenv', eco: 'pypi' } });
+    const r = await req(s, 'POST', '/k', {
+      as: author,
+      json: { error: "ModuleNotFoundError: No module named 'zzqsigheaders'", fix: 'pip install zzqsigheaders inside the active virtualenv', eco: 'pypi' },
+    });
     expect(r.status).toBe(201);
     const id = /^ok k\/(k[0-9a-z]{8})/.exec(await r.text())![1]!;
     for (const p of [`/k/${id}`, `/k/${id}.json`, `/k/${id}.md`, `/k/${id}.txt`, `/k/${id}?f=json`]) await expectSigned(p, await get(p));
@@ -104,13 +107,27 @@ describe('X-Cx-Sig-Server', () => {
   it('announcements: /status and its twins, reads of g:sys (text and JSON), /f/sys.json and .atom; other topics unsigned', async () => {
     const a = await req(s, 'POST', '/admin/announce', {
       headers: { authorization: `Bearer ${s.config.operatorTokens.admin}` },
-      json: { kind: 'notice', starts: new Date(Date.now() - 60_000).toISOString(), ends: new Date(Date.now() + 86_400_000).toISOString(), text: 'signed headers test notice' },
+      json: {
+        kind: 'notice',
+        starts: new Date(Date.now() - 60_000).toISOString(),
+        ends: new Date(Date.now() + 86_400_000).toISOString(),
+        text: 'signed headers test notice',
+      },
     });
     expect(a.status).toBe(200);
     const ann = (await a.text()).split('\n')[1]!;
     const l = /^ann1 kid=(\d+) sig=([A-Za-z0-9_-]{86}) (.*)$/.exec(ann)!;
     expect(await bothVerify(pub, 'ann1', l[3]!, Buffer.from(l[2]!, 'base64url'))).toEqual([true, true]);
-    for (const p of ['/status', '/status.json', '/status.txt', '/v1/topics/g:sys', '/v1/topics/g:sys?f=json', '/v1/topics/g%3Asys?n=5', '/f/sys.json', '/f/sys.atom']) {
+    for (const p of [
+      '/status',
+      '/status.json',
+      '/status.txt',
+      '/v1/topics/g:sys',
+      '/v1/topics/g:sys?f=json',
+      '/v1/topics/g%3Asys?n=5',
+      '/f/sys.json',
+      '/f/sys.atom',
+    ]) {
       const got = await get(p);
       await expectSigned(p, got);
       expect(got.body.toString(), p).toContain('signed headers test notice');
@@ -123,11 +140,14 @@ describe('X-Cx-Sig-Server', () => {
   });
 
   it('client downloads and /cx-manifest.json', async () => {
-    for (const p of ['/cx.mjs', '/cx.py', '/cx.sh', '/join.py', '/e2e.mjs', '/e2e.py', '/e2e-vectors.json', '/cx-manifest.json']) await expectSigned(p, await get(p));
+    for (const p of ['/cx.mjs', '/cx.py', '/cx.sh', '/join.py', '/e2e.mjs', '/e2e.py', '/e2e-vectors.json', '/cx-manifest.json'])
+      await expectSigned(p, await get(p));
   });
 
   it('OpenAPI declares the header on the signed operations', async () => {
-    const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+    const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+    };
     const has = (path: string) => Boolean(doc.paths[path]?.get?.responses['200']?.headers?.['X-Cx-Sig-Server']);
     for (const p of ['/k/{id}', '/att/{job}', '/status', '/v1/topics/{topic}', '/export/index']) expect(has(p), p).toBe(true);
     expect(has('/v1/me')).toBe(false);

@@ -4,7 +4,17 @@
 import * as ed from '@noble/ed25519';
 import { describe, expect, it } from 'vitest';
 import { acceptCert, readCert } from '../../src/core/trust/cert.js';
-import { b64u, parseStatementLine, privateKeyOf, rawPublic, signedBytes, signStatement, statementLine, STATEMENT_TYPES, verifyStatement } from '../../src/core/trust/sign.js';
+import {
+  b64u,
+  parseStatementLine,
+  privateKeyOf,
+  rawPublic,
+  signedBytes,
+  signStatement,
+  statementLine,
+  STATEMENT_TYPES,
+  verifyStatement,
+} from '../../src/core/trust/sign.js';
 import { VECTORS } from '../../src/core/trust/vectors.js';
 import { bothVerify, canonical } from './verify-helpers.js';
 

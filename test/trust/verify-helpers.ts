@@ -8,7 +8,10 @@ import * as ed from '@noble/ed25519';
 
 /** "cx-sig-v1" 0x00 type 0x00 payload, written out independently of src/core/trust/sign.ts. */
 export function canonical(type: string, payload: string | Uint8Array): Buffer {
-  return Buffer.concat([Buffer.from('cx-sig-v1\u0000' + type + '\u0000', 'latin1'), typeof payload === 'string' ? Buffer.from(payload, 'utf8') : Buffer.from(payload)]);
+  return Buffer.concat([
+    Buffer.from('cx-sig-v1\u0000' + type + '\u0000', 'latin1'),
+    typeof payload === 'string' ? Buffer.from(payload, 'utf8') : Buffer.from(payload),
+  ]);
 }
 
 export function opensslVerify(pubHex: string, msg: Buffer, sig: Buffer): boolean {
@@ -20,7 +23,11 @@ export function opensslVerify(pubHex: string, msg: Buffer, sig: Buffer): boolean
     writeFileSync(join(dir, 'msg'), msg);
     writeFileSync(join(dir, 'sig'), sig);
     try {
-      const out = execFileSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', join(dir, 'pub.pem'), '-rawin', '-in', join(dir, 'msg'), '-sigfile', join(dir, 'sig')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const out = execFileSync(
+        'openssl',
+        ['pkeyutl', '-verify', '-pubin', '-inkey', join(dir, 'pub.pem'), '-rawin', '-in', join(dir, 'msg'), '-sigfile', join(dir, 'sig')],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       return /Signature Verified Successfully/.test(out.toString());
     } catch {
       return false;

@@ -39,18 +39,31 @@ interface Lease {
 }
 const json = async <T>(r: Promise<Response>): Promise<T> => (await r).json() as Promise<T>;
 const lease = (d: Donor, job: string) => req(s, 'POST', '/v1/donor/lease', { as: d, json: { job }, headers: { accept: 'application/json' } });
-const dsig = async (d: Donor, l: Lease, output: string) => Buffer.from(await ed.signAsync(new Uint8Array(canonical('dsig1', `${DOMAIN} job=${l.job} lease=${l.lease} in=${l.in_hash} out=${sha(output)} donor=${d.id}`)), d.priv)).toString('base64url');
-const submit = async (d: Donor, l: Lease, output: string, sig?: string) => call(s, 'POST', `/v1/donor/lease/${l.lease}`, { as: d, json: { output, dsig: sig ?? (await dsig(d, l, output)) } });
+const dsig = async (d: Donor, l: Lease, output: string) =>
+  Buffer.from(
+    await ed.signAsync(new Uint8Array(canonical('dsig1', `${DOMAIN} job=${l.job} lease=${l.lease} in=${l.in_hash} out=${sha(output)} donor=${d.id}`)), d.priv),
+  ).toString('base64url');
+const submit = async (d: Donor, l: Lease, output: string, sig?: string) =>
+  call(s, 'POST', `/v1/donor/lease/${l.lease}`, { as: d, json: { output, dsig: sig ?? (await dsig(d, l, output)) } });
 
 /** An honest donor runs the module it leased with the runner, like the server does. */
 async function honestOutput(d: Donor, l: Lease): Promise<string> {
   const wasm = Buffer.from(await (await req(s, 'GET', `/v1/b/${l.wasm}`, { as: d })).arrayBuffer());
   expect(sha(wasm)).toBe(l.wasm);
-  const r = await runner.run({ hash: l.wasm, wasm: async () => wasm, entry: l.entry, input: Buffer.from(l.input), limits: { timeMs: l.limits.time_ms, memPages: l.limits.mem_pages, outBytes: l.limits.out_bytes } });
+  const r = await runner.run({
+    hash: l.wasm,
+    wasm: async () => wasm,
+    entry: l.entry,
+    input: Buffer.from(l.input),
+    limits: { timeMs: l.limits.time_ms, memPages: l.limits.mem_pages, outBytes: l.limits.out_bytes },
+  });
   if (!r.ok) throw new Error(r.detail);
   return Buffer.from(r.output).toString('utf8');
 }
-const job = async (id: string) => json<{ state: string; submitted: number; out_hash: string | null; output: string | null }>(req(s, 'GET', `/v1/job/${id}`, { as: asker, headers: { accept: 'application/json' } }));
+const job = async (id: string) =>
+  json<{ state: string; submitted: number; out_hash: string | null; output: string | null }>(
+    req(s, 'GET', `/v1/job/${id}`, { as: asker, headers: { accept: 'application/json' } }),
+  );
 async function until(fn: () => Promise<boolean>, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -65,7 +78,10 @@ const newJob = async (k: number, n: number, input: string) => {
   return /^job (j[0-9a-z]{10}) text-stats@1 open/.exec(r.text)![1]!;
 };
 const balance = async (w: Who) => (await json<{ balance: number }>(req(s, 'GET', '/v1/credits', { as: w, headers: { accept: 'application/json' } }))).balance;
-const audit = async () => json<{ problems: string[] }>(req(s, 'GET', '/admin/audit', { headers: { authorization: `Bearer ${s.config.operatorTokens.poll}`, accept: 'application/json' } }));
+const audit = async () =>
+  json<{ problems: string[] }>(
+    req(s, 'GET', '/admin/audit', { headers: { authorization: `Bearer ${s.config.operatorTokens.poll}`, accept: 'application/json' } }),
+  );
 
 let liar: Donor;
 let honest: Donor;
@@ -77,7 +93,9 @@ beforeAll(async () => {
   makeL2(s, asker);
   liar = await donor('liar');
   honest = await donor('honest');
-  await until(async () => (await json<{ served: number | null }>(req(s, 'GET', '/v1/svc/text-stats', { headers: { accept: 'application/json' } }))).served === 1);
+  await until(
+    async () => (await json<{ served: number | null }>(req(s, 'GET', '/v1/svc/text-stats', { headers: { accept: 'application/json' } }))).served === 1,
+  );
 }, 60_000);
 afterAll(async () => {
   await runner.close();
@@ -116,7 +134,15 @@ describe('replicated jobs', () => {
     expect(j.output).toBe(out);
     expect(j.out_hash).toBe(sha(out));
 
-    const att = await json<{ repro: string; line: string; payload: string; kid: number; sig: string; donors: Array<{ donor: string; pub: string; dsig: string; lease: string }>; reported: Array<{ donor: string }> }>(req(s, 'GET', `/att/${id}.json`));
+    const att = await json<{
+      repro: string;
+      line: string;
+      payload: string;
+      kid: number;
+      sig: string;
+      donors: Array<{ donor: string; pub: string; dsig: string; lease: string }>;
+      reported: Array<{ donor: string }>;
+    }>(req(s, 'GET', `/att/${id}.json`));
     expect(att.repro).toBe('2/3');
     expect(att.donors.map((d) => d.donor).sort()).toEqual(['asystem', honest.id].sort());
     expect(att.reported.map((r) => r.donor)).toEqual([liar.id]);
@@ -127,7 +153,13 @@ describe('replicated jobs', () => {
     expect(opensslVerify(key.pub, canonical('att1', att.payload.replace('repro=2/3', 'repro=3/3')), Buffer.from(att.sig, 'base64url'))).toBe(false);
     // Each donor tuple's dsig verifies under its pub.
     const honestT = att.donors.find((d) => d.donor === honest.id)!;
-    expect(opensslVerify(honestT.pub, canonical('dsig1', `${DOMAIN} job=${id} lease=${honestT.lease} in=${good.in_hash} out=${sha(out)} donor=${honest.id}`), Buffer.from(honestT.dsig, 'base64url'))).toBe(true);
+    expect(
+      opensslVerify(
+        honestT.pub,
+        canonical('dsig1', `${DOMAIN} job=${id} lease=${honestT.lease} in=${good.in_hash} out=${sha(out)} donor=${honest.id}`),
+        Buffer.from(honestT.dsig, 'base64url'),
+      ),
+    ).toBe(true);
 
     // The twins and the page.
     expect((await call(s, 'GET', `/att/${id}.txt`)).text).toMatch(/^att1 kid=\d+ sig=[A-Za-z0-9_-]{86} job=/);
@@ -174,6 +206,9 @@ describe('replicated jobs', () => {
     const nokey = await agent(s, 'nokey');
     expect((await call(s, 'POST', '/v1/donor/lease', { as: nokey, json: {} })).text).toMatch(/^err auth donating needs a published key/);
     expect((await call(s, 'POST', '/admin/trusted', { json: { id: nokey.id, on: true } })).status).toBe(401);
-    expect((await call(s, 'POST', '/admin/trusted', { json: { id: nokey.id, on: true }, headers: { authorization: `Bearer ${s.config.operatorTokens.admin}` } })).text).toBe(`ok donor ${nokey.id} trusted=1\n`);
+    expect(
+      (await call(s, 'POST', '/admin/trusted', { json: { id: nokey.id, on: true }, headers: { authorization: `Bearer ${s.config.operatorTokens.admin}` } }))
+        .text,
+    ).toBe(`ok donor ${nokey.id} trusted=1\n`);
   });
 });

@@ -24,12 +24,24 @@ afterAll(() => s?.stop());
 
 it('drops the line, pauses the subscription with the reason, and runs no further line', async () => {
   const t = 'r:Room_fncrash0123456789.in';
-  const r = await call(s, 'POST', '/v1/subs', { as: bob, json: { topic: t, sink: 'fn:text-stats@1', to: 'kv:stats/last' }, headers: { accept: 'application/json' } });
+  const r = await call(s, 'POST', '/v1/subs', {
+    as: bob,
+    json: { topic: t, sink: 'fn:text-stats@1', to: 'kv:stats/last' },
+    headers: { accept: 'application/json' },
+  });
   expect(r.status).toBe(201);
   const { id } = JSON.parse(r.text) as { id: string };
   for (const text of ['one', 'two', 'three']) expect((await call(s, 'POST', `/v1/pub/${t}`, { as: bob, text })).status).toBe(201);
-  const sub = async () => (JSON.parse((await call(s, 'GET', '/v1/subs?f=json', { as: bob })).text).subs as Array<Record<string, unknown>>).find((x) => x.id === id)!;
-  await vi.waitFor(async () => expect(await sub()).toMatchObject({ dropped: 1, paused: expect.stringMatching(/^fn:text-stats@1 killed its runner on line 1 \(crash runner process died \(signal SIGABRT\)/) }), { timeout: 15_000, interval: 100 });
+  const sub = async () =>
+    (JSON.parse((await call(s, 'GET', '/v1/subs?f=json', { as: bob })).text).subs as Array<Record<string, unknown>>).find((x) => x.id === id)!;
+  await vi.waitFor(
+    async () =>
+      expect(await sub()).toMatchObject({
+        dropped: 1,
+        paused: expect.stringMatching(/^fn:text-stats@1 killed its runner on line 1 \(crash runner process died \(signal SIGABRT\)/),
+      }),
+    { timeout: 15_000, interval: 100 },
+  );
   await new Promise((res) => setTimeout(res, 500));
   expect(runs).toBe(1);
   expect(await sub()).toMatchObject({ cursor: 1, delivered: 0, dropped: 1 });

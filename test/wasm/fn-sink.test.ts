@@ -21,7 +21,8 @@ beforeAll(async () => {
 afterAll(() => s?.stop());
 
 const subscribe = (who: Who, body: Record<string, unknown>) => call(s, 'POST', '/v1/subs', { as: who, json: body, headers: { accept: 'application/json' } });
-const subOf = async (who: Who, id: string) => (JSON.parse((await call(s, 'GET', '/v1/subs?f=json', { as: who })).text).subs as Array<Record<string, unknown>>).find((x) => x.id === id)!;
+const subOf = async (who: Who, id: string) =>
+  (JSON.parse((await call(s, 'GET', '/v1/subs?f=json', { as: who })).text).subs as Array<Record<string, unknown>>).find((x) => x.id === id)!;
 const balance = async (w: Who) => JSON.parse((await call(s, 'GET', '/v1/credits?f=json', { as: w })).text).balance as number;
 
 describe('fn: sinks on the compute runner', () => {
@@ -32,11 +33,19 @@ describe('fn: sinks on the compute runner', () => {
     expect(r.status).toBe(201);
     const { id } = JSON.parse(r.text) as { id: string };
     expect((await call(s, 'POST', `/v1/pub/${t}`, { as: bob, text: 'hello brave new world' })).status).toBe(201);
-    await vi.waitFor(async () => {
-      const kv = await call(s, 'GET', '/v1/kv/stats/last?f=json', { as: bob });
-      expect(kv.status).toBe(200);
-      expect(JSON.parse(kv.text)).toMatchObject({ value: 'stats lines=1 words=4 chars=21 bytes=21 longest=21 blank=0', by: 'fn:text-stats@1', hop: 1, seq: 1 });
-    }, { timeout: 15_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const kv = await call(s, 'GET', '/v1/kv/stats/last?f=json', { as: bob });
+        expect(kv.status).toBe(200);
+        expect(JSON.parse(kv.text)).toMatchObject({
+          value: 'stats lines=1 words=4 chars=21 bytes=21 longest=21 blank=0',
+          by: 'fn:text-stats@1',
+          hop: 1,
+          seq: 1,
+        });
+      },
+      { timeout: 15_000, interval: 100 },
+    );
     expect(await subOf(bob, id)).toMatchObject({ delivered: 1, dropped: 0 });
     expect(await balance(bob)).toBe(before - limit('swarm.fn_credits'));
   });
@@ -45,10 +54,13 @@ describe('fn: sinks on the compute runner', () => {
     const [from, to] = [`r:${room}.in`, `r:${room}.out`];
     expect((await subscribe(bob, { topic: from, sink: 'fn:text-stats@1', to: `topic:${to}` })).status).toBe(201);
     await call(s, 'POST', `/v1/pub/${from}`, { as: bob, text: 'one two' });
-    await vi.waitFor(async () => {
-      const lines = JSON.parse((await call(s, 'GET', `/v1/topics/${to}?f=json`, { as: bob })).text).lines as Array<{ text: string; by: string; hop: number }>;
-      expect(lines).toEqual([expect.objectContaining({ text: 'stats lines=1 words=2 chars=7 bytes=7 longest=7 blank=0', by: 'fn:text-stats@1', hop: 1 })]);
-    }, { timeout: 15_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const lines = JSON.parse((await call(s, 'GET', `/v1/topics/${to}?f=json`, { as: bob })).text).lines as Array<{ text: string; by: string; hop: number }>;
+        expect(lines).toEqual([expect.objectContaining({ text: 'stats lines=1 words=2 chars=7 bytes=7 longest=7 blank=0', by: 'fn:text-stats@1', hop: 1 })]);
+      },
+      { timeout: 15_000, interval: 100 },
+    );
   });
 
   it('unknown services, unknown versions and non-integer versions are refused with one line', async () => {

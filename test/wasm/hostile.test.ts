@@ -50,12 +50,27 @@ async function watched<T>(fn: () => Promise<T>): Promise<{ out: T; statuses: num
   }
 }
 
-const svc = async (name: string) => JSON.parse((await call(s, 'GET', `/v1/svc/${name}?f=json`)).text) as { served: number | null; versions: Array<{ ver: number; state: string; log: string | null }> };
+const svc = async (name: string) =>
+  JSON.parse((await call(s, 'GET', `/v1/svc/${name}?f=json`)).text) as {
+    served: number | null;
+    versions: Array<{ ver: number; state: string; log: string | null }>;
+  };
 
 beforeAll(async () => {
   const [port, cport] = [await freePort(), await freePort()];
   child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, PORT: String(port), CATALOG_PORT: String(cport), HOST: '127.0.0.1', CX_DATA: dir, CX_POW_BITS: '4', CX_LOG_LEVEL: 'error', CX_TRUST_PROXY: '1', CX_BASE_URL: 'http://commons.test', CX_ADMIN_TOKEN: ADMIN },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      CATALOG_PORT: String(cport),
+      HOST: '127.0.0.1',
+      CX_DATA: dir,
+      CX_POW_BITS: '4',
+      CX_LOG_LEVEL: 'error',
+      CX_TRUST_PROXY: '1',
+      CX_BASE_URL: 'http://commons.test',
+      CX_ADMIN_TOKEN: ADMIN,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   child.once('exit', () => (exited = true));
@@ -81,7 +96,11 @@ const ATTACKS: Array<[string, string]> = [
   ['R deep recursion', 'trap'],
   ['U trap', 'trap'],
 ];
-const manifest = { desc: 'echo, or an attack picked by the first byte', kats: [{ in: 'hello', out: 'hello' }], limits: { time_ms: 800, mem_pages: 64, out_bytes: 65_536 } };
+const manifest = {
+  desc: 'echo, or an attack picked by the first byte',
+  kats: [{ in: 'hello', out: 'hello' }],
+  limits: { time_ms: 800, mem_pages: 64, out_bytes: 65_536 },
+};
 
 describe('hostile modules against a server process', () => {
   let rss0 = 0;
@@ -110,11 +129,15 @@ describe('hostile modules against a server process', () => {
     expect((await call(s, 'PUT', '/v1/b', { as: publisher, body: tableBomb(10) })).status).toBe(201);
   });
 
-  it('the hostile module passes its KAT as the operator\'s and as an L2 identity\'s service', async () => {
+  it("the hostile module passes its KAT as the operator's and as an L2 identity's service", async () => {
     expect((await call(s, 'PUT', '/admin/blob', { body: mod, headers: admin })).status).toBe(200);
-    expect((await call(s, 'POST', '/admin/svc', { json: { name: 'hostile', ver: 1, wasm: h, manifest, stable: true }, headers: admin })).text).toMatch(/^ok hostile@1 pending/);
+    expect((await call(s, 'POST', '/admin/svc', { json: { name: 'hostile', ver: 1, wasm: h, manifest, stable: true }, headers: admin })).text).toMatch(
+      /^ok hostile@1 pending/,
+    );
     expect((await call(s, 'PUT', '/v1/b', { as: publisher, body: mod })).status).toBeLessThan(300);
-    expect((await call(s, 'POST', '/v1/svc', { as: publisher, json: { name: 'my-hostile', ver: 1, wasm: h, manifest } })).text).toMatch(/^ok my-hostile@1 pending/);
+    expect((await call(s, 'POST', '/v1/svc', { as: publisher, json: { name: 'my-hostile', ver: 1, wasm: h, manifest } })).text).toMatch(
+      /^ok my-hostile@1 pending/,
+    );
     await vi.waitFor(async () => expect((await svc('hostile')).served).toBe(1), { timeout: 30_000, interval: 100 });
     await vi.waitFor(async () => expect((await svc('my-hostile')).versions[0]!.state).toBe('ok'), { timeout: 30_000, interval: 100 });
     expect((await call(s, 'POST', '/v1/svc/my-hostile/1/ok', { as: reviewer, json: { sig: await okSig(reviewer, 'my-hostile', 1, h) } })).status).toBe(201);
@@ -149,24 +172,39 @@ describe('hostile modules against a server process', () => {
     const job = await call(s, 'POST', '/v1/svc/hostile/job', { as: caller, json: { input: 'M', k: 1, n: 1 }, headers: { accept: 'application/json' } });
     expect(job.status).toBe(201);
     const { id } = JSON.parse(job.text) as { id: string };
-    await vi.waitFor(async () => expect(JSON.parse((await call(s, 'GET', `/v1/job/${id}?f=json`, { as: caller })).text).state).not.toBe('open'), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(async () => expect(JSON.parse((await call(s, 'GET', `/v1/job/${id}?f=json`, { as: caller })).text).state).not.toBe('open'), {
+      timeout: 30_000,
+      interval: 100,
+    });
     const j = JSON.parse((await call(s, 'GET', `/v1/job/${id}?f=json`, { as: caller })).text) as { state: string; output: string | null };
     expect(j.state).toBe('failed');
     expect((await call(s, 'GET', `/att/${id}`)).status).toBe(404);
-    const okJob = JSON.parse((await call(s, 'POST', '/v1/svc/hostile/job', { as: caller, json: { input: 'fine', k: 1, n: 1 }, headers: { accept: 'application/json' } })).text) as { id: string };
-    await vi.waitFor(async () => expect(JSON.parse((await call(s, 'GET', `/v1/job/${okJob.id}?f=json`, { as: caller })).text).state).toBe('done'), { timeout: 30_000, interval: 100 });
+    const okJob = JSON.parse(
+      (await call(s, 'POST', '/v1/svc/hostile/job', { as: caller, json: { input: 'fine', k: 1, n: 1 }, headers: { accept: 'application/json' } })).text,
+    ) as { id: string };
+    await vi.waitFor(async () => expect(JSON.parse((await call(s, 'GET', `/v1/job/${okJob.id}?f=json`, { as: caller })).text).state).toBe('done'), {
+      timeout: 30_000,
+      interval: 100,
+    });
     expect((await call(s, 'GET', `/att/${okJob.id}`)).status).toBe(200);
   }, 60_000);
 
   it('behind an fn: sink: every attack line is dropped with its failure, the sink goes on, the server stays up', async () => {
     const topic = 'r:Room_hostile0123456789.in';
-    const sub = await call(s, 'POST', '/v1/subs', { as: caller, json: { topic, sink: 'fn:hostile@1', to: 'kv:out/last' }, headers: { accept: 'application/json' } });
+    const sub = await call(s, 'POST', '/v1/subs', {
+      as: caller,
+      json: { topic, sink: 'fn:hostile@1', to: 'kv:out/last' },
+      headers: { accept: 'application/json' },
+    });
     expect(sub.status).toBe(201);
     const { id } = JSON.parse(sub.text) as { id: string };
     const { statuses } = await watched(async () => {
       for (const [input] of ATTACKS) expect((await call(s, 'POST', `/v1/pub/${topic}`, { as: caller, text: input })).status).toBe(201);
       await call(s, 'POST', `/v1/pub/${topic}`, { as: caller, text: 'after the storm' });
-      await vi.waitFor(async () => expect(JSON.parse((await call(s, 'GET', '/v1/kv/out/last?f=json', { as: caller })).text)).toMatchObject({ value: 'after the storm' }), { timeout: 60_000, interval: 200 });
+      await vi.waitFor(
+        async () => expect(JSON.parse((await call(s, 'GET', '/v1/kv/out/last?f=json', { as: caller })).text)).toMatchObject({ value: 'after the storm' }),
+        { timeout: 60_000, interval: 200 },
+      );
     });
     expect(statuses.every((x) => x === 200)).toBe(true);
     const subs = JSON.parse((await call(s, 'GET', '/v1/subs?f=json', { as: caller })).text).subs as Array<{ id: string; delivered: number; dropped: number }>;

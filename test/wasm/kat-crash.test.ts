@@ -30,10 +30,15 @@ it('fails after compute.runner_tries deliveries, with the crash in its log, and 
   expect((await call(s, 'PUT', '/admin/blob', { body: wasm, headers: admin })).status).toBe(200);
   const manifest = { desc: 'echo', kats: [{ in: 'x', out: 'x' }] };
   const hash = createHash('sha256').update(wasm).digest('hex');
-  expect((await call(s, 'POST', '/admin/svc', { json: { name: 'crashy', ver: 1, wasm: hash, manifest, stable: true }, headers: admin })).text).toMatch(/^ok crashy@1 pending/);
+  expect((await call(s, 'POST', '/admin/svc', { json: { name: 'crashy', ver: 1, wasm: hash, manifest, stable: true }, headers: admin })).text).toMatch(
+    /^ok crashy@1 pending/,
+  );
   const tries = limit('compute.runner_tries');
   // Backoff between tries: 2 s, then 4 s.
-  await vi.waitFor(async () => expect(JSON.parse((await call(s, 'GET', '/v1/svc/crashy?f=json')).text).versions[0].state).toBe('failed'), { timeout: 20_000, interval: 200 });
+  await vi.waitFor(async () => expect(JSON.parse((await call(s, 'GET', '/v1/svc/crashy?f=json')).text).versions[0].state).toBe('failed'), {
+    timeout: 20_000,
+    interval: 200,
+  });
   const v = JSON.parse((await call(s, 'GET', '/v1/svc/crashy?f=json')).text).versions[0] as { log: string };
   expect(v.log).toBe('kat 1: err compute crash runner process died (signal SIGABRT)');
   expect(runs.length).toBe(tries);

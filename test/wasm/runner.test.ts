@@ -47,8 +47,16 @@ describe('wasm runner', () => {
   });
 
   it('the same module under two memory caps is compiled once per cap', async () => {
-    expect(await call('bomb', 'x', 'run', { ...lim, memPages: 32 })).toMatchObject({ ok: false, code: 'memory', detail: expect.stringContaining('cap of 32 pages') });
-    expect(await call('bomb', 'x', 'run', { ...lim, memPages: 96 })).toMatchObject({ ok: false, code: 'memory', detail: expect.stringContaining('cap of 96 pages') });
+    expect(await call('bomb', 'x', 'run', { ...lim, memPages: 32 })).toMatchObject({
+      ok: false,
+      code: 'memory',
+      detail: expect.stringContaining('cap of 32 pages'),
+    });
+    expect(await call('bomb', 'x', 'run', { ...lim, memPages: 96 })).toMatchObject({
+      ok: false,
+      code: 'memory',
+      detail: expect.stringContaining('cap of 96 pages'),
+    });
     const again = await call('bomb', 'x', 'run', { ...lim, memPages: 32 });
     expect(again).toMatchObject({ ok: false, code: 'memory' });
     expect((again as { detail: string }).detail).toMatch(/cap of 32 pages reached \((1[6-9]|2\d|3[0-2]) in use\)/);
@@ -61,7 +69,17 @@ describe('wasm runner', () => {
   });
 
   it('refuses modules that import anything but the Extism host functions, and non-modules', async () => {
-    const wasi = Buffer.from('0061736d01000000' + '010401600000' + '021e01' + '16' + Buffer.from('wasi_snapshot_preview1').toString('hex') + '04' + Buffer.from('exit').toString('hex') + '0000', 'hex');
+    const wasi = Buffer.from(
+      '0061736d01000000' +
+        '010401600000' +
+        '021e01' +
+        '16' +
+        Buffer.from('wasi_snapshot_preview1').toString('hex') +
+        '04' +
+        Buffer.from('exit').toString('hex') +
+        '0000',
+      'hex',
+    );
     expect(() => checkModule(inspectModule(wasi), 'run', 64)).toThrow(BadModule);
     expect(() => inspectModule(Buffer.from('not wasm at all'))).toThrow(BadModule);
     const r = await runner.run({ hash: 'f'.repeat(64), wasm: async () => wasi, entry: 'run', input: Buffer.alloc(0), limits: lim });
@@ -72,7 +90,8 @@ describe('wasm runner', () => {
 describe('runner processes', () => {
   const hostileBytes = hostile();
   const hostileHash = createHash('sha256').update(hostileBytes).digest('hex');
-  const run = (r: ReturnType<typeof defaultRunner>, input: string, limits = lim) => r.run({ hash: hostileHash, wasm: async () => hostileBytes, entry: 'run', input: Buffer.from(input), limits });
+  const run = (r: ReturnType<typeof defaultRunner>, input: string, limits = lim) =>
+    r.run({ hash: hostileHash, wasm: async () => hostileBytes, entry: 'run', input: Buffer.from(input), limits });
 
   it('tables: declared sizes over the caps are refused, a missing or larger maximum is clamped', () => {
     const bomb = tableBomb();
@@ -120,7 +139,11 @@ describe('runner processes', () => {
     try {
       const r = await run(tiny, 'hello');
       // memory when V8 got to say so on stderr before it died, crash otherwise.
-      expect(r).toMatchObject({ ok: false, code: expect.stringMatching(/^(memory|crash)$/), detail: expect.stringMatching(/^runner process (out of memory|died) \((signal SIG[A-Z]+|exit \d+)\)$/) });
+      expect(r).toMatchObject({
+        ok: false,
+        code: expect.stringMatching(/^(memory|crash)$/),
+        detail: expect.stringMatching(/^runner process (out of memory|died) \((signal SIG[A-Z]+|exit \d+)\)$/),
+      });
       expect(tiny.stats().replaced).toBeGreaterThanOrEqual(1);
     } finally {
       await tiny.close();

@@ -29,10 +29,19 @@ async function until(fn: () => Promise<boolean>, ms = 30_000): Promise<void> {
   }
   throw new Error('condition not met in time');
 }
-const svc = async (name: string) => (await req(s, 'GET', `/v1/svc/${name}`, { headers: { accept: 'application/json' } })).json() as Promise<{ served: number | null; stable: number | null; versions: Array<{ ver: number; state: string; log: string | null; oks: number }> }>;
+const svc = async (name: string) =>
+  (await req(s, 'GET', `/v1/svc/${name}`, { headers: { accept: 'application/json' } })).json() as Promise<{
+    served: number | null;
+    stable: number | null;
+    versions: Array<{ ver: number; state: string; log: string | null; oks: number }>;
+  }>;
 const settled = (name: string, ver: number) => until(async () => (await svc(name)).versions.find((v) => v.ver === ver)?.state !== 'pending');
-const balance = async (w: Who) => ((await (await req(s, 'GET', '/v1/credits', { as: w, headers: { accept: 'application/json' } })).json()) as { balance: number }).balance;
-const audit = async () => (await (await req(s, 'GET', '/admin/audit', { headers: { authorization: `Bearer ${s.config.operatorTokens.poll}`, accept: 'application/json' } })).json()) as { ok: boolean; problems: string[] };
+const balance = async (w: Who) =>
+  ((await (await req(s, 'GET', '/v1/credits', { as: w, headers: { accept: 'application/json' } })).json()) as { balance: number }).balance;
+const audit = async () =>
+  (await (
+    await req(s, 'GET', '/admin/audit', { headers: { authorization: `Bearer ${s.config.operatorTokens.poll}`, accept: 'application/json' } })
+  ).json()) as { ok: boolean; problems: string[] };
 
 async function putBlob(bytes: Buffer, q = ''): Promise<{ status: number; text: string }> {
   return call(s, 'PUT', `/admin/blob${q}`, { body: bytes, headers: admin });
@@ -63,7 +72,9 @@ describe('sample services on a fresh install', () => {
     const before = await balance(alice);
     const r = await call(s, 'POST', '/v1/svc/json-check/call', { as: alice, text: '{"a":[1,2]}' });
     expect(r.status).toBe(200);
-    expect(r.text).toMatch(/^run r[0-9a-z]{10} json-check@1 ok ms=\d+ charged=1 donor=asystem out=[0-9a-f]{64}\noutput \(untrusted data\):\nok json type=object depth=2 bytes=11\n/);
+    expect(r.text).toMatch(
+      /^run r[0-9a-z]{10} json-check@1 ok ms=\d+ charged=1 donor=asystem out=[0-9a-f]{64}\noutput \(untrusted data\):\nok json type=object depth=2 bytes=11\n/,
+    );
     const id = /^run (r[0-9a-z]{10})/.exec(r.text)![1]!;
     expect(await balance(alice)).toBe(before - 1);
     const rec = await (await req(s, 'GET', `/v1/run/${id}`, { as: alice, headers: { accept: 'application/json' } })).json();
@@ -80,7 +91,9 @@ describe('sample services on a fresh install', () => {
     await until(async () => (await svc('text-stats')).served === 1);
     const poor = await agent(s, 'poor');
     // Every credit goes into a bounty's escrow.
-    expect((await call(s, 'POST', '/v1/tasks', { as: poor, json: { title: 'hold my credits', body: 'escrow', bounty: await balance(poor) } })).status).toBe(201);
+    expect((await call(s, 'POST', '/v1/tasks', { as: poor, json: { title: 'hold my credits', body: 'escrow', bounty: await balance(poor) } })).status).toBe(
+      201,
+    );
     expect(await balance(poor)).toBe(0);
     const r = await call(s, 'POST', '/v1/svc/text-stats/call', { as: poor, text: 'x' });
     expect(r.status).toBe(409);
@@ -102,14 +115,18 @@ describe('PUT /admin/blob', () => {
 
   it('answers the spec line, with and without a pin', async () => {
     const b = fx('echo');
-    expect((await putBlob(b, '?name=echo&ver=1&note=test%20fixture')).text).toBe(`ok blob ${sha(b)} size=${b.length} kind=wasm owner=asystem pinned_by=admin pin=echo@1\n`);
+    expect((await putBlob(b, '?name=echo&ver=1&note=test%20fixture')).text).toBe(
+      `ok blob ${sha(b)} size=${b.length} kind=wasm owner=asystem pinned_by=admin pin=echo@1\n`,
+    );
     const c = fx('trap');
     expect((await putBlob(c)).text).toBe(`ok blob ${sha(c)} size=${c.length} kind=wasm owner=asystem pinned_by=admin\n`);
   });
 
   it('needs the admin token: none, a user token, another operator token are 401 err auth', async () => {
     const b = fx('echo');
-    for (const h of [{}, { authorization: `Bearer ${alice.token}` }, { authorization: `Bearer ${s.config.operatorTokens.ops}` }] as Array<Record<string, string>>) {
+    for (const h of [{}, { authorization: `Bearer ${alice.token}` }, { authorization: `Bearer ${s.config.operatorTokens.ops}` }] as Array<
+      Record<string, string>
+    >) {
       const r = await call(s, 'PUT', '/admin/blob', { body: b, headers: h });
       expect(r.status).toBe(401);
       expect(r.text).toMatch(/^err auth/);
@@ -117,7 +134,9 @@ describe('PUT /admin/blob', () => {
   });
 
   it('takes modules above the public cap, up to exactly the operator cap; one byte more is 413 err size', async () => {
-    const limits = (await (await fetch(`${s.url}/limits.json`)).json()) as { limits?: Array<{ key: string; value: number }> } | Array<{ key: string; value: number }>;
+    const limits = (await (await fetch(`${s.url}/limits.json`)).json()) as
+      | { limits?: Array<{ key: string; value: number }> }
+      | Array<{ key: string; value: number }>;
     const rows = Array.isArray(limits) ? limits : (limits.limits ?? []);
     const pub = rows.find((l) => l.key === 'blob.public')!.value;
     const cap = rows.find((l) => l.key === 'blob.admin')!.value;
@@ -151,8 +170,18 @@ describe('KATs gate a version', () => {
     expect((await call(s, 'POST', '/v1/svc/echo-gate/call', { as: alice, text: 'x' })).status).toBe(404);
     expect((await call(s, 'POST', '/mcp/svc/echo-gate', { json: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })).status).toBe(404);
     // The same version again is a conflict; a higher one made stable passes and is served.
-    expect((await call(s, 'POST', '/admin/svc', { json: { name: 'echo-gate', ver: 1, wasm: sha(wasm), manifest: { desc: 'echo', kats: [{ in: 'a', out: 'a' }] } }, headers: admin })).status).toBe(409);
-    const good = await call(s, 'POST', '/admin/svc', { json: { name: 'echo-gate', ver: 2, wasm: sha(wasm), manifest: { desc: 'echo', kats: [{ in: 'a', out: 'a' }] }, stable: true }, headers: admin });
+    expect(
+      (
+        await call(s, 'POST', '/admin/svc', {
+          json: { name: 'echo-gate', ver: 1, wasm: sha(wasm), manifest: { desc: 'echo', kats: [{ in: 'a', out: 'a' }] } },
+          headers: admin,
+        })
+      ).status,
+    ).toBe(409);
+    const good = await call(s, 'POST', '/admin/svc', {
+      json: { name: 'echo-gate', ver: 2, wasm: sha(wasm), manifest: { desc: 'echo', kats: [{ in: 'a', out: 'a' }] }, stable: true },
+      headers: admin,
+    });
     expect(good.text).toMatch(/^ok echo-gate@2 pending kats=1 stable/);
     await until(async () => (await svc('echo-gate')).served === 2);
     const r = await call(s, 'POST', '/v1/svc/echo-gate/call', { as: alice, text: 'ping' });
@@ -171,16 +200,38 @@ describe('KATs gate a version', () => {
   it('refuses a manifest without KATs, a missing blob, a module with the wrong entry', async () => {
     const wasm = fx('echo');
     const h = sha(wasm);
-    expect((await call(s, 'POST', '/admin/svc', { json: { name: 'nokat', ver: 1, wasm: h, manifest: { desc: 'x', kats: [] } }, headers: admin })).text).toMatch(/^err bad manifest\.kats/);
-    expect((await call(s, 'POST', '/admin/svc', { json: { name: 'noblob', ver: 1, wasm: 'ab'.repeat(32), manifest: { desc: 'x', kats: [{ in: '', out: '' }] } }, headers: admin })).status).toBe(404);
-    expect((await call(s, 'POST', '/admin/svc', { json: { name: 'noentry', ver: 1, wasm: h, manifest: { entry: 'main', desc: 'x', kats: [{ in: '', out: '' }] } }, headers: admin })).text).toBe('err bad wasm: no exported function main\n');
-    expect((await call(s, 'POST', '/admin/svc', { json: { name: 'noentry', ver: 1, wasm: h, manifest: { desc: 'x', kats: [{ in: '', out: '' }] } } })).status).toBe(401);
+    expect((await call(s, 'POST', '/admin/svc', { json: { name: 'nokat', ver: 1, wasm: h, manifest: { desc: 'x', kats: [] } }, headers: admin })).text).toMatch(
+      /^err bad manifest\.kats/,
+    );
+    expect(
+      (
+        await call(s, 'POST', '/admin/svc', {
+          json: { name: 'noblob', ver: 1, wasm: 'ab'.repeat(32), manifest: { desc: 'x', kats: [{ in: '', out: '' }] } },
+          headers: admin,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(s, 'POST', '/admin/svc', {
+          json: { name: 'noentry', ver: 1, wasm: h, manifest: { entry: 'main', desc: 'x', kats: [{ in: '', out: '' }] } },
+          headers: admin,
+        })
+      ).text,
+    ).toBe('err bad wasm: no exported function main\n');
+    expect(
+      (await call(s, 'POST', '/admin/svc', { json: { name: 'noentry', ver: 1, wasm: h, manifest: { desc: 'x', kats: [{ in: '', out: '' }] } } })).status,
+    ).toBe(401);
   });
 });
 
 describe('hostile services', () => {
   beforeAll(async () => {
-    const r = await publishAdmin('moody', 1, fx('moody'), { desc: 'echo with moods', kats: [{ in: 'hi', out: 'hi' }], limits: { time_ms: 600, mem_pages: 64, out_bytes: 4096 } });
+    const r = await publishAdmin('moody', 1, fx('moody'), {
+      desc: 'echo with moods',
+      kats: [{ in: 'hi', out: 'hi' }],
+      limits: { time_ms: 600, mem_pages: 64, out_bytes: 4096 },
+    });
     expect(r.status).toBe(201);
     await until(async () => (await svc('moody')).served === 1);
   });
@@ -213,7 +264,11 @@ describe('hostile services', () => {
     expect(health.every((h) => h === 200)).toBe(true);
     expect(await balance(alice)).toBe(before - 1);
     const id = /call (r[0-9a-z]{10})/.exec(r.text)![1]!;
-    expect(await (await req(s, 'GET', `/v1/run/${id}`, { as: alice, headers: { accept: 'application/json' } })).json()).toMatchObject({ status: 'failed', code: 'timeout', charged: 1 });
+    expect(await (await req(s, 'GET', `/v1/run/${id}`, { as: alice, headers: { accept: 'application/json' } })).json()).toMatchObject({
+      status: 'failed',
+      code: 'timeout',
+      charged: 1,
+    });
   });
 
   it('a memory bomb is capped; a flood is cut at the output cap; a trap is one line', async () => {
@@ -258,7 +313,9 @@ describe('L2 publication and ok reports', () => {
     const manifest = { desc: 'echo of an agent', kats: [{ in: 'x', out: 'x' }] };
     // L0 may not publish; reserved names are the operator's.
     expect((await call(s, 'POST', '/v1/svc', { as: alice, json: { name: 'my-echo', ver: 1, wasm: h, manifest } })).status).toBe(403);
-    expect((await call(s, 'POST', '/v1/svc', { as: pubr, json: { name: 'cx-echo', ver: 1, wasm: h, manifest } })).text).toMatch(/^err auth name cx-echo is reserved/);
+    expect((await call(s, 'POST', '/v1/svc', { as: pubr, json: { name: 'cx-echo', ver: 1, wasm: h, manifest } })).text).toMatch(
+      /^err auth name cx-echo is reserved/,
+    );
     expect((await call(s, 'POST', '/v1/svc', { as: pubr, json: { name: 'json-check', ver: 9, wasm: h, manifest } })).status).toBe(403);
     const r = await call(s, 'POST', '/v1/svc', { as: pubr, json: { name: 'my-echo', ver: 1, wasm: h, manifest } });
     expect(r.text).toMatch(/^ok my-echo@1 pending kats=1 stable/);
@@ -284,7 +341,15 @@ describe('L2 publication and ok reports', () => {
 describe('/mcp/svc/{name}', () => {
   async function client(path: string, who: Who | null) {
     const c = new Client({ name: 'svc-test', version: '1.0.0' });
-    const f: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), 'x-forwarded-for': who?.net ?? '10.251.0.1', ...(who && !path.includes('/t/') ? { authorization: `Bearer ${who.token}` } : {}) } });
+    const f: typeof fetch = (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: {
+          ...Object.fromEntries(new Headers(init?.headers).entries()),
+          'x-forwarded-for': who?.net ?? '10.251.0.1',
+          ...(who && !path.includes('/t/') ? { authorization: `Bearer ${who.token}` } : {}),
+        },
+      });
     await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}${path}`), { fetch: f }));
     return c;
   }
@@ -295,7 +360,11 @@ describe('/mcp/svc/{name}', () => {
     expect(tools.map((t) => t.name)).toEqual(['text-stats']);
     expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', required: ['input'] });
     const before = await balance(alice);
-    const r = (await c.callTool({ name: 'text-stats', arguments: { input: 'one two\nthree' } })) as { content: Array<{ text: string }>; structuredContent: Record<string, unknown>; isError?: boolean };
+    const r = (await c.callTool({ name: 'text-stats', arguments: { input: 'one two\nthree' } })) as {
+      content: Array<{ text: string }>;
+      structuredContent: Record<string, unknown>;
+      isError?: boolean;
+    };
     expect(r.isError).toBeFalsy();
     expect(r.content[0]!.text).toBe('stats lines=2 words=3 chars=13 bytes=13 longest=7 blank=0');
     expect(r.structuredContent).toMatchObject({ svc: 'text-stats@1', status: 'ok', charged: 1 });
@@ -307,7 +376,11 @@ describe('/mcp/svc/{name}', () => {
   });
 
   it('serves revision 2026-07-28 too: the SDK 2.x client lists and calls the one tool without a session', async () => {
-    const f: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), 'x-forwarded-for': alice.net, authorization: `Bearer ${alice.token}` } });
+    const f: typeof fetch = (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), 'x-forwarded-for': alice.net, authorization: `Bearer ${alice.token}` },
+      });
     const c2 = new Client2({ name: 'sdk2', version: '1' }, { versionNegotiation: { mode: 'auto' } });
     await c2.connect(new Transport2(new URL(`${s.url}/mcp/svc/text-stats`), { fetch: f }));
     expect(c2.getNegotiatedProtocolVersion()).toBe('2026-07-28');
@@ -320,10 +393,19 @@ describe('/mcp/svc/{name}', () => {
     expect(await balance(alice)).toBe(before - 1);
     await c2.close();
     // A raw 2026-07-28 request carries its revision in the headers and _meta, no initialize.
-    const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const META = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     const raw = await fetch(`${s.url}/mcp/svc/text-stats`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: META } }),
     });
     expect(raw.status).toBe(200);
@@ -331,7 +413,7 @@ describe('/mcp/svc/{name}', () => {
   });
 
   it('works with a url-class token in the path; anonymous calls get err auth; unknown names are 404', async () => {
-    const u = await (await req(s, 'POST', '/v1/token/url', { as: alice, headers: { accept: 'application/json' } })).json() as { token: string };
+    const u = (await (await req(s, 'POST', '/v1/token/url', { as: alice, headers: { accept: 'application/json' } })).json()) as { token: string };
     const c = await client(`/mcp/svc/json-check/t/${u.token}`, { ...alice, token: '' });
     const r = (await c.callTool({ name: 'json-check', arguments: { input: '[1' } })) as { content: Array<{ text: string }> };
     expect(r.content[0]!.text).toBe("invalid json at 2: expected ',' or ']'");
@@ -341,7 +423,14 @@ describe('/mcp/svc/{name}', () => {
     expect(a.isError).toBe(true);
     expect(a.content[0]!.text).toMatch(/^err auth/);
     await anon.close();
-    const nf = await call(s, 'POST', '/mcp/svc/no-such-svc', { json: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } } });
+    const nf = await call(s, 'POST', '/mcp/svc/no-such-svc', {
+      json: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      },
+    });
     expect(nf.status).toBe(404);
     expect(nf.text).toBe('err notfound no served service\n');
   });

@@ -14,12 +14,41 @@ const sender = { login: 'monalisa' };
 
 describe('GitHub lines', () => {
   it('release, pull_request opened, comment, workflow and an event without its own form', () => {
-    expect(githubLine('release', { action: 'published', release: { tag_name: 'v1.4.2', name: 'Odd widths' }, repository: repo, sender })).toBe('release published v1.4.2 name="Odd widths" by=monalisa repo=octo-org/widget');
-    expect(githubLine('pull_request', { action: 'opened', number: 5, pull_request: { title: 'x', merged: false, head: { ref: 'a' }, base: { ref: 'main' } }, repository: repo, sender })).toBe('pr opened #5 title="x" by=monalisa repo=octo-org/widget a->main');
-    expect(githubLine('pull_request', { action: 'closed', number: 5, pull_request: { title: 'x', merged: false, head: { ref: 'a' }, base: { ref: 'main' } }, repository: repo, sender })).toMatch(/^pr closed #5 /);
-    expect(githubLine('issue_comment', { action: 'created', issue: { number: 9, title: 'T' }, repository: repo, sender })).toBe('comment created #9 on="T" by=monalisa repo=octo-org/widget');
+    expect(githubLine('release', { action: 'published', release: { tag_name: 'v1.4.2', name: 'Odd widths' }, repository: repo, sender })).toBe(
+      'release published v1.4.2 name="Odd widths" by=monalisa repo=octo-org/widget',
+    );
+    expect(
+      githubLine('pull_request', {
+        action: 'opened',
+        number: 5,
+        pull_request: { title: 'x', merged: false, head: { ref: 'a' }, base: { ref: 'main' } },
+        repository: repo,
+        sender,
+      }),
+    ).toBe('pr opened #5 title="x" by=monalisa repo=octo-org/widget a->main');
+    expect(
+      githubLine('pull_request', {
+        action: 'closed',
+        number: 5,
+        pull_request: { title: 'x', merged: false, head: { ref: 'a' }, base: { ref: 'main' } },
+        repository: repo,
+        sender,
+      }),
+    ).toMatch(/^pr closed #5 /);
+    expect(githubLine('issue_comment', { action: 'created', issue: { number: 9, title: 'T' }, repository: repo, sender })).toBe(
+      'comment created #9 on="T" by=monalisa repo=octo-org/widget',
+    );
     expect(githubLine('star', { action: 'created', repository: repo, sender })).toBe('github star action=created by=monalisa repo=octo-org/widget');
-    expect(githubLine('push', { ref: 'refs/heads/gone', deleted: true, after: '0000000000000000000000000000000000000000', commits: [], pusher: { name: 'm' }, repository: repo })).toBe('push repo=octo-org/widget ref=refs/heads/gone by=m commits=0 deleted');
+    expect(
+      githubLine('push', {
+        ref: 'refs/heads/gone',
+        deleted: true,
+        after: '0000000000000000000000000000000000000000',
+        commits: [],
+        pusher: { name: 'm' },
+        repository: repo,
+      }),
+    ).toBe('push repo=octo-org/widget ref=refs/heads/gone by=m commits=0 deleted');
   });
 
   it('a payload of the wrong shape still gives a line, never a throw', () => {
@@ -33,10 +62,23 @@ describe('GitLab lines', () => {
   const project = { path_with_namespace: 'g/w' };
   const user = { username: 'js' };
   it('issue, pipeline, tag push, note and others', () => {
-    expect(gitlabLine('issue', { object_kind: 'issue', user, project, object_attributes: { iid: 3, title: 'Broken', action: 'close' } })).toBe('issue closed #3 title="Broken" by=js repo=g/w');
-    expect(gitlabLine('pipeline', { object_kind: 'pipeline', user, project, object_attributes: { id: 77, status: 'failed', ref: 'main' } })).toBe('pipeline failed #77 ref=main by=js repo=g/w');
-    expect(gitlabLine('tag_push', { object_kind: 'tag_push', user_username: 'js', project, ref: 'refs/tags/v1', total_commits_count: 0, commits: [] })).toBe('tag repo=g/w ref=refs/tags/v1 by=js commits=0');
-    expect(gitlabLine('merge_request', { object_kind: 'merge_request', user, project, object_attributes: { iid: 7, title: 't', action: 'merge', source_branch: 'a', target_branch: 'main' } })).toMatch(/^mr merged !7 /);
+    expect(gitlabLine('issue', { object_kind: 'issue', user, project, object_attributes: { iid: 3, title: 'Broken', action: 'close' } })).toBe(
+      'issue closed #3 title="Broken" by=js repo=g/w',
+    );
+    expect(gitlabLine('pipeline', { object_kind: 'pipeline', user, project, object_attributes: { id: 77, status: 'failed', ref: 'main' } })).toBe(
+      'pipeline failed #77 ref=main by=js repo=g/w',
+    );
+    expect(gitlabLine('tag_push', { object_kind: 'tag_push', user_username: 'js', project, ref: 'refs/tags/v1', total_commits_count: 0, commits: [] })).toBe(
+      'tag repo=g/w ref=refs/tags/v1 by=js commits=0',
+    );
+    expect(
+      gitlabLine('merge_request', {
+        object_kind: 'merge_request',
+        user,
+        project,
+        object_attributes: { iid: 7, title: 't', action: 'merge', source_branch: 'a', target_branch: 'main' },
+      }),
+    ).toMatch(/^mr merged !7 /);
     expect(gitlabLine('wiki_page', { object_kind: 'wiki_page', user, project })).toBe('gitlab wiki_page by=js repo=g/w');
   });
 });
@@ -79,15 +121,22 @@ describe('signature checks', () => {
   const body = Buffer.from('{"a":1}');
   const hex = (k: string, ...p: string[]) => createHmac('sha256', k).update(p.join('')).digest('hex');
   it('GitHub: the right MAC passes; another, a malformed or a missing header does not', () => {
-    expect(verify('github', 'k', { 'x-hub-signature-256': `sha256=${hex('k', '{"a":1}')}`, 'x-github-event': 'push', 'x-github-delivery': 'd' }, body, 0, 300)).toEqual({ ok: true, event: 'push', signed: `mac:${hex('k', '{"a":1}')}` });
+    expect(
+      verify('github', 'k', { 'x-hub-signature-256': `sha256=${hex('k', '{"a":1}')}`, 'x-github-event': 'push', 'x-github-delivery': 'd' }, body, 0, 300),
+    ).toEqual({ ok: true, event: 'push', signed: `mac:${hex('k', '{"a":1}')}` });
     // The replay key is the signed content: delivery-id headers do not change it.
-    expect(verify('github', 'k', { 'x-hub-signature-256': `sha256=${hex('k', '{"a":1}')}`, 'x-github-delivery': 'other' }, body, 0, 300).signed).toBe(`mac:${hex('k', '{"a":1}')}`);
+    expect(verify('github', 'k', { 'x-hub-signature-256': `sha256=${hex('k', '{"a":1}')}`, 'x-github-delivery': 'other' }, body, 0, 300).signed).toBe(
+      `mac:${hex('k', '{"a":1}')}`,
+    );
     expect(verify('github', 'k', { 'x-hub-signature-256': `sha256=${hex('j', '{"a":1}')}` }, body, 0, 300).ok).toBe(false);
     expect(verify('github', 'k', { 'x-hub-signature-256': 'sha1=abc' }, body, 0, 300).ok).toBe(false);
     expect(verify('github', 'k', {}, body, 0, 300).ok).toBe(false);
   });
   it('GitLab: the token, compared whole', () => {
-    expect(verify('gitlab', 'tok-1', { 'x-gitlab-token': 'tok-1', 'x-gitlab-event': 'Merge Request Hook' }, body, 0, 300)).toMatchObject({ ok: true, event: 'merge_request' });
+    expect(verify('gitlab', 'tok-1', { 'x-gitlab-token': 'tok-1', 'x-gitlab-event': 'Merge Request Hook' }, body, 0, 300)).toMatchObject({
+      ok: true,
+      event: 'merge_request',
+    });
     expect(verify('gitlab', 'tok-1', { 'x-gitlab-token': 'tok-12' }, body, 0, 300).ok).toBe(false);
     // No signature of the body: the body itself names the delivery, whatever the id headers say.
     const a = verify('gitlab', 'tok-1', { 'x-gitlab-token': 'tok-1', 'idempotency-key': 'i', 'x-gitlab-event-uuid': 'u' }, body, 0, 300).signed;

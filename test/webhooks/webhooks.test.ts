@@ -48,21 +48,42 @@ const github = (id: string, secret: string, event: string, body: string | Buffer
   req(s, 'POST', `/in/${id}`, {
     net: '140.82.115.9',
     body: Buffer.from(body),
-    headers: { 'content-type': 'application/json', 'user-agent': 'GitHub-Hookshot/7f3c2a1', 'x-github-event': event, 'x-github-delivery': delivery, 'x-github-hook-id': '509877123', 'x-hub-signature-256': mac(secret, body), ...extra },
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'GitHub-Hookshot/7f3c2a1',
+      'x-github-event': event,
+      'x-github-delivery': delivery,
+      'x-github-hook-id': '509877123',
+      'x-hub-signature-256': mac(secret, body),
+      ...extra,
+    },
   });
 
 const gitlab = (id: string, token: string, event: string, body: string, uuid: string = randomUUID()) =>
   req(s, 'POST', `/in/${id}`, {
     net: '34.74.90.70',
     body: Buffer.from(body),
-    headers: { 'content-type': 'application/json', 'user-agent': 'GitLab/17.6.0', 'x-gitlab-event': event, 'x-gitlab-token': token, 'x-gitlab-event-uuid': uuid, 'x-gitlab-instance': 'https://gitlab.com' },
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'GitLab/17.6.0',
+      'x-gitlab-event': event,
+      'x-gitlab-token': token,
+      'x-gitlab-event-uuid': uuid,
+      'x-gitlab-instance': 'https://gitlab.com',
+    },
   });
 
 const generic = (id: string, secret: string, body: string | Buffer, o: { event?: string; delivery?: string; ts?: number } = {}) => {
   const ts = String(o.ts ?? Math.floor(Date.now() / 1000));
   return req(s, 'POST', `/in/${id}`, {
     body: Buffer.from(body),
-    headers: { 'content-type': 'application/json', 'x-cx-timestamp': ts, 'x-cx-signature': mac(secret, ts, '.', body), ...(o.event ? { 'x-cx-event': o.event } : {}), ...(o.delivery ? { 'x-cx-delivery': o.delivery } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      'x-cx-timestamp': ts,
+      'x-cx-signature': mac(secret, ts, '.', body),
+      ...(o.event ? { 'x-cx-event': o.event } : {}),
+      ...(o.delivery ? { 'x-cx-delivery': o.delivery } : {}),
+    },
   });
 };
 
@@ -156,7 +177,9 @@ describe('GitHub', () => {
       'ping repo=octo-org/widget hook=509877123',
     ]);
     expect(got.every((l) => l.by === `in:${e.id}` && l.hop === 0)).toBe(true);
-    const row = JSON.parse((await call(s, 'GET', '/v1/in', { as: alice, headers: { accept: 'application/json' } })).text).rows.find((r: Endpoint) => r.id === e.id);
+    const row = JSON.parse((await call(s, 'GET', '/v1/in', { as: alice, headers: { accept: 'application/json' } })).text).rows.find(
+      (r: Endpoint) => r.id === e.id,
+    );
     expect(row).toMatchObject({ ok: 4, dropped: 0 });
     expect(row.last).not.toBeNull();
   });
@@ -177,14 +200,22 @@ describe('GitHub', () => {
     await expect204(github(e.id, e.secret!, 'push', fixture('github-push'), randomUUID()));
     await expect204(github(e.id, e.secret!, 'push', fixture('github-push'), ''));
     const bare = Buffer.from(fixture('github-push'));
-    await expect204(req(s, 'POST', `/in/${e.id}`, { net: '140.82.115.9', body: bare, headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': mac(e.secret!, bare) } }));
+    await expect204(
+      req(s, 'POST', `/in/${e.id}`, {
+        net: '140.82.115.9',
+        body: bare,
+        headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': mac(e.secret!, bare) },
+      }),
+    );
     // Nor does another (unsigned) event name make it new.
     await expect204(github(e.id, e.secret!, 'release', fixture('github-push'), randomUUID()));
     expect(await lines(e.topic)).toHaveLength(1);
     // Signed content the endpoint has not seen is a new delivery, even under a delivery id seen before.
     await expect204(github(e.id, e.secret!, 'issues', fixture('github-issues'), id));
     expect((await lines(e.topic)).map((l) => l.text.split(' ')[0])).toEqual(['push', 'issue']);
-    const row = JSON.parse((await call(s, 'GET', '/v1/in', { as: alice, headers: { accept: 'application/json' } })).text).rows.find((r: Endpoint) => r.id === e.id);
+    const row = JSON.parse((await call(s, 'GET', '/v1/in', { as: alice, headers: { accept: 'application/json' } })).text).rows.find(
+      (r: Endpoint) => r.id === e.id,
+    );
     expect(row).toMatchObject({ ok: 2, dropped: 5 });
   });
 
@@ -217,7 +248,10 @@ describe('GitHub', () => {
     const bad = await github(e.id, 'not-the-secret-at-all', 'push', body, 'd1', same);
     const unknown = await github('w000000000000', e.secret!, 'push', body, 'd1', same);
     const malformed = await github('nothing-like-an-id', e.secret!, 'push', body, 'd1', same);
-    const unsigned = await req(s, 'POST', `/in/${e.id}`, { body: Buffer.from(body), headers: { 'content-type': 'application/json', 'x-github-event': 'push', ...same } });
+    const unsigned = await req(s, 'POST', `/in/${e.id}`, {
+      body: Buffer.from(body),
+      headers: { 'content-type': 'application/json', 'x-github-event': 'push', ...same },
+    });
     const a = await snapshot(bad);
     expect(a.status).toBe(404);
     expect(Buffer.from(a.body, 'hex').toString()).toBe('err notfound\n');
@@ -255,8 +289,14 @@ describe('GitLab', () => {
       'mr opened !7 title="Fix odd-width layout" by=jsmith repo=octo-group/widget fix-odd-width->main',
     ]);
     const same = { 'x-request-id': 'gl-same' };
-    const wrong = await req(s, 'POST', `/in/${e.id}`, { body: Buffer.from(fixture('gitlab-push')), headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'gl-shared-token-7c1e9a2b4X', ...same } });
-    const unknown = await req(s, 'POST', '/in/wzzzzzzzzzzzz', { body: Buffer.from(fixture('gitlab-push')), headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'gl-shared-token-7c1e9a2b4d', ...same } });
+    const wrong = await req(s, 'POST', `/in/${e.id}`, {
+      body: Buffer.from(fixture('gitlab-push')),
+      headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'gl-shared-token-7c1e9a2b4X', ...same },
+    });
+    const unknown = await req(s, 'POST', '/in/wzzzzzzzzzzzz', {
+      body: Buffer.from(fixture('gitlab-push')),
+      headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'gl-shared-token-7c1e9a2b4d', ...same },
+    });
     expect(wrong.status).toBe(404);
     expect(await snapshot(unknown)).toEqual(await snapshot(wrong));
   });
@@ -305,7 +345,12 @@ describe('generic', () => {
     await expect204(generic(e.id, e.secret!, body, { event: 'other', ts }));
     // Upper-case hex is the same signature.
     const sig = 'sha256=' + mac(e.secret!, String(ts), '.', body).slice('sha256='.length).toUpperCase();
-    await expect204(req(s, 'POST', `/in/${e.id}`, { body: Buffer.from(body), headers: { 'content-type': 'application/json', 'x-cx-timestamp': String(ts), 'x-cx-signature': sig, 'x-cx-delivery': 'd-3' } }));
+    await expect204(
+      req(s, 'POST', `/in/${e.id}`, {
+        body: Buffer.from(body),
+        headers: { 'content-type': 'application/json', 'x-cx-timestamp': String(ts), 'x-cx-signature': sig, 'x-cx-delivery': 'd-3' },
+      }),
+    );
     expect(await lines(e.topic)).toHaveLength(1);
     // The sender signing the same body again (another timestamp) sends a new delivery.
     await expect204(generic(e.id, e.secret!, body, { delivery: 'd-1', ts: ts - 1 }));
@@ -316,7 +361,11 @@ describe('generic', () => {
     const e = await create(alice, { provider: 'generic', topic: '~noct' });
     const body = 'plain text from a cron job';
     const ts = String(Math.floor(Date.now() / 1000));
-    const r = await fetch(`${s.url}/in/${e.id}`, { method: 'POST', body: new TextEncoder().encode(body), headers: { 'x-cx-timestamp': ts, 'x-cx-signature': mac(e.secret!, ts, '.', body), 'x-cx-event': 'cron' } });
+    const r = await fetch(`${s.url}/in/${e.id}`, {
+      method: 'POST',
+      body: new TextEncoder().encode(body),
+      headers: { 'x-cx-timestamp': ts, 'x-cx-signature': mac(e.secret!, ts, '.', body), 'x-cx-event': 'cron' },
+    });
     expect(r.status).toBe(204);
     expect((await lines(e.topic)).map((l) => l.text)).toEqual(['cron text="plain text from a cron job"']);
   });
@@ -342,13 +391,15 @@ describe('generic', () => {
     const e = await create(alice, { provider: 'generic', topic: '~canary', secret: given });
     const made = await create(alice, { provider: 'github', topic: '~canary' });
     await expect204(generic(e.id, given, '{"text":"hello"}'));
-    const bytes = Buffer.concat(['commons.db', 'commons.db-wal'].map((f) => {
-      try {
-        return readFileSync(join(s.dir, f));
-      } catch {
-        return Buffer.alloc(0);
-      }
-    }));
+    const bytes = Buffer.concat(
+      ['commons.db', 'commons.db-wal'].map((f) => {
+        try {
+          return readFileSync(join(s.dir, f));
+        } catch {
+          return Buffer.alloc(0);
+        }
+      }),
+    );
     expect(bytes.length).toBeGreaterThan(0);
     expect(bytes.includes(Buffer.from(e.id))).toBe(true);
     expect(bytes.includes(Buffer.from(given))).toBe(false);

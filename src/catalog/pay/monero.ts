@@ -42,7 +42,12 @@ export function digestHeader(www: string, user: string, pass: string, method: st
   let ha1 = h(`${user}:${p.realm ?? ''}:${pass}`);
   if (algo.endsWith('-SESS')) ha1 = h(`${ha1}:${p.nonce}:${cnonce}`);
   const ha2 = h(`${method}:${uri}`);
-  const qop = p.qop?.split(',').map((q) => q.trim()).includes('auth') ? 'auth' : null;
+  const qop = p.qop
+    ?.split(',')
+    .map((q) => q.trim())
+    .includes('auth')
+    ? 'auth'
+    : null;
   const response = qop ? h(`${ha1}:${p.nonce}:${nc}:${cnonce}:${qop}:${ha2}`) : h(`${ha1}:${p.nonce}:${ha2}`);
   const parts = [
     `username="${user}"`,
@@ -97,7 +102,12 @@ export function moneroAdapter(cfg: MoneroConfig, rpc: MoneroRpc): PaymentAdapter
     missing: () => [...(cfg.rpcUrl ? [] : ['MONERO_WALLET_RPC_URL']), ...(cfg.eurPerXmr ? [] : ['MONERO_EUR_PER_XMR'])],
     async createCheckout({ order }) {
       const r = await rpc.call<{ integrated_address?: unknown; payment_id?: unknown }>('make_integrated_address', {});
-      if (typeof r.integrated_address !== 'string' || !/^[1-9A-HJ-NP-Za-km-z]{90,110}$/.test(r.integrated_address) || typeof r.payment_id !== 'string' || !/^[0-9a-f]{16}$/.test(r.payment_id)) {
+      if (
+        typeof r.integrated_address !== 'string' ||
+        !/^[1-9A-HJ-NP-Za-km-z]{90,110}$/.test(r.integrated_address) ||
+        typeof r.payment_id !== 'string' ||
+        !/^[0-9a-f]{16}$/.test(r.payment_id)
+      ) {
         throw upstream('monero wallet', 'returned no integrated address');
       }
       return {

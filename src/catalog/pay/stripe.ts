@@ -80,7 +80,13 @@ export function verifyStripeWebhook(cfg: StripeConfig, raw: string, signature: s
   } catch {
     throw new CxError('bad', 'signature: Stripe-Signature does not verify');
   }
-  const obj = (ev.data?.object ?? {}) as { object?: string; id?: string; client_reference_id?: string | null; payment_status?: string; metadata?: Record<string, string> | null };
+  const obj = (ev.data?.object ?? {}) as {
+    object?: string;
+    id?: string;
+    client_reference_id?: string | null;
+    payment_status?: string;
+    metadata?: Record<string, string> | null;
+  };
   const isSession = obj.object === 'checkout.session';
   return {
     type: ev.type,

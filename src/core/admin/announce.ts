@@ -35,22 +35,39 @@ const when = (field: string) =>
   z
     .string()
     .max(40)
-    .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && Number.isFinite(Date.parse(s)), `want an RFC 3339 date-time`)
+    .refine(
+      (s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && Number.isFinite(Date.parse(s)),
+      `want an RFC 3339 date-time`,
+    )
     .describe(`${field}: RFC 3339 date-time, e.g. 2026-12-01T02:00:00Z`);
 
-const annOut = z.object({ id: z.number().int(), kind: z.string(), starts: z.string(), ends: z.string(), text: z.string(), line: z.string(), seq: z.number().int(), maintenance: z.number().int().nullable() });
+const annOut = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  starts: z.string(),
+  ends: z.string(),
+  text: z.string(),
+  line: z.string(),
+  seq: z.number().int(),
+  maintenance: z.number().int().nullable(),
+});
 
 export const announceOp = defineOp({
   name: 'admin.announce',
   title: 'Announce (operator)',
-  summary: 'Record an announcement, publish it as a signed ann1 line on topic g:sys (feed /f/sys) and list it on /status; kind maintenance also freezes writes from starts until ends (admin token).',
+  summary:
+    'Record an announcement, publish it as a signed ann1 line on topic g:sys (feed /f/sys) and list it on /status; kind maintenance also freezes writes from starts until ends (admin token).',
   input: z
     .object({
       kind: z.enum(ANN_KINDS).describe('maintenance, incident, change or notice'),
       starts: when('starts'),
       ends: when('ends'),
       // The cap of the text (announce.text) answers 413, so the schema only bounds the request.
-      text: z.string().min(1).max(8192).describe(`at most ${limit('announce.text')} characters, one line`),
+      text: z
+        .string()
+        .min(1)
+        .max(8192)
+        .describe(`at most ${limit('announce.text')} characters, one line`),
     })
     .strict(),
   output: annOut,
@@ -79,5 +96,10 @@ export const announceOp = defineOp({
     return { id: row.id, kind: row.kind, starts: isoS(starts), ends: isoS(ends), text: row.text, line, seq: published.seq, maintenance: maint };
   },
   text: (o) =>
-    [`ok ann #${o.id} ${o.kind}`, o.line, ...(o.maintenance !== null ? [`maintenance: writes frozen ${o.starts} to ${o.ends}`] : []), `next: GET /status; verify with GET /.well-known/cx-key`].join('\n'),
+    [
+      `ok ann #${o.id} ${o.kind}`,
+      o.line,
+      ...(o.maintenance !== null ? [`maintenance: writes frozen ${o.starts} to ${o.ends}`] : []),
+      `next: GET /status; verify with GET /.well-known/cx-key`,
+    ].join('\n'),
 });

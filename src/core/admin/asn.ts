@@ -45,5 +45,10 @@ export const asnOp = defineOp({
     await ctx.core.store.admin.setAsnPolicy({ asn: input.asn, class: input.class, note: input.note, at: ctx.core.now() });
     return { asn: input.asn, class: input.class, mapped: ctx.core.store.admin.asnMapped() };
   },
-  text: (o) => [`ok asn ${o.asn} ${o.class}`, ...(o.mapped ? [] : ['warning: no asn.csv loaded in the data directory: no network maps to an ASN yet']), 'next: POST /v1/register from that ASN follows the policy'].join('\n'),
+  text: (o) =>
+    [
+      `ok asn ${o.asn} ${o.class}`,
+      ...(o.mapped ? [] : ['warning: no asn.csv loaded in the data directory: no network maps to an ASN yet']),
+      'next: POST /v1/register from that ASN follows the policy',
+    ].join('\n'),
 });

@@ -39,12 +39,18 @@ export const freezeOp = defineOp({
       throw new CxError('bad', `what: shed:<0-${limit('shed.max_level')}>`);
     } else {
       const kind = input.what.startsWith('freeze:') ? input.what.slice('freeze:'.length) : input.what;
-      if (!input.what.startsWith('freeze:') && !['reg', 'write', 'compute', 'all'].includes(kind)) throw new CxError('bad', 'what: reg, write, compute, all, freeze:<kind> or shed:<level>');
+      if (!input.what.startsWith('freeze:') && !['reg', 'write', 'compute', 'all'].includes(kind))
+        throw new CxError('bad', 'what: reg, write, compute, all, freeze:<kind> or shed:<level>');
       changed = await control.freeze(kind, input.on, 'admin', note);
     }
     const s = await control.status();
     return { what: input.what, on: input.on, changed, frozen: s.frozen, shed: s.shed };
   },
   text: (o) =>
-    [`ok ${o.what} ${o.on ? 'on' : 'off'}${o.changed ? '' : ' (unchanged)'}`, `frozen: ${o.frozen.join(',') || '-'}`, `shed: ${o.shed}`, 'next: GET /healthz?v=2'].join('\n'),
+    [
+      `ok ${o.what} ${o.on ? 'on' : 'off'}${o.changed ? '' : ' (unchanged)'}`,
+      `frozen: ${o.frozen.join(',') || '-'}`,
+      `shed: ${o.shed}`,
+      'next: GET /healthz?v=2',
+    ].join('\n'),
 });

@@ -57,7 +57,18 @@ export async function readInbox(core: Core, q: { since: number; k: number; kind:
   const rows: Row[] = [];
   const folds = new Map<string, Row & { n: number }>();
   let consumed = q.since;
-  const row = (i: InboxItem): Row => ({ cursor: i.seq, id: i.ref, kind: i.kind, scope: i.scope, title: i.title, support_w: i.support_w, groups: i.groups, created: isoS(i.created), url: i.url, status: i.status });
+  const row = (i: InboxItem): Row => ({
+    cursor: i.seq,
+    id: i.ref,
+    kind: i.kind,
+    scope: i.scope,
+    title: i.title,
+    support_w: i.support_w,
+    groups: i.groups,
+    created: isoS(i.created),
+    url: i.url,
+    status: i.status,
+  });
   scan: for (;;) {
     const batch = await core.store.admin.inboxAfter(consumed, 500, q.kind);
     for (const i of batch) {
@@ -79,8 +90,17 @@ export async function readInbox(core: Core, q: { since: number; k: number; kind:
         } else {
           if (rows.length >= q.k) break scan;
           const s = {
-            cursor: i.seq, id: `more:${i.kind}:${isoS(day).slice(0, 10)}`, kind: i.kind, scope: 'summary', title: `1 more ${i.kind} items on ${isoS(day).slice(0, 10)}`,
-            support_w: 0, groups: 0, created: isoS(day), url: `/admin/inbox?kind=${i.kind}&all=1&since=${i.seq - 1}`, status: 'summary', n: 1,
+            cursor: i.seq,
+            id: `more:${i.kind}:${isoS(day).slice(0, 10)}`,
+            kind: i.kind,
+            scope: 'summary',
+            title: `1 more ${i.kind} items on ${isoS(day).slice(0, 10)}`,
+            support_w: 0,
+            groups: 0,
+            created: isoS(day),
+            url: `/admin/inbox?kind=${i.kind}&all=1&since=${i.seq - 1}`,
+            status: 'summary',
+            n: 1,
           };
           folds.set(key, s);
           rows.push(s);
@@ -100,7 +120,13 @@ export const inboxOp = defineOp({
   input: z
     .object({
       since: z.number().int().min(0).default(0).describe('events seq cursor: the next value of the previous page'),
-      k: z.number().int().min(1).max(limit('inbox.k')).default(50).describe(`rows, at most ${limit('inbox.k')}`),
+      k: z
+        .number()
+        .int()
+        .min(1)
+        .max(limit('inbox.k'))
+        .default(50)
+        .describe(`rows, at most ${limit('inbox.k')}`),
       kind: z.string().max(24).regex(KIND_RE, 'a-z 0-9 _').optional().describe('only this kind'),
       all: z.boolean().default(false).describe('1: every item and status, no folding'),
     })
@@ -117,7 +143,10 @@ export const inboxOp = defineOp({
   text: (o) =>
     [
       `inbox rows=${o.rows.length} next=${o.next}`,
-      ...o.rows.map((r) => `${r.cursor} ${r.kind} ${r.id} ${r.status} ${r.created}${r.scope ? ` scope=${r.scope}` : ''}${r.support_w ? ` w=${r.support_w}` : ''}${r.groups ? ` groups=${r.groups}` : ''} ${r.title}${r.url ? ` ${r.url}` : ''}`),
+      ...o.rows.map(
+        (r) =>
+          `${r.cursor} ${r.kind} ${r.id} ${r.status} ${r.created}${r.scope ? ` scope=${r.scope}` : ''}${r.support_w ? ` w=${r.support_w}` : ''}${r.groups ? ` groups=${r.groups}` : ''} ${r.title}${r.url ? ` ${r.url}` : ''}`,
+      ),
       `next: GET /admin/inbox?since=${o.next}`,
     ].join('\n'),
 });

@@ -7,7 +7,10 @@ import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
 import type { Core } from '../ops/types.js';
 
-const rootId = z.string().max(7).regex(/^a[0-9a-z]{1,6}$/, 'want an identity id');
+const rootId = z
+  .string()
+  .max(7)
+  .regex(/^a[0-9a-z]{1,6}$/, 'want an identity id');
 
 /** Whether the operator marked `id` as a seed root. */
 export async function isSeedRoot(core: Core, id: string): Promise<boolean> {
@@ -43,7 +46,12 @@ export const stHideOp = defineOp({
   summary: 'Hide the status page of a target from indexing, /st, the sitemap and the feed; restore=true shows it again (admin token).',
   input: z
     .object({
-      target: z.string().min(1).max(limit('admin.what')).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').describe('the status page target, as in /st/<target>'),
+      target: z
+        .string()
+        .min(1)
+        .max(limit('admin.what'))
+        .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+        .describe('the status page target, as in /st/<target>'),
       restore: z.boolean().default(false),
     })
     .strict(),

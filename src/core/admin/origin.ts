@@ -35,5 +35,10 @@ export const originOp = defineOp({
     const rows = await ctx.core.store.admin.origins({ ref: input.ref, kind: input.kind }, input.k);
     return { rows: rows.map((r) => ({ kind: r.kind, ref: r.ref, root: r.root, net: r.net, at: isoS(r.at) })) };
   },
-  text: (o) => [`origin rows=${o.rows.length}`, ...o.rows.map((r) => `${r.kind} ${r.ref} root=${r.root} net=${r.net} ${r.at}`), 'next: POST /admin/purge id=<root> removes a root and its content'].join('\n'),
+  text: (o) =>
+    [
+      `origin rows=${o.rows.length}`,
+      ...o.rows.map((r) => `${r.kind} ${r.ref} root=${r.root} net=${r.net} ${r.at}`),
+      'next: POST /admin/purge id=<root> removes a root and its content',
+    ].join('\n'),
 });

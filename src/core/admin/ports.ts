@@ -128,7 +128,6 @@ export interface AdminRepo {
   /** Stores the rows in one transaction. */
   addDemand(src: string, rows: DemandRow[], now: number): Promise<number>;
 
-
   /** Freezes or thaws an identity (its tokens are refused with 403 while frozen); false when unknown. */
   setIdentityFrozen(id: string, on: boolean): Promise<boolean>;
   /**
@@ -137,7 +136,11 @@ export interface AdminRepo {
    * `pseudo` (balances must already be zero: the caller burns them through the ledger first), so the
    * ledger still balances and no row names them. Leaves the tombstones given.
    */
-  purgeRoots(ids: string[], pseudo: (id: string) => string, tombstones: (rows: { kb: string[]; tasks: string[]; cps: string[] }) => Tombstone[]): Promise<PurgeReport>;
+  purgeRoots(
+    ids: string[],
+    pseudo: (id: string) => string,
+    tombstones: (rows: { kb: string[]; tasks: string[]; cps: string[] }) => Tombstone[],
+  ): Promise<PurgeReport>;
   /** Bounty escrows the identities hold for their open tasks (to burn before a purge). */
   escrowsOf(ids: string[]): Promise<Array<{ bounty: string; credits: number }>>;
 

@@ -26,8 +26,16 @@ export async function listTombstones(core: Core, since: number, n: number): Prom
 export const purgeOp = defineOp({
   name: 'admin.purge',
   title: 'Purge a root (operator)',
-  summary: 'Revoke a root tree: freeze it, burn its credits and bounty escrows through the ledger, delete its rows in every domain, keep tombstones of its published content for exports (admin token).',
-  input: z.object({ id: z.string().max(7).regex(/^a[0-9a-z]{1,6}$/, 'want an identity id') }).strict(),
+  summary:
+    'Revoke a root tree: freeze it, burn its credits and bounty escrows through the ledger, delete its rows in every domain, keep tombstones of its published content for exports (admin token).',
+  input: z
+    .object({
+      id: z
+        .string()
+        .max(7)
+        .regex(/^a[0-9a-z]{1,6}$/, 'want an identity id'),
+    })
+    .strict(),
   output: z.object({ id: z.string(), ids: z.number().int(), rows: z.number().int(), burned: z.number().int(), tombstones: z.number().int() }),
   auth: 'admin',
   readOnly: false,
@@ -51,7 +59,9 @@ export const purgeOp = defineOp({
     for (const id of ids) await burn(id, id);
     const at = core.now();
     const pseudo = () => `x:${core.random(6).toString('hex')}`;
-    const tomb = (kind: string) => (id: string): Tombstone => ({ id, kind, removed_at: at, reason: 'purge' });
+    const tomb =
+      (kind: string) =>
+      (id: string): Tombstone => ({ id, kind, removed_at: at, reason: 'purge' });
     const r = await store.admin.purgeRoots(ids, pseudo, (c) => [...c.kb.map(tomb('kb')), ...c.tasks.map(tomb('task')), ...c.cps.map(tomb('cp'))]);
     core.log.info({ id: input.id, ids: ids.length, rows: r.rows, burned }, 'root purged');
     return { id: input.id, ids: ids.length, rows: r.rows, burned, tombstones: r.tombstones };

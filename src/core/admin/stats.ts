@@ -6,7 +6,8 @@ import { defineOp } from '../ops/types.js';
 export const adminStatsOp = defineOp({
   name: 'admin.stats',
   title: 'Platform counters',
-  summary: 'Platform counters (rows per domain), flags (freezes, shed level, maintenance, seed roots, hidden status pages) and storage classes (rows and bytes by kind of data) (poll token).',
+  summary:
+    'Platform counters (rows per domain), flags (freezes, shed level, maintenance, seed roots, hidden status pages) and storage classes (rows and bytes by kind of data) (poll token).',
   input: z.object({}).strict(),
   output: z.object({
     identities: z.number(),
@@ -46,7 +47,9 @@ export const adminStatsOp = defineOp({
     [
       `stats identities=${s.identities} uptime=${s.uptime_s}s shed=${s.shed} frozen=${s.frozen.join(',') || '-'} storage=${s.storage} version=${s.version}`,
       `flags: maintenance_until=${s.maintenance_until ?? '-'} shed_reasons=${s.flags.shed_reasons.join(',') || '-'} seed_roots=${s.flags.seed_roots.join(',') || '-'} st_hidden=${s.flags.st_hidden}`,
-      `counters: ${Object.entries(s.counters).map(([k, v]) => `${k}=${v}`).join(' ')}`,
+      `counters: ${Object.entries(s.counters)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`,
       ...s.classes.map((c) => `class ${c.cls} rows=${c.rows} bytes=${c.bytes}`),
       `file: ${s.file_bytes} bytes`,
     ].join('\n'),

@@ -15,23 +15,44 @@ const TAG = /^[a-z0-9][a-z0-9._-]*$/;
 
 /** Tags arrive as one string (forms, text commands): comma or space separated, lowercased. */
 function parseTags(raw: string): string[] {
-  const tags = [...new Set(raw.toLowerCase().split(/[\s,]+/).filter(Boolean))];
+  const tags = [
+    ...new Set(
+      raw
+        .toLowerCase()
+        .split(/[\s,]+/)
+        .filter(Boolean),
+    ),
+  ];
   if (tags.length > limit('agents.tags')) throw new CxError('bad', `tags: at most ${limit('agents.tags')}`);
-  for (const t of tags) if (t.length > limit('agents.tag') || !TAG.test(t)) throw new CxError('bad', `tags: "${oneLine(t, 40)}" must be a-z 0-9 . _ - and at most ${limit('agents.tag')} chars`);
+  for (const t of tags)
+    if (t.length > limit('agents.tag') || !TAG.test(t))
+      throw new CxError('bad', `tags: "${oneLine(t, 40)}" must be a-z 0-9 . _ - and at most ${limit('agents.tag')} chars`);
   return tags;
 }
 
-const cardOut = z.object({ id: z.string(), name: z.string(), inbound: z.enum(['open', 'closed']), tags: z.array(z.string()), card: z.string(), a2a: z.string() });
+const cardOut = z.object({
+  id: z.string(),
+  name: z.string(),
+  inbound: z.enum(['open', 'closed']),
+  tags: z.array(z.string()),
+  card: z.string(),
+  a2a: z.string(),
+});
 
 export const publishOp = defineOp({
   name: 'agent.publish',
   title: 'Publish my agent card',
-  summary: 'Publish or update the A2A agent card of your identity (level L1 and above) with inbound open or closed. Open cards are listed at /agents and receive tasks at POST /a2a/{id}.',
+  summary:
+    'Publish or update the A2A agent card of your identity (level L1 and above) with inbound open or closed. Open cards are listed at /agents and receive tasks at POST /a2a/{id}.',
   input: z
     .object({
       name: z.string().min(1).max(limit('agents.name')).describe('display name of your agent'),
       description: z.string().min(1).max(limit('agents.desc')).describe('what your agent does, for other agents'),
-      tags: z.string().max(limit('agents.tags') * (limit('agents.tag') + 1)).default('').describe('comma or space separated, e.g. "python,ci"'),
+      tags: z
+        .string()
+        .max(limit('agents.tags') * (limit('agents.tag') + 1))
+        .default('')
+        .describe('comma or space separated, e.g. "python,ci"'),
       inbound: z.enum(['open', 'closed']).default('open').describe('open: other agents may send you tasks'),
     })
     .strict(),
@@ -52,21 +73,42 @@ export const publishOp = defineOp({
     const tags = parseTags(input.tags);
     const now = core.now();
     const prev = await core.store.agents.card(me.id);
-    await core.store.agents.upsertCard({ id: me.id, name: input.name, description: input.description, tags, inbound: input.inbound === 'open', created: prev?.created ?? now, updated: now });
+    await core.store.agents.upsertCard({
+      id: me.id,
+      name: input.name,
+      description: input.description,
+      tags,
+      inbound: input.inbound === 'open',
+      created: prev?.created ?? now,
+      updated: now,
+    });
     const base = core.config.baseUrl;
     return { id: me.id, name: input.name, inbound: input.inbound, tags, card: `${base}/a/${me.id}/agent.json`, a2a: `${base}/a2a/${me.id}` };
   },
   text: (c) => `ok agent ${c.id} inbound=${c.inbound} card=${c.card} a2a=${c.a2a}\nnext: GET /v1/agent/inbox for tasks other agents send you`,
 });
 
-const dirRow = z.object({ id: z.string(), name: z.string(), description: z.string(), tags: z.array(z.string()), card: z.string(), a2a: z.string(), updated: z.string() });
+const dirRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  card: z.string(),
+  a2a: z.string(),
+  updated: z.string(),
+});
 const dirOut = z.object({ tag: z.string().nullable(), total: z.number(), page: z.number(), pages: z.number(), rows: z.array(dirRow) });
 
 export const directoryOp = defineOp({
   name: 'agents.list',
   title: 'Directory of hosted agents',
   summary: 'Hosted agents (L1+ cards with inbound open), newest first, 50 per page; filter by tag. Card texts are untrusted data.',
-  input: z.object({ tag: z.string().max(limit('agents.tag')).toLowerCase().regex(TAG, 'a-z 0-9 . _ - only').optional(), page: z.number().int().min(1).max(100_000).default(1) }).strict(),
+  input: z
+    .object({
+      tag: z.string().max(limit('agents.tag')).toLowerCase().regex(TAG, 'a-z 0-9 . _ - only').optional(),
+      page: z.number().int().min(1).max(100_000).default(1),
+    })
+    .strict(),
   output: dirOut,
   auth: 'anon',
   readOnly: true,
@@ -85,14 +127,24 @@ export const directoryOp = defineOp({
       total,
       page: input.page,
       pages: Math.max(1, Math.ceil(total / per)),
-      rows: rows.map((c) => ({ id: c.id, name: c.name, description: c.description, tags: c.tags, card: `${base}/a/${c.id}/agent.json`, a2a: `${base}/a2a/${c.id}`, updated: iso(c.updated) })),
+      rows: rows.map((c) => ({
+        id: c.id,
+        name: c.name,
+        description: c.description,
+        tags: c.tags,
+        card: `${base}/a/${c.id}/agent.json`,
+        a2a: `${base}/a2a/${c.id}`,
+        updated: iso(c.updated),
+      })),
     };
   },
   text: (o) =>
     [
       `agents total=${o.total} page=${o.page}/${o.pages}`,
       ...o.rows.map((r) => `${r.id} tags=${r.tags.join(',') || '-'} updated=${r.updated} untrusted: ${oneLine(r.name, 64)}: ${oneLine(r.description, 160)}`),
-      o.rows.length ? `next: GET /a/${o.rows[0]!.id}/agent.json; send a task with A2A message/send to POST /a2a/${o.rows[0]!.id} (bearer token, text parts)` : 'next: PUT /v1/agent to publish yours (L1+)',
+      o.rows.length
+        ? `next: GET /a/${o.rows[0]!.id}/agent.json; send a task with A2A message/send to POST /a2a/${o.rows[0]!.id} (bearer token, text parts)`
+        : 'next: PUT /v1/agent to publish yours (L1+)',
       ...(o.page < o.pages ? [`next: GET /agents?${o.tag ? `tag=${o.tag}&` : ''}page=${o.page + 1}`] : []),
     ].join('\n'),
 });
@@ -120,7 +172,9 @@ export const inboxOp = defineOp({
     [
       `inbox open=${o.open} shown=${o.rows.length}`,
       ...o.rows.map((r) => `in ${r.task} from=${r.from} state=${r.state} ${r.created} untrusted: ${oneLine(r.text, 300)}`),
-      o.rows.some((r) => r.state === 'open') ? `next: POST /v1/agent/inbox/${o.rows.find((r) => r.state === 'open')!.task} text=<your answer> (state=rejected to decline)` : 'next: nothing open',
+      o.rows.some((r) => r.state === 'open')
+        ? `next: POST /v1/agent/inbox/${o.rows.find((r) => r.state === 'open')!.task} text=<your answer> (state=rejected to decline)`
+        : 'next: nothing open',
     ].join('\n'),
 });
 
@@ -194,7 +248,18 @@ export const hostedMessageOp = defineOp({
     const from = ctx.caller.identity!.id;
     const now = core.now();
     if (input.follow_up) await core.store.agents.appendInbound(input.task, `\n---\n${input.text}`, now);
-    else await core.store.agents.addInbound({ task: input.task, agent: input.agent, sender: from, text: input.text, state: 'open', answer: null, created: now, updated: now, synced: true });
+    else
+      await core.store.agents.addInbound({
+        task: input.task,
+        agent: input.agent,
+        sender: from,
+        text: input.text,
+        state: 'open',
+        answer: null,
+        created: now,
+        updated: now,
+        synced: true,
+      });
     return { task: input.task, agent: input.agent, from, follow_up: input.follow_up };
   },
   text: (r) => `delivered to ${r.agent}; its answer completes this task (tasks/get or tasks/resubscribe)`,

@@ -28,11 +28,20 @@ const note = z
   .refine((s) => !/\(you\)|cp:/i.test(s), 'may not contain "(you)" or "cp:" (the line uses them)')
   .describe(`what you offer or seek here, at most ${limit('anchor.note')} chars, one line; public`);
 
-const claimantOut = z.object({ id: z.string(), lvl: z.number(), age_d: z.number(), date: z.string(), note: z.string(), cp: z.string().nullable(), you: z.boolean() });
+const claimantOut = z.object({
+  id: z.string(),
+  lvl: z.number(),
+  age_d: z.number(),
+  date: z.string(),
+  note: z.string(),
+  cp: z.string().nullable(),
+  you: z.boolean(),
+});
 const anchorOut = z.object({ key: z.string(), claimants: z.number(), rows: z.array(claimantOut) });
 type AnchorOut = z.infer<typeof anchorOut>;
 
-const claimLine = (c: z.infer<typeof claimantOut>) => `${c.id}${c.you ? ' (you)' : ''} lvl=L${c.lvl} age=${c.age_d} ${c.date} ${c.note}${c.cp ? ` cp: /cp/${c.cp}` : ''}`;
+const claimLine = (c: z.infer<typeof claimantOut>) =>
+  `${c.id}${c.you ? ' (you)' : ''} lvl=L${c.lvl} age=${c.age_d} ${c.date} ${c.note}${c.cp ? ` cp: /cp/${c.cp}` : ''}`;
 
 async function sweep(ctx: Ctx): Promise<void> {
   await sweepSometimes(ctx, 'anchors', (now) => ctx.core.store.anchors.purgeExpired(now));
@@ -62,7 +71,8 @@ export const anchorAboutOp = defineOp({
 export const anchorGetOp = defineOp({
   name: 'anchor.get',
   title: 'Who claimed an anchor',
-  summary: 'The claimants of a rendezvous key, oldest claim first, each with level, identity age, date, note and optional checkpoint. Anchors confer no rights.',
+  summary:
+    'The claimants of a rendezvous key, oldest claim first, each with level, identity age, date, note and optional checkpoint. Anchors confer no rights.',
   input: z.object({ key }).strict(),
   output: anchorOut,
   auth: 'anon',
@@ -103,7 +113,13 @@ export const anchorClaimOp = defineOp({
       key,
       note,
       cp: z.string().regex(CP_ID, 'want c + 8 chars').optional().describe('one of your checkpoint ids (shown as cp: /cp/<id>)'),
-      ttl_d: z.number().int().min(1).max(limit('anchor.ttl_d.max')).optional().describe(`days the claim lives, default ${limit('anchor.ttl_d.default')}`),
+      ttl_d: z
+        .number()
+        .int()
+        .min(1)
+        .max(limit('anchor.ttl_d.max'))
+        .optional()
+        .describe(`days the claim lives, default ${limit('anchor.ttl_d.default')}`),
     })
     .strict(),
   output: claimOut,
@@ -122,7 +138,12 @@ export const anchorClaimOp = defineOp({
     // Only your own live checkpoint can be pointed at (whether published is up to you).
     if (i.cp && !(await ctx.core.store.checkpoints.own(i.cp, me, now))) throw new CxError('notfound', `no checkpoint ${i.cp} of yours`);
     const exp = now + (i.ttl_d ?? limit('anchor.ttl_d.default')) * DAY;
-    const r = await ctx.core.store.anchors.claim({ key: i.key, owner: me, note: i.note, cp: i.cp ?? null, created: now, updated: now, exp }, now, limit('anchor.claimants'), limit('anchor.per_id'));
+    const r = await ctx.core.store.anchors.claim(
+      { key: i.key, owner: me, note: i.note, cp: i.cp ?? null, created: now, updated: now, exp },
+      now,
+      limit('anchor.claimants'),
+      limit('anchor.per_id'),
+    );
     if (r === 'full') throw new CxError('dup', `anchor full: ${limit('anchor.claimants')} claimants`);
     if (r === 'mine_full') throw new CxError('dup', `at most ${limit('anchor.per_id')} claims per identity: unclaim some first`);
     return { key: i.key, claimants: r.claimants, renewed: r.renewed, exp: iso(exp), cp: i.cp ?? null };

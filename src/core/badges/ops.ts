@@ -24,7 +24,14 @@ const badgeOut = z.object({
 const LEVEL_COLOR: ColorName[] = ['lightgrey', 'blue', 'green', 'brightgreen'];
 const TASK_COLOR: Record<string, ColorName> = { open: 'green', claimed: 'yellow', done: 'blue', accepted: 'brightgreen', cancelled: 'lightgrey' };
 
-function badgeOp<I extends z.ZodObject>(name: string, title: string, summary: string, path: string, input: I, make: (ctx: Ctx, input: z.output<I>) => Promise<Badge | null>) {
+function badgeOp<I extends z.ZodObject>(
+  name: string,
+  title: string,
+  summary: string,
+  path: string,
+  input: I,
+  make: (ctx: Ctx, input: z.output<I>) => Promise<Badge | null>,
+) {
   return defineOp({
     name,
     title,
@@ -52,7 +59,14 @@ export const badgeAgentOp = badgeOp(
   'Agent badge',
   "An identity's reputation and fixes as a badge, coloured by trust level.",
   '/b/a/:id',
-  z.object({ id: z.string().max(7).regex(/^a[0-9a-z]{1,6}$/, 'want an identity id') }).strict(),
+  z
+    .object({
+      id: z
+        .string()
+        .max(7)
+        .regex(/^a[0-9a-z]{1,6}$/, 'want an identity id'),
+    })
+    .strict(),
   async (ctx, i) => {
     const p = await profileOf(ctx, i.id);
     return p && badge(`agent ${p.id}`, `rep ${p.rep} | fixes ${p.fixes}`, LEVEL_COLOR[Number(p.lvl.slice(1))] ?? 'lightgrey');
@@ -117,7 +131,8 @@ const byKind: AnyOperation[] = [badgeAgentOp, badgeEntryOp, badgeLiveOp, badgeSp
 export const badgeGetOp = viaOp({
   name: 'badge.get',
   title: 'Badge',
-  summary: 'A badge as a text line: an identity (of=agent, id), a KB entry (of=entry, id), a space (of=space, slug), a task (of=task, id) or the live counts (of=live). REST: /b/a/{id}, /b/k/{id}, /b/s/{slug}, /b/t/{id}, /b/live, each .svg (image) or .json (shields.io endpoint schema).',
+  summary:
+    'A badge as a text line: an identity (of=agent, id), a KB entry (of=entry, id), a space (of=space, slug), a task (of=task, id) or the live counts (of=live). REST: /b/a/{id}, /b/k/{id}, /b/s/{slug}, /b/t/{id}, /b/live, each .svg (image) or .json (shields.io endpoint schema).',
   auth: 'anon',
   key: 'of',
   ops: byKind,

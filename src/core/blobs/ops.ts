@@ -19,7 +19,17 @@ export const blobPutOp = defineOp({
   idempotent: true,
   quota: ['blob', 'write_net'],
   freeze: 'blobs',
-  rest: { method: 'PUT', path: '/v1/b', status: 201, textBody: 'data_b64', bodyType: 'application/octet-stream', bodyLimit: limit('blob.public'), rawBody: 'base64', query: [], cache: 'no-store' },
+  rest: {
+    method: 'PUT',
+    path: '/v1/b',
+    status: 201,
+    textBody: 'data_b64',
+    bodyType: 'application/octet-stream',
+    bodyLimit: limit('blob.public'),
+    rawBody: 'base64',
+    query: [],
+    cache: 'no-store',
+  },
   run: (ctx, i) => putBlob(ctx, decodeB64(i.data_b64)),
   text: (b) => `ok blob ${b.hash} size=${b.size} kind=${b.kind} owner=${b.owner}\nnext: PUT /v1/c/<key> with blob=${b.hash}`,
 });

@@ -80,7 +80,18 @@ export async function putResult(ctx: Ctx, i: PutIn): Promise<PutOut> {
   const now = core.now();
   const exp = now + (i.ttl_h ?? limit('cache.ttl_h.default')) * HOUR;
   const r = await core.store.cache.put(
-    { ns: i.ns, key: i.key, producer: me.id, kind: i.text !== undefined ? 'inline' : 'blob', text: i.text ?? null, blob: i.blob ?? null, size, to: i.to ?? null, created: now, exp },
+    {
+      ns: i.ns,
+      key: i.key,
+      producer: me.id,
+      kind: i.text !== undefined ? 'inline' : 'blob',
+      text: i.text ?? null,
+      blob: i.blob ?? null,
+      size,
+      to: i.to ?? null,
+      created: now,
+      exp,
+    },
     now,
     limit('cache.per_id'),
   );
@@ -102,8 +113,19 @@ async function visible(ctx: Ctx, ns: string, key: string) {
 
 function view(r: CacheRow, lvl: number, hits: number): ReadOut {
   return {
-    ns: r.ns, key: r.key, kind: r.kind, text: r.text, blob: r.blob, location: r.blob ? `/v1/b/${r.blob}` : null, size: r.size,
-    producer: r.producer, lvl, hits, date: iso(r.created), exp: iso(r.exp), public: isPublic(r, lvl),
+    ns: r.ns,
+    key: r.key,
+    kind: r.kind,
+    text: r.text,
+    blob: r.blob,
+    location: r.blob ? `/v1/b/${r.blob}` : null,
+    size: r.size,
+    producer: r.producer,
+    lvl,
+    hits,
+    date: iso(r.created),
+    exp: iso(r.exp),
+    public: isPublic(r, lvl),
   };
 }
 

@@ -8,11 +8,26 @@ import { DEFAULT_NS, deleteResult, NS, peekResult, putResult, readResult, type R
 
 // Malformed keys are `400 err bad key: …` from the core (one message on every face).
 const key = z.string().max(128).describe('64 lowercase hex, e.g. sha256 of the question or input');
-const ns = z.string().regex(NS, `1-${limit('cache.ns')} of A-Za-z0-9 _ . -`).default(DEFAULT_NS).describe(`namespace, default "${DEFAULT_NS}"`);
+const ns = z
+  .string()
+  .regex(NS, `1-${limit('cache.ns')} of A-Za-z0-9 _ . -`)
+  .default(DEFAULT_NS)
+  .describe(`namespace, default "${DEFAULT_NS}"`);
 
 const readOut = z.object({
-  ns: z.string(), key: z.string(), kind: z.enum(['inline', 'blob']), text: z.string().nullable(), blob: z.string().nullable(), location: z.string().nullable(),
-  size: z.number(), producer: z.string(), lvl: z.number(), hits: z.number(), date: z.string(), exp: z.string(), public: z.boolean(),
+  ns: z.string(),
+  key: z.string(),
+  kind: z.enum(['inline', 'blob']),
+  text: z.string().nullable(),
+  blob: z.string().nullable(),
+  location: z.string().nullable(),
+  size: z.number(),
+  producer: z.string(),
+  lvl: z.number(),
+  hits: z.number(),
+  date: z.string(),
+  exp: z.string(),
+  public: z.boolean(),
 });
 
 /** Response headers of a read (GET and HEAD). */
@@ -37,13 +52,36 @@ export const cachePutOp = defineOp({
     .object({
       key,
       ns,
-      text: z.string().min(1, 'empty').optional().describe(`inline result, at most ${limit('cache.inline')} bytes UTF-8`),
+      text: z
+        .string()
+        .min(1, 'empty')
+        .optional()
+        .describe(`inline result, at most ${limit('cache.inline')} bytes UTF-8`),
       blob: z.string().max(128).optional().describe('sha256 hash of a blob uploaded with PUT /v1/b'),
-      ttl_h: z.number().int().min(1).max(limit('cache.ttl_h.max')).optional().describe(`hours to keep it, default ${limit('cache.ttl_h.default')}`),
-      to: z.string().regex(/^a[0-9a-z]{6}$/, 'want an agent id (a + 6 chars)').optional().describe('hand the result to this identity only: everyone else gets 404'),
+      ttl_h: z
+        .number()
+        .int()
+        .min(1)
+        .max(limit('cache.ttl_h.max'))
+        .optional()
+        .describe(`hours to keep it, default ${limit('cache.ttl_h.default')}`),
+      to: z
+        .string()
+        .regex(/^a[0-9a-z]{6}$/, 'want an agent id (a + 6 chars)')
+        .optional()
+        .describe('hand the result to this identity only: everyone else gets 404'),
     })
     .strict(),
-  output: z.object({ ns: z.string(), key: z.string(), kind: z.enum(['inline', 'blob']), size: z.number(), exp: z.string(), to: z.string().nullable(), created: z.boolean(), public: z.boolean() }),
+  output: z.object({
+    ns: z.string(),
+    key: z.string(),
+    kind: z.enum(['inline', 'blob']),
+    size: z.number(),
+    exp: z.string(),
+    to: z.string().nullable(),
+    created: z.boolean(),
+    public: z.boolean(),
+  }),
   auth: 'token',
   readOnly: false,
   idempotent: true,

@@ -44,7 +44,15 @@ export interface CpOwnView extends CpMetaView {
 }
 
 const stateOf = (m: CheckpointMeta): CpMetaView['state'] => (m.hidden ? 'hidden' : m.published ? 'published' : m.lost ? 'lost' : 'private');
-const metaView = (m: CheckpointMeta): CpMetaView => ({ id: m.id, name: m.name, seq: m.seq, date: iso(m.created), size: m.size, exp: iso(m.exp), state: stateOf(m) });
+const metaView = (m: CheckpointMeta): CpMetaView => ({
+  id: m.id,
+  name: m.name,
+  seq: m.seq,
+  date: iso(m.created),
+  size: m.size,
+  exp: iso(m.exp),
+  state: stateOf(m),
+});
 
 const me = (ctx: Ctx) => ctx.caller.identity!;
 
@@ -70,7 +78,12 @@ export async function saveCheckpoint(ctx: Ctx, name: string, body: string, ttlD:
   const exp = now + (ttlD ?? limit('cp.ttl_d.default')) * DAY;
   for (let i = 0; i < 5; i++) {
     const id = newId('c', ctx.core.random, 8);
-    const r = await ctx.core.store.checkpoints.save({ id, owner: me(ctx).id, name, body, size: Buffer.byteLength(body), created: now, exp }, now, limit('cp.max'), limit('cp.versions'));
+    const r = await ctx.core.store.checkpoints.save(
+      { id, owner: me(ctx).id, name, body, size: Buffer.byteLength(body), created: now, exp },
+      now,
+      limit('cp.max'),
+      limit('cp.versions'),
+    );
     if (r === 'full') throw new CxError('dup', `at most ${limit('cp.max')} live checkpoints: delete some first`);
     if (r !== 'taken') return ownView(ctx, r);
   }
@@ -89,14 +102,23 @@ export async function getOwnCheckpoint(ctx: Ctx, id: string): Promise<CpOwnView>
 
 export async function publishCheckpoint(ctx: Ctx, id: string, on: boolean): Promise<CpOwnView> {
   const r = await ownOr404(ctx, id);
-  if (on && r.lost) throw new CxError('dup', `publication of ${id} ended after ${limit('cache.anon_nets')} reader networks (owner below L2): save a new checkpoint to share again`);
+  if (on && r.lost)
+    throw new CxError(
+      'dup',
+      `publication of ${id} ended after ${limit('cache.anon_nets')} reader networks (owner below L2): save a new checkpoint to share again`,
+    );
   if (on && r.hidden) throw new CxError('dup', `${id} is hidden by the operator`);
   const m = await ctx.core.store.checkpoints.setPublished(id, me(ctx).id, on, ctx.core.now());
   if (!m) throw notFound();
   return ownView(ctx, { ...r, ...m });
 }
 
-export async function listCheckpoints(ctx: Ctx, name: string | undefined, cursor: string | undefined, n: number): Promise<{ rows: CpMetaView[]; next: string | null }> {
+export async function listCheckpoints(
+  ctx: Ctx,
+  name: string | undefined,
+  cursor: string | undefined,
+  n: number,
+): Promise<{ rows: CpMetaView[]; next: string | null }> {
   const rows = await ctx.core.store.checkpoints.list(me(ctx).id, name ?? null, seqOf(cursor), n + 1, ctx.core.now());
   const more = rows.length > n;
   const page = rows.slice(0, n);
@@ -125,5 +147,6 @@ export async function readPublished(ctx: Ctx, id: string): Promise<CpPublic> {
   return { id: cp.id, name: cp.name, seq: cp.seq, date: iso(cp.created), by: owner.id, lvl, untrusted: true, body: cp.body };
 }
 
-export const publicLine = (c: Pick<CpPublic, 'id' | 'name' | 'seq' | 'date' | 'by' | 'lvl'>) => `cp ${c.id} ${c.name} seq=${c.seq} ${c.date} by ${c.by} lvl=L${c.lvl} untrusted`;
+export const publicLine = (c: Pick<CpPublic, 'id' | 'name' | 'seq' | 'date' | 'by' | 'lvl'>) =>
+  `cp ${c.id} ${c.name} seq=${c.seq} ${c.date} by ${c.by} lvl=L${c.lvl} untrusted`;
 export const keepsPublication = (lvl: number) => lvl >= KEEP_LVL;

@@ -16,7 +16,14 @@ import { mustServe, sha256, SYSTEM, wasmOf } from './services.js';
 export const COMPUTE_ACCOUNT = 'sys:compute';
 
 /** A transfer of `n` credits (compute calls, replicated jobs). */
-export const pay = (kind: TxDraft['kind'], ref: string, from: string, to: string, n: number): TxDraft => ({ kind, ref, postings: [{ account: from, amount: -n }, { account: to, amount: n }] });
+export const pay = (kind: TxDraft['kind'], ref: string, from: string, to: string, n: number): TxDraft => ({
+  kind,
+  ref,
+  postings: [
+    { account: from, amount: -n },
+    { account: to, amount: n },
+  ],
+});
 
 export interface CallOut {
   id: string;
@@ -32,7 +39,6 @@ export interface CallOut {
   donor: string;
   date: string;
 }
-
 
 export function callOut(c: CallRecord): CallOut {
   return {
@@ -64,7 +70,10 @@ export async function callService(ctx: Ctx, name: string, input: Buffer): Promis
 
 /** The caller's balance does not cover the price (callVersion's refusal; callService turns it into 409). */
 export class Short extends Error {
-  constructor(readonly account: string, readonly want: number) {
+  constructor(
+    readonly account: string,
+    readonly want: number,
+  ) {
     super(`short ${account}`);
   }
 }

@@ -85,7 +85,14 @@ export const donorLeaseOp = defineOp({
   name: 'donor.lease',
   title: 'Lease a replica to run (donor)',
   summary: `Donate compute: lease one replica of an open job (input, module hash, entry, limits, deadline in ${limit('compute.lease_ms') / 1000} s). Run the module (GET /v1/b/<wasm>) with Extism under the limits, then POST /v1/donor/lease/<lease> with the output and your ${DSIG_TYPE} signature. Needs a published key (PUT /v1/key).`,
-  input: z.object({ job: z.string().regex(/^j[0-9a-z]{10}$/, 'want a job id j…').optional() }).strict(),
+  input: z
+    .object({
+      job: z
+        .string()
+        .regex(/^j[0-9a-z]{10}$/, 'want a job id j…')
+        .optional(),
+    })
+    .strict(),
   output: leaseOut,
   auth: 'token',
   readOnly: false,
@@ -151,7 +158,14 @@ export const attGetOp = defineOp({
   auth: 'anon',
   readOnly: true,
   idempotent: true,
-  rest: { method: 'GET', path: '/att/:job', twins: ['json', 'md', 'txt'], cache: 'public, max-age=300', htmlTitle: (o: { job: string }) => `Receipt ${o.job}`, signed: true },
+  rest: {
+    method: 'GET',
+    path: '/att/:job',
+    twins: ['json', 'md', 'txt'],
+    cache: 'public, max-age=300',
+    htmlTitle: (o: { job: string }) => `Receipt ${o.job}`,
+    signed: true,
+  },
   run: (ctx, i) => getAtt(ctx.core, i.job),
   text: (o) =>
     [
@@ -194,7 +208,14 @@ export const attRevokedOp = defineOp({
   auth: 'anon',
   readOnly: true,
   idempotent: true,
-  rest: { method: 'GET', path: '/att/revoked.txt', cache: 'public, max-age=300', rawOnly: true, signed: true, raw: (o) => ({ body: revokedText(o), type: 'text/plain; charset=utf-8' }) },
+  rest: {
+    method: 'GET',
+    path: '/att/revoked.txt',
+    cache: 'public, max-age=300',
+    rawOnly: true,
+    signed: true,
+    raw: (o) => ({ body: revokedText(o), type: 'text/plain; charset=utf-8' }),
+  },
   async run(ctx) {
     const rows = await ctx.core.store.cjobs.revoked(ctx.core.now() - limit('att.revoked_keep') * 86_400_000);
     return { rows: rows.map((r) => ({ job: r.job, line: r.line, reason: r.reason, at: iso(r.at) })) };
@@ -203,14 +224,27 @@ export const attRevokedOp = defineOp({
 });
 
 function revokedText(o: { rows: Array<{ line: string; reason: string; at: string }> }): string {
-  return [`# revoked att1 receipts, kept ${limit('att.revoked_keep')} days; each line: <att1 line> TAB reason=<why> at=<date-time>`, ...o.rows.map((r) => `${r.line}\treason=${r.reason} at=${r.at}`)].join('\n') + '\n';
+  return (
+    [
+      `# revoked att1 receipts, kept ${limit('att.revoked_keep')} days; each line: <att1 line> TAB reason=<why> at=<date-time>`,
+      ...o.rows.map((r) => `${r.line}\treason=${r.reason} at=${r.at}`),
+    ].join('\n') + '\n'
+  );
 }
 
 export const adminTrustedOp = defineOp({
   name: 'admin.trusted',
   title: 'Mark an operator-trusted donor (operator)',
   summary: 'Marks (on) or unmarks an identity as an operator-trusted donor: it keeps getting leases whatever its reported results (admin token).',
-  input: z.object({ id: z.string().max(7).regex(/^a[0-9a-z]{1,6}$/, 'want an identity id'), on: z.boolean() }).strict(),
+  input: z
+    .object({
+      id: z
+        .string()
+        .max(7)
+        .regex(/^a[0-9a-z]{1,6}$/, 'want an identity id'),
+      on: z.boolean(),
+    })
+    .strict(),
   output: z.object({ id: z.string(), trusted: z.boolean() }),
   auth: 'admin',
   readOnly: false,

@@ -25,8 +25,8 @@ export const DSIG_TYPE = 'dsig1';
 export const ATT_TYPE = 'att1';
 
 /** What a donor signs: `<domain> job=<id> lease=<lease> in=<sha256> out=<sha256> donor=<id>`. */
-export const dsigPayload = (domain: string, job: string, lease: string, inHash: string, outHash: string, donor: string) => `${domain} job=${job} lease=${lease} in=${inHash} out=${outHash} donor=${donor}`;
-
+export const dsigPayload = (domain: string, job: string, lease: string, inHash: string, outHash: string, donor: string) =>
+  `${domain} job=${job} lease=${lease} in=${inHash} out=${outHash} donor=${donor}`;
 
 /** Replicas an identity may ask for, by level. */
 export const maxReplicas = (lvl: number) => [limit('compute.n.l0'), 3, 5, 7][Math.min(3, lvl)]!;
@@ -132,21 +132,29 @@ export async function donorLease(ctx: Ctx, job: string | null): Promise<LeaseVie
   const key = await core.store.identityKeys.get(me.id);
   if (!key) throw new CxError('auth', 'donating needs a published key: PUT /v1/key first', 403);
   const d = await core.store.cjobs.donor(me.id);
-  if (d && !d.trusted && d.bad >= limit('compute.donor_bad') && d.bad > d.good) throw new CxError('auth', `lost standing: ${d.bad} reported results, ${d.good} agreeing`, 403);
+  if (d && !d.trusted && d.bad >= limit('compute.donor_bad') && d.bad > d.good)
+    throw new CxError('auth', `lost standing: ${d.bad} reported results, ${d.good} agreeing`, 403);
   const l = await leaseSlot(core, me.id, key.pub, job);
   if (!l) throw notFound('no replica to lease now');
   return l;
 }
 
 /** A donor's result: the dsig must verify under the pub recorded with the lease. */
-export async function submitResult(core: Core, donor: string, lease: string, output: Buffer, dsig: string): Promise<{ job: string; out_hash: string; state: string }> {
+export async function submitResult(
+  core: Core,
+  donor: string,
+  lease: string,
+  output: Buffer,
+  dsig: string,
+): Promise<{ job: string; out_hash: string; state: string }> {
   const slot = await core.store.cjobs.slotByLease(lease);
   if (!slot || slot.donor !== donor) throw notFound('no such lease (unknown, or expired and reassigned): lease again');
   const j = (await core.store.cjobs.get(slot.job))!;
   const outHash = sha256(output);
   const payload = dsigPayload(core.keys.domain, j.id, lease, j.in_hash, outHash, donor);
   const sig = /^[A-Za-z0-9_-]{86}$/.test(dsig) ? Buffer.from(dsig, 'base64url') : Buffer.alloc(0);
-  if (!verifyStatement(Buffer.from(slot.pub!, 'hex'), DSIG_TYPE, payload, sig)) throw new CxError('bad', `dsig: does not verify as ${DSIG_TYPE} "${payload}" under your published key`);
+  if (!verifyStatement(Buffer.from(slot.pub!, 'hex'), DSIG_TYPE, payload, sig))
+    throw new CxError('bad', `dsig: does not verify as ${DSIG_TYPE} "${payload}" under your published key`);
   const r = await core.store.cjobs.submit(lease, donor, { out_hash: outHash, output, dsig }, core.now());
   if (r === 'stale') throw new CxError('dup', 'lease expired or already used: lease again');
   const state = await settle(core, j.id);
@@ -159,7 +167,13 @@ export async function serverDonate(core: Core, job: string): Promise<void> {
   if (!l) return;
   const j = (await core.store.cjobs.get(job))!;
   const v = (await core.store.services.version(j.name, j.ver))!;
-  const r = await core.compute.run({ hash: j.wasm, wasm: () => wasmOf(core, j.wasm), entry: v.manifest.entry, input: Buffer.from(j.input), limits: runLimits(v.manifest) });
+  const r = await core.compute.run({
+    hash: j.wasm,
+    wasm: () => wasmOf(core, j.wasm),
+    entry: v.manifest.entry,
+    input: Buffer.from(j.input),
+    limits: runLimits(v.manifest),
+  });
   if (!r.ok && r.code === 'busy') throw new Error('runner busy'); // the job retries; the lease expires meanwhile
   // A failed run is a result too (its one line): replicas that fail the same way agree.
   const output = r.ok ? Buffer.from(r.output) : Buffer.from(`err compute ${r.code}`);
@@ -181,7 +195,13 @@ async function settle(core: Core, id: string): Promise<string> {
   const now = core.now();
   if (j.state !== 'open') {
     // A result after the end: compared with the quorum all the same.
-    for (const s of done) if (j.out_hash && s.out_hash !== j.out_hash && (await core.store.cjobs.report({ job: id, donor: s.donor!, out_hash: s.out_hash!, quorum: j.out_hash, at: now }))) await revokeFor(core, s.donor!, id);
+    for (const s of done)
+      if (
+        j.out_hash &&
+        s.out_hash !== j.out_hash &&
+        (await core.store.cjobs.report({ job: id, donor: s.donor!, out_hash: s.out_hash!, quorum: j.out_hash, at: now }))
+      )
+        await revokeFor(core, s.donor!, id);
     return j.state;
   }
   const groups = new Map<string, CSlot[]>();
@@ -200,7 +220,8 @@ async function settle(core: Core, id: string): Promise<string> {
     }
     const disagree = done.filter((s) => s.out_hash !== out).map((s) => ({ donor: s.donor!, out_hash: s.out_hash! }));
     const state = failedRun ? 'failed' : 'done';
-    if (!(await core.store.cjobs.finish(id, { state, out_hash: out, output: agree[0]!.output, receipt, agree: agree.map((s) => s.donor!), disagree }, now))) return state;
+    if (!(await core.store.cjobs.finish(id, { state, out_hash: out, output: agree[0]!.output, receipt, agree: agree.map((s) => s.donor!), disagree }, now)))
+      return state;
     if (j.price > 0) {
       for (const s of agree) await core.store.ledger.post(pay('payout', id, JOBS_ACCOUNT, s.donor === SYSTEM ? COMPUTE_ACCOUNT : s.donor!, j.price), now);
       const rest = (j.n - agree.length) * j.price;
@@ -222,7 +243,8 @@ async function settle(core: Core, id: string): Promise<string> {
 async function revokeFor(core: Core, donor: string, job: string): Promise<void> {
   if (donor === SYSTEM) return;
   const since = core.now() - limit('att.revoked_keep') * 86_400_000;
-  for (const r of await core.store.cjobs.receiptsWith(donor, since)) await core.store.cjobs.revoke(r.job, r.receipt, `donor ${donor} disagreed with the quorum of job ${job}`, core.now());
+  for (const r of await core.store.cjobs.receiptsWith(donor, since))
+    await core.store.cjobs.revoke(r.job, r.receipt, `donor ${donor} disagreed with the quorum of job ${job}`, core.now());
 }
 
 export interface AttView {
@@ -250,11 +272,30 @@ export async function getAtt(core: Core, id: string): Promise<AttView> {
   const m = /^att1 kid=(\d+) sig=([A-Za-z0-9_-]+) (.*)$/.exec(j.receipt)!;
   const payload = m[3]!;
   const f = Object.fromEntries(payload.split(' ').map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
-  const donors = (f.donors ?? '').split(',').filter(Boolean).map((t: string) => {
-    const [donor, pub, dsig, lease] = t.split(':');
-    return { donor: donor!, pub: pub!, dsig: dsig!, lease: lease! };
-  });
+  const donors = (f.donors ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((t: string) => {
+      const [donor, pub, dsig, lease] = t.split(':');
+      return { donor: donor!, pub: pub!, dsig: dsig!, lease: lease! };
+    });
   const rev = (await core.store.cjobs.revoked(0)).find((r) => r.job === id);
   const reported = (await core.store.cjobs.reports(id)).map((r) => ({ donor: r.donor, out_hash: r.out_hash }));
-  return { job: id, svc: f.svc!, wasm: f.wasm!, in_hash: f.in!, out_hash: f.out!, repro: f.repro!, at: f.at!, kid: Number(m[1]), sig: m[2]!, line: j.receipt, payload, donors, revoked: rev?.reason ?? null, reported, key: `${core.config.baseUrl}/.well-known/cx-key` };
+  return {
+    job: id,
+    svc: f.svc!,
+    wasm: f.wasm!,
+    in_hash: f.in!,
+    out_hash: f.out!,
+    repro: f.repro!,
+    at: f.at!,
+    kid: Number(m[1]),
+    sig: m[2]!,
+    line: j.receipt,
+    payload,
+    donors,
+    revoked: rev?.reason ?? null,
+    reported,
+    key: `${core.config.baseUrl}/.well-known/cx-key`,
+  };
 }

@@ -13,7 +13,8 @@ async function runnable(core: Core, svc: string, ver: string): Promise<SvcVersio
   if (!/^[1-9][0-9]{0,8}$/.test(ver)) return `fn:${svc}@${ver}: ver is the integer version of a service`;
   const v = await core.store.services.version(svc, Number(ver));
   if (!v) return `fn:${svc}@${ver}: no such service version`;
-  if (v.state !== 'ok' || (await core.store.services.okCount(svc, v.ver)) === 0) return `fn:${svc}@${ver}: version is ${v.state === 'ok' ? 'not reported ok yet' : v.state}`;
+  if (v.state !== 'ok' || (await core.store.services.okCount(svc, v.ver)) === 0)
+    return `fn:${svc}@${ver}: version is ${v.state === 'ok' ? 'not reported ok yet' : v.state}`;
   return v;
 }
 

@@ -5,11 +5,7 @@ import { limit } from '../limits.js';
 import type { SvcManifest } from './ports.js';
 
 export const NAME_RE = /^[a-z][a-z0-9-]*$/;
-export const svcName = z
-  .string()
-  .min(2)
-  .max(limit('svc.name'))
-  .regex(NAME_RE, 'want a-z 0-9 - starting with a letter');
+export const svcName = z.string().min(2).max(limit('svc.name')).regex(NAME_RE, 'want a-z 0-9 - starting with a letter');
 export const svcVer = z.number().int().min(1).max(1_000_000);
 
 /** Names only the operator publishes: the sample services, and words and prefixes that would pass for the service's own. */
@@ -21,7 +17,10 @@ const kat = z.object({ in: z.string().max(limit('svc.kat_bytes')), out: z.string
 
 export const manifestSchema = z
   .object({
-    entry: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'want an exported function name').default('run'),
+    entry: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'want an exported function name')
+      .default('run'),
     desc: z.string().min(1).max(limit('svc.desc')),
     kats: z.array(kat).min(1, 'at least one known-answer test').max(limit('svc.kats')),
     limits: z

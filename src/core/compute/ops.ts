@@ -23,16 +23,44 @@ export const adminBlobOp = defineOp({
   input: z
     .object({
       data_b64: z.string().describe('the module bytes, base64 (REST: the raw body of PUT /admin/blob)'),
-      name: z.string().min(1).max(32).regex(/^[A-Za-z0-9._-]+$/, 'want A-Z a-z 0-9 . _ -').optional(),
-      ver: z.string().min(1).max(32).regex(/^[A-Za-z0-9._-]+$/, 'want A-Z a-z 0-9 . _ -').optional(),
+      name: z
+        .string()
+        .min(1)
+        .max(32)
+        .regex(/^[A-Za-z0-9._-]+$/, 'want A-Z a-z 0-9 . _ -')
+        .optional(),
+      ver: z
+        .string()
+        .min(1)
+        .max(32)
+        .regex(/^[A-Za-z0-9._-]+$/, 'want A-Z a-z 0-9 . _ -')
+        .optional(),
       note: z.string().max(120).optional(),
     })
     .strict(),
-  output: z.object({ hash: z.string(), size: z.number().int(), kind: z.string(), owner: z.string(), pinned_by: z.string(), pin: z.string().nullable(), note: z.string().nullable(), created: z.boolean() }),
+  output: z.object({
+    hash: z.string(),
+    size: z.number().int(),
+    kind: z.string(),
+    owner: z.string(),
+    pinned_by: z.string(),
+    pin: z.string().nullable(),
+    note: z.string().nullable(),
+    created: z.boolean(),
+  }),
   auth: 'admin',
   readOnly: false,
   idempotent: true,
-  rest: { method: 'PUT', path: '/admin/blob', textBody: 'data_b64', bodyType: 'application/octet-stream', bodyLimit: limit('blob.admin'), rawBody: 'base64', query: ['name', 'ver', 'note'], cache: 'no-store' },
+  rest: {
+    method: 'PUT',
+    path: '/admin/blob',
+    textBody: 'data_b64',
+    bodyType: 'application/octet-stream',
+    bodyLimit: limit('blob.admin'),
+    rawBody: 'base64',
+    query: ['name', 'ver', 'note'],
+    cache: 'no-store',
+  },
   async run(ctx, i) {
     const bytes = decodeB64(i.data_b64);
     const max = limit('blob.admin');
@@ -43,8 +71,21 @@ export const adminBlobOp = defineOp({
     if ((i.name === undefined) !== (i.ver === undefined)) throw new CxError('bad', 'name and ver: give both to pin <name>@<ver>, or neither');
     const h = createHash('sha256').update(bytes).digest('hex');
     const pin = i.name !== undefined ? `${i.name}@${i.ver}` : null;
-    const r = await ctx.core.store.blobs.putPinned({ hash: h, size: bytes.length, kind: 'wasm', owner: SYSTEM, created: ctx.core.now() }, bytes, { by: OPERATOR, pin, note: i.note ?? null });
-    return { hash: h, size: r.meta.size, kind: r.meta.kind, owner: SYSTEM, pinned_by: r.meta.pinned_by ?? OPERATOR, pin: r.meta.pin ?? null, note: r.meta.note ?? null, created: r.created };
+    const r = await ctx.core.store.blobs.putPinned({ hash: h, size: bytes.length, kind: 'wasm', owner: SYSTEM, created: ctx.core.now() }, bytes, {
+      by: OPERATOR,
+      pin,
+      note: i.note ?? null,
+    });
+    return {
+      hash: h,
+      size: r.meta.size,
+      kind: r.meta.kind,
+      owner: SYSTEM,
+      pinned_by: r.meta.pinned_by ?? OPERATOR,
+      pin: r.meta.pin ?? null,
+      note: r.meta.note ?? null,
+      created: r.created,
+    };
   },
   text: (b) => `ok blob ${b.hash} size=${b.size} kind=${b.kind} owner=${b.owner} pinned_by=${b.pinned_by}${b.pin ? ` pin=${b.pin}` : ''}`,
 });
@@ -56,13 +97,22 @@ const publishIn = {
   manifest: manifestSchema.describe('entry (exported function, default run), desc, kats [{in, out}] (at least one), limits {time_ms, mem_pages, out_bytes}'),
   stable: z.boolean().optional().describe('make this version the stable one (the first version of a name is stable anyway)'),
 };
-const publishOut = z.object({ name: z.string(), ver: z.number().int(), wasm: z.string(), state: z.literal('pending'), kats: z.number().int(), stable: z.boolean() });
-const publishText = (o: z.infer<typeof publishOut>) => `ok ${o.name}@${o.ver} pending kats=${o.kats}${o.stable ? ' stable' : ''}\nnext: GET /v1/svc/${o.name} for the KAT result`;
+const publishOut = z.object({
+  name: z.string(),
+  ver: z.number().int(),
+  wasm: z.string(),
+  state: z.literal('pending'),
+  kats: z.number().int(),
+  stable: z.boolean(),
+});
+const publishText = (o: z.infer<typeof publishOut>) =>
+  `ok ${o.name}@${o.ver} pending kats=${o.kats}${o.stable ? ' stable' : ''}\nnext: GET /v1/svc/${o.name} for the KAT result`;
 
 export const adminSvcOp = defineOp({
   name: 'admin.svc',
   title: 'Publish a service version (operator)',
-  summary: 'Publish <name>@<ver> from a wasm blob and a manifest (entry, desc, known-answer tests, limits); reserved names allowed. It is served once its KATs pass; the first version of a name becomes stable (admin token).',
+  summary:
+    'Publish <name>@<ver> from a wasm blob and a manifest (entry, desc, known-answer tests, limits); reserved names allowed. It is served once its KATs pass; the first version of a name becomes stable (admin token).',
   input: z.object(publishIn).strict(),
   output: publishOut,
   auth: 'admin',
@@ -75,7 +125,8 @@ export const adminSvcOp = defineOp({
 export const svcPublishOp = defineOp({
   name: 'svc.publish',
   title: 'Publish a service version',
-  summary: 'Publish <name>@<ver> of your own service (level L2): a wasm blob you uploaded and a manifest with known-answer tests. Served once its KATs pass and another L2 identity reports it ok.',
+  summary:
+    'Publish <name>@<ver> of your own service (level L2): a wasm blob you uploaded and a manifest with known-answer tests. Served once its KATs pass and another L2 identity reports it ok.',
   input: z.object(publishIn).strict(),
   output: publishOut,
   auth: 'token',
@@ -100,7 +151,10 @@ export const svcOkOp = defineOp({
     .object({
       name: svcName,
       ver: svcVer,
-      sig: z.string().regex(/^[A-Za-z0-9_-]{86}$/, 'want a base64url Ed25519 signature (86 characters)').describe(`base64url signature of the ${OK_TYPE} statement by the key you published with PUT /v1/key`),
+      sig: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{86}$/, 'want a base64url Ed25519 signature (86 characters)')
+        .describe(`base64url signature of the ${OK_TYPE} statement by the key you published with PUT /v1/key`),
       note: z.string().max(limit('svc.ok_note')).optional(),
     })
     .strict(),
@@ -119,14 +173,33 @@ export const svcOkOp = defineOp({
   text: (o) => `ok reported ${o.name}@${o.ver} by ${o.by} oks=${o.oks}\nnext: GET /v1/svc/${o.name}`,
 });
 
-const verOut = z.object({ ver: z.number().int(), wasm: z.string(), state: z.string(), kats: z.number().int(), log: z.string().nullable(), publisher: z.string(), stable: z.boolean(), oks: z.number().int(), date: z.string() });
+const verOut = z.object({
+  ver: z.number().int(),
+  wasm: z.string(),
+  state: z.string(),
+  kats: z.number().int(),
+  log: z.string().nullable(),
+  publisher: z.string(),
+  stable: z.boolean(),
+  oks: z.number().int(),
+  date: z.string(),
+});
 
 export const svcGetOp = defineOp({
   name: 'svc.get',
   title: 'A service and its versions',
-  summary: 'A service: owner, stable version, whether it is served, and its versions (KAT state and log, ok reports), newest first. Services are untrusted code published by unknown agents or the operator.',
+  summary:
+    'A service: owner, stable version, whether it is served, and its versions (KAT state and log, ok reports), newest first. Services are untrusted code published by unknown agents or the operator.',
   input: z.object({ name: svcName }).strict(),
-  output: z.object({ name: z.string(), owner: z.string(), stable: z.number().int().nullable(), served: z.number().int().nullable(), desc: z.string(), versions: z.array(verOut), mcp: z.string().nullable() }),
+  output: z.object({
+    name: z.string(),
+    owner: z.string(),
+    stable: z.number().int().nullable(),
+    served: z.number().int().nullable(),
+    desc: z.string(),
+    versions: z.array(verOut),
+    mcp: z.string().nullable(),
+  }),
   auth: 'anon',
   readOnly: true,
   idempotent: true,
@@ -138,17 +211,40 @@ export const svcGetOp = defineOp({
     const vs = await store.services.versions(i.name, limit('svc.versions'));
     const served = await servedVersion(ctx.core, i.name);
     const versions = await Promise.all(
-      vs.map(async (v) => ({ ver: v.ver, wasm: v.wasm, state: v.state, kats: v.kats, log: v.log, publisher: v.publisher, stable: n.stable === v.ver, oks: await store.services.okCount(v.name, v.ver), date: iso(v.created) })),
+      vs.map(async (v) => ({
+        ver: v.ver,
+        wasm: v.wasm,
+        state: v.state,
+        kats: v.kats,
+        log: v.log,
+        publisher: v.publisher,
+        stable: n.stable === v.ver,
+        oks: await store.services.okCount(v.name, v.ver),
+        date: iso(v.created),
+      })),
     );
     const desc = (served ?? vs[0])?.manifest.desc ?? '';
-    return { name: n.name, owner: n.owner, stable: n.stable, served: served?.ver ?? null, desc, versions, mcp: served ? `${ctx.core.config.baseUrl}/mcp/svc/${n.name}` : null };
+    return {
+      name: n.name,
+      owner: n.owner,
+      stable: n.stable,
+      served: served?.ver ?? null,
+      desc,
+      versions,
+      mcp: served ? `${ctx.core.config.baseUrl}/mcp/svc/${n.name}` : null,
+    };
   },
   text: (o) =>
     [
       `svc ${o.name} owner=${o.owner} stable=${o.stable ?? '-'} served=${o.served ?? '-'} untrusted`,
       `desc: ${o.desc}`,
-      ...o.versions.map((v) => `${o.name}@${v.ver} ${v.state} kats=${v.kats} oks=${v.oks}${v.stable ? ' stable' : ''} by ${v.publisher} ${v.date} wasm=${v.wasm.slice(0, 12)}${v.log && v.state === 'failed' ? `\n  ${v.log.split('\n').join('\n  ')}` : ''}`),
-      o.served ? `next: POST /v1/svc/${o.name}/call with the input as the body, or MCP ${o.mcp}` : 'next: not served until the stable version passes its KATs and has an L2 ok (POST /v1/svc/<name>/<ver>/ok)',
+      ...o.versions.map(
+        (v) =>
+          `${o.name}@${v.ver} ${v.state} kats=${v.kats} oks=${v.oks}${v.stable ? ' stable' : ''} by ${v.publisher} ${v.date} wasm=${v.wasm.slice(0, 12)}${v.log && v.state === 'failed' ? `\n  ${v.log.split('\n').join('\n  ')}` : ''}`,
+      ),
+      o.served
+        ? `next: POST /v1/svc/${o.name}/call with the input as the body, or MCP ${o.mcp}`
+        : 'next: not served until the stable version passes its KATs and has an L2 ok (POST /v1/svc/<name>/<ver>/ok)',
     ].join('\n'),
 });
 
@@ -157,7 +253,10 @@ export const svcListOp = defineOp({
   title: 'Services',
   summary: `Service names in alphabetical order with their stable and served versions (${limit('svc.page')} per page, \`after\` pages on).`,
   input: z.object({ after: z.string().max(limit('svc.name')).default('') }).strict(),
-  output: z.object({ services: z.array(z.object({ name: z.string(), owner: z.string(), stable: z.number().int().nullable(), served: z.boolean() })), next: z.string().nullable() }),
+  output: z.object({
+    services: z.array(z.object({ name: z.string(), owner: z.string(), stable: z.number().int().nullable(), served: z.boolean() })),
+    next: z.string().nullable(),
+  }),
   auth: 'anon',
   readOnly: true,
   idempotent: true,
@@ -165,7 +264,9 @@ export const svcListOp = defineOp({
   async run(ctx, i) {
     const page = limit('svc.page');
     const rows = await ctx.core.store.services.list(i.after, page);
-    const services = await Promise.all(rows.map(async (n) => ({ name: n.name, owner: n.owner, stable: n.stable, served: (await servedVersion(ctx.core, n.name)) !== null })));
+    const services = await Promise.all(
+      rows.map(async (n) => ({ name: n.name, owner: n.owner, stable: n.stable, served: (await servedVersion(ctx.core, n.name)) !== null })),
+    );
     return { services, next: rows.length === page ? rows[rows.length - 1]!.name : null };
   },
   text: (o) =>

@@ -38,7 +38,11 @@ export async function loadSampleServices(core: Core, dir = SERVICES_DIR): Promis
   for (const s of sampleServices(dir)) {
     if (await core.store.services.name(s.name)) continue;
     const hash = createHash('sha256').update(s.wasm).digest('hex');
-    await core.store.blobs.putPinned({ hash, size: s.wasm.length, kind: 'wasm', owner: SYSTEM, created: core.now() }, s.wasm, { by: OPERATOR, pin: `${s.name}@${s.ver}`, note: 'sample service of the repository' });
+    await core.store.blobs.putPinned({ hash, size: s.wasm.length, kind: 'wasm', owner: SYSTEM, created: core.now() }, s.wasm, {
+      by: OPERATOR,
+      pin: `${s.name}@${s.ver}`,
+      note: 'sample service of the repository',
+    });
     await publish(ctx, { name: s.name, ver: s.ver, wasm: hash, manifest: s.manifest }, OPERATOR);
     n++;
   }

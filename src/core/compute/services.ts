@@ -45,11 +45,19 @@ async function checkWasm(core: Core, hash: string, m: SvcManifest): Promise<void
   }
 }
 
-export async function publish(ctx: Ctx, i: { name: string; ver: number; wasm: string; manifest: SvcManifest; stable?: boolean }, publisher: string): Promise<Published> {
+export async function publish(
+  ctx: Ctx,
+  i: { name: string; ver: number; wasm: string; manifest: SvcManifest; stable?: boolean },
+  publisher: string,
+): Promise<Published> {
   const { core } = ctx;
   await checkWasm(core, i.wasm, i.manifest);
   const mode = i.stable ? 'always' : 'first';
-  const r = await core.store.services.publish({ name: i.name, ver: i.ver, wasm: i.wasm, manifest: i.manifest, publisher, kats: i.manifest.kats.length, created: core.now() }, publisher, mode);
+  const r = await core.store.services.publish(
+    { name: i.name, ver: i.ver, wasm: i.wasm, manifest: i.manifest, publisher, kats: i.manifest.kats.length, created: core.now() },
+    publisher,
+    mode,
+  );
   if (r === 'taken') throw new CxError('dup', `name ${i.name} belongs to another publisher`);
   if (r === 'dup') throw new CxError('dup', `${i.name}@${i.ver} exists; publish a higher ver`);
   // Bounded tries: a module that kills its runner (or, before runners were processes, the server)
@@ -63,7 +71,12 @@ export async function publish(ctx: Ctx, i: { name: string; ver: number; wasm: st
  * The KAT run of one version (the job handler): every test's output must equal its expected text
  * exactly. An operator's version that passes gets the server's own ok report (signed svcok1).
  */
-export async function runKats(core: Core, name: string, ver: number, attempt: { tries: number; maxTries: number } = { tries: 1, maxTries: 1 }): Promise<'ok' | 'failed' | 'settled'> {
+export async function runKats(
+  core: Core,
+  name: string,
+  ver: number,
+  attempt: { tries: number; maxTries: number } = { tries: 1, maxTries: 1 },
+): Promise<'ok' | 'failed' | 'settled'> {
   const v = await core.store.services.version(name, ver);
   if (!v || v.state !== 'pending') return 'settled';
   const limits = runLimits(v.manifest);
@@ -74,7 +87,8 @@ export async function runKats(core: Core, name: string, ver: number, attempt: { 
     if (!r.ok && r.code === 'busy') throw new Error(`runner busy: ${r.detail}`);
     // A dead runner may be the host's fault (the OS, a restart): tried again, a bounded number of
     // times; at the last try it is the module's verdict.
-    if (!r.ok && r.code === 'crash' && attempt.tries < attempt.maxTries) throw new Error(`runner crashed (try ${attempt.tries} of ${attempt.maxTries}): ${r.detail}`);
+    if (!r.ok && r.code === 'crash' && attempt.tries < attempt.maxTries)
+      throw new Error(`runner crashed (try ${attempt.tries} of ${attempt.maxTries}): ${r.detail}`);
     if (!r.ok) fails.push(`kat ${i + 1}: err compute ${r.code} ${r.detail}`);
     else {
       const got = Buffer.from(r.output).toString('utf8');
@@ -92,7 +106,15 @@ export async function runKats(core: Core, name: string, ver: number, attempt: { 
 async function systemOk(core: Core, v: SvcVersion): Promise<void> {
   const payload = okPayload(core.keys.domain, v.name, v.ver, v.wasm, SYSTEM);
   const s = core.keys.sign(OK_TYPE, payload);
-  await core.store.services.addOk({ name: v.name, ver: v.ver, by: SYSTEM, pub: core.keys.pub, sig: b64u(s.sig), note: `known-answer tests passed; operator publication (kid=${s.kid})`, at: core.now() });
+  await core.store.services.addOk({
+    name: v.name,
+    ver: v.ver,
+    by: SYSTEM,
+    pub: core.keys.pub,
+    sig: b64u(s.sig),
+    note: `known-answer tests passed; operator publication (kid=${s.kid})`,
+    at: core.now(),
+  });
 }
 
 export async function wasmOf(core: Core, hash: string): Promise<Uint8Array> {

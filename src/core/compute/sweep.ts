@@ -4,5 +4,9 @@ import type { Core } from '../ops/types.js';
 import { startSweep } from '../sweep.js';
 
 export function startCallSweep(core: Core): () => void {
-  return startSweep(core, { what: 'old compute call records purged', everyMs: 3_600_000, run: () => core.store.services.purgeCalls(core.now() - limit('compute.keep_d') * 86_400_000) });
+  return startSweep(core, {
+    what: 'old compute call records purged',
+    everyMs: 3_600_000,
+    run: () => core.store.services.purgeCalls(core.now() - limit('compute.keep_d') * 86_400_000),
+  });
 }

@@ -26,8 +26,12 @@ export interface ControlStatus {
   maintenanceUntil: string | null;
 }
 
-
-const viewOf = (s: ControlSnapshot): ControlView => ({ frozen: new Set(s.freezes.map((f) => f.kind)), freezes: s.freezes, shed: s.shed, maintenance: s.maintenance });
+const viewOf = (s: ControlSnapshot): ControlView => ({
+  frozen: new Set(s.freezes.map((f) => f.kind)),
+  freezes: s.freezes,
+  shed: s.shed,
+  maintenance: s.maintenance,
+});
 
 /** End of the maintenance running at `now` (the latest end among the windows open then), or null. */
 export function maintenanceUntil(v: ControlView, now: number): number | null {

@@ -43,7 +43,9 @@ export function sheds(level: number, cls: ShedClass): boolean {
 }
 
 export function busyError(level: number, cls: ShedClass): CxError {
-  return new CxError('busy', `shed level ${level}: ${cls} work (${SHED_CLASSES[cls].what.split(',')[0]} ...) is paused, retry later`, 503, { 'Retry-After': String(limit('shed.retry_after')) });
+  return new CxError('busy', `shed level ${level}: ${cls} work (${SHED_CLASSES[cls].what.split(',')[0]} ...) is paused, retry later`, 503, {
+    'Retry-After': String(limit('shed.retry_after')),
+  });
 }
 
 /**

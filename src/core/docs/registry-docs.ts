@@ -69,9 +69,12 @@ export function llmsTxt(ops: readonly Operation[], base: string, voted: Readonly
 }
 
 function fieldsLine(op: Operation): string {
-  const js = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: string; description?: string; enum?: unknown[] }>; required?: string[] };
+  const js = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, { type?: string; description?: string; enum?: unknown[] }>;
+    required?: string[];
+  };
   const req = new Set(js.required ?? []);
-  const f = Object.entries(js.properties ?? {}).map(([k, s]) => `${k}${req.has(k) ? '' : '?'}:${s.enum ? s.enum.join('|') : s.type ?? 'any'}`);
+  const f = Object.entries(js.properties ?? {}).map(([k, s]) => `${k}${req.has(k) ? '' : '?'}:${s.enum ? s.enum.join('|') : (s.type ?? 'any')}`);
   return f.length ? f.join(' ') : '-';
 }
 
@@ -86,7 +89,14 @@ export function llmsFullTxt(ops: readonly Operation[], base: string, maxBytes: n
     '',
   ];
   for (const op of ops) {
-    out.push(`### ${op.name}: ${op.title}`, `${route(op)}`, op.summary, `auth: ${op.auth}; ${op.readOnly ? 'read-only' : 'write'}`, `input: ${fieldsLine(op)}`, '');
+    out.push(
+      `### ${op.name}: ${op.title}`,
+      `${route(op)}`,
+      op.summary,
+      `auth: ${op.auth}; ${op.readOnly ? 'read-only' : 'write'}`,
+      `input: ${fieldsLine(op)}`,
+      '',
+    );
   }
   out.push('## Limits', '', ...LIMITS.map((l) => `- ${l.key} = ${l.value} ${l.unit}: ${l.what}`), '');
   out.push('## Quotas', '', ...QUOTAS.map((q) => `- ${q.bucket}: ${q.per} per ${q.window_s} s per ${q.by}, burst ${q.burst}: ${q.what}`), '');
@@ -94,7 +104,12 @@ export function llmsFullTxt(ops: readonly Operation[], base: string, maxBytes: n
   out.push('## Errors', '', ...ERROR_CODES.map((e) => `- ${e.code} (${e.status}): ${e.summary}`), '');
   out.push('## Pages', '', ...PAGES.map(([p, w]) => `- ${base}${p}: ${w}`), '');
   let s = out.join('\n');
-  if (Buffer.byteLength(s) > maxBytes) s = Buffer.from(s).subarray(0, maxBytes - 64).toString('utf8').replace(/\uFFFD*$/, '') + '\n[truncated: see /openapi.json]\n';
+  if (Buffer.byteLength(s) > maxBytes)
+    s =
+      Buffer.from(s)
+        .subarray(0, maxBytes - 64)
+        .toString('utf8')
+        .replace(/\uFFFD*$/, '') + '\n[truncated: see /openapi.json]\n';
   return s;
 }
 
@@ -170,7 +185,16 @@ export function helpErrTxt(): string {
 }
 
 export function helpErrMd(): string {
-  return ['# Error codes', '', 'Every error is one line: `err <code> <detail>`.', '', '| code | status | meaning |', '|---|---|---|', ...ERROR_CODES.map((e) => `| ${e.code} | ${e.status} | ${e.summary} |`), ''].join('\n');
+  return [
+    '# Error codes',
+    '',
+    'Every error is one line: `err <code> <detail>`.',
+    '',
+    '| code | status | meaning |',
+    '|---|---|---|',
+    ...ERROR_CODES.map((e) => `| ${e.code} | ${e.status} | ${e.summary} |`),
+    '',
+  ].join('\n');
 }
 
 export function helpErrCodeTxt(e: ErrCode): string {

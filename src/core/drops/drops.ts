@@ -104,7 +104,9 @@ export async function putDrop(ctx: Ctx, input: PutInput): Promise<PutResult> {
       if (anon) {
         if (!input.pow) throw authError(core, 'X-PoW proof or a token required to create a drop: POST /v1/challenge?for=w', 'w');
         if (input.write_key === undefined) {
-          throw bad(`X-Drop-Write: required to create a drop anonymously (${limit('drop.write_key.min')}-${limit('drop.write_key.max')} chars); it binds later PUT and DELETE`);
+          throw bad(
+            `X-Drop-Write: required to create a drop anonymously (${limit('drop.write_key.min')}-${limit('drop.write_key.max')} chars); it binds later PUT and DELETE`,
+          );
         }
       }
       if (anon) {
@@ -117,7 +119,20 @@ export async function putDrop(ctx: Ctx, input: PutInput): Promise<PutResult> {
       const exp = Math.floor((now + (input.ttl ?? cls.ttl) * HOUR) / 1000) * 1000;
       const nonce = core.random(12);
       const created = await repo.create(
-        { key: keys.id, owner: caller.identity?.id ?? null, wkey: wk, nonce, ct: seal(keys, nonce, input.body), size: added, exp, reads, once, masked: 0, ver: 1, created: now },
+        {
+          key: keys.id,
+          owner: caller.identity?.id ?? null,
+          wkey: wk,
+          nonce,
+          ct: seal(keys, nonce, input.body),
+          size: added,
+          exp,
+          reads,
+          once,
+          masked: 0,
+          ver: 1,
+          created: now,
+        },
         now,
       );
       if (created) return { path, created: true, exp: iso(exp), once, reads, size: added, masked: 0 };

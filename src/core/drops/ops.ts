@@ -33,7 +33,9 @@ const putIn = z
       .min(limit('drop.ttl.min'))
       .max(limit('drop.ttl.max'))
       .optional()
-      .describe(`hours to live; default ${limit('drop.ttl.token_default')} with a token (max ${limit('drop.ttl.max')}), ${limit('drop.ttl.anon_default')} anonymous (max ${limit('drop.ttl.anon_max')})`),
+      .describe(
+        `hours to live; default ${limit('drop.ttl.token_default')} with a token (max ${limit('drop.ttl.max')}), ${limit('drop.ttl.anon_default')} anonymous (max ${limit('drop.ttl.anon_max')})`,
+      ),
     reads: z
       .number()
       .int()

@@ -21,5 +21,9 @@ export const eventRetention = (): EventRetention => ({
 
 /** Starts the sweep (once now, then every `everyMs`); returns the function that stops it. */
 export function startEventSweep(core: Core, r: EventRetention = eventRetention()): () => void {
-  return startSweep(core, { what: 'old bus events pruned', everyMs: r.everyMs, run: (stopped) => core.store.events.prune(core.now() - r.keepMs, r.keepMax, stopped) });
+  return startSweep(core, {
+    what: 'old bus events pruned',
+    everyMs: r.everyMs,
+    run: (stopped) => core.store.events.prune(core.now() - r.keepMs, r.keepMax, stopped),
+  });
 }

@@ -19,11 +19,14 @@ export interface ExportFacts {
 
 const WHAT: Record<string, string> = {
   kb: 'Fix knowledge base: one visible entry per line, as /k/{id}.json (id, url, title, sig, h, eco, class, libs, tags, error, fix, author, created, updated, score, confirms, fails, hits, license, outcomes: worked, changes and failed raw and weighted by principal, principals, disputed).',
-  tasks: 'Task board: one task per line, as /v1/tasks/{id}.json (id, url, state, title, body, tags, space, creator, claimant, claimed, lapses, result, note, hunter, bounty, created, updated).',
-  claims: 'Signed outcomes of fixes: one conf1 statement per line (entry, id, type, kind, payload, pub, sig, at; kind worked, worked-with-changes or did-not-work, named as the payload\'s fourth field except in the three-field form of a confirmation); verify sig over "cx-sig-v1" 0x00 "conf1" 0x00 payload with pub.',
+  tasks:
+    'Task board: one task per line, as /v1/tasks/{id}.json (id, url, state, title, body, tags, space, creator, claimant, claimed, lapses, result, note, hunter, bounty, created, updated).',
+  claims:
+    'Signed outcomes of fixes: one conf1 statement per line (entry, id, type, kind, payload, pub, sig, at; kind worked, worked-with-changes or did-not-work, named as the payload\'s fourth field except in the three-field form of a confirmation); verify sig over "cx-sig-v1" 0x00 "conf1" 0x00 payload with pub.',
   digests: 'Library digests: what changed in a version, by topic (lib, ver, topic, author, lines, score, created).',
   delta: 'Rows changed since the previous export, each {"kind": "kb"|"task"|"claim"|"digest"|"tombstone", "row": {...}} in the shapes above.',
-  tombstones: 'Removals of the last days: id, kind (kb, task, digest, claim, identity, cp: a published checkpoint), removed_at, reason; never content. Drop these ids from earlier copies; kind identity removes every row that identity authored.',
+  tombstones:
+    'Removals of the last days: id, kind (kb, task, digest, claim, identity, cp: a published checkpoint), removed_at, reason; never content. Drop these ids from earlier copies; kind identity removes every row that identity authored.',
 };
 
 export const whatOf = (name: string): string => WHAT[name.replace(/-\d{4}-\d{2}-\d{2}\.jsonl\.gz$/, '').replace(/\.jsonl$/, '')] ?? '';

@@ -35,11 +35,14 @@ export function startExportJob(core: Core, opts: { firstMs?: number } = {}): () 
   );
   const tick = () => void scheduleExport(core).catch((err: unknown) => core.log.error({ err }, 'export scheduling failed'));
   let every: NodeJS.Timeout | null = null;
-  const first = setTimeout(() => {
-    tick();
-    every = setInterval(tick, limit('export.check') * 1000);
-    every.unref();
-  }, opts.firstMs ?? limit('export.first') * 1000);
+  const first = setTimeout(
+    () => {
+      tick();
+      every = setInterval(tick, limit('export.check') * 1000);
+      every.unref();
+    },
+    opts.firstMs ?? limit('export.first') * 1000,
+  );
   first.unref();
   return async () => {
     clearTimeout(first);

@@ -36,7 +36,11 @@ function viewOf(index: ExportIndex, kept: string[]): Listing {
 const head = (o: Listing) => `export ${o.date ?? 'none'} files=${o.files.length} bytes=${o.bytes} license=${o.license}`;
 
 export function listingText(o: Listing): string {
-  if (o.date === null) return [head(o), `next: the first export is written within ${Math.ceil(limit('export.first') / 60)} minutes of start, then daily; GET /export/ again later`].join('\n');
+  if (o.date === null)
+    return [
+      head(o),
+      `next: the first export is written within ${Math.ceil(limit('export.first') / 60)} minutes of start, then daily; GET /export/ again later`,
+    ].join('\n');
   return [
     head(o),
     ...o.files.map((f) => `${f.name} size=${f.size} sha256=${f.sha256} rows=${f.rows ?? '-'}`),
@@ -47,7 +51,8 @@ export function listingText(o: Listing): string {
 export const exportIndexOp = defineOp({
   name: 'export.index',
   title: 'Open-data export listing',
-  summary: 'The newest daily export (CC0-1.0): each file with its size, sha256 and rows; download them at /export/<name>. Empty (date null, files=0) before the first export.',
+  summary:
+    'The newest daily export (CC0-1.0): each file with its size, sha256 and rows; download them at /export/<name>. Empty (date null, files=0) before the first export.',
   input: z.object({}).strict(),
   output: listing,
   auth: 'anon',
@@ -63,17 +68,17 @@ export const exportIndexOp = defineOp({
     o.date === null
       ? `# Export\n\nNo export yet: the first is written within ${Math.ceil(limit('export.first') / 60)} minutes of start, then daily. License CC0-1.0.\n`
       : [
-      `# Export ${o.date}`,
-      '',
-      `Generated ${o.generated}. License ${o.license}. ${o.files.length} files, ${o.bytes} bytes. Signed by key ${o.kid} (/.well-known/cx-key).`,
-      '',
-      '| file | bytes | rows | sha256 |',
-      '|---|---|---|---|',
-      ...o.files.map((f) => `| [${f.name}](/export/${f.name}) | ${f.size} | ${f.rows ?? '-'} | \`${f.sha256}\` |`),
-      '',
-      `Kept: ${o.kept.join(', ')}. See [README.md](/export/README.md).`,
-      '',
-    ].join('\n'),
+          `# Export ${o.date}`,
+          '',
+          `Generated ${o.generated}. License ${o.license}. ${o.files.length} files, ${o.bytes} bytes. Signed by key ${o.kid} (/.well-known/cx-key).`,
+          '',
+          '| file | bytes | rows | sha256 |',
+          '|---|---|---|---|',
+          ...o.files.map((f) => `| [${f.name}](/export/${f.name}) | ${f.size} | ${f.rows ?? '-'} | \`${f.sha256}\` |`),
+          '',
+          `Kept: ${o.kept.join(', ')}. See [README.md](/export/README.md).`,
+          '',
+        ].join('\n'),
 });
 
 export const exportRunOp = defineOp({

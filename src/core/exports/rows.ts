@@ -61,7 +61,16 @@ export async function* claimPages(core: Core, since: number): AsyncGenerator<obj
     if (!page.length) return;
     const last = page[page.length - 1]!;
     after = { entry: last.entry, id: last.id };
-    yield page.map((c) => ({ entry: c.entry, id: c.id, type: 'conf1', kind: c.kind || 'worked', payload: conf1Payload(domain, c.entry, c.id, c.kind ?? ''), pub: c.pub, sig: c.sig, at: iso(c.at) }));
+    yield page.map((c) => ({
+      entry: c.entry,
+      id: c.id,
+      type: 'conf1',
+      kind: c.kind || 'worked',
+      payload: conf1Payload(domain, c.entry, c.id, c.kind ?? ''),
+      pub: c.pub,
+      sig: c.sig,
+      at: iso(c.at),
+    }));
   }
 }
 

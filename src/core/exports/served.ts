@@ -6,7 +6,16 @@ import type { StoredFile } from './ports.js';
 import { newest, type ExportIndex } from './run.js';
 
 export const SHARD_NAME = /^(kb|tasks|claims|digests|delta)-(\d{4}-\d{2}-\d{2})\.jsonl\.gz$/;
-export const META_NAMES = ['README.md', 'SHA256SUMS', 'SHA256SUMS.sig', 'SIGNATURES', 'croissant.json', 'manifest.json', 'manifest.json.sig', 'tombstones.jsonl'] as const;
+export const META_NAMES = [
+  'README.md',
+  'SHA256SUMS',
+  'SHA256SUMS.sig',
+  'SIGNATURES',
+  'croissant.json',
+  'manifest.json',
+  'manifest.json.sig',
+  'tombstones.jsonl',
+] as const;
 
 const TYPES: Record<string, string> = {
   'README.md': 'text/markdown; charset=utf-8',

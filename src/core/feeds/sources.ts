@@ -113,7 +113,10 @@ async function topicLines(core: Core, topic: string, path: string, q: FeedQuery)
   const head = await core.store.events.head(busTopic(topic));
   if (!head) return [];
   const lines = await readLines(core, topic, Math.max(0, head - q.n), q.n);
-  return lines.reverse().map((l) => lineItem(core.config.baseUrl, path, l)).filter(after(q));
+  return lines
+    .reverse()
+    .map((l) => lineItem(core.config.baseUrl, path, l))
+    .filter(after(q));
 }
 
 const IDENTITY_RE = /^a[0-9a-z]{1,6}$/;
@@ -121,7 +124,6 @@ const TAG_RE = /^[a-z0-9][a-z0-9.+-]{0,31}$/;
 const LIB_RE = /^(?:@[A-Za-z0-9][\w.-]*\/)?[A-Za-z0-9][\w./-]{0,119}$/;
 // Public topics only: `g:<n>` (other forms are spaces', rooms' and personal topics).
 const TOPIC_RE = new RegExp(`^g:[A-Za-z0-9][A-Za-z0-9._-]{0,${limit('feed.topic') - 3}}$`);
-
 
 // ---- The registry ----
 
@@ -148,7 +150,10 @@ export const FEED_SOURCES: Readonly<Record<string, FeedSource>> = {
       const base = core.config.baseUrl;
       const rows = await core.store.kb.byLib(lib, q.n);
       const ver = new Map(rows.map((r) => [r.id, r.ver]));
-      const got = await entries(core, rows.map((r) => r.id));
+      const got = await entries(
+        core,
+        rows.map((r) => r.id),
+      );
       return {
         title: `Agent Commons: ${lib} versions`,
         home: `${base}/search?q=${enc(lib)}`,
@@ -192,7 +197,10 @@ export const FEED_SOURCES: Readonly<Record<string, FeedSource>> = {
     async list(core, qs, q) {
       const base = core.config.baseUrl;
       const hits = await core.store.kb.search(qs, q.n);
-      const got = await entries(core, hits.map((h) => h.id));
+      const got = await entries(
+        core,
+        hits.map((h) => h.id),
+      );
       return { title: `Agent Commons: search ${line(qs, 80)}`, home: `${base}/search?q=${enc(qs)}`, items: got.map((e) => kbItem(base, e)).filter(after(q)) };
     },
   },
@@ -209,8 +217,13 @@ export const FEED_SOURCES: Readonly<Record<string, FeedSource>> = {
           id: `${base}/k/${e.id}#disputed-${e.disputed_at}`,
           url: `${base}/kb/${e.id}`,
           title: line(`disputed: k/${e.id} ${e.title}`),
-          summary: line(`weighted did not work ${o.failed_w} against worked ${o.worked_w} and with changes ${o.changes_w}, from ${o.principals} principals`, 300),
-          text: plain(`k/${e.id} is disputed: ${outcomeTokens(o)}.\nIt is not removed: it ranks after undisputed fixes, and its page shows the notes of those it failed for.\n${UNTRUSTED}`),
+          summary: line(
+            `weighted did not work ${o.failed_w} against worked ${o.worked_w} and with changes ${o.changes_w}, from ${o.principals} principals`,
+            300,
+          ),
+          text: plain(
+            `k/${e.id} is disputed: ${outcomeTokens(o)}.\nIt is not removed: it ranks after undisputed fixes, and its page shows the notes of those it failed for.\n${UNTRUSTED}`,
+          ),
           published: e.disputed_at,
           tags: ['disputed'],
           authors: [],
@@ -285,17 +298,21 @@ export const FEED_SOURCES: Readonly<Record<string, FeedSource>> = {
     async list(core, _arg, q) {
       const base = core.config.baseUrl;
       const rows = await listProposals({ core }, { n: q.n });
-      const items = rows.map((p): FeedItem => ({
-        id: p.url,
-        url: p.url,
-        title: line(`${p.id} [${p.state}] ${p.title}`),
-        summary: line(`${p.kind} by ${p.author}: support ${p.support_w} from ${p.groups} groups${p.note ? `; ${p.note}` : ''}`, 300),
-        text: plain(`${p.title}\n\nkind ${p.kind}, state ${p.state}, by ${p.author}, support ${p.support_w} (${p.supporters} supporters, ${p.groups} groups)${p.note ? `\n${p.note}` : ''}\n\n${UNTRUSTED}`),
-        published: Date.parse(p.created),
-        modified: Date.parse(p.updated),
-        tags: [p.kind, p.state],
-        authors: [{ name: p.author, url: `${base}/a/${enc(p.author)}` }],
-      }));
+      const items = rows.map(
+        (p): FeedItem => ({
+          id: p.url,
+          url: p.url,
+          title: line(`${p.id} [${p.state}] ${p.title}`),
+          summary: line(`${p.kind} by ${p.author}: support ${p.support_w} from ${p.groups} groups${p.note ? `; ${p.note}` : ''}`, 300),
+          text: plain(
+            `${p.title}\n\nkind ${p.kind}, state ${p.state}, by ${p.author}, support ${p.support_w} (${p.supporters} supporters, ${p.groups} groups)${p.note ? `\n${p.note}` : ''}\n\n${UNTRUSTED}`,
+          ),
+          published: Date.parse(p.created),
+          modified: Date.parse(p.updated),
+          tags: [p.kind, p.state],
+          authors: [{ name: p.author, url: `${base}/a/${enc(p.author)}` }],
+        }),
+      );
       return { title: 'Agent Commons: proposals', home: `${base}/gov`, items: items.filter(after(q)) };
     },
   },
@@ -308,16 +325,18 @@ export const FEED_SOURCES: Readonly<Record<string, FeedSource>> = {
       const rows = await stItems(core, target, q.n);
       if (!rows) return null;
       const url = `${base}/st/${enc(target)}`;
-      const items = rows.map((r): FeedItem => ({
-        id: `${url}#${enc(r.id)}`,
-        url,
-        title: line(r.title),
-        summary: line(r.summary, 300),
-        text: plain(r.summary),
-        published: Date.parse(r.date),
-        tags: [],
-        authors: [{ name: 'Agent Commons', url: `${base}/status` }],
-      }));
+      const items = rows.map(
+        (r): FeedItem => ({
+          id: `${url}#${enc(r.id)}`,
+          url,
+          title: line(r.title),
+          summary: line(r.summary, 300),
+          text: plain(r.summary),
+          published: Date.parse(r.date),
+          tags: [],
+          authors: [{ name: 'Agent Commons', url: `${base}/status` }],
+        }),
+      );
       return { title: `Agent Commons: status of ${target}`, home: url, items: items.filter(after(q)) };
     },
   },

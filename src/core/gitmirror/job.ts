@@ -22,12 +22,17 @@ export function startMirrorJob(core: Core, mirror: GitMirror, opts: { firstDelay
     { log: core.log },
   );
   const enqueue = (delayMs = 0) =>
-    void core.store.jobs.enqueue(MIRROR_QUEUE, {}, { key: 'sync', maxTries: 3, delayMs }).catch((err: unknown) => core.log.error({ err }, 'git mirror job not enqueued'));
+    void core.store.jobs
+      .enqueue(MIRROR_QUEUE, {}, { key: 'sync', maxTries: 3, delayMs })
+      .catch((err: unknown) => core.log.error({ err }, 'git mirror job not enqueued'));
   enqueue(opts.firstDelayMs ?? limit('git.first_delay') * 1000);
   const t = setInterval(() => enqueue(), limit('git.commit_every') * 1000);
   t.unref();
   // The job runs on one replica; every replica copies what it recorded (and makes its own tarball).
-  const c = setInterval(() => void mirror.catchUp().catch((err: unknown) => core.log.error({ err }, 'git mirror: catching up with the store failed')), limit('git.commit_every') * 1000);
+  const c = setInterval(
+    () => void mirror.catchUp().catch((err: unknown) => core.log.error({ err }, 'git mirror: catching up with the store failed')),
+    limit('git.commit_every') * 1000,
+  );
   c.unref();
   return async () => {
     clearInterval(t);

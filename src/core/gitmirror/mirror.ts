@@ -53,7 +53,10 @@ export class GitMirror {
   private active = 0;
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(private core: MirrorCore, private repo: MirrorRepo) {}
+  constructor(
+    private core: MirrorCore,
+    private repo: MirrorRepo,
+  ) {}
 
   /** Commit time of the head (metrics: the mirror's age); null before the first commit. */
   headTime(): number | null {
@@ -211,9 +214,11 @@ export class GitMirror {
     const retry = { 'Retry-After': String(limit('shed.retry_after')) };
     // Every request, not only the advertisement: behind a balancer the rounds of one fetch (v2's
     // ls-refs, then fetch) may reach different replicas, and each must have what another advertised.
-    if (this.usable && (await this.behind())) await this.catchUp().catch((err: unknown) => this.core.log.error({ err }, 'git mirror: catching up with the store failed'));
+    if (this.usable && (await this.behind()))
+      await this.catchUp().catch((err: unknown) => this.core.log.error({ err }, 'git mirror: catching up with the store failed'));
     if (!this.ready) throw new CxError('busy', 'git mirror not ready yet, retry later', 503, retry);
-    if (this.active >= limit('git.concurrent')) throw new CxError('busy', `git mirror serves ${limit('git.concurrent')} fetches at once, retry later`, 503, retry);
+    if (this.active >= limit('git.concurrent'))
+      throw new CxError('busy', `git mirror serves ${limit('git.concurrent')} fetches at once, retry later`, 503, retry);
     this.active++;
     let p: PackProcess;
     try {

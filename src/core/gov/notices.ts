@@ -56,9 +56,15 @@ export function refOf(core: Core, url: string): string {
 export const noticeInput = z
   .object({
     url: z.string().min(1).max(limit('notice.url')),
-    category: z.string().max(24).refine(isNoticeCategory, `one of ${Object.keys(NOTICE_CATEGORIES).join(', ')}`),
+    category: z
+      .string()
+      .max(24)
+      .refine(isNoticeCategory, `one of ${Object.keys(NOTICE_CATEGORIES).join(', ')}`),
     reason: z.string().min(1).max(limit('notice.reason')),
-    email: z.string().max(limit('notice.email')).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an email address'),
+    email: z
+      .string()
+      .max(limit('notice.email'))
+      .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an email address'),
     good_faith: z.string().refine((v) => ['1', 'yes', 'on', 'true'].includes(v), 'confirm you file in good faith (yes)'),
     ft: z.string().min(1).max(200),
   })
@@ -85,7 +91,19 @@ export async function fileNotice(core: Core, raw: Record<string, unknown>, net: 
   while (!n) {
     n = await core.store.gov
       .fileNotice(
-        { id: newId('n', core.random, 8), url: input.url, ref, category: input.category, reason: input.reason, email: input.email, good_faith: true, net, sgroup: superGroup(net), state: hide ? 'hidden' : 'counted', created: now },
+        {
+          id: newId('n', core.random, 8),
+          url: input.url,
+          ref,
+          category: input.category,
+          reason: input.reason,
+          email: input.email,
+          good_faith: true,
+          net,
+          sgroup: superGroup(net),
+          state: hide ? 'hidden' : 'counted',
+          created: now,
+        },
         { net: limit('notice.net_day'), group: limit('notice.group_day'), since: now - DAY },
       )
       .catch((err: unknown) => {
@@ -103,15 +121,33 @@ export async function fileNotice(core: Core, raw: Record<string, unknown>, net: 
   // The row's weight is the report weight its target now carries (what hides it at notice.hide_w);
   // a notice comes from one network, so one group. Its status follows the decision.
   await postInbox(core, 'notice', {
-    ref: n.id, scope: n.category, title: `${n.category} notice (${n.state}) on ${n.ref}`.slice(0, 200), support_w: w, groups: 1, url: `${core.config.baseUrl}/admin/notices?id=${n.id}`, status: 'open',
+    ref: n.id,
+    scope: n.category,
+    title: `${n.category} notice (${n.state}) on ${n.ref}`.slice(0, 200),
+    support_w: w,
+    groups: 1,
+    url: `${core.config.baseUrl}/admin/notices?id=${n.id}`,
+    status: 'open',
   });
   core.log.info({ notice: n.id, state: n.state, ref: n.ref }, 'notice filed');
   return n;
 }
 
 const noticeRow = z.object({
-  id: z.string(), url: z.string(), ref: z.string(), category: z.string(), reason: z.string(), email: z.string(), good_faith: z.boolean(),
-  net: z.string(), sgroup: z.string(), state: z.string(), note: z.string(), decided_by: z.string().nullable(), decided_at: z.number().nullable(), created: z.number(),
+  id: z.string(),
+  url: z.string(),
+  ref: z.string(),
+  category: z.string(),
+  reason: z.string(),
+  email: z.string(),
+  good_faith: z.boolean(),
+  net: z.string(),
+  sgroup: z.string(),
+  state: z.string(),
+  note: z.string(),
+  decided_by: z.string().nullable(),
+  decided_at: z.number().nullable(),
+  created: z.number(),
 });
 const NOTICE_ID = /^n[0-9a-z]{8}$/;
 
@@ -119,7 +155,9 @@ const listOp = defineOp({
   name: 'admin.notices',
   title: 'Notices',
   summary: 'Notices filed through POST /notice, newest first, every column (poll token); open=1 only undecided, id= one.',
-  input: z.object({ k: z.number().int().min(1).max(limit('notice.k')).default(20), open: z.literal(1).optional(), id: z.string().regex(NOTICE_ID).optional() }).strict(),
+  input: z
+    .object({ k: z.number().int().min(1).max(limit('notice.k')).default(20), open: z.literal(1).optional(), id: z.string().regex(NOTICE_ID).optional() })
+    .strict(),
   output: z.object({ rows: z.array(noticeRow) }),
   auth: 'poll',
   readOnly: true,
@@ -135,7 +173,10 @@ const listOp = defineOp({
   text: (o) =>
     [
       `notices n=${o.rows.length}`,
-      ...o.rows.map((n) => `${n.id} ${n.state} ${n.category} ${n.ref} net=${n.net} sgroup=${n.sgroup} created=${iso(n.created)} decided=${n.decided_at ? iso(n.decided_at) : '-'}`),
+      ...o.rows.map(
+        (n) =>
+          `${n.id} ${n.state} ${n.category} ${n.ref} net=${n.net} sgroup=${n.sgroup} created=${iso(n.created)} decided=${n.decided_at ? iso(n.decided_at) : '-'}`,
+      ),
       'next: POST /admin/notices/<id> decision=yes|no',
     ].join('\n'),
 });
@@ -144,7 +185,9 @@ const decideOp = defineOp({
   name: 'admin.notice_decide',
   title: 'Decide a notice',
   summary: 'yes: upheld (the content stays down, a KB entry is removed); no: reversed (the content is restored).',
-  input: z.object({ id: z.string().regex(NOTICE_ID, 'want n + 8 chars'), decision: z.enum(['yes', 'no']), note: z.string().max(limit('gov.note')).default('') }).strict(),
+  input: z
+    .object({ id: z.string().regex(NOTICE_ID, 'want n + 8 chars'), decision: z.enum(['yes', 'no']), note: z.string().max(limit('gov.note')).default('') })
+    .strict(),
   output: z.object({ id: z.string(), state: z.enum(['upheld', 'reversed']), ref: z.string() }),
   auth: 'ops',
   readOnly: false,

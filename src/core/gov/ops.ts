@@ -70,7 +70,13 @@ export function viewOf(p: Proposal, base: string): ProposalView {
 export async function inboxProposal(ctx: Pick<Ctx, 'core'>, p: Pick<Proposal, 'id' | 'kind' | 'title' | 'nets'>, why: string): Promise<void> {
   const s = supportOf(p.nets);
   await postInbox(ctx.core, 'proposal', {
-    ref: p.id, scope: p.kind, title: flat(`${why}: ${p.title}`, 200), support_w: s.support_w, groups: s.groups, url: `${ctx.core.config.baseUrl}/v1/p/${p.id}`, status: 'open',
+    ref: p.id,
+    scope: p.kind,
+    title: flat(`${why}: ${p.title}`, 200),
+    support_w: s.support_w,
+    groups: s.groups,
+    url: `${ctx.core.config.baseUrl}/v1/p/${p.id}`,
+    status: 'open',
   });
 }
 
@@ -80,10 +86,21 @@ async function inboxDecided(ctx: Pick<Ctx, 'core'>, id: string, status: 'decided
 }
 
 /** A check request (status open) or its result (recorded) in the operator inbox (topic inbox.check). */
-async function inboxCheck(ctx: Pick<Ctx, 'core'>, p: Pick<Proposal, 'id' | 'kind' | 'title' | 'nets'>, what: string, status: 'open' | 'recorded'): Promise<void> {
+async function inboxCheck(
+  ctx: Pick<Ctx, 'core'>,
+  p: Pick<Proposal, 'id' | 'kind' | 'title' | 'nets'>,
+  what: string,
+  status: 'open' | 'recorded',
+): Promise<void> {
   const s = supportOf(p.nets);
   await postInbox(ctx.core, 'check', {
-    ref: p.id, scope: p.kind, title: flat(`${what}: ${p.title}`, 200), support_w: s.support_w, groups: s.groups, url: `${ctx.core.config.baseUrl}/v1/p/${p.id}/patch`, status,
+    ref: p.id,
+    scope: p.kind,
+    title: flat(`${what}: ${p.title}`, 200),
+    support_w: s.support_w,
+    groups: s.groups,
+    url: `${ctx.core.config.baseUrl}/v1/p/${p.id}/patch`,
+    status,
   });
 }
 
@@ -119,7 +136,11 @@ const fileOp = defineOp({
   input: z
     .object({
       kind: z.enum(Object.keys(PROPOSAL_KINDS) as [keyof typeof PROPOSAL_KINDS]),
-      title: z.string().min(3).max(limit('gov.title')).regex(/^[^\u0000-\u001f\u007f]*$/, 'one line'),
+      title: z
+        .string()
+        .min(3)
+        .max(limit('gov.title'))
+        .regex(/^[^\u0000-\u001f\u007f]*$/, 'one line'),
       body: z.string().min(1).max(limit('gov.body')).describe('llms: the section, lines "- …"'),
       section: z.string().max(32).optional().describe('llms: norms'),
       patch: z.string().max(limit('gov.patch')).optional().describe('unified diff'),
@@ -139,10 +160,12 @@ const fileOp = defineOp({
       if (!input.section || !isLlmsSection(input.section)) throw new CxError('bad', `section: one of ${Object.keys(LLMS_SECTIONS).join(', ')}`);
       if (input.body.length > limit('gov.llms_section')) throw new CxError('bad', `body: at most ${limit('gov.llms_section')} chars for an llms section`);
       const lines = input.body.split('\n');
-      if (lines.length > 4 || !lines.every((l) => /^- \S/.test(l) && !/[\u0000-\u001f\u007f]/.test(l))) throw new CxError('bad', 'body: 1-4 lines, each starting with "- "');
+      if (lines.length > 4 || !lines.every((l) => /^- \S/.test(l) && !/[\u0000-\u001f\u007f]/.test(l)))
+        throw new CxError('bad', 'body: 1-4 lines, each starting with "- "');
       if (input.patch) throw new CxError('bad', 'patch: not with kind llms');
     } else if (input.section !== undefined) throw new CxError('bad', 'section: only with kind llms');
-    if (input.patch !== undefined && Buffer.byteLength(input.patch) > limit('gov.patch')) throw new CxError('size', `patch over ${limit('gov.patch')} bytes`, 413);
+    if (input.patch !== undefined && Buffer.byteLength(input.patch) > limit('gov.patch'))
+      throw new CxError('size', `patch over ${limit('gov.patch')} bytes`, 413);
     for (;;) {
       const id = newId('p', core.random);
       const p = await core.store.gov.createProposal({
@@ -162,7 +185,10 @@ const fileOp = defineOp({
       return { id: p.id, state: p.state, check: p.check, url: `${core.config.baseUrl}/v1/p/${p.id}` };
     }
   },
-  text: (o) => [`ok proposal ${o.id} ${o.state}${o.check ? ` check=${o.check}` : ''}`, `url: ${o.url}`, `next: others support it with POST /v1/p/${o.id}/support`].join('\n'),
+  text: (o) =>
+    [`ok proposal ${o.id} ${o.state}${o.check ? ` check=${o.check}` : ''}`, `url: ${o.url}`, `next: others support it with POST /v1/p/${o.id}/support`].join(
+      '\n',
+    ),
 });
 
 const supportOp = defineOp({
@@ -195,7 +221,14 @@ const supportOp = defineOp({
     let adopted: number | null = null;
     // Support decides llms wording: at the threshold it is adopted at once (the operator can veto).
     if (now.kind === 'llms' && s.support_w >= limit('gov.llms_w') && s.groups >= limit('gov.llms_groups')) {
-      const moved = await core.store.gov.decide(now.id, now.state, { state: 'accepted', note: 'adopted by support', by: 'support', at: core.now(), revisitAt: null, bounty: 0 });
+      const moved = await core.store.gov.decide(now.id, now.state, {
+        state: 'accepted',
+        note: 'adopted by support',
+        by: 'support',
+        at: core.now(),
+        revisitAt: null,
+        bounty: 0,
+      });
       if (moved !== 'stale') {
         adopted = await adoptLlms(core, now, `support ${s.support_w} from ${s.groups} networks`);
         await inboxProposal(ctx, now, 'llms wording adopted by support');
@@ -312,7 +345,12 @@ const decideOp = defineOp({
     if (!to) throw new CxError('dup', `proposal ${p.state}: ${input.decision} not possible`);
     const at = core.now();
     const revisitAt = to === 'later' ? at + input.revisit_d * DAY : null;
-    const r = await core.store.gov.decide(p.id, p.state, { state: to, note: input.note, by: ctx.caller.operator!, at, revisitAt, bounty: input.bounty }, to === 'planned' ? { title: p.title, bounty: input.bounty } : undefined);
+    const r = await core.store.gov.decide(
+      p.id,
+      p.state,
+      { state: to, note: input.note, by: ctx.caller.operator!, at, revisitAt, bounty: input.bounty },
+      to === 'planned' ? { title: p.title, bounty: input.bounty } : undefined,
+    );
     if (r === 'stale') {
       const cur = await load(ctx, p.id);
       throw new CxError('dup', `proposal ${cur.state}: ${input.decision} not possible`);
@@ -388,7 +426,12 @@ const checkqOp = defineOp({
     }
     return { rows };
   },
-  text: (o) => [`checkq n=${o.rows.length}`, ...o.rows.map((r) => `${r.id} ${r.blob} ${r.date} ${r.get}`), 'next: POST /admin/proposal/<id>/check status=pass|fail log=...'].join('\n'),
+  text: (o) =>
+    [
+      `checkq n=${o.rows.length}`,
+      ...o.rows.map((r) => `${r.id} ${r.blob} ${r.date} ${r.get}`),
+      'next: POST /admin/proposal/<id>/check status=pass|fail log=...',
+    ].join('\n'),
 });
 
 export const proposalOps: AnyOperation[] = [fileOp, supportOp, listOp, getOp, patchOp, decideOp, taskDoneOp, checkOp, checkqOp];

@@ -19,8 +19,23 @@ const rulesOut = z.object({
   llms: z.object({ adopt_w: z.number(), groups: z.number(), sections: z.array(z.string()) }),
   kinds: z.array(z.object({ kind: z.string(), what: z.string() })),
   transitions: z.array(z.object({ state: z.string(), decision: z.string(), next: z.string() })),
-  notices: z.object({ net_day: z.number(), group_day: z.number(), hide_w: z.number(), categories: z.array(z.object({ category: z.string(), hide: z.boolean(), what: z.string() })) }),
-  roadmap: z.array(z.object({ n: z.number(), proposal: z.string(), title: z.string(), state: z.string(), bounty: z.number(), created: z.string(), done: z.string().nullable() })),
+  notices: z.object({
+    net_day: z.number(),
+    group_day: z.number(),
+    hide_w: z.number(),
+    categories: z.array(z.object({ category: z.string(), hide: z.boolean(), what: z.string() })),
+  }),
+  roadmap: z.array(
+    z.object({
+      n: z.number(),
+      proposal: z.string(),
+      title: z.string(),
+      state: z.string(),
+      bounty: z.number(),
+      created: z.string(),
+      done: z.string().nullable(),
+    }),
+  ),
   open: z.array(z.object({ id: z.string(), title: z.string(), support_w: z.number(), groups: z.number() })),
 });
 export type RulesOut = z.infer<typeof rulesOut>;
@@ -57,7 +72,15 @@ const rulesOp = defineOp({
         hide_w: limit('notice.hide_w'),
         categories: Object.entries(NOTICE_CATEGORIES).map(([category, c]) => ({ category, hide: c.hide, what: c.what })),
       },
-      roadmap: tasks.map((t) => ({ n: t.n, proposal: t.proposal, title: t.title, state: t.state, bounty: t.bounty, created: iso(t.created), done: t.doneAt === null ? null : iso(t.doneAt) })),
+      roadmap: tasks.map((t) => ({
+        n: t.n,
+        proposal: t.proposal,
+        title: t.title,
+        state: t.state,
+        bounty: t.bounty,
+        created: iso(t.created),
+        done: t.doneAt === null ? null : iso(t.doneAt),
+      })),
       open: open.sort((a, b) => b.support_w - a.support_w).map((p) => ({ id: p.id, title: p.title, support_w: p.support_w, groups: p.groups })),
     };
   },
@@ -168,7 +191,9 @@ const statsOp = defineOp({
       `gov stats supports=${o.supports} weight=${o.weight} roots=${o.roots} nets=${o.nets}`,
       `root_share top1=${o.root_share.top1} top3=${o.root_share.top3} top10=${o.root_share.top10}`,
       `net_share top1=${o.net_share.top1} top3=${o.net_share.top3} top10=${o.net_share.top10}`,
-      `proposals ${Object.entries(o.proposals).map(([k, v]) => `${k}=${v}`).join(' ')}`,
+      `proposals ${Object.entries(o.proposals)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`,
       ...o.top_roots.map((r) => `root ${r.root} w=${r.w}`),
       ...o.top_nets.map((n) => `net ${n.net} w=${n.w}`),
       'next: GET /gov',
@@ -247,9 +272,23 @@ const stOp = defineOp({
     const v = await core.control.state();
     const s = targetState(v, await core.control.shedLevel(), input.target, core.now());
     const st = await statusOf(core);
-    return { target: input.target, state: s.state, why: s.why, since: s.since === null ? null : iso(s.since), at: iso(core.now()), announcements: st.announcements.length };
+    return {
+      target: input.target,
+      state: s.state,
+      why: s.why,
+      since: s.since === null ? null : iso(s.since),
+      at: iso(core.now()),
+      announcements: st.announcements.length,
+    };
   },
-  text: (o) => [`st ${o.target} ${o.state}`, `why: ${o.why}`, ...(o.since ? [`since: ${o.since}`] : []), `announcements: ${o.announcements} (GET /status)`, `next: GET /f/st/${o.target}.atom`].join('\n'),
+  text: (o) =>
+    [
+      `st ${o.target} ${o.state}`,
+      `why: ${o.why}`,
+      ...(o.since ? [`since: ${o.since}`] : []),
+      `announcements: ${o.announcements} (GET /status)`,
+      `next: GET /f/st/${o.target}.atom`,
+    ].join('\n'),
 });
 
 export const govPageOps: AnyOperation[] = [rulesOp, statsOp, statusOp, stOp];

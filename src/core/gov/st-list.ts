@@ -28,5 +28,7 @@ export async function stList(core: Core): Promise<{ at: number; rows: StRow[] }>
 }
 
 export function stListText(o: { rows: StRow[] }): string {
-  return [`st targets=${o.rows.length}`, ...o.rows.map((r) => `st ${r.target} ${r.state} GET /st/${r.target}`), 'next: GET /st/<target>, GET /status'].join('\n');
+  return [`st targets=${o.rows.length}`, ...o.rows.map((r) => `st ${r.target} ${r.state} GET /st/${r.target}`), 'next: GET /st/<target>, GET /status'].join(
+    '\n',
+  );
 }

@@ -20,15 +20,26 @@ export const isHidden = (core: Core, target: string): Promise<boolean> => isStat
 
 export type TargetState = 'operational' | 'degraded' | 'maintenance' | 'frozen';
 
-
 /** The state of one target and why, at `now`. */
 export function targetState(v: ControlView, shed: number, target: string, now: number): { state: TargetState; why: string; since: number | null } {
   const f = v.frozen;
   const row = (k: string) => v.freezes.find((x) => x.kind === k) ?? null;
-  const hit = target === 'api' ? (f.has('all') ? 'all' : null) : f.has(target) ? target : f.has('all') ? 'all' : isWriteKind(target as FreezeKind) && f.has('write') ? 'write' : null;
+  const hit =
+    target === 'api'
+      ? f.has('all')
+        ? 'all'
+        : null
+      : f.has(target)
+        ? target
+        : f.has('all')
+          ? 'all'
+          : isWriteKind(target as FreezeKind) && f.has('write')
+            ? 'write'
+            : null;
   if (hit) return { state: 'frozen', why: `frozen: ${hit}${row(hit)?.note ? ` (${row(hit)!.note})` : ''}`, since: row(hit)?.since ?? null };
   const until = maintenanceUntil(v, now);
-  if (until !== null && (target === 'api' || isWriteKind(target as FreezeKind))) return { state: 'maintenance', why: `writes stopped until ${iso(until)}`, since: null };
+  if (until !== null && (target === 'api' || isWriteKind(target as FreezeKind)))
+    return { state: 'maintenance', why: `writes stopped until ${iso(until)}`, since: null };
   if (shed > 0) return { state: 'degraded', why: `shedding load at level ${shed}`, since: null };
   return { state: 'operational', why: 'no freeze, maintenance or shedding', since: null };
 }
@@ -78,7 +89,13 @@ export async function statusOf(core: Core): Promise<StatusView> {
     freezes: v.freezes.map((f) => ({ kind: f.kind, by: f.by, note: f.note, since: iso(f.since) })),
     maintenance: v.maintenance.map((w) => ({ id: w.id, starts: iso(w.starts), ends: iso(w.ends), text: w.text })),
     announcements: await announcements(core),
-    current: (await listAnnouncements(core, { current: true })).map((a) => ({ id: a.id, kind: a.kind, starts: iso(a.starts), ends: iso(a.ends), text: a.text })),
+    current: (await listAnnouncements(core, { current: true })).map((a) => ({
+      id: a.id,
+      kind: a.kind,
+      starts: iso(a.starts),
+      ends: iso(a.ends),
+      text: a.text,
+    })),
     targets: targets.map(({ target, state, why }) => ({ target, state, why })),
   };
 }
@@ -102,6 +119,11 @@ export async function stItems(core: Core, target: string, n: number): Promise<St
   const now = core.now();
   const s = targetState(v, shed, target, now);
   const head: StItem = { id: `st:${target}:${s.state}:${s.since ?? ''}`, title: `${target}: ${s.state}`, summary: s.why, date: iso(s.since ?? now) };
-  const ann = (await announcements(core, Math.max(0, n - 1))).map((a) => ({ id: `ann:${a.seq}`, title: `announcement #${a.seq}`, summary: a.text, date: a.time }));
+  const ann = (await announcements(core, Math.max(0, n - 1))).map((a) => ({
+    id: `ann:${a.seq}`,
+    title: `announcement #${a.seq}`,
+    summary: a.text,
+    date: a.time,
+  }));
   return [head, ...ann].slice(0, n);
 }

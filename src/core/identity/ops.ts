@@ -10,11 +10,11 @@ import { hashToken, newId, newToken, URL_PREFIX, USER_PREFIX } from './tokens.js
 import { grantStart } from '../ledger/ledger.js';
 import { checkRegistrationAsn } from '../admin/asn.js';
 
-
 export const challengeOp = defineOp({
   name: 'id.challenge',
   title: 'Get a proof-of-work challenge',
-  summary: 'Issue a sealed PoW challenge for registration (for=reg) or an anonymous write (for=w); its bits are the live difficulty for your network (they rise with the registration rate, /limits).',
+  summary:
+    'Issue a sealed PoW challenge for registration (for=reg) or an anonymous write (for=w); its bits are the live difficulty for your network (they rise with the registration rate, /limits).',
   input: z.object({ for: z.enum(['reg', 'w']).default('reg').describe('reg: registration; w: anonymous write') }).strict(),
   output: z.object({ challenge: z.string(), bits: z.number().int(), exp: z.string(), for: z.enum(['reg', 'w']) }),
   auth: 'anon',
@@ -38,7 +38,12 @@ export const registerOp = defineOp({
   input: z
     .object({
       pow: z.string().min(1).max(200).describe('<challenge>:<nonce> from POST /v1/challenge?for=reg'),
-      name: z.string().min(1).max(limit('name.max')).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, _ . - only').optional(),
+      name: z
+        .string()
+        .min(1)
+        .max(limit('name.max'))
+        .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, _ . - only')
+        .optional(),
     })
     .strict(),
   output: z.object({ id: z.string(), token: z.string(), lvl: z.string(), name: z.string().nullable() }),
@@ -77,16 +82,33 @@ export const meOp = defineOp({
   title: 'Who am I',
   summary: 'Show the calling identity: id, level, reputation, age.',
   input: z.object({}).strict(),
-  output: z.object({ id: z.string(), name: z.string().nullable(), lvl: z.string(), rep: z.number(), confirmed: z.number(), since: z.string(), token_class: z.string() }),
+  output: z.object({
+    id: z.string(),
+    name: z.string().nullable(),
+    lvl: z.string(),
+    rep: z.number(),
+    confirmed: z.number(),
+    since: z.string(),
+    token_class: z.string(),
+  }),
   auth: 'token',
   readOnly: true,
   idempotent: true,
   rest: { method: 'GET', path: '/v1/me' },
   async run(ctx) {
     const i = ctx.caller.identity!;
-    return { id: i.id, name: i.name, lvl: `L${levelOf(i, ctx.core.now())}`, rep: i.rep, confirmed: i.confirmed, since: iso(i.created), token_class: ctx.caller.tokenClass ?? 'user' };
+    return {
+      id: i.id,
+      name: i.name,
+      lvl: `L${levelOf(i, ctx.core.now())}`,
+      rep: i.rep,
+      confirmed: i.confirmed,
+      since: iso(i.created),
+      token_class: ctx.caller.tokenClass ?? 'user',
+    };
   },
-  text: (m) => `me ${m.id}${m.name ? ` name=${m.name}` : ''} lvl=${m.lvl} rep=${m.rep} confirmed=${m.confirmed} since=${m.since} token=${m.token_class}\nnext: GET /limits for your quotas`,
+  text: (m) =>
+    `me ${m.id}${m.name ? ` name=${m.name}` : ''} lvl=${m.lvl} rep=${m.rep} confirmed=${m.confirmed} since=${m.since} token=${m.token_class}\nnext: GET /limits for your quotas`,
 });
 
 export const urlTokenOp = defineOp({

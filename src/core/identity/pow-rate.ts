@@ -113,7 +113,8 @@ export class PowRates {
 /** Counts in memory (tools and tests that build a Pow without a store): the port's promises, one process. */
 export function memoryPowRates(): PowRateRepo {
   const rows = new Map<string, Map<number, number>>();
-  const sum = (m: Map<number, number> | undefined, since: number) => [...(m ?? new Map<number, number>()).entries()].reduce((a, [b, n]) => (b > since ? a + n : a), 0);
+  const sum = (m: Map<number, number> | undefined, since: number) =>
+    [...(m ?? new Map<number, number>()).entries()].reduce((a, [b, n]) => (b > since ? a + n : a), 0);
   return {
     async note(net, bucket) {
       for (const k of [net, '']) {

@@ -20,7 +20,10 @@ export interface Challenge {
 export function leadingZeroBits(buf: Buffer): number {
   let n = 0;
   for (const byte of buf) {
-    if (byte === 0) { n += 8; continue; }
+    if (byte === 0) {
+      n += 8;
+      continue;
+    }
     return n + Math.clz32(byte) - 24;
   }
   return n;

@@ -38,14 +38,17 @@ export function startWorker<P = unknown>(jobs: JobQueue, queue: string, handler:
 
   const run = (job: Job) => {
     const ac = new AbortController();
-    const ext = setInterval(() => {
-      jobs.extend(job.id, job.lease, leaseMs).then(
-        (held) => {
-          if (!held) ac.abort(new Error('lease lost'));
-        },
-        (err: unknown) => fail(err, 'job lease extension failed'),
-      );
-    }, Math.max(1, Math.floor(leaseMs / 3)));
+    const ext = setInterval(
+      () => {
+        jobs.extend(job.id, job.lease, leaseMs).then(
+          (held) => {
+            if (!held) ac.abort(new Error('lease lost'));
+          },
+          (err: unknown) => fail(err, 'job lease extension failed'),
+        );
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
     const p = (async () => {
       let error: unknown = null;
       let ok = false;

@@ -76,7 +76,8 @@ export interface Answer {
 // ---- key lines ----
 
 /** A line that states an error (a cheap test: the key line is signed only when it passes). */
-const ERRORISH = /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno)\b|[a-z](?:Error|Exception)\b/i;
+const ERRORISH =
+  /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno)\b|[a-z](?:Error|Exception)\b/i;
 
 /**
  * Lines that many different errors print around the one that states theirs: never a key line of
@@ -116,7 +117,10 @@ const PREFIX = /^(?:\s*(?:\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?|\[\d{4}-\d{2}-\d{2}[T ]
 
 /** The output with log prefixes taken off every line (what a tool printed, not when). */
 export function unprefixed(text: string): string {
-  return text.split('\n').map((l) => l.replace(PREFIX, '')).join('\n');
+  return text
+    .split('\n')
+    .map((l) => l.replace(PREFIX, ''))
+    .join('\n');
 }
 
 /** Added to the detail of an entry of the output's signature that names one of its quoted values. */
@@ -179,7 +183,10 @@ export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)
   if (first) push(first);
   else add(clean);
   if (clean !== text) add(text);
-  const lines = clean.split('\n').map((l) => l.trim()).filter((l) => l.length >= 8 && l.length <= 400 && ERRORISH.test(l) && !isWrapper(l));
+  const lines = clean
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length >= 8 && l.length <= 400 && ERRORISH.test(l) && !isWrapper(l));
   // The last error lines of an output are usually its cause (a log runs down to it).
   for (const l of lines.reverse()) {
     if (out.length >= KEY_LINES + 1) break;
@@ -191,20 +198,53 @@ export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)
 // ---- agreement of two signatures ----
 
 const PLACEHOLDER = /<[a-z]+>/g;
-const STOP = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'on', 'at', 'for', 'is', 'be', 'by', 'and', 'or', 'not', 'no', 'with', 'from', 'as', 'it', 'this', 'that', 'error', 'errors', 'fatal', 'failed']);
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'of',
+  'to',
+  'in',
+  'on',
+  'at',
+  'for',
+  'is',
+  'be',
+  'by',
+  'and',
+  'or',
+  'not',
+  'no',
+  'with',
+  'from',
+  'as',
+  'it',
+  'this',
+  'that',
+  'error',
+  'errors',
+  'fatal',
+  'failed',
+]);
 
 const tagOf = (sig: string) => sig.slice(0, Math.max(0, sig.indexOf(':')));
 
 /** The words of a signature (tag, placeholders and small words dropped), lower-cased. */
 export function wordsOf(sig: string): string[] {
-  const body = sig.slice(sig.indexOf(':') + 1).replace(PLACEHOLDER, ' ').toLowerCase();
+  const body = sig
+    .slice(sig.indexOf(':') + 1)
+    .replace(PLACEHOLDER, ' ')
+    .toLowerCase();
   return [...new Set(body.match(/[\p{L}\p{N}_][\p{L}\p{N}_.-]*[\p{L}\p{N}_]|[\p{L}\p{N}]/gu) ?? [])].filter((w) => w.length >= 2 && !STOP.has(w));
 }
 
 /** Error codes and exception classes: E0502, TS2322, ERESOLVE, ENOENT, KeyError, java.lang.X. */
 export function codesOf(sig: string): Set<string> {
   const body = sig.slice(sig.indexOf(':') + 1);
-  const codes = body.match(/\b(?:E\d{3,4}|TS\d{3,5}|C\d{4}|CS\d{4}|LNK\d{4}|SQLSTATE\[?\w+|ORA-\d+|E[A-Z]{3,}[A-Z0-9_]*|[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Fault)|[a-z]+(?:\.[a-z]+)+\.[A-Z]\w+)\b/g) ?? [];
+  const codes =
+    body.match(
+      /\b(?:E\d{3,4}|TS\d{3,5}|C\d{4}|CS\d{4}|LNK\d{4}|SQLSTATE\[?\w+|ORA-\d+|E[A-Z]{3,}[A-Z0-9_]*|[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Fault)|[a-z]+(?:\.[a-z]+)+\.[A-Z]\w+)\b/g,
+    ) ?? [];
   return new Set(codes.map((c) => c.replace(/^.*\./, '')));
 }
 
@@ -233,7 +273,31 @@ export function keySim(a: string, b: string): number {
 }
 
 /** Built-in type and value words whose presence in quotes tells errors of one template apart. */
-const VALUE_WORDS = new Set(['string', 'number', 'boolean', 'null', 'undefined', 'none', 'nonetype', 'object', 'any', 'never', 'unknown', 'int', 'str', 'float', 'bool', 'list', 'dict', 'tuple', 'bytes', 'void', 'true', 'false', 'nil']);
+const VALUE_WORDS = new Set([
+  'string',
+  'number',
+  'boolean',
+  'null',
+  'undefined',
+  'none',
+  'nonetype',
+  'object',
+  'any',
+  'never',
+  'unknown',
+  'int',
+  'str',
+  'float',
+  'bool',
+  'list',
+  'dict',
+  'tuple',
+  'bytes',
+  'void',
+  'true',
+  'false',
+  'nil',
+]);
 
 /**
  * The shape of a quoted value, for telling apart entries of one signature (whose quoted values
@@ -287,7 +351,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   const first = keyOf(clean);
   // The first key line's own entries, read once (the full path below uses them too).
   const own = first.wrapper ? null : await kb.byHash(first.h, PER_SIG, count);
-  if (own?.length === 1) return { key: first, match: 'exact', candidates: [{ hit: own[0]!, stage: 'exact', sim: 1, detail: 1, cover: 1, score: 1, why: 'same signature' }] };
+  if (own?.length === 1)
+    return { key: first, match: 'exact', candidates: [{ hit: own[0]!, stage: 'exact', sim: 1, detail: 1, cover: 1, score: 1, why: 'same signature' }] };
   const keys = keyLines(text, first, clean);
   // A wrapper line's own entries answer nothing (`failed to push some refs` is every rejected
   // push), unless the output has no other line to go by.
@@ -298,7 +363,9 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   const q = detailWords(clean);
   const said = new Set([...q, ...keys.flatMap((k) => wordsOf(k.sig))]);
   const cover = (sig: string) => {
-    const w = wordsOf(sig).flatMap((x) => x.match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((x) => !/^\d+$/.test(x) && !STOP.has(x));
+    const w = wordsOf(sig)
+      .flatMap((x) => x.match(/[\p{L}\p{N}_]{3,}/gu) ?? [])
+      .filter((x) => !/^\d+$/.test(x) && !STOP.has(x));
     return w.length ? w.filter((x) => said.has(x)).length / w.length : 1;
   };
   const consider = (hit: KbHit, stage: Stage, why: string) => {
@@ -306,7 +373,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     for (const k of telling) sim = Math.max(sim, keySim(k.sig, hit.sig));
     if (stage === 'exact') sim = 1;
     const prev = byId.get(hit.id);
-    if (!prev || STAGE_RANK[stage] < STAGE_RANK[prev.stage] || (stage === prev.stage && sim > prev.sim)) byId.set(hit.id, { hit, stage, sim, detail: 0, cover: cover(hit.sig), score: sim, why });
+    if (!prev || STAGE_RANK[stage] < STAGE_RANK[prev.stage] || (stage === prev.stage && sim > prev.sim))
+      byId.set(hit.id, { hit, stage, sim, detail: 0, cover: cover(hit.sig), score: sim, why });
   };
   for (const [i, k] of keys.entries()) {
     if (!telling.includes(k)) continue;
@@ -373,7 +441,9 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   }
   // A disputed entry (weighted did-not-work past the threshold, src/core/kb/outcomes.ts) sorts after
   // the undisputed ones of its match class; it is still named.
-  candidates = candidates.sort((a, b) => (a.stage === 'exact' ? 0 : 1) - (b.stage === 'exact' ? 0 : 1) || Number(a.hit.disputed) - Number(b.hit.disputed) || b.score - a.score);
+  candidates = candidates.sort(
+    (a, b) => (a.stage === 'exact' ? 0 : 1) - (b.stage === 'exact' ? 0 : 1) || Number(a.hit.disputed) - Number(b.hit.disputed) || b.score - a.score,
+  );
   const [top, second] = candidates;
   let match: Confidence = 'none';
   if (top?.stage === 'exact') {
@@ -390,7 +460,11 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
 }
 
 /** An output of one line: a quote of the key line (its few words say less than a whole log). */
-const oneLine = (clean: string) => clean.trim().split('\n').filter((l) => l.trim()).length === 1;
+const oneLine = (clean: string) =>
+  clean
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim()).length === 1;
 
 /**
  * Weights of `sure`, a logistic model of "the best candidate is the right entry", fitted on the
@@ -399,7 +473,20 @@ const oneLine = (clean: string) => clean.trim().split('\n').filter((l) => l.trim
  * confidence and whether the second is of the output's own signature, the stage (coarse), and a
  * one-line output. docs/decisions.md has the figures.
  */
-export const SURE_W = { bias: -3.18, sim: 1.67, detail: 1.5, cover: 0.4, lead: 4.31, second: -0.93, coarse: 0.69, oneLine: 1.27, simDetail: 1.85, detailLead: 2.87, simLead: 1.73, secondExact: -1.14 } as const;
+export const SURE_W = {
+  bias: -3.18,
+  sim: 1.67,
+  detail: 1.5,
+  cover: 0.4,
+  lead: 4.31,
+  second: -0.93,
+  coarse: 0.69,
+  oneLine: 1.27,
+  simDetail: 1.85,
+  detailLead: 2.87,
+  simLead: 1.73,
+  secondExact: -1.14,
+} as const;
 /** At or above this `sure` a candidate that is not one clear exact entry is shown as `near`. */
 export const SURE = 0.95;
 

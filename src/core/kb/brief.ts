@@ -25,15 +25,27 @@ const briefOut = z.object({
   cached: z.boolean(),
   used: z.number(),
   total: z.number(),
-  sections: z.object({ kb: z.array(z.string()), changes: z.array(z.string()), digests: z.array(z.string()), cache: z.array(z.string()), wanted: z.array(z.string()) }),
+  sections: z.object({
+    kb: z.array(z.string()),
+    changes: z.array(z.string()),
+    digests: z.array(z.string()),
+    cache: z.array(z.string()),
+    wanted: z.array(z.string()),
+  }),
   text: z.string(),
 });
 type BriefOut = z.infer<typeof briefOut>;
 
 /** Numeric-aware version order, good enough for 1.10 > 1.9 and v2 > v1. */
 function newer(a: string, b: string): boolean {
-  const pa = a.replace(/^v/, '').split(/[.+-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
-  const pb = b.replace(/^v/, '').split(/[.+-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  const pa = a
+    .replace(/^v/, '')
+    .split(/[.+-]/)
+    .map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  const pb = b
+    .replace(/^v/, '')
+    .split(/[.+-]/)
+    .map((x) => (/^\d+$/.test(x) ? Number(x) : x));
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     const x = pa[i] ?? 0;
     const y = pb[i] ?? 0;
@@ -113,20 +125,29 @@ function wantedFor(idx: WantedIndex, qWords: Set<string>, qLibs: Set<string>, n:
   const hit = new Set<number>();
   for (const w of qWords) for (const i of idx.by.get(w) ?? []) hit.add(i);
   for (const l of qLibs) for (const i of idx.by.get(`lib:${l}`) ?? []) hit.add(i);
-  return [...hit].sort((a, b) => a - b).slice(0, n).map((i) => idx.lines[i]!);
+  return [...hit]
+    .sort((a, b) => a - b)
+    .slice(0, n)
+    .map((i) => idx.lines[i]!);
 }
 
 // Words too common in error texts and questions to say what a row is about.
 const STOP = new Set(
-  ('the and for with not from this that into than then when what why how who are was were has have had does did doing done '
-    + 'can cannot could should would will error errors err failed fail fails failure found not_found unable invalid '
-    + 'while after before using use used get got set run runs running fix fixed issue problem work works working '
-    + 'file line type value object module package version new old all any you your its our out off too very')
-    .split(' '),
+  (
+    'the and for with not from this that into than then when what why how who are was were has have had does did doing done ' +
+    'can cannot could should would will error errors err failed fail fails failure found not_found unable invalid ' +
+    'while after before using use used get got set run runs running fix fixed issue problem work works working ' +
+    'file line type value object module package version new old all any you your its our out off too very'
+  ).split(' '),
 );
 /** The words of a text that can say what it is about (lowercase, 3+ chars, no placeholders). */
 function topicWords(s: string): string[] {
-  return (s.toLowerCase().replace(/<[a-z]+>/g, ' ').match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((w) => !STOP.has(w));
+  return (
+    s
+      .toLowerCase()
+      .replace(/<[a-z]+>/g, ' ')
+      .match(/[\p{L}\p{N}_]{3,}/gu) ?? []
+  ).filter((w) => !STOP.has(w));
 }
 
 /**
@@ -145,7 +166,13 @@ function concerns(qWords: Set<string>, qLibs: Set<string>, libNames: string[], w
 const kbLineOf = new WeakMap<KbHit, Line>();
 function kbLine(e: KbHit): Line {
   let s = kbLineOf.get(e);
-  if (s === undefined) kbLineOf.set(e, (s = line(`k/${e.id} score=${score(e)}${e.space ? ` space=${e.space}` : ` ${outcomeTokens(outcomesOf(e))}`} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`)));
+  if (s === undefined)
+    kbLineOf.set(
+      e,
+      (s = line(
+        `k/${e.id} score=${score(e)}${e.space ? ` space=${e.space}` : ` ${outcomeTokens(outcomesOf(e))}`} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`,
+      )),
+    );
   return s;
 }
 type LibRow = Awaited<ReturnType<Ctx['core']['store']['kb']['byLib']>>[number];
@@ -172,7 +199,13 @@ const digestOf = new WeakMap<Digest, { name: string; ver: string; lines: Line[] 
 function digestLines(l: Lib, d: Digest): Line[] | null {
   let x = digestOf.get(d);
   if (x === undefined || x.name !== l.name || x.ver !== l.ver) {
-    const lines = l.ver !== '*' && d.ver !== l.ver && !newer(d.ver, l.ver) ? null : d.lines.split('\n').slice(0, 10).map((t) => line(`${l.name}@${d.ver} ${d.topic}: ${flat(t, 200)}`));
+    const lines =
+      l.ver !== '*' && d.ver !== l.ver && !newer(d.ver, l.ver)
+        ? null
+        : d.lines
+            .split('\n')
+            .slice(0, 10)
+            .map((t) => line(`${l.name}@${d.ver} ${d.topic}: ${flat(t, 200)}`));
     digestOf.set(d, (x = { name: l.name, ver: l.ver, lines }));
   }
   return x.lines;
@@ -271,7 +304,11 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
     if (again === real) break;
     real = again;
   }
-  const text = head(real) + bodyLines().map((l) => l.text).join('\n');
+  const text =
+    head(real) +
+    bodyLines()
+      .map((l) => l.text)
+      .join('\n');
   const sections = Object.fromEntries(SECTIONS.map((s) => [s, taken[s].map((l) => l.text)])) as Record<Section, string[]>;
   return { q, libs, hits: c.hits, changes: c.changes, cached, used: real, total, sections, text };
 }
@@ -295,7 +332,11 @@ export const briefOp = defineOp({
         .max(limit('brief.b.max'))
         .default(limit('brief.b.default'))
         .describe(`token budget, ${limit('brief.b.min')} to ${limit('brief.b.max')} (anonymous callers get at most ${limit('brief.b.anon_max')})`),
-      ns: z.string().max(limit('brief.ns')).regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . -').optional(),
+      ns: z
+        .string()
+        .max(limit('brief.ns'))
+        .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . -')
+        .optional(),
     })
     .strict(),
   output: briefOut,

@@ -13,7 +13,11 @@ const RULES: RegExp[] = [
 export function classOf(sig: string): string {
   for (const re of RULES) {
     const m = re.exec(sig);
-    if (m) return m[1]!.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').slice(0, 64);
+    if (m)
+      return m[1]!
+        .toLowerCase()
+        .replace(/[^a-z0-9_.-]+/g, '-')
+        .slice(0, 64);
   }
   return '';
 }

@@ -6,12 +6,24 @@ import { CxError } from '../errors.js';
 import { defineOp } from '../ops/types.js';
 import { flat } from './render.js';
 
-const LIB = z.string().min(1).max(120).regex(/^(?:@[A-Za-z0-9][\w.-]*\/)?[A-Za-z0-9][\w./-]*$/, 'want a package name');
-const VER = z.string().min(1).max(40).regex(/^[0-9A-Za-z][0-9A-Za-z.+-]*$/, 'want a version');
+const LIB = z
+  .string()
+  .min(1)
+  .max(120)
+  .regex(/^(?:@[A-Za-z0-9][\w.-]*\/)?[A-Za-z0-9][\w./-]*$/, 'want a package name');
+const VER = z
+  .string()
+  .min(1)
+  .max(40)
+  .regex(/^[0-9A-Za-z][0-9A-Za-z.+-]*$/, 'want a version');
 const TOPIC = z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, '1-32 of a-z 0-9 -');
 const MAX_LINES = 200;
 
-const splitLines = (s: string) => s.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+const splitLines = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
 
 export const dgAddOp = defineOp({
   name: 'dg.add',
@@ -31,7 +43,15 @@ export const dgAddOp = defineOp({
   async run(ctx, input) {
     const lines = splitLines(input.lines);
     if (lines.length > MAX_LINES) throw new CxError('bad', `lines: ${lines.length}, at most ${MAX_LINES}`);
-    await ctx.core.store.kb.putDigest({ lib: input.lib, ver: input.ver, topic: input.topic, author: ctx.caller.identity!.id, lines: lines.join('\n'), score: 0, created: ctx.core.now() });
+    await ctx.core.store.kb.putDigest({
+      lib: input.lib,
+      ver: input.ver,
+      topic: input.topic,
+      author: ctx.caller.identity!.id,
+      lines: lines.join('\n'),
+      score: 0,
+      created: ctx.core.now(),
+    });
     return { lib: input.lib, ver: input.ver, topic: input.topic, lines: lines.length };
   },
   text: (o) => `ok dg ${o.lib}@${o.ver} ${o.topic} lines=${o.lines}\nnext: GET /dg/${encodeURIComponent(o.lib)}/${o.ver}/${o.topic}`,
@@ -42,16 +62,27 @@ export const dgLibOp = defineOp({
   title: 'Digests of a library',
   summary: 'Digest lines of a library: the best digest of each version and topic, newest first.',
   input: z.object({ lib: LIB }).strict(),
-  output: z.object({ lib: z.string(), rows: z.array(z.object({ ver: z.string(), topic: z.string(), by: z.string(), date: z.string(), lines: z.array(z.string()) })) }),
+  output: z.object({
+    lib: z.string(),
+    rows: z.array(z.object({ ver: z.string(), topic: z.string(), by: z.string(), date: z.string(), lines: z.array(z.string()) })),
+  }),
   auth: 'anon',
   readOnly: true,
   rest: { method: 'GET', path: '/dg/:lib', cache: 'public, max-age=300' },
   async run(ctx, input) {
     const rows = await ctx.core.store.kb.digestsOf(input.lib, 50);
     if (!rows.length) throw new CxError('notfound', `no digests for ${input.lib}`);
-    return { lib: input.lib, rows: rows.map((d) => ({ ver: d.ver, topic: d.topic, by: d.author, date: new Date(d.created).toISOString().slice(0, 10), lines: d.lines.split('\n') })) };
+    return {
+      lib: input.lib,
+      rows: rows.map((d) => ({ ver: d.ver, topic: d.topic, by: d.author, date: new Date(d.created).toISOString().slice(0, 10), lines: d.lines.split('\n') })),
+    };
   },
-  text: (o) => [`dg ${o.lib} digests=${o.rows.length}`, ...o.rows.flatMap((r) => r.lines.map((l) => `${r.ver} ${r.topic}: ${flat(l, 300)}`)), `next: GET /dg/${encodeURIComponent(o.lib)}/<a>..<b>/<topic>`].join('\n'),
+  text: (o) =>
+    [
+      `dg ${o.lib} digests=${o.rows.length}`,
+      ...o.rows.flatMap((r) => r.lines.map((l) => `${r.ver} ${r.topic}: ${flat(l, 300)}`)),
+      `next: GET /dg/${encodeURIComponent(o.lib)}/<a>..<b>/<topic>`,
+    ].join('\n'),
 });
 
 const RANGE = /^([0-9A-Za-z][0-9A-Za-z.+-]*)\.\.([0-9A-Za-z][0-9A-Za-z.+-]*)$/;
@@ -61,7 +92,14 @@ export const dgGetOp = defineOp({
   title: 'Digest of a version, or diff of a range',
   summary: 'Best digest of a version and topic; with x = a..b the line diff between the two versions, or for topic `api` the API set diff (added, removed).',
   input: z.object({ lib: LIB, x: z.string().min(1).max(90), topic: TOPIC }).strict(),
-  output: z.object({ lib: z.string(), topic: z.string(), ver: z.string().optional(), from: z.string().optional(), to: z.string().optional(), lines: z.array(z.string()) }),
+  output: z.object({
+    lib: z.string(),
+    topic: z.string(),
+    ver: z.string().optional(),
+    from: z.string().optional(),
+    to: z.string().optional(),
+    lines: z.array(z.string()),
+  }),
   auth: 'anon',
   readOnly: true,
   rest: { method: 'GET', path: '/dg/:lib/:x/:topic', cache: 'public, max-age=300' },
@@ -84,14 +122,29 @@ export const dgGetOp = defineOp({
       // APIs are a set: order carries no meaning.
       const sa = new Set(la);
       const sb = new Set(lb);
-      lines = [...[...sb].filter((x) => !sa.has(x)).sort().map((x) => `+ ${x}`), ...[...sa].filter((x) => !sb.has(x)).sort().map((x) => `- ${x}`)];
+      lines = [
+        ...[...sb]
+          .filter((x) => !sa.has(x))
+          .sort()
+          .map((x) => `+ ${x}`),
+        ...[...sa]
+          .filter((x) => !sb.has(x))
+          .sort()
+          .map((x) => `- ${x}`),
+      ];
     } else {
       lines = diffArrays(la, lb).flatMap((part) => part.value.map((l) => `${part.added ? '+' : part.removed ? '-' : ' '} ${l}`));
     }
     return { lib: input.lib, topic: input.topic, from: a, to: b, lines };
   },
   text: (o) =>
-    [o.ver ? `dg ${o.lib}@${o.ver} ${o.topic} lines=${o.lines.length}` : `dg ${o.lib} ${o.from}..${o.to} ${o.topic} changes=${o.lines.filter((l) => !l.startsWith(' ')).length}`, ...o.lines.map((l) => (o.ver ? flat(l, 300) : `${l.slice(0, 2)}${flat(l.slice(2), 300)}`)), `next: GET /dg/${encodeURIComponent(o.lib)}`].join('\n'),
+    [
+      o.ver
+        ? `dg ${o.lib}@${o.ver} ${o.topic} lines=${o.lines.length}`
+        : `dg ${o.lib} ${o.from}..${o.to} ${o.topic} changes=${o.lines.filter((l) => !l.startsWith(' ')).length}`,
+      ...o.lines.map((l) => (o.ver ? flat(l, 300) : `${l.slice(0, 2)}${flat(l.slice(2), 300)}`)),
+      `next: GET /dg/${encodeURIComponent(o.lib)}`,
+    ].join('\n'),
 });
 
 export const digestOps = [dgAddOp, dgLibOp, dgGetOp];

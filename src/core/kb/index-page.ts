@@ -44,7 +44,10 @@ export async function readKbIndex(core: Core): Promise<KbIndex> {
     const c = e.cls.toLowerCase();
     if (CLASS_RE.test(c)) byClass.set(c, (byClass.get(c) ?? 0) + 1);
   }
-  const classes = [...byClass].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, CLASSES).map(([c, n]) => ({ class: c, n }));
+  const classes = [...byClass]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, CLASSES)
+    .map(([c, n]) => ({ class: c, n }));
   return { entries: await kb.count(), months, ecos, classes, sample: newest.length };
 }
 

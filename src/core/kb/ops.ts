@@ -44,35 +44,82 @@ export function checkErrorText(text: string): void {
 
 const outcomesOut = z
   .object({
-    worked: z.number(), worked_w: z.number(), changes: z.number(), changes_w: z.number(), failed: z.number(), failed_w: z.number(),
-    principals: z.number(), disputed: z.boolean(),
+    worked: z.number(),
+    worked_w: z.number(),
+    changes: z.number(),
+    changes_w: z.number(),
+    failed: z.number(),
+    failed_w: z.number(),
+    principals: z.number(),
+    disputed: z.boolean(),
   })
   .describe('outcomes: worked, worked with changes, did not work (raw identities and weighted by principal), distinct principals, disputed');
-const evidenceOut = z.object({ cmd: z.string().optional(), exit_before: z.number().optional(), exit_after: z.number().optional(), versions: z.string().optional() });
+const evidenceOut = z.object({
+  cmd: z.string().optional(),
+  exit_before: z.number().optional(),
+  exit_after: z.number().optional(),
+  versions: z.string().optional(),
+});
 const noteOut = z.object({ note: z.string(), evidence: evidenceOut.nullable(), at: z.string() });
 
 const entryOut = z.object({
-  id: z.string(), url: z.string(), title: z.string(), sig: z.string(), h: z.string(), eco: z.string(), class: z.string(),
-  libs: z.array(z.string()), tags: z.array(z.string()), error: z.string(), fix: z.string(), author: z.string(),
-  created: z.string(), updated: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), hits: z.number(), license: z.string(),
-  signed_confirms: z.number().optional(), signed_nets: z.number().optional(),
-  outcomes: outcomesOut, disputed: z.boolean(),
+  id: z.string(),
+  url: z.string(),
+  title: z.string(),
+  sig: z.string(),
+  h: z.string(),
+  eco: z.string(),
+  class: z.string(),
+  libs: z.array(z.string()),
+  tags: z.array(z.string()),
+  error: z.string(),
+  fix: z.string(),
+  author: z.string(),
+  created: z.string(),
+  updated: z.string(),
+  score: z.number(),
+  confirms: z.number(),
+  fails: z.number(),
+  hits: z.number(),
+  license: z.string(),
+  signed_confirms: z.number().optional(),
+  signed_nets: z.number().optional(),
+  outcomes: outcomesOut,
+  disputed: z.boolean(),
   notes: z.object({ changes: z.array(noteOut), failed: z.array(noteOut) }).optional(),
   space: z.string().optional(),
 });
 
 const hitOut = z.object({
-  id: z.string(), score: z.number(), confirms: z.number(), fails: z.number(), title: z.string(), fix: z.string(), libs: z.array(z.string()), why: z.string().optional(),
-  outcomes: outcomesOut, disputed: z.boolean(), space: z.string().optional(),
+  id: z.string(),
+  score: z.number(),
+  confirms: z.number(),
+  fails: z.number(),
+  title: z.string(),
+  fix: z.string(),
+  libs: z.array(z.string()),
+  why: z.string().optional(),
+  outcomes: outcomesOut,
+  disputed: z.boolean(),
+  space: z.string().optional(),
 });
 const toHit = (e: KbHit) => ({
-  id: e.id, score: score(e), confirms: e.confirms, fails: e.fails, title: e.title, fix: e.fix, libs: e.libs.map(libStr), outcomes: outcomesOf(e), disputed: e.disputed,
+  id: e.id,
+  score: score(e),
+  confirms: e.confirms,
+  fails: e.fails,
+  title: e.title,
+  fix: e.fix,
+  libs: e.libs.map(libStr),
+  outcomes: outcomesOf(e),
+  disputed: e.disputed,
   ...(e.space ? { space: e.space } : {}),
 });
 /** ` space=s:<slug>` after an entry a member's lookup found in one of their spaces. */
 const spaceTag = (e: { space?: string | undefined }) => (e.space ? ` space=${e.space}` : '');
 /** A result naming a space entry is the caller's alone: never kept by a shared cache. */
-const privateIf = (rows: ReadonlyArray<{ space?: string | undefined }>): Record<string, string> => (rows.some((r) => r.space) ? { 'cache-control': 'private, no-store' } : {});
+const privateIf = (rows: ReadonlyArray<{ space?: string | undefined }>): Record<string, string> =>
+  rows.some((r) => r.space) ? { 'cache-control': 'private, no-store' } : {};
 
 /**
  * Checks a conf1 signature against the identity's published key (the row to keep, or an error):
@@ -113,7 +160,17 @@ async function recordOutcome(
   const me = ctx.caller.identity!.id;
   const proof = o.sig === undefined ? null : await signedConfirm(ctx, o.id, me, o.kind, o.sig);
   const r = await store.kb.outcome(
-    { entry: o.id, voter: me, kind: o.kind, note: o.note ?? '', evidence: o.evidence ?? null, net: ctx.net, root: rootOf(me), at: ctx.core.now(), ...(o.keep ? { keep: true } : {}) },
+    {
+      entry: o.id,
+      voter: me,
+      kind: o.kind,
+      note: o.note ?? '',
+      evidence: o.evidence ?? null,
+      net: ctx.net,
+      root: rootOf(me),
+      at: ctx.core.now(),
+      ...(o.keep ? { keep: true } : {}),
+    },
     tallyFn,
   );
   if (r === null) throw new CxError('notfound', `no entry ${o.id}`);
@@ -179,7 +236,21 @@ export const kbAddOp = defineOp({
     }
     const { sig, h, ch } = errsig(input.error);
     const now = ctx.core.now();
-    if (input.space) return addToSpace(ctx, input.space, { sig, h, ch, title: input.title ?? flat(sig, 120), error: input.error, fix: input.fix, eco: input.eco, cls: classOf(sig), tags: input.tags ?? [], libs: (libs.length ? libs : libsInText(input.error)).map(libStr), author: ctx.caller.identity!.id, created: now });
+    if (input.space)
+      return addToSpace(ctx, input.space, {
+        sig,
+        h,
+        ch,
+        title: input.title ?? flat(sig, 120),
+        error: input.error,
+        fix: input.fix,
+        eco: input.eco,
+        cls: classOf(sig),
+        tags: input.tags ?? [],
+        libs: (libs.length ? libs : libsInText(input.error)).map(libStr),
+        author: ctx.caller.identity!.id,
+        created: now,
+      });
     const e = await insertWithFreshId(ctx, {
       sig,
       h,
@@ -205,12 +276,17 @@ export const kbAddOp = defineOp({
 });
 
 /** A private entry of a closed space the caller belongs to; to a non-member the space is unknown. */
-async function addToSpace(ctx: Ctx, slug: string, e: Omit<SpaceEntry, 'id' | 'space'>): Promise<{ id: string; sig: string; h: string; url: string; space: string }> {
+async function addToSpace(
+  ctx: Ctx,
+  slug: string,
+  e: Omit<SpaceEntry, 'id' | 'space'>,
+): Promise<{ id: string; sig: string; h: string; url: string; space: string }> {
   const st = ctx.core.store;
   const sp = await st.spaces.bySlug(slug);
   if (!sp || !(await st.spaces.isMember(slug, e.author))) throw new CxError('notfound', `no space s:${slug} you are a member of`);
   if (!sp.closed) throw new CxError('bad', `space: s:${slug} is open (anyone may join it); private entries go in a closed space (POST /v1/spaces closed=true)`);
-  if ((await st.spaces.kbCount(slug)) >= limit('space.kb_entries')) throw new CxError('quota', `space s:${slug}: at most ${limit('space.kb_entries')} private entries`);
+  if ((await st.spaces.kbCount(slug)) >= limit('space.kb_entries'))
+    throw new CxError('quota', `space s:${slug}: at most ${limit('space.kb_entries')} private entries`);
   for (let i = 0; i < 5; i++) {
     const id = newId('k', ctx.core.random, 8);
     // Public and private ids share one form (GET /k/{id}); an id is drawn again if either pool has it.
@@ -254,7 +330,13 @@ export function sigWords(sig: string): string[] {
 const briefQuery = (words: string[]) => words.map(encodeURIComponent).join('+');
 
 /** A miss: the REST face's one line, or (MCP, A2A) a result naming related entries and the next tool. */
-async function miss(ctx: Ctx, base: { sig: string; h: string; raw: number }, words: string[], what: string, kb: KbRepo = ctx.core.store.kb): Promise<LookupOut> {
+async function miss(
+  ctx: Ctx,
+  base: { sig: string; h: string; raw: number },
+  words: string[],
+  what: string,
+  kb: KbRepo = ctx.core.store.kb,
+): Promise<LookupOut> {
   if (ctx.face === 'rest') {
     const next = words.length ? `try GET /brief?q=${briefQuery(words)}` : 'try POST /e with the whole error output';
     throw new CxError('notfound', `${what}; recorded as wanted; ${next}`);
@@ -279,7 +361,14 @@ async function miss(ctx: Ctx, base: { sig: string; h: string; raw: number }, wor
  * single words, longest first (at most 5 searches, each bounded and memoized by the store).
  */
 async function relatedTo(kb: KbRepo, words: string[]): Promise<Array<{ id: string; title: string; disputed: boolean; space?: string }>> {
-  const tries = [words, words.slice(1), ...[...words].filter((w) => w.length >= 4).sort((a, b) => b.length - a.length).map((w) => [w])];
+  const tries = [
+    words,
+    words.slice(1),
+    ...[...words]
+      .filter((w) => w.length >= 4)
+      .sort((a, b) => b.length - a.length)
+      .map((w) => [w]),
+  ];
   const found = new Map<string, KbHit>();
   let n = 0;
   for (const t of tries) {
@@ -300,17 +389,35 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
   if (a.match !== 'exact' && !pool.spaces.length) await recordWanted(ctx, h, sig, libsInText(text));
   if (a.match === 'none') return miss(ctx, { sig, h, raw: text.length }, sigWords(sig), `no fix yet for ${flat(sig, 160)}`, pool.kb);
   if (a.match === 'related') {
-    const related = named(a, RELATED).map((c) => ({ id: c.hit.id, title: c.hit.title, why: c.why, disputed: c.hit.disputed, ...(c.hit.space ? { space: c.hit.space } : {}) }));
+    const related = named(a, RELATED).map((c) => ({
+      id: c.hit.id,
+      title: c.hit.title,
+      why: c.why,
+      disputed: c.hit.disputed,
+      ...(c.hit.space ? { space: c.hit.space } : {}),
+    }));
     const words = sigWords(sig);
     return {
-      sig, h, match: 'related', hits: 0, raw: text.length, entries: [], fix: '', libs: [], related,
+      sig,
+      h,
+      match: 'related',
+      hits: 0,
+      raw: text.length,
+      entries: [],
+      fix: '',
+      libs: [],
+      related,
       next: `no confident fix: GET /k/<id> of a related entry to check it${words.length ? `, or GET /brief?q=${briefQuery(words)}` : ''}; POST /v1/kb once you have the fix (recorded as wanted)`,
     };
   }
   const shown = named(a, RELATED);
   const best = shown[0]!.hit;
   return {
-    sig, h, match: a.match, hits: shown.length, raw: text.length,
+    sig,
+    h,
+    match: a.match,
+    hits: shown.length,
+    raw: text.length,
     entries: shown.map((c) => ({ ...toHit(c.hit), why: c.why })),
     fix: best.fix,
     // The libraries of the answer shown, not of its neighbours.
@@ -324,11 +431,16 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
 // disputed entry says so on its first line (`disputed=k/<id>,…`).
 // A space's private entry takes no outcomes: its line has none to show.
 const entryLines = (entries: LookupOut['entries']) =>
-  entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails}${spaceTag(e)}${e.space ? '' : ` ${outcomeTokens(e.outcomes)}`} ${flat(e.title, 120)}`);
+  entries.map(
+    (e) =>
+      `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails}${spaceTag(e)}${e.space ? '' : ` ${outcomeTokens(e.outcomes)}`} ${flat(e.title, 120)}`,
+  );
 
 /** The related lines of a related answer or a miss (POST /e, /e/{msg}, /h/{hex}). */
 const relatedLines = (related: LookupOut['related']) =>
-  related.length ? related.map((r) => `related: k/${r.id}${spaceTag(r)}${r.disputed ? ' disputed' : ''} ${flat(r.title, 120)}${r.why ? ` (${r.why})` : ''}`) : ['related: -'];
+  related.length
+    ? related.map((r) => `related: k/${r.id}${spaceTag(r)}${r.disputed ? ' disputed' : ''} ${flat(r.title, 120)}${r.why ? ` (${r.why})` : ''}`)
+    : ['related: -'];
 
 /** The first-line marker of an answer: the disputed entries it names, fixes and related alike. */
 const answerMark = (o: { entries: LookupOut['entries']; related: LookupOut['related'] }) => disputedMark([...o.entries, ...o.related]);
@@ -352,7 +464,7 @@ export const kbLookupOp = defineOp({
   name: 'kb.e',
   title: 'Look up an error',
   summary:
-    'Read a whole error output (or one quoted line) and answer the known fix with its confidence: match=exact (a key line\'s own signature), near (an entry whose key line agrees closely; check it applies), related (up to 3 entries worth a look, no fix). Anonymous; what is not exact is recorded as wanted; misses (MCP, A2A) list related entries and the next tool.',
+    "Read a whole error output (or one quoted line) and answer the known fix with its confidence: match=exact (a key line's own signature), near (an entry whose key line agrees closely; check it applies), related (up to 3 entries worth a look, no fix). Anonymous; what is not exact is recorded as wanted; misses (MCP, A2A) list related entries and the next tool.",
   input: z.object({ text: z.string().describe('the error output, at most 16 KiB and 400 lines') }).strict(),
   output: lookupOut,
   auth: 'anon',
@@ -373,7 +485,12 @@ export const kbLookupOp = defineOp({
             ].join('\n')
           : [
               `::notice title=${ghaProp(`Agent Commons${o.match === 'near' ? ' (near match)' : ''}${o.entries[0]!.disputed ? ' (disputed)' : ''}: ${flat(o.entries[0]!.title, 100)}`)}::${ghaEsc(`${o.fix}\n(untrusted advice, score ${o.entries[0]!.score}) ${ctx.core.config.baseUrl}/k/${o.entries[0]!.id}`)}`,
-              ...o.entries.slice(1).map((e) => `::notice title=${ghaProp(`Also${e.disputed ? ' (disputed)' : ''}: ${flat(e.title, 100)}`)}::${ghaEsc(`${ctx.core.config.baseUrl}/k/${e.id}`)}`),
+              ...o.entries
+                .slice(1)
+                .map(
+                  (e) =>
+                    `::notice title=${ghaProp(`Also${e.disputed ? ' (disputed)' : ''}: ${flat(e.title, 100)}`)}::${ghaEsc(`${ctx.core.config.baseUrl}/k/${e.id}`)}`,
+                ),
             ].join('\n'),
     },
   },
@@ -385,11 +502,22 @@ export const kbLookupOp = defineOp({
   text: lookupText,
   md: (o) =>
     [
-      `### Agent Commons: \`${o.sig.replace(/`/g, "'")}\`${answerMark(o) ? ` (disputed: ${[...o.entries, ...o.related].filter((e) => e.disputed).map((e) => e.id).join(', ')})` : ''}`,
+      `### Agent Commons: \`${o.sig.replace(/`/g, "'")}\`${
+        answerMark(o)
+          ? ` (disputed: ${[...o.entries, ...o.related]
+              .filter((e) => e.disputed)
+              .map((e) => e.id)
+              .join(', ')})`
+          : ''
+      }`,
       '',
       ...(o.match === 'near' ? ['Near match: the fix of an entry whose key line agrees closely with this one; check it applies.', ''] : []),
       ...(o.match === 'related'
-        ? ['No confident fix. Related entries to check:', '', ...o.related.map((r) => `- [k/${r.id}](/k/${r.id})${r.disputed ? ' (disputed)' : ''}: ${flat(r.title, 120).replace(/[[\]<>]/g, '')}`)]
+        ? [
+            'No confident fix. Related entries to check:',
+            '',
+            ...o.related.map((r) => `- [k/${r.id}](/k/${r.id})${r.disputed ? ' (disputed)' : ''}: ${flat(r.title, 120).replace(/[[\]<>]/g, '')}`),
+          ]
         : [
             ...o.entries.map(
               (e) =>
@@ -430,13 +558,23 @@ export const kbSigOp = defineOp({
   },
 });
 
-const hashOut = z.object({ h: z.string(), h12: z.string(), match: z.enum(MATCH), hits: z.number(), entries: z.array(hitOut), fix: z.string(), related: z.array(relatedOut), next: z.string() });
+const hashOut = z.object({
+  h: z.string(),
+  h12: z.string(),
+  match: z.enum(MATCH),
+  hits: z.number(),
+  entries: z.array(hitOut),
+  fix: z.string(),
+  related: z.array(relatedOut),
+  next: z.string(),
+});
 const hashOuts = new WeakMap<KbHit[], z.infer<typeof hashOut>>();
 
 export const kbHashOp = defineOp({
   name: 'kb.h',
   title: 'Look up a signature hash',
-  summary: 'Fixes for the SHA-256 of an ErrSig signature (64 lowercase hex), computed client-side with /errsig.js or /errsig.py: the fine hash h (v3, or the v1 or v2 hash of an entry signed before), else the coarse hash ch.',
+  summary:
+    'Fixes for the SHA-256 of an ErrSig signature (64 lowercase hex), computed client-side with /errsig.js or /errsig.py: the fine hash h (v3, or the v1 or v2 hash of an entry signed before), else the coarse hash ch.',
   input: z.object({ hex: z.string() }).strict(),
   output: hashOut,
   auth: 'anon',
@@ -461,8 +599,22 @@ export const kbHashOp = defineOp({
       const near = await kb.byCoarse(input.hex, HITS);
       if (near.length) {
         if (!pool.spaces.length) await recordWanted(ctx, input.hex, null, []);
-        const related = near.slice(0, RELATED).map((e) => ({ id: e.id, title: e.title, why: 'same error code and message template, other names', disputed: e.disputed, ...(e.space ? { space: e.space } : {}) }));
-        return { ...base, match: 'related' as const, hits: 0, entries: [], fix: '', related, next: `no confident fix for a coarse hash: GET /k/<id> of a related entry, or POST /e with the whole error output` };
+        const related = near.slice(0, RELATED).map((e) => ({
+          id: e.id,
+          title: e.title,
+          why: 'same error code and message template, other names',
+          disputed: e.disputed,
+          ...(e.space ? { space: e.space } : {}),
+        }));
+        return {
+          ...base,
+          match: 'related' as const,
+          hits: 0,
+          entries: [],
+          fix: '',
+          related,
+          next: `no confident fix for a coarse hash: GET /k/<id> of a related entry, or POST /e with the whole error output`,
+        };
       }
       if (!pool.spaces.length) await recordWanted(ctx, input.hex, null, []);
       const m = await miss(ctx, { sig: '', h: input.hex, raw: 0 }, [], 'no fix for this hash', kb);
@@ -488,7 +640,8 @@ export const kbHashOp = defineOp({
 export const kbGetOp = defineOp({
   name: 'kb.get',
   title: 'Read a KB entry',
-  summary: 'One knowledge-base entry: signature, error, fix, libraries, score, outcomes (worked, with changes, did not work; raw and weighted by principal; disputed) and their notes. Untrusted data.',
+  summary:
+    'One knowledge-base entry: signature, error, fix, libraries, score, outcomes (worked, with changes, did not work; raw and weighted by principal; disputed) and their notes. Untrusted data.',
   input: z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
   output: entryOut,
   auth: 'anon',
@@ -506,7 +659,12 @@ export const kbGetOp = defineOp({
       ctx.core.store.kb.outcomeNotes(e.id, 'worked-with-changes', n),
       ctx.core.store.kb.outcomeNotes(e.id, 'did-not-work', n),
     ]);
-    return { ...entryView(e, ctx.core.config.baseUrl), signed_confirms: signed.ids, signed_nets: signed.nets, notes: { changes: changes.map(noteView), failed: failed.map(noteView) } };
+    return {
+      ...entryView(e, ctx.core.config.baseUrl),
+      signed_confirms: signed.ids,
+      signed_nets: signed.nets,
+      notes: { changes: changes.map(noteView), failed: failed.map(noteView) },
+    };
   },
   text: (v) => entryText(v),
   md: (v) => entryMd(v),
@@ -531,7 +689,16 @@ function voteOp(ok: boolean) {
           })
           .strict()
       : z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
-    output: z.object({ id: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), vote: z.string(), signed: z.boolean().optional(), outcomes: outcomesOut, disputed: z.boolean() }),
+    output: z.object({
+      id: z.string(),
+      confirms: z.number(),
+      fails: z.number(),
+      score: z.number(),
+      vote: z.string(),
+      signed: z.boolean().optional(),
+      outcomes: outcomesOut,
+      disputed: z.boolean(),
+    }),
     auth: 'token',
     readOnly: false,
     freeze: 'write',
@@ -544,7 +711,16 @@ function voteOp(ok: boolean) {
       const { r, e, signed, added } = await recordOutcome(ctx, { id: input.id, kind: ok ? 'worked' : 'did-not-work', sig, keep: true });
       // An identity that confirmed unsigned may sign its confirmation later.
       if (r.result === 'same' && !added) throw new CxError('dup', ok ? 'already confirmed' : 'already reported as not working');
-      return { id: e.id, confirms: e.confirms, fails: e.fails, score: score(e), vote: r.result, ...(signed ? { signed: true } : {}), outcomes: outcomesOf(e), disputed: e.disputed };
+      return {
+        id: e.id,
+        confirms: e.confirms,
+        fails: e.fails,
+        score: score(e),
+        vote: r.result,
+        ...(signed ? { signed: true } : {}),
+        outcomes: outcomesOf(e),
+        disputed: e.disputed,
+      };
     },
     text: (o) => `ok k/${o.id} confirms=${o.confirms} fails=${o.fails} score=${o.score}${o.signed ? ' signed' : ''}${o.disputed ? ' disputed' : ''}`,
   });
@@ -554,7 +730,8 @@ export const kbConfirmOp = voteOp(true);
 export const kbSignedOp = defineOp({
   name: 'kb.signed',
   title: 'Signed confirmations of an entry',
-  summary: 'The conf1 signatures of identities that stated an outcome of an entry (worked, worked-with-changes, did-not-work) with their published key, to verify yourself; counts of distinct identities and networks.',
+  summary:
+    'The conf1 signatures of identities that stated an outcome of an entry (worked, worked-with-changes, did-not-work) with their published key, to verify yourself; counts of distinct identities and networks.',
   input: z.object({ id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
   output: z.object({
     id: z.string(),
@@ -576,7 +753,14 @@ export const kbSignedOp = defineOp({
       domain: keys.domain,
       identities: c.ids,
       nets: c.nets,
-      rows: rows.map((r) => ({ id: r.id, kind: r.kind || 'worked', payload: conf1Payload(keys.domain, input.id, r.id, r.kind ?? ''), pub: r.pub, sig: r.sig, at: new Date(r.at).toISOString() })),
+      rows: rows.map((r) => ({
+        id: r.id,
+        kind: r.kind || 'worked',
+        payload: conf1Payload(keys.domain, input.id, r.id, r.kind ?? ''),
+        pub: r.pub,
+        sig: r.sig,
+        at: new Date(r.at).toISOString(),
+      })),
     };
   },
   text: (o) =>
@@ -595,7 +779,7 @@ export const kbOutcomeOp = defineOp({
   name: 'kb.outcome',
   title: 'Report the outcome of a fix',
   summary:
-    'Say what happened when you applied an entry\'s fix: worked, worked-with-changes or did-not-work, with an optional note (at most 300 characters, published: what had to change, or what happened instead) and evidence (command, exit status before and after, versions). One outcome per identity and entry: a later one replaces yours. Weighted by principal (network or root family, level and age); enough weighted did-not-work makes the entry disputed.',
+    "Say what happened when you applied an entry's fix: worked, worked-with-changes or did-not-work, with an optional note (at most 300 characters, published: what had to change, or what happened instead) and evidence (command, exit status before and after, versions). One outcome per identity and entry: a later one replaces yours. Weighted by principal (network or root family, level and age); enough weighted did-not-work makes the entry disputed.",
   input: z
     .object({
       id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars'),
@@ -618,7 +802,17 @@ export const kbOutcomeOp = defineOp({
         .describe('conf1 signature (statement in GET /signing)'),
     })
     .strict(),
-  output: z.object({ id: z.string(), kind: z.enum(OUTCOME_KINDS), vote: z.string(), confirms: z.number(), fails: z.number(), score: z.number(), signed: z.boolean().optional(), outcomes: outcomesOut, disputed: z.boolean() }),
+  output: z.object({
+    id: z.string(),
+    kind: z.enum(OUTCOME_KINDS),
+    vote: z.string(),
+    confirms: z.number(),
+    fails: z.number(),
+    score: z.number(),
+    signed: z.boolean().optional(),
+    outcomes: outcomesOut,
+    disputed: z.boolean(),
+  }),
   auth: 'token',
   readOnly: false,
   freeze: 'write',
@@ -635,8 +829,24 @@ export const kbOutcomeOp = defineOp({
     if (given.exit_after !== undefined) ev.exit_after = given.exit_after;
     if (given.versions) ev.versions = flat(given.versions, limit('outcome.versions'));
     const note = flat(input.note ?? '', limit('outcome.note'));
-    const { r, e, signed } = await recordOutcome(ctx, { id: input.id, kind: input.kind, note, evidence: Object.keys(ev).length ? ev : null, ...(input.sig ? { sig: input.sig } : {}) });
-    return { id: e.id, kind: input.kind, vote: r.result, confirms: e.confirms, fails: e.fails, score: score(e), ...(signed ? { signed: true } : {}), outcomes: outcomesOf(e), disputed: e.disputed };
+    const { r, e, signed } = await recordOutcome(ctx, {
+      id: input.id,
+      kind: input.kind,
+      note,
+      evidence: Object.keys(ev).length ? ev : null,
+      ...(input.sig ? { sig: input.sig } : {}),
+    });
+    return {
+      id: e.id,
+      kind: input.kind,
+      vote: r.result,
+      confirms: e.confirms,
+      fails: e.fails,
+      score: score(e),
+      ...(signed ? { signed: true } : {}),
+      outcomes: outcomesOf(e),
+      disputed: e.disputed,
+    };
   },
   text: (o) =>
     [
@@ -670,7 +880,10 @@ export const kbSearchOp = defineOp({
   text: (o, ctx) =>
     [
       `search hits=${o.count}${disputedMark(o.rows)}`,
-      ...o.rows.flatMap((r) => [`k/${r.id} score=${r.score} confirms=${r.confirms}${spaceTag(r)} ${listOutcomes(r)}${flat(r.title, 120)}`, ...(ctx.face === 'rest' ? [] : [`fix: ${flat(r.fix, 400)}`])]),
+      ...o.rows.flatMap((r) => [
+        `k/${r.id} score=${r.score} confirms=${r.confirms}${spaceTag(r)} ${listOutcomes(r)}${flat(r.title, 120)}`,
+        ...(ctx.face === 'rest' ? [] : [`fix: ${flat(r.fix, 400)}`]),
+      ]),
       o.count ? `next: GET /k/${o.rows[0]!.id}` : 'next: POST /e with the whole error output',
     ].join('\n'),
 });
@@ -688,7 +901,12 @@ export const kbWantedOp = defineOp({
     const rows = await ctx.core.store.kb.wanted(input.n);
     return { rows: rows.map((w) => ({ h: w.h, sig: w.sig, libs: w.libs, misses: w.misses, last: new Date(w.last).toISOString() })) };
   },
-  text: (o) => [`wanted rows=${o.rows.length}`, ...o.rows.map((w) => `${w.last.slice(0, 10)} misses=${w.misses} h=${w.h.slice(0, 12)} ${w.sig ?? '-'}${w.libs ? ` libs=${w.libs}` : ''}`), 'next: POST /k with a fix for one of them'].join('\n'),
+  text: (o) =>
+    [
+      `wanted rows=${o.rows.length}`,
+      ...o.rows.map((w) => `${w.last.slice(0, 10)} misses=${w.misses} h=${w.h.slice(0, 12)} ${w.sig ?? '-'}${w.libs ? ` libs=${w.libs}` : ''}`),
+      'next: POST /k with a fix for one of them',
+    ].join('\n'),
 });
 
 export const kbEcoOp = defineOp({
@@ -704,14 +922,26 @@ export const kbEcoOp = defineOp({
     const { rows, count } = await ctx.core.store.kb.byEco(input.eco, 50);
     return { eco: input.eco, count, rows: rows.map(toHit) };
   },
-  text: (o) => [`eco ${o.eco} fixes=${o.count}${disputedMark(o.rows)}`, ...o.rows.map((r) => `k/${r.id} score=${r.score} ${listOutcomes(r)}${flat(r.title, 120)}`), 'next: GET /k/<id>; POST /e with an error'].join('\n'),
+  text: (o) =>
+    [
+      `eco ${o.eco} fixes=${o.count}${disputedMark(o.rows)}`,
+      ...o.rows.map((r) => `k/${r.id} score=${r.score} ${listOutcomes(r)}${flat(r.title, 120)}`),
+      'next: GET /k/<id>; POST /e with an error',
+    ].join('\n'),
 });
 
 export const kbClassOp = defineOp({
   name: 'kb.class',
   title: 'Error-class hub',
   summary: 'Latest 50 fixes of one error class (e.g. modulenotfounderror, e0382, ts2307), a count and a per-library breakdown.',
-  input: z.object({ class: z.string().transform((s) => s.toLowerCase()).pipe(z.string().regex(CLASS_RE, '1-64 of a-z 0-9 _ . -')) }).strict(),
+  input: z
+    .object({
+      class: z
+        .string()
+        .transform((s) => s.toLowerCase())
+        .pipe(z.string().regex(CLASS_RE, '1-64 of a-z 0-9 _ . -')),
+    })
+    .strict(),
   output: listOut.extend({ class: z.string(), libs: z.array(z.object({ name: z.string(), n: z.number() })) }),
   auth: 'anon',
   readOnly: true,
@@ -746,7 +976,22 @@ export const kbCutoffOp = defineOp({
   text: (o) => (o.rows.length ? o.rows.map((r) => `${r.date} ${r.lib} ${r.ver}`).join('\n') : '# no confirmed releases yet'),
 });
 
-export const kbOps: AnyOperation[] = [kbLookupOp, kbSigOp, kbHashOp, kbGetOp, kbAddOp, kbConfirmOp, kbSignedOp, kbFailOp, kbOutcomeOp, kbSearchOp, kbWantedOp, kbEcoOp, kbClassOp, kbCutoffOp];
+export const kbOps: AnyOperation[] = [
+  kbLookupOp,
+  kbSigOp,
+  kbHashOp,
+  kbGetOp,
+  kbAddOp,
+  kbConfirmOp,
+  kbSignedOp,
+  kbFailOp,
+  kbOutcomeOp,
+  kbSearchOp,
+  kbWantedOp,
+  kbEcoOp,
+  kbClassOp,
+  kbCutoffOp,
+];
 
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const monthStart = (y: number, m: number) => Date.UTC(y, m - 1, 1);
@@ -767,7 +1012,13 @@ export const kbMonthOp = defineOp({
     const to = monthStart(Number(m) === 12 ? Number(y) + 1 : Number(y), Number(m) === 12 ? 1 : Number(m) + 1);
     const rows = await ctx.core.store.kb.byMonth(from, to, 1000);
     const nb = await ctx.core.store.kb.monthNeighbours(from, to);
-    return { ym: input.ym, count: rows.length, rows: rows.map(toHit), prev: nb.prev === null ? null : ym(nb.prev), next: nb.next === null ? null : ym(nb.next) };
+    return {
+      ym: input.ym,
+      count: rows.length,
+      rows: rows.map(toHit),
+      prev: nb.prev === null ? null : ym(nb.prev),
+      next: nb.next === null ? null : ym(nb.next),
+    };
   },
   text: (o) =>
     [

@@ -12,7 +12,11 @@ export function flat(s: string, max = 400): string {
   return f.length > max ? f.slice(0, max - 1) + '…' : f;
 }
 
-const indent = (s: string) => s.split('\n').map((l) => `  ${l}`).join('\n');
+const indent = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
 
 export function hitLine(e: KbEntry): string {
   return `k/${e.id} score=${score(e)} confirms=${e.confirms} fails=${e.fails} ${flat(e.title, 120)}`;
@@ -108,10 +112,16 @@ const noteLine = (n: NoteView) => {
 export function entryText(v: EntryView): string {
   return [
     `k ${v.id} score=${v.score} confirms=${v.confirms} fails=${v.fails} hits=${v.hits} eco=${v.eco} by ${v.author} ${v.created.slice(0, 10)} untrusted${v.disputed ? ' disputed' : ''}`,
-    ...(v.signed_confirms ? [`signed: ${v.signed_confirms} identities from ${v.signed_nets} networks confirmed with their published keys (GET /k/${v.id}/confirms)`] : []),
+    ...(v.signed_confirms
+      ? [`signed: ${v.signed_confirms} identities from ${v.signed_nets} networks confirmed with their published keys (GET /k/${v.id}/confirms)`]
+      : []),
     ...(v.space ? [`space: ${v.space} (${v.license})`] : []),
     ...(v.space ? [] : [`outcomes: ${outcomeTokens(v.outcomes)}`]),
-    ...(v.disputed ? [`disputed: weighted did-not-work ${v.outcomes.failed_w} outweighs worked ${Math.round((v.outcomes.worked_w + v.outcomes.changes_w) * 100) / 100}; check the notes below before applying it`] : []),
+    ...(v.disputed
+      ? [
+          `disputed: weighted did-not-work ${v.outcomes.failed_w} outweighs worked ${Math.round((v.outcomes.worked_w + v.outcomes.changes_w) * 100) / 100}; check the notes below before applying it`,
+        ]
+      : []),
     `title: ${flat(v.title, 200)}`,
     `sig: ${v.sig}`,
     `libs: ${v.libs.join(' ') || '-'}`,
@@ -139,7 +149,8 @@ export function entryMd(v: EntryView): string {
     return `${f}text\n${s}\n${f}`;
   };
   const o = v.outcomes;
-  const notes = (title: string, rows: NoteView[] | undefined) => (rows?.length ? ['', `## ${title}`, '', ...rows.map((n) => `- ${n.at.slice(0, 10)}: ${fence1(noteLine(n).slice(11))}`)] : []);
+  const notes = (title: string, rows: NoteView[] | undefined) =>
+    rows?.length ? ['', `## ${title}`, '', ...rows.map((n) => `- ${n.at.slice(0, 10)}: ${fence1(noteLine(n).slice(11))}`)] : [];
   return [
     `# ${v.disputed ? 'Disputed: ' : ''}${flat(v.title, 200).replace(/[#*_`[\]<>]/g, '')}`,
     '',

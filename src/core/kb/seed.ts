@@ -33,7 +33,10 @@ const Row = z.object({
   tags: z.array(z.string()),
   title: z.string().min(1),
   /** The day the entry was written, or of the release it concerns (YYYY-MM-DD). */
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
 });
 
 /** Entries without a date of their own: the day the first seed files were written. */
@@ -48,15 +51,38 @@ type Signed = Omit<NewEntry, 'id' | 'created'> & { date: string | undefined };
  */
 const signedMemo = new Map<string, Signed[]>();
 function signedLines(files: string[]): Signed[] {
-  const key = files.map((f) => { const st = statSync(f); return `${f}:${st.size}:${st.mtimeMs}`; }).join('|');
+  const key = files
+    .map((f) => {
+      const st = statSync(f);
+      return `${f}:${st.size}:${st.mtimeMs}`;
+    })
+    .join('|');
   let rows = signedMemo.get(key);
   if (!rows) {
-    const lines = files.flatMap((file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()));
+    const lines = files.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim()),
+    );
     rows = lines.map((line) => {
       const r = Row.parse(JSON.parse(line));
       const { sig, h, ch } = errsig(r.error);
       const libs = r.libs.map((x) => parseLib(x)).filter((l) => l !== null);
-      return { sig, h, ch, sigv: ERRSIG_VERSION, title: r.title, error: r.error, fix: r.fix, eco: r.eco, cls: classOf(sig), tags: r.tags, libs: libs.length ? libs : libsInText(r.error), author: SYSTEM_AUTHOR, date: r.date };
+      return {
+        sig,
+        h,
+        ch,
+        sigv: ERRSIG_VERSION,
+        title: r.title,
+        error: r.error,
+        fix: r.fix,
+        eco: r.eco,
+        cls: classOf(sig),
+        tags: r.tags,
+        libs: libs.length ? libs : libsInText(r.error),
+        author: SYSTEM_AUTHOR,
+        date: r.date,
+      };
     });
     signedMemo.clear();
     signedMemo.set(key, rows);
@@ -72,7 +98,13 @@ export function seedRows(core: Pick<Core, 'now' | 'random'>, files = seedFiles()
     const k = ofDay.get(date ?? '') ?? 0;
     ofDay.set(date ?? '', k + 1);
     // The entry's own date (noon UTC), never later than now; a fresh id per store.
-    return { ...r, libs: r.libs.map((l) => ({ ...l })), tags: [...r.tags], id: newId('k', core.random, 8), created: Math.min(now, (date ? Date.parse(`${date}T12:00:00Z`) : UNDATED) + k) };
+    return {
+      ...r,
+      libs: r.libs.map((l) => ({ ...l })),
+      tags: [...r.tags],
+      id: newId('k', core.random, 8),
+      created: Math.min(now, (date ? Date.parse(`${date}T12:00:00Z`) : UNDATED) + k),
+    };
   });
 }
 

@@ -19,7 +19,14 @@ export const accountKind = (account: string): AccountKind => (account.startsWith
 function transfer(kind: TxKind, ref: string | null, from: string, to: string, n: number): TxDraft {
   if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`ledger: bad amount ${n}`);
   if (from === to) throw new Error('ledger: transfer to the same account');
-  return { kind, ref, postings: [{ account: from, amount: -n }, { account: to, amount: n }] };
+  return {
+    kind,
+    ref,
+    postings: [
+      { account: from, amount: -n },
+      { account: to, amount: n },
+    ],
+  };
 }
 
 export const grantTx = (to: string, n: number) => transfer('grant', to, MINT, to, n);

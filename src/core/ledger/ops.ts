@@ -41,7 +41,10 @@ export const adminCreditsOp = defineOp({
   summary: 'Mint grant credits to an identity from the system mint (admin token).',
   input: z
     .object({
-      id: z.string().max(7).regex(/^a[0-9a-z]{1,6}$/, 'want an identity id'),
+      id: z
+        .string()
+        .max(7)
+        .regex(/^a[0-9a-z]{1,6}$/, 'want an identity id'),
       n: z.number().int().min(1).max(limit('credits.n')),
     })
     .strict(),
@@ -62,7 +65,8 @@ export const adminCreditsOp = defineOp({
 export const adminAuditOp = defineOp({
   name: 'admin.audit',
   title: 'Ledger conservation audit',
-  summary: 'Recompute every balance from the postings: each transaction sums to zero, no account is negative, escrows match their bounties, and identities plus escrows hold exactly what was minted (poll token).',
+  summary:
+    'Recompute every balance from the postings: each transaction sums to zero, no account is negative, escrows match their bounties, and identities plus escrows hold exactly what was minted (poll token).',
   input: z.object({}).strict(),
   output: z.object({
     ok: z.boolean(),
@@ -82,7 +86,10 @@ export const adminAuditOp = defineOp({
     return { ok: a.problems.length === 0, ...a };
   },
   text: (o) =>
-    [`${o.ok ? 'ok' : 'fail'} audit accounts=${o.accounts} txs=${o.txs} minted=${o.minted} held=${o.held} escrow=${o.escrow} problems=${o.problems.length}`, ...o.problems].join('\n'),
+    [
+      `${o.ok ? 'ok' : 'fail'} audit accounts=${o.accounts} txs=${o.txs} minted=${o.minted} held=${o.held} escrow=${o.escrow} problems=${o.problems.length}`,
+      ...o.problems,
+    ].join('\n'),
 });
 
 export const ledgerOps: AnyOperation[] = [creditsShowOp, adminCreditsOp, adminAuditOp];

@@ -85,7 +85,12 @@ export async function putMail(core: Core, m: { id: string; from: string; to: str
   return r === 'full' || r === 'taken' ? r : 'ok';
 }
 
-export async function inbox(ctx: Ctx, cursor: string | undefined, n: number, unread: boolean): Promise<{ total: number; unread: number; rows: MailLine[]; next: string | null }> {
+export async function inbox(
+  ctx: Ctx,
+  cursor: string | undefined,
+  n: number,
+  unread: boolean,
+): Promise<{ total: number; unread: number; rows: MailLine[]; next: string | null }> {
   const rows = await ctx.core.store.mail.inbox(me(ctx), seqOf(cursor), n + 1, unread);
   const more = rows.length > n;
   const page = rows.slice(0, n);
@@ -93,7 +98,14 @@ export async function inbox(ctx: Ctx, cursor: string | undefined, n: number, unr
   return {
     total: c.total,
     unread: c.unread,
-    rows: page.map((r) => ({ id: r.id, from: r.sender, date: iso(r.created), size: r.size, read: r.readAt !== null, subject: flat1(openMail(ctx, r).subject) })),
+    rows: page.map((r) => ({
+      id: r.id,
+      from: r.sender,
+      date: iso(r.created),
+      size: r.size,
+      read: r.readAt !== null,
+      subject: flat1(openMail(ctx, r).subject),
+    })),
     next: more ? cursorOf(page.at(-1)!.rid) : null,
   };
 }

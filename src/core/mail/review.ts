@@ -23,10 +23,22 @@ const sinceField = z
 export const reviewQueueOp = defineOp({
   name: 'admin.x_queue',
   title: 'Mail report review queue (operator)',
-  summary: 'Open recipient reports on mail, oldest first: report id, message locator, sender, reporter, reason, whether the ciphertext is held; no plaintext (ops token).',
+  summary:
+    'Open recipient reports on mail, oldest first: report id, message locator, sender, reporter, reason, whether the ciphertext is held; no plaintext (ops token).',
   input: z.object({ since: sinceField }).strict(),
   output: z.object({
-    rows: z.array(z.object({ id: z.number().int(), msg: z.string(), sender: z.string(), reporter: z.string(), reason: z.string(), created: z.string(), held: z.boolean(), size: z.number().int() })),
+    rows: z.array(
+      z.object({
+        id: z.number().int(),
+        msg: z.string(),
+        sender: z.string(),
+        reporter: z.string(),
+        reason: z.string(),
+        created: z.string(),
+        held: z.boolean(),
+        size: z.number().int(),
+      }),
+    ),
   }),
   auth: 'ops',
   readOnly: true,
@@ -34,12 +46,25 @@ export const reviewQueueOp = defineOp({
   async run(ctx, input) {
     const since = input.since ? Date.parse(input.since) : 0;
     const rows = await ctx.core.store.mail.reviewQueue(since, limit('admin.queue_k'));
-    return { rows: rows.map((r) => ({ id: r.id, msg: r.msg, sender: r.sender, reporter: r.reporter, reason: r.reason, created: isoS(r.created), held: r.held, size: r.size })) };
+    return {
+      rows: rows.map((r) => ({
+        id: r.id,
+        msg: r.msg,
+        sender: r.sender,
+        reporter: r.reporter,
+        reason: r.reason,
+        created: isoS(r.created),
+        held: r.held,
+        size: r.size,
+      })),
+    };
   },
   text: (o) =>
     [
       `queue open=${o.rows.length}`,
-      ...o.rows.map((r) => `${r.id} ${r.msg} from=${r.sender} by=${r.reporter} ${r.created} ${r.held ? `held size=${r.size}` : 'gone'} reason=${JSON.stringify(r.reason)}`),
+      ...o.rows.map(
+        (r) => `${r.id} ${r.msg} from=${r.sender} by=${r.reporter} ${r.created} ${r.held ? `held size=${r.size}` : 'gone'} reason=${JSON.stringify(r.reason)}`,
+      ),
       'next: POST /admin/x/decide id=<n> action=purge|freeze|dismiss',
     ].join('\n'),
 });
@@ -47,7 +72,8 @@ export const reviewQueueOp = defineOp({
 export const reviewDecideOp = defineOp({
   name: 'admin.x_decide',
   title: 'Decide a mail report (operator)',
-  summary: 'Decide an open report: purge deletes the ciphertext by locator, freeze freezes the sender root, dismiss closes it; a decided report is 409 err decided (ops token).',
+  summary:
+    'Decide an open report: purge deletes the ciphertext by locator, freeze freezes the sender root, dismiss closes it; a decided report is 409 err decided (ops token).',
   input: z
     .object({
       id: z.number().int().min(1).describe('report id from GET /admin/x/queue'),
@@ -65,7 +91,9 @@ export const reviewDecideOp = defineOp({
     if (r === null) throw new CxError('notfound', `no report ${input.id}`);
     if (r === 'decided') throw new CxError('decided', '', 409);
     if (input.action === 'freeze') await core.store.admin.setIdentityFrozen(r.sender, true);
-    await postInbox(core, MAIL_REPORT_KIND, { ref: r.msg, status: input.action === 'dismiss' ? 'dismissed' : 'decided' }).catch((err) => core.log.warn({ err }, 'inbox update failed'));
+    await postInbox(core, MAIL_REPORT_KIND, { ref: r.msg, status: input.action === 'dismiss' ? 'dismissed' : 'decided' }).catch((err) =>
+      core.log.warn({ err }, 'inbox update failed'),
+    );
     core.log.info({ report: input.id, action: input.action }, 'mail report decided');
     return { id: input.id, action: input.action, msg: r.msg, sender: r.sender };
   },

@@ -52,21 +52,26 @@ function buildMetrics(core: Core): () => Promise<string> {
     }),
   );
   register.registerMetric(
-    custom('cx_request_duration_seconds', 'Operation latency (guards and run; streams until their first item is ready) by operation and face.', 'histogram', () => {
-      const out: Sample[] = [];
-      for (const s of requests.series()) {
-        const labels = { op: s.op, face: s.face };
-        let acc = 0;
-        for (let i = 0; i < LATENCY_BOUNDS.length; i++) {
-          acc += s.buckets[i]!;
-          out.push({ metricName: 'cx_request_duration_seconds_bucket', labels: { ...labels, le: LATENCY_BOUNDS[i]! }, value: acc });
+    custom(
+      'cx_request_duration_seconds',
+      'Operation latency (guards and run; streams until their first item is ready) by operation and face.',
+      'histogram',
+      () => {
+        const out: Sample[] = [];
+        for (const s of requests.series()) {
+          const labels = { op: s.op, face: s.face };
+          let acc = 0;
+          for (let i = 0; i < LATENCY_BOUNDS.length; i++) {
+            acc += s.buckets[i]!;
+            out.push({ metricName: 'cx_request_duration_seconds_bucket', labels: { ...labels, le: LATENCY_BOUNDS[i]! }, value: acc });
+          }
+          out.push({ metricName: 'cx_request_duration_seconds_bucket', labels: { ...labels, le: '+Inf' }, value: s.count });
+          out.push({ metricName: 'cx_request_duration_seconds_sum', labels, value: s.sum });
+          out.push({ metricName: 'cx_request_duration_seconds_count', labels, value: s.count });
         }
-        out.push({ metricName: 'cx_request_duration_seconds_bucket', labels: { ...labels, le: '+Inf' }, value: s.count });
-        out.push({ metricName: 'cx_request_duration_seconds_sum', labels, value: s.sum });
-        out.push({ metricName: 'cx_request_duration_seconds_count', labels, value: s.count });
-      }
-      return out;
-    }),
+        return out;
+      },
+    ),
   );
 
   const gauge = (name: string, help: string, labelNames: string[], collect: (g: client.Gauge) => Promise<void> | void) =>
@@ -84,7 +89,7 @@ function buildMetrics(core: Core): () => Promise<string> {
   gauge('cx_ready', '1 when this process takes requests (GET /readyz): started, not draining, database answering.', [], async (g) => {
     g.set(core.ready.phase === 'ready' && (await core.store.ping().catch(() => false)) ? 1 : 0);
   });
-  gauge('cx_shed_level', 'Effective load-shedding level 0-3 (the larger of the operator\'s and the measured one).', [], async (g) => {
+  gauge('cx_shed_level', "Effective load-shedding level 0-3 (the larger of the operator's and the measured one).", [], async (g) => {
     g.set((await core.control.status()).shed);
   });
   gauge('cx_frozen', '1 for each frozen kind (all = every kind).', ['kind'], async (g) => {
@@ -94,15 +99,19 @@ function buildMetrics(core: Core): () => Promise<string> {
   gauge('cx_maintenance', '1 while a maintenance window stops writes.', [], async (g) => {
     g.set((await core.control.status()).maintenanceUntil ? 1 : 0);
   });
-  gauge('cx_job_queue_depth', 'Jobs by queue kind (the queue name up to its first colon) and state (ready, delayed, leased, dead).', ['kind', 'state'], async (g) => {
-    for (const k of await overview())
-      for (const state of ['ready', 'delayed', 'leased', 'dead'] as const) g.set({ kind: k.kind, state }, k[state]);
-  });
+  gauge(
+    'cx_job_queue_depth',
+    'Jobs by queue kind (the queue name up to its first colon) and state (ready, delayed, leased, dead).',
+    ['kind', 'state'],
+    async (g) => {
+      for (const k of await overview()) for (const state of ['ready', 'delayed', 'leased', 'dead'] as const) g.set({ kind: k.kind, state }, k[state]);
+    },
+  );
   gauge('cx_job_queue_oldest_ready_seconds', 'How long the oldest ready job of each queue kind has been due (0: none waiting).', ['kind'], async (g) => {
     const now = core.now();
     for (const k of await overview()) g.set({ kind: k.kind }, k.oldestReadyAt === null ? 0 : Math.max(0, now - k.oldestReadyAt) / 1000);
   });
-  gauge('cx_event_bus_lag_seconds', 'Largest delay from an event\'s commit to its live delivery in this process since the previous scrape.', [], (g) => {
+  gauge('cx_event_bus_lag_seconds', "Largest delay from an event's commit to its live delivery in this process since the previous scrape.", [], (g) => {
     g.set(lastHealth().busLagMs / 1000);
   });
   gauge('cx_db_pool_connections', 'PostgreSQL pool: connections by state (in_use, idle) and its size (max).', ['state'], (g) => {
@@ -123,12 +132,17 @@ function buildMetrics(core: Core): () => Promise<string> {
     }),
   );
   register.registerMetric(
-    custom('cx_db_busy_seconds_total', 'Time the serving thread spent in database calls (SQLite) or waiting for a pooled connection beyond shed.db_wait (PostgreSQL).', 'counter', () => [{ value: core.store.busyMs() / 1000 }]),
+    custom(
+      'cx_db_busy_seconds_total',
+      'Time the serving thread spent in database calls (SQLite) or waiting for a pooled connection beyond shed.db_wait (PostgreSQL).',
+      'counter',
+      () => [{ value: core.store.busyMs() / 1000 }],
+    ),
   );
-  gauge('cx_sqlite_wal_bytes', 'SQLite: size of each database file\'s write-ahead log.', ['db'], (g) => {
+  gauge('cx_sqlite_wal_bytes', "SQLite: size of each database file's write-ahead log.", ['db'], (g) => {
     for (const [db, bytes] of Object.entries(lastHealth().wal ?? {})) g.set({ db }, bytes);
   });
-  gauge('cx_git_mirror_age_seconds', 'Age of the git mirror\'s head commit (absent while the mirror is off or empty).', [], (g) => {
+  gauge('cx_git_mirror_age_seconds', "Age of the git mirror's head commit (absent while the mirror is off or empty).", [], (g) => {
     const t = core.mirror?.headTime() ?? null;
     if (t !== null) g.set(Math.max(0, core.now() - t) / 1000);
   });

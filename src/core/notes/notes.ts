@@ -53,7 +53,14 @@ function openNote(ctx: Ctx, r: NoteRow): { title: string; body: string } {
 /** The title, or the start of the body when there is none. */
 const label = (title: string, body: string) => flat1(title || body).slice(0, limit('note.title'));
 
-const view = (r: NoteRow, n: { title: string; body: string }): NoteView => ({ id: r.id, title: n.title, body: n.body, size: r.size, created: iso(r.created), updated: iso(r.updated) });
+const view = (r: NoteRow, n: { title: string; body: string }): NoteView => ({
+  id: r.id,
+  title: n.title,
+  body: n.body,
+  size: r.size,
+  created: iso(r.created),
+  updated: iso(r.updated),
+});
 
 const me = (ctx: Ctx) => ctx.caller.identity!.id;
 
@@ -63,7 +70,10 @@ export async function createNote(ctx: Ctx, title: string, body: string): Promise
   const now = ctx.core.now();
   for (let i = 0; i < 5; i++) {
     const id = newId('n', ctx.core.random, 8);
-    const r = await ctx.core.store.notes.insert({ id, owner, ...sealNote(ctx, id, owner, title, body), size: Buffer.byteLength(body), created: now, updated: now }, limit('note.max'));
+    const r = await ctx.core.store.notes.insert(
+      { id, owner, ...sealNote(ctx, id, owner, title, body), size: Buffer.byteLength(body), created: now, updated: now },
+      limit('note.max'),
+    );
     if (r === 'full') throw new CxError('dup', `at most ${limit('note.max')} notes: delete some first`);
     if (r !== 'taken') return view(r, { title, body });
   }

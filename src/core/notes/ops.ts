@@ -7,15 +7,22 @@ import { flat1 } from '../workspace/common.js';
 import { createNote, deleteNote, getNote, listNotes, searchNotes, updateNote, type NoteView } from './notes.js';
 
 const noteId = z.string().regex(/^n[0-9a-z]{8}$/, 'want n + 8 chars');
-const title = z.string().max(limit('note.title')).describe(`at most ${limit('note.title')} chars`);
+const title = z
+  .string()
+  .max(limit('note.title'))
+  .describe(`at most ${limit('note.title')} chars`);
 // The byte limit is checked in the core, so every face gets the same 413 `err size`.
-const body = z.string().min(1, 'empty').describe(`text, at most ${limit('note.body')} bytes UTF-8`);
+const body = z
+  .string()
+  .min(1, 'empty')
+  .describe(`text, at most ${limit('note.body')} bytes UTF-8`);
 const page = z.number().int().min(1).max(limit('ws.page'));
 
 const noteOut = z.object({ id: z.string(), title: z.string(), body: z.string(), size: z.number(), created: z.string(), updated: z.string() });
 const lineOut = z.object({ id: z.string(), title: z.string(), size: z.number(), updated: z.string() });
 
-const noteText = (v: NoteView) => [`note ${v.id} created=${v.created} updated=${v.updated} size=${v.size}`, `title: ${flat1(v.title) || '-'}`, '', v.body].join('\n');
+const noteText = (v: NoteView) =>
+  [`note ${v.id} created=${v.created} updated=${v.updated} size=${v.size}`, `title: ${flat1(v.title) || '-'}`, '', v.body].join('\n');
 
 export const noteCreateOp = defineOp({
   name: 'note.create',

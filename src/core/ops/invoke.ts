@@ -10,7 +10,12 @@ export type { CallMeta } from './guards.js';
 export { zodDetail } from './zod-detail.js';
 
 /** Runs an operation for a caller; a typed op gives a typed result (the registry's erased ones give unknown). */
-export async function invoke<I extends z.ZodType, O>(core: Core, op: Operation<I, O>, raw: unknown, meta: CallMeta): Promise<{ out: O; ctx: Ctx; input: z.output<I> }> {
+export async function invoke<I extends z.ZodType, O>(
+  core: Core,
+  op: Operation<I, O>,
+  raw: unknown,
+  meta: CallMeta,
+): Promise<{ out: O; ctx: Ctx; input: z.output<I> }> {
   const t0 = performance.now();
   try {
     const g = guard(core, op as unknown as Operation, raw, meta);

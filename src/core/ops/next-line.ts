@@ -25,7 +25,9 @@ interface Route {
 /** The op's number and boolean input fields (a next line's `?since=3` is the number 3 in a call). */
 function scalarTypes(op: Operation): Map<string, string> {
   const js = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: string }> };
-  return new Map(Object.entries(js.properties ?? {}).flatMap(([k, v]) => (v.type === 'integer' || v.type === 'number' || v.type === 'boolean' ? [[k, v.type]] : [])));
+  return new Map(
+    Object.entries(js.properties ?? {}).flatMap(([k, v]) => (v.type === 'integer' || v.type === 'number' || v.type === 'boolean' ? [[k, v.type]] : [])),
+  );
 }
 
 function scalar(v: string, type: string | undefined): unknown {
@@ -45,8 +47,8 @@ export class NextLines {
       .map((o) => {
         const params: string[] = [];
         const alias = o.rest!.paramAlias ?? {};
-        const src = o.rest!.path
-          .split('/')
+        const src = o
+          .rest!.path.split('/')
           .map((seg) => {
             if (seg === '*') {
               params.push(alias['*'] ?? 'path');
@@ -63,7 +65,16 @@ export class NextLines {
         const twins = o.rest!.twins?.length ? `(?:\\.(?:${o.rest!.twins.join('|')}))?` : '';
         // An operation agents reach through another is called as that one, with its selecting input.
         const tool = o.via ? o.via.op.replace(/\./g, '_') : toolName(o);
-        return { method: o.rest!.method, re: new RegExp(`^${src}${twins}/?$`), params, tool, fixed: o.via?.input ?? {}, op: o.via?.op ?? o.name, types: scalarTypes(o), weight: o.rest!.path.replace(/:[a-z_]+|\*/g, '').length };
+        return {
+          method: o.rest!.method,
+          re: new RegExp(`^${src}${twins}/?$`),
+          params,
+          tool,
+          fixed: o.via?.input ?? {},
+          op: o.via?.op ?? o.name,
+          types: scalarTypes(o),
+          weight: o.rest!.path.replace(/:[a-z_]+|\*/g, '').length,
+        };
       })
       .sort((a, b) => b.weight - a.weight);
   }
@@ -109,10 +120,14 @@ export class NextLines {
     if (!text.includes('next:')) return text;
     return text
       .split('\n')
-      .map((line) => (line.startsWith('next:') ? line.replace(ROUTE, (all, method: string, target: string) => {
-        const t = to(method, target);
-        return t === null ? all : `${/s\s/.test(all.slice(method.length, method.length + 2)) ? verbs : verb} ${t}`;
-      }) : line))
+      .map((line) =>
+        line.startsWith('next:')
+          ? line.replace(ROUTE, (all, method: string, target: string) => {
+              const t = to(method, target);
+              return t === null ? all : `${/s\s/.test(all.slice(method.length, method.length + 2)) ? verbs : verb} ${t}`;
+            })
+          : line,
+      )
       .join('\n');
   }
 }

@@ -24,7 +24,31 @@ import { injOps } from '../inj/ops.js';
 import type { AnyOperation } from './types.js';
 // The operation registry: every capability, enumerable by the faces.
 
-export const OPS: readonly AnyOperation[] = [...identityOps, ...kbOps, ...systemOps, ...adminOps, ...dropOps, ...hostedAgentOps, ...taskOps, taskWatchOp, ...ledgerOps, ...spaceOps, ...profileOps, ...badgeOps, ...workspaceOps, ...trustOps, ...swarmOps, ...webhookOps, ...exportOps, ...reviewOps, ...proposalOps, ...noticeOps, ...govPageOps, ...computeOps, ...injOps];
+export const OPS: readonly AnyOperation[] = [
+  ...identityOps,
+  ...kbOps,
+  ...systemOps,
+  ...adminOps,
+  ...dropOps,
+  ...hostedAgentOps,
+  ...taskOps,
+  taskWatchOp,
+  ...ledgerOps,
+  ...spaceOps,
+  ...profileOps,
+  ...badgeOps,
+  ...workspaceOps,
+  ...trustOps,
+  ...swarmOps,
+  ...webhookOps,
+  ...exportOps,
+  ...reviewOps,
+  ...proposalOps,
+  ...noticeOps,
+  ...govPageOps,
+  ...computeOps,
+  ...injOps,
+];
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');

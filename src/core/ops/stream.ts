@@ -28,7 +28,12 @@ export function boundsOf(spec: StreamSpec, input: unknown): { max: number; waitM
  * Takes items until `max`, `waitMs` or the end, calling `onItem` for each as it arrives, then closes
  * the iterator (`stop` aborts the op's own subscription so a pending read ends at once).
  */
-export async function collect(items: AsyncIterable<StreamItem>, bounds: { max: number; waitMs: number }, stop: AbortController, onItem: (it: StreamItem) => Promise<void> | void): Promise<Collected> {
+export async function collect(
+  items: AsyncIterable<StreamItem>,
+  bounds: { max: number; waitMs: number },
+  stop: AbortController,
+  onItem: (it: StreamItem) => Promise<void> | void,
+): Promise<Collected> {
   const out: Collected = { items: [], last_id: null, ended: 'ended' };
   if (bounds.max === 0) {
     stop.abort();
@@ -74,5 +79,9 @@ export function collectedText(op: AnyOperation, c: Collected, ctx: Ctx): string 
 
 /** JSON schema source of the collected result (MCP outputSchema). */
 export function collectedSchema(spec: StreamSpec): z.ZodType {
-  return z.object({ items: z.array(z.object({ id: z.string(), item: spec.item })), last_id: z.string().nullable(), ended: z.enum(['max', 'wait', 'ended', 'closed']) });
+  return z.object({
+    items: z.array(z.object({ id: z.string(), item: spec.item })),
+    last_id: z.string().nullable(),
+    ended: z.enum(['max', 'wait', 'ended', 'closed']),
+  });
 }

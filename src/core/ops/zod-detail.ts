@@ -7,7 +7,17 @@ import type { z } from 'zod';
 /** Zod's own wording starts like this; anything else is a schema's custom message. */
 const ZOD_WORDS = /^(Invalid|Too (big|small)|Expected|Unrecognized|Number must|String must|Array must)\b/;
 
-type Issue = z.core.$ZodIssue & { input?: unknown; origin?: string; maximum?: number | bigint; minimum?: number | bigint; inclusive?: boolean; exact?: boolean; values?: unknown[]; expected?: string; format?: string };
+type Issue = z.core.$ZodIssue & {
+  input?: unknown;
+  origin?: string;
+  maximum?: number | bigint;
+  minimum?: number | bigint;
+  inclusive?: boolean;
+  exact?: boolean;
+  values?: unknown[];
+  expected?: string;
+  format?: string;
+};
 
 export function zodDetail(err: z.ZodError): string {
   const i = err.issues[0] as Issue | undefined;
@@ -32,7 +42,13 @@ function rule(i: Issue): string {
     case 'invalid_value':
       return i.values && i.values.length > 1 ? `one of ${i.values.map(String).join(', ')}` : `must be ${String(i.values?.[0])}`;
     case 'invalid_format':
-      return i.format === 'email' ? 'not an e-mail address' : i.format === 'url' ? 'not a URL' : i.format === 'regex' ? 'not in the accepted form (see /grammar)' : `not a valid ${i.format}`;
+      return i.format === 'email'
+        ? 'not an e-mail address'
+        : i.format === 'url'
+          ? 'not a URL'
+          : i.format === 'regex'
+            ? 'not in the accepted form (see /grammar)'
+            : `not a valid ${i.format}`;
     case 'not_multiple_of':
       return `must be a multiple of ${String((i as { divisor?: unknown }).divisor)}`;
     case 'invalid_union':

@@ -47,7 +47,14 @@ export const profileGetOp = defineOp({
   name: 'profile.get',
   title: 'Agent profile',
   summary: 'One line of public aggregates about an identity: name, level, reputation, age, fixes, confirmations, tasks done, saved items, family.',
-  input: z.object({ id: z.string().max(7).regex(/^a[0-9a-z]{1,6}$/, 'want an identity id') }).strict(),
+  input: z
+    .object({
+      id: z
+        .string()
+        .max(7)
+        .regex(/^a[0-9a-z]{1,6}$/, 'want an identity id'),
+    })
+    .strict(),
   output: profileView,
   auth: 'anon',
   readOnly: true,

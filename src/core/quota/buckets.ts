@@ -14,7 +14,11 @@ function refuseIfEmpty(bucket: QuotaBucket, waitMs: number): void {
 
 export class Quotas {
   /** `scale` multiplies every bucket (config CX_QUOTA_MULT). */
-  constructor(private repo: QuotaRepo, private now: () => number, private scale = 1) {}
+  constructor(
+    private repo: QuotaRepo,
+    private now: () => number,
+    private scale = 1,
+  ) {}
 
   /** Takes `cost` tokens from `bucket` for `key`; throws 429 `err quota` with Retry-After. Synchronous
    *  when the repository is (in-memory buckets): a promise only when it must wait. */

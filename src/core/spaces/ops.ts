@@ -56,11 +56,16 @@ export const spaceCreateOp = defineOp({
   name: 'space.create',
   title: 'Create a space',
   summary:
-    'Create a space s:<slug> (you become its first member and owner); members post tasks in it and its counters add up their fixes. closed=true: joined only with an owner\'s invite, and it may hold private KB entries (kb.add space=s:<slug>).',
+    "Create a space s:<slug> (you become its first member and owner); members post tasks in it and its counters add up their fixes. closed=true: joined only with an owner's invite, and it may hold private KB entries (kb.add space=s:<slug>).",
   input: z
     .object({
       slug,
-      title: z.string().trim().max(limit('space.title')).regex(/^[^\u0000-\u001f\u007f]*$/, 'one line').optional(),
+      title: z
+        .string()
+        .trim()
+        .max(limit('space.title'))
+        .regex(/^[^\u0000-\u001f\u007f]*$/, 'one line')
+        .optional(),
       closed: z.boolean().optional().describe('invite-only; needed for private KB entries'),
     })
     .strict(),
@@ -92,7 +97,8 @@ const memberOut = z.object({ space: z.string(), member: z.string(), status: z.en
 export const spaceJoinOp = defineOp({
   name: 'space.join',
   title: 'Join a space',
-  summary: 'Become a member of a space (idempotent): you can then post tasks in it, and your fixes count in its counters. A closed space takes a one-time invite from an owner (invite=<token>); it expires, and is spent by its first use.',
+  summary:
+    'Become a member of a space (idempotent): you can then post tasks in it, and your fixes count in its counters. A closed space takes a one-time invite from an owner (invite=<token>); it expires, and is spent by its first use.',
   input: z.object({ slug, invite: z.string().max(100).optional().describe('invite token (closed spaces)') }).strict(),
   output: memberOut,
   auth: 'token',
@@ -107,7 +113,8 @@ export const spaceJoinOp = defineOp({
     const sp = await st.bySlug(input.slug);
     if (!sp) throw new CxError('notfound');
     const already = await st.isMember(input.slug, me);
-    if (!already && (await st.joinedBy(me)) >= limit('space.joined')) throw new CxError('quota', `spaces: at most ${limit('space.joined')} joined per identity`);
+    if (!already && (await st.joinedBy(me)) >= limit('space.joined'))
+      throw new CxError('quota', `spaces: at most ${limit('space.joined')} joined per identity`);
     if (input.invite !== undefined) {
       // Unknown, used, expired or another space's invite: one answer for all.
       const got = await st.redeemInvite(hashToken(input.invite), input.slug, me, ctx.core.now());

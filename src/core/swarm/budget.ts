@@ -139,7 +139,17 @@ export function timedFilter(core: Core, sub: string, fn: LineFilter, text: strin
 /** Charges `n` credits of filter time to `owner` for subscription `sub`; false when the balance is short. */
 export async function chargeFilter(core: Core, owner: string, n: number, sub: string): Promise<boolean> {
   if (n <= 0) return true;
-  const r = await core.store.ledger.post({ kind: 'filter', ref: sub, postings: [{ account: owner, amount: -n }, { account: FILTER_ACCOUNT, amount: n }] }, core.now());
+  const r = await core.store.ledger.post(
+    {
+      kind: 'filter',
+      ref: sub,
+      postings: [
+        { account: owner, amount: -n },
+        { account: FILTER_ACCOUNT, amount: n },
+      ],
+    },
+    core.now(),
+  );
   return !('short' in r);
 }
 

@@ -109,7 +109,10 @@ async function runFn(core: Core, sub: SubRow, sink: Extract<Sink, { kind: 'fn' }
       // A run that killed its runner process (a crash, the OS memory cap) is not tried again on
       // every line: the subscription is paused with the reason its owner reads.
       if (step === 'ok' && /^(crash |memory runner process)/.test(err.detail)) {
-        return pauseSub(core, sub, { until: core.now() + limit('swarm.fn_pause') * 1000, why: `fn:${sink.svc}@${sink.ver} killed its runner on line ${line.seq} (${err.detail.slice(0, 120)}); lines wait until the pause ends, retention permitting` });
+        return pauseSub(core, sub, {
+          until: core.now() + limit('swarm.fn_pause') * 1000,
+          why: `fn:${sink.svc}@${sink.ver} killed its runner on line ${line.seq} (${err.detail.slice(0, 120)}); lines wait until the pause ends, retention permitting`,
+        });
       }
       return step;
     }
@@ -126,7 +129,13 @@ async function runFn(core: Core, sub: SubRow, sink: Extract<Sink, { kind: 'fn' }
     const r = await toMail(core, sub, [made], missed);
     return adv(r === 'full' ? { dropped: 1 } : { delivered: 1 });
   }
-  const ok = await sw.kvDeliver(sub.id, from, line.seq, { delivered: 1, missed, filterUs }, { owner: sub.owner, ns: target.ns, k: target.k, value: flatLine(out), topic: line.topic, seq: line.seq, by, hop, missed, updated: core.now() });
+  const ok = await sw.kvDeliver(
+    sub.id,
+    from,
+    line.seq,
+    { delivered: 1, missed, filterUs },
+    { owner: sub.owner, ns: target.ns, k: target.k, value: flatLine(out), topic: line.topic, seq: line.seq, by, hop, missed, updated: core.now() },
+  );
   return ok ? 'ok' : 'lost';
 }
 
@@ -178,8 +187,10 @@ async function judge(core: Core, sub: SubRow, fn: LineFilter, text: string): Pro
   if (n > 0) {
     const per = limit('swarm.filter_credit_ms');
     let why: string | null = null;
-    if (!(await core.store.swarm.spend(sub.id, utcDay(now), n, sub.creditsDay))) why = `filter cost: max_credits_day ${sub.creditsDay} reached (1 credit per ${per} ms of filter time); paused until the next UTC day`;
-    else if (!(await chargeFilter(core, sub.owner, n, sub.id))) why = `filter cost: credits short (1 credit per ${per} ms of filter time); paused until the next UTC day`;
+    if (!(await core.store.swarm.spend(sub.id, utcDay(now), n, sub.creditsDay)))
+      why = `filter cost: max_credits_day ${sub.creditsDay} reached (1 credit per ${per} ms of filter time); paused until the next UTC day`;
+    else if (!(await chargeFilter(core, sub.owner, n, sub.id)))
+      why = `filter cost: credits short (1 credit per ${per} ms of filter time); paused until the next UTC day`;
     if (why && (!pause || pause.until < nextDay(core))) pause = { until: nextDay(core), why };
   }
   return { pass: t.pass, us: t.ms * 1000, pause };
@@ -195,11 +206,31 @@ async function deliverEach(core: Core, sub: SubRow, line: Line, from: number, v:
   const sink = parseSink(sub.sink);
   switch (sink.kind) {
     case 'kv': {
-      const ok = await sw.kvDeliver(sub.id, from, line.seq, { delivered: 1, missed, filterUs }, { owner: sub.owner, ns: sink.ns, k: sink.k, value: line.text, topic: line.topic, seq: line.seq, by: line.by, hop: line.hop, missed, updated: core.now() });
+      const ok = await sw.kvDeliver(
+        sub.id,
+        from,
+        line.seq,
+        { delivered: 1, missed, filterUs },
+        {
+          owner: sub.owner,
+          ns: sink.ns,
+          k: sink.k,
+          value: line.text,
+          topic: line.topic,
+          seq: line.seq,
+          by: line.by,
+          hop: line.hop,
+          missed,
+          updated: core.now(),
+        },
+      );
       return ok ? 'ok' : 'lost';
     }
     case 'wq':
-      await core.store.jobs.enqueue(wqQueue(sub.owner, sink.name), item(line.topic, [line], missed), { key: `${sub.id}.${line.seq}`, maxTries: limit('swarm.wq_tries') });
+      await core.store.jobs.enqueue(wqQueue(sub.owner, sink.name), item(line.topic, [line], missed), {
+        key: `${sub.id}.${line.seq}`,
+        maxTries: limit('swarm.wq_tries'),
+      });
       return adv({ delivered: 1 });
     case 'mb':
       return adv((await toMail(core, sub, [line], missed)) === 'full' ? { dropped: 1 } : { delivered: 1 });
@@ -279,7 +310,18 @@ async function pumpDigest(core: Core, sub: SubRow): Promise<PumpOutcome> {
   if (!hit.length) ok = await sw.advance(sub.id, from, to, counts);
   else if (sink.kind === 'kv') {
     const last = hit.at(-1)!;
-    ok = await sw.kvDeliver(sub.id, from, to, counts, { owner: sub.owner, ns: sink.ns, k: sink.k, value: last.text, topic: last.topic, seq: last.seq, by: last.by, hop: last.hop, missed, updated: core.now() });
+    ok = await sw.kvDeliver(sub.id, from, to, counts, {
+      owner: sub.owner,
+      ns: sink.ns,
+      k: sink.k,
+      value: last.text,
+      topic: last.topic,
+      seq: last.seq,
+      by: last.by,
+      hop: last.hop,
+      missed,
+      updated: core.now(),
+    });
   } else if (sink.kind === 'wq') {
     await core.store.jobs.enqueue(wqQueue(sub.owner, sink.name), item(sub.topic, hit, missed), { key: `${sub.id}.${to}`, maxTries: limit('swarm.wq_tries') });
     ok = await sw.advance(sub.id, from, to, counts);
@@ -422,4 +464,3 @@ export function startSwarm(core: Core, opts: { leaseMs?: number; pollMs?: number
     },
   };
 }
-

@@ -38,7 +38,8 @@ export function compileFilter(f: string | null | undefined): LineFilter {
     // programs (e.g. `a(\w|\pL|\pN|\pP){30}$`, 94 instructions, ~20 ms a line) before falling back.
     const prog = re.programSize();
     const cap = limit('swarm.filter_prog');
-    if (prog > cap) throw bad(`re: program of ${prog} instructions over the cap of ${cap} (swarm.filter_prog at /limits: fewer or smaller repetitions, fewer classes)`);
+    if (prog > cap)
+      throw bad(`re: program of ${prog} instructions over the cap of ${cap} (swarm.filter_prog at /limits: fewer or smaller repetitions, fewer classes)`);
     return (t) => re.matcher(t).find();
   }
   throw bad('want prefix:<text> or re:<RE2 expression>');

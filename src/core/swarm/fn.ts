@@ -37,7 +37,17 @@ export const FN_ACCOUNT = 'sys:fn';
 /** Charges `n` credits to `owner` for a call of subscription `sub`; false when the balance is short. */
 export async function chargeFn(core: Core, owner: string, n: number, sub: string): Promise<boolean> {
   if (n <= 0) return true;
-  const r = await core.store.ledger.post({ kind: 'fn', ref: sub, postings: [{ account: owner, amount: -n }, { account: FN_ACCOUNT, amount: n }] }, core.now());
+  const r = await core.store.ledger.post(
+    {
+      kind: 'fn',
+      ref: sub,
+      postings: [
+        { account: owner, amount: -n },
+        { account: FN_ACCOUNT, amount: n },
+      ],
+    },
+    core.now(),
+  );
   return !('short' in r);
 }
 

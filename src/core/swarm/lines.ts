@@ -39,12 +39,7 @@ export const flatLine = (text: string): string => text.replace(/[\u0000-\u001f\u
  * the text is cut at swarm.line chars (the ops refuse both instead). Resolves once the line is
  * stored and its subscriptions' deliveries are queued (a crash in between is caught up at start).
  */
-export async function publishLine(
-  core: Core,
-  topic: string,
-  text: string,
-  opts: { by: string; hop?: number },
-): Promise<Line> {
+export async function publishLine(core: Core, topic: string, text: string, opts: { by: string; hop?: number }): Promise<Line> {
   const flat = flatLine(text);
   const s = scrubFind(flat);
   if (s) throw new CxError('scrub', `line carries a ${s.kind}`, 400);

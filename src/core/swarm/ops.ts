@@ -112,7 +112,11 @@ export const topicFollowOp = defineOp({
   input: z
     .object({
       topic: topicIn,
-      since: z.string().regex(/^\d{1,15}$/, 'a seq from an earlier line').optional().describe('last seq seen'),
+      since: z
+        .string()
+        .regex(/^\d{1,15}$/, 'a seq from an earlier line')
+        .optional()
+        .describe('last seq seen'),
       max: z.number().int().min(1).max(limit('stream.max')).default(20).describe('lines, then the call ends'),
       wait: z.number().int().min(0).max(limit('stream.wait')).default(10).describe('seconds, then the call ends'),
     })
@@ -173,9 +177,23 @@ type SubOut = z.infer<typeof subOut>;
 const subView = (s: SubRow, now: number): SubOut => {
   const paused = s.pausedUntil !== null && s.pausedUntil > now;
   return {
-    id: s.id, topic: s.topic, sink: s.sink, to: s.target, filter: s.filter, mode: s.mode, hop_max: s.hopMax, max_credits_day: s.creditsDay,
-    expires: iso(s.expires), cursor: s.cursor, delivered: s.delivered, filtered: s.filtered, missed: s.missed, dropped: s.dropped,
-    filter_ms: Math.round(s.filterUs / 100) / 10, paused: paused ? s.pausedWhy : null, paused_until: paused ? iso(s.pausedUntil!) : null,
+    id: s.id,
+    topic: s.topic,
+    sink: s.sink,
+    to: s.target,
+    filter: s.filter,
+    mode: s.mode,
+    hop_max: s.hopMax,
+    max_credits_day: s.creditsDay,
+    expires: iso(s.expires),
+    cursor: s.cursor,
+    delivered: s.delivered,
+    filtered: s.filtered,
+    missed: s.missed,
+    dropped: s.dropped,
+    filter_ms: Math.round(s.filterUs / 100) / 10,
+    paused: paused ? s.pausedWhy : null,
+    paused_until: paused ? iso(s.pausedUntil!) : null,
   };
 };
 const subRow = (s: SubOut) =>
@@ -192,7 +210,12 @@ export const subCreateOp = defineOp({
       topic: topicIn,
       sink: z.string().min(4).max(120).describe('wq:<name> mb:me kv:<ns>/<k> fn:<svc>@<ver>'),
       to: z.string().min(4).max(200).optional().describe('fn: topic:<name> mail:me kv:<ns>/<k>'),
-      filter: z.string().min(1).max(200).optional().describe(`prefix:<text> re:<RE2 ≤${limit('swarm.filter')}>`),
+      filter: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe(`prefix:<text> re:<RE2 ≤${limit('swarm.filter')}>`),
       mode: z.enum(['each', 'digest']).default('each'),
       hop_max: z.number().int().min(0).max(limit('swarm.hop_cap')).default(limit('swarm.hop_max')),
       ttl_h: z.number().int().min(1).max(limit('swarm.ttl_h_max')).default(limit('swarm.ttl_h')),
@@ -241,8 +264,12 @@ export const subCreateOp = defineOp({
       created: now,
       cursor: await headOf(core, t.name),
     };
-    if ((await core.store.swarm.create(row, cap)) === 'full') throw new CxError('quota', `subscriptions: you hold ${cap}, the cap at your trust level (see /limits)`);
-    return subView({ ...row, delivered: 0, filtered: 0, missed: 0, dropped: 0, due: null, spentOn: 0, spent: 0, filterUs: 0, pausedUntil: null, pausedWhy: null }, now);
+    if ((await core.store.swarm.create(row, cap)) === 'full')
+      throw new CxError('quota', `subscriptions: you hold ${cap}, the cap at your trust level (see /limits)`);
+    return subView(
+      { ...row, delivered: 0, filtered: 0, missed: 0, dropped: 0, due: null, spentOn: 0, spent: 0, filterUs: 0, pausedUntil: null, pausedWhy: null },
+      now,
+    );
   },
   text: (s) =>
     [
@@ -254,7 +281,8 @@ export const subCreateOp = defineOp({
 export const subListOp = defineOp({
   name: 'sub.list',
   title: 'My subscriptions',
-  summary: 'Your subscriptions. Each with its cursor and counts: delivered, filtered, missed (past retention), dropped (beyond hop_max, in a cycle); filter_ms its filter time; paused=<why> and paused_until while deliveries wait (filter over its time budget, credits).',
+  summary:
+    'Your subscriptions. Each with its cursor and counts: delivered, filtered, missed (past retention), dropped (beyond hop_max, in a cycle); filter_ms its filter time; paused=<why> and paused_until while deliveries wait (filter over its time budget, credits).',
   input: z.object({}).strict(),
   output: z.object({ cap: z.number(), subs: z.array(subOut) }),
   auth: 'token',
@@ -267,10 +295,18 @@ export const subListOp = defineOp({
     const now = ctx.core.now();
     return { cap: capOf(levelOf(who, now)), subs: rows.filter((r) => r.expires > now).map((r) => subView(r, now)) };
   },
-  text: (o) => [`subs ${o.subs.length} cap=${o.cap}`, ...o.subs.map(subRow), `next: ${o.subs.length ? `DELETE /v1/subs/${o.subs[0]!.id} to stop one` : 'POST /v1/subs topic=… sink=…'}`].join('\n'),
+  text: (o) =>
+    [
+      `subs ${o.subs.length} cap=${o.cap}`,
+      ...o.subs.map(subRow),
+      `next: ${o.subs.length ? `DELETE /v1/subs/${o.subs[0]!.id} to stop one` : 'POST /v1/subs topic=… sink=…'}`,
+    ].join('\n'),
 });
 
-const subId = z.string().regex(/^u[0-9a-z]{9}$/, 'want a subscription id (u + 9 chars)').describe('u…');
+const subId = z
+  .string()
+  .regex(/^u[0-9a-z]{9}$/, 'want a subscription id (u + 9 chars)')
+  .describe('u…');
 
 export const subCancelOp = defineOp({
   name: 'sub.cancel',
@@ -317,7 +353,14 @@ export const wqClaimOp = defineOp({
     const p = job.payload as WqItem;
     return {
       name: i.name,
-      item: { id: `${job.id}.${job.lease}`, deadline: iso(job.leaseUntil), tries: job.tries, topic: p.topic, missed: p.missed, lines: p.lines.map((l) => ({ seq: l.seq, by: l.by, hop: l.hop, at: iso(l.time), text: l.text })) },
+      item: {
+        id: `${job.id}.${job.lease}`,
+        deadline: iso(job.leaseUntil),
+        tries: job.tries,
+        topic: p.topic,
+        missed: p.missed,
+        lines: p.lines.map((l) => ({ seq: l.seq, by: l.by, hop: l.hop, at: iso(l.time), text: l.text })),
+      },
     };
   },
   text: (o) =>
@@ -372,8 +415,24 @@ export const kvGetOp = defineOp({
   name: 'kv.get',
   title: 'Read a key-value entry',
   summary: 'Latest value of your kv: sink. With the seq and topic of its line, writes=N (one per line) and missed=N (lines past retention). Untrusted data.',
-  input: z.object({ ns: z.string().regex(KV_NS, 'a-z 0-9 _ -, at most 32').describe('namespace'), k: z.string().regex(KV_K, 'A-Z a-z 0-9 . _ -, at most 64').describe('key') }).strict(),
-  output: z.object({ ns: z.string(), k: z.string(), value: z.string(), topic: z.string(), seq: z.number(), by: z.string(), hop: z.number(), writes: z.number(), missed: z.number(), updated: z.string() }),
+  input: z
+    .object({
+      ns: z.string().regex(KV_NS, 'a-z 0-9 _ -, at most 32').describe('namespace'),
+      k: z.string().regex(KV_K, 'A-Z a-z 0-9 . _ -, at most 64').describe('key'),
+    })
+    .strict(),
+  output: z.object({
+    ns: z.string(),
+    k: z.string(),
+    value: z.string(),
+    topic: z.string(),
+    seq: z.number(),
+    by: z.string(),
+    hop: z.number(),
+    writes: z.number(),
+    missed: z.number(),
+    updated: z.string(),
+  }),
   auth: 'token',
   readOnly: true,
   quota: ['read'],

@@ -1,11 +1,7 @@
 // Sink and fn: output target forms of SubCreate (spec 2.1), parsed once here.
 import { CxError } from '../errors.js';
 
-export type Sink =
-  | { kind: 'wq'; name: string }
-  | { kind: 'mb' }
-  | { kind: 'kv'; ns: string; k: string }
-  | { kind: 'fn'; svc: string; ver: string };
+export type Sink = { kind: 'wq'; name: string } | { kind: 'mb' } | { kind: 'kv'; ns: string; k: string } | { kind: 'fn'; svc: string; ver: string };
 
 export type Target = { kind: 'topic'; topic: string } | { kind: 'mail' } | { kind: 'kv'; ns: string; k: string };
 

@@ -47,7 +47,7 @@ export function parseTopic(raw: string, me: string | null): Topic {
   if ((m = G_RE.exec(raw))) return { name: raw, form: 'g', scope: '', n: m[1]! };
   if ((m = OWN_ID_RE.exec(raw))) return { name: raw, form: '~', scope: m[1]!, n: m[2]! };
   if ((m = OWN_RE.exec(raw))) {
-    if (!me) throw new CxError('auth', '~<n> topics are the caller\'s own: send your token (or name it ~<id>.<n>)', 401);
+    if (!me) throw new CxError('auth', "~<n> topics are the caller's own: send your token (or name it ~<id>.<n>)", 401);
     return { name: `~${me}.${m[1]!}`, form: '~', scope: me, n: m[1]! };
   }
   if ((m = S_RE.exec(raw)) && SLUG_RE.test(m[1]!)) return { name: raw, form: 's', scope: m[1]!, n: m[2]! };
@@ -60,7 +60,8 @@ export const SYS_TOPIC = 'g:sys';
 async function spaceMember(core: Core, t: Topic, who: Identity | null): Promise<void> {
   if (!(await core.store.spaces.bySlug(t.scope))) throw notFound(`no space ${t.scope}`);
   if (!who) throw new CxError('auth', `s: topics are for members of ${t.scope}: send your token`, 401);
-  if (!(await core.store.spaces.isMember(t.scope, who.id))) throw new CxError('auth', `s: topics are for members of ${t.scope} (POST /v1/spaces/${t.scope}/join)`, 403);
+  if (!(await core.store.spaces.isMember(t.scope, who.id)))
+    throw new CxError('auth', `s: topics are for members of ${t.scope} (POST /v1/spaces/${t.scope}/join)`, 403);
 }
 
 /** Reading, following or subscribing. A foreign ~ topic reads as unknown (404), like any private row. */
@@ -76,9 +77,10 @@ export async function mayRead(core: Core, t: Topic, who: Identity | null): Promi
 /** Publishing (an identity: ops need a token). */
 export async function mayPublish(core: Core, t: Topic, who: Identity): Promise<void> {
   if (t.form === 'g') {
-    if (t.name === SYS_TOPIC) throw new CxError('auth', 'g:sys is the operator\'s announcement topic: read-only', 403);
+    if (t.name === SYS_TOPIC) throw new CxError('auth', "g:sys is the operator's announcement topic: read-only", 403);
     const need = limit('swarm.g_level');
-    if (levelOf(who, core.now()) < need) throw new CxError('auth', `g: topics need trust level L${need} to publish (see /limits); use ~, s: or r: topics meanwhile`, 403);
+    if (levelOf(who, core.now()) < need)
+      throw new CxError('auth', `g: topics need trust level L${need} to publish (see /limits); use ~, s: or r: topics meanwhile`, 403);
     return;
   }
   await mayRead(core, t, who);

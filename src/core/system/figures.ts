@@ -18,6 +18,12 @@ export interface Figures {
 export async function readFigures(core: Core, latest = 5): Promise<Figures> {
   const at = core.now();
   const { kb, identities, tasks } = core.store;
-  const [entries, confirmedWeek, agents, counts, rows] = await Promise.all([kb.count(), kb.confirmedSince(at - WEEK), identities.count(), tasks.counts(), kb.latestConfirmed(latest)]);
+  const [entries, confirmedWeek, agents, counts, rows] = await Promise.all([
+    kb.count(),
+    kb.confirmedSince(at - WEEK),
+    identities.count(),
+    tasks.counts(),
+    kb.latestConfirmed(latest),
+  ]);
   return { entries, confirmedWeek, agents, openTasks: counts.open ?? 0, latest: rows, at };
 }

@@ -44,7 +44,11 @@ export const healthOp = defineOp({
       `${h.ok ? 'ok' : 'degraded'} version=${h.version} uptime=${h.uptime_s}s db=${h.db ? 'ok' : 'down'}`,
       ...(h.shed === undefined
         ? []
-        : [`shed: ${h.shed}${h.shed_reasons?.length ? ' ' + h.shed_reasons.join(',') : ''}`, `frozen: ${h.frozen?.length ? h.frozen.join(',') : '-'}`, `maintenance_until: ${h.maintenance_until ?? '-'}`]),
+        : [
+            `shed: ${h.shed}${h.shed_reasons?.length ? ' ' + h.shed_reasons.join(',') : ''}`,
+            `frozen: ${h.frozen?.length ? h.frozen.join(',') : '-'}`,
+            `maintenance_until: ${h.maintenance_until ?? '-'}`,
+          ]),
     ].join('\n'),
 });
 
@@ -104,7 +108,18 @@ export const limitsOp = defineOp({
     // The live difficulty replaces the table's defaults (CX_POW_BITS may override the base).
     const live: Record<string, number> = { 'pow.reg_bits': reg, 'pow.w_bits': w };
     return {
-      pow: { reg_bits: reg, w_bits: w, ttl_s: limit('pow.ttl'), reg_bits_min: rb.min, reg_bits_max: rb.max, w_bits_min: wb.min, w_bits_max: wb.max, window_s: limit('pow.window'), regs: c.global, regs_net: c.net },
+      pow: {
+        reg_bits: reg,
+        w_bits: w,
+        ttl_s: limit('pow.ttl'),
+        reg_bits_min: rb.min,
+        reg_bits_max: rb.max,
+        w_bits_min: wb.min,
+        w_bits_max: wb.max,
+        window_s: limit('pow.window'),
+        regs: c.global,
+        regs_net: c.net,
+      },
       limits: fixed.limits.map((l) => (l.key in live ? { ...l, value: live[l.key]! } : l)),
       quotas: fixed.quotas,
       levels: fixed.levels,
@@ -133,7 +148,7 @@ export const limitsOp = defineOp({
       '',
       '## Load shedding classes',
       '',
-      'Refused with `503 err busy` and Retry-After from the level on (the larger of the operator\'s and the measured level, /healthz?v=2).',
+      "Refused with `503 err busy` and Retry-After from the level on (the larger of the operator's and the measured level, /healthz?v=2).",
       '',
       '| class | shed from level | what |',
       '|---|---|---|',
@@ -175,7 +190,8 @@ function pingWithin(core: Core, ms: number): Promise<boolean> {
 export const readyOp = defineOp({
   name: 'sys.ready',
   title: 'Readiness',
-  summary: 'Whether this process takes requests: 200 when started and its database answers; 503 while it starts (migrations), drains after SIGTERM, or cannot reach the database. A balancer routes on this, a supervisor restarts on /healthz.',
+  summary:
+    'Whether this process takes requests: 200 when started and its database answers; 503 while it starts (migrations), drains after SIGTERM, or cannot reach the database. A balancer routes on this, a supervisor restarts on /healthz.',
   input: z.object({}).strict(),
   output: readyOut,
   auth: 'anon',
@@ -196,7 +212,8 @@ export const readyOp = defineOp({
 export const metricsOp = defineOp({
   name: 'sys.metrics',
   title: 'Prometheus metrics',
-  summary: 'Metrics in the Prometheus text format: calls, errors by code and latency per operation and face; event-loop lag, heap, shed level, frozen kinds; job queues; event-bus lag; database pool or WAL; git mirror and export age (poll token; or unauthenticated on CX_METRICS_ADDR).',
+  summary:
+    'Metrics in the Prometheus text format: calls, errors by code and latency per operation and face; event-loop lag, heap, shed level, frozen kinds; job queues; event-bus lag; database pool or WAL; git mirror and export age (poll token; or unauthenticated on CX_METRICS_ADDR).',
   input: z.object({}).strict(),
   output: z.object({ text: z.string() }),
   auth: 'poll',

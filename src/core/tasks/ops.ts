@@ -112,7 +112,10 @@ export const taskCreateOp = defineOp({
   input: z
     .object({
       title: z.string().trim().min(limit('task.title_min')).max(limit('task.title')).regex(oneLine, 'one line'),
-      body: z.string().default('').describe(`what is wanted; at most ${limit('task.body')} bytes`),
+      body: z
+        .string()
+        .default('')
+        .describe(`what is wanted; at most ${limit('task.body')} bytes`),
       tags: tagList.optional().describe(`at most ${limit('task.tags')} tags`),
       bounty: z.number().int().min(1).max(limit('task.bounty.max')).optional().describe('credits moved from your balance into escrow'),
       space: z.string().regex(SLUG_RE, 'a space slug (without s:)').optional(),
@@ -140,7 +143,17 @@ export const taskCreateOp = defineOp({
       const id = newId('t', core.random, 8);
       const bounty = input.bounty ? newId('b', core.random, 8) : null;
       const r = await core.store.tasks.insert(
-        { id, title: input.title, body: input.body, tags: [...new Set(input.tags ?? [])], creator: me, space: input.space ?? null, bounty, credits: input.bounty ?? 0, created: now },
+        {
+          id,
+          title: input.title,
+          body: input.body,
+          tags: [...new Set(input.tags ?? [])],
+          creator: me,
+          space: input.space ?? null,
+          bounty,
+          credits: input.bounty ?? 0,
+          created: now,
+        },
         bounty ? escrowTx(bounty, me, input.bounty!) : null,
         now,
         taskEmit,
@@ -158,7 +171,12 @@ export const taskCreateOp = defineOp({
   text: (v) => `ok ${v.id} open${v.bounty ? ` bounty=${v.bounty.id} credits=${v.bounty.credits} held in escrow` : ''}\n${nextFor(v)}`,
 });
 
-const listOut = z.object({ state: z.string(), count: z.number().int(), next: z.number().int().nullable().describe('cursor for the next page (before=)'), rows: z.array(taskView) });
+const listOut = z.object({
+  state: z.string(),
+  count: z.number().int(),
+  next: z.number().int().nullable().describe('cursor for the next page (before=)'),
+  rows: z.array(taskView),
+});
 
 export const taskListOp = defineOp({
   name: 'task.list',
@@ -196,7 +214,12 @@ export const taskListOp = defineOp({
       input.n + 1,
     );
     const page = rows.slice(0, input.n);
-    return { state: input.state, count: page.length, next: rows.length > input.n ? page.at(-1)!.n : null, rows: page.map((t) => viewOf(t, ctx.core.config.baseUrl)) };
+    return {
+      state: input.state,
+      count: page.length,
+      next: rows.length > input.n ? page.at(-1)!.n : null,
+      rows: page.map((t) => viewOf(t, ctx.core.config.baseUrl)),
+    };
   },
   text: (o) =>
     [
@@ -260,7 +283,8 @@ export const taskReleaseOp = defineOp({
     const me = ctx.caller.identity!.id;
     const t = await load(ctx, input.id);
     if (t.state !== 'claimed') throw conflict(t.state, 'release');
-    if (t.claimant !== me && !(t.creator === me && lapsed(t, ctx.core.now()))) throw denied('only the claimant releases (the creator too once the claim lapsed)');
+    if (t.claimant !== me && !(t.creator === me && lapsed(t, ctx.core.now())))
+      throw denied('only the claimant releases (the creator too once the claim lapsed)');
     const r = await move(ctx, t, 'release', { state: 'open', claimant: null, claimed: null, result: null }, null);
     return actionResult(r, 'release', me);
   },
@@ -271,7 +295,15 @@ export const taskDoneOp = defineOp({
   name: 'task.done',
   title: 'Submit a task as done',
   summary: 'The claimant submits its result; the creator then accepts (paying the bounty) or rejects it.',
-  input: z.object({ id: taskId, result: z.string().min(1).describe(`what was done, where to find it; at most ${limit('task.result')} bytes`) }).strict(),
+  input: z
+    .object({
+      id: taskId,
+      result: z
+        .string()
+        .min(1)
+        .describe(`what was done, where to find it; at most ${limit('task.result')} bytes`),
+    })
+    .strict(),
   output: actionOut,
   auth: 'token',
   readOnly: false,
@@ -374,7 +406,8 @@ export const adminBountyAcceptOp = defineOp({
   async run(ctx, input) {
     const t = await ctx.core.store.tasks.byBounty(input.id);
     if (!t) throw new CxError('notfound');
-    if (t.state === 'accepted' || t.state === 'cancelled') throw new CxError('dup', `bounty ${t.state === 'accepted' ? 'paid' : 'refunded'}: accept not possible`);
+    if (t.state === 'accepted' || t.state === 'cancelled')
+      throw new CxError('dup', `bounty ${t.state === 'accepted' ? 'paid' : 'refunded'}: accept not possible`);
     if (!(await ctx.core.store.identities.byId(input.hunter))) throw new CxError('bad', `hunter: no identity ${input.hunter}`);
     if (input.hunter === t.creator) throw new CxError('bad', 'hunter: is the creator of the task');
     const r = await move(ctx, t, 'accept', { state: 'accepted', hunter: input.hunter }, payoutTx(input.id, input.hunter, t.credits));
@@ -383,4 +416,15 @@ export const adminBountyAcceptOp = defineOp({
   text: (o) => `ok ${o.bounty} paid ${o.credits} to ${o.hunter}`,
 });
 
-export const taskOps: AnyOperation[] = [taskCreateOp, taskListOp, taskGetOp, taskClaimOp, taskReleaseOp, taskDoneOp, taskAcceptOp, taskRejectOp, taskCancelOp, adminBountyAcceptOp];
+export const taskOps: AnyOperation[] = [
+  taskCreateOp,
+  taskListOp,
+  taskGetOp,
+  taskClaimOp,
+  taskReleaseOp,
+  taskDoneOp,
+  taskAcceptOp,
+  taskRejectOp,
+  taskCancelOp,
+  adminBountyAcceptOp,
+];

@@ -62,7 +62,14 @@ export interface TaskRepo {
    * held by `claimant` (when given), with the events of `emit` in the same transaction.
    * `stale`: it moved meanwhile; `short`: an account cannot pay.
    */
-  transition(id: string, from: { state: TaskState; claimant?: string | null }, patch: TaskPatch, tx: TxDraft | null, now: number, emit?: Emit<Task>): Promise<Task | 'stale' | Short>;
+  transition(
+    id: string,
+    from: { state: TaskState; claimant?: string | null },
+    patch: TaskPatch,
+    tx: TxDraft | null,
+    now: number,
+    emit?: Emit<Task>,
+  ): Promise<Task | 'stale' | Short>;
   /** Newest first. */
   list(f: TaskFilter, limit: number): Promise<Task[]>;
   /** Tasks accepted with this identity as the paid hunter. */

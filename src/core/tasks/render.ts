@@ -5,7 +5,11 @@ import { limit } from '../limits.js';
 import { flat } from '../kb/render.js';
 import type { Task } from './ports.js';
 
-const indent = (s: string) => s.split('\n').map((l) => `  ${l}`).join('\n');
+const indent = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
 
 export const bountyView = z.object({ id: z.string(), credits: z.number().int(), state: z.enum(['held', 'paid', 'refunded']) });
 

@@ -39,7 +39,8 @@ export function acceptCert(line: string, root: Buffer | null, cur: { kid: number
   if (line.length > limit('trust.cert')) throw new CxError('size', `cert: at most ${limit('trust.cert')} characters`);
   const c = readCert(line, root);
   if (!c) throw new CxError('bad', 'cert: not a key1 line signed by the root key (see /signing)');
-  if (c.kid !== cur.kid || c.pub !== cur.pub) throw new CxError('bad', `cert: names online=${c.kid}:${c.pub.slice(0, 8)}…, the current key is ${cur.kid}:${cur.pub.slice(0, 8)}…`);
+  if (c.kid !== cur.kid || c.pub !== cur.pub)
+    throw new CxError('bad', `cert: names online=${c.kid}:${c.pub.slice(0, 8)}…, the current key is ${cur.kid}:${cur.pub.slice(0, 8)}…`);
   if (c.seq <= cur.seq) throw new CxError('dup', `cert: seq ${c.seq} not above the last accepted ${cur.seq}`);
   if (certEnd(c.exp) <= now) throw new CxError('bad', `cert: expired ${c.exp}`);
   if (certEnd(c.exp) > now + limit('trust.cert_days') * 86_400_000) throw new CxError('bad', `cert: exp more than ${limit('trust.cert_days')} days ahead`);

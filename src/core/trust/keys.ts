@@ -154,7 +154,14 @@ export class ServerKeys {
   /** `/.well-known/cx-key` (spec 2.2): exactly these fields. */
   doc(): ServerKeyDoc {
     this.fresh();
-    return { kid: this.file.kid, alg: 'Ed25519', pub: this.pubHex, prev: this.file.prev.map((p) => ({ kid: p.kid, pub: p.pub })), domain: this.domain, types: [...STATEMENT_TYPES] };
+    return {
+      kid: this.file.kid,
+      alg: 'Ed25519',
+      pub: this.pubHex,
+      prev: this.file.prev.map((p) => ({ kid: p.kid, pub: p.pub })),
+      domain: this.domain,
+      types: [...STATEMENT_TYPES],
+    };
   }
 
   /** Fingerprint of the current key (src/core/secrets/prints.ts), recorded in the store on rotation. */

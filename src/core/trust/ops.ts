@@ -31,11 +31,23 @@ export const serverKeyOp = defineOp({
   readOnly: true,
   idempotent: true,
   via: { op: 'key.get', input: { of: 'server' } },
-  rest: { method: 'GET', path: '/.well-known/cx-key', cache: 'public, max-age=300', rawOnly: true, raw: (o) => ({ body: JSON.stringify(o), type: 'application/json; charset=utf-8' }) },
+  rest: {
+    method: 'GET',
+    path: '/.well-known/cx-key',
+    cache: 'public, max-age=300',
+    rawOnly: true,
+    raw: (o) => ({ body: JSON.stringify(o), type: 'application/json; charset=utf-8' }),
+  },
   async run(ctx) {
     return ctx.core.keys.doc();
   },
-  text: (o) => [`key kid=${o.kid} alg=${o.alg} pub=${o.pub} domain=${o.domain}`, ...o.prev.map((p) => `prev kid=${p.kid} pub=${p.pub}`), `types: ${o.types.join(' ')}`, 'next: GET /signing for how to verify'].join('\n'),
+  text: (o) =>
+    [
+      `key kid=${o.kid} alg=${o.alg} pub=${o.pub} domain=${o.domain}`,
+      ...o.prev.map((p) => `prev kid=${p.kid} pub=${p.pub}`),
+      `types: ${o.types.join(' ')}`,
+      'next: GET /signing for how to verify',
+    ].join('\n'),
 });
 
 const didOut = z.object({ id: z.string() }).passthrough();
@@ -50,7 +62,13 @@ export const serverDidOp = defineOp({
   readOnly: true,
   idempotent: true,
   via: { op: 'key.get', input: { of: 'did' } },
-  rest: { method: 'GET', path: '/.well-known/did.json', cache: 'public, max-age=300', rawOnly: true, raw: (o) => ({ body: JSON.stringify(o), type: DID_JSON }) },
+  rest: {
+    method: 'GET',
+    path: '/.well-known/did.json',
+    cache: 'public, max-age=300',
+    rawOnly: true,
+    raw: (o) => ({ body: JSON.stringify(o), type: DID_JSON }),
+  },
   async run(ctx) {
     const { keys, config } = ctx.core;
     const doc = keys.doc();
@@ -84,8 +102,11 @@ export const rotateKeyOp = defineOp({
 export const onlineKeyOp = defineOp({
   name: 'admin.online_key',
   title: 'Certify the online key',
-  summary: 'Keep a root-signed certificate (a key1 line, at most 256 characters) of the current statement key; published at /.well-known/cx-cert (admin token).',
-  input: z.object({ cert: z.string().min(1).max(256).describe('key1 kid=0 sig=<base64url> seq=<n> exp=<YYYY-MM-DD> online=<kid>:<pub hex>; see /signing') }).strict(),
+  summary:
+    'Keep a root-signed certificate (a key1 line, at most 256 characters) of the current statement key; published at /.well-known/cx-cert (admin token).',
+  input: z
+    .object({ cert: z.string().min(1).max(256).describe('key1 kid=0 sig=<base64url> seq=<n> exp=<YYYY-MM-DD> online=<kid>:<pub hex>; see /signing') })
+    .strict(),
   output: z.object({ seq: z.number().int(), exp: z.string(), kid: z.number().int() }),
   auth: 'admin',
   readOnly: false,
@@ -109,7 +130,13 @@ export const onlineCertOp = defineOp({
   readOnly: true,
   idempotent: true,
   via: { op: 'key.get', input: { of: 'cert' } },
-  rest: { method: 'GET', path: '/.well-known/cx-cert', cache: 'public, max-age=300', rawOnly: true, raw: (o) => ({ body: o.cert + '\n', type: 'text/plain; charset=utf-8' }) },
+  rest: {
+    method: 'GET',
+    path: '/.well-known/cx-cert',
+    cache: 'public, max-age=300',
+    rawOnly: true,
+    raw: (o) => ({ body: o.cert + '\n', type: 'text/plain; charset=utf-8' }),
+  },
   async run(ctx) {
     const cert = ctx.core.keys.cert;
     if (!cert) throw new CxError('notfound', 'no root certificate for the current key');
@@ -121,11 +148,15 @@ export const onlineCertOp = defineOp({
 export const publishKeyOp = defineOp({
   name: 'key.publish',
   title: 'Publish your signing key',
-  summary: 'Publish an Ed25519 public key for your identity (served as /a/{id}/did.json). Prove possession: sig signs the idkey1 statement "<domain> <your id> <pub>" (see /signing).',
+  summary:
+    'Publish an Ed25519 public key for your identity (served as /a/{id}/did.json). Prove possession: sig signs the idkey1 statement "<domain> <your id> <pub>" (see /signing).',
   input: z
     .object({
       pub: hex64.describe('raw Ed25519 public key, 64 hex'),
-      sig: z.string().regex(/^[A-Za-z0-9_-]{86}$/, 'want 86 base64url characters (an Ed25519 signature)').describe('base64url Ed25519 signature of the idkey1 statement "<domain> <id> <pub>"'),
+      sig: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{86}$/, 'want 86 base64url characters (an Ed25519 signature)')
+        .describe('base64url Ed25519 signature of the idkey1 statement "<domain> <id> <pub>"'),
     })
     .strict(),
   output: z.object({ id: z.string(), pub: z.string(), did: z.string(), doc: z.string() }),
@@ -139,7 +170,8 @@ export const publishKeyOp = defineOp({
     const { core } = ctx;
     const id = ctx.caller.identity!.id;
     const payload = `${core.keys.domain} ${id} ${input.pub}`;
-    if (!verifyStatement(Buffer.from(input.pub, 'hex'), 'idkey1', payload, fromB64u(input.sig)!)) throw new CxError('bad', `sig: does not verify as idkey1 "${payload}" under pub`);
+    if (!verifyStatement(Buffer.from(input.pub, 'hex'), 'idkey1', payload, fromB64u(input.sig)!))
+      throw new CxError('bad', `sig: does not verify as idkey1 "${payload}" under pub`);
     await core.store.identityKeys.put({ id, pub: input.pub, at: core.now() });
     return { id, pub: input.pub, did: didWeb(core.config.baseUrl, 'a', id), doc: `${core.config.baseUrl}/a/${id}/did.json` };
   },
@@ -150,7 +182,14 @@ export const identityDidOp = defineOp({
   name: 'key.agent_did',
   title: 'Identity did:web document',
   summary: 'did:web document of the key an identity published with PUT /v1/key; 404 err notfound no key published before.',
-  input: z.object({ id: z.string().max(7).regex(/^a[0-9a-z]{1,6}$/, 'want an identity id') }).strict(),
+  input: z
+    .object({
+      id: z
+        .string()
+        .max(7)
+        .regex(/^a[0-9a-z]{1,6}$/, 'want an identity id'),
+    })
+    .strict(),
   output: didOut,
   auth: 'anon',
   readOnly: true,
@@ -169,7 +208,8 @@ export const identityDidOp = defineOp({
 export const keyGetOp = viaOp({
   name: 'key.get',
   title: 'Key documents',
-  summary: "A key document: the server statement key (of=server), the root's certificate of it (of=cert), the server's did:web document (of=did) or an identity's (of=agent_did, id). REST: /.well-known/cx-key, /.well-known/cx-cert, /.well-known/did.json, /a/{id}/did.json; see /signing.",
+  summary:
+    "A key document: the server statement key (of=server), the root's certificate of it (of=cert), the server's did:web document (of=did) or an identity's (of=agent_did, id). REST: /.well-known/cx-key, /.well-known/cx-cert, /.well-known/did.json, /a/{id}/did.json; see /signing.",
   auth: 'anon',
   key: 'of',
   ops: [serverKeyOp, onlineCertOp, serverDidOp, identityDidOp],

@@ -44,13 +44,26 @@ const view = (ctx: Ctx, r: WebhookRow): EndpointView => ({
 /** `push, Pull_Request` → ['push', 'pull_request']; duplicates go. */
 export function parseEvents(s: string | undefined): string[] {
   if (!s || !s.trim()) return [];
-  const names = [...new Set(s.split(/[\s,]+/).filter(Boolean).map((e) => e.toLowerCase()))];
+  const names = [
+    ...new Set(
+      s
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((e) => e.toLowerCase()),
+    ),
+  ];
   for (const e of names) if (!/^[a-z0-9_.:-]{1,40}$/.test(e)) throw new CxError('bad', `events: ${e.slice(0, 40)} is not an event name (a-z 0-9 _ . : -)`);
   if (names.length > limit('in.events')) throw new CxError('bad', `events: at most ${limit('in.events')} names`);
   return names;
 }
 
-export async function createEndpoint(ctx: Ctx, provider: Provider, topicIn: string, secretIn: string | undefined, eventsIn: string | undefined): Promise<CreatedView> {
+export async function createEndpoint(
+  ctx: Ctx,
+  provider: Provider,
+  topicIn: string,
+  secretIn: string | undefined,
+  eventsIn: string | undefined,
+): Promise<CreatedView> {
   const owner = ctx.caller.identity!;
   const topic = await topicFor(ctx.core, owner, topicIn);
   const events = parseEvents(eventsIn).join(',');
@@ -58,7 +71,10 @@ export async function createEndpoint(ctx: Ctx, provider: Provider, topicIn: stri
   const now = ctx.core.now();
   for (let i = 0; i < 5; i++) {
     const id = newId('w', ctx.core.random, 12);
-    const r = await ctx.core.store.webhooks.insert({ id, owner: owner.id, provider, topic, events, ...sealSecret(ctx.core, id, owner.id, secret), created: now }, limit('in.per_id'));
+    const r = await ctx.core.store.webhooks.insert(
+      { id, owner: owner.id, provider, topic, events, ...sealSecret(ctx.core, id, owner.id, secret), created: now },
+      limit('in.per_id'),
+    );
     if (r === 'full') throw new CxError('dup', `at most ${limit('in.per_id')} webhook endpoints: delete one first`);
     if (r !== 'taken') return { ...view(ctx, r), secret: secretIn === undefined ? secret : null };
   }

@@ -4,7 +4,17 @@ import { at, num, quote, str, tok } from './summary.js';
 const repoOf = (p: unknown) => tok(at(p, 'project', 'path_with_namespace'));
 const byOf = (p: unknown) => tok(at(p, 'user', 'username') ?? at(p, 'user_username') ?? at(p, 'user', 'name') ?? at(p, 'user_name'));
 // GitLab's actions are verbs ("open", "merge"); lines say what happened, as GitHub's do.
-const PAST: Record<string, string> = { open: 'opened', close: 'closed', reopen: 'reopened', merge: 'merged', update: 'updated', approved: 'approved', unapproved: 'unapproved', approval: 'approved', unapproval: 'unapproved' };
+const PAST: Record<string, string> = {
+  open: 'opened',
+  close: 'closed',
+  reopen: 'reopened',
+  merge: 'merged',
+  update: 'updated',
+  approved: 'approved',
+  unapproved: 'unapproved',
+  approval: 'approved',
+  unapproval: 'unapproved',
+};
 const past = (a: unknown) => PAST[str(a)] ?? tok(a);
 
 export function gitlabLine(event: string, p: unknown): string {

@@ -22,15 +22,18 @@ const viewOut = z.object({
 const SIGNING: Record<EndpointView['provider'], string> = {
   github: 'GitHub: Payload URL = url, Content type application/json, Secret = your secret',
   gitlab: 'GitLab: URL = url, Secret token = your secret',
-  generic: 'generic: X-Cx-Timestamp: <unix s>, X-Cx-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>, optional X-Cx-Event; the same signed request again is a replay',
+  generic:
+    'generic: X-Cx-Timestamp: <unix s>, X-Cx-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>, optional X-Cx-Event; the same signed request again is a replay',
 };
 
-const row = (v: EndpointView) => `in ${v.id} provider=${v.provider} topic=${v.topic} events=${v.events.join(',') || 'all'} ok=${v.ok} dropped=${v.dropped} last=${v.last ?? '-'}`;
+const row = (v: EndpointView) =>
+  `in ${v.id} provider=${v.provider} topic=${v.topic} events=${v.events.join(',') || 'all'} ok=${v.ok} dropped=${v.dropped} last=${v.last ?? '-'}`;
 
 export const inCreateOp = defineOp({
   name: 'in.create',
   title: 'Create an inbound webhook',
-  summary: 'Create a webhook endpoint (POST /in/<id>) publishing on a topic: each valid delivery (GitHub, GitLab or generic signature) publishes one scrubbed summary line; the secret is generated and shown once when not given.',
+  summary:
+    'Create a webhook endpoint (POST /in/<id>) publishing on a topic: each valid delivery (GitHub, GitLab or generic signature) publishes one scrubbed summary line; the secret is generated and shown once when not given.',
   input: z
     .object({
       provider: z.enum(['github', 'gitlab', 'generic']),
@@ -72,7 +75,12 @@ export const inListOp = defineOp({
   readOnly: true,
   rest: { method: 'GET', path: '/v1/in', cache: 'private, no-store' },
   run: async (ctx) => ({ rows: await listEndpoints(ctx) }),
-  text: (o) => [`in endpoints=${o.rows.length}`, ...o.rows.map((v) => `${row(v)} url=${v.url}`), `next: ${o.rows.length ? 'DELETE /v1/in/<id> to remove one' : 'POST /v1/in to create one'}`].join('\n'),
+  text: (o) =>
+    [
+      `in endpoints=${o.rows.length}`,
+      ...o.rows.map((v) => `${row(v)} url=${v.url}`),
+      `next: ${o.rows.length ? 'DELETE /v1/in/<id> to remove one' : 'POST /v1/in to create one'}`,
+    ].join('\n'),
 });
 
 export const inDeleteOp = defineOp({

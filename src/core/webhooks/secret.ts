@@ -111,7 +111,11 @@ const bodyId = (body: Buffer) => 'body:' + createHash('sha256').update(body).dig
 
 /** "Merge Request Hook" → merge_request; "push" → push. Anything odd becomes '' (matches no filter). */
 export function normEvent(e: string): string {
-  const n = e.toLowerCase().replace(/\s+hook$/, '').trim().replace(/\s+/g, '_');
+  const n = e
+    .toLowerCase()
+    .replace(/\s+hook$/, '')
+    .trim()
+    .replace(/\s+/g, '_');
   return /^[a-z0-9_.:-]{1,40}$/.test(n) ? n : '';
 }
 

@@ -68,7 +68,10 @@ export class AsnTable {
   private checked = -Infinity;
   private readonly file: string;
 
-  constructor(dataDir: string, private readonly now: () => number) {
+  constructor(
+    dataDir: string,
+    private readonly now: () => number,
+  ) {
     this.file = join(dataDir, 'asn.csv');
   }
 

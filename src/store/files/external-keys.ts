@@ -112,7 +112,8 @@ function check(name: SecretName, v: string, from: string): void {
     throw bad('JSON');
   }
   if (name === 'operator-tokens') {
-    for (const c of ['admin', 'ops', 'poll', 'check']) if (typeof o[c] !== 'string' || (o[c] as string).length < 16) throw bad(`a JSON object with tokens (16+ characters) for admin, ops, poll and check`);
+    for (const c of ['admin', 'ops', 'poll', 'check'])
+      if (typeof o[c] !== 'string' || (o[c] as string).length < 16) throw bad(`a JSON object with tokens (16+ characters) for admin, ops, poll and check`);
   } else if (!Number.isInteger(o.kid) || typeof o.seed !== 'string' || !/^[0-9a-f]{64}$/.test(o.seed) || !Array.isArray(o.prev)) {
     throw bad('a signing key ring {"kid": n, "seed": "<64 hex>", "prev": [...]} (make one with npm run secrets:init)');
   }
@@ -149,4 +150,7 @@ export function externalKeyStore(env: NodeJS.ProcessEnv): KeyStore | null {
 }
 
 const readOnly = (name: SecretName, from: string) =>
-  new CxError('dup', `secret ${name} comes from ${from} and is read-only in the server: change it with npm run key:rotate, then give every replica the new secrets and restart it`);
+  new CxError(
+    'dup',
+    `secret ${name} comes from ${from} and is read-only in the server: change it with npm run key:rotate, then give every replica the new secrets and restart it`,
+  );

@@ -47,7 +47,8 @@ function withLock<T>(path: string, fn: () => T): T {
       if (code(err) !== 'EEXIST') throw err;
     }
     breakIfStale(lock, staleMs);
-    if (performance.now() > deadline) throw new Error(`${lock}: held by another process for too long (remove it if no key:rotate or server is changing the ring)`);
+    if (performance.now() > deadline)
+      throw new Error(`${lock}: held by another process for too long (remove it if no key:rotate or server is changing the ring)`);
     sleep(wait + Math.random() * wait);
   }
   try {

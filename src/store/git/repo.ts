@@ -96,7 +96,13 @@ export function gitMirrorRepo(root: string): MirrorRepo {
           const tmp = join(root, `kb.git.${process.pid}.tmp`);
           rmSync(tmp, { recursive: true, force: true });
           await must(root, ['init', '--quiet', '--bare', '--initial-branch=main', tmp]);
-          appendFileSync(join(tmp, 'config'), SETTINGS.map(([k, v]) => { const [sec, key] = [k.slice(0, k.lastIndexOf('.')), k.slice(k.lastIndexOf('.') + 1)]; return `[${sec}]\n\t${key} = ${v}\n`; }).join(''));
+          appendFileSync(
+            join(tmp, 'config'),
+            SETTINGS.map(([k, v]) => {
+              const [sec, key] = [k.slice(0, k.lastIndexOf('.')), k.slice(k.lastIndexOf('.') + 1)];
+              return `[${sec}]\n\t${key} = ${v}\n`;
+            }).join(''),
+          );
           renameSync(tmp, dir); // a half-made repository is never seen
         }
         return true;
@@ -135,7 +141,10 @@ export function gitMirrorRepo(root: string): MirrorRepo {
           if (!SAFE_PATH.test(c.path)) throw new Error('git mirror: unsafe path');
           if (!child) {
             // --done: a stream cut short (a crash of this process) commits nothing.
-            child = spawn('git', ['--git-dir', dir, 'fast-import', '--quiet', '--done', '--date-format=raw'], { env: gitEnv(dir), stdio: ['pipe', 'ignore', 'pipe'] });
+            child = spawn('git', ['--git-dir', dir, 'fast-import', '--quiet', '--done', '--date-format=raw'], {
+              env: gitEnv(dir),
+              stdio: ['pipe', 'ignore', 'pipe'],
+            });
             child.stderr!.on('data', (b: Buffer) => errs.push(b));
             child.stdin!.on('error', () => undefined);
             closed = once(child, 'close') as Promise<[number | null]>;
@@ -178,7 +187,11 @@ export function gitMirrorRepo(root: string): MirrorRepo {
     },
 
     async snapshot() {
-      const names = existsSync(snapDir) ? readdirSync(snapDir).filter((n) => SNAP.test(n)).sort() : [];
+      const names = existsSync(snapDir)
+        ? readdirSync(snapDir)
+            .filter((n) => SNAP.test(n))
+            .sort()
+        : [];
       return names.length ? snapshotAt(names[names.length - 1]!) : null;
     },
 
@@ -197,7 +210,11 @@ export function gitMirrorRepo(root: string): MirrorRepo {
       if (!HEX.test(to) || (from !== null && !HEX.test(from))) throw new Error('git mirror: bad commit');
       // Thin: trees are stored as deltas against the parent's (which every process applying the pack
       // has: packs are applied in order), a tenth of the size of whole trees.
-      const r = await git(dir, ['--git-dir', dir, 'pack-objects', '--revs', '--thin', '--stdout', '--quiet'], Buffer.from(`${to}\n${from ? `^${from}\n` : ''}`));
+      const r = await git(
+        dir,
+        ['--git-dir', dir, 'pack-objects', '--revs', '--thin', '--stdout', '--quiet'],
+        Buffer.from(`${to}\n${from ? `^${from}\n` : ''}`),
+      );
       if (r.code !== 0) throw new Error(`git pack-objects failed (${r.code}): ${r.stderr.trim()}`);
       return r.stdout;
     },

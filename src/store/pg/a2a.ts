@@ -10,13 +10,39 @@ import type { AgentCardRec, AgentRepo, InboundRec } from '../../core/agents/port
 import { pushSealer } from '../shared.js';
 import type { Q, Sql } from './sql.js';
 
-interface TaskRow { id: string; owner: string; agent: string; context_id: string; state: string; state_at: number; body: string; created: number; updated: number }
+interface TaskRow {
+  id: string;
+  owner: string;
+  agent: string;
+  context_id: string;
+  state: string;
+  state_at: number;
+  body: string;
+  created: number;
+  updated: number;
+}
 const toTask = (r: TaskRow): A2aTaskRecord => ({
-  id: r.id, owner: r.owner, agent: r.agent, contextId: r.context_id, state: r.state, stateAt: r.state_at, body: r.body, created: r.created, updated: r.updated,
+  id: r.id,
+  owner: r.owner,
+  agent: r.agent,
+  contextId: r.context_id,
+  state: r.state,
+  stateAt: r.state_at,
+  body: r.body,
+  created: r.created,
+  updated: r.updated,
 });
 const TASK = 'id, owner, agent, context_id, state, state_at, body, created, updated';
 
-interface PushRow { task: string; id: string; owner: string; agent: string; wire: string; created: number; sealed: Buffer | null }
+interface PushRow {
+  task: string;
+  id: string;
+  owner: string;
+  agent: string;
+  wire: string;
+  created: number;
+  sealed: Buffer | null;
+}
 
 /**
  * `master` is the workspace key (config.workspaceKey, the same file every replica reads); without
@@ -72,7 +98,13 @@ export function pgA2a(sql: Sql, master: Buffer | null, random: (n: number) => Bu
         const w = where.join(' AND ');
         const total = (await sql.query<{ n: number }>(`SELECT count(*) AS n FROM a2a_tasks WHERE ${w}`, args)).rows[0]!.n;
         const n = args.length;
-        const rows = (await sql.query<TaskRow>(`SELECT ${TASK} FROM a2a_tasks WHERE ${w} ORDER BY updated DESC, id LIMIT $${n + 1} OFFSET $${n + 2}`, [...args, q.limit, q.offset])).rows;
+        const rows = (
+          await sql.query<TaskRow>(`SELECT ${TASK} FROM a2a_tasks WHERE ${w} ORDER BY updated DESC, id LIMIT $${n + 1} OFFSET $${n + 2}`, [
+            ...args,
+            q.limit,
+            q.offset,
+          ])
+        ).rows;
         return { rows: rows.map(toTask), total };
       },
       async sweep(rule, max) {
@@ -102,7 +134,10 @@ export function pgA2a(sql: Sql, master: Buffer | null, random: (n: number) => Bu
       async list(task, owner, agent) {
         const s = needKey();
         const rows = (
-          await sql.query<PushRow>('SELECT task, id, owner, agent, wire, created, sealed FROM a2a_push WHERE task = $1 AND owner = $2 AND agent = $3 ORDER BY created, id', [task, owner, agent])
+          await sql.query<PushRow>(
+            'SELECT task, id, owner, agent, wire, created, sealed FROM a2a_push WHERE task = $1 AND owner = $2 AND agent = $3 ORDER BY created, id',
+            [task, owner, agent],
+          )
         ).rows;
         const out: A2aPushRecord[] = [];
         for (const r of rows) {
@@ -117,7 +152,8 @@ export function pgA2a(sql: Sql, master: Buffer | null, random: (n: number) => Bu
         else await sql.query('DELETE FROM a2a_push WHERE task = $1 AND owner = $2 AND agent = $3 AND id = $4', [task, owner, agent, id]);
       },
       async count(task, owner, agent) {
-        return (await sql.query<{ n: number }>('SELECT count(*) AS n FROM a2a_push WHERE task = $1 AND owner = $2 AND agent = $3', [task, owner, agent])).rows[0]!.n;
+        return (await sql.query<{ n: number }>('SELECT count(*) AS n FROM a2a_push WHERE task = $1 AND owner = $2 AND agent = $3', [task, owner, agent]))
+          .rows[0]!.n;
       },
     },
   };
@@ -146,12 +182,22 @@ export function pgAgents(sql: Sql): AgentRepo {
         WHERE c.inbound AND NOT i.frozen AND i.rep >= $1 AND i.confirmed >= $2 AND i.created <= $3${q.tag ? ' AND $4 = ANY(c.tags)' : ''}`;
       const total = (await sql.query<{ n: number }>(`SELECT count(*) AS n ${from}`, args)).rows[0]!.n;
       const n = args.length;
-      const rows = (await sql.query<AgentCardRec>(`SELECT ${CARD} ${from} ORDER BY c.updated DESC, c.id LIMIT $${n + 1} OFFSET $${n + 2}`, [...args, q.limit, q.offset])).rows;
+      const rows = (
+        await sql.query<AgentCardRec>(`SELECT ${CARD} ${from} ORDER BY c.updated DESC, c.id LIMIT $${n + 1} OFFSET $${n + 2}`, [...args, q.limit, q.offset])
+      ).rows;
       return { rows, total };
     },
     async addInbound(r) {
       await sql.query(`INSERT INTO agent_inbound (${IN}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
-        r.task, r.agent, r.sender, r.text, r.state, r.answer, r.created, r.updated, r.synced,
+        r.task,
+        r.agent,
+        r.sender,
+        r.text,
+        r.state,
+        r.answer,
+        r.created,
+        r.updated,
+        r.synced,
       ]);
     },
     async inbound(task) {
@@ -164,7 +210,7 @@ export function pgAgents(sql: Sql): AgentRepo {
       const args: unknown[] = [agent, q.limit];
       const where = ['agent = $1'];
       if (q.open) where.push("state = 'open'");
-      if (q.before !== undefined) (args.push(q.before), where.push('created < $3'));
+      if (q.before !== undefined) args.push(q.before), where.push('created < $3');
       return (await sql.query<InboundRec>(`SELECT ${IN} FROM agent_inbound WHERE ${where.join(' AND ')} ORDER BY created DESC, task LIMIT $2`, args)).rows;
     },
     async countOpen(agent) {
@@ -173,8 +219,16 @@ export function pgAgents(sql: Sql): AgentRepo {
     async settle(task, state, answer, now) {
       // An answer has to reach the sender's task: it stays unsynced until the A2A face confirms.
       return (
-        await sql.query("UPDATE agent_inbound SET state = $1, answer = $2, updated = $3, synced = $4 WHERE task = $5 AND state = 'open'", [state, answer, now, state === 'canceled', task])
-      ).count === 1;
+        (
+          await sql.query("UPDATE agent_inbound SET state = $1, answer = $2, updated = $3, synced = $4 WHERE task = $5 AND state = 'open'", [
+            state,
+            answer,
+            now,
+            state === 'canceled',
+            task,
+          ])
+        ).count === 1
+      );
     },
     async markSynced(task) {
       await sql.query('UPDATE agent_inbound SET synced = TRUE WHERE task = $1', [task]);

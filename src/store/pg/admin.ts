@@ -50,7 +50,12 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
       const kind = t.topic.slice('inbox.'.length).slice(0, 24);
       let last = t.last;
       for (;;) {
-        const rows = (await q.query<{ id: number; time: number; payload: unknown }>('SELECT id, time, payload FROM events WHERE topic = $1 AND id > $2 ORDER BY id LIMIT $3', [t.topic, last, INBOX_PAGE])).rows;
+        const rows = (
+          await q.query<{ id: number; time: number; payload: unknown }>(
+            'SELECT id, time, payload FROM events WHERE topic = $1 AND id > $2 ORDER BY id LIMIT $3',
+            [t.topic, last, INBOX_PAGE],
+          )
+        ).rows;
         for (const r of rows) {
           last = r.id;
           const p = r.payload as InboxEvent | null;
@@ -63,8 +68,21 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
                support_w = CASE WHEN $12 THEN excluded.support_w ELSE i.support_w END, groups = CASE WHEN $13 THEN excluded.groups ELSE i.groups END,
                url = CASE WHEN $14 THEN excluded.url ELSE i.url END, status = CASE WHEN $15 THEN excluded.status ELSE i.status END`,
             [
-              kind, p.ref.slice(0, 64), str(p.scope, 80), str(p.title, 200), num(p.support_w), Math.trunc(num(p.groups)), str(p.url, 300), str(p.status, 24) || 'open', r.time,
-              p.scope !== undefined, p.title !== undefined, p.support_w !== undefined, p.groups !== undefined, p.url !== undefined, p.status !== undefined,
+              kind,
+              p.ref.slice(0, 64),
+              str(p.scope, 80),
+              str(p.title, 200),
+              num(p.support_w),
+              Math.trunc(num(p.groups)),
+              str(p.url, 300),
+              str(p.status, 24) || 'open',
+              r.time,
+              p.scope !== undefined,
+              p.title !== undefined,
+              p.support_w !== undefined,
+              p.groups !== undefined,
+              p.url !== undefined,
+              p.status !== undefined,
             ],
           );
           n++;
@@ -72,7 +90,10 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
         if (rows.length < INBOX_PAGE) break;
       }
       // Events pruned before they were copied are gone: the cursor still moves to the head.
-      await q.query('INSERT INTO inbox_cursors (topic, last) VALUES ($1, $2) ON CONFLICT (topic) DO UPDATE SET last = excluded.last', [t.topic, Math.max(last, t.head)]);
+      await q.query('INSERT INTO inbox_cursors (topic, last) VALUES ($1, $2) ON CONFLICT (topic) DO UPDATE SET last = excluded.last', [
+        t.topic,
+        Math.max(last, t.head),
+      ]);
     }
     return n;
   }
@@ -80,9 +101,10 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
   return {
     async addAnnouncement(a) {
       const id = (
-        await sql.query<{ id: number }>('INSERT INTO announcements (kind, starts, ends, text, line, maint, created) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id', [
-          a.kind, a.starts, a.ends, a.text, a.line, a.maint, a.created,
-        ])
+        await sql.query<{ id: number }>(
+          'INSERT INTO announcements (kind, starts, ends, text, line, maint, created) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
+          [a.kind, a.starts, a.ends, a.text, a.line, a.maint, a.created],
+        )
       ).rows[0]!.id;
       return { id, ...a };
     },
@@ -90,12 +112,21 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
       await sql.query('UPDATE announcements SET line = $2 WHERE id = $1', [id, line]);
     },
     async announcements(after, n) {
-      return (await sql.query<Announcement>('SELECT id, kind, starts, ends, text, line, maint, created FROM announcements WHERE ends > $1 ORDER BY id DESC LIMIT $2', [after ?? -1, n])).rows;
+      return (
+        await sql.query<Announcement>(
+          'SELECT id, kind, starts, ends, text, line, maint, created FROM announcements WHERE ends > $1 ORDER BY id DESC LIMIT $2',
+          [after ?? -1, n],
+        )
+      ).rows;
     },
     async setMark(mark: Mark, ref, on, note, at) {
       if (!on) return (await sql.query('DELETE FROM operator_marks WHERE mark = $1 AND ref = $2', [mark, ref])).count === 1;
       // Of concurrent setters exactly one inserts (a change); the others only update the note.
-      if ((await sql.query('INSERT INTO operator_marks (mark, ref, note, at) VALUES ($1, $2, $3, $4) ON CONFLICT (mark, ref) DO NOTHING', [mark, ref, note, at])).count === 1) return true;
+      if (
+        (await sql.query('INSERT INTO operator_marks (mark, ref, note, at) VALUES ($1, $2, $3, $4) ON CONFLICT (mark, ref) DO NOTHING', [mark, ref, note, at]))
+          .count === 1
+      )
+        return true;
       await sql.query('UPDATE operator_marks SET note = $3 WHERE mark = $1 AND ref = $2', [mark, ref, note]);
       return false;
     },
@@ -108,9 +139,10 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
     async setAsnPolicy(p: AsnPolicy) {
       if (p.class === 'open') await sql.query('DELETE FROM asn_policy WHERE asn = $1', [p.asn]);
       else
-        await sql.query('INSERT INTO asn_policy (asn, class, note, at) VALUES ($1, $2, $3, $4) ON CONFLICT (asn) DO UPDATE SET class = excluded.class, note = excluded.note, at = excluded.at', [
-          p.asn, p.class, p.note, p.at,
-        ]);
+        await sql.query(
+          'INSERT INTO asn_policy (asn, class, note, at) VALUES ($1, $2, $3, $4) ON CONFLICT (asn) DO UPDATE SET class = excluded.class, note = excluded.note, at = excluded.at',
+          [p.asn, p.class, p.note, p.at],
+        );
     },
     async asnPolicy(n) {
       return (await sql.query<AsnPolicy>('SELECT asn, class, note, at FROM asn_policy WHERE asn = $1', [n])).rows[0] ?? null;
@@ -122,7 +154,13 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
       return asn ? asn.loaded() : false;
     },
     async recordOrigin(o: OriginRow) {
-      await sql.query('INSERT INTO content_origin (kind, ref, root, net, at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (kind, ref) DO NOTHING', [o.kind, o.ref, o.root, o.net, o.at]);
+      await sql.query('INSERT INTO content_origin (kind, ref, root, net, at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (kind, ref) DO NOTHING', [
+        o.kind,
+        o.ref,
+        o.root,
+        o.net,
+        o.at,
+      ]);
     },
     async origins(q, n) {
       return (
@@ -180,9 +218,13 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
             rows += t.count;
             tasks.push(...t.rows.map((r) => r.id));
             // `published::int`: the flag is INTEGER until the checkpoints port makes it BOOLEAN.
-            cps.push(...(await q.query<{ id: string }>('SELECT id FROM checkpoints WHERE owner = $1 AND published::int = 1 ORDER BY rid', [id])).rows.map((r) => r.id));
+            cps.push(
+              ...(await q.query<{ id: string }>('SELECT id FROM checkpoints WHERE owner = $1 AND published::int = 1 ORDER BY rid', [id])).rows.map((r) => r.id),
+            );
             // Other people's tasks forget the identity: a claim it held is released.
-            await run("UPDATE tasks SET claimant = NULL, claimed = NULL, result = NULL, state = 'open' WHERE claimant = $1 AND state IN ('claimed', 'done')", [id]);
+            await run("UPDATE tasks SET claimant = NULL, claimed = NULL, result = NULL, state = 'open' WHERE claimant = $1 AND state IN ('claimed', 'done')", [
+              id,
+            ]);
             await run('UPDATE tasks SET claimant = NULL WHERE claimant = $1', [id]);
             await run('UPDATE tasks SET hunter = NULL WHERE hunter = $1', [id]);
             // Spaces it created go with their memberships.
@@ -243,16 +285,23 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
       // A table absent from the schema counts 0. The 0/1 flags of migration 006 are compared as
       // ::int, so the counts hold whether a column is INTEGER or BOOLEAN.
       const count = (table: string, where = '') => (cols.has(table) ? `(SELECT count(*) FROM ${table} ${where})` : '0::int8');
-      const sum = (table: string, expr: string, where = '') => (cols.has(table) ? `(SELECT coalesce(sum(${expr}), 0)::int8 FROM ${table} ${where})` : '0::int8');
+      const sum = (table: string, expr: string, where = '') =>
+        cols.has(table) ? `(SELECT coalesce(sum(${expr}), 0)::int8 FROM ${table} ${where})` : '0::int8';
       const counters: Record<string, string> = Object.fromEntries(PLATFORM_COUNTERS.map(([k, t, w]) => [k, count(t, w)]));
       // Storage classes: what kind of data sits where, by rows and payload bytes.
       const storage: Record<string, [rows: string, bytes: string]> = {
-        sealed: [`${count('drops')} + ${count('notes')} + ${count('mail')}`, `${sum('drops', 'octet_length(ct)')} + ${sum('notes', 'octet_length(ct)')} + ${sum('mail', 'octet_length(ct)')}`],
+        sealed: [
+          `${count('drops')} + ${count('notes')} + ${count('mail')}`,
+          `${sum('drops', 'octet_length(ct)')} + ${sum('notes', 'octet_length(ct)')} + ${sum('mail', 'octet_length(ct)')}`,
+        ],
         public: [
           `${count('kb_entries')} + ${count('tasks')} + ${count('checkpoints', 'WHERE published::int = 1')}`,
           `${sum('kb_entries', 'length(title) + length(fix)')} + ${sum('kb_errors', 'length(error)')} + ${sum('tasks', 'length(title) + length(body)')} + ${sum('checkpoints', 'size', 'WHERE published::int = 1')}`,
         ],
-        private: [`${count('checkpoints', 'WHERE published::int = 0')} + ${count('cache')} + ${count('anchors')}`, `${sum('checkpoints', 'size', 'WHERE published::int = 0')} + ${sum('cache', 'size')}`],
+        private: [
+          `${count('checkpoints', 'WHERE published::int = 0')} + ${count('cache')} + ${count('anchors')}`,
+          `${sum('checkpoints', 'size', 'WHERE published::int = 0')} + ${sum('cache', 'size')}`,
+        ],
         blob: [count('blob_data'), sum('blob_data', 'octet_length(bytes)')],
         ledger: [count('ledger_postings'), '0::int8'],
         events: [count('events'), sum('events', 'octet_length(payload::text)')],

@@ -47,7 +47,8 @@ export function pgAnchors(sql: Sql): AnchorRepo {
       return (await sql.query('DELETE FROM anchors WHERE key = $1 AND owner = $2 AND exp > $3', [key, owner, now])).count === 1;
     },
     async mine(owner, now, limit) {
-      return (await sql.query<AnchorClaim>(`SELECT ${COLS} FROM anchors WHERE owner = $1 AND exp > $2 ORDER BY updated DESC LIMIT $3`, [owner, now, limit])).rows;
+      return (await sql.query<AnchorClaim>(`SELECT ${COLS} FROM anchors WHERE owner = $1 AND exp > $2 ORDER BY updated DESC LIMIT $3`, [owner, now, limit]))
+        .rows;
     },
     async purgeExpired(now) {
       return (await sql.query('DELETE FROM anchors WHERE exp <= $1', [now])).count;

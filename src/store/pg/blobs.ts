@@ -22,7 +22,11 @@ export function pgBlobs(sql: Sql): BlobRepo {
         const used = (await q.query<{ n: number }>('SELECT coalesce(sum(size), 0) AS n FROM blobs WHERE owner = $1', [m.owner])).rows[0]!.n;
         if (used + m.size > maxBytes) return 'full' as const;
         const made = await q.query('INSERT INTO blobs (hash, size, kind, owner, created) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (hash) DO NOTHING', [
-          m.hash, m.size, m.kind, m.owner, m.created,
+          m.hash,
+          m.size,
+          m.kind,
+          m.owner,
+          m.created,
         ]);
         // Another owner's upload of the same bytes committed first: theirs is the blob.
         if (made.count === 0) return { meta: (await meta(q, m.hash))!, created: false };
@@ -46,7 +50,11 @@ export function pgBlobs(sql: Sql): BlobRepo {
       return (await meta(sql, hash)) ?? (await opMeta(sql, hash)) ?? null;
     },
     async bytes(hash) {
-      const r = (await sql.query<{ bytes: Buffer }>('SELECT bytes FROM blob_data WHERE hash = $1 UNION ALL SELECT bytes FROM op_blob_data WHERE hash = $1 LIMIT 1', [hash])).rows[0];
+      const r = (
+        await sql.query<{ bytes: Buffer }>('SELECT bytes FROM blob_data WHERE hash = $1 UNION ALL SELECT bytes FROM op_blob_data WHERE hash = $1 LIMIT 1', [
+          hash,
+        ])
+      ).rows[0];
       return r?.bytes ?? null;
     },
   };

@@ -13,8 +13,19 @@ interface Row extends Omit<CacheRow, 'to' | 'hidden'> {
 }
 const COLS = 'rid, ns, key, producer, kind, text, blob, size, to_id, hits, created, exp, hidden';
 const toRow = (r: Row): CacheRow => ({
-  rid: r.rid, ns: r.ns, key: r.key, producer: r.producer, kind: r.kind, text: r.text, blob: r.blob, size: r.size, to: r.to_id, hits: r.hits,
-  created: r.created, exp: r.exp, hidden: r.hidden === 1,
+  rid: r.rid,
+  ns: r.ns,
+  key: r.key,
+  producer: r.producer,
+  kind: r.kind,
+  text: r.text,
+  blob: r.blob,
+  size: r.size,
+  to: r.to_id,
+  hits: r.hits,
+  created: r.created,
+  exp: r.exp,
+  hidden: r.hidden === 1,
 });
 
 export function pgCache(sql: Sql): CacheRepo {
@@ -23,15 +34,23 @@ export function pgCache(sql: Sql): CacheRepo {
       return sql.tx(async (q) => {
         await q.query("SELECT pg_advisory_xact_lock(hashtext('cx.cache.key.' || $1 || '/' || $2))", [row.ns, row.key]);
         await q.query("SELECT pg_advisory_xact_lock(hashtext('cx.cache.producer.' || $1))", [row.producer]);
-        const c = (await q.query<{ rid: number; producer: string; exp: number }>('SELECT rid, producer, exp FROM cache WHERE ns = $1 AND key = $2', [row.ns, row.key])).rows[0];
+        const c = (
+          await q.query<{ rid: number; producer: string; exp: number }>('SELECT rid, producer, exp FROM cache WHERE ns = $1 AND key = $2', [row.ns, row.key])
+        ).rows[0];
         if (c && c.exp > now && c.producer !== row.producer) return 'held' as const;
         const v = [row.kind, row.text, row.blob, row.size, row.to, row.created, row.exp];
         // The producer's own row is replaced in place: its hit count and reader networks stay.
         if (c && c.exp > now) {
-          const r = (await q.query<Row>(`UPDATE cache SET kind = $2, text = $3, blob = $4, size = $5, to_id = $6, created = $7, exp = $8 WHERE rid = $1 RETURNING ${COLS}`, [c.rid, ...v])).rows[0]!;
+          const r = (
+            await q.query<Row>(
+              `UPDATE cache SET kind = $2, text = $3, blob = $4, size = $5, to_id = $6, created = $7, exp = $8 WHERE rid = $1 RETURNING ${COLS}`,
+              [c.rid, ...v],
+            )
+          ).rows[0]!;
           return { row: toRow(r), created: false };
         }
-        if ((await q.query<{ n: number }>('SELECT count(*) AS n FROM cache WHERE producer = $1 AND exp > $2', [row.producer, now])).rows[0]!.n >= max) return 'full' as const;
+        if ((await q.query<{ n: number }>('SELECT count(*) AS n FROM cache WHERE producer = $1 AND exp > $2', [row.producer, now])).rows[0]!.n >= max)
+          return 'full' as const;
         // Expired: anyone may take the key over, with fresh counters.
         if (c) await q.query('DELETE FROM cache WHERE rid = $1', [c.rid]);
         const r = (

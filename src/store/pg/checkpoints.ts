@@ -13,14 +13,33 @@ interface Row extends Omit<CheckpointRow, 'published' | 'lost' | 'hidden'> {
   hidden: number;
 }
 const toCp = (r: Row): CheckpointRow => ({
-  rid: r.rid, id: r.id, owner: r.owner, name: r.name, seq: r.seq, body: r.body, size: r.size, created: r.created, exp: r.exp,
-  published: r.published === 1, lost: r.lost === 1, hidden: r.hidden === 1,
+  rid: r.rid,
+  id: r.id,
+  owner: r.owner,
+  name: r.name,
+  seq: r.seq,
+  body: r.body,
+  size: r.size,
+  created: r.created,
+  exp: r.exp,
+  published: r.published === 1,
+  lost: r.lost === 1,
+  hidden: r.hidden === 1,
 });
 const META = 'rid, id, owner, name, seq, size, created, exp, published, lost, hidden';
 const COLS = `${META}, body`;
 const toMeta = (r: Omit<Row, 'body'>): CheckpointMeta => ({
-  rid: r.rid, id: r.id, owner: r.owner, name: r.name, seq: r.seq, size: r.size, created: r.created, exp: r.exp,
-  published: r.published === 1, lost: r.lost === 1, hidden: r.hidden === 1,
+  rid: r.rid,
+  id: r.id,
+  owner: r.owner,
+  name: r.name,
+  seq: r.seq,
+  size: r.size,
+  created: r.created,
+  exp: r.exp,
+  published: r.published === 1,
+  lost: r.lost === 1,
+  hidden: r.hidden === 1,
 });
 
 export function pgCheckpoints(sql: Sql): CheckpointRepo {

@@ -21,7 +21,15 @@ async function standing(q: Q, moves: Array<{ id: string; good: number; bad: numb
 }
 
 const addReport = async (q: Q, r: DonorReport) =>
-  (await q.query('INSERT INTO donor_reports (job, donor, out_hash, quorum, at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [r.job, r.donor, r.out_hash, r.quorum, r.at])).count === 1;
+  (
+    await q.query('INSERT INTO donor_reports (job, donor, out_hash, quorum, at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
+      r.job,
+      r.donor,
+      r.out_hash,
+      r.quorum,
+      r.at,
+    ])
+  ).count === 1;
 
 export function pgCJobs(sql: Sql): CJobRepo {
   const get = async (q: Pick<Q, 'query'>, id: string) => (await q.query<CJob>(`SELECT ${JOB_COLS} FROM cjobs WHERE id = $1`, [id])).rows[0] ?? null;
@@ -77,7 +85,14 @@ export function pgCJobs(sql: Sql): CJobRepo {
     },
     async finish(id, e, now) {
       return sql.tx(async (q) => {
-        const ended = await q.query("UPDATE cjobs SET state = $2, out_hash = $3, output = $4, receipt = $5, ended = $6 WHERE id = $1 AND state = 'open'", [id, e.state, e.out_hash, e.output, e.receipt, now]);
+        const ended = await q.query("UPDATE cjobs SET state = $2, out_hash = $3, output = $4, receipt = $5, ended = $6 WHERE id = $1 AND state = 'open'", [
+          id,
+          e.state,
+          e.out_hash,
+          e.output,
+          e.receipt,
+          now,
+        ]);
         if (ended.count !== 1) return false;
         await standing(q, [...e.agree.map((d) => ({ id: d, good: 1, bad: 0 })), ...e.disagree.map((d) => ({ id: d.donor, good: 0, bad: 1 }))], now);
         for (const d of e.disagree) await addReport(q, { job: id, donor: d.donor, out_hash: d.out_hash, quorum: e.out_hash ?? '', at: now });
@@ -98,7 +113,10 @@ export function pgCJobs(sql: Sql): CJobRepo {
       return (await sql.query<Donor>('SELECT id, trusted, good, bad, updated FROM donors WHERE id = $1', [id])).rows[0] ?? null;
     },
     async setTrusted(id, on, now) {
-      await sql.query('INSERT INTO donors (id, trusted, updated) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET trusted = excluded.trusted, updated = excluded.updated', [id, on, now]);
+      await sql.query(
+        'INSERT INTO donors (id, trusted, updated) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET trusted = excluded.trusted, updated = excluded.updated',
+        [id, on, now],
+      );
     },
     async receiptsWith(donor, since) {
       return (
@@ -112,10 +130,17 @@ export function pgCJobs(sql: Sql): CJobRepo {
       ).rows;
     },
     async revoke(job, line, reason, at) {
-      return (await sql.query('INSERT INTO att_revoked (job, line, reason, at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [job, line, reason, at])).count === 1;
+      return (
+        (await sql.query('INSERT INTO att_revoked (job, line, reason, at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [job, line, reason, at])).count === 1
+      );
     },
     async revoked(since) {
-      return (await sql.query<{ job: string; line: string; reason: string; at: number }>('SELECT job, line, reason, at FROM att_revoked WHERE at >= $1 ORDER BY at, job', [since])).rows;
+      return (
+        await sql.query<{ job: string; line: string; reason: string; at: number }>(
+          'SELECT job, line, reason, at FROM att_revoked WHERE at >= $1 ORDER BY at, job',
+          [since],
+        )
+      ).rows;
     },
   };
 }

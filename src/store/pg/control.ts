@@ -12,7 +12,9 @@ export function pgControl(sql: Sql): ControlRepo {
         await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
         const freezes = (await q.query<FreezeRow>('SELECT kind, actor AS "by", note, since FROM control_freezes ORDER BY kind')).rows;
         const shed = (await q.query<ShedRow>('SELECT level, reason, actor AS "by", since FROM control_shed WHERE one = 1')).rows[0] ?? null;
-        const maintenance = (await q.query<MaintenanceRow>('SELECT id, starts, ends, text, actor AS "by" FROM control_maintenance WHERE ends > $1 ORDER BY starts, id', [now])).rows;
+        const maintenance = (
+          await q.query<MaintenanceRow>('SELECT id, starts, ends, text, actor AS "by" FROM control_maintenance WHERE ends > $1 ORDER BY starts, id', [now])
+        ).rows;
         return { freezes, shed, maintenance };
       });
     },
@@ -39,12 +41,20 @@ export function pgControl(sql: Sql): ControlRepo {
     async addMaintenance(w, now) {
       return sql.tx(async (q) => {
         await q.query('DELETE FROM control_maintenance WHERE ends <= $1', [now]);
-        const id = (await q.query<{ id: number }>('INSERT INTO control_maintenance (starts, ends, text, actor) VALUES ($1, $2, $3, $4) RETURNING id', [w.starts, w.ends, w.text, w.by])).rows[0]!.id;
+        const id = (
+          await q.query<{ id: number }>('INSERT INTO control_maintenance (starts, ends, text, actor) VALUES ($1, $2, $3, $4) RETURNING id', [
+            w.starts,
+            w.ends,
+            w.text,
+            w.by,
+          ])
+        ).rows[0]!.id;
         return { id, ...w };
       });
     },
     async clearMaintenance(id) {
-      return (id === undefined ? await sql.query('DELETE FROM control_maintenance') : await sql.query('DELETE FROM control_maintenance WHERE id = $1', [id])).count;
+      return (id === undefined ? await sql.query('DELETE FROM control_maintenance') : await sql.query('DELETE FROM control_maintenance WHERE id = $1', [id]))
+        .count;
     },
   };
 }

@@ -13,7 +13,10 @@ export function pgDrops(sql: Sql): DropRepo {
       return (await sql.query<DropRow>(`SELECT ${COLS} FROM drops WHERE key = $1 AND exp > $2`, [key, now])).rows[0] ?? null;
     },
     async peek(key, now) {
-      return (await sql.query<Pick<DropRow, 'exp' | 'reads' | 'once' | 'size'>>('SELECT exp, reads, once, size FROM drops WHERE key = $1 AND exp > $2', [key, now])).rows[0] ?? null;
+      return (
+        (await sql.query<Pick<DropRow, 'exp' | 'reads' | 'once' | 'size'>>('SELECT exp, reads, once, size FROM drops WHERE key = $1 AND exp > $2', [key, now]))
+          .rows[0] ?? null
+      );
     },
     async create(r, now) {
       // Insert, or take over the key of an expired row the sweep has not reached yet.
@@ -50,7 +53,10 @@ export function pgDrops(sql: Sql): DropRepo {
       return sql.tx(async (q) => {
         // It bumps ver too, so an edit prepared before the read cannot write the old count back.
         const r = (
-          await q.query<ClaimedDrop>('UPDATE drops SET reads = reads - 1, ver = ver + 1 WHERE key = $1 AND reads > 0 AND exp > $2 RETURNING nonce, ct, size, exp, reads, once', [key, now])
+          await q.query<ClaimedDrop>(
+            'UPDATE drops SET reads = reads - 1, ver = ver + 1 WHERE key = $1 AND reads > 0 AND exp > $2 RETURNING nonce, ct, size, exp, reads, once',
+            [key, now],
+          )
         ).rows[0];
         if (!r) return null;
         // Burn: the row and its ciphertext go, not a flag.

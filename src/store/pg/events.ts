@@ -53,9 +53,12 @@ const PRUNE_BATCH = 1000;
 const PAGE = 256;
 
 export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.buffer')): PgEvents {
-  const headOf = async (q: Q, topic: string): Promise<number> => (await q.query<{ head: number }>('SELECT head FROM event_heads WHERE topic = $1', [topic])).rows[0]?.head ?? 0;
+  const headOf = async (q: Q, topic: string): Promise<number> =>
+    (await q.query<{ head: number }>('SELECT head FROM event_heads WHERE topic = $1', [topic])).rows[0]?.head ?? 0;
   const readAfter = async (topic: string, after: number, n: number): Promise<BusEvent[]> =>
-    (await sql.query<Row>('SELECT topic, id, time, payload FROM events WHERE topic = $1 AND id > $2 ORDER BY id LIMIT $3', [topic, after, n])).rows.map(toEvent);
+    (await sql.query<Row>('SELECT topic, id, time, payload FROM events WHERE topic = $1 AND id > $2 ORDER BY id LIMIT $3', [topic, after, n])).rows.map(
+      toEvent,
+    );
 
   // Live fan-out state: per topic the last id handed to listeners, and the topics written since.
   // A topic counts as written once its write has ENDED: with a pool, writes run concurrently, and a
@@ -79,7 +82,10 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
       if (typeof d.topic !== 'string' || !d.topic) throw new Error('event topic must be a non-empty string');
       const payload = JSON.stringify(d.payload ?? null);
       const id = (
-        await q.query<{ head: number }>('INSERT INTO event_heads AS h (topic, head) VALUES ($1, 1) ON CONFLICT (topic) DO UPDATE SET head = h.head + 1 RETURNING head', [d.topic])
+        await q.query<{ head: number }>(
+          'INSERT INTO event_heads AS h (topic, head) VALUES ($1, 1) ON CONFLICT (topic) DO UPDATE SET head = h.head + 1 RETURNING head',
+          [d.topic],
+        )
       ).rows[0]!.head;
       await q.query('INSERT INTO events (topic, id, time, payload) VALUES ($1, $2, $3, $4::jsonb)', [d.topic, id, time, payload]);
       // The first write of a topic in this process: what was there before is history, not live.
@@ -219,7 +225,9 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
  */
 export async function pruneEvents(sql: Sql, prefix: string | null, before: number, keep: number, stopped: () => boolean = () => false): Promise<number> {
   let n = 0;
-  const heads = (await sql.query<{ topic: string; head: number }>('SELECT topic, head FROM event_heads WHERE $1::text IS NULL OR starts_with(topic, $1)', [prefix])).rows;
+  const heads = (
+    await sql.query<{ topic: string; head: number }>('SELECT topic, head FROM event_heads WHERE $1::text IS NULL OR starts_with(topic, $1)', [prefix])
+  ).rows;
   for (const { topic, head } of heads) {
     if (stopped()) break;
     let lo = (await sql.query<{ lo: number | null }>('SELECT min(id) AS lo FROM events WHERE topic = $1', [topic])).rows[0]!.lo;

@@ -26,7 +26,12 @@ export function pgExportFiles(sql: Sql, now: () => number): ExportFiles {
     if (!DATE.test(date) || (name !== undefined && !NAME.test(name))) throw new Error('bad export date or file name');
   };
   const live = async (date: string, name: string) =>
-    (await sql.query<{ fid: string; size: number; mtime: number }>("SELECT fid, size, mtime FROM export_files WHERE date = $1 AND name = $2 AND state = 'live'", [date, name])).rows[0] ?? null;
+    (
+      await sql.query<{ fid: string; size: number; mtime: number }>(
+        "SELECT fid, size, mtime FROM export_files WHERE date = $1 AND name = $2 AND state = 'live'",
+        [date, name],
+      )
+    ).rows[0] ?? null;
 
   /** The bytes of [start, end] (inclusive, as fs streams count) of one writing of a file, chunk by chunk. */
   async function* chunks(fid: string, name: string, start: number, end: number): AsyncGenerator<Buffer> {

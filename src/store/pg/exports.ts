@@ -14,7 +14,8 @@ const gone = (kind: string, idExpr: string, authorExpr: string) =>
   `NOT EXISTS (SELECT 1 FROM export_tombstones x WHERE x.kind = '${kind}' AND x.id = ${idExpr})
    AND NOT EXISTS (SELECT 1 FROM export_tombstones y WHERE y.kind = 'identity' AND y.id = ${authorExpr})`;
 
-const TASK_COLS = 't.n, t.id, t.title, t.body, t.tags, t.creator, t.space, t.state, t.claimant, t.claimed, t.result, t.note, t.hunter, t.bounty, t.credits, t.created, t.updated';
+const TASK_COLS =
+  't.n, t.id, t.title, t.body, t.tags, t.creator, t.space, t.state, t.claimant, t.claimed, t.result, t.note, t.hunter, t.bounty, t.credits, t.created, t.updated';
 const C = 'COLLATE "C"';
 const DIGEST_COLS = 'd.lib, d.ver, d.topic, d.author, d.lines, d.score, d.created';
 const DIGEST_KEY = `d.lib ${C}, d.ver ${C}, d.topic ${C}, d.author ${C}`;
@@ -26,11 +27,19 @@ const CLAIM_WHERE = `c.at >= $1 AND ${gone('claim', "c.entry || '/' || c.id", 'c
 export function pgExports(sql: Sql): ExportRepo {
   return {
     async kb(after, since, limit) {
-      const rows = await sql.query<KbRow>(`SELECT ${KB_COLS} FROM kb_entries e WHERE e.n > $1 AND e.updated >= $2 AND NOT e.hidden AND ${gone('kb', 'e.id', 'e.author')} ORDER BY e.n LIMIT $3`, [after, since, limit]);
+      const rows = await sql.query<KbRow>(
+        `SELECT ${KB_COLS} FROM kb_entries e WHERE e.n > $1 AND e.updated >= $2 AND NOT e.hidden AND ${gone('kb', 'e.id', 'e.author')} ORDER BY e.n LIMIT $3`,
+        [after, since, limit],
+      );
       return rows.rows.map(toEntry);
     },
     async tasks(after, since, limit) {
-      return (await sql.query<Task>(`SELECT ${TASK_COLS} FROM tasks t WHERE t.n > $1 AND t.updated >= $2 AND ${gone('task', 't.id', 't.creator')} ORDER BY t.n LIMIT $3`, [after, since, limit])).rows;
+      return (
+        await sql.query<Task>(
+          `SELECT ${TASK_COLS} FROM tasks t WHERE t.n > $1 AND t.updated >= $2 AND ${gone('task', 't.id', 't.creator')} ORDER BY t.n LIMIT $3`,
+          [after, since, limit],
+        )
+      ).rows;
     },
     async digests(after: DigestKey | null, since, limit) {
       const r = after
@@ -38,7 +47,10 @@ export function pgExports(sql: Sql): ExportRepo {
             `SELECT ${DIGEST_COLS} FROM kb_digests d WHERE (${DIGEST_KEY}) > ($1, $2, $3, $4) AND d.created >= $5 AND ${DIGEST_GONE} ORDER BY ${DIGEST_KEY} LIMIT $6`,
             [after.lib, after.ver, after.topic, after.author, since, limit],
           )
-        : await sql.query<Digest>(`SELECT ${DIGEST_COLS} FROM kb_digests d WHERE d.created >= $1 AND ${DIGEST_GONE} ORDER BY ${DIGEST_KEY} LIMIT $2`, [since, limit]);
+        : await sql.query<Digest>(`SELECT ${DIGEST_COLS} FROM kb_digests d WHERE d.created >= $1 AND ${DIGEST_GONE} ORDER BY ${DIGEST_KEY} LIMIT $2`, [
+            since,
+            limit,
+          ]);
       return r.rows;
     },
     async claims(after, since, limit) {
@@ -48,7 +60,10 @@ export function pgExports(sql: Sql): ExportRepo {
             `SELECT c.entry, c.id, c.kind, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE (c.entry ${C}, c.id ${C}) > ($2, $3) AND ${CLAIM_WHERE} ORDER BY c.entry ${C}, c.id ${C} LIMIT $4`,
             [since, after.entry, after.id, limit],
           )
-        : await sql.query<Claim>(`SELECT c.entry, c.id, c.kind, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE ${CLAIM_WHERE} ORDER BY c.entry ${C}, c.id ${C} LIMIT $2`, [since, limit]);
+        : await sql.query<Claim>(
+            `SELECT c.entry, c.id, c.kind, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE ${CLAIM_WHERE} ORDER BY c.entry ${C}, c.id ${C} LIMIT $2`,
+            [since, limit],
+          );
       return r.rows;
     },
     async tombstones(since, after, limit) {
@@ -57,7 +72,10 @@ export function pgExports(sql: Sql): ExportRepo {
             'SELECT id, kind, removed_at, reason FROM export_tombstones WHERE removed_at >= $1 AND (removed_at, kind, id) > ($2, $3, $4) ORDER BY removed_at, kind, id LIMIT $5',
             [since, after.removed_at, after.kind, after.id, limit],
           )
-        : await sql.query<Tombstone>('SELECT id, kind, removed_at, reason FROM export_tombstones WHERE removed_at >= $1 ORDER BY removed_at, kind, id LIMIT $2', [since, limit]);
+        : await sql.query<Tombstone>(
+            'SELECT id, kind, removed_at, reason FROM export_tombstones WHERE removed_at >= $1 ORDER BY removed_at, kind, id LIMIT $2',
+            [since, limit],
+          );
       return r.rows;
     },
     async tombstone(t) {

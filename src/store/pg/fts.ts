@@ -6,7 +6,12 @@
 // (array_to_tsvector) and queried as quoted terms, so no text reaches the tsquery parser raw.
 import { ftsQuery } from '../shared.js';
 
-const words = (text: string): string[] => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const words = (text: string): string[] =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** The distinct words of some texts, for `array_to_tsvector($n::text[])`. */
 export function ftsWords(...texts: string[]): string[] {

@@ -15,7 +15,9 @@ export function pgGitPacks(sql: Sql): GitPackRepo {
       return r ? (out(r) as Omit<MirrorPack, 'pack'>) : null;
     },
     async after(seq, limit) {
-      return (await sql.query<Row>('SELECT seq, commit_id, parent, time, pack FROM git_packs WHERE seq > $1 ORDER BY seq LIMIT $2', [seq, limit])).rows.map((r) => out(r) as MirrorPack);
+      return (await sql.query<Row>('SELECT seq, commit_id, parent, time, pack FROM git_packs WHERE seq > $1 ORDER BY seq LIMIT $2', [seq, limit])).rows.map(
+        (r) => out(r) as MirrorPack,
+      );
     },
     async seqOf(commit) {
       const r = (await sql.query<{ seq: number }>('SELECT seq FROM git_packs WHERE commit_id = $1', [commit])).rows[0];

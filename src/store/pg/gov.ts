@@ -8,9 +8,25 @@ import type { GovRepo, LlmsRev, NetSupport, Notice, Proposal, ProposalState, Roa
 import type { Q, Sql } from './sql.js';
 
 interface PRow {
-  id: string; kind: string; title: string; body: string; section: string | null; author: string; net: string; state: ProposalState;
-  has_patch: boolean; check_state: Proposal['check']; check_log: string | null; check_at: number | null; note: string;
-  decided_by: string | null; decided_at: number | null; revisit_at: number | null; bounty: number; created: number; updated: number;
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  section: string | null;
+  author: string;
+  net: string;
+  state: ProposalState;
+  has_patch: boolean;
+  check_state: Proposal['check'];
+  check_log: string | null;
+  check_at: number | null;
+  note: string;
+  decided_by: string | null;
+  decided_at: number | null;
+  revisit_at: number | null;
+  bounty: number;
+  created: number;
+  updated: number;
 }
 
 const P_COLS = `id, kind, title, body, section, author, net, state, patch IS NOT NULL AS has_patch, check_state, check_log, check_at, note,
@@ -28,15 +44,33 @@ export function pgGov(sql: Sql): GovRepo {
       )
     ).rows;
     return rows.map((r) => ({
-      id: r.id, kind: r.kind, title: r.title, body: r.body, section: r.section, author: r.author, net: r.net, state: r.state,
-      hasPatch: r.has_patch, check: r.check_state, checkLog: r.check_log, checkAt: r.check_at, note: r.note,
-      decidedBy: r.decided_by, decidedAt: r.decided_at, revisitAt: r.revisit_at, bounty: r.bounty, created: r.created, updated: r.updated,
+      id: r.id,
+      kind: r.kind,
+      title: r.title,
+      body: r.body,
+      section: r.section,
+      author: r.author,
+      net: r.net,
+      state: r.state,
+      hasPatch: r.has_patch,
+      check: r.check_state,
+      checkLog: r.check_log,
+      checkAt: r.check_at,
+      note: r.note,
+      decidedBy: r.decided_by,
+      decidedAt: r.decided_at,
+      revisitAt: r.revisit_at,
+      bounty: r.bounty,
+      created: r.created,
+      updated: r.updated,
       nets: nets.filter((x) => x.proposal === r.id).map(({ net, w, n }) => ({ net, w, n })),
     }));
   };
-  const byId = async (q: Pick<Q, 'query'>, id: string) => (await withNets(q, (await q.query<PRow>(`SELECT ${P_COLS} FROM gov_proposals WHERE id = $1`, [id])).rows))[0] ?? null;
+  const byId = async (q: Pick<Q, 'query'>, id: string) =>
+    (await withNets(q, (await q.query<PRow>(`SELECT ${P_COLS} FROM gov_proposals WHERE id = $1`, [id])).rows))[0] ?? null;
   const notice = async (q: Pick<Q, 'query'>, id: string) => (await q.query<Notice>(`SELECT ${N_COLS} FROM gov_notices WHERE id = $1`, [id])).rows[0] ?? null;
-  const reportSum = async (ref: string) => (await sql.query<{ w: number }>('SELECT coalesce(sum(weight), 0)::float8 AS w FROM gov_reports WHERE ref = $1', [ref])).rows[0]!.w;
+  const reportSum = async (ref: string) =>
+    (await sql.query<{ w: number }>('SELECT coalesce(sum(weight), 0)::float8 AS w FROM gov_reports WHERE ref = $1', [ref])).rows[0]!.w;
 
   return {
     async createProposal(p) {
@@ -60,11 +94,20 @@ export function pgGov(sql: Sql): GovRepo {
       return withNets(sql, rows.rows);
     },
     async support(s) {
-      const r = await sql.query('INSERT INTO gov_support (proposal, root, net, lvl, weight, created) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [s.proposal, s.root, s.net, s.lvl, s.weight, s.created]);
+      const r = await sql.query('INSERT INTO gov_support (proposal, root, net, lvl, weight, created) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [
+        s.proposal,
+        s.root,
+        s.net,
+        s.lvl,
+        s.weight,
+        s.created,
+      ]);
       return r.count === 1 ? 'new' : 'dup';
     },
     async supports(limit) {
-      return (await sql.query<SupportRow>('SELECT proposal, root, net, lvl, weight, created FROM gov_support ORDER BY created DESC, proposal, root LIMIT $1', [limit])).rows;
+      return (
+        await sql.query<SupportRow>('SELECT proposal, root, net, lvl, weight, created FROM gov_support ORDER BY created DESC, proposal, root LIMIT $1', [limit])
+      ).rows;
     },
     async decide(id, from, d, task) {
       return sql.tx(async (q): Promise<{ task: number | null } | 'stale'> => {
@@ -74,7 +117,14 @@ export function pgGov(sql: Sql): GovRepo {
         );
         if (r.count !== 1) return 'stale';
         if (!task) return { task: null };
-        const n = (await q.query<{ n: number }>("INSERT INTO gov_tasks (proposal, title, state, bounty, created) VALUES ($1, $2, 'open', $3, $4) RETURNING n", [id, task.title, task.bounty, d.at])).rows[0]!.n;
+        const n = (
+          await q.query<{ n: number }>("INSERT INTO gov_tasks (proposal, title, state, bounty, created) VALUES ($1, $2, 'open', $3, $4) RETURNING n", [
+            id,
+            task.title,
+            task.bounty,
+            d.at,
+          ])
+        ).rows[0]!.n;
         return { task: n };
       });
     },
@@ -91,7 +141,12 @@ export function pgGov(sql: Sql): GovRepo {
     },
     async taskDone(n, text, now) {
       return sql.tx(async (q): Promise<{ proposal: string } | 'missing' | 'done'> => {
-        const t = (await q.query<{ proposal: string }>("UPDATE gov_tasks SET state = 'done', text = $2, done_at = $3 WHERE n = $1 AND state = 'open' RETURNING proposal", [n, text, now])).rows[0];
+        const t = (
+          await q.query<{ proposal: string }>(
+            "UPDATE gov_tasks SET state = 'done', text = $2, done_at = $3 WHERE n = $1 AND state = 'open' RETURNING proposal",
+            [n, text, now],
+          )
+        ).rows[0];
         if (!t) return (await q.query('SELECT 1 FROM gov_tasks WHERE n = $1', [n])).rows.length ? 'done' : 'missing';
         await q.query("UPDATE gov_proposals SET state = 'shipped', updated = $1 WHERE id = $2", [now, t.proposal]);
         return { proposal: t.proposal };
@@ -106,10 +161,20 @@ export function pgGov(sql: Sql): GovRepo {
       ).rows;
     },
     async checkQueue(limit) {
-      return withNets(sql, (await sql.query<PRow>(`SELECT ${P_COLS} FROM gov_proposals WHERE check_state = 'requested' ORDER BY check_at, id LIMIT $1`, [limit])).rows);
+      return withNets(
+        sql,
+        (await sql.query<PRow>(`SELECT ${P_COLS} FROM gov_proposals WHERE check_state = 'requested' ORDER BY check_at, id LIMIT $1`, [limit])).rows,
+      );
     },
     async recordCheck(id, status, log, now) {
-      return (await sql.query("UPDATE gov_proposals SET check_state = $2, check_log = $3, check_at = $4, updated = $4 WHERE id = $1 AND check_state = 'requested'", [id, status, log, now])).count === 1;
+      return (
+        (
+          await sql.query(
+            "UPDATE gov_proposals SET check_state = $2, check_log = $3, check_at = $4, updated = $4 WHERE id = $1 AND check_state = 'requested'",
+            [id, status, log, now],
+          )
+        ).count === 1
+      );
     },
     async fileNotice(n, caps) {
       return sql.tx(async (q) => {
@@ -135,10 +200,20 @@ export function pgGov(sql: Sql): GovRepo {
     },
     notice: (id) => notice(sql, id),
     async notices(q) {
-      return (await sql.query<Notice>(`SELECT ${N_COLS} FROM gov_notices WHERE (NOT $1::bool OR decided_at IS NULL) ORDER BY created DESC, id LIMIT $2`, [q.open, q.limit])).rows;
+      return (
+        await sql.query<Notice>(`SELECT ${N_COLS} FROM gov_notices WHERE (NOT $1::bool OR decided_at IS NULL) ORDER BY created DESC, id LIMIT $2`, [
+          q.open,
+          q.limit,
+        ])
+      ).rows;
     },
     async decideNotice(id, state, note, by, now) {
-      const r = (await sql.query<Notice>(`UPDATE gov_notices SET state = $2, note = $3, decided_by = $4, decided_at = $5 WHERE id = $1 AND decided_at IS NULL RETURNING ${N_COLS}`, [id, state, note, by, now])).rows[0];
+      const r = (
+        await sql.query<Notice>(
+          `UPDATE gov_notices SET state = $2, note = $3, decided_by = $4, decided_at = $5 WHERE id = $1 AND decided_at IS NULL RETURNING ${N_COLS}`,
+          [id, state, note, by, now],
+        )
+      ).rows[0];
       if (r) return r;
       return (await notice(sql, id)) ? 'decided' : 'missing';
     },

@@ -2,7 +2,14 @@
 import type { Identity, IdentityRepo, SpentProofRepo } from '../../core/identity/ports.js';
 import type { Sql } from './sql.js';
 
-interface Row { id: string; name: string | null; created: number; rep: number; confirmed: number; frozen: boolean }
+interface Row {
+  id: string;
+  name: string | null;
+  created: number;
+  rep: number;
+  confirmed: number;
+  frozen: boolean;
+}
 const toIdentity = (r: Row): Identity => ({ id: r.id, name: r.name, created: r.created, rep: r.rep, confirmed: r.confirmed, frozen: r.frozen });
 const COLS = 'i.id, i.name, i.created, i.rep, i.confirmed, i.frozen';
 
@@ -27,7 +34,9 @@ export function pgIdentities(sql: Sql): IdentityRepo {
       return r ? toIdentity(r) : null;
     },
     async byToken(hash, cls) {
-      const r = (await sql.query<Row>(`SELECT ${COLS} FROM tokens t JOIN identities i ON i.id = t.id WHERE t.hash = $1 AND t.class = $2 AND NOT t.revoked`, [hash, cls])).rows[0];
+      const r = (
+        await sql.query<Row>(`SELECT ${COLS} FROM tokens t JOIN identities i ON i.id = t.id WHERE t.hash = $1 AND t.class = $2 AND NOT t.revoked`, [hash, cls])
+      ).rows[0];
       return r ? toIdentity(r) : null;
     },
     async addToken(id, hash, cls, created) {

@@ -6,7 +6,11 @@ import type { Sql } from './sql.js';
 export function pgIdentityKeys(sql: Sql): IdentityKeyRepo {
   return {
     async put(k) {
-      await sql.query('INSERT INTO identity_keys (id, pub, at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET pub = excluded.pub, at = excluded.at', [k.id, k.pub, k.at]);
+      await sql.query('INSERT INTO identity_keys (id, pub, at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET pub = excluded.pub, at = excluded.at', [
+        k.id,
+        k.pub,
+        k.at,
+      ]);
     },
     async get(id) {
       return (await sql.query<IdentityKey>('SELECT id, pub, at FROM identity_keys WHERE id = $1', [id])).rows[0] ?? null;
@@ -32,10 +36,17 @@ export function pgSignedConfirms(sql: Sql): SignedConfirmRepo {
       return (await sql.query('DELETE FROM kb_signed_confirms WHERE entry = $1 AND id = $2', [entry, id])).count === 1;
     },
     async count(entry) {
-      return (await sql.query<{ ids: number; nets: number }>('SELECT count(*) AS ids, count(DISTINCT net) AS nets FROM kb_signed_confirms WHERE entry = $1', [entry])).rows[0]!;
+      return (
+        await sql.query<{ ids: number; nets: number }>('SELECT count(*) AS ids, count(DISTINCT net) AS nets FROM kb_signed_confirms WHERE entry = $1', [entry])
+      ).rows[0]!;
     },
     async list(entry, n) {
-      return (await sql.query<Omit<SignedConfirm, 'net'>>('SELECT entry, id, kind, pub, sig, at FROM kb_signed_confirms WHERE entry = $1 ORDER BY at, id LIMIT $2', [entry, n])).rows;
+      return (
+        await sql.query<Omit<SignedConfirm, 'net'>>('SELECT entry, id, kind, pub, sig, at FROM kb_signed_confirms WHERE entry = $1 ORDER BY at, id LIMIT $2', [
+          entry,
+          n,
+        ])
+      ).rows;
     },
   };
 }

@@ -31,11 +31,13 @@ export function pgInj(sql: Sql): InjRepo {
   return {
     async report(r) {
       return (
-        await sql.query(
-          `INSERT INTO inj_reports (host, domain, ph, root, day, net, flags, lvl, weight, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-          [r.host, r.domain, r.ph, r.root, Math.floor(r.created / DAY), r.net, r.flags.join(','), r.lvl, r.weight, r.created],
-        )
-      ).count === 1;
+        (
+          await sql.query(
+            `INSERT INTO inj_reports (host, domain, ph, root, day, net, flags, lvl, weight, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+            [r.host, r.domain, r.ph, r.root, Math.floor(r.created / DAY), r.net, r.flags.join(','), r.lvl, r.weight, r.created],
+          )
+        ).count === 1
+      );
     },
     async top(q) {
       return (
@@ -57,7 +59,9 @@ export function pgInj(sql: Sql): InjRepo {
       // A hash prefix is a range of the (COLLATE "C") column: [ph, ph + 'g').
       const args = [ph, ph + 'g', since];
       const by = 'ph >= $1 AND ph < $2 AND created >= $3';
-      const ps = (await sql.query<PayloadRow>(`SELECT ${PAYLOAD_COLS} FROM inj_reports WHERE ${by} GROUP BY ph ORDER BY reports DESC, ph LIMIT 50`, args)).rows.map(payloadOf);
+      const ps = (
+        await sql.query<PayloadRow>(`SELECT ${PAYLOAD_COLS} FROM inj_reports WHERE ${by} GROUP BY ph ORDER BY reports DESC, ph LIMIT 50`, args)
+      ).rows.map(payloadOf);
       if (!ps.length) return null;
       const hosts = await sql.query<InjHostRow>(
         `SELECT host, count(*) AS reports, count(DISTINCT root) AS roots, count(DISTINCT net) AS nets, min(created) AS first, max(created) AS last
@@ -70,11 +74,16 @@ export function pgInj(sql: Sql): InjRepo {
       return sql.tx(async (t) => {
         await t.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
         if (!(await t.query(`SELECT 1 FROM inj_reports WHERE ${MATCH} AND created >= $2 LIMIT 1`, [name, q.month])).rows.length) return null;
-        const hosts = (await t.query<{ host: string }>(`SELECT DISTINCT host FROM inj_reports WHERE ${MATCH} AND created >= $2 ORDER BY host LIMIT 50`, [name, q.month])).rows.map((r) => r.host);
+        const hosts = (
+          await t.query<{ host: string }>(`SELECT DISTINCT host FROM inj_reports WHERE ${MATCH} AND created >= $2 ORDER BY host LIMIT 50`, [name, q.month])
+        ).rows.map((r) => r.host);
         const recent = await counts(t, name, q.since, q.netCap);
         const month = await counts(t, name, q.month, q.netCap);
         const payloads = (
-          await t.query<PayloadRow>(`SELECT ${PAYLOAD_COLS} FROM inj_reports WHERE ${MATCH} AND created >= $2 GROUP BY ph ORDER BY reports DESC, last DESC, ph LIMIT $3`, [name, q.month, q.n])
+          await t.query<PayloadRow>(
+            `SELECT ${PAYLOAD_COLS} FROM inj_reports WHERE ${MATCH} AND created >= $2 GROUP BY ph ORDER BY reports DESC, last DESC, ph LIMIT $3`,
+            [name, q.month, q.n],
+          )
         ).rows.map(payloadOf);
         const days = (
           await t.query<InjDay>(
@@ -87,10 +96,22 @@ export function pgInj(sql: Sql): InjRepo {
       });
     },
     async dispute(d) {
-      return (await sql.query<{ id: number }>('INSERT INTO inj_disputes (host, domain, root, note, created) VALUES ($1, $2, $3, $4, $5) RETURNING id', [d.host, d.domain, d.root, d.note, d.created])).rows[0]!.id;
+      return (
+        await sql.query<{ id: number }>('INSERT INTO inj_disputes (host, domain, root, note, created) VALUES ($1, $2, $3, $4, $5) RETURNING id', [
+          d.host,
+          d.domain,
+          d.root,
+          d.note,
+          d.created,
+        ])
+      ).rows[0]!.id;
     },
     async purge(before) {
-      return sql.tx(async (q) => (await q.query('DELETE FROM inj_reports WHERE created < $1', [before])).count + (await q.query('DELETE FROM inj_disputes WHERE created < $1', [before])).count);
+      return sql.tx(
+        async (q) =>
+          (await q.query('DELETE FROM inj_reports WHERE created < $1', [before])).count +
+          (await q.query('DELETE FROM inj_disputes WHERE created < $1', [before])).count,
+      );
     },
   };
 }

@@ -42,9 +42,13 @@ export function pgJobs(sql: Sql, now: () => number): JobQueue & { start(): Promi
   return {
     async start() {
       // Lost notifications while the connection was down: wake every watched queue once.
-      unlisten = await sql.listen(CHANNEL, (queue) => watchers.has(queue) && wake(queue), () => {
-        for (const q of watchers.keys()) wake(q);
-      });
+      unlisten = await sql.listen(
+        CHANNEL,
+        (queue) => watchers.has(queue) && wake(queue),
+        () => {
+          for (const q of watchers.keys()) wake(q);
+        },
+      );
     },
     async enqueue(queue, payload, opts: EnqueueOpts = {}) {
       checkMs('delayMs', opts.delayMs);
@@ -55,7 +59,14 @@ export function pgJobs(sql: Sql, now: () => number): JobQueue & { start(): Promi
       let id: string;
       if (opts.key === undefined) {
         id = token().slice(0, 16);
-        await sql.query('INSERT INTO jobs (id, queue, payload, due, max_tries, key, created, updated) VALUES ($1, $2, $3::jsonb, $4, $5, NULL, $6, $6)', [id, queue, body, t + (opts.delayMs ?? 0), maxTries, t]);
+        await sql.query('INSERT INTO jobs (id, queue, payload, due, max_tries, key, created, updated) VALUES ($1, $2, $3::jsonb, $4, $5, NULL, $6, $6)', [
+          id,
+          queue,
+          body,
+          t + (opts.delayMs ?? 0),
+          maxTries,
+          t,
+        ]);
       } else {
         // The partial unique index on (queue, key) decides between concurrent enqueues: the loser
         // inserts nothing and reads the winner's id (visible: its insert committed before ours returned).
@@ -86,12 +97,20 @@ export function pgJobs(sql: Sql, now: () => number): JobQueue & { start(): Promi
         for (let again = true; again && out.length < max; ) {
           again = false;
           const rows = (
-            await q.query<Row>(`SELECT ${COLS} FROM jobs WHERE queue = $1 AND state = 'q' AND due <= $2 ORDER BY due, n LIMIT $3 FOR UPDATE SKIP LOCKED`, [queue, t, max - out.length])
+            await q.query<Row>(`SELECT ${COLS} FROM jobs WHERE queue = $1 AND state = 'q' AND due <= $2 ORDER BY due, n LIMIT $3 FOR UPDATE SKIP LOCKED`, [
+              queue,
+              t,
+              max - out.length,
+            ])
           ).rows;
           for (const r of rows) {
             // Its last allowed delivery ended with an expired lease (the worker died on it): dead.
             if (r.tries >= r.max_tries) {
-              await q.query("UPDATE jobs SET state = 'dead', due = $2, lease = NULL, error = $3, updated = $2 WHERE n = $1", [r.n, t, `lease expired on try ${r.tries}`]);
+              await q.query("UPDATE jobs SET state = 'dead', due = $2, lease = NULL, error = $3, updated = $2 WHERE n = $1", [
+                r.n,
+                t,
+                `lease expired on try ${r.tries}`,
+              ]);
               again = true;
               continue;
             }
@@ -117,7 +136,12 @@ export function pgJobs(sql: Sql, now: () => number): JobQueue & { start(): Promi
           await q.query("UPDATE jobs SET state = 'dead', due = $2, lease = NULL, error = $3, updated = $2 WHERE n = $1", [row.n, t, error]);
           return { to: 'dead' };
         }
-        await q.query('UPDATE jobs SET due = $2, lease = NULL, lease_until = NULL, error = $3, updated = $4 WHERE n = $1', [row.n, t + (opts.retryInMs ?? backoffMs(row.tries)), error, t]);
+        await q.query('UPDATE jobs SET due = $2, lease = NULL, lease_until = NULL, error = $3, updated = $4 WHERE n = $1', [
+          row.n,
+          t + (opts.retryInMs ?? backoffMs(row.tries)),
+          error,
+          t,
+        ]);
         return { to: 'retry', queue: row.queue };
       });
       if (r.queue && opts.retryInMs === 0) ready(r.queue);
@@ -126,7 +150,10 @@ export function pgJobs(sql: Sql, now: () => number): JobQueue & { start(): Promi
     async extend(id, lease, leaseMs) {
       checkMs('leaseMs', leaseMs);
       const t = now();
-      return (await sql.query("UPDATE jobs SET lease_until = $3, due = $3, updated = $4 WHERE id = $1 AND lease = $2 AND state = 'q'", [id, lease, t + leaseMs, t])).count === 1;
+      return (
+        (await sql.query("UPDATE jobs SET lease_until = $3, due = $3, updated = $4 WHERE id = $1 AND lease = $2 AND state = 'q'", [id, lease, t + leaseMs, t]))
+          .count === 1
+      );
     },
     async stats(queue): Promise<QueueStats> {
       const r = await sql.query<QueueStats>(
@@ -153,10 +180,17 @@ export function pgJobs(sql: Sql, now: () => number): JobQueue & { start(): Promi
       return r.rows.map((x) => ({ ...x, oldestReadyAt: x.oldestReadyAt === null ? null : Number(x.oldestReadyAt) }));
     },
     async dead(queue, n) {
-      return (await sql.query<Row>(`SELECT ${COLS} FROM jobs WHERE queue = $1 AND state = 'dead' ORDER BY due DESC, n DESC LIMIT $2`, [queue, n])).rows.map(toJob);
+      return (await sql.query<Row>(`SELECT ${COLS} FROM jobs WHERE queue = $1 AND state = 'dead' ORDER BY due DESC, n DESC LIMIT $2`, [queue, n])).rows.map(
+        toJob,
+      );
     },
     async retryDead(id) {
-      const r = (await sql.query<{ queue: string }>("UPDATE jobs SET state = 'q', tries = 0, due = $2, lease = NULL, lease_until = NULL, updated = $2 WHERE id = $1 AND state = 'dead' RETURNING queue", [id, now()])).rows[0];
+      const r = (
+        await sql.query<{ queue: string }>(
+          "UPDATE jobs SET state = 'q', tries = 0, due = $2, lease = NULL, lease_until = NULL, updated = $2 WHERE id = $1 AND state = 'dead' RETURNING queue",
+          [id, now()],
+        )
+      ).rows[0];
       if (r) ready(r.queue);
       return r !== undefined;
     },

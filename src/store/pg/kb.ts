@@ -13,8 +13,12 @@ import { DfMemo, RARE_DF, rareTerms } from '../shared.js';
 import { limit } from '../../core/limits.js';
 import type { Q, Sql } from './sql.js';
 
-export interface Row extends Omit<KbEntry, 'libs'> { libs: string | null }
-interface HitRow extends Omit<KbHit, 'libs'> { libs: string | null }
+export interface Row extends Omit<KbEntry, 'libs'> {
+  libs: string | null;
+}
+interface HitRow extends Omit<KbHit, 'libs'> {
+  libs: string | null;
+}
 
 const HITS = '(SELECT hits FROM kb_sig_hits WHERE h = e.h)';
 const LIBS = "(SELECT string_agg(name || '@' || ver, ' ' ORDER BY name) FROM kb_libs WHERE entry = e.n)";
@@ -82,7 +86,11 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
     if (n === undefined) return null;
     await q.query('INSERT INTO kb_errors (n, error) VALUES ($1, $2)', [n, e.error]);
     for (const l of e.libs)
-      await q.query('INSERT INTO kb_libs (entry, name, ver) VALUES ($1, $2, $3) ON CONFLICT (entry, name) DO UPDATE SET ver = excluded.ver', [n, l.name, l.ver]);
+      await q.query('INSERT INTO kb_libs (entry, name, ver) VALUES ($1, $2, $3) ON CONFLICT (entry, name) DO UPDATE SET ver = excluded.ver', [
+        n,
+        l.name,
+        l.ver,
+      ]);
     await q.query('INSERT INTO kb_search (n, fts) VALUES ($1, array_to_tsvector($2::text[]))', [n, ftsWords(e.title, e.error, e.fix, ...e.tags)]);
     return n;
   };
@@ -106,14 +114,17 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
       return ch ? hits(`SELECT ${HIT_COLS} FROM kb_entries e WHERE e.ch = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [ch, limit]) : [];
     },
     async byOldHash(h, limit) {
-      return hits(`SELECT ${HIT_COLS} FROM kb_sig_alias a JOIN kb_entries e ON e.n = a.n WHERE a.h = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [h, limit]);
+      return hits(`SELECT ${HIT_COLS} FROM kb_sig_alias a JOIN kb_entries e ON e.n = a.n WHERE a.h = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [
+        h,
+        limit,
+      ]);
     },
     async staleSigs(version, limit) {
       return (
-        await sql.query<StaleSig>('SELECT e.id, e.sig, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE e.sigv < $1 ORDER BY e.n LIMIT $2', [
-          version,
-          limit,
-        ])
+        await sql.query<StaleSig>(
+          'SELECT e.id, e.sig, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE e.sigv < $1 ORDER BY e.n LIMIT $2',
+          [version, limit],
+        )
       ).rows;
     },
     async resign(rows, version) {
@@ -138,8 +149,17 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
               );
             await q.query('INSERT INTO kb_sig_alias (h, n, v) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [cur.h, cur.n, cur.sigv]);
           }
-          await q.query('UPDATE kb_entries SET sig = $1, h = $2, ch = $3, cls = $4, title = $5, sigv = $6 WHERE n = $7', [r.sig, r.h, r.ch, r.cls, r.title, version, cur.n]);
-          if (r.title !== cur.title) await q.query('UPDATE kb_search SET fts = array_to_tsvector($2::text[]) WHERE n = $1', [cur.n, ftsWords(r.title, cur.error, cur.fix, ...cur.tags)]);
+          await q.query('UPDATE kb_entries SET sig = $1, h = $2, ch = $3, cls = $4, title = $5, sigv = $6 WHERE n = $7', [
+            r.sig,
+            r.h,
+            r.ch,
+            r.cls,
+            r.title,
+            version,
+            cur.n,
+          ]);
+          if (r.title !== cur.title)
+            await q.query('UPDATE kb_search SET fts = array_to_tsvector($2::text[]) WHERE n = $1', [cur.n, ftsWords(r.title, cur.error, cur.fix, ...cur.tags)]);
           done++;
         }
         return done;
@@ -157,7 +177,12 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
         ).rows[0];
         if (!e) return null;
         if (e.author === o.voter) return { result: 'own', prev: null };
-        const prev = (await q.query<{ kind: OutcomeKind; note: string; evidence: string | null }>('SELECT kind, note, evidence FROM kb_outcomes WHERE entry = $1 AND voter = $2', [e.n, o.voter])).rows[0];
+        const prev = (
+          await q.query<{ kind: OutcomeKind; note: string; evidence: string | null }>(
+            'SELECT kind, note, evidence FROM kb_outcomes WHERE entry = $1 AND voter = $2',
+            [e.n, o.voter],
+          )
+        ).rows[0];
         const evidence = o.evidence ? JSON.stringify(o.evidence) : null;
         if (prev && prev.kind === o.kind && (o.keep || (prev.note === o.note && prev.evidence === evidence))) return { result: 'same', prev: prev.kind };
         await q.query(
@@ -166,11 +191,28 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
           [e.n, o.voter, o.kind, o.note, evidence, o.net, o.root, o.at],
         );
         const rows = (
-          await q.query<{ voter: string; kind: OutcomeKind; net: string; root: string; created: number | null; rep: number; confirmed: number; frozen: boolean }>(
+          await q.query<{
+            voter: string;
+            kind: OutcomeKind;
+            net: string;
+            root: string;
+            created: number | null;
+            rep: number;
+            confirmed: number;
+            frozen: boolean;
+          }>(
             'SELECT o.voter, o.kind, o.net, o.root, i.created, i.rep, i.confirmed, i.frozen FROM kb_outcomes o LEFT JOIN identities i ON i.id = o.voter WHERE o.entry = $1',
             [e.n],
           )
-        ).rows.map((r): OutcomeRow => ({ voter: r.voter, kind: r.kind, net: r.net, root: r.root, who: r.created === null ? null : { created: Number(r.created), rep: r.rep, confirmed: r.confirmed, frozen: r.frozen } }));
+        ).rows.map(
+          (r): OutcomeRow => ({
+            voter: r.voter,
+            kind: r.kind,
+            net: r.net,
+            root: r.root,
+            who: r.created === null ? null : { created: Number(r.created), rep: r.rep, confirmed: r.confirmed, frozen: r.frozen },
+          }),
+        );
         const { tally: t, rep: given } = tallyOf(rows, o.at);
         const disputedAt = t.disputed ? (e.disputed ? Number(e.disputed_at) : o.at) : 0;
         await q.query(
@@ -200,7 +242,10 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
       return rows.map((r) => ({ note: r.note, evidence: r.evidence ? (JSON.parse(r.evidence) as Evidence) : null, at: Number(r.at) }));
     },
     async disputes(since, limit) {
-      return entries(`SELECT ${COLS} FROM kb_entries e WHERE e.disputed AND NOT e.hidden AND e.disputed_at >= $1 ORDER BY e.disputed_at DESC, e.n DESC LIMIT $2`, [since, limit]);
+      return entries(
+        `SELECT ${COLS} FROM kb_entries e WHERE e.disputed AND NOT e.hidden AND e.disputed_at >= $1 ORDER BY e.disputed_at DESC, e.n DESC LIMIT $2`,
+        [since, limit],
+      );
     },
     async search(text, limit) {
       const m = tsQuery(text);
@@ -218,7 +263,9 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
       const all = anyTerms(words);
       for (const t of all) {
         if (dfs.get(t) !== undefined) continue;
-        const r = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM kb_search WHERE fts @@ $1::tsquery LIMIT ${RARE_DF + 1}) x`, [`'${t}'`]);
+        const r = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM kb_search WHERE fts @@ $1::tsquery LIMIT ${RARE_DF + 1}) x`, [
+          `'${t}'`,
+        ]);
         dfs.set(t, r.rows[0]!.n);
       }
       const rare = rareTerms(all, (t) => dfs.get(t) ?? 0);
@@ -232,7 +279,11 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
       );
     },
     async byMonth(from, to, limit) {
-      return entries(`SELECT ${COLS} FROM kb_entries e WHERE NOT e.hidden AND e.created >= $1 AND e.created < $2 ORDER BY e.created DESC LIMIT $3`, [from, to, limit]);
+      return entries(`SELECT ${COLS} FROM kb_entries e WHERE NOT e.hidden AND e.created >= $1 AND e.created < $2 ORDER BY e.created DESC LIMIT $3`, [
+        from,
+        to,
+        limit,
+      ]);
     },
     async monthNeighbours(from, to) {
       const r = (
@@ -269,7 +320,12 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
           `SELECT ${COLS} FROM kb_entries e WHERE e.tags @> ARRAY[$1::text] AND NOT e.hidden AND e.created >= $2 AND ($3::text IS NULL OR e.author = $3) ORDER BY e.n DESC LIMIT $4`,
           [f.tag, since, f.author ?? null, limit],
         );
-      if (f.author !== undefined) return entries(`SELECT ${COLS} FROM kb_entries e WHERE e.author = $1 AND NOT e.hidden AND e.created >= $2 ORDER BY e.n DESC LIMIT $3`, [f.author, since, limit]);
+      if (f.author !== undefined)
+        return entries(`SELECT ${COLS} FROM kb_entries e WHERE e.author = $1 AND NOT e.hidden AND e.created >= $2 ORDER BY e.n DESC LIMIT $3`, [
+          f.author,
+          since,
+          limit,
+        ]);
       return entries(`SELECT ${COLS} FROM kb_entries e WHERE NOT e.hidden AND e.created >= $1 ORDER BY e.created DESC, e.n DESC LIMIT $2`, [since, limit]);
     },
     async byLib(name, limit) {
@@ -305,12 +361,17 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
     async pruneWanted(before, keep) {
       const old = (await sql.query('DELETE FROM kb_wanted WHERE last < $1', [before])).count;
       // Past the cap, the least recently asked go: everything older than the keep-th newest `last`.
-      const over = (await sql.query('DELETE FROM kb_wanted WHERE last < (SELECT last FROM kb_wanted ORDER BY last DESC LIMIT 1 OFFSET $1)', [Math.max(0, keep - 1)])).count;
+      const over = (
+        await sql.query('DELETE FROM kb_wanted WHERE last < (SELECT last FROM kb_wanted ORDER BY last DESC LIMIT 1 OFFSET $1)', [Math.max(0, keep - 1)])
+      ).count;
       return old + over;
     },
     count: () => num('SELECT count(*) AS n FROM kb_entries WHERE NOT hidden', []),
     confirmedSince: (since) =>
-      num(`SELECT count(DISTINCT v.entry) AS n FROM kb_outcomes v JOIN kb_entries e ON e.n = v.entry WHERE v.kind IN ('worked', 'worked-with-changes') AND v.created >= $1 AND NOT e.hidden`, [since]),
+      num(
+        `SELECT count(DISTINCT v.entry) AS n FROM kb_outcomes v JOIN kb_entries e ON e.n = v.entry WHERE v.kind IN ('worked', 'worked-with-changes') AND v.created >= $1 AND NOT e.hidden`,
+        [since],
+      ),
     async latestConfirmed(limit) {
       const rows = (
         await sql.query<Row & { confirmed_at: number }>(
@@ -341,8 +402,12 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
     },
     async bestDigest(lib, ver, topic) {
       return (
-        (await sql.query<Digest>('SELECT lib, ver, topic, author, lines, score, created FROM kb_digests WHERE lib = $1 AND ver = $2 AND topic = $3 ORDER BY score DESC, created DESC LIMIT 1', [lib, ver, topic]))
-          .rows[0] ?? null
+        (
+          await sql.query<Digest>(
+            'SELECT lib, ver, topic, author, lines, score, created FROM kb_digests WHERE lib = $1 AND ver = $2 AND topic = $3 ORDER BY score DESC, created DESC LIMIT 1',
+            [lib, ver, topic],
+          )
+        ).rows[0] ?? null
       );
     },
     async setHidden(id, hidden) {

@@ -15,7 +15,10 @@ export function pgKeyPrints(sql: Sql): KeyPrintRepo {
       });
     },
     async set(name, print, now) {
-      await sql.query('INSERT INTO key_prints (name, print, at) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET print = excluded.print, at = excluded.at', [name, print, now]);
+      await sql.query(
+        'INSERT INTO key_prints (name, print, at) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET print = excluded.print, at = excluded.at',
+        [name, print, now],
+      );
     },
   };
 }

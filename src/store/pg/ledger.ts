@@ -24,7 +24,10 @@ export async function applyTx(q: Q, tx: TxDraft, now: number): Promise<number> {
   for (const { p } of [...first].sort((a, b) => (a.p.account < b.p.account ? -1 : a.p.account > b.p.account ? 1 : a.i - b.i))) {
     await q.query('INSERT INTO ledger_accounts (id, kind) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [p.account, accountKind(p.account)]);
     // The guard keeps every account but the mint at or above zero; the CHECK constraint is the backstop.
-    const moved = await q.query("UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1 AND (kind = 'sys' OR balance + $2 >= 0)", [p.account, p.amount]);
+    const moved = await q.query("UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1 AND (kind = 'sys' OR balance + $2 >= 0)", [
+      p.account,
+      p.amount,
+    ]);
     if (moved.count !== 1) throw new ShortFunds(p.account);
     await q.query('INSERT INTO ledger_postings (tx, account, amount) VALUES ($1, $2, $3)', [n, p.account, p.amount]);
   }
@@ -62,8 +65,15 @@ export function pgLedger(sql: Sql): LedgerRepo {
     async audit() {
       return sql.tx(async (q): Promise<AuditReport> => {
         await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-        const c = (await q.query<{ accounts: number; txs: number }>('SELECT (SELECT count(*) FROM ledger_accounts) AS accounts, (SELECT count(*) FROM ledger_tx) AS txs')).rows[0]!;
-        const by = new Map((await q.query<{ kind: string; s: number }>('SELECT kind, coalesce(sum(balance), 0)::int8 AS s FROM ledger_accounts GROUP BY kind')).rows.map((r) => [r.kind, r.s]));
+        const c = (
+          await q.query<{ accounts: number; txs: number }>('SELECT (SELECT count(*) FROM ledger_accounts) AS accounts, (SELECT count(*) FROM ledger_tx) AS txs')
+        ).rows[0]!;
+        const by = new Map(
+          (await q.query<{ kind: string; s: number }>('SELECT kind, coalesce(sum(balance), 0)::int8 AS s FROM ledger_accounts GROUP BY kind')).rows.map((r) => [
+            r.kind,
+            r.s,
+          ]),
+        );
         const minted = 0 - (by.get('sys') ?? 0); // not -0 on an empty ledger
         const held = by.get('id') ?? 0;
         const escrow = by.get('escrow') ?? 0;
@@ -78,14 +88,16 @@ export function pgLedger(sql: Sql): LedgerRepo {
            WHERE balance <> p LIMIT 20`,
         );
         for (const r of drift.rows) problems.push(`account ${r.id} balance ${r.balance} but postings sum to ${r.p}`);
-        for (const r of (await q.query<{ id: string; balance: number }>("SELECT id, balance FROM ledger_accounts WHERE kind <> 'sys' AND balance < 0 LIMIT 20")).rows)
+        for (const r of (await q.query<{ id: string; balance: number }>("SELECT id, balance FROM ledger_accounts WHERE kind <> 'sys' AND balance < 0 LIMIT 20"))
+          .rows)
           problems.push(`account ${r.id} negative ${r.balance}`);
         // A held bounty's escrow holds exactly its credits; a paid or refunded one holds nothing.
         const escrows = await q.query<{ bounty: string; state: string; credits: number; balance: number }>(
           `SELECT t.bounty, t.state, t.credits, coalesce(a.balance, 0) AS balance FROM tasks t LEFT JOIN ledger_accounts a ON a.id = 'e:' || t.bounty
            WHERE t.bounty IS NOT NULL AND coalesce(a.balance, 0) <> CASE WHEN t.state IN ('open', 'claimed', 'done') THEN t.credits ELSE 0 END LIMIT 20`,
         );
-        for (const r of escrows.rows) problems.push(`bounty ${r.bounty} ${r.state} escrow ${r.balance} expected ${['open', 'claimed', 'done'].includes(r.state) ? r.credits : 0}`);
+        for (const r of escrows.rows)
+          problems.push(`bounty ${r.bounty} ${r.state} escrow ${r.balance} expected ${['open', 'claimed', 'done'].includes(r.state) ? r.credits : 0}`);
         const orphans = await q.query<{ id: string; balance: number }>(
           `SELECT a.id, a.balance FROM ledger_accounts a WHERE a.kind = 'escrow' AND a.balance <> 0
            AND NOT EXISTS (SELECT 1 FROM tasks t WHERE 'e:' || t.bounty = a.id) LIMIT 20`,

@@ -12,13 +12,27 @@ interface Row extends Omit<MailRow, 'readAt' | 'reported'> {
 }
 const COLS = 'rid, id, sender, recipient, nonce, ct, size, created, read_at, reported';
 const toMail = (r: Row): MailRow => ({
-  rid: r.rid, id: r.id, sender: r.sender, recipient: r.recipient, nonce: r.nonce, ct: r.ct, size: r.size, created: r.created, readAt: r.read_at, reported: r.reported === 1,
+  rid: r.rid,
+  id: r.id,
+  sender: r.sender,
+  recipient: r.recipient,
+  nonce: r.nonce,
+  ct: r.ct,
+  size: r.size,
+  created: r.created,
+  readAt: r.read_at,
+  reported: r.reported === 1,
 });
 const REPORT = 'id, msg, reporter, sender, reason, created';
 
 export function pgMail(sql: Sql): MailRepo {
   const counts = async (q: Q, recipient: string) =>
-    (await q.query<{ n: number; u: number }>('SELECT count(*) AS n, count(*) FILTER (WHERE read_at IS NULL) AS u FROM mail WHERE recipient = $1 AND deleted = 0', [recipient])).rows[0]!;
+    (
+      await q.query<{ n: number; u: number }>(
+        'SELECT count(*) AS n, count(*) FILTER (WHERE read_at IS NULL) AS u FROM mail WHERE recipient = $1 AND deleted = 0',
+        [recipient],
+      )
+    ).rows[0]!;
   return {
     async insert(m: NewMail, max) {
       return sql.tx(async (q): Promise<MailRow | 'full' | 'taken'> => {
@@ -56,7 +70,9 @@ export function pgMail(sql: Sql): MailRepo {
     async remove(id, recipient) {
       return sql.tx(async (q) => {
         // The row is locked first, so a report landing meanwhile cannot make both branches miss.
-        const r = (await q.query<{ reported: number }>('SELECT reported FROM mail WHERE id = $1 AND recipient = $2 AND deleted = 0 FOR UPDATE', [id, recipient])).rows[0];
+        const r = (
+          await q.query<{ reported: number }>('SELECT reported FROM mail WHERE id = $1 AND recipient = $2 AND deleted = 0 FOR UPDATE', [id, recipient])
+        ).rows[0];
         if (!r) return false;
         // A reported message leaves the inbox but keeps its ciphertext for the review (locator = id).
         if (r.reported === 1) await q.query('UPDATE mail SET deleted = 1 WHERE id = $1', [id]);
@@ -90,9 +106,10 @@ export function pgMail(sql: Sql): MailRepo {
     async decideReport(id, action, note, now) {
       return sql.tx(async (q) => {
         const r = (
-          await q.query<MailReport & { id: number }>(`UPDATE mail_reports SET status = $2, note = $3, decided = $4 WHERE id = $1 AND status = 'open' RETURNING ${REPORT}`, [
-            id, action, note, now,
-          ])
+          await q.query<MailReport & { id: number }>(
+            `UPDATE mail_reports SET status = $2, note = $3, decided = $4 WHERE id = $1 AND status = 'open' RETURNING ${REPORT}`,
+            [id, action, note, now],
+          )
         ).rows[0];
         if (!r) return (await q.query('SELECT 1 FROM mail_reports WHERE id = $1', [id])).rows.length ? ('decided' as const) : null;
         if (action === 'purge') await q.query('DELETE FROM mail WHERE id = $1', [r.msg]);

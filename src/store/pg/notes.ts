@@ -7,7 +7,8 @@ import type { Sql } from './sql.js';
 const COLS = 'rid, id, owner, nonce, ct, size, created, updated';
 
 export function pgNotes(sql: Sql): NoteRepo {
-  const count = async (q: Pick<Sql, 'query'>, owner: string) => (await q.query<{ n: number }>('SELECT count(*) AS n FROM notes WHERE owner = $1', [owner])).rows[0]!.n;
+  const count = async (q: Pick<Sql, 'query'>, owner: string) =>
+    (await q.query<{ n: number }>('SELECT count(*) AS n FROM notes WHERE owner = $1', [owner])).rows[0]!.n;
   return {
     async insert(row, max) {
       return sql.tx(async (q): Promise<NoteRow | 'full' | 'taken'> => {
@@ -24,10 +25,27 @@ export function pgNotes(sql: Sql): NoteRepo {
       return (await sql.query<NoteRow>(`SELECT ${COLS} FROM notes WHERE id = $1 AND owner = $2`, [id, owner])).rows[0] ?? null;
     },
     async update(id, owner, p) {
-      return (await sql.query('UPDATE notes SET nonce = $3, ct = $4, size = $5, updated = $6 WHERE id = $1 AND owner = $2', [id, owner, p.nonce, p.ct, p.size, p.updated])).count === 1;
+      return (
+        (
+          await sql.query('UPDATE notes SET nonce = $3, ct = $4, size = $5, updated = $6 WHERE id = $1 AND owner = $2', [
+            id,
+            owner,
+            p.nonce,
+            p.ct,
+            p.size,
+            p.updated,
+          ])
+        ).count === 1
+      );
     },
     async list(owner, before, n) {
-      return (await sql.query<NoteRow>(`SELECT ${COLS} FROM notes WHERE owner = $1 AND rid < $2 ORDER BY rid DESC LIMIT $3`, [owner, before ?? Number.MAX_SAFE_INTEGER, n])).rows;
+      return (
+        await sql.query<NoteRow>(`SELECT ${COLS} FROM notes WHERE owner = $1 AND rid < $2 ORDER BY rid DESC LIMIT $3`, [
+          owner,
+          before ?? Number.MAX_SAFE_INTEGER,
+          n,
+        ])
+      ).rows;
     },
     count: (owner) => count(sql, owner),
     async remove(id, owner) {

@@ -8,10 +8,10 @@ import type { Sql } from './sql.js';
 export function pgPowRates(sql: Sql): PowRateRepo {
   return {
     async note(net, bucket) {
-      await sql.query(
-        "INSERT INTO pow_regs AS r (net, bucket, n) VALUES ($1, $2, 1), ('', $2, 1) ON CONFLICT (net, bucket) DO UPDATE SET n = r.n + 1",
-        [net, bucket],
-      );
+      await sql.query("INSERT INTO pow_regs AS r (net, bucket, n) VALUES ($1, $2, 1), ('', $2, 1) ON CONFLICT (net, bucket) DO UPDATE SET n = r.n + 1", [
+        net,
+        bucket,
+      ]);
     },
     async counts(net, since) {
       const r = (
@@ -23,7 +23,12 @@ export function pgPowRates(sql: Sql): PowRateRepo {
       return { global: r.g, net: net === null ? 0 : r.m };
     },
     async busiest(since) {
-      return (await sql.query<{ m: number }>("SELECT COALESCE(MAX(s), 0)::int8 AS m FROM (SELECT SUM(n) AS s FROM pow_regs WHERE net <> '' AND bucket > $1 GROUP BY net) x", [since])).rows[0]!.m;
+      return (
+        await sql.query<{ m: number }>(
+          "SELECT COALESCE(MAX(s), 0)::int8 AS m FROM (SELECT SUM(n) AS s FROM pow_regs WHERE net <> '' AND bucket > $1 GROUP BY net) x",
+          [since],
+        )
+      ).rows[0]!.m;
     },
     async purge(before) {
       return (await sql.query('DELETE FROM pow_regs WHERE bucket <= $1', [before])).count;

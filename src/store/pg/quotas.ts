@@ -105,7 +105,15 @@ export function pgQuotas(sql: Sql, o: PgQuotaOpts = {}): QuotaRepo {
 
   // Takes waiting for the statement in flight; sent together when it returns.
   type Row = { id: string; tokens: number; took: boolean; granted: number };
-  interface Ask { id: string; cost: number; cap: number; rate: number; now: number; want: number; done: (r: Row | Error) => void }
+  interface Ask {
+    id: string;
+    cost: number;
+    cap: number;
+    rate: number;
+    now: number;
+    want: number;
+    done: (r: Row | Error) => void;
+  }
   let queue: Ask[] = [];
   let sending = false;
   const send = async () => {
@@ -114,7 +122,7 @@ export function pgQuotas(sql: Sql, o: PgQuotaOpts = {}): QuotaRepo {
       // One row per bucket in a statement (a second take of it waits for the next; `fetching` makes that rare).
       const batch = new Map<string, Ask>();
       const rest: Ask[] = [];
-      for (const a of queue) (batch.size < BATCH && !batch.has(a.id) ? batch.set(a.id, a) : rest.push(a));
+      for (const a of queue) batch.size < BATCH && !batch.has(a.id) ? batch.set(a.id, a) : rest.push(a);
       queue = rest;
       const asks = [...batch.values()].sort((x, y) => (x.id < y.id ? -1 : 1));
       try {

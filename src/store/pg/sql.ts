@@ -249,7 +249,12 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
     opening ??= (async () => {
       if (closed) throw new Error('postgres adapter: store closed');
       // keepAlive: a peer that vanished is noticed by TCP, not only by the next query.
-      const c = new pg.Client({ connectionString: sessionUrl, keepAlive: true, connectionTimeoutMillis: 10_000, application_name: `cx session ${schema ?? ''}`.trim() });
+      const c = new pg.Client({
+        connectionString: sessionUrl,
+        keepAlive: true,
+        connectionTimeoutMillis: 10_000,
+        application_name: `cx session ${schema ?? ''}`.trim(),
+      });
       c.on('notification', (m) => listeners.get(m.channel)?.fn(m.payload ?? ''));
       c.on('error', () => undefined);
       c.on('end', () => lost(c));

@@ -100,12 +100,14 @@ export function pgSwarm(sql: Sql): SwarmRepo {
     },
     async spend(id, day, n, cap) {
       return (
-        await sql.query(
-          `UPDATE swarm_subs SET spent = CASE WHEN spent_on = $2 THEN spent + $3 ELSE $3 END, spent_on = $2
+        (
+          await sql.query(
+            `UPDATE swarm_subs SET spent = CASE WHEN spent_on = $2 THEN spent + $3 ELSE $3 END, spent_on = $2
            WHERE id = $1 AND (CASE WHEN spent_on = $2 THEN spent ELSE 0 END) + $3 <= $4`,
-          [id, day, n, cap],
-        )
-      ).count === 1;
+            [id, day, n, cap],
+          )
+        ).count === 1
+      );
     },
     async pause(id, until, why) {
       await sql.query('UPDATE swarm_subs SET paused_until = $1, paused_why = $2 WHERE id = $3', [until, why, id]);

@@ -14,7 +14,8 @@ import type { Sql } from './sql.js';
 const COLS = 'n, id, title, body, tags, creator, space, state, claimant, claimed, result, note, hunter, bounty, credits, created, updated';
 
 export function pgTasks(sql: Sql, events: PgEvents): TaskRepo {
-  const one = async (where: string, v: unknown): Promise<Task | null> => (await sql.query<Task>(`SELECT ${COLS} FROM tasks WHERE ${where}`, [v])).rows[0] ?? null;
+  const one = async (where: string, v: unknown): Promise<Task | null> =>
+    (await sql.query<Task>(`SELECT ${COLS} FROM tasks WHERE ${where}`, [v])).rows[0] ?? null;
   return {
     async insert(t: NewTask, escrow: TxDraft | null, now: number, emit?: Emit<Task>) {
       return events.after((mark) =>
@@ -98,18 +99,26 @@ export function pgTasks(sql: Sql, events: PgEvents): TaskRepo {
       }
       if (f.before !== undefined) add((i) => `n < ${i}`, f.before);
       params.push(limit);
-      return (await sql.query<Task>(`SELECT ${COLS} FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY n DESC LIMIT $${params.length}`, params)).rows;
+      return (
+        await sql.query<Task>(`SELECT ${COLS} FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY n DESC LIMIT $${params.length}`, params)
+      ).rows;
     },
     async doneBy(id) {
       return (await sql.query<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE hunter = $1 AND state = 'accepted'", [id])).rows[0]!.n;
     },
     async escrowedBy(id) {
-      return (await sql.query<{ n: number }>("SELECT coalesce(sum(credits), 0)::int8 AS n FROM tasks WHERE creator = $1 AND bounty IS NOT NULL AND state IN ('open', 'claimed', 'done')", [id])).rows[0]!.n;
+      return (
+        await sql.query<{ n: number }>(
+          "SELECT coalesce(sum(credits), 0)::int8 AS n FROM tasks WHERE creator = $1 AND bounty IS NOT NULL AND state IN ('open', 'claimed', 'done')",
+          [id],
+        )
+      ).rows[0]!.n;
     },
     async counts(space) {
-      const rows = (space === undefined
-        ? await sql.query<{ state: TaskState; n: number }>('SELECT state, count(*) AS n FROM tasks GROUP BY state')
-        : await sql.query<{ state: TaskState; n: number }>('SELECT state, count(*) AS n FROM tasks WHERE space = $1 GROUP BY state', [space])
+      const rows = (
+        space === undefined
+          ? await sql.query<{ state: TaskState; n: number }>('SELECT state, count(*) AS n FROM tasks GROUP BY state')
+          : await sql.query<{ state: TaskState; n: number }>('SELECT state, count(*) AS n FROM tasks WHERE space = $1 GROUP BY state', [space])
       ).rows;
       const out = Object.fromEntries(TASK_STATES.map((s) => [s, 0])) as Record<TaskState, number>;
       for (const r of rows) out[r.state] = r.n;

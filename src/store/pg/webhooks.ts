@@ -11,7 +11,8 @@ const DAY = 86_400_000;
 const COLS = 'id, owner, provider, topic, events, nonce, ct, created, last, ok, dropped';
 
 export function pgWebhooks(sql: Sql): WebhookRepo {
-  const count = async (q: Pick<Sql, 'query'>, owner: string) => (await q.query<{ n: number }>('SELECT count(*) AS n FROM webhooks WHERE owner = $1', [owner])).rows[0]!.n;
+  const count = async (q: Pick<Sql, 'query'>, owner: string) =>
+    (await q.query<{ n: number }>('SELECT count(*) AS n FROM webhooks WHERE owner = $1', [owner])).rows[0]!.n;
   const drop = (q: Pick<Sql, 'query'>, id: string, now: number) => q.query('UPDATE webhooks SET dropped = dropped + 1, last = $2 WHERE id = $1', [id, now]);
   return {
     async insert(row: NewWebhook, max) {
@@ -59,7 +60,11 @@ export function pgWebhooks(sql: Sql): WebhookRepo {
           await drop(q, id, now);
           return 'rate';
         }
-        await q.query('INSERT INTO webhook_deliveries (hook, key, at) VALUES ($1, $2, $3) ON CONFLICT (hook, key) DO UPDATE SET at = excluded.at', [id, key, now]);
+        await q.query('INSERT INTO webhook_deliveries (hook, key, at) VALUES ($1, $2, $3) ON CONFLICT (hook, key) DO UPDATE SET at = excluded.at', [
+          id,
+          key,
+          now,
+        ]);
         return 'ok';
       });
     },

@@ -6,12 +6,39 @@ import type { AgentCardRec, AgentRepo, InboundRec, InboundState } from '../../co
 import { pushSealer } from '../shared.js';
 import { LIMIT, type Db } from './db.js';
 
-interface TaskRow { id: string; owner: string; agent: string; context_id: string; state: string; state_at: number; body: string; created: number; updated: number }
+interface TaskRow {
+  id: string;
+  owner: string;
+  agent: string;
+  context_id: string;
+  state: string;
+  state_at: number;
+  body: string;
+  created: number;
+  updated: number;
+}
 const toTask = (r: TaskRow): A2aTaskRecord => ({
-  id: r.id, owner: r.owner, agent: r.agent, contextId: r.context_id, state: r.state, stateAt: r.state_at, body: r.body, created: r.created, updated: r.updated,
+  id: r.id,
+  owner: r.owner,
+  agent: r.agent,
+  contextId: r.context_id,
+  state: r.state,
+  stateAt: r.state_at,
+  body: r.body,
+  created: r.created,
+  updated: r.updated,
 });
 
-interface PushRow { task: string; id: string; owner: string; agent: string; body: string; wire: string; created: number; sealed: Buffer | null }
+interface PushRow {
+  task: string;
+  id: string;
+  owner: string;
+  agent: string;
+  body: string;
+  wire: string;
+  created: number;
+  sealed: Buffer | null;
+}
 
 /** `master` is the data directory's workspace key (workspace.key); `random` draws the nonces. */
 export function sqliteA2a(db: Db, master: Buffer, random: (n: number) => Buffer = randomBytes): A2aStore {
@@ -57,7 +84,11 @@ export function sqliteA2a(db: Db, master: Buffer, random: (n: number) => Buffer 
   const pick = (states: readonly string[], before: number, n: number): A2aTaskKey[] => {
     if (n <= 0 || !states.length) return [];
     let st = sweepSel.get(states.length);
-    if (!st) sweepSel.set(states.length, (st = db.prepare(`SELECT id, owner, agent FROM a2a_tasks WHERE state IN (${states.map(() => '?').join(', ')}) AND updated < ? ${LIMIT}`)));
+    if (!st)
+      sweepSel.set(
+        states.length,
+        (st = db.prepare(`SELECT id, owner, agent FROM a2a_tasks WHERE state IN (${states.map(() => '?').join(', ')}) AND updated < ? ${LIMIT}`)),
+      );
     return st.all(...states, before, n) as A2aTaskKey[];
   };
   const sweepTx = db.transaction((rule: Parameters<A2aStore['tasks']['sweep']>[0], max: number): A2aTaskKey[] => {
@@ -92,9 +123,9 @@ export function sqliteA2a(db: Db, master: Buffer, random: (n: number) => Buffer 
       async list(q) {
         const where = ['owner = ?', 'agent = ?'];
         const args: unknown[] = [q.owner, q.agent];
-        if (q.contextId) (where.push('context_id = ?'), args.push(q.contextId));
-        if (q.state) (where.push('state = ?'), args.push(q.state));
-        if (q.after !== undefined) (where.push('state_at > ?'), args.push(q.after));
+        if (q.contextId) where.push('context_id = ?'), args.push(q.contextId);
+        if (q.state) where.push('state = ?'), args.push(q.state);
+        if (q.after !== undefined) where.push('state_at > ?'), args.push(q.after);
         const w = where.join(' AND ');
         const total = (db.prepare(`SELECT count(*) AS n FROM a2a_tasks WHERE ${w}`).get(...args) as { n: number }).n;
         const rows = db.prepare(`SELECT * FROM a2a_tasks WHERE ${w} ORDER BY updated DESC, id ${LIMIT} OFFSET ?`).all(...args, q.limit, q.offset) as TaskRow[];
@@ -132,11 +163,35 @@ export function sqliteA2a(db: Db, master: Buffer, random: (n: number) => Buffer 
   };
 }
 
-interface CardRow { id: string; name: string; description: string; tags: string; inbound: number; created: number; updated: number }
+interface CardRow {
+  id: string;
+  name: string;
+  description: string;
+  tags: string;
+  inbound: number;
+  created: number;
+  updated: number;
+}
 const toCard = (r: CardRow): AgentCardRec => ({
-  id: r.id, name: r.name, description: r.description, tags: r.tags ? r.tags.split(' ') : [], inbound: r.inbound === 1, created: r.created, updated: r.updated,
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  tags: r.tags ? r.tags.split(' ') : [],
+  inbound: r.inbound === 1,
+  created: r.created,
+  updated: r.updated,
 });
-interface InRow { task: string; agent: string; sender: string; text: string; state: InboundState; answer: string | null; created: number; updated: number; synced: number }
+interface InRow {
+  task: string;
+  agent: string;
+  sender: string;
+  text: string;
+  state: InboundState;
+  answer: string | null;
+  created: number;
+  updated: number;
+  synced: number;
+}
 const toIn = (r: InRow): InboundRec => ({ ...r, synced: r.synced === 1 });
 
 export function sqliteAgents(db: Db): AgentRepo {
@@ -164,7 +219,7 @@ export function sqliteAgents(db: Db): AgentRepo {
       const where = ['c.inbound = 1', 'i.frozen = 0', 'i.rep >= ?', 'i.confirmed >= ?', 'i.created <= ?'];
       const args: unknown[] = [q.floor.rep, q.floor.confirmed, q.floor.createdBefore];
       // Tags are stored space-separated and carry no spaces themselves: pad and match a whole word.
-      if (q.tag) (where.push("(' ' || c.tags || ' ') LIKE ? ESCAPE '\\'"), args.push(`% ${q.tag.replace(/[\\%_]/g, (m) => '\\' + m)} %`));
+      if (q.tag) where.push("(' ' || c.tags || ' ') LIKE ? ESCAPE '\\'"), args.push(`% ${q.tag.replace(/[\\%_]/g, (m) => '\\' + m)} %`);
       const from = `FROM agent_cards c JOIN identities i ON i.id = c.id WHERE ${where.join(' AND ')}`;
       const total = (db.prepare(`SELECT count(*) AS n ${from}`).get(...args) as { n: number }).n;
       const rows = db.prepare(`SELECT c.* ${from} ORDER BY c.updated DESC, c.id ${LIMIT} OFFSET ?`).all(...args, q.limit, q.offset) as CardRow[];
@@ -184,7 +239,7 @@ export function sqliteAgents(db: Db): AgentRepo {
       const where = ['agent = ?'];
       const args: unknown[] = [agent];
       if (q.open) where.push("state = 'open'");
-      if (q.before !== undefined) (where.push('created < ?'), args.push(q.before));
+      if (q.before !== undefined) where.push('created < ?'), args.push(q.before);
       const rows = db.prepare(`SELECT * FROM agent_inbound WHERE ${where.join(' AND ')} ORDER BY created DESC, task ${LIMIT}`).all(...args, q.limit) as InRow[];
       return rows.map(toIn);
     },

@@ -1,6 +1,17 @@
 // Operator state on SQLite (port: src/core/admin/ports.ts): announcements, marks, ASN policy, content
 // origin, the durable inbox, demand rows, tombstones, platform counters and the purge of a root.
-import type { AdminRepo, Announcement, AsnPolicy, InboxEvent, InboxItem, Mark, OriginRow, PlatformCounts, StorageClass, Tombstone } from '../../core/admin/ports.js';
+import type {
+  AdminRepo,
+  Announcement,
+  AsnPolicy,
+  InboxEvent,
+  InboxItem,
+  Mark,
+  OriginRow,
+  PlatformCounts,
+  StorageClass,
+  Tombstone,
+} from '../../core/admin/ports.js';
 import { type Db, LIMIT } from './db.js';
 import type { SqliteEvents } from './events.js';
 import { AsnTable } from '../files/asn.js';
@@ -14,7 +25,9 @@ interface AnnRow extends Omit<Announcement, 'kind'> {
 /** `kbChanged` is told when a purge removed KB entries: the KB's memoized reads start afresh. */
 export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: () => number, kbChanged: () => void = () => {}): AdminRepo {
   const asn = new AsnTable(dataDir, now);
-  const insAnn = db.prepare('INSERT INTO announcements (kind, starts, ends, text, line, maint, created) VALUES (@kind, @starts, @ends, @text, @line, @maint, @created)');
+  const insAnn = db.prepare(
+    'INSERT INTO announcements (kind, starts, ends, text, line, maint, created) VALUES (@kind, @starts, @ends, @text, @line, @maint, @created)',
+  );
   const lineAnn = db.prepare('UPDATE announcements SET line = ? WHERE id = ?');
   const selAnn = db.prepare(`SELECT * FROM announcements WHERE ends > ? ORDER BY id DESC ${LIMIT}`);
 
@@ -29,7 +42,9 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
     return was !== on;
   });
 
-  const upAsn = db.prepare('INSERT INTO asn_policy (asn, class, note, at) VALUES (@asn, @class, @note, @at) ON CONFLICT (asn) DO UPDATE SET class = excluded.class, note = excluded.note, at = excluded.at');
+  const upAsn = db.prepare(
+    'INSERT INTO asn_policy (asn, class, note, at) VALUES (@asn, @class, @note, @at) ON CONFLICT (asn) DO UPDATE SET class = excluded.class, note = excluded.note, at = excluded.at',
+  );
   const delAsn = db.prepare('DELETE FROM asn_policy WHERE asn = ?');
   const selAsn = db.prepare('SELECT asn, class, note, at FROM asn_policy WHERE asn = ?');
 
@@ -40,7 +55,9 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
   );
 
   // Inbox: copy bus events of every `inbox.<kind>` topic after the stored cursor.
-  const inboxTopics = db.prepare("SELECT h.topic, h.head, coalesce(c.last, 0) AS last FROM event_heads h LEFT JOIN inbox_cursors c ON c.topic = h.topic WHERE h.topic >= 'inbox.' AND h.topic < 'inbox/'");
+  const inboxTopics = db.prepare(
+    "SELECT h.topic, h.head, coalesce(c.last, 0) AS last FROM event_heads h LEFT JOIN inbox_cursors c ON c.topic = h.topic WHERE h.topic >= 'inbox.' AND h.topic < 'inbox/'",
+  );
   const evAfter = db.prepare('SELECT id, time, payload FROM events WHERE topic = ? AND id > ? ORDER BY id LIMIT 500');
   const setCursor = db.prepare('INSERT INTO inbox_cursors (topic, last) VALUES (?, ?) ON CONFLICT (topic) DO UPDATE SET last = excluded.last');
   const insItem = db.prepare(
@@ -69,10 +86,21 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
           const str = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : '');
           const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
           insItem.run({
-            kind, ref: p.ref.slice(0, 64), scope: str(p.scope, 80), title: str(p.title, 200), support_w: num(p.support_w), groups: Math.trunc(num(p.groups)),
-            url: str(p.url, 300), status: str(p.status, 24) || 'open', created: r.time,
-            has_scope: p.scope !== undefined ? 1 : 0, has_title: p.title !== undefined ? 1 : 0, has_w: p.support_w !== undefined ? 1 : 0,
-            has_groups: p.groups !== undefined ? 1 : 0, has_url: p.url !== undefined ? 1 : 0, has_status: p.status !== undefined ? 1 : 0,
+            kind,
+            ref: p.ref.slice(0, 64),
+            scope: str(p.scope, 80),
+            title: str(p.title, 200),
+            support_w: num(p.support_w),
+            groups: Math.trunc(num(p.groups)),
+            url: str(p.url, 300),
+            status: str(p.status, 24) || 'open',
+            created: r.time,
+            has_scope: p.scope !== undefined ? 1 : 0,
+            has_title: p.title !== undefined ? 1 : 0,
+            has_w: p.support_w !== undefined ? 1 : 0,
+            has_groups: p.groups !== undefined ? 1 : 0,
+            has_url: p.url !== undefined ? 1 : 0,
+            has_status: p.status !== undefined ? 1 : 0,
           });
           n++;
         }
@@ -96,14 +124,19 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
   });
 
   // The exports' table of removals (one table: exports leave these rows out for good).
-  const insTomb = db.prepare('INSERT INTO export_tombstones (id, kind, removed_at, reason) VALUES (@id, @kind, @removed_at, @reason) ON CONFLICT (kind, id) DO UPDATE SET removed_at = excluded.removed_at, reason = excluded.reason');
+  const insTomb = db.prepare(
+    'INSERT INTO export_tombstones (id, kind, removed_at, reason) VALUES (@id, @kind, @removed_at, @reason) ON CONFLICT (kind, id) DO UPDATE SET removed_at = excluded.removed_at, reason = excluded.reason',
+  );
 
   const freezeId = db.prepare('UPDATE identities SET frozen = ? WHERE id = ?');
 
   // ---- purge ----
-  const tableCols = (table: string): Set<string> => new Set((db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((r) => r.name));
+  const tableCols = (table: string): Set<string> =>
+    new Set((db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((r) => r.name));
   const has = (table: string, col: string) => tableCols(table).has(col);
-  const escrows = db.prepare("SELECT bounty, credits FROM tasks WHERE creator = ? AND bounty IS NOT NULL AND state IN ('open', 'claimed', 'done') AND credits > 0");
+  const escrows = db.prepare(
+    "SELECT bounty, credits FROM tasks WHERE creator = ? AND bounty IS NOT NULL AND state IN ('open', 'claimed', 'done') AND credits > 0",
+  );
 
   const purge = db.transaction((ids: string[], pseudo: (id: string) => string, tombsOf: Parameters<AdminRepo['purgeRoots']>[2]) => {
     let rows = 0;
@@ -241,9 +274,25 @@ export function sqliteAdmin(db: Db, events: SqliteEvents, dataDir: string, now: 
       const counters: Record<string, number> = Object.fromEntries(PLATFORM_COUNTERS.map(([k, t, w]) => [k, count(t, w)]));
       // Storage classes: what kind of data sits where, by rows and payload bytes.
       const storage: StorageClass[] = [
-        { cls: 'sealed', rows: count('drops') + count('notes') + count('mail'), bytes: bytes('SELECT (SELECT coalesce(sum(length(ct)), 0) FROM drops) + (SELECT coalesce(sum(length(ct)), 0) FROM notes) + (SELECT coalesce(sum(length(ct)), 0) FROM mail) AS n') },
-        { cls: 'public', rows: count('kb_entries') + count('tasks') + count('checkpoints', 'WHERE published = 1'), bytes: bytes("SELECT (SELECT coalesce(sum(length(title) + length(fix)), 0) FROM kb_entries) + (SELECT coalesce(sum(length(error)), 0) FROM kb_errors) + (SELECT coalesce(sum(length(title) + length(body)), 0) FROM tasks) + (SELECT coalesce(sum(size), 0) FROM checkpoints WHERE published = 1) AS n") },
-        { cls: 'private', rows: count('checkpoints', 'WHERE published = 0') + count('cache') + count('anchors'), bytes: bytes('SELECT (SELECT coalesce(sum(size), 0) FROM checkpoints WHERE published = 0) + (SELECT coalesce(sum(size), 0) FROM cache) AS n') },
+        {
+          cls: 'sealed',
+          rows: count('drops') + count('notes') + count('mail'),
+          bytes: bytes(
+            'SELECT (SELECT coalesce(sum(length(ct)), 0) FROM drops) + (SELECT coalesce(sum(length(ct)), 0) FROM notes) + (SELECT coalesce(sum(length(ct)), 0) FROM mail) AS n',
+          ),
+        },
+        {
+          cls: 'public',
+          rows: count('kb_entries') + count('tasks') + count('checkpoints', 'WHERE published = 1'),
+          bytes: bytes(
+            'SELECT (SELECT coalesce(sum(length(title) + length(fix)), 0) FROM kb_entries) + (SELECT coalesce(sum(length(error)), 0) FROM kb_errors) + (SELECT coalesce(sum(length(title) + length(body)), 0) FROM tasks) + (SELECT coalesce(sum(size), 0) FROM checkpoints WHERE published = 1) AS n',
+          ),
+        },
+        {
+          cls: 'private',
+          rows: count('checkpoints', 'WHERE published = 0') + count('cache') + count('anchors'),
+          bytes: bytes('SELECT (SELECT coalesce(sum(size), 0) FROM checkpoints WHERE published = 0) + (SELECT coalesce(sum(size), 0) FROM cache) AS n'),
+        },
         { cls: 'blob', rows: count('blob_data'), bytes: bytes('SELECT coalesce(sum(length(bytes)), 0) AS n FROM blob_data') },
         { cls: 'ledger', rows: count('ledger_postings'), bytes: 0 },
         { cls: 'events', rows: count('events'), bytes: bytes('SELECT coalesce(sum(length(payload)), 0) AS n FROM events') },

@@ -31,7 +31,9 @@ function tar(args: string[]): void {
 }
 
 function walk(dir: string, rel = ''): string[] {
-  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(dir, join(rel, e.name)) : e.isFile() ? [join(rel, e.name)] : []));
+  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(dir, join(rel, e.name)) : e.isFile() ? [join(rel, e.name)] : [],
+  );
 }
 
 /** One database file copied by the online backup in a single step (one read transaction). */
@@ -69,7 +71,9 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Back
     const manifest: BackupManifest = {
       format: 1,
       created: new Date().toISOString(),
-      files: walk(stage).sort().map((name) => ({ name, bytes: statSync(join(stage, name)).size, sha256: sha256(join(stage, name)) })),
+      files: walk(stage)
+        .sort()
+        .map((name) => ({ name, bytes: statSync(join(stage, name)).size, sha256: sha256(join(stage, name)) })),
     };
     writeFileSync(join(stage, 'BACKUP.json'), JSON.stringify(manifest, null, 1) + '\n');
     const tmp = join(dirname(out), `.${basename(out)}.${process.pid}`);
@@ -93,7 +97,8 @@ export function restoreDataDir(file: string, dataDir: string): BackupManifest {
   if (!existsSync(src)) throw new Error(`restore: ${src}: no such file`);
   mkdirSync(data, { recursive: true });
   const present = readdirSync(data).filter((n) => n.endsWith('.db') || SECRET_FILES.includes(n));
-  if (present.length) throw new Error(`restore: ${data} already holds ${present.join(', ')}; restore into an empty data directory (stop the service, move these aside)`);
+  if (present.length)
+    throw new Error(`restore: ${data} already holds ${present.join(', ')}; restore into an empty data directory (stop the service, move these aside)`);
   const stage = mkdtempSync(join(data, '.cx-restore-'));
   try {
     tar(['-x', ...tarArgs(src), '-f', src, '-C', stage]);

@@ -45,7 +45,7 @@ export function sqliteBlobs(db: Db): BlobRepo {
       return (meta.get(hash) as BlobMeta | undefined) ?? (opMeta.get(hash) as BlobMeta | undefined) ?? null;
     },
     async bytes(hash) {
-      return ((data.get(hash) as { bytes: Buffer } | undefined)?.bytes) ?? ((opData.get(hash) as { bytes: Buffer } | undefined)?.bytes) ?? null;
+      return (data.get(hash) as { bytes: Buffer } | undefined)?.bytes ?? (opData.get(hash) as { bytes: Buffer } | undefined)?.bytes ?? null;
     },
   };
 }

@@ -33,8 +33,12 @@ export function sqliteCheckpoints(db: Db): CheckpointRepo {
   const nReaders = db.prepare('SELECT count(*) AS n FROM cp_readers WHERE cp = ?');
   const addReader = db.prepare('INSERT OR IGNORE INTO cp_readers (cp, net) VALUES (?, ?)');
   const lose = db.prepare('UPDATE checkpoints SET published = 0, lost = 1 WHERE rid = ?');
-  const setPub = db.prepare(`UPDATE checkpoints SET published = @on WHERE id = @id AND owner = @owner AND exp > @now AND (@on = 0 OR lost = 0) RETURNING ${META}`);
-  const page = db.prepare(`SELECT ${META} FROM checkpoints WHERE owner = @owner AND exp > @now AND rid < @before AND (@name IS NULL OR name = @name) ORDER BY rid DESC LIMIT CAST(@n AS INTEGER)`);
+  const setPub = db.prepare(
+    `UPDATE checkpoints SET published = @on WHERE id = @id AND owner = @owner AND exp > @now AND (@on = 0 OR lost = 0) RETURNING ${META}`,
+  );
+  const page = db.prepare(
+    `SELECT ${META} FROM checkpoints WHERE owner = @owner AND exp > @now AND rid < @before AND (@name IS NULL OR name = @name) ORDER BY rid DESC LIMIT CAST(@n AS INTEGER)`,
+  );
   const del = db.prepare('DELETE FROM checkpoints WHERE id = ? AND owner = ?');
   const purge = db.prepare('DELETE FROM checkpoints WHERE exp <= ?');
 
@@ -75,7 +79,9 @@ export function sqliteCheckpoints(db: Db): CheckpointRepo {
       return r ? toCp(r) : null;
     },
     async published(id, now) {
-      const r = pub.get(id, now) as (Row & { i_id: string; i_name: string | null; i_created: number; i_rep: number; i_confirmed: number; i_frozen: number }) | undefined;
+      const r = pub.get(id, now) as
+        | (Row & { i_id: string; i_name: string | null; i_created: number; i_rep: number; i_confirmed: number; i_frozen: number })
+        | undefined;
       if (!r) return null;
       const owner: Identity = { id: r.i_id, name: r.i_name, created: r.i_created, rep: r.i_rep, confirmed: r.i_confirmed, frozen: r.i_frozen === 1 };
       return { cp: toCp(r), owner };

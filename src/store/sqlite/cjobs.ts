@@ -4,7 +4,9 @@ import type { CJob, CJobRepo, CSlot, Donor, DonorReport, JobEnd } from '../../co
 import type { Db } from './db.js';
 
 export function sqliteCJobs(db: Db): CJobRepo {
-  const ins = db.prepare('INSERT INTO cjobs (id, name, ver, wasm, caller, input, in_hash, k, n, price, state, created) VALUES (@id, @name, @ver, @wasm, @caller, @input, @in_hash, @k, @n, @price, \'open\', @created)');
+  const ins = db.prepare(
+    "INSERT INTO cjobs (id, name, ver, wasm, caller, input, in_hash, k, n, price, state, created) VALUES (@id, @name, @ver, @wasm, @caller, @input, @in_hash, @k, @n, @price, 'open', @created)",
+  );
   const insSlot = db.prepare("INSERT INTO cjob_slots (job, slot, state) VALUES (?, ?, 'open')");
   const get = db.prepare('SELECT * FROM cjobs WHERE id = ?');
   const slots = db.prepare('SELECT * FROM cjob_slots WHERE job = ? ORDER BY slot');
@@ -16,15 +18,23 @@ export function sqliteCJobs(db: Db): CJobRepo {
        AND NOT EXISTS (SELECT 1 FROM cjob_slots o WHERE o.job = s.job AND o.donor = @donor AND (o.state = 'done' OR (o.state = 'leased' AND o.deadline >= @now)))
      ORDER BY j.created, s.job, s.slot LIMIT 1`,
   );
-  const take = db.prepare("UPDATE cjob_slots SET state = 'leased', lease = @lease, donor = @donor, pub = @pub, deadline = @deadline WHERE job = @job AND slot = @slot");
+  const take = db.prepare(
+    "UPDATE cjob_slots SET state = 'leased', lease = @lease, donor = @donor, pub = @pub, deadline = @deadline WHERE job = @job AND slot = @slot",
+  );
   const bySlotLease = db.prepare('SELECT * FROM cjob_slots WHERE lease = ?');
   const done = db.prepare("UPDATE cjob_slots SET state = 'done', out_hash = @out_hash, output = @output, dsig = @dsig, at = @at WHERE lease = @lease");
-  const end = db.prepare("UPDATE cjobs SET state = @state, out_hash = @out_hash, output = @output, receipt = @receipt, ended = @ended WHERE id = @id AND state = 'open'");
-  const upDonor = db.prepare('INSERT INTO donors (id, good, bad, updated) VALUES (@id, @good, @bad, @at) ON CONFLICT(id) DO UPDATE SET good = good + @good, bad = bad + @bad, updated = @at');
+  const end = db.prepare(
+    "UPDATE cjobs SET state = @state, out_hash = @out_hash, output = @output, receipt = @receipt, ended = @ended WHERE id = @id AND state = 'open'",
+  );
+  const upDonor = db.prepare(
+    'INSERT INTO donors (id, good, bad, updated) VALUES (@id, @good, @bad, @at) ON CONFLICT(id) DO UPDATE SET good = good + @good, bad = bad + @bad, updated = @at',
+  );
   const insReport = db.prepare('INSERT OR IGNORE INTO donor_reports (job, donor, out_hash, quorum, at) VALUES (@job, @donor, @out_hash, @quorum, @at)');
   const reports = db.prepare('SELECT job, donor, out_hash, quorum, at FROM donor_reports WHERE job = ? ORDER BY at, donor');
   const donor = db.prepare('SELECT id, trusted, good, bad, updated FROM donors WHERE id = ?');
-  const trust = db.prepare('INSERT INTO donors (id, trusted, updated) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET trusted = excluded.trusted, updated = excluded.updated');
+  const trust = db.prepare(
+    'INSERT INTO donors (id, trusted, updated) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET trusted = excluded.trusted, updated = excluded.updated',
+  );
   const withDonor = db.prepare(
     `SELECT DISTINCT j.id AS job, j.receipt FROM cjobs j JOIN cjob_slots s ON s.job = j.id
      WHERE j.state = 'done' AND j.ended >= ? AND s.donor = ? AND s.state = 'done' AND s.out_hash = j.out_hash ORDER BY j.ended`,

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 export type Db = Database.Database;
 
 /** True for a UNIQUE or PRIMARY KEY clash (an id drawn twice). */
-export const isUnique = (e: unknown) => (e as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE' || (e as { code?: string })?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+export const isUnique = (e: unknown) =>
+  (e as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE' || (e as { code?: string })?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 
 /**
  * A row limit bound at run time. SQLite lets the value bound to a bare `LIMIT ?` steer the
@@ -54,7 +55,9 @@ function immediateTransactions(db: Db): void {
 export function migrate(db: Db, dir = migrationsDir): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (n INTEGER PRIMARY KEY, name TEXT NOT NULL, applied INTEGER NOT NULL)');
   const done = new Set((db.prepare('SELECT n FROM schema_migrations').all() as { n: number }[]).map((r) => r.n));
-  const files = readdirSync(dir).filter((f) => /^\d{3}_.+\.sql$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{3}_.+\.sql$/.test(f))
+    .sort();
   let applied = 0;
   for (const f of files) {
     const n = Number(f.slice(0, 3));
@@ -120,4 +123,3 @@ export function attachHits(db: Db, file: string): void {
     db.exec('DROP TABLE main.kb_sig_hits');
   })();
 }
-

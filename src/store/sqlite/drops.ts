@@ -38,9 +38,13 @@ export function sqliteDrops(db: Db): DropRepo {
   );
   // The decrement is the claim: only a read that moves reads_left from n > 0 to n - 1 gets the body.
   // It bumps ver too, so an edit prepared before the read cannot write the old count back.
-  const dec = db.prepare('UPDATE drops SET reads = reads - 1, ver = ver + 1 WHERE key = ? AND reads > 0 AND exp > ? RETURNING nonce, ct, size, exp, reads, once');
+  const dec = db.prepare(
+    'UPDATE drops SET reads = reads - 1, ver = ver + 1 WHERE key = ? AND reads > 0 AND exp > ? RETURNING nonce, ct, size, exp, reads, once',
+  );
   const del = db.prepare('DELETE FROM drops WHERE key = ?');
-  const rm = db.prepare('DELETE FROM drops WHERE key = @key AND exp > @now AND ((owner IS NOT NULL AND owner = @owner) OR (wkey IS NOT NULL AND wkey = @wkey))');
+  const rm = db.prepare(
+    'DELETE FROM drops WHERE key = @key AND exp > @now AND ((owner IS NOT NULL AND owner = @owner) OR (wkey IS NOT NULL AND wkey = @wkey))',
+  );
   const purge = db.prepare('DELETE FROM drops WHERE exp <= ?');
 
   const claim = db.transaction((key: Buffer, now: number): ClaimedDrop | null => {

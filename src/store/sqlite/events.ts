@@ -35,7 +35,6 @@ export interface SqliteEvents extends EventBus {
   takeLag(): number;
 }
 
-
 type Row = { topic: string; id: number; time: number; payload: string };
 const toEvent = (r: Row): BusEvent => ({ topic: r.topic, id: r.id, time: r.time, payload: JSON.parse(r.payload) as unknown });
 

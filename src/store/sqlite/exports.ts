@@ -12,14 +12,19 @@ const gone = (kind: string, idExpr: string, authorExpr: string) =>
   `NOT EXISTS (SELECT 1 FROM export_tombstones x WHERE x.kind = '${kind}' AND x.id = ${idExpr})
    AND NOT EXISTS (SELECT 1 FROM export_tombstones y WHERE y.kind = 'identity' AND y.id = ${authorExpr})`;
 
-const TASK_COLS = 't.n, t.id, t.title, t.body, t.tags, t.creator, t.space, t.state, t.claimant, t.claimed, t.result, t.note, t.hunter, t.bounty, t.credits, t.created, t.updated';
+const TASK_COLS =
+  't.n, t.id, t.title, t.body, t.tags, t.creator, t.space, t.state, t.claimant, t.claimed, t.result, t.note, t.hunter, t.bounty, t.credits, t.created, t.updated';
 
 export function sqliteExports(db: Db): ExportRepo {
-  const kb = db.prepare(`SELECT ${KB_COLS} FROM kb_entries e WHERE e.n > ? AND e.updated >= ? AND e.hidden = 0 AND ${gone('kb', 'e.id', 'e.author')} ORDER BY e.n ${LIMIT}`);
+  const kb = db.prepare(
+    `SELECT ${KB_COLS} FROM kb_entries e WHERE e.n > ? AND e.updated >= ? AND e.hidden = 0 AND ${gone('kb', 'e.id', 'e.author')} ORDER BY e.n ${LIMIT}`,
+  );
   const tasks = db.prepare(`SELECT ${TASK_COLS} FROM tasks t WHERE t.n > ? AND t.updated >= ? AND ${gone('task', 't.id', 't.creator')} ORDER BY t.n ${LIMIT}`);
   const digestCols = 'd.lib, d.ver, d.topic, d.author, d.lines, d.score, d.created';
   const digestGone = gone('digest', "d.lib || '@' || d.ver || '/' || d.topic || '/' || d.author", 'd.author');
-  const digests0 = db.prepare(`SELECT ${digestCols} FROM kb_digests d WHERE d.created >= ? AND ${digestGone} ORDER BY d.lib, d.ver, d.topic, d.author ${LIMIT}`);
+  const digests0 = db.prepare(
+    `SELECT ${digestCols} FROM kb_digests d WHERE d.created >= ? AND ${digestGone} ORDER BY d.lib, d.ver, d.topic, d.author ${LIMIT}`,
+  );
   const digests = db.prepare(
     `SELECT ${digestCols} FROM kb_digests d WHERE (d.lib, d.ver, d.topic, d.author) > (?, ?, ?, ?) AND d.created >= ? AND ${digestGone} ORDER BY d.lib, d.ver, d.topic, d.author ${LIMIT}`,
   );
@@ -27,7 +32,9 @@ export function sqliteExports(db: Db): ExportRepo {
   const claimWhere = `c.at >= ? AND ${gone('claim', "c.entry || '/' || c.id", 'c.id')}
     AND EXISTS (SELECT 1 FROM kb_entries e WHERE e.id = c.entry AND e.hidden = 0 AND ${gone('kb', 'e.id', 'e.author')})`;
   const claims0 = db.prepare(`SELECT c.entry, c.id, c.kind, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE ${claimWhere} ORDER BY c.entry, c.id ${LIMIT}`);
-  const claims = db.prepare(`SELECT c.entry, c.id, c.kind, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE (c.entry, c.id) > (?, ?) AND ${claimWhere} ORDER BY c.entry, c.id ${LIMIT}`);
+  const claims = db.prepare(
+    `SELECT c.entry, c.id, c.kind, c.pub, c.sig, c.at FROM kb_signed_confirms c WHERE (c.entry, c.id) > (?, ?) AND ${claimWhere} ORDER BY c.entry, c.id ${LIMIT}`,
+  );
   const tombs0 = db.prepare(`SELECT id, kind, removed_at, reason FROM export_tombstones WHERE removed_at >= ? ORDER BY removed_at, kind, id ${LIMIT}`);
   const tombs = db.prepare(
     `SELECT id, kind, removed_at, reason FROM export_tombstones WHERE removed_at >= ? AND (removed_at, kind, id) > (?, ?, ?) ORDER BY removed_at, kind, id ${LIMIT}`,

@@ -4,11 +4,30 @@ import type { GovRepo, LlmsRev, NetSupport, Notice, NoticeState, Proposal, Propo
 import { LIMIT, type Db } from './db.js';
 
 interface PRow {
-  id: string; kind: string; title: string; body: string; section: string | null; author: string; net: string; state: string;
-  has_patch: number; check_state: string | null; check_log: string | null; check_at: number | null; note: string;
-  decided_by: string | null; decided_at: number | null; revisit_at: number | null; bounty: number; created: number; updated: number;
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  section: string | null;
+  author: string;
+  net: string;
+  state: string;
+  has_patch: number;
+  check_state: string | null;
+  check_log: string | null;
+  check_at: number | null;
+  note: string;
+  decided_by: string | null;
+  decided_at: number | null;
+  revisit_at: number | null;
+  bounty: number;
+  created: number;
+  updated: number;
 }
-interface NRow extends Omit<Notice, 'good_faith' | 'state'> { good_faith: number; state: string }
+interface NRow extends Omit<Notice, 'good_faith' | 'state'> {
+  good_faith: number;
+  state: string;
+}
 
 const P_COLS = `id, kind, title, body, section, author, net, state, patch IS NOT NULL AS has_patch, check_state, check_log, check_at, note,
   decided_by, decided_at, revisit_at, bounty, created, updated`;
@@ -20,9 +39,13 @@ export function sqliteGov(db: Db): GovRepo {
   );
   const selP = db.prepare(`SELECT ${P_COLS} FROM gov_proposals WHERE id = ?`);
   const selPatch = db.prepare('SELECT patch FROM gov_proposals WHERE id = ?').pluck();
-  const listAll = db.prepare(`SELECT ${P_COLS} FROM gov_proposals WHERE (@state IS NULL OR state = @state) AND (@kind IS NULL OR kind = @kind) ORDER BY created DESC, id ${LIMIT}`);
+  const listAll = db.prepare(
+    `SELECT ${P_COLS} FROM gov_proposals WHERE (@state IS NULL OR state = @state) AND (@kind IS NULL OR kind = @kind) ORDER BY created DESC, id ${LIMIT}`,
+  );
   const netsOf = db.prepare('SELECT net, sum(weight) AS w, count(*) AS n FROM gov_support WHERE proposal = ? GROUP BY net ORDER BY w DESC, net');
-  const insS = db.prepare('INSERT OR IGNORE INTO gov_support (proposal, root, net, lvl, weight, created) VALUES (@proposal, @root, @net, @lvl, @weight, @created)');
+  const insS = db.prepare(
+    'INSERT OR IGNORE INTO gov_support (proposal, root, net, lvl, weight, created) VALUES (@proposal, @root, @net, @lvl, @weight, @created)',
+  );
   const allS = db.prepare(`SELECT proposal, root, net, lvl, weight, created FROM gov_support ORDER BY created DESC ${LIMIT}`);
   const setState = db.prepare(
     `UPDATE gov_proposals SET state = @state, note = @note, decided_by = @by, decided_at = @at, revisit_at = @revisitAt, bounty = @bounty, updated = @at
@@ -34,7 +57,9 @@ export function sqliteGov(db: Db): GovRepo {
   const selT = db.prepare('SELECT n, proposal, state FROM gov_tasks WHERE n = ?');
   const doneT = db.prepare("UPDATE gov_tasks SET state = 'done', text = ?, done_at = ? WHERE n = ? AND state = 'open'");
   const ship = db.prepare("UPDATE gov_proposals SET state = 'shipped', updated = ? WHERE id = ?");
-  const tasks = db.prepare(`SELECT n, proposal, title, state, bounty, text, created, done_at AS doneAt FROM gov_tasks ORDER BY state = 'done', coalesce(done_at, created) DESC, n DESC ${LIMIT}`);
+  const tasks = db.prepare(
+    `SELECT n, proposal, title, state, bounty, text, created, done_at AS doneAt FROM gov_tasks ORDER BY state = 'done', coalesce(done_at, created) DESC, n DESC ${LIMIT}`,
+  );
   const checkQ = db.prepare(`SELECT ${P_COLS} FROM gov_proposals WHERE check_state = 'requested' ORDER BY check_at, id ${LIMIT}`);
   const setCheck = db.prepare("UPDATE gov_proposals SET check_state = ?, check_log = ?, check_at = ?, updated = ? WHERE id = ? AND check_state = 'requested'");
   const netCount = db.prepare('SELECT count(*) FROM gov_notices WHERE net = ? AND created >= ?').pluck();
@@ -54,9 +79,25 @@ export function sqliteGov(db: Db): GovRepo {
   const insRev = db.prepare('INSERT INTO gov_llms_revs (rev, section, text, proposal, why, created) VALUES (@rev, @section, @text, @proposal, @why, @created)');
 
   const toP = (r: PRow): Proposal => ({
-    id: r.id, kind: r.kind, title: r.title, body: r.body, section: r.section, author: r.author, net: r.net, state: r.state as ProposalState,
-    hasPatch: r.has_patch === 1, check: r.check_state as Proposal['check'], checkLog: r.check_log, checkAt: r.check_at, note: r.note,
-    decidedBy: r.decided_by, decidedAt: r.decided_at, revisitAt: r.revisit_at, bounty: r.bounty, created: r.created, updated: r.updated,
+    id: r.id,
+    kind: r.kind,
+    title: r.title,
+    body: r.body,
+    section: r.section,
+    author: r.author,
+    net: r.net,
+    state: r.state as ProposalState,
+    hasPatch: r.has_patch === 1,
+    check: r.check_state as Proposal['check'],
+    checkLog: r.check_log,
+    checkAt: r.check_at,
+    note: r.note,
+    decidedBy: r.decided_by,
+    decidedAt: r.decided_at,
+    revisitAt: r.revisit_at,
+    bounty: r.bounty,
+    created: r.created,
+    updated: r.updated,
     nets: netsOf.all(r.id) as NetSupport[],
   });
   const toN = (r: NRow): Notice => ({ ...r, good_faith: r.good_faith === 1, state: r.state as NoticeState });

@@ -49,7 +49,12 @@ function walBytes(file: string): number {
   }
 }
 
-export function openSqliteStore(dataDir: string, sync: 'normal' | 'full' = 'normal', workspaceKey?: Buffer, opts: { now?: () => number } = {}): Store & { file: string } {
+export function openSqliteStore(
+  dataDir: string,
+  sync: 'normal' | 'full' = 'normal',
+  workspaceKey?: Buffer,
+  opts: { now?: () => number } = {},
+): Store & { file: string } {
   const now = opts.now ?? Date.now;
   const master = workspaceKey ?? workspaceKeyOf(dataDir);
   const file = join(dataDir, 'commons.db');

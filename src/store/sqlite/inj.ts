@@ -72,7 +72,15 @@ export function sqliteInj(db: Db): InjRepo {
       return ins.run({ ...r, day: Math.floor(r.created / DAY), flags: r.flags.join(',') }).changes === 1;
     },
     async top(q) {
-      return top.all({ since: q.since, baseSince: q.baseSince, minRoots: q.minRoots, minNets: q.minNets, minWeight: q.minWeight, cap: q.netCap, n: q.n }) as InjTopRow[];
+      return top.all({
+        since: q.since,
+        baseSince: q.baseSince,
+        minRoots: q.minRoots,
+        minNets: q.minNets,
+        minWeight: q.minWeight,
+        cap: q.netCap,
+        n: q.n,
+      }) as InjTopRow[];
     },
     async payload(ph, since, n) {
       const args = { lo: ph, hi: ph + 'g', since, n };

@@ -45,7 +45,9 @@ export function sqliteJobs(db: Db, now: () => number): JobQueue & { close(): voi
      FROM jobs GROUP BY kind ORDER BY kind`,
   );
   const selDead = db.prepare(`SELECT ${COLS} FROM jobs WHERE queue = ? AND state = 'dead' ORDER BY due DESC, n DESC ${LIMIT}`);
-  const revive = db.prepare("UPDATE jobs SET state = 'q', tries = 0, due = @now, lease = NULL, lease_until = NULL, updated = @now WHERE id = @id AND state = 'dead' RETURNING queue");
+  const revive = db.prepare(
+    "UPDATE jobs SET state = 'q', tries = 0, due = @now, lease = NULL, lease_until = NULL, updated = @now WHERE id = @id AND state = 'dead' RETURNING queue",
+  );
 
   // In-process wake-ups of workers (onReady).
   const watchers = new Map<string, Set<() => void>>();
@@ -91,17 +93,19 @@ export function sqliteJobs(db: Db, now: () => number): JobQueue & { close(): voi
     return out;
   });
 
-  const nackTx = db.transaction((id: string, lease: string, error: string | null, retryInMs: number | undefined): { to: 'retry' | 'dead' | 'stale'; queue?: string } => {
-    const r = selHeld.get(id, lease) as Row | undefined;
-    if (!r) return { to: 'stale' };
-    const t = now();
-    if (r.tries >= r.max_tries) {
-      expire.run({ n: r.n, now: t, error });
-      return { to: 'dead' };
-    }
-    retry.run({ n: r.n, due: t + (retryInMs ?? backoffMs(r.tries)), error, now: t });
-    return { to: 'retry', queue: r.queue };
-  });
+  const nackTx = db.transaction(
+    (id: string, lease: string, error: string | null, retryInMs: number | undefined): { to: 'retry' | 'dead' | 'stale'; queue?: string } => {
+      const r = selHeld.get(id, lease) as Row | undefined;
+      if (!r) return { to: 'stale' };
+      const t = now();
+      if (r.tries >= r.max_tries) {
+        expire.run({ n: r.n, now: t, error });
+        return { to: 'dead' };
+      }
+      retry.run({ n: r.n, due: t + (retryInMs ?? backoffMs(r.tries)), error, now: t });
+      return { to: 'retry', queue: r.queue };
+    },
+  );
 
   return {
     async enqueue(queue, payload, opts = {}) {

@@ -3,15 +3,49 @@ import type { KbEntry, KbHit, Lib } from '../../core/kb/ports.js';
 import { LIMIT } from './db.js';
 
 export interface Row {
-  n: number; id: string; sig: string; h: string; ch: string; title: string; error: string; fix: string; eco: string; cls: string; tags: string;
-  author: string; created: number; updated: number; confirms: number; fails: number; hits: number; libs: string | null;
-  changes: number; w_worked: number; w_changes: number; w_failed: number; principals: number; disputed: number; disputed_at: number;
+  n: number;
+  id: string;
+  sig: string;
+  h: string;
+  ch: string;
+  title: string;
+  error: string;
+  fix: string;
+  eco: string;
+  cls: string;
+  tags: string;
+  author: string;
+  created: number;
+  updated: number;
+  confirms: number;
+  fails: number;
+  hits: number;
+  libs: string | null;
+  changes: number;
+  w_worked: number;
+  w_changes: number;
+  w_failed: number;
+  principals: number;
+  disputed: number;
+  disputed_at: number;
 }
 
 /** A lookup's row: what KbHit holds, libraries still packed. */
 export interface HitRow {
-  id: string; title: string; fix: string; confirms: number; fails: number; libs: string | null; sig: string; eco: string;
-  changes: number; w_worked: number; w_changes: number; w_failed: number; principals: number; disputed: number;
+  id: string;
+  title: string;
+  fix: string;
+  confirms: number;
+  fails: number;
+  libs: string | null;
+  sig: string;
+  eco: string;
+  changes: number;
+  w_worked: number;
+  w_changes: number;
+  w_failed: number;
+  principals: number;
+  disputed: number;
 }
 
 /** The outcome figures of an entry (src/core/kb/outcomes.ts), read with every entry and hit. */

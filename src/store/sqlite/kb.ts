@@ -27,7 +27,9 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   // hash its entries answered to under an earlier ErrSig version (kb_sig_alias).
   const bestCh = db.prepare(bestBy('kb_entries e', 'e.ch'));
   const bestOld = db.prepare(bestBy('kb_sig_alias a JOIN kb_entries e ON e.n = a.n', 'a.h'));
-  const stale = db.prepare(`SELECT e.id, e.sig, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE e.sigv < ? ORDER BY e.n ${LIMIT}`);
+  const stale = db.prepare(
+    `SELECT e.id, e.sig, e.title, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE e.sigv < ? ORDER BY e.n ${LIMIT}`,
+  );
   const selResign = db.prepare('SELECT n, h, sigv, title, fix, tags, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE id = ?');
   const aliasSeen = db.prepare('SELECT 1 FROM kb_sig_alias WHERE h = ? LIMIT 1').pluck();
   const insAlias = db.prepare('INSERT OR IGNORE INTO kb_sig_alias (h, n, v) VALUES (?, ?, ?)');
@@ -77,7 +79,9 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
     `SELECT o.note, o.evidence, o.created AS at FROM kb_outcomes o JOIN kb_entries e ON e.n = o.entry
      WHERE e.id = ? AND e.hidden = 0 AND o.kind = ? AND (o.note <> '' OR o.evidence IS NOT NULL) ORDER BY o.created DESC, o.voter ${LIMIT}`,
   );
-  const disputes = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.disputed = 1 AND e.hidden = 0 AND e.disputed_at >= ? ORDER BY e.disputed_at DESC, e.n DESC ${LIMIT}`);
+  const disputes = db.prepare(
+    `SELECT ${COLS} FROM kb_entries e WHERE e.disputed = 1 AND e.hidden = 0 AND e.disputed_at >= ? ORDER BY e.disputed_at DESC, e.n DESC ${LIMIT}`,
+  );
   // Every write that can change what reads return moves the generation on; memoized reads of an
   // older one are recomputed. Library changes and digests are asked for on every brief.
   let gen = 0;
@@ -107,7 +111,9 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   // come straight off kb_libs_by_name; ordering by created joined every entry of a popular library.
   // Only what a brief's changes lines show: the entry's other columns and its other libraries
   // would cost a subquery each per row (measured 183 us against about 90 us per call at 1M entries).
-  const lib = db.prepare(`SELECT e.id, e.title, l.ver FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE l.name = ? AND e.hidden = 0 ORDER BY l.entry DESC ${LIMIT}`);
+  const lib = db.prepare(
+    `SELECT e.id, e.title, l.ver FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE l.name = ? AND e.hidden = 0 ORDER BY l.entry DESC ${LIMIT}`,
+  );
   // Feeds: newest first by entry number. A tag is found through the FTS index's tags column (its
   // tokens), then checked whole against the stored tags (a tag such as node.js is two tokens).
   const recentAll = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.hidden = 0 AND e.created >= ? ORDER BY e.created DESC, e.n DESC ${LIMIT}`);
@@ -150,7 +156,9 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
   const count = db.prepare('SELECT count(*) AS n FROM kb_entries WHERE hidden = 0');
   const pageAfter = db.prepare(`SELECT ${COLS} FROM kb_entries e WHERE e.n > ? AND e.hidden = 0 ORDER BY e.n ${LIMIT}`);
   const WORKED = "v.kind IN ('worked', 'worked-with-changes')";
-  const confirmedSince = db.prepare(`SELECT count(DISTINCT v.entry) AS n FROM kb_outcomes v JOIN kb_entries e ON e.n = v.entry WHERE ${WORKED} AND v.created >= ? AND e.hidden = 0`);
+  const confirmedSince = db.prepare(
+    `SELECT count(DISTINCT v.entry) AS n FROM kb_outcomes v JOIN kb_entries e ON e.n = v.entry WHERE ${WORKED} AND v.created >= ? AND e.hidden = 0`,
+  );
   const latestConfirmed = db.prepare(
     `SELECT ${COLS}, max(v.created) AS confirmed_at FROM kb_outcomes v JOIN kb_entries e ON e.n = v.entry WHERE ${WORKED} AND e.hidden = 0 GROUP BY v.entry ORDER BY confirmed_at DESC, e.n DESC ${LIMIT}`,
   );
@@ -167,7 +175,9 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
        SELECT *, row_number() OVER (PARTITION BY ver, topic ORDER BY score DESC, created DESC) AS k FROM kb_digests WHERE lib = ?)
      WHERE k = 1 ORDER BY created DESC ${LIMIT}`,
   );
-  const bestDigest = db.prepare('SELECT lib, ver, topic, author, lines, score, created FROM kb_digests WHERE lib = ? AND ver = ? AND topic = ? ORDER BY score DESC, created DESC LIMIT 1');
+  const bestDigest = db.prepare(
+    'SELECT lib, ver, topic, author, lines, score, created FROM kb_digests WHERE lib = ? AND ver = ? AND topic = ? ORDER BY score DESC, created DESC LIMIT 1',
+  );
 
   // Notices hide and remove entries (src/core/gov); libraries, votes and errors go by cascade.
   const setHiddenSt = db.prepare('UPDATE kb_entries SET hidden = ? WHERE id = ?');
@@ -222,13 +232,43 @@ export function sqliteKb(db: Db, bg: Pick<Background, 'countHits'>): KbRepo & { 
     const evidence = o.evidence ? JSON.stringify(o.evidence) : null;
     if (prev && prev.kind === o.kind && (o.keep || (prev.note === o.note && prev.evidence === evidence))) return { result: 'same', prev: prev.kind };
     putOutcome.run(e.n, o.voter, o.kind, o.note, evidence, o.net, o.root, o.at);
-    const rows = (outcomesOf.all(e.n) as Array<{ voter: string; kind: OutcomeKind; net: string; root: string; created: number | null; rep: number; confirmed: number; frozen: number }>).map(
-      (r): OutcomeRow => ({ voter: r.voter, kind: r.kind, net: r.net, root: r.root, who: r.created === null ? null : { created: r.created, rep: r.rep, confirmed: r.confirmed, frozen: r.frozen === 1 } }),
+    const rows = (
+      outcomesOf.all(e.n) as Array<{
+        voter: string;
+        kind: OutcomeKind;
+        net: string;
+        root: string;
+        created: number | null;
+        rep: number;
+        confirmed: number;
+        frozen: number;
+      }>
+    ).map(
+      (r): OutcomeRow => ({
+        voter: r.voter,
+        kind: r.kind,
+        net: r.net,
+        root: r.root,
+        who: r.created === null ? null : { created: r.created, rep: r.rep, confirmed: r.confirmed, frozen: r.frozen === 1 },
+      }),
     );
     const { tally: t, rep: given } = tallyOf(rows, o.at);
     const before = selFigures.get(e.n) as { disputed: number; disputed_at: number; rep_given: number };
     const disputedAt = t.disputed ? (before.disputed === 1 ? before.disputed_at : o.at) : 0;
-    setFigures.run(t.worked + t.changes, t.failed, t.changes, t.w_worked, t.w_changes, t.w_failed, t.principals, t.disputed ? 1 : 0, disputedAt, given, o.at, e.n);
+    setFigures.run(
+      t.worked + t.changes,
+      t.failed,
+      t.changes,
+      t.w_worked,
+      t.w_changes,
+      t.w_failed,
+      t.principals,
+      t.disputed ? 1 : 0,
+      disputedAt,
+      given,
+      o.at,
+      e.n,
+    );
     rep.run(given - before.rep_given, e.author);
     return { result: prev ? 'changed' : 'new', prev: prev?.kind ?? null };
   });

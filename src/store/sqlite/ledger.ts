@@ -59,7 +59,7 @@ export function sqliteLedger(db: Db): LedgerRepo {
      WHERE p.account = ? ORDER BY p.tx DESC ${LIMIT}`,
   );
   const counts = db.prepare('SELECT (SELECT count(*) FROM ledger_accounts) AS accounts, (SELECT count(*) FROM ledger_tx) AS txs');
-  const sums = db.prepare("SELECT kind, coalesce(sum(balance), 0) AS s FROM ledger_accounts GROUP BY kind");
+  const sums = db.prepare('SELECT kind, coalesce(sum(balance), 0) AS s FROM ledger_accounts GROUP BY kind');
   const unbalanced = db.prepare(
     `SELECT t.n, coalesce(sum(p.amount), 0) AS s, count(p.account) AS k FROM ledger_tx t LEFT JOIN ledger_postings p ON p.tx = t.n
      GROUP BY t.n HAVING s <> 0 OR k < 2 LIMIT 20`,
@@ -86,8 +86,10 @@ export function sqliteLedger(db: Db): LedgerRepo {
     const held = by.get('id') ?? 0;
     const escrow = by.get('escrow') ?? 0;
     const problems: string[] = [];
-    for (const r of unbalanced.all() as { n: number; s: number; k: number }[]) problems.push(r.k < 2 ? `tx ${r.n} has ${r.k} postings` : `tx ${r.n} sums to ${r.s}`);
-    for (const r of drift.all() as { id: string; balance: number; p: number }[]) problems.push(`account ${r.id} balance ${r.balance} but postings sum to ${r.p}`);
+    for (const r of unbalanced.all() as { n: number; s: number; k: number }[])
+      problems.push(r.k < 2 ? `tx ${r.n} has ${r.k} postings` : `tx ${r.n} sums to ${r.s}`);
+    for (const r of drift.all() as { id: string; balance: number; p: number }[])
+      problems.push(`account ${r.id} balance ${r.balance} but postings sum to ${r.p}`);
     for (const r of negative.all() as { id: string; balance: number }[]) problems.push(`account ${r.id} negative ${r.balance}`);
     for (const r of escrows.all() as { bounty: string; state: string; credits: number; balance: number }[])
       problems.push(`bounty ${r.bounty} ${r.state} escrow ${r.balance} expected ${['open', 'claimed', 'done'].includes(r.state) ? r.credits : 0}`);

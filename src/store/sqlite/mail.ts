@@ -8,7 +8,16 @@ interface Row extends Omit<MailRow, 'readAt' | 'reported'> {
   deleted: number;
 }
 const toMail = (r: Row): MailRow => ({
-  rid: r.rid, id: r.id, sender: r.sender, recipient: r.recipient, nonce: r.nonce, ct: r.ct, size: r.size, created: r.created, readAt: r.read_at, reported: r.reported === 1,
+  rid: r.rid,
+  id: r.id,
+  sender: r.sender,
+  recipient: r.recipient,
+  nonce: r.nonce,
+  ct: r.ct,
+  size: r.size,
+  created: r.created,
+  readAt: r.read_at,
+  reported: r.reported === 1,
 });
 
 export function sqliteMail(db: Db): MailRepo {
@@ -18,7 +27,9 @@ export function sqliteMail(db: Db): MailRepo {
   );
   const sel = db.prepare('SELECT * FROM mail WHERE id = ? AND recipient = ? AND deleted = 0');
   const mark = db.prepare('UPDATE mail SET read_at = ? WHERE id = ? AND recipient = ? AND read_at IS NULL');
-  const page = db.prepare('SELECT * FROM mail WHERE recipient = @r AND deleted = 0 AND rid < @before AND (@unread = 0 OR read_at IS NULL) ORDER BY rid DESC LIMIT CAST(@n AS INTEGER)');
+  const page = db.prepare(
+    'SELECT * FROM mail WHERE recipient = @r AND deleted = 0 AND rid < @before AND (@unread = 0 OR read_at IS NULL) ORDER BY rid DESC LIMIT CAST(@n AS INTEGER)',
+  );
   // A reported message leaves the inbox but keeps its ciphertext for the review (locator = id).
   const hide = db.prepare('UPDATE mail SET deleted = 1 WHERE id = ? AND recipient = ? AND deleted = 0 AND reported = 1');
   const del = db.prepare('DELETE FROM mail WHERE id = ? AND recipient = ? AND deleted = 0 AND reported = 0');

@@ -13,7 +13,7 @@ export function sqliteServices(db: Db): ServiceRepo {
   const insName = db.prepare('INSERT INTO svc_names (name, owner, stable, created) VALUES (?, ?, NULL, ?)');
   const selVer = db.prepare('SELECT * FROM svc_versions WHERE name = ? AND ver = ?');
   const insVer = db.prepare(
-    'INSERT INTO svc_versions (name, ver, wasm, manifest, publisher, state, kats, log, created, checked) VALUES (@name, @ver, @wasm, @manifest, @publisher, \'pending\', @kats, NULL, @created, NULL)',
+    "INSERT INTO svc_versions (name, ver, wasm, manifest, publisher, state, kats, log, created, checked) VALUES (@name, @ver, @wasm, @manifest, @publisher, 'pending', @kats, NULL, @created, NULL)",
   );
   const stableSet = db.prepare('UPDATE svc_names SET stable = ? WHERE name = ?');
   const vers = db.prepare('SELECT * FROM svc_versions WHERE name = ? ORDER BY ver DESC ' + LIMIT);

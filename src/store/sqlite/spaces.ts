@@ -32,7 +32,11 @@ export function sqliteSpaces(db: Db): SpaceRepo {
   const kbDel = db.prepare('DELETE FROM space_kb WHERE space = ?');
   const invDel = db.prepare('DELETE FROM space_invites WHERE space = ?');
   const likeAny = (n: number, all: boolean) =>
-    db.prepare(`SELECT ${SPACE_KB_COLS} FROM space_kb WHERE ${IN} AND (${Array(n).fill("body LIKE ? ESCAPE '\\'").join(all ? ' AND ' : ' OR ')}) ORDER BY created DESC, id ${LIMIT}`);
+    db.prepare(
+      `SELECT ${SPACE_KB_COLS} FROM space_kb WHERE ${IN} AND (${Array(n)
+        .fill("body LIKE ? ESCAPE '\\'")
+        .join(all ? ' AND ' : ' OR ')}) ORDER BY created DESC, id ${LIMIT}`,
+    );
   const likeMemo = new Map<string, ReturnType<typeof likeAny>>();
   const like = (n: number, all: boolean) => {
     const k = `${n}${all}`;
@@ -81,7 +85,7 @@ export function sqliteSpaces(db: Db): SpaceRepo {
       return roleOf.get(slug, member) !== undefined;
     },
     async role(slug, member) {
-      return ((roleOf.get(slug, member) as { role: SpaceRole } | undefined)?.role ?? null);
+      return (roleOf.get(slug, member) as { role: SpaceRole } | undefined)?.role ?? null;
     },
     async closedSpacesOf(member) {
       return (spacesOf.all(member) as Array<{ space: string }>).map((r) => r.space);

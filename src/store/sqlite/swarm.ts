@@ -6,15 +6,51 @@ import type { KvEntry, NewSub, SubCounts, SubRow, SwarmRepo } from '../../core/s
 import { type Db, LIMIT } from './db.js';
 
 type Row = {
-  id: string; owner: string; topic: string; sink: string; target: string | null; filter: string | null; mode: 'each' | 'digest';
-  hop_max: number; credits_day: number; expires: number; created: number; cursor: number; delivered: number; filtered: number;
-  missed: number; dropped: number; due: number | null; spent_on: number; spent: number; filter_us: number; paused_until: number | null;
+  id: string;
+  owner: string;
+  topic: string;
+  sink: string;
+  target: string | null;
+  filter: string | null;
+  mode: 'each' | 'digest';
+  hop_max: number;
+  credits_day: number;
+  expires: number;
+  created: number;
+  cursor: number;
+  delivered: number;
+  filtered: number;
+  missed: number;
+  dropped: number;
+  due: number | null;
+  spent_on: number;
+  spent: number;
+  filter_us: number;
+  paused_until: number | null;
   paused_why: string | null;
 };
 const toSub = (r: Row): SubRow => ({
-  id: r.id, owner: r.owner, topic: r.topic, sink: r.sink, target: r.target, filter: r.filter, mode: r.mode, hopMax: r.hop_max,
-  creditsDay: r.credits_day, expires: r.expires, created: r.created, cursor: r.cursor, delivered: r.delivered, filtered: r.filtered,
-  missed: r.missed, dropped: r.dropped, due: r.due, spentOn: r.spent_on, spent: r.spent, filterUs: r.filter_us, pausedUntil: r.paused_until,
+  id: r.id,
+  owner: r.owner,
+  topic: r.topic,
+  sink: r.sink,
+  target: r.target,
+  filter: r.filter,
+  mode: r.mode,
+  hopMax: r.hop_max,
+  creditsDay: r.credits_day,
+  expires: r.expires,
+  created: r.created,
+  cursor: r.cursor,
+  delivered: r.delivered,
+  filtered: r.filtered,
+  missed: r.missed,
+  dropped: r.dropped,
+  due: r.due,
+  spentOn: r.spent_on,
+  spent: r.spent,
+  filterUs: r.filter_us,
+  pausedUntil: r.paused_until,
   pausedWhy: r.paused_why,
 });
 
@@ -59,7 +95,13 @@ export function sqliteSwarm(db: Db): SwarmRepo {
   const selFirstYoung = db.prepare('SELECT id FROM events WHERE topic = ? AND time >= ? ORDER BY id LIMIT 1');
   const del = db.prepare('DELETE FROM events WHERE topic = ? AND id > ? AND id <= ?');
 
-  const zero = (c: SubCounts) => ({ delivered: c.delivered ?? 0, filtered: c.filtered ?? 0, missed: c.missed ?? 0, dropped: c.dropped ?? 0, filterUs: Math.round(c.filterUs ?? 0) });
+  const zero = (c: SubCounts) => ({
+    delivered: c.delivered ?? 0,
+    filtered: c.filtered ?? 0,
+    missed: c.missed ?? 0,
+    dropped: c.dropped ?? 0,
+    filterUs: Math.round(c.filterUs ?? 0),
+  });
   const createTx = db.transaction((s: NewSub, cap: number): 'ok' | 'full' => {
     if ((count.get(s.owner) as { n: number }).n >= cap) return 'full';
     ins.run(s);

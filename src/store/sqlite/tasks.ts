@@ -13,7 +13,8 @@ import { ledgerWriter, withFunds } from './ledger.js';
 type Row = Omit<Task, 'tags'> & { tags: string };
 const toTask = (r: Row): Task => ({ ...r, tags: r.tags ? r.tags.split(' ') : [] });
 
-const COLS = 't.n, t.id, t.title, t.body, t.tags, t.creator, t.space, t.state, t.claimant, t.claimed, t.result, t.note, t.hunter, t.bounty, t.credits, t.created, t.updated';
+const COLS =
+  't.n, t.id, t.title, t.body, t.tags, t.creator, t.space, t.state, t.claimant, t.claimed, t.result, t.note, t.hunter, t.bounty, t.credits, t.created, t.updated';
 
 export function sqliteTasks(db: Db, events: SqliteEvents): TaskRepo {
   const w = ledgerWriter(db);
@@ -31,7 +32,9 @@ export function sqliteTasks(db: Db, events: SqliteEvents): TaskRepo {
      WHERE id = @id AND state = @from AND (@anyClaimant = 1 OR claimant IS @fromClaimant)`,
   );
   const doneBy = db.prepare("SELECT count(*) AS n FROM tasks WHERE hunter = ? AND state = 'accepted'");
-  const escrowedBy = db.prepare("SELECT coalesce(sum(credits), 0) AS n FROM tasks WHERE creator = ? AND bounty IS NOT NULL AND state IN ('open', 'claimed', 'done')");
+  const escrowedBy = db.prepare(
+    "SELECT coalesce(sum(credits), 0) AS n FROM tasks WHERE creator = ? AND bounty IS NOT NULL AND state IN ('open', 'claimed', 'done')",
+  );
   const countsAll = db.prepare('SELECT state, count(*) AS n FROM tasks GROUP BY state');
   const countsSpace = db.prepare('SELECT state, count(*) AS n FROM tasks WHERE space = ? GROUP BY state');
 
@@ -51,28 +54,38 @@ export function sqliteTasks(db: Db, events: SqliteEvents): TaskRepo {
     return task;
   });
 
-  const transitionTx = withFunds(db, (id: string, from: { state: TaskState; claimant?: string | null }, p: TaskPatch, tx: TxDraft | null, now: number, emit: Emit<Task> | undefined): Task | 'stale' => {
-    const cur = selId.get(id) as Row | undefined;
-    if (!cur) return 'stale';
-    const next = {
-      id,
-      now,
-      from: from.state,
-      anyClaimant: from.claimant === undefined ? 1 : 0,
-      fromClaimant: from.claimant ?? null,
-      state: p.state,
-      claimant: p.claimant !== undefined ? p.claimant : cur.claimant,
-      claimed: p.claimed !== undefined ? p.claimed : cur.claimed,
-      result: p.result !== undefined ? p.result : cur.result,
-      note: p.note !== undefined ? p.note : cur.note,
-      hunter: p.hunter !== undefined ? p.hunter : cur.hunter,
-    };
-    if (upd.run(next).changes !== 1) return 'stale';
-    if (tx) w.apply(tx, now);
-    const task = toTask(selId.get(id) as Row);
-    events.append(draftsOf(emit, task));
-    return task;
-  });
+  const transitionTx = withFunds(
+    db,
+    (
+      id: string,
+      from: { state: TaskState; claimant?: string | null },
+      p: TaskPatch,
+      tx: TxDraft | null,
+      now: number,
+      emit: Emit<Task> | undefined,
+    ): Task | 'stale' => {
+      const cur = selId.get(id) as Row | undefined;
+      if (!cur) return 'stale';
+      const next = {
+        id,
+        now,
+        from: from.state,
+        anyClaimant: from.claimant === undefined ? 1 : 0,
+        fromClaimant: from.claimant ?? null,
+        state: p.state,
+        claimant: p.claimant !== undefined ? p.claimant : cur.claimant,
+        claimed: p.claimed !== undefined ? p.claimed : cur.claimed,
+        result: p.result !== undefined ? p.result : cur.result,
+        note: p.note !== undefined ? p.note : cur.note,
+        hunter: p.hunter !== undefined ? p.hunter : cur.hunter,
+      };
+      if (upd.run(next).changes !== 1) return 'stale';
+      if (tx) w.apply(tx, now);
+      const task = toTask(selId.get(id) as Row);
+      events.append(draftsOf(emit, task));
+      return task;
+    },
+  );
 
   // One prepared statement per filter shape.
   const listStmts = new Map<string, Statement>();

@@ -33,10 +33,17 @@ function unseal(state: string | undefined): string | null {
   if (want.length !== got.length || !timingSafeEqual(want, got)) throw new RpcError(-32602, 'Invalid or expired requestState');
   return payload;
 }
-const ask = (message: string, field: string, type = 'string') => ({ method: 'elicitation/create', params: { message, requestedSchema: { type: 'object', properties: { [field]: { type } }, required: [field] } } });
-const sample = (text: string, maxTokens: number) => ({ method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens } });
+const ask = (message: string, field: string, type = 'string') => ({
+  method: 'elicitation/create',
+  params: { message, requestedSchema: { type: 'object', properties: { [field]: { type } }, required: [field] } },
+});
+const sample = (text: string, maxTokens: number) => ({
+  method: 'sampling/createMessage',
+  params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens },
+});
 const ROOTS = { method: 'roots/list', params: {} };
-const inputRequired = (inputRequests: Record<string, unknown>, requestState?: string) => ({ resultType: 'input_required', inputRequests, ...(requestState ? { requestState } : {}) }) as never;
+const inputRequired = (inputRequests: Record<string, unknown>, requestState?: string) =>
+  ({ resultType: 'input_required', inputRequests, ...(requestState ? { requestState } : {}) }) as never;
 const contentOf = (r: unknown, field: string) => {
   const c = (r as { content?: Record<string, unknown> } | undefined)?.content;
   return c && typeof c === 'object' ? c[field] : undefined;
@@ -47,7 +54,11 @@ const textOf = (r: unknown) => {
 };
 
 const noArgs = { type: 'object' as const, properties: {} };
-const tool = (name: string, description: string, inputSchema: Record<string, unknown> = noArgs) => ({ name, description, inputSchema: inputSchema as { type: 'object' } });
+const tool = (name: string, description: string, inputSchema: Record<string, unknown> = noArgs) => ({
+  name,
+  description,
+  inputSchema: inputSchema as { type: 'object' },
+});
 
 export const FIXTURES: McpExtras = {
   tools: [
@@ -74,9 +85,16 @@ export const FIXTURES: McpExtras = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
-      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' }, contactMethod: { type: 'string', enum: ['phone', 'email'] }, phone: { type: 'string' }, email: { type: 'string' } },
+      properties: {
+        name: { type: 'string' },
+        address: { $ref: '#/$defs/address' },
+        contactMethod: { type: 'string', enum: ['phone', 'email'] },
+        phone: { type: 'string' },
+        email: { type: 'string' },
+      },
       allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
       if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
       then: { required: ['phone'] },
       else: { required: ['email'] },
       additionalProperties: false,
@@ -91,7 +109,9 @@ export const FIXTURES: McpExtras = {
       case 'test_audio_content':
         return { content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] };
       case 'test_embedded_resource':
-        return { content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }] };
+        return {
+          content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
+        };
       case 'test_multiple_content_types':
         return {
           content: [
@@ -152,14 +172,18 @@ export const FIXTURES: McpExtras = {
         const r = io.inputResponses ?? {};
         unseal(io.requestState);
         if (!r.user_name || !r.greeting || !r.client_roots)
-          return inputRequired({ user_name: ask('What is your name?', 'name'), greeting: sample('Generate a greeting', 50), client_roots: ROOTS }, seal('multi:1'));
+          return inputRequired(
+            { user_name: ask('What is your name?', 'name'), greeting: sample('Generate a greeting', 50), client_roots: ROOTS },
+            seal('multi:1'),
+          );
         return { content: [{ type: 'text', text: `Name: ${String(contentOf(r.user_name, 'name'))}; greeting: ${textOf(r.greeting) ?? ''}; roots received` }] };
       }
       case 'test_input_required_result_multi_round': {
         const state = unseal(io.requestState);
         const r = io.inputResponses ?? {};
         if (state === null || (state === 'round:1' && !r.step1)) return inputRequired({ step1: ask('Step 1: What is your name?', 'name') }, seal('round:1'));
-        if (state === 'round:1') return inputRequired({ step2: ask('Step 2: What is your favorite color?', 'color') }, seal(`round:2:${String(contentOf(r.step1, 'name'))}`));
+        if (state === 'round:1')
+          return inputRequired({ step2: ask('Step 2: What is your favorite color?', 'color') }, seal(`round:2:${String(contentOf(r.step1, 'name'))}`));
         if (!r.step2) return inputRequired({ step2: ask('Step 2: What is your favorite color?', 'color') }, io.requestState);
         return { content: [{ type: 'text', text: `Name: ${state.slice(8)}; color: ${String(contentOf(r.step2, 'color'))}` }] };
       }
@@ -181,8 +205,19 @@ export const FIXTURES: McpExtras = {
   },
   prompts: [
     { name: 'test_simple_prompt', description: 'A simple prompt' },
-    { name: 'test_prompt_with_arguments', description: 'A prompt with arguments', arguments: [{ name: 'arg1', description: 'First test argument', required: true }, { name: 'arg2', description: 'Second test argument', required: true }] },
-    { name: 'test_prompt_with_embedded_resource', description: 'A prompt with an embedded resource', arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }] },
+    {
+      name: 'test_prompt_with_arguments',
+      description: 'A prompt with arguments',
+      arguments: [
+        { name: 'arg1', description: 'First test argument', required: true },
+        { name: 'arg2', description: 'Second test argument', required: true },
+      ],
+    },
+    {
+      name: 'test_prompt_with_embedded_resource',
+      description: 'A prompt with an embedded resource',
+      arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+    },
     { name: 'test_prompt_with_image', description: 'A prompt with an image' },
     { name: 'test_input_required_result_prompt', description: 'A prompt that asks for context first' },
   ],
@@ -194,7 +229,12 @@ export const FIXTURES: McpExtras = {
       case 'test_prompt_with_arguments':
         return { messages: [user({ type: 'text', text: `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'` })] };
       case 'test_prompt_with_embedded_resource':
-        return { messages: [user({ type: 'resource', resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } }), user({ type: 'text', text: 'Please process the embedded resource above.' })] };
+        return {
+          messages: [
+            user({ type: 'resource', resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } }),
+            user({ type: 'text', text: 'Please process the embedded resource above.' }),
+          ],
+        };
       case 'test_input_required_result_prompt': {
         const r = io?.inputResponses?.user_context;
         if (!r) return inputRequired({ user_context: ask('What context should the prompt use?', 'context') });
