@@ -7,8 +7,8 @@
 # pg_restore of the service's schema). Then, when pgbouncer is installed (Debian `pgbouncer`), the
 # replica test again with the replicas' pools going through PgBouncer in transaction mode
 # (CX_DATABASE_URL) and their session connections to the server (CX_DATABASE_SESSION_URL), as
-# docs/scaling.md describes. pg_stat_statements is loaded when the server has it (the replica test
-# counts statements with it).
+# docs/scaling.md describes. pg_stat_statements is loaded (the replica test counts statements
+# with it).
 # Usage: scripts/pg-test.sh [extra vitest args]      (PG_BIN overrides where initdb/pg_ctl are;
 #        PG_TEST_PGBOUNCER=0 skips the PgBouncer run, PG_TEST_PGBOUNCER=only runs only it)
 set -euo pipefail
@@ -39,8 +39,14 @@ trap stop EXIT
 
 "${as[@]}" "$PG_BIN/initdb" -D "$dir/data" -U postgres -A trust --no-sync -E UTF8 >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log"; exit 1; }
 # fsync off: a test cluster that is thrown away needs no durability (the contracts test the adapter).
-preload=""
-[ -f "$("$PG_BIN/pg_config" --pkglibdir 2>/dev/null || echo "$PG_BIN/../lib")/pg_stat_statements.so" ] && preload="-c shared_preload_libraries=pg_stat_statements"
+# pg_stat_statements ships with the server (Debian's postgresql-<major>); the replica test counts
+# statements with it. PG_BIN may be a directory of links (/usr/local/bin): its lib is beside the real one.
+libdir="$(dirname "$(readlink -f "$PG_BIN/postgres")")/../lib"
+if [ ! -f "$libdir/pg_stat_statements.so" ]; then
+  echo "pg-test: pg_stat_statements.so not found in $libdir (it ships with the PostgreSQL server package)" >&2
+  exit 1
+fi
+preload="-c shared_preload_libraries=pg_stat_statements"
 "${as[@]}" "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
   -o "-p $port -h 127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 $preload" start >/dev/null
 
