@@ -13,6 +13,7 @@ import { classOf } from '../kb/classify.js';
 import { parseLib } from '../kb/libs.js';
 import type { Lib } from '../kb/ports.js';
 import { insertWithFreshId } from '../kb/ops.js';
+import { iso } from '../kernel/text.js';
 import { limit } from '../limits.js';
 import { defineOp, type AnyOperation, type Ctx } from '../ops/types.js';
 import { hazardFind } from '../safety/hazards.js';
@@ -21,7 +22,6 @@ import type { Space, SpaceEntry, SpaceRole } from './ports.js';
 import { SLUG_RE } from './slug.js';
 
 const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const NO_STORE = { 'cache-control': 'private, no-store' };
 export const INVITE_PREFIX = 'csi_';
 
