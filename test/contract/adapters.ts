@@ -33,30 +33,39 @@ export interface Adapter {
 }
 
 // PGlite: the database outlives the store, as a server outlives a replica, so `reopen` (a restart
-// of the process) opens a new store on the same instance. Each test dir gets its own instance,
-// cloned from one migrated template (a clone costs ~0.5 s, a fresh instance ~2 s).
-let template: Promise<PGlite> | null = null;
-const pglites = new Map<string, PGlite>();
+// of the process) opens a new store on the same schema. One instance per test file; each test dir
+// gets a migrated schema of its own in it, as on the real server. After the test its tables are
+// emptied and the schema is reused (a fresh migrated schema costs ~0.3 s, a clone of a migrated
+// instance ~1.7 s, a new instance ~4 s). Migrations seed no rows, so an emptied schema is a new one.
+let shared: Promise<PGlite> | null = null;
+let pgliteSchemas = 0;
+const freeSchemas: string[] = [];
+const pgliteDirs = new Map<string, string>();
 const pgliteAdapter: Adapter = {
   name: 'pglite',
   ports: PG_PORTS,
   async open(dir, clock) {
-    let db = pglites.get(dir);
-    if (!db) {
-      template ??= (async () => {
-        const t = new PGlite();
-        await (await openPgStore({ pglite: t }, { allowPartial: true })).close();
-        return t;
-      })();
-      db = (await (await template).clone()) as PGlite;
-      pglites.set(dir, db);
-    }
-    return openPgStore({ pglite: db }, { now: clock.now, allowPartial: true, workspaceKey: workspaceKeyOf(dir), dataDir: dir });
+    shared ??= (async () => {
+      const t = new PGlite();
+      await (await openPgStore({ pglite: t }, { allowPartial: true })).close();
+      return t;
+    })();
+    const db = await shared;
+    let schema = pgliteDirs.get(dir);
+    if (!schema) pgliteDirs.set(dir, (schema = freeSchemas.pop() ?? `t${pgliteSchemas++}`));
+    return openPgStore({ pglite: db }, { now: clock.now, schema, allowPartial: true, workspaceKey: workspaceKeyOf(dir), dataDir: dir });
   },
   async dispose(dir) {
-    const db = pglites.get(dir);
-    pglites.delete(dir);
-    await db?.close();
+    const schema = pgliteDirs.get(dir);
+    pgliteDirs.delete(dir);
+    if (!schema || !shared) return;
+    const db = await shared;
+    const { rows } = await db.query<{ t: string }>(
+      "SELECT quote_ident(tablename) AS t FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_migrations'",
+      [schema],
+    );
+    if (rows.length) await db.exec(`TRUNCATE ${rows.map((r) => `${schema}.${r.t}`).join(', ')} RESTART IDENTITY CASCADE`);
+    freeSchemas.push(schema);
   },
 };
 
