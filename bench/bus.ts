@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import type { Store } from '../src/core/store.js';
-import { startWorker } from '../src/core/jobs/worker.js';
+import type { Store } from '../src/compose/store.js';
+import { startWorker } from '../src/core/platform/jobs/worker.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 
 export interface BusRow {

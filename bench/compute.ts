@@ -6,7 +6,7 @@
 import createPlugin from '@extism/extism';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { solve } from '../src/core/identity/pow.js';
+import { solve } from '../src/core/platform/identity/pow.js';
 import { defaultRunner } from '../src/wasm/index.js';
 import { cpuMsOf, DURATION, type BenchRun, type Row } from './load.js';
 

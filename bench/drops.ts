@@ -3,7 +3,7 @@
 // each creates a fresh drop with reads=10; the GET row then reads the drops the PUT row made,
 // round robin, so every GET hits a live drop (it has 10 reads per drop to spend; a GET row that
 // ran out would show up as non-2xx).
-import { solve } from '../src/core/identity/pow.js';
+import { solve } from '../src/core/platform/identity/pow.js';
 import type { BenchRun, Row } from './load.js';
 
 const BODY = 'dead drop benchmark payload, plain words only. '.repeat(22).slice(0, 1024);

@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
-import { buildCore } from '../src/core/build.js';
+import { buildCore } from '../src/compose/core.js';
 import { runExport } from '../src/core/exports/run.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { generateStamped, isFresh } from './gen-kb.js';

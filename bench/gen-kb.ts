@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
-import { buildCore } from '../src/core/build.js';
+import { buildCore } from '../src/compose/core.js';
 import { classOf } from '../src/core/kb/classify.js';
 import { ERRSIG_VERSION, errsig } from '../src/core/kb/errsig/errsig.js';
 import type { NewEntry } from '../src/core/kb/ports.js';

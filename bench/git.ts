@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
-import { buildCore } from '../src/core/build.js';
+import { buildCore } from '../src/compose/core.js';
 import { GitMirror } from '../src/core/gitmirror/mirror.js';
 import { startServer } from '../src/server.js';
 import { gitMirrorRepo } from '../src/store/git/repo.js';

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { errsig } from '../src/core/kb/errsig/errsig.js';
-import { solve } from '../src/core/identity/pow.js';
+import { solve } from '../src/core/platform/identity/pow.js';
 import { type Cluster, freshDatabase, startCluster, throwawayPg, type ThrowawayPg } from '../test/scale/cluster.js';
 import { benchDrops } from './drops.js';
 import { cpuMsOf, DURATION, runner, WRK, type BenchRun, type Opts, type Row } from './load.js';

@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { solve } from '../src/core/identity/pow.js';
+import { solve } from '../src/core/platform/identity/pow.js';
 import { serverArgs } from './server-args.js';
 
 const arg = (name: string, dflt: number) => {

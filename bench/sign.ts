@@ -1,5 +1,5 @@
 // Signing benchmark (runnable alone: npx tsx bench/sign.ts). Two parts:
-// 1. Statements signed and verified per second through src/core/trust (canonical bytes + node:crypto
+// 1. Statements signed and verified per second through src/core/platform/trust (canonical bytes + node:crypto
 //    Ed25519), beside a bare crypto.sign / crypto.verify loop on the same bytes, in the same run.
 // 2. CPU per request of a KB entry read (GET /k/{id}) with X-Cx-Sig-Server and without it: the same
 //    server and route, once with the key ring's header() replaced by a constant string (so the only
@@ -13,8 +13,8 @@ import { sign as edSign, verify as edVerify } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { solve } from '../src/core/identity/pow.js';
-import { privateKeyOf, publicKeyOf, rawPublic, signedBytes, signStatement, verifyStatement } from '../src/core/trust/sign.js';
+import { solve } from '../src/core/platform/identity/pow.js';
+import { privateKeyOf, publicKeyOf, rawPublic, signedBytes, signStatement, verifyStatement } from '../src/core/platform/trust/sign.js';
 import { startServer } from '../src/server.js';
 
 const MS = Number(process.env.BENCH_MS || 1500);

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OPS } from '../src/core/ops/registry.js';
+import { OPS } from '../src/compose/registry.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const coreDir = join(root, 'src/core');
@@ -24,7 +24,7 @@ function folderOf(sources: Map<string, string>): (op: string) => string {
   };
 }
 
-/** Store ports (repositories of src/core/store.ts) a folder's code reaches: `store.<repo>`. */
+/** Store ports (repositories of src/compose/store.ts) a folder's code reaches: `store.<repo>`. */
 function portsOf(sources: Map<string, string>, folder: string): string[] {
   const found = new Set<string>();
   for (const [file, text] of sources) {
@@ -77,7 +77,7 @@ export function tables(): string {
   return [
     `### Routes, operations and ports (${OPS.length} operations)`,
     '',
-    "Ports are the repositories of `src/core/store.ts` that the operation's domain folder reaches.",
+    "Ports are the repositories of `src/compose/store.ts` that the operation's domain folder reaches.",
     '',
     '| route | operation | auth | folder | ports |',
     '|---|---|---|---|---|',

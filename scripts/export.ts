@@ -3,7 +3,7 @@
 // running server on the same directory (SQLite WAL; the export is committed by a rename).
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
-import { buildCore } from '../src/core/build.js';
+import { buildCore } from '../src/compose/core.js';
 import { listingText } from '../src/core/exports/ops.js';
 import { runExport } from '../src/core/exports/run.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';

@@ -5,16 +5,16 @@
 //  - CX_SECRETS_FILE (without CX_SECRET_SIGNING): that file is rewritten (JSON, 0600, atomically);
 //    give every replica the new file and restart it.
 //  - CX_SECRET_SIGNING: the new value is printed (CX_SECRET_SIGNING=…) to set on every replica.
-// Each way records the new key's fingerprint in the database (src/core/secrets/prints.ts): replicas
+// Each way records the new key's fingerprint in the database (src/core/platform/secrets/prints.ts): replicas
 // restarted with the new ring start, one restarted with the old ring refuses.
 // `--record`: rotates nothing; records this process's key fingerprints as the expected ones (after
 // replacing a key on purpose: what the old one sealed becomes unreadable).
 import { loadConfig } from '../src/config.js';
-import { ringPrint } from '../src/core/secrets/fingerprint.js';
-import type { KeyStore, SecretName } from '../src/core/secrets/ports.js';
-import { PRINTED, printsOf } from '../src/core/secrets/prints.js';
-import { rotateRing } from '../src/core/trust/keys.js';
-import { rawPublic } from '../src/core/trust/sign.js';
+import { ringPrint } from '../src/core/platform/secrets/fingerprint.js';
+import type { KeyStore, SecretName } from '../src/core/platform/secrets/ports.js';
+import { PRINTED, printsOf } from '../src/core/platform/secrets/prints.js';
+import { rotateRing } from '../src/core/platform/trust/keys.js';
+import { rawPublic } from '../src/core/platform/trust/sign.js';
 import { openStore } from '../src/server.js';
 import { externalSecrets, secretVar, writeSecretsFile } from '../src/store/files/external-keys.js';
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { newSecret } from '../src/config.js';
-import { SECRET_NAMES, type SecretName } from '../src/core/secrets/ports.js';
+import { SECRET_NAMES, type SecretName } from '../src/core/platform/secrets/ports.js';
 import { writeSecretsFile } from '../src/store/files/external-keys.js';
 import { fileKeyStore } from '../src/store/files/keys.js';
 

@@ -2,8 +2,8 @@
 // The faces never import each other; this file is the only place that knows all three.
 import type { FastifyInstance } from 'fastify';
 import { a2aFace } from './a2a/routes.js';
-import type { AnyOperation, Core } from './core/ops/types.js';
-import { limit } from './core/limits.js';
+import type { AnyOperation, Core } from './core/kernel/types.js';
+import { limit } from './core/kernel/limits.js';
 import { createHost, type HostOptions } from './http/host.js';
 import { drainOnClose } from './http/wire.js';
 import { mcpFace } from './mcp/routes.js';

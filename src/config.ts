@@ -4,13 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type CatalogConfig, loadCatalogConfig } from './catalog/config.js';
-import { POW } from './core/limits.js';
-import type { KeyStore, SecretName } from './core/secrets/ports.js';
-import { newRing } from './core/trust/keys.js';
+import { POW } from './core/kernel/limits.js';
+import type { KeyStore, SecretName } from './core/platform/secrets/ports.js';
+import { newRing } from './core/platform/trust/keys.js';
 import { fileKeyStore } from './store/files/keys.js';
 import { externalKeyStore } from './store/files/external-keys.js';
 
-export type OperatorClass = 'admin' | 'ops' | 'poll' | 'check';
+import type { OperatorClass } from './core/kernel/caller.js';
+export type { OperatorClass };
 
 export interface Config {
   port: number;
@@ -98,7 +99,7 @@ export function workspaceKeyOf(dataDir: string, keys: KeyStore = fileKeyStore(da
 }
 
 /**
- * `keysFor`: where generated secrets are kept (src/core/secrets/ports.ts); by default files (0600) in
+ * `keysFor`: where generated secrets are kept (src/core/platform/secrets/ports.ts); by default files (0600) in
  * the data directory, which every process on that directory shares. When the environment gives
  * secrets (CX_SECRETS_FILE or any CX_SECRET_<NAME>: src/store/files/external-keys.ts), they are the
  * store instead and nothing is generated: replicas on several hosts share keys without sharing files.

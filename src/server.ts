@@ -5,38 +5,25 @@ import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { buildCatalogApp } from './catalog/app.js';
 import { type Config, loadConfig } from './config.js';
-import { buildCore } from './core/build.js';
-import { startDropSweep } from './core/drops/sweep.js';
-import { startEventSweep } from './core/events/sweep.js';
-import { startSwarm } from './core/swarm/deliver.js';
-import { startExportJob } from './core/exports/job.js';
+import { buildCore } from './compose/core.js';
 import { startMirrorJob } from './core/gitmirror/job.js';
 import { GitMirror } from './core/gitmirror/mirror.js';
-import { startWantedSweep } from './core/kb/wanted-sweep.js';
-import { resignKb } from './core/kb/resign.js';
-import { loadSeedIfEmpty } from './core/kb/seed.js';
-import { OPS } from './core/ops/registry.js';
-import type { Core } from './core/ops/types.js';
+import { OPS } from './compose/registry.js';
+import { MODULES } from './compose/modules.js';
+import type { Stop } from './core/kernel/module.js';
+import type { Core } from './core/kernel/types.js';
 import { buildApp } from './app.js';
-import { checkKeyPrints } from './core/secrets/prints.js';
+import { checkKeyPrints } from './core/platform/secrets/prints.js';
 import { logFormatFor, prettyStream } from './http/log-format.js';
 import { gitMirrorRepo } from './store/git/repo.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import { openPgStore } from './store/pg/index.js';
-import type { Store } from './core/store.js';
+import type { Store } from './compose/store.js';
 import { join } from 'node:path';
-import { startWorker } from './core/jobs/worker.js';
-import { startSweep } from './core/sweep.js';
-import { limit } from './core/limits.js';
-import { KAT_QUEUE, runKats } from './core/compute/services.js';
-import { DONATE_QUEUE, serverDonate } from './core/compute/donors.js';
-import { loadSampleServices } from './core/compute/seed.js';
-import { startCallSweep } from './core/compute/sweep.js';
-import { startInjSweep } from './core/inj/sweep.js';
-import { startFnSinks } from './core/compute/fn-sink.js';
+import { limit } from './core/kernel/limits.js';
 import { defaultRunner } from './wasm/index.js';
 import { closeNow, listenMetrics, listenWhileStarting } from './http/side-listeners.js';
-import { METRICS_CONTENT_TYPE, renderMetrics } from './core/metrics/metrics.js';
+import { METRICS_CONTENT_TYPE, renderMetrics } from './core/platform/metrics/metrics.js';
 import type { Server } from 'node:http';
 
 export interface Running {
@@ -84,36 +71,10 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
   const core = buildCore(config, store, log, opts.now ? { now: opts.now, random: randomBytes } : undefined, runner);
-  const stopKats = startWorker<{ name: string; ver: number }>(
-    store.jobs,
-    KAT_QUEUE,
-    async (job) => void (await runKats(core, job.payload.name, job.payload.ver, job)),
-    { log },
-  );
-  // The server is a donor by default: one replica of every replicated job.
-  const stopDonor = startWorker<{ job: string }>(store.jobs, DONATE_QUEUE, (job) => serverDonate(core, job.payload.job), { log, concurrency: 2 });
-  // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).
-  const resigned = await resignKb(store.kb);
-  if (resigned) log.info({ entries: resigned }, 'KB entries re-signed with the current ErrSig version');
-  const seeded = config.seed ? await loadSeedIfEmpty(core) : 0;
-  if (seeded) log.info({ entries: seeded }, 'sample KB data loaded');
-  const services = config.seed ? await loadSampleServices(core) : 0;
-  if (services) log.info({ services }, 'sample services published (served once their KATs pass)');
-  const stopCallSweep = startCallSweep(core);
-  // Spent proofs past their expiry, registration-count buckets past pow.window.
-  const stopPowPurge = startSweep(core, {
-    what: 'expired PoW proofs and registration counts purged',
-    everyMs: 60_000,
-    run: async () => (await store.proofs.purgeExpired(core.now())) + (await store.powRates.purge(core.now() - limit('pow.window') * 1000)),
-  });
-  const stopDropSweep = startDropSweep(core);
-  const stopWantedSweep = startWantedSweep(core);
-  const stopEventSweep = startEventSweep(core);
-  const stopInjSweep = startInjSweep(core);
-  // fn: sinks run service versions through the same runner as svc.call.
-  startFnSinks(core);
-  const swarm = startSwarm(core);
-  const stopExportJob = startExportJob(core);
+  // Each module's start-up work in list order, then its background work (src/compose/modules.ts).
+  for (const m of MODULES) await m.init?.(core);
+  const stops: Stop[] = [];
+  for (const m of MODULES) if (m.start) stops.push(m.start(core));
   // The git mirror of the KB (<data>/git): served once its first commit exists; without git (or
   // with CX_GIT_MIRROR=0) its routes answer 503 and the rest of the service runs.
   let stopMirror = async (): Promise<void> => undefined;
@@ -160,19 +121,10 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
       closed = true;
       core.ready.drain();
       if (metrics) await closeNow(metrics);
-      stopPowPurge();
-      stopDropSweep();
-      stopWantedSweep();
-      stopEventSweep();
-      stopInjSweep();
-      stopCallSweep();
-      // fastify.close stops accepting and waits for in-flight requests; then the database.
+      // fastify.close stops accepting and waits for in-flight requests; then the modules' work, newest first.
       await Promise.all([app.close(), catalog.close()]);
-      await swarm.stop();
-      await Promise.all([app.close(), catalog.close(), stopExportJob()]);
+      for (const stop of stops.reverse()) await stop();
       await stopMirror();
-      await stopKats();
-      await stopDonor();
       await runner.close();
       await store.close();
     },

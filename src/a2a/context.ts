@@ -1,6 +1,6 @@
 // What the A2A face knows about a call, carried through the SDK in ServerCallContext.state.
 import { ServerCallContext, UnauthenticatedUser, type User } from '@a2a-js/sdk/server';
-import type { Caller, Credentials } from '../core/ops/types.js';
+import type { Caller, Credentials } from '../core/kernel/types.js';
 
 export interface CallFacts {
   creds: Credentials;

@@ -13,7 +13,7 @@ import { lookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { Logger } from '../core/ops/types.js';
+import type { Logger } from '../core/kernel/types.js';
 
 // Addresses are compared as numbers, each family against its own table: Node's BlockList maps
 // IPv4 addresses into ::ffff:0:0/96, so one list holding that subnet refused every IPv4 address.

@@ -12,11 +12,11 @@ import {
 import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import { taskStateToJSON, type TaskState } from '@a2a-js/sdk';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CxError } from '../core/errors.js';
-import { authError, resolveCaller } from '../core/identity/auth.js';
-import { limit } from '../core/limits.js';
-import { netKey } from '../core/net.js';
-import type { Core } from '../core/ops/types.js';
+import { CxError } from '../core/kernel/errors.js';
+import { authError, resolveCaller } from '../core/platform/identity/auth.js';
+import { limit } from '../core/kernel/limits.js';
+import { netKey } from '../core/kernel/net.js';
+import type { Core } from '../core/kernel/types.js';
 import { credentialsOf } from '../http/input.js';
 import { callContext, type CallFacts } from './context.js';
 import type { CxRequestHandler } from './handler.js';

@@ -4,8 +4,8 @@
 // Free text falls back to the KB search when the registry has one.
 import type { Part } from '@a2a-js/sdk';
 import { z } from 'zod';
-import { agentOps, toolName } from '../core/ops/agent-facing.js';
-import type { Operation } from '../core/ops/types.js';
+import { agentOps, toolName } from '../core/kernel/agent-facing.js';
+import type { Operation } from '../core/kernel/types.js';
 import { coerce, propTypes, type JsonType } from '../http/input.js';
 
 /** Free text goes to the first of these that exists, as its main text field. */

@@ -4,7 +4,7 @@ import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { PushNotificationStore, ServerCallContext, StoredPushNotificationConfig, TaskStore } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 import type { A2aStore, A2aTaskKey } from '../core/a2a/ports.js';
-import { limit } from '../core/limits.js';
+import { limit } from '../core/kernel/limits.js';
 import { scopeOf } from './context.js';
 import type { NewTasks } from './executor.js';
 import { checkPushUrl, PushTargetError, type Resolve } from './push.js';

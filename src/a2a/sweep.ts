@@ -4,9 +4,9 @@
 // so a large backlog never holds the write lock for long.
 import { TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import type { A2aStore, A2aSweepRule } from '../core/a2a/ports.js';
-import { limit } from '../core/limits.js';
-import type { Core } from '../core/ops/types.js';
-import { startSweep } from '../core/sweep.js';
+import { limit } from '../core/kernel/limits.js';
+import type { Core } from '../core/kernel/types.js';
+import { startSweep } from '../core/platform/sweep.js';
 import type { SqliteTaskStore } from './stores.js';
 
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@
 // provision, move an order along the lifecycle, or add a note the buyer sees on the tracking page.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CxError, oneLine } from '../core/errors.js';
+import { CxError, oneLine } from '../core/kernel/errors.js';
 import { JSON_T, TEXT, wantsJson } from './http.js';
 import { CATALOG_LIMITS } from './limits.js';
 import type { Orders } from './orders.js';

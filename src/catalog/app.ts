@@ -4,11 +4,11 @@
 // webhooks, health. Browsers get errors as pages; scripts keep the one-line `err` form.
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { CxError } from '../core/errors.js';
+import { CxError } from '../core/kernel/errors.js';
 import { clip } from '../http/logging.js';
 import { prettyRequests } from '../http/log-format.js';
 import { clientErrorHandler, drainOnClose, missingHost, missingHostError, nosniffEvery, serverOptions } from '../http/wire.js';
-import { netKey } from '../core/net.js';
+import { netKey } from '../core/kernel/net.js';
 import { registerAdmin } from './admin.js';
 import type { CatalogConfig } from './config.js';
 import { cors, HTML, JSON_T, preflight, sendErr, sendStatic, staticDoc, TEXT, toCxError, wantsHtml, wantsJson } from './http.js';

@@ -3,7 +3,7 @@
 // open CORS for the public GETs, and ETag revalidation for the static documents.
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { CxError } from '../core/errors.js';
+import { CxError } from '../core/kernel/errors.js';
 import { acceptQ } from '../http/negotiate.js';
 import { paramTooLong } from '../http/wire.js';
 import { CATALOG_LIMITS } from './limits.js';

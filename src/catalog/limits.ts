@@ -1,4 +1,4 @@
-// Every number of the hosting catalog (Part B). The commons table (src/core/limits.ts) is
+// Every number of the hosting catalog (Part B). The commons table (src/core/kernel/limits.ts) is
 // Part A's; the catalog runs on its own port and keeps its own, published in llms.txt.
 const KiB = 1024;
 

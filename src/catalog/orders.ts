@@ -2,7 +2,7 @@
 // the checkout at the chosen provider, and every status change through the lifecycle table.
 import { createHash, randomBytes } from 'node:crypto';
 import { isEmail } from './email.js';
-import { CxError } from '../core/errors.js';
+import { CxError } from '../core/kernel/errors.js';
 import type { CatalogConfig } from './config.js';
 import { CATALOG_LIMITS } from './limits.js';
 import { NEXT } from './lifecycle.js';

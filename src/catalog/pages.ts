@@ -1,7 +1,7 @@
 // The catalog's pages for people: product list, one order page per product, order tracking, the
 // Monero payment page, terms, privacy and error pages. No script anywhere: every page works with
 // JavaScript off. Every value that reaches HTML goes through esc(); nothing is raw.
-import type { CxError } from '../core/errors.js';
+import type { CxError } from '../core/kernel/errors.js';
 import { CATALOG_LIMITS } from './limits.js';
 import { contactHref, type Offer, type PaymentInfo } from './offer.js';
 import { fmtXmr } from './pay/monero.js';

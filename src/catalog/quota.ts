@@ -1,6 +1,6 @@
 // Orders per network (IPv4 /24, IPv6 /48): a token bucket in memory, like the commons' quotas
 // (they guard this process and reset on restart).
-import { CxError } from '../core/errors.js';
+import { CxError } from '../core/kernel/errors.js';
 import { CATALOG_LIMITS } from './limits.js';
 
 export class OrderQuota {

@@ -1,7 +1,7 @@
 // Renders every failure as the spec's one line, problem+json or JSON; never a stack, SQL or path.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { busyStore, CxError, errCode } from '../core/errors.js';
-import { limit } from '../core/limits.js';
+import { busyStore, CxError, errCode } from '../core/kernel/errors.js';
+import { limit } from '../core/kernel/limits.js';
 import { acceptQ, JSON_T, sendText, wantsJson } from './negotiate.js';
 import { paramTooLong } from './wire.js';
 

@@ -1,14 +1,14 @@
 // The shared HTTP host of the commons: the fastify instance, body parsers, request ids, host
-// checks, load shedding (measured in pressure.ts, decided in src/core/control/shed.ts), and the one
+// checks, load shedding (measured in pressure.ts, decided in src/core/platform/control/shed.ts), and the one
 // error and not-found rendering. Faces (REST, MCP, A2A) are plugins registered on it by the
 // composition root (src/app.ts); none of them builds its own.
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { CxError } from '../core/errors.js';
-import { InputRefused } from '../core/ops/input-refused.js';
-import { limit } from '../core/limits.js';
-import type { Core } from '../core/ops/types.js';
+import { CxError } from '../core/kernel/errors.js';
+import { InputRefused } from '../core/kernel/input-refused.js';
+import { limit } from '../core/kernel/limits.js';
+import type { Core } from '../core/kernel/types.js';
 import { sendError, toCxError } from './errors.js';
 import { logSerializers, maskUrl } from './logging.js';
 import { logFormatFor, prettyRequests, prettyStream } from './log-format.js';
@@ -17,7 +17,7 @@ import { PAGE_CSP } from './html.js';
 import { startPressure } from './pressure.js';
 import { createFront, type FrontApi, type FrontHandler } from './front.js';
 import type { IncomingMessage } from 'node:http';
-import { checkShed, shedClassOfPath } from '../core/control/shed.js';
+import { checkShed, shedClassOfPath } from '../core/platform/control/shed.js';
 
 export interface HostOptions {
   logger?: boolean;
@@ -71,7 +71,7 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
       done(null, JSON.parse(text));
     } catch {
       const err = new CxError('bad', 'json: malformed body');
-      // Operation routes refuse it after auth (src/core/ops/input-refused.ts); other routes at once.
+      // Operation routes refuse it after auth (src/core/kernel/input-refused.ts); other routes at once.
       if ((req.routeOptions.config as { cxOp?: boolean } | undefined)?.cxOp) done(null, new InputRefused(err));
       else done(err, undefined);
     }

@@ -2,8 +2,8 @@
 // input field types used to coerce query, form and text-command strings.
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { CxError } from '../core/errors.js';
-import type { AnyOperation, Credentials } from '../core/ops/types.js';
+import { CxError } from '../core/kernel/errors.js';
+import type { AnyOperation, Credentials } from '../core/kernel/types.js';
 
 export type JsonType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object' | undefined;
 

@@ -1,7 +1,7 @@
 // Request logs keep time, route, status, network key and request id: no full IPs, and
 // secrets that travel in paths (url tokens, drop secrets) are masked.
 import type { FastifyRequest } from 'fastify';
-import { netKey } from '../core/net.js';
+import { netKey } from '../core/kernel/net.js';
 
 export function maskUrl(url: string): string {
   const path = url.split('?')[0]!;

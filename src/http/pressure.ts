@@ -2,7 +2,7 @@
 // second it samples four pressures, maps each to a level 0-3 by the thresholds of /limits (shed.*),
 // and moves the measured level with hysteresis: up to a level after shed.rise consecutive samples at
 // or above it, down by one after shed.calm consecutive samples below it. The effective level is the
-// larger of this and the operator's (src/core/control/control.ts); src/core/control/shed.ts decides
+// larger of this and the operator's (src/core/platform/control/control.ts); src/core/platform/control/shed.ts decides
 // what a level refuses.
 //   event_loop_delay  p99 of the event-loop delay over the second (perf_hooks histogram, 10 ms resolution)
 //   event_loop_busy   event-loop utilization over the second: saturated, one level more than now; busy, hold
@@ -10,8 +10,8 @@
 //   db_busy           share of the second the serving thread spent inside database calls (Store.busyMs)
 import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
-import { limit } from '../core/limits.js';
-import type { Core } from '../core/ops/types.js';
+import { limit } from '../core/kernel/limits.js';
+import type { Core } from '../core/kernel/types.js';
 
 export interface PressureSample {
   delayMs: number;

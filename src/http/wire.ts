@@ -4,8 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { CxError } from '../core/errors.js';
-import { limit } from '../core/limits.js';
+import { CxError } from '../core/kernel/errors.js';
+import { limit } from '../core/kernel/limits.js';
 
 /**
  * Options of the Node server under every app. A missing Host is answered by the app (`missingHost`,

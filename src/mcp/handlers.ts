@@ -2,12 +2,12 @@
 // 2025-era sessions (server.ts) and the 2.x Server for 2026-07-28 requests (modern.ts). Nothing
 // here keeps state between requests except what the caller passes in (a session's SessionState).
 import { ErrorCode, LoggingLevelSchema, type CallToolResult, type LoggingLevel, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { asCxError, CxError } from '../core/errors.js';
-import { invoke } from '../core/ops/invoke.js';
-import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js';
-import { registerOp } from '../core/identity/ops.js';
-import { NextLines } from '../core/ops/next-line.js';
-import type { Core, Credentials, Ctx, Operation } from '../core/ops/types.js';
+import { asCxError, CxError } from '../core/kernel/errors.js';
+import { invoke } from '../core/platform/invoke.js';
+import { boundsOf, collect, collectedText, itemsOf } from '../core/kernel/stream.js';
+import { registerOp } from '../core/platform/identity/ops.js';
+import { NextLines } from '../core/kernel/next-line.js';
+import type { Core, Credentials, Ctx, Operation } from '../core/kernel/types.js';
 import type { z } from 'zod';
 import { ERR_TEMPLATE, KB_TEMPLATE, errCodes, guides, LANGS, PROMPTS, readErrCode, type Guide } from './resources.js';
 import { agentOps, mounted, onceDescribed, selectionKey, toolName, toolOf, type ToolSelection } from './tools.js';

@@ -5,7 +5,7 @@
 import { classifyInboundRequest, createMcpHandler, Server, type AuthInfo, type CallToolResult, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import type { Credentials } from '../core/ops/types.js';
+import type { Credentials } from '../core/kernel/types.js';
 import { INSTRUCTIONS, McpHandlers, SERVER_INFO, type McpCatalog, type RequestFacts, type ToolView } from './handlers.js';
 
 /** What the HTTP layer knows about one modern request, carried to the factory in authInfo.extra. */

@@ -3,9 +3,9 @@ import { aupTxt } from '../core/docs/content/aup.js';
 import { grammarTxt } from '../core/docs/content/grammar.js';
 import { hazardsTxt } from '../core/docs/content/hazards.js';
 import { agentsMd, helpErrCodeTxt, helpErrTxt, llmsFullTxt, llmsTxt } from '../core/docs/registry-docs.js';
-import { ERROR_CODES, errCode } from '../core/errors.js';
-import { limit } from '../core/limits.js';
-import type { Operation } from '../core/ops/types.js';
+import { ERROR_CODES, errCode } from '../core/kernel/errors.js';
+import { limit } from '../core/kernel/limits.js';
+import type { Operation } from '../core/kernel/types.js';
 
 export interface Guide {
   uri: string;

@@ -6,11 +6,11 @@ import { isInitializeRequest, JSONRPCMessageSchema, type JSONRPCMessage } from '
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { CxError } from '../core/errors.js';
-import { resolveCaller } from '../core/identity/auth.js';
-import { limit } from '../core/limits.js';
-import { netKey } from '../core/net.js';
-import type { Core, Credentials, Operation } from '../core/ops/types.js';
+import { CxError } from '../core/kernel/errors.js';
+import { resolveCaller } from '../core/platform/identity/auth.js';
+import { limit } from '../core/kernel/limits.js';
+import { netKey } from '../core/kernel/net.js';
+import type { Core, Credentials, Operation } from '../core/kernel/types.js';
 import { credentialsOf } from '../http/input.js';
 import { face } from '../http/plugin.js';
 import { buildCards } from './cards.js';

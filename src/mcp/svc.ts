@@ -10,9 +10,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { servedVersion } from '../core/compute/services.js';
-import { asCxError, CxError } from '../core/errors.js';
-import { invoke } from '../core/ops/invoke.js';
-import type { Core, Credentials, Operation } from '../core/ops/types.js';
+import { asCxError, CxError } from '../core/kernel/errors.js';
+import { invoke } from '../core/platform/invoke.js';
+import type { Core, Credentials, Operation } from '../core/kernel/types.js';
 import { RpcError, SERVER_INFO, type RequestFacts } from './handlers.js';
 import { fetchWeb, isModern, pipeWeb, sdkErrorLog } from './modern.js';
 

@@ -4,12 +4,12 @@
 // server checks every call with the op's full zod schema.
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Operation } from '../core/ops/types.js';
-import { toolName } from '../core/ops/agent-facing.js';
-import { collectedSchema } from '../core/ops/stream.js';
+import type { Operation } from '../core/kernel/types.js';
+import { toolName } from '../core/kernel/agent-facing.js';
+import { collectedSchema } from '../core/kernel/stream.js';
 
 // Shared with the A2A face (skills are the same operations).
-export { agentOps, toolName } from '../core/ops/agent-facing.js';
+export { agentOps, toolName } from '../core/kernel/agent-facing.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 

@@ -2,9 +2,9 @@
 // the base URL filled in, and the manifest hashes exactly the bytes served.
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { clientManifest, type ClientFile, type Manifest } from '../core/trust/manifest.js';
-import type { Core } from '../core/ops/types.js';
-import { CxError } from '../core/errors.js';
+import { clientManifest, type ClientFile, type Manifest } from '../core/platform/trust/manifest.js';
+import type { Core } from '../core/kernel/types.js';
+import { CxError } from '../core/kernel/errors.js';
 import { esc } from '../http/html.js';
 
 const SOURCES: Array<{ name: string; type: string }> = [

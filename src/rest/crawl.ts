@@ -3,8 +3,8 @@
 // entries stays the same, the status pages are read on every request so that POST /admin/st-hide
 // takes a target out at once.
 import type { FastifyInstance } from 'fastify';
-import { limit } from '../core/limits.js';
-import type { Core } from '../core/ops/types.js';
+import { limit } from '../core/kernel/limits.js';
+import type { Core } from '../core/kernel/types.js';
 import { kbUrls, pageUrls, robotsTxt, sitemapXml, type SitemapUrl } from '../core/docs/sitemap.js';
 
 export function registerCrawlPages(app: FastifyInstance, core: Core): void {

@@ -5,10 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { exportIndexOp, listingText } from '../core/exports/ops.js';
 import { newest } from '../core/exports/run.js';
 import { exportFile } from '../core/exports/served.js';
-import { CxError } from '../core/errors.js';
-import { invoke } from '../core/ops/invoke.js';
-import type { Core } from '../core/ops/types.js';
-import { limit } from '../core/limits.js';
+import { CxError } from '../core/kernel/errors.js';
+import { invoke } from '../core/platform/invoke.js';
+import type { Core } from '../core/kernel/types.js';
+import { limit } from '../core/kernel/limits.js';
 import { JSON_T, MD, queryF, TEXT, wantsJson } from '../http/negotiate.js';
 import { restMeta } from './ops.js';
 

@@ -2,11 +2,11 @@
 // (src/core/feeds), hand-written for what a feed needs of HTTP: names with slashes, two
 // extensions, and conditional requests (ETag / If-None-Match, Last-Modified / If-Modified-Since → 304).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CxError } from '../core/errors.js';
+import { CxError } from '../core/kernel/errors.js';
 import { serveFeed } from '../core/feeds/feed.js';
-import { limit } from '../core/limits.js';
-import type { Core } from '../core/ops/types.js';
-import { netKey } from '../core/net.js';
+import { limit } from '../core/kernel/limits.js';
+import type { Core } from '../core/kernel/types.js';
+import { netKey } from '../core/kernel/net.js';
 
 /** Whether If-None-Match names this entity (weak comparison, as RFC 9110 asks for GET and HEAD). */
 function noneMatch(header: string, etag: string): boolean {

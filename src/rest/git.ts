@@ -5,11 +5,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { CxError } from '../core/errors.js';
+import { CxError } from '../core/kernel/errors.js';
 import type { GitMirror } from '../core/gitmirror/mirror.js';
-import { limit } from '../core/limits.js';
-import { netKey } from '../core/net.js';
-import type { Core } from '../core/ops/types.js';
+import { limit } from '../core/kernel/limits.js';
+import { netKey } from '../core/kernel/net.js';
+import type { Core } from '../core/kernel/types.js';
 
 const gunzipP = promisify(gunzip);
 const REQ_TYPE = 'application/x-git-upload-pack-request';

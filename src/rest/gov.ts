@@ -3,7 +3,7 @@
 // and the HTML views of /gov, /gov/stats, /status and /st/{target}. Every string that comes from
 // agents, operators or the store goes through esc().
 import type { FastifyInstance } from 'fastify';
-import { CxError } from '../core/errors.js';
+import { CxError } from '../core/kernel/errors.js';
 import { fileNotice, issueFormToken } from '../core/gov/notices.js';
 import type { ProposalView } from '../core/gov/ops.js';
 import type { RulesOut } from '../core/gov/pages.js';
@@ -12,9 +12,9 @@ import { PROCESS } from '../core/gov/pages.js';
 import { NOTICE_CATEGORIES, SUPPORTABLE } from '../core/gov/rules.js';
 import type { StatusView } from '../core/gov/status.js';
 import { stList, stListText, type StRow } from '../core/gov/st-list.js';
-import { limit } from '../core/limits.js';
-import { netKey } from '../core/net.js';
-import type { Core } from '../core/ops/types.js';
+import { limit } from '../core/kernel/limits.js';
+import { netKey } from '../core/kernel/net.js';
+import type { Core } from '../core/kernel/types.js';
 import { esc } from '../http/html.js';
 import { HTML, JSON_T, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
 import { PAGE_CSP, shell, timeTag, type HtmlView } from './site.js';

@@ -6,12 +6,12 @@
 // that is not a sized text/plain one) is left to the generated route, which answers it as always.
 // Measured at 1M entries: see docs/benchmarks.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { asCxError } from '../core/errors.js';
+import { asCxError } from '../core/kernel/errors.js';
 import { kbHashOp, kbLookupOp } from '../core/kb/ops.js';
-import { invoke } from '../core/ops/invoke.js';
-import type { AnyOperation, Core } from '../core/ops/types.js';
-import { netKey } from '../core/net.js';
-import { limit } from '../core/limits.js';
+import { invoke } from '../core/platform/invoke.js';
+import type { AnyOperation, Core } from '../core/kernel/types.js';
+import { netKey } from '../core/kernel/net.js';
+import { limit } from '../core/kernel/limits.js';
 import { errorHeaders } from '../http/errors.js';
 import { TEXT, textBody } from '../http/negotiate.js';
 import type { FrontHandler } from '../http/front.js';

@@ -3,12 +3,12 @@
 // /kb/: the index of the KB listings (latest months, ecosystems, error classes, search), a page for
 // browsers and a text list (or JSON) for agents; /k/ (the bare prefix of entry ids) lands there.
 import type { FastifyInstance } from 'fastify';
-import { CxError } from '../core/errors.js';
-import { invoke } from '../core/ops/invoke.js';
+import { CxError } from '../core/kernel/errors.js';
+import { invoke } from '../core/platform/invoke.js';
 import { kbGetOp } from '../core/kb/ops.js';
 import { kbIndexText, readKbIndex, type KbIndex } from '../core/kb/index-page.js';
-import { limit } from '../core/limits.js';
-import type { Core } from '../core/ops/types.js';
+import { limit } from '../core/kernel/limits.js';
+import type { Core } from '../core/kernel/types.js';
 import { HTML, JSON_T, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
 import { restMeta } from './ops.js';
 import { entryHtml, kbIndexHtml, PAGE_CSP } from './site.js';

@@ -1,7 +1,7 @@
 // OpenAPI 3.1 document generated from the operation registry.
 import { z } from 'zod';
-import { ERROR_CODES } from '../core/errors.js';
-import type { Operation } from '../core/ops/types.js';
+import { ERROR_CODES } from '../core/kernel/errors.js';
+import type { Operation } from '../core/kernel/types.js';
 
 const oaPath = (p: string) => p.replace(/:([A-Za-z_]\w*)/g, '{$1}');
 const opId = (name: string) => name.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase());

@@ -1,12 +1,12 @@
 // Generates REST routes from the operation registry: one thin adapter for all of them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CxError } from '../core/errors.js';
-import { limit, limitOf } from '../core/limits.js';
-import { invoke, type CallMeta } from '../core/ops/invoke.js';
-import { InputRefused } from '../core/ops/input-refused.js';
-import { itemsOf } from '../core/ops/stream.js';
-import type { Core, Operation, RestBinding } from '../core/ops/types.js';
-import { netKey } from '../core/net.js';
+import { CxError } from '../core/kernel/errors.js';
+import { limit, limitOf } from '../core/kernel/limits.js';
+import { invoke, type CallMeta } from '../core/platform/invoke.js';
+import { InputRefused } from '../core/kernel/input-refused.js';
+import { itemsOf } from '../core/kernel/stream.js';
+import type { Core, Operation, RestBinding } from '../core/kernel/types.js';
+import { netKey } from '../core/kernel/net.js';
 import { coerce, credentialsOf, propTypes, type JsonType } from '../http/input.js';
 import { HTML, JSON_T, MD, queryF, sendText, TEXT, wantsHtml, wantsJson, wantsText } from '../http/negotiate.js';
 import { HTML_VIEWS, mdPage, PAGE_CSP, searchHtml, type HtmlView } from './site.js';
@@ -162,7 +162,7 @@ export function registerOpRoutes(app: FastifyInstance, core: Core, ops: readonly
       try {
         raw = rawInput(req, op, types);
       } catch (e) {
-        // An input that cannot be read is refused by the validate guard, after auth (src/core/ops/input-refused.ts).
+        // An input that cannot be read is refused by the validate guard, after auth (src/core/kernel/input-refused.ts).
         if (e instanceof CxError && e.code === 'bad') await invoke(core, op, new InputRefused(e), restMeta(req));
         throw e;
       }

@@ -1,7 +1,7 @@
 // The REST/text face as a plugin of the shared host: generated op routes (drops, cached results
 // and blobs included, by their declared replies), reference pages, the KB pages (and the /kb/
 // index), /st, /sitemap.xml and /robots.txt, and POST /in/{id}.
-import type { AnyOperation, Core } from '../core/ops/types.js';
+import type { AnyOperation, Core } from '../core/kernel/types.js';
 import { face } from '../http/plugin.js';
 import { registerClients } from './clients.js';
 import { registerErrsig } from './errsig.js';

@@ -5,7 +5,7 @@ import type { KbIndex } from '../core/kb/index-page.js';
 import type { EntryView, NoteView } from '../core/kb/render.js';
 import { evidenceLine } from '../core/kb/outcomes.js';
 import type { Figures } from '../core/system/figures.js';
-import type { Operation } from '../core/ops/types.js';
+import type { Operation } from '../core/kernel/types.js';
 import { esc, mdToHtml } from '../http/html.js';
 
 /** Response headers of every page here: nothing but our own styles and the same-origin search form. */

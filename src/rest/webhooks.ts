@@ -2,8 +2,8 @@
 // agent operation (no MCP tool or A2A skill): the body is taken as the exact bytes signed, capped at
 // in.body (413 err size), and every outcome but `err notfound` is 204 with no body.
 import type { FastifyInstance } from 'fastify';
-import { limit } from '../core/limits.js';
-import type { Core } from '../core/ops/types.js';
+import { limit } from '../core/kernel/limits.js';
+import type { Core } from '../core/kernel/types.js';
 import { receive } from '../core/webhooks/receive.js';
 
 export function registerWebhooks(app: FastifyInstance, core: Core): void {

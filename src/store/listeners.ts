@@ -1,6 +1,6 @@
 // The live listeners of an event bus adapter (SQLite and PostgreSQL alike): by exact topic or by
 // prefix. A listener must not throw; if one does, the others still get the event and the write stands.
-import type { BusEvent, TopicSelector } from '../core/events/ports.js';
+import type { BusEvent, TopicSelector } from '../core/platform/events/ports.js';
 
 type Fn = (e: BusEvent) => void;
 

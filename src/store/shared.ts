@@ -2,10 +2,10 @@
 // job queue's backoff, the KB/task search terms (both engines cut words the same way so they find
 // the same rows), the drafts an `emit` argument stands for, and the sealing of A2A push configs.
 import { randomBytes } from 'node:crypto';
-import { NONCE, open, seal, subkey } from '../core/crypto/aead.js';
-import type { Emit, EventDraft } from '../core/events/ports.js';
-import type { Job } from '../core/jobs/ports.js';
-import { limit } from '../core/limits.js';
+import { NONCE, open, seal, subkey } from '../core/kernel/crypto/aead.js';
+import type { Emit, EventDraft } from '../core/platform/events/ports.js';
+import type { Job } from '../core/platform/jobs/ports.js';
+import { limit } from '../core/kernel/limits.js';
 
 /** The job queue's columns, as both engines read a job row. */
 export const JOB_COLS = 'n, id, queue, payload, tries, max_tries, lease, lease_until, error';

@@ -1,5 +1,5 @@
 // The plugin runner with the limits table's settings: what the composition root starts.
-import { limit } from '../core/limits.js';
+import { limit } from '../core/kernel/limits.js';
 import { WasmRunner } from './runner.js';
 
 export { WasmRunner, type RunnerOpts } from './runner.js';

@@ -4,7 +4,7 @@
 // else (no WASI, no imported memory, no tables or globals from outside), one memory of its own, not
 // shared, not 64-bit, at most compute.tables tables of at most compute.table_entries entries (a
 // 60-byte module declaring a table of 10M funcrefs once took the whole server down).
-import { limit } from '../core/limits.js';
+import { limit } from '../core/kernel/limits.js';
 
 export const PAGE = 64 * 1024;
 const HOST_NS = 'extism:host/env';

@@ -3,7 +3,7 @@
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import type { A2AClient } from 'a2a-sdk-03/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solve } from '../../src/core/identity/pow.js';
+import { solve } from '../../src/core/platform/identity/pow.js';
 import { register, start, type TestServer } from '../helpers/server.js';
 import { client03, client13, collect, serveBase, subscribed, data03, msg03, receiver, rpc, text03, type Json, type Receiver } from './helpers.js';
 

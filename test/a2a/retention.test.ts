@@ -10,7 +10,7 @@ import { ownerContext } from '../../src/a2a/context.js';
 import { SqliteTaskStore } from '../../src/a2a/stores.js';
 import { sweepTasks } from '../../src/a2a/sweep.js';
 import { loadConfig } from '../../src/config.js';
-import { limit } from '../../src/core/limits.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { startServer, type Running } from '../../src/server.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { client03, data03, msg03, receiver, rpc, serveBase, text03, type Json } from './helpers.js';

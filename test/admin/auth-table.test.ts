@@ -3,7 +3,7 @@
 // it should be. Built from the registry, so a new operator route is covered without editing this.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperatorClass } from '../../src/config.js';
-import { OPS } from '../../src/core/ops/registry.js';
+import { OPS } from '../../src/compose/registry.js';
 import { agent, req, type Who } from '../helpers/http.js';
 import { start, type TestServer } from '../helpers/server.js';
 
@@ -68,7 +68,7 @@ describe('operator routes x token classes', () => {
       };
       await denied('none', null);
       await denied('user', user.token);
-      // Admin satisfies every class (src/core/identity/auth.ts); every other class only its own.
+      // Admin satisfies every class (src/core/platform/identity/auth.ts); every other class only its own.
       for (const c of CLASSES.filter((c) => c !== op.auth && c !== 'admin')) await denied(c, t[c]);
       for (const c of op.auth === 'admin' ? ['admin' as const] : [op.auth as OperatorClass, 'admin' as const]) {
         const r = await hit(method, path, t[c]);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTombstones } from '../../src/core/admin/purge.js';
-import { limit } from '../../src/core/limits.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { secret } from '../drops/helpers.js';
 import { makeL2 } from '../helpers/db.js';
 import { agent, call, type Who } from '../helpers/http.js';

@@ -207,10 +207,10 @@ export function ratchet(found: string[], allowed: readonly string[]): Ratchet {
   return { added: found.filter((x) => !a.has(x)), stale: allowed.filter((x) => !f.has(x)) };
 }
 
-/** Faces and the WASM adapter: the core names none of them. */
-export const OUTSIDE_CORE = ['src/wasm/', 'src/rest/', 'src/mcp/', 'src/a2a/', 'src/http/', 'src/catalog/'];
+/** Faces, the WASM adapter, the storage adapters and the composition root: the core names none of them. */
+export const OUTSIDE_CORE = ['src/wasm/', 'src/rest/', 'src/mcp/', 'src/a2a/', 'src/http/', 'src/catalog/', 'src/store/', 'src/compose/'];
 
-/** Imports from src/core into a face or src/wasm. */
+/** Imports from src/core into a face, an adapter or the composition root. */
 export function coreOutward(edges: Edge[]): string[] {
   return edges
     .filter((e) => e.from.startsWith('src/core/') && OUTSIDE_CORE.some((p) => e.to.startsWith(p)))
@@ -232,4 +232,34 @@ export function kernelOutward(files: FileSet): string[] {
     }
   }
   return bad.sort();
+}
+
+export const PLATFORM = 'src/core/platform/';
+
+/** The layer of a file of src/: the kernel, the platform, a domain (one folder of src/core), or null outside the core. */
+export function layerOf(path: string): 'kernel' | 'platform' | `domain:${string}` | null {
+  if (path.startsWith(KERNEL)) return 'kernel';
+  if (path.startsWith(PLATFORM)) return 'platform';
+  const m = /^src\/core\/([^/]+)\//.exec(path);
+  return m ? `domain:${m[1]}` : null;
+}
+
+/** Imports from the platform into a domain (type-only ones too). */
+export function platformToDomain(edges: Edge[]): string[] {
+  return edges
+    .filter((e) => layerOf(e.from) === 'platform' && layerOf(e.to)?.startsWith('domain:'))
+    .map(edgeKey)
+    .sort();
+}
+
+/** Imports from one domain into another (type-only ones too): domains meet through events and `ctx.call`. */
+export function domainToDomain(edges: Edge[]): string[] {
+  return edges
+    .filter((e) => {
+      const a = layerOf(e.from);
+      const b = layerOf(e.to);
+      return a?.startsWith('domain:') && b?.startsWith('domain:') && a !== b;
+    })
+    .map(edgeKey)
+    .sort();
 }

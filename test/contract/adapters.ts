@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import type { Store } from '../../src/core/store.js';
+import type { Store } from '../../src/compose/store.js';
 import { workspaceKeyOf } from '../../src/config.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { PG_PORTS, openPgStore } from '../../src/store/pg/index.js';

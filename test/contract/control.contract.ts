@@ -1,4 +1,4 @@
-// Operator control state (src/core/control/ports.ts): freezes, the operator's shed level and
+// Operator control state (src/core/platform/control/ports.ts): freezes, the operator's shed level and
 // maintenance windows persist across a restart; set and clear are idempotent; concurrent writers
 // lose nothing.
 import { expect, it } from 'vitest';

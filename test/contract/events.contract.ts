@@ -2,9 +2,9 @@
 // after a restart and while events are being published), events only from committed writes,
 // bounded retention, and a slow subscriber that gets everything without unbounded buffering.
 import { expect, it } from 'vitest';
-import type { BusEvent, EventBus, Resume, TopicSelector } from '../../src/core/events/ports.js';
-import { escrowTx } from '../../src/core/ledger/ledger.js';
-import { limit } from '../../src/core/limits.js';
+import type { BusEvent, EventBus, Resume, TopicSelector } from '../../src/core/platform/events/ports.js';
+import { escrowTx } from '../../src/core/platform/ledger/ledger.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { TASKS_TOPIC, taskEmit, type TaskEvent } from '../../src/core/tasks/events.js';
 import type { NewTask } from '../../src/core/tasks/ports.js';
 import { type Adapter, storeFor } from './adapters.js';

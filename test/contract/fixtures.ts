@@ -1,7 +1,7 @@
 // Rows the contracts need as preconditions, written through the ports themselves.
 import { randomBytes } from 'node:crypto';
-import type { Identity } from '../../src/core/identity/ports.js';
-import type { Store } from '../../src/core/store.js';
+import type { Identity } from '../../src/core/platform/identity/ports.js';
+import type { Store } from '../../src/compose/store.js';
 import type { VoteResult } from '../../src/core/kb/ports.js';
 import { tallyFn } from '../../src/core/kb/outcomes.js';
 

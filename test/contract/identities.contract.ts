@@ -1,7 +1,7 @@
 // Identities and tokens: ids and token hashes unique (a clash writes nothing), tokens resolve per
 // class, frozen identities still resolve (callers decide), persistence across a restart.
 import { expect, it } from 'vitest';
-import type { Identity } from '../../src/core/identity/ports.js';
+import type { Identity } from '../../src/core/platform/identity/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { together } from './fixtures.js';
 

@@ -2,8 +2,8 @@
 // worker's ack is refused), backoff then dead letters, delayed jobs, extension, idempotency keys,
 // retry of dead jobs, persistence across a restart.
 import { expect, it, vi } from 'vitest';
-import type { Job } from '../../src/core/jobs/ports.js';
-import { limit } from '../../src/core/limits.js';
+import type { Job } from '../../src/core/platform/jobs/ports.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { type Adapter, storeFor } from './adapters.js';
 
 const backoff = (tries: number) => Math.min(limit('jobs.backoff_max_ms'), limit('jobs.backoff_base_ms') * 2 ** (tries - 1));

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { tallyFn, type OutcomeKind, type OutcomeWrite } from '../../src/core/kb/outcomes.js';
 import type { NewEntry } from '../../src/core/kb/ports.js';
-import type { Store } from '../../src/core/store.js';
+import type { Store } from '../../src/compose/store.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { identity, newId, together } from './fixtures.js';
 

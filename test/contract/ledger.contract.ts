@@ -1,8 +1,8 @@
 // Credit ledger: balanced transactions written atomically, no account but the mint below zero
 // (also under concurrent spending), newest-first postings, conservation checked by the audit.
 import { expect, it } from 'vitest';
-import { MINT, mintTx } from '../../src/core/ledger/ledger.js';
-import type { TxDraft } from '../../src/core/ledger/ports.js';
+import { MINT, mintTx } from '../../src/core/platform/ledger/ledger.js';
+import type { TxDraft } from '../../src/core/platform/ledger/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { together } from './fixtures.js';
 

@@ -1,4 +1,4 @@
-// Quota buckets (src/core/quota/ports.ts): a bucket starts full, refills at its rate up to its cap,
+// Quota buckets (src/core/platform/quota/ports.ts): a bucket starts full, refills at its rate up to its cap,
 // refuses without taking and says how long to wait, keeps ids apart, and never grants more than it
 // holds to concurrent takers. Persistence is not promised (the SQLite adapter keeps buckets in memory).
 import { expect, it } from 'vitest';

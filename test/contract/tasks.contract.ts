@@ -2,7 +2,7 @@
 // (state, claimant) with their credit movement, exactly one winner among concurrent claimers and
 // accepters, newest-first lists with a cursor and filters, counters, restart.
 import { expect, it } from 'vitest';
-import { escrowTx, mintTx, payoutTx, refundTx } from '../../src/core/ledger/ledger.js';
+import { escrowTx, mintTx, payoutTx, refundTx } from '../../src/core/platform/ledger/ledger.js';
 import type { NewTask, Task } from '../../src/core/tasks/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { together } from './fixtures.js';

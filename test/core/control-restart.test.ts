@@ -67,7 +67,7 @@ describe('persisted control state', () => {
     expect(h.shed_reasons).toContain('operator');
     const b = await fetch(`${srv.url}/brief?q=anything`, { headers: xff() });
     expect(b.status).toBe(503);
-    expect(await b.text()).toMatch(/^err busy shed level 2: heavy work .* retry later\n$/); // briefs shed from level 2 (src/core/control/shed.ts)
+    expect(await b.text()).toMatch(/^err busy shed level 2: heavy work .* retry later\n$/); // briefs shed from level 2 (src/core/platform/control/shed.ts)
     await srv.core.control.setShed(0, '');
     expect((await health(srv.url)).shed).toBe(0);
   });

@@ -1,4 +1,4 @@
-// The cached reader of the control state (src/core/control/control.ts): two cores on one store stand
+// The cached reader of the control state (src/core/platform/control/control.ts): two cores on one store stand
 // for two replicas. A write through one is seen by it at once and by the other within the refresh
 // bound, read from memory in between; an unreadable store keeps the last state.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Control, isFrozen } from '../../src/core/control/control.js';
-import type { ControlRepo } from '../../src/core/control/ports.js';
-import { CxError } from '../../src/core/errors.js';
-import { limit } from '../../src/core/limits.js';
+import { Control, isFrozen } from '../../src/core/platform/control/control.js';
+import type { ControlRepo } from '../../src/core/platform/control/ports.js';
+import { CxError } from '../../src/core/kernel/errors.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cx-control-'));

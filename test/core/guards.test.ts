@@ -1,4 +1,4 @@
-// The declared guards of src/core/ops/guards.ts, through invoke with a real core on a temporary
+// The declared guards of src/core/platform/guards.ts, through invoke with a real core on a temporary
 // SQLite store: the order of the steps, freeze as a function of the input, the maintenance default,
 // derived hazard texts, and that a frozen call spends no quota.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -8,12 +8,12 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../src/config.js';
-import { buildCore } from '../../src/core/build.js';
-import { CxError } from '../../src/core/errors.js';
-import { GUARDS } from '../../src/core/ops/guards.js';
-import { invoke } from '../../src/core/ops/invoke.js';
-import { OPS } from '../../src/core/ops/registry.js';
-import { defineOp, type Operation } from '../../src/core/ops/types.js';
+import { buildCore } from '../../src/compose/core.js';
+import { CxError } from '../../src/core/kernel/errors.js';
+import { GUARDS } from '../../src/core/platform/guards.js';
+import { invoke } from '../../src/core/platform/invoke.js';
+import { OPS } from '../../src/compose/registry.js';
+import { defineOp, type Operation } from '../../src/core/kernel/types.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cx-guards-'));
@@ -147,10 +147,12 @@ describe('no hand-coded guards in the domains', () => {
   const src = files('src').map((f) => ({ f, text: readFileSync(f, 'utf8') }));
 
   it('only the guard list checks freezes and hazards (documented exceptions: the drop append, a space entry promoted by id)', () => {
-    const hits = src.filter(({ f, text }) => !f.startsWith('src/core/safety/') && /\b(hazardFind|checkFrozen|dropsFrozen)\(/.test(text)).map(({ f }) => f);
+    const hits = src
+      .filter(({ f, text }) => !f.startsWith('src/core/kernel/safety/') && /\b(hazardFind|checkFrozen|dropsFrozen)\(/.test(text))
+      .map(({ f }) => f);
     // publishLine checks too: the system publishes lines without an op (webhooks, announcements, fn: outputs).
     // space.kb_promote's input is an id: the text going public is read from the store, then checked.
-    expect(hits.sort()).toEqual(['src/core/drops/drops.ts', 'src/core/ops/guards.ts', 'src/core/spaces/kb-ops.ts', 'src/core/swarm/lines.ts']);
+    expect(hits.sort()).toEqual(['src/core/drops/drops.ts', 'src/core/platform/guards.ts', 'src/core/spaces/kb-ops.ts', 'src/core/swarm/lines.ts']);
   });
 
   it('every quota charge is awaited (the port is asynchronous: a dropped promise would be an unhandled refusal)', () => {

@@ -3,8 +3,8 @@
 // hazard families of /hazards.txt are applied by the guard, never by hand in a domain. The few
 // exceptions say why; an exception that stops being needed fails here too.
 import { describe, expect, it } from 'vitest';
-import { OPS } from '../../src/core/ops/registry.js';
-import { hazardFind } from '../../src/core/safety/hazards.js';
+import { OPS } from '../../src/compose/registry.js';
+import { hazardFind } from '../../src/core/kernel/safety/hazards.js';
 
 /** op name → scrubbed fields deliberately not hazard-checked, and why. */
 const EXCEPTIONS: Record<string, { fields: string[]; why: string }> = {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { KeyStore, SecretName } from '../../src/core/secrets/ports.js';
+import type { KeyStore, SecretName } from '../../src/core/platform/secrets/ports.js';
 import { fileKeyStore } from '../../src/store/files/keys.js';
 
 const dirs: string[] = [];

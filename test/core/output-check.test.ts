@@ -8,10 +8,10 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../src/config.js';
-import { buildCore } from '../../src/core/build.js';
-import { invoke } from '../../src/core/ops/invoke.js';
-import { outputCheckOn, OutputContractError } from '../../src/core/ops/output-check.js';
-import { defineOp, type Operation, type StreamItem } from '../../src/core/ops/types.js';
+import { buildCore } from '../../src/compose/core.js';
+import { invoke } from '../../src/core/platform/invoke.js';
+import { outputCheckOn, OutputContractError } from '../../src/core/kernel/output-check.js';
+import { defineOp, type Operation, type StreamItem } from '../../src/core/kernel/types.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cx-outcheck-'));

@@ -2,10 +2,10 @@
 // memory follows the networks active lately; a drained bucket is never dropped (its limit holds),
 // whatever its multiplier; and the map never passes its hard cap.
 import { describe, expect, it } from 'vitest';
-import { CxError } from '../../src/core/errors.js';
-import { quotaDef } from '../../src/core/limits.js';
-import { Quotas } from '../../src/core/quota/buckets.js';
-import { MemoryQuotaRepo } from '../../src/core/quota/memory.js';
+import { CxError } from '../../src/core/kernel/errors.js';
+import { quotaDef } from '../../src/core/kernel/limits.js';
+import { Quotas } from '../../src/core/platform/quota/buckets.js';
+import { MemoryQuotaRepo } from '../../src/core/platform/quota/memory.js';
 
 /** Quotas over the in-memory buckets, as the SQLite store builds them. */
 function quotas(now: () => number, maxKeys: number, minPrune: number): Quotas & { size: number } {

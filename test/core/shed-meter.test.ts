@@ -1,11 +1,11 @@
 // The measured shed level's rules (src/http/pressure.ts), sample by sample: each pressure's
 // thresholds, a saturated loop escalating one level at a time, a busy loop holding the level, and
 // the hysteresis (shed.rise samples to rise, shed.calm samples per step down). The classes a level
-// sheds (src/core/control/shed.ts) in order.
+// sheds (src/core/platform/control/shed.ts) in order.
 import { describe, expect, it } from 'vitest';
-import { SHED_CLASSES, shedClassOf, shedClassOfPath, sheds } from '../../src/core/control/shed.js';
-import { limit } from '../../src/core/limits.js';
-import { opByName } from '../../src/core/ops/registry.js';
+import { SHED_CLASSES, shedClassOf, shedClassOfPath, sheds } from '../../src/core/platform/control/shed.js';
+import { limit } from '../../src/core/kernel/limits.js';
+import { opByName } from '../../src/compose/registry.js';
 import { levelOfSample, ShedLevel, type PressureSample } from '../../src/http/pressure.js';
 
 const calm: PressureSample = { delayMs: 5, elu: 0.3, heap: 0.2, db: 0.05 };

@@ -1,8 +1,8 @@
 // Error codes, quota buckets and limit keys are unions derived from their tables: a typo is a
 // compile error (each `@ts-expect-error` below fails `tsc --noEmit` if its union widens to string).
 import { describe, expect, it } from 'vitest';
-import { CxError, ERROR_CODES, type ErrorCode } from '../../src/core/errors.js';
-import { limit, LIMITS, lvl4, QUOTAS, quotaDef, type LimitKey, type QuotaBucket } from '../../src/core/limits.js';
+import { CxError, ERROR_CODES, type ErrorCode } from '../../src/core/kernel/errors.js';
+import { limit, LIMITS, lvl4, QUOTAS, quotaDef, type LimitKey, type QuotaBucket } from '../../src/core/kernel/limits.js';
 
 describe('typed unions from the tables', () => {
   it('refuses a typo at compile time and an unknown name at run time', () => {

@@ -1,7 +1,7 @@
 // docs/architecture.md's route → operation → port table is generated from the registry: it cannot go stale.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { OPS } from '../../src/core/ops/registry.js';
+import { OPS } from '../../src/compose/registry.js';
 import { DOC, regenerated } from '../../scripts/architecture.js';
 
 describe('docs/architecture.md', () => {

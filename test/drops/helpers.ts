@@ -1,6 +1,6 @@
 // Shared helpers of the dead-drop tests: real PoW proofs, secrets, per-request networks.
 import { randomBytes } from 'node:crypto';
-import { solve } from '../../src/core/identity/pow.js';
+import { solve } from '../../src/core/platform/identity/pow.js';
 
 /** A fresh secret path segment (base64url, `n` chars). */
 export const secret = (n = 32): string => randomBytes(n).toString('base64url').slice(0, n);

@@ -2,8 +2,8 @@
 // events committed while they run (as a PostgreSQL read would): live events and read-back ones
 // overlap, and the stream must still be gapless and free of duplicates, with a bounded buffer.
 import { expect, it } from 'vitest';
-import type { BusEvent, EventBus, TopicSelector } from '../../src/core/events/ports.js';
-import { selects, Subscription } from '../../src/core/events/subscription.js';
+import type { BusEvent, EventBus, TopicSelector } from '../../src/core/platform/events/ports.js';
+import { selects, Subscription } from '../../src/core/platform/events/subscription.js';
 
 function fakeBus() {
   const rows = new Map<string, BusEvent[]>();

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, expect, it, vi } from 'vitest';
-import { startEventSweep } from '../../src/core/events/sweep.js';
-import type { Core } from '../../src/core/ops/types.js';
+import { startEventSweep } from '../../src/core/platform/events/sweep.js';
+import type { Core } from '../../src/core/kernel/types.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
 const dirs: string[] = [];

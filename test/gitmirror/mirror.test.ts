@@ -9,14 +9,14 @@ import { PassThrough, Readable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { buildCore } from '../../src/core/build.js';
-import { CxError } from '../../src/core/errors.js';
+import { buildCore } from '../../src/compose/core.js';
+import { CxError } from '../../src/core/kernel/errors.js';
 import { MIRROR_QUEUE, startMirrorJob } from '../../src/core/gitmirror/job.js';
 import { GitMirror } from '../../src/core/gitmirror/mirror.js';
 import type { FileChange, MirrorRepo, PackProcess, Snapshot } from '../../src/core/gitmirror/ports.js';
 import { blobId, fenced, mdText, pathOf, renderEntry } from '../../src/core/gitmirror/render.js';
 import type { KbEntry } from '../../src/core/kb/ports.js';
-import { limit } from '../../src/core/limits.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cx-mirror-'));

@@ -1,7 +1,7 @@
 // Governance operations on every face: OpenAPI lists them with their token classes, MCP and A2A
 // file and support proposals, operator routes stay off the agent faces.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { opByName } from '../../src/core/ops/registry.js';
+import { opByName } from '../../src/compose/registry.js';
 import { expectRoutes, expectTools, openapi, skill, skillText } from '../helpers/faces.js';
 import { agent } from '../helpers/http.js';
 import { mcp, toolText } from '../helpers/mcp.js';

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { buildCore } from '../../src/core/build.js';
-import { hashToken } from '../../src/core/identity/tokens.js';
-import { invoke } from '../../src/core/ops/invoke.js';
-import { opByName } from '../../src/core/ops/registry.js';
+import { buildCore } from '../../src/compose/core.js';
+import { hashToken } from '../../src/core/platform/identity/tokens.js';
+import { invoke } from '../../src/core/platform/invoke.js';
+import { opByName } from '../../src/compose/registry.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
 const DAY = 86_400_000;

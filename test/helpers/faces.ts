@@ -1,7 +1,7 @@
 // Shared checks of the generated faces: the OpenAPI document, the MCP tool list and A2A skills,
 // so each domain's faces.test.ts states only its own operations.
 import { expect } from 'vitest';
-import type { Operation } from '../../src/core/ops/types.js';
+import type { Operation } from '../../src/core/kernel/types.js';
 import type { Who } from './http.js';
 import { hints, mcp } from './mcp.js';
 import type { TestServer } from './server.js';

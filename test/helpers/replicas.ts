@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { loadConfig, newSecret } from '../../src/config.js';
-import { SECRET_NAMES } from '../../src/core/secrets/ports.js';
+import { SECRET_NAMES } from '../../src/core/platform/secrets/ports.js';
 import { writeSecretsFile } from '../../src/store/files/external-keys.js';
 import { startServer, type Running } from '../../src/server.js';
 import { openPgStore } from '../../src/store/pg/index.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import { solve } from '../../src/core/identity/pow.js';
+import { solve } from '../../src/core/platform/identity/pow.js';
 import { startServer, type Running } from '../../src/server.js';
 
 export interface TestServer extends Running {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { netKey } from '../../src/core/net.js';
+import { netKey } from '../../src/core/kernel/net.js';
 
 describe('network keys', () => {
   it('groups IPv4 by /24 and IPv6 by /48', () => {

@@ -4,9 +4,9 @@
 // challenges carry; a challenge is checked against the bits it was issued with; and the difficulty
 // falls back to the base once pow.window has passed (the server's clock is moved by the test).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leadingZeroBits, solve } from '../../src/core/identity/pow.js';
-import { extraBits } from '../../src/core/identity/pow-rate.js';
-import { limit } from '../../src/core/limits.js';
+import { leadingZeroBits, solve } from '../../src/core/platform/identity/pow.js';
+import { extraBits } from '../../src/core/platform/identity/pow-rate.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { newNet } from '../helpers/http.js';
 import { start, type TestServer } from '../helpers/server.js';
 import { createHash } from 'node:crypto';

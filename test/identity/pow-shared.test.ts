@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { Pow } from '../../src/core/identity/pow.js';
-import { extraBits } from '../../src/core/identity/pow-rate.js';
-import { limit } from '../../src/core/limits.js';
+import { Pow } from '../../src/core/platform/identity/pow.js';
+import { extraBits } from '../../src/core/platform/identity/pow-rate.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cx-powshared-'));

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leadingZeroBits, Pow, solve } from '../../src/core/identity/pow.js';
+import { leadingZeroBits, Pow, solve } from '../../src/core/platform/identity/pow.js';
 import { register, start, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;

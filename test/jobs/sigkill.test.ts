@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it, vi } from 'vitest';
-import { startWorker } from '../../src/core/jobs/worker.js';
+import { startWorker } from '../../src/core/platform/jobs/worker.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { ackLogged } from './fixtures/ack-log.js';
 

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
-import type { Store } from '../../src/core/store.js';
-import { startWorker } from '../../src/core/jobs/worker.js';
+import type { Store } from '../../src/compose/store.js';
+import { startWorker } from '../../src/core/platform/jobs/worker.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
 const opened: Array<{ store: Store; dir: string }> = [];

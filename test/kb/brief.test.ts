@@ -118,7 +118,7 @@ describe('GET /brief', () => {
     expect(other).toContain('cache:\n-\n');
   });
 
-  it('503 err busy from shed level 2 (briefs are heavy work: src/core/control/shed.ts); level 1 still serves them', async () => {
+  it('503 err busy from shed level 2 (briefs are heavy work: src/core/platform/control/shed.ts); level 1 still serves them', async () => {
     await s.core.control.setShed(1, 'test', 'admin');
     try {
       expect((await brief({ q: 'anything' }, tok)).status).toBe(200);

@@ -3,7 +3,7 @@
 // max of its members' per kind, the dispute threshold and what an entry gives its author.
 import { describe, expect, it } from 'vitest';
 import { isDisputed, outcomeWeight, repOf, tally, type OutcomeKind, type OutcomeRow } from '../../src/core/kb/outcomes.js';
-import { LIMITS, limit } from '../../src/core/limits.js';
+import { LIMITS, limit } from '../../src/core/kernel/limits.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-28T12:00:00Z');

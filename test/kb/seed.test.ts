@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { seedFiles } from '../../src/core/kb/seed.js';
 import { describe, it, expect } from 'vitest';
 import { z } from 'zod';
-import { scrubFind } from '../../src/core/safety/scrub.js';
+import { scrubFind } from '../../src/core/kernel/safety/scrub.js';
 
 // Validates the KB sample data loaded on first start (src/core/kb/seed/*.jsonl).
 // The file is hand-curated, so every rule here is a guard against editing mistakes.

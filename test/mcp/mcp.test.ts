@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solve } from '../../src/core/identity/pow.js';
+import { solve } from '../../src/core/platform/identity/pow.js';
 import { register, start, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotoc
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solve } from '../../src/core/identity/pow.js';
+import { solve } from '../../src/core/platform/identity/pow.js';
 import { register, start, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;

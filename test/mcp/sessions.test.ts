@@ -1,7 +1,7 @@
 // MCP session admission over real HTTP: a per-network creation quota, a per-network cap on live
 // sessions, and a full server ending its least recently seen session instead of refusing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limit, quotaDef } from '../../src/core/limits.js';
+import { limit, quotaDef } from '../../src/core/kernel/limits.js';
 import { start, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;

@@ -9,8 +9,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { buildCore } from '../../src/core/build.js';
-import { OPS } from '../../src/core/ops/registry.js';
+import { buildCore } from '../../src/compose/core.js';
+import { OPS } from '../../src/compose/registry.js';
 import { logFormatFor, prettyLine } from '../../src/http/log-format.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 

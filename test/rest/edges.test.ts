@@ -3,7 +3,7 @@
 // MCP bodies in the log (one line, no stack).
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limit } from '../../src/core/limits.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { sdkErrorLog } from '../../src/mcp/modern.js';
 import { start, type TestServer } from '../helpers/server.js';
 

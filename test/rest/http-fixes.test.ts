@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { buildCatalogApp } from '../../src/catalog/app.js';
 import { loadConfig } from '../../src/config.js';
-import { buildCore } from '../../src/core/build.js';
-import { OPS } from '../../src/core/ops/registry.js';
+import { buildCore } from '../../src/compose/core.js';
+import { OPS } from '../../src/compose/registry.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { start } from '../helpers/server.js';
 

@@ -6,9 +6,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../src/config.js';
-import { buildCore } from '../../src/core/build.js';
-import { OPS } from '../../src/core/ops/registry.js';
-import { defineOp } from '../../src/core/ops/types.js';
+import { buildCore } from '../../src/compose/core.js';
+import { OPS } from '../../src/compose/registry.js';
+import { defineOp } from '../../src/core/kernel/types.js';
 import { buildApp } from '../../src/app.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 

@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPS } from '../../src/core/ops/registry.js';
+import { OPS } from '../../src/compose/registry.js';
 import { start, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;

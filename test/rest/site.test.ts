@@ -3,7 +3,7 @@
 // browsers while agents keep the text forms, and published text escaped. test/pages/commons.test.ts
 // looks at the same pages in a real browser.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPS } from '../../src/core/ops/registry.js';
+import { OPS } from '../../src/compose/registry.js';
 import { register, start, type TestServer } from '../helpers/server.js';
 
 const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };

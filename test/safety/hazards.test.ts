@@ -2,7 +2,7 @@
 // ordinary technical text (error logs, configs, docs about attacks) passes.
 import { describe, expect, it } from 'vitest';
 import { HAZARD_FAMILIES } from '../../src/core/docs/content/hazards.js';
-import { HAZARD_DETECTORS, hazardFind } from '../../src/core/safety/hazards.js';
+import { HAZARD_DETECTORS, hazardFind } from '../../src/core/kernel/safety/hazards.js';
 
 const fam = (t: string) => hazardFind(t)?.family ?? null;
 

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { SCRUB_KINDS, scrubAll, scrubFind } from '../../src/core/safety/scrub.js';
+import { SCRUB_KINDS, scrubAll, scrubFind } from '../../src/core/kernel/safety/scrub.js';
 
 // Fake secrets are assembled at runtime so this file does not itself look like a leak.
 

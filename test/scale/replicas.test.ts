@@ -16,9 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { solve } from '../../src/core/identity/pow.js';
+import { solve } from '../../src/core/platform/identity/pow.js';
 import pg from 'pg';
-import { limit, quotaDef } from '../../src/core/limits.js';
+import { limit, quotaDef } from '../../src/core/kernel/limits.js';
 import { type Cluster, freshDatabase, haproxyBin, type Replica, startCluster } from './cluster.js';
 
 const pgUrl = process.env.CX_PG_REAL;

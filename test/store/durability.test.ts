@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { solve } from '../../src/core/identity/pow.js';
+import { solve } from '../../src/core/platform/identity/pow.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cx-kill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,8 +4,8 @@
 // Runs on PGlite, and on a real server with scripts/pg-test.sh (CX_PG_REAL).
 import { PGlite } from '@electric-sql/pglite';
 import { afterEach, expect, it } from 'vitest';
-import type { BusEvent } from '../../src/core/events/ports.js';
-import type { Store } from '../../src/core/store.js';
+import type { BusEvent } from '../../src/core/platform/events/ports.js';
+import type { Store } from '../../src/compose/store.js';
 import { openPgStore } from '../../src/store/pg/index.js';
 
 const opened: Array<() => Promise<void>> = [];

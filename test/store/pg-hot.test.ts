@@ -10,8 +10,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limit } from '../../src/core/limits.js';
-import type { QuotaRepo } from '../../src/core/quota/ports.js';
+import { limit } from '../../src/core/kernel/limits.js';
+import type { QuotaRepo } from '../../src/core/platform/quota/ports.js';
 import { openPgStore } from '../../src/store/pg/index.js';
 import { migratePg } from '../../src/store/pg/migrate.js';
 import { pgQuotas } from '../../src/store/pg/quotas.js';

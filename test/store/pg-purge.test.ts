@@ -5,7 +5,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { createHash } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
-import type { Store } from '../../src/core/store.js';
+import type { Store } from '../../src/compose/store.js';
 import { openPgStore } from '../../src/store/pg/index.js';
 import { pgliteSql } from '../../src/store/pg/sql.js';
 import { identity, newId, vote } from '../contract/fixtures.js';

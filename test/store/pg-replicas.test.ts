@@ -7,7 +7,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
-import type { Store } from '../../src/core/store.js';
+import type { Store } from '../../src/compose/store.js';
 import { openPgStore } from '../../src/store/pg/index.js';
 
 const url = process.env.CX_PG_REAL;

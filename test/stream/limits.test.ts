@@ -4,7 +4,7 @@
 import { get, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limit } from '../../src/core/limits.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { start, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;

@@ -4,7 +4,7 @@
 // the properties allow (a 4xx is fine; a 5xx, a hang or a leak is not).
 import fc from 'fast-check';
 import { z } from 'zod';
-import type { AnyOperation } from '../../src/core/ops/types.js';
+import type { AnyOperation } from '../../src/core/kernel/types.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Schema = {

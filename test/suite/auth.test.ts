@@ -4,8 +4,8 @@
 // checkpoints, drops, A2A tasks, subscriptions, jobs and runs answer byte for byte like ids that never
 // existed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPS } from '../../src/core/ops/registry.js';
-import type { AnyOperation } from '../../src/core/ops/types.js';
+import { OPS } from '../../src/compose/registry.js';
+import type { AnyOperation } from '../../src/core/kernel/types.js';
 import { start, type TestServer } from '../helpers/server.js';
 import { freshNet, isShed, mcpRpc, powProof, sendDecided, toolName } from './faces.js';
 import { OPERATORS, prepare, type Target } from './harness.js';

@@ -3,10 +3,10 @@
 // answer must hold: no 5xx (but `503 err busy` with Retry-After), no hang over 5 s, one `err` line,
 // JSON-RPC codes, and no stack trace, SQL text or filesystem path.
 import { appendFileSync } from 'node:fs';
-import { ERROR_CODES } from '../../src/core/errors.js';
-import { solve } from '../../src/core/identity/pow.js';
-import type { AnyOperation } from '../../src/core/ops/types.js';
-import { agentOps, toolName } from '../../src/core/ops/agent-facing.js';
+import { ERROR_CODES } from '../../src/core/kernel/errors.js';
+import { solve } from '../../src/core/platform/identity/pow.js';
+import type { AnyOperation } from '../../src/core/kernel/types.js';
+import { agentOps, toolName } from '../../src/core/kernel/agent-facing.js';
 import type { Json } from './arbitraries.js';
 
 // CX_FUZZ_TRACE=<file>: one line per answer (status, face, route, body head), to see what the fuzz reached.

@@ -4,8 +4,8 @@
 // the two answers are identical byte for byte (status, headers but date and request id, body).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { OPS } from '../../src/core/ops/registry.js';
-import type { AnyOperation } from '../../src/core/ops/types.js';
+import { OPS } from '../../src/compose/registry.js';
+import type { AnyOperation } from '../../src/core/kernel/types.js';
 import { snapshot } from '../helpers/http.js';
 import { register, start, type TestServer } from '../helpers/server.js';
 import { inputSchema, validArb, type Json } from './arbitraries.js';

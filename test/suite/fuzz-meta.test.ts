@@ -1,9 +1,9 @@
 // Meta-tests of the fuzz property: an operation made to fail (a thrown error, a leaked SQL error
 // text, a hang) on a running server is caught by the same property that passes on the real one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CxError } from '../../src/core/errors.js';
-import { OPS } from '../../src/core/ops/registry.js';
-import type { AnyOperation } from '../../src/core/ops/types.js';
+import { CxError } from '../../src/core/kernel/errors.js';
+import { OPS } from '../../src/compose/registry.js';
+import type { AnyOperation } from '../../src/core/kernel/types.js';
 import { start, type TestServer } from '../helpers/server.js';
 import { fuzzOp, prepare, type Target } from './harness.js';
 

@@ -3,7 +3,7 @@
 // ...) run on a server of their own so their effects do not change what the agent operations see.
 // Seeded and small here; `npm run fuzz` (CX_FUZZ_RUNS, CX_FUZZ_SEED) runs it long.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPS } from '../../src/core/ops/registry.js';
+import { OPS } from '../../src/compose/registry.js';
 import { start, type TestServer } from '../helpers/server.js';
 import { isAgentOp } from './faces.js';
 import { alive, fuzzOp, FUZZ, prepare, type Target } from './harness.js';

@@ -5,9 +5,9 @@
 import fc from 'fast-check';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limit } from '../../src/core/limits.js';
-import { OPS } from '../../src/core/ops/registry.js';
-import type { AnyOperation } from '../../src/core/ops/types.js';
+import { limit } from '../../src/core/kernel/limits.js';
+import { OPS } from '../../src/compose/registry.js';
+import type { AnyOperation } from '../../src/core/kernel/types.js';
 import { start, type TestServer } from '../helpers/server.js';
 import { inputSchema, validArb, type Json } from './arbitraries.js';
 import { a2aSend, freshNet, mcpRpc, restProblems, restRequests, send, type Req } from './faces.js';

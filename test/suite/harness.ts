@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { OperatorClass } from '../../src/config.js';
-import type { AnyOperation } from '../../src/core/ops/types.js';
+import type { AnyOperation } from '../../src/core/kernel/types.js';
 import { sql } from '../helpers/db.js';
 import { register, type TestServer } from '../helpers/server.js';
 import { inputSchema, invalidArb, validArb, type Json } from './arbitraries.js';
@@ -32,7 +32,7 @@ export interface Target {
   roots: string[];
 }
 
-// rep, confirmed fixes and age (days) that reach each level (TRUST_LEVELS in src/core/limits.ts).
+// rep, confirmed fixes and age (days) that reach each level (TRUST_LEVELS in src/core/kernel/limits.ts).
 const LEVEL_ROWS = [
   [0, 0, 0],
   [5, 1, 2],

@@ -2,7 +2,7 @@
 // class, and the probe request that tells "passed the auth guard" from "refused by it" without
 // running the operation (its input is made to fail validation wherever the transport can say so).
 import fc from 'fast-check';
-import type { AuthClass, AnyOperation } from '../../src/core/ops/types.js';
+import type { AuthClass, AnyOperation } from '../../src/core/kernel/types.js';
 import { coerce, propTypes } from '../../src/http/input.js';
 import { inputSchema, validArb, type Json } from './arbitraries.js';
 import { isAgentOp, restRequests, type Req } from './faces.js';

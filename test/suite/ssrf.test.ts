@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressAllowed, checkPushUrl } from '../../src/a2a/push.js';
 import { z } from 'zod';
-import { OPS } from '../../src/core/ops/registry.js';
-import type { AnyOperation } from '../../src/core/ops/types.js';
+import { OPS } from '../../src/compose/registry.js';
+import type { AnyOperation } from '../../src/core/kernel/types.js';
 import { start, type TestServer } from '../helpers/server.js';
 import fc from 'fast-check';
 import { register } from '../helpers/server.js';

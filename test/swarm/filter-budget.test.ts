@@ -13,8 +13,8 @@ import { agent, call, later, type Who } from '../helpers/http.js';
 import { start, type TestServer } from '../helpers/server.js';
 
 const OVERRIDE = vi.hoisted((): Record<string, number> => ({ 'swarm.filter_min_ms': 40, 'swarm.filter_credit_ms': 10 }));
-vi.mock('../../src/core/limits.js', async (orig) => {
-  const m = await orig<typeof import('../../src/core/limits.js')>();
+vi.mock('../../src/core/kernel/limits.js', async (orig) => {
+  const m = await orig<typeof import('../../src/core/kernel/limits.js')>();
   return { ...m, limit: (k: Parameters<typeof m.limit>[0]) => OVERRIDE[k] ?? m.limit(k) };
 });
 

@@ -1,7 +1,7 @@
 // The task board publishes its transitions on the bus: REST writes through the real server show up
 // on topic `tasks` (store.events) with the documented payload, and a live subscriber sees them.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { BusEvent } from '../../src/core/events/ports.js';
+import type { BusEvent } from '../../src/core/platform/events/ports.js';
 import { TASKS_TOPIC, type TaskEvent } from '../../src/core/tasks/events.js';
 import { register, start, type TestServer } from '../helpers/server.js';
 

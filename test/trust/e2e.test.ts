@@ -111,7 +111,7 @@ describe('across languages and through the server', () => {
       challenge: string;
       bits: number;
     };
-    const { solve } = await import('../../src/core/identity/pow.js');
+    const { solve } = await import('../../src/core/platform/identity/pow.js');
     const put = await fetch(`${s.url}/d/${secret}`, {
       method: 'PUT',
       headers: { 'content-type': 'text/plain', 'x-pow': solve(c.challenge, c.bits), 'x-drop-write': 'w'.repeat(24) },

@@ -2,7 +2,7 @@
 // and an MCP tool call of the key publication (proof of possession checked on every face).
 import * as ed from '@noble/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trustOps } from '../../src/core/trust/ops.js';
+import { trustOps } from '../../src/core/platform/trust/ops.js';
 import { agent } from '../helpers/http.js';
 import { expectDocumented, expectTools, openapi, skill, skillText } from '../helpers/faces.js';
 import { mcp } from '../helpers/mcp.js';

@@ -1,4 +1,4 @@
-// Concurrent changes of the signing key ring (src/core/trust/keys.ts over src/store/files/keys.ts):
+// Concurrent changes of the signing key ring (src/core/platform/trust/keys.ts over src/store/files/keys.ts):
 // real processes rotating the same data directory at the same instant, many rounds, lose no `prev`
 // entry and never hand out one kid twice; `npm run key:rotate` twice at once likewise; the lock file
 // is released, waited for while held, and broken when its holder died.
@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keepRing, rotateRing, ServerKeys, type RingFile } from '../../src/core/trust/keys.js';
-import { rawPublic } from '../../src/core/trust/sign.js';
+import { keepRing, rotateRing, ServerKeys, type RingFile } from '../../src/core/platform/trust/keys.js';
+import { rawPublic } from '../../src/core/platform/trust/sign.js';
 import { fileKeyStore } from '../../src/store/files/keys.js';
 
 const dirs: string[] = [];

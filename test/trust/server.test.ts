@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { privateKeyOf, rawPublic, signStatement, statementLine } from '../../src/core/trust/sign.js';
+import { privateKeyOf, rawPublic, signStatement, statementLine } from '../../src/core/platform/trust/sign.js';
 import { register, start, type TestServer } from '../helpers/server.js';
 import { bothVerify, canonical, nobleVerify, opensslVerify } from './verify-helpers.js';
 

@@ -1,11 +1,11 @@
-// The X-Cx-Sig-Server memo of ServerKeys (src/core/trust/keys.ts): a repeated body is signed once, the
+// The X-Cx-Sig-Server memo of ServerKeys (src/core/platform/trust/keys.ts): a repeated body is signed once, the
 // kept value is what signing again gives, the oldest is dropped past trust.sig_memo, and a rotation
 // (in this process or by another one, seen at the ring refresh) empties it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { rotateRing, ServerKeys } from '../../src/core/trust/keys.js';
+import { rotateRing, ServerKeys } from '../../src/core/platform/trust/keys.js';
 import { fileKeyStore } from '../../src/store/files/keys.js';
 import { bothVerify } from './verify-helpers.js';
 

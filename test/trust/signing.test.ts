@@ -3,7 +3,7 @@
 // root certificates parse and check.
 import * as ed from '@noble/ed25519';
 import { describe, expect, it } from 'vitest';
-import { acceptCert, readCert } from '../../src/core/trust/cert.js';
+import { acceptCert, readCert } from '../../src/core/platform/trust/cert.js';
 import {
   b64u,
   parseStatementLine,
@@ -14,14 +14,14 @@ import {
   statementLine,
   STATEMENT_TYPES,
   verifyStatement,
-} from '../../src/core/trust/sign.js';
-import { VECTORS } from '../../src/core/trust/vectors.js';
+} from '../../src/core/platform/trust/sign.js';
+import { VECTORS } from '../../src/core/platform/trust/vectors.js';
 import { bothVerify, canonical } from './verify-helpers.js';
 
 const seed = Buffer.from(VECTORS.seed, 'hex');
 const key = privateKeyOf(seed);
 
-describe('test vectors (src/core/trust/vectors.json, shown on /signing)', () => {
+describe('test vectors (src/core/platform/trust/vectors.json, shown on /signing)', () => {
   it('cover every statement type and recompute byte for byte', () => {
     expect(VECTORS.vectors.map((v) => v.type).sort()).toEqual([...STATEMENT_TYPES].sort());
     expect(rawPublic(seed).toString('hex')).toBe(VECTORS.pub);

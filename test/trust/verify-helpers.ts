@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ed from '@noble/ed25519';
 
-/** "cx-sig-v1" 0x00 type 0x00 payload, written out independently of src/core/trust/sign.ts. */
+/** "cx-sig-v1" 0x00 type 0x00 payload, written out independently of src/core/platform/trust/sign.ts. */
 export function canonical(type: string, payload: string | Uint8Array): Buffer {
   return Buffer.concat([
     Buffer.from('cx-sig-v1\u0000' + type + '\u0000', 'latin1'),

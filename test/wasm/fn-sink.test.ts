@@ -3,7 +3,7 @@
 // (swarm.fn_credits, the call itself recorded with price 0); unknown or unserved versions are
 // refused at SubCreate; a run that fails drops the line instead of retrying it forever.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { limit } from '../../src/core/limits.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { sql } from '../helpers/db.js';
 import { agent, call, type Who } from '../helpers/http.js';
 import { start, type TestServer } from '../helpers/server.js';

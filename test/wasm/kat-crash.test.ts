@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { ComputeRunner, RunCall } from '../../src/core/compute/ports.js';
 import { KAT_QUEUE } from '../../src/core/compute/services.js';
-import { limit } from '../../src/core/limits.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { call } from '../helpers/http.js';
 import { start, type TestServer } from '../helpers/server.js';
 

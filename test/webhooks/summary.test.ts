@@ -2,7 +2,7 @@
 // untrusted fields, redaction, the line cap, and the constant-shape verification.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { limit } from '../../src/core/limits.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { githubLine } from '../../src/core/webhooks/github.js';
 import { gitlabLine } from '../../src/core/webhooks/gitlab.js';
 import { genericLine } from '../../src/core/webhooks/generic.js';

@@ -5,7 +5,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limit } from '../../src/core/limits.js';
+import { limit } from '../../src/core/kernel/limits.js';
 import { readLines } from '../../src/core/swarm/lines.js';
 import { agent, call, req, snapshot, type Who } from '../helpers/http.js';
 import { mcp, toolText } from '../helpers/mcp.js';

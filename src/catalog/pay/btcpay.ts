@@ -2,7 +2,7 @@
 // is sent to its checkout link and back to the tracking page. Webhooks carry `BTCPay-Sig:
 // sha256=<hex HMAC-SHA256(secret, raw body)>`.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { CxError } from '../../core/errors.js';
+import { CxError } from '../../core/kernel/errors.js';
 import type { BtcpayConfig } from '../config.js';
 import { CATALOG_LIMITS } from '../limits.js';
 import { fmtEur } from '../products.js';

@@ -2,7 +2,7 @@
 // priced inline from the catalog (no Price objects to keep in sync); the buyer returns to the
 // tracking page. Webhooks are verified with the client's own signature check.
 import Stripe from 'stripe';
-import { CxError } from '../../core/errors.js';
+import { CxError } from '../../core/kernel/errors.js';
 import type { StripeConfig } from '../config.js';
 import { CATALOG_LIMITS } from '../limits.js';
 import { type PaymentAdapter, upstream } from './types.js';

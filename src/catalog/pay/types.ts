@@ -1,5 +1,5 @@
 // One interface for every payment provider: what is missing to use it, and how to open a checkout.
-import { CxError } from '../../core/errors.js';
+import { CxError } from '../../core/kernel/errors.js';
 import type { CheckoutInfo, Order, PaymentMethod } from '../store.js';
 
 export interface CheckoutRequest {

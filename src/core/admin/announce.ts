@@ -1,15 +1,15 @@
 // POST /admin/announce: an operator announcement (spec 2.2), recorded, signed as an ann1 statement
 // and published as a line on topic g:sys (the feed /f/sys reads that topic). Kind `maintenance`
-// also opens a maintenance window (src/core/control): write kinds answer `503 err frozen <kind>`
+// also opens a maintenance window (src/core/platform/control): write kinds answer `503 err frozen <kind>`
 // from `starts` until `ends`.
 import { iso as isoS } from '../kernel/text.js';
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { Core } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { Core } from '../kernel/types.js';
 import { publishLine } from '../swarm/lines.js';
-import { statementLine } from '../trust/sign.js';
+import { statementLine } from '../platform/trust/sign.js';
 import type { Announcement, AnnKind } from './ports.js';
 import { recordOrigin } from './origin.js';
 

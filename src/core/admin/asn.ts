@@ -4,12 +4,12 @@
 //   open      no policy (the row is removed)
 //   throttle  registrations from the whole ASN share one quota bucket (reg_asn, keyed asn:<n>)
 //   block     registrations from the ASN are refused (403 err auth)
-// Registration (src/core/identity/ops.ts) calls `checkRegistrationAsn` before spending the proof.
+// Registration (src/core/platform/identity/ops.ts) calls `checkRegistrationAsn` before spending the proof.
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { Ctx } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { Ctx } from '../kernel/types.js';
 
 export const ASN_CLASSES = ['open', 'throttle', 'block'] as const;
 

@@ -4,9 +4,9 @@
 // lexicon, and what a search query should not carry (mail addresses, phone-like digit runs, control
 // characters, URLs with credentials or query strings in q).
 import { z } from 'zod';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import { strictFinding } from '../safety/strict.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import { strictFinding } from '../kernel/safety/strict.js';
 import type { DemandRow } from './ports.js';
 
 function pageFinding(page: string): string | null {

@@ -1,13 +1,13 @@
 // POST /admin/freeze: freezes or lifts a scope, or sets the operator's shed level. Persisted through
 // core.control (control_freezes, control_shed), so it survives a restart and holds on every replica.
 //   what = reg | write | compute | all       the scopes of spec 4.7
-//        = freeze:<kind>                      any freeze kind of src/core/control/kinds.ts (drops, mail ...)
+//        = freeze:<kind>                      any freeze kind of src/core/kernel/kinds.ts (drops, mail ...)
 //        = shed:<level>                       on: the operator's shed level; off: lifts it (level 0)
 import { z } from 'zod';
-import { FREEZE_KINDS } from '../control/kinds.js';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
+import { FREEZE_KINDS } from '../kernel/kinds.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
 
 export const freezeOp = defineOp({
   name: 'admin.freeze',

@@ -10,11 +10,11 @@
 // rest of that kind and day fold into one summary row. Default: open items only; `all=1`: every
 // item, every status, no folding.
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import type { EventDraft } from '../events/ports.js';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { Core } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import type { EventDraft } from '../platform/events/ports.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { Core } from '../kernel/types.js';
 import { isoS } from './announce.js';
 import type { InboxEvent, InboxItem } from './ports.js';
 

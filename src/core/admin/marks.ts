@@ -2,10 +2,10 @@
 // Other domains read them through `isSeedRoot` and `isStatusHidden` (the /st pages, the sitemap and
 // the feeds leave a hidden target out).
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { Core } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { Core } from '../kernel/types.js';
 
 const rootId = z
   .string()

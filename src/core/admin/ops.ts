@@ -1,7 +1,7 @@
 // The operator operations of the admin domain (spec 4.7). Each declares its token class in `auth`;
 // /help and the generated route tables show it. Others live with their domains: credits and audit
 // (ledger), bounty accept (tasks), key rotation and the online key (trust), the review queue (mail).
-import type { AnyOperation } from '../ops/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { announceOp } from './announce.js';
 import { asnOp } from './asn.js';
 import { demandOp } from './demand.js';

@@ -1,9 +1,9 @@
 // Content origin: which root and which network created a piece of published content (KB entries,
 // tasks, topic lines ...). Writers call `recordOrigin` after the write; GET /admin/origin reads it.
 import { z } from 'zod';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { Ctx } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { Ctx } from '../kernel/types.js';
 import { isoS } from './announce.js';
 
 /** Records the caller (identity, network) as the origin of `kind` `ref`; a failure is logged, never the writer's error. */

@@ -4,10 +4,10 @@
 // keeps the ledger history under a pseudonym and leaves export tombstones for the published content
 // that went (KB entries, tasks, published checkpoints). Tombstones name content ids, never the root.
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { burnTx, escrowOf } from '../ledger/ledger.js';
-import { defineOp } from '../ops/types.js';
-import type { Core } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { burnTx, escrowOf } from '../platform/ledger/ledger.js';
+import { defineOp } from '../kernel/types.js';
+import type { Core } from '../kernel/types.js';
 import type { Tombstone } from './ports.js';
 
 /**

@@ -1,7 +1,7 @@
 // GET /admin/stats: platform counters, flags and storage classes, all read from the store and the
 // control state at the time of the call.
 import { z } from 'zod';
-import { defineOp } from '../ops/types.js';
+import { defineOp } from '../kernel/types.js';
 
 export const adminStatsOp = defineOp({
   name: 'admin.stats',

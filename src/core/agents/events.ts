@@ -1,6 +1,6 @@
 // Hand-off from the inbox operations to the A2A face: an answer completes the sender's task.
 // The face registers one listener per core; the core never imports the face.
-import type { Core } from '../ops/types.js';
+import type { Core } from '../kernel/types.js';
 
 export interface InboundSettled {
   task: string;

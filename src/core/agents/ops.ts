@@ -2,11 +2,11 @@
 // POST /a2a/{id}; the owner lists its inbound tasks and answers them (completing the sender's task).
 import { iso } from '../kernel/text.js';
 import { z } from 'zod';
-import { CxError, notFound, oneLine } from '../errors.js';
-import { levelOf } from '../identity/levels.js';
-import { limit, TRUST_LEVELS } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { CxError, notFound, oneLine } from '../kernel/errors.js';
+import { levelOf } from '../platform/identity/levels.js';
+import { limit, TRUST_LEVELS } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { inboundSettled } from './events.js';
 import type { InboundRec } from './ports.js';
 

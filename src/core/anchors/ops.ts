@@ -2,11 +2,11 @@
 // (and optionally a checkpoint to read); anyone reads the claimants. A claim confers no rights:
 // it is a signpost, first come first listed, judged by the claimant's level and age.
 import { z } from 'zod';
-import { CxError, notFound } from '../errors.js';
-import { levelOf } from '../identity/levels.js';
-import { limit } from '../limits.js';
-import { defineOp, type Ctx } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import { levelOf } from '../platform/identity/levels.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp, type Ctx } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { CP_ID } from '../checkpoints/checkpoints.js';
 import { DAY, iso, sweepSometimes } from '../workspace/common.js';
 

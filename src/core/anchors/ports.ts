@@ -1,5 +1,5 @@
 // Async port of anchors (rendezvous keys); src/store/sqlite/anchors.ts implements it.
-import type { Identity } from '../identity/ports.js';
+import type { Identity } from '../platform/identity/ports.js';
 
 export interface AnchorClaim {
   key: string;

@@ -2,12 +2,12 @@
 // KB entries, live counts, spaces and tasks. Unknown ids are `404 err notfound`, the same for
 // every kind (hidden KB entries included).
 import { z } from 'zod';
-import { viaOp } from '../ops/via.js';
-import { CxError } from '../errors.js';
+import { viaOp } from '../kernel/via.js';
+import { CxError } from '../kernel/errors.js';
 import { score } from '../kb/render.js';
-import { limit } from '../limits.js';
-import { defineOp, type Ctx } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp, type Ctx } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { profileOf } from '../profiles/ops.js';
 import { spaceOf } from '../spaces/ops.js';
 import { SLUG_RE } from '../spaces/slug.js';
@@ -127,7 +127,7 @@ export const badgeTaskOp = badgeOp(
 
 const byKind: AnyOperation[] = [badgeAgentOp, badgeEntryOp, badgeLiveOp, badgeSpaceOp, badgeTaskOp];
 
-/** The badges as one agent-facing operation (src/core/ops/via.ts): one MCP tool, not five. */
+/** The badges as one agent-facing operation (src/core/kernel/via.ts): one MCP tool, not five. */
 export const badgeGetOp = viaOp({
   name: 'badge.get',
   title: 'Badge',

@@ -2,9 +2,9 @@
 // token, read with a token by whoever knows the hash. Cached results point at blobs for results too
 // large to keep inline (GET /c/{key} answers 303 to /v1/b/<hash>).
 import { createHash } from 'node:crypto';
-import { CxError, notFound } from '../errors.js';
-import { limit } from '../limits.js';
-import type { Ctx } from '../ops/types.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import type { Ctx } from '../kernel/types.js';
 import type { BlobMeta } from './ports.js';
 import { BadModule, checkUpload } from '../../wasm/module.js';
 

@@ -1,9 +1,9 @@
 // Blob operations. REST: PUT /v1/b (raw body) and GET /v1/b/{hash} (raw bytes), declared on the
 // bindings for the generic adapter; MCP and A2A carry the bytes as base64.
 import { z } from 'zod';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { decodeB64, getBlob, putBlob } from './blobs.js';
 
 const putOut = z.object({ hash: z.string(), size: z.number(), kind: z.string(), owner: z.string(), created: z.boolean(), url: z.string() });

@@ -3,12 +3,12 @@
 // Reading (spec 4.2): anonymous only for inline rows of L2+ producers, or from the first
 // `cache.anon_nets` distinct reader networks; blob rows need a token (401) and answer 303 to the
 // blob. Unknown, expired, hidden (or frozen producer) and handed-to-someone-else are one 404.
-import { CxError, notFound } from '../errors.js';
+import { CxError, notFound } from '../kernel/errors.js';
 import { HASH } from '../blobs/blobs.js';
-import { authError } from '../identity/auth.js';
-import { levelOf } from '../identity/levels.js';
-import { limit } from '../limits.js';
-import type { Ctx } from '../ops/types.js';
+import { authError } from '../platform/identity/auth.js';
+import { levelOf } from '../platform/identity/levels.js';
+import { limit } from '../kernel/limits.js';
+import type { Ctx } from '../kernel/types.js';
 import { checkBytes, HOUR, iso, netTag, sweepSometimes } from '../workspace/common.js';
 import type { CacheRow } from './ports.js';
 

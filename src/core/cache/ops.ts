@@ -1,9 +1,9 @@
 // Cached-result operations. GET and HEAD /c/{key} declare their REST replies (303 for blob rows,
 // raw text bodies, a HEAD that counts nothing) for the generic adapter; writes are under /v1/c.
 import { z } from 'zod';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { DEFAULT_NS, deleteResult, NS, peekResult, putResult, readResult, type ReadOut } from './cache.js';
 
 // Malformed keys are `400 err bad key: …` from the core (one message on every face).

@@ -1,5 +1,5 @@
 // Async port of cached results; src/store/sqlite/cache.ts implements it.
-import type { Identity } from '../identity/ports.js';
+import type { Identity } from '../platform/identity/ports.js';
 
 export interface CacheRow {
   rid: number;

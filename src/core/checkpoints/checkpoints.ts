@@ -2,11 +2,11 @@
 // /cp/{id} by anyone. An owner below L2 keeps a publication only while at most `cache.anon_nets`
 // distinct networks read it: the next network's read ends it for good (a hand-off between a few
 // parties, not free hosting). Everything that is not a live, visible publication is the same 404.
-import { CxError, notFound } from '../errors.js';
-import { levelOf } from '../identity/levels.js';
-import { newId } from '../identity/tokens.js';
-import { limit } from '../limits.js';
-import type { Ctx } from '../ops/types.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import { levelOf } from '../platform/identity/levels.js';
+import { newId } from '../platform/identity/tokens.js';
+import { limit } from '../kernel/limits.js';
+import type { Ctx } from '../kernel/types.js';
 import { checkBytes, cursorOf, DAY, iso, netTag, seqOf, sweepSometimes } from '../workspace/common.js';
 import type { CheckpointMeta, CheckpointRow } from './ports.js';
 

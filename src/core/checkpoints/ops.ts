@@ -1,8 +1,8 @@
 // Checkpoint operations. Owner routes under /v1/cp; the public read is GET /cp/{id}.
 import { z } from 'zod';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import {
   deleteCheckpoint,
   getOwnCheckpoint,

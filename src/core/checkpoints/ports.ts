@@ -1,5 +1,5 @@
 // Async port of checkpoints; src/store/sqlite/checkpoints.ts implements it.
-import type { Identity } from '../identity/ports.js';
+import type { Identity } from '../platform/identity/ports.js';
 
 export interface CheckpointRow {
   rid: number;

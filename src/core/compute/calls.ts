@@ -2,12 +2,12 @@
 // compute.price credits before the run (so no call runs unpaid, also when calls race), and gets them
 // back only when the run fails for the server's reasons (busy, a module it cannot load). Every call leaves a record readable by its caller (GET /v1/run/{id}).
 import { iso } from '../kernel/text.js';
-import { CxError, notFound } from '../errors.js';
-import { newId } from '../identity/tokens.js';
-import { limit } from '../limits.js';
-import { shortError } from '../ledger/ledger.js';
-import type { TxDraft } from '../ledger/ports.js';
-import type { Core, Ctx } from '../ops/types.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import { newId } from '../platform/identity/tokens.js';
+import { limit } from '../kernel/limits.js';
+import { shortError } from '../platform/ledger/ledger.js';
+import type { TxDraft } from '../platform/ledger/ports.js';
+import type { Core, Ctx } from '../kernel/types.js';
 import { runLimits } from './manifest.js';
 import { type CallRecord, MODULE_FAULTS, type SvcVersion } from './ports.js';
 import { mustServe, sha256, SYSTEM, wasmOf } from './services.js';

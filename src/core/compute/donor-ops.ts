@@ -2,10 +2,10 @@
 // the public receipts (/att/{job}, /att/revoked.txt) and the operator's trusted donors.
 import { iso } from '../kernel/text.js';
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { ATT_TYPE, createJob, DSIG_TYPE, donorLease, getAtt, getJob, submitResult } from './donors.js';
 import { svcName } from './manifest.js';
 

@@ -5,13 +5,13 @@
 // lose standing and are reported (and receipts they took part in are revoked), and the server
 // signs an att1 receipt. A lease not answered by its deadline is reassigned.
 import { iso } from '../kernel/text.js';
-import { CxError, notFound } from '../errors.js';
-import { newId } from '../identity/tokens.js';
-import { levelOf } from '../identity/levels.js';
-import { limit } from '../limits.js';
-import { shortError } from '../ledger/ledger.js';
-import type { Core, Ctx } from '../ops/types.js';
-import { b64u, statementLine, verifyStatement } from '../trust/sign.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import { newId } from '../platform/identity/tokens.js';
+import { levelOf } from '../platform/identity/levels.js';
+import { limit } from '../kernel/limits.js';
+import { shortError } from '../platform/ledger/ledger.js';
+import type { Core, Ctx } from '../kernel/types.js';
+import { b64u, statementLine, verifyStatement } from '../platform/trust/sign.js';
 import { COMPUTE_ACCOUNT, pay } from './calls.js';
 import { runLimits } from './manifest.js';
 import type { CJob, CSlot } from './ports.js';

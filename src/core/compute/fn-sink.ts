@@ -1,8 +1,8 @@
 // The runner of swarm `fn:<svc>@<ver>` sinks: each line's text is the input of one call of that
 // exact version, for the subscriber. Swarm charged swarm.fn_credits for the line already, so the
 // call itself is recorded with price 0. Registered per core at start (server.ts) with setFnRunner.
-import { CxError } from '../errors.js';
-import type { Core } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import type { Core } from '../kernel/types.js';
 import type { Line } from '../swarm/lines.js';
 import { setFnRunner } from '../swarm/fn.js';
 import { callVersion } from './calls.js';

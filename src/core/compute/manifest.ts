@@ -1,7 +1,7 @@
 // Service names and manifests: what a publication must carry, checked once for both publishers
 // (the operator's POST /admin/svc and an L2 identity's svc.publish).
 import { z } from 'zod';
-import { limit } from '../limits.js';
+import { limit } from '../kernel/limits.js';
 import type { SvcManifest } from './ports.js';
 
 export const NAME_RE = /^[a-z][a-z0-9-]*$/;

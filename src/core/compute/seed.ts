@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Core, Ctx } from '../ops/types.js';
+import type { Core, Ctx } from '../kernel/types.js';
 import { manifestSchema, svcName, svcVer } from './manifest.js';
 import { OPERATOR, publish, SYSTEM } from './services.js';
 

@@ -2,12 +2,12 @@
 // reports, and which version is served. A version is served when it is its name's stable version,
 // its known-answer tests passed, and at least one L2 ok report names it (docs/decisions.md).
 import { createHash } from 'node:crypto';
-import { CxError, notFound } from '../errors.js';
-import type { Core, Ctx } from '../ops/types.js';
-import { b64u, verifyStatement } from '../trust/sign.js';
-import { levelOf } from '../identity/levels.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import type { Core, Ctx } from '../kernel/types.js';
+import { b64u, verifyStatement } from '../platform/trust/sign.js';
+import { levelOf } from '../platform/identity/levels.js';
 import { BadModule, checkModule, inspectModule } from '../../wasm/module.js';
-import { limit } from '../limits.js';
+import { limit } from '../kernel/limits.js';
 import { runLimits } from './manifest.js';
 import type { SvcManifest, SvcOk, SvcVersion } from './ports.js';
 

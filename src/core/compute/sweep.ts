@@ -1,7 +1,7 @@
 // Call records are kept compute.keep_d days; this sweep deletes older ones every hour.
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
-import { startSweep } from '../sweep.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
+import { startSweep } from '../platform/sweep.js';
 
 export function startCallSweep(core: Core): () => void {
   return startSweep(core, {

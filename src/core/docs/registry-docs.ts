@@ -1,8 +1,8 @@
 // Machine indexes generated from the operation registry: /llms.txt, /llms-full.txt, /AGENTS.md, /help, /index.md.
 import { z } from 'zod';
-import { ERROR_CODES, type ErrCode } from '../errors.js';
-import { LIMITS, NAME_RULES, QUOTAS, TRUST_LEVELS } from '../limits.js';
-import type { Operation } from '../ops/types.js';
+import { ERROR_CODES, type ErrCode } from '../kernel/errors.js';
+import { LIMITS, NAME_RULES, QUOTAS, TRUST_LEVELS } from '../kernel/limits.js';
+import type { Operation } from '../kernel/types.js';
 
 // The MCP face's default mount (src/mcp/tools.ts DEFAULT_TOOLSETS; test/mcp/toolsets.test.ts holds both).
 const DEFAULT_SETS = 'every toolset but swarm, gov and compute';

@@ -5,8 +5,8 @@
 // no searches, no drops, notes, mail, profiles or operator pages.
 import { readKbIndex } from '../kb/index-page.js';
 import { CLASS_RE } from '../kb/classify.js';
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
 import { publicTargets } from '../gov/st-list.js';
 
 export interface SitemapUrl {

@@ -3,11 +3,11 @@
 // talks to storage only through the DropRepo port.
 import { iso } from '../kernel/text.js';
 import { timingSafeEqual } from 'node:crypto';
-import { authError, authorize } from '../identity/auth.js';
-import { bad, CxError, notFound } from '../errors.js';
-import { limit } from '../limits.js';
-import type { Ctx } from '../ops/types.js';
-import { hazardFind } from '../safety/hazards.js';
+import { authError, authorize } from '../platform/identity/auth.js';
+import { bad, CxError, notFound } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import type { Ctx } from '../kernel/types.js';
+import { hazardFind } from '../kernel/safety/hazards.js';
 import { dropKeys, open, seal, writeTag } from './crypto.js';
 
 const HOUR = 3_600_000;

@@ -1,9 +1,9 @@
 // Dead-drop operations, defined once for every face. Their REST bindings declare what the generic
 // adapter does (raw text bodies, 201 vs 200, X-Drop-* headers, HEAD, allowed query fields).
 import { z } from 'zod';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { deleteDrop, peekDrop, putDrop, readDrop } from './drops.js';
 
 const secret = z

@@ -1,7 +1,7 @@
 // Background purge of expired drops: reads already refuse them; this removes their ciphertext.
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
-import { startSweep } from '../sweep.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
+import { startSweep } from '../platform/sweep.js';
 
 /** Starts the sweep (once now, then every `everyMs`); returns the function that stops it. */
 export function startDropSweep(core: Core, everyMs = limit('drop.sweep') * 1000): () => void {

@@ -3,9 +3,9 @@
 // yet; a worker (concurrency 1) runs it. The job's lease makes one process run it (another takes
 // over if it dies: the lease expires and the job is redelivered), and a job that finds the day's
 // export already written is done at once, so several processes may all enqueue.
-import { startWorker } from '../jobs/worker.js';
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
+import { startWorker } from '../platform/jobs/worker.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
 import { dateOf, latestIndex, runExport } from './run.js';
 
 export const EXPORT_QUEUE = 'export';

@@ -3,9 +3,9 @@
 // the same code as the daily job and `npm run export`). The files themselves are served by the
 // REST face (src/rest/exports.ts): they are bytes on disk, streamed, not operation results.
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import { defineOp, type AnyOperation } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp, type AnyOperation } from '../kernel/types.js';
 import { newest, runExport, type ExportIndex } from './run.js';
 
 const fileRow = z.object({ name: z.string(), size: z.number().int(), sha256: z.string(), rows: z.number().int().nullable() });

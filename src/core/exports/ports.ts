@@ -4,7 +4,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Digest, KbEntry } from '../kb/ports.js';
 import type { Task } from '../tasks/ports.js';
-import type { SignedConfirm } from '../trust/ports.js';
+import type { SignedConfirm } from '../platform/trust/ports.js';
 
 export const TOMB_KINDS = ['kb', 'task', 'digest', 'claim', 'identity', 'cp'] as const;
 export type TombKind = (typeof TOMB_KINDS)[number];

@@ -4,9 +4,9 @@
 // before a scrubber rule existed that now finds a secret is withheld (and counted), not exported.
 import { conf1Payload } from '../kb/outcomes.js';
 import { entryView } from '../kb/render.js';
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
-import { scrubFind } from '../safety/scrub.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
+import { scrubFind } from '../kernel/safety/scrub.js';
 import { viewOf } from '../tasks/render.js';
 import type { DigestKey, Tombstone } from './ports.js';
 

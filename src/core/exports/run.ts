@@ -5,10 +5,10 @@
 // Signatures (spec 6): export1 over `<name> sha256=<hex>` for each file (SIGNATURES, and the
 // X-Cx-Sig-Server header of the file), manifest1 over the bytes of SHA256SUMS and of manifest.json,
 // and manifest.json's own `sig`, a manifest1 over its files in SHA256SUMS form.
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
-import { b64u } from '../trust/sign.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
+import { b64u } from '../platform/trust/sign.js';
 import { croissant, LICENSE, readme, type ExportFacts } from './describe.js';
 import { claimPages, deltaPages, digestPages, kbPages, taskPages, tombPages, type Withheld } from './rows.js';
 import { writeBytes, writeRows, type FileInfo } from './write.js';

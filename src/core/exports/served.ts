@@ -1,7 +1,7 @@
 // What /export/ serves: the newest export's listing, and any file of a kept export by name. Shards
 // are named by date, so a kept older shard stays reachable; the other files are the newest export's.
-import { CxError } from '../errors.js';
-import type { Core } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import type { Core } from '../kernel/types.js';
 import type { StoredFile } from './ports.js';
 import { newest, type ExportIndex } from './run.js';
 

@@ -2,8 +2,8 @@
 // upheld notice, a purged root) records a tombstone here: the row stays out of every later export
 // for good, and tombstones.jsonl lists the removal (ids, kind, time, reason; never content) for
 // export.tombstone_days. A restored row is taken back with clearTombstone.
-import { CxError } from '../errors.js';
-import type { Core } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import type { Core } from '../kernel/types.js';
 import { TOMB_KINDS, type TombKind } from './ports.js';
 
 const REASON = /^[\x20-\x7e]{1,80}$/;

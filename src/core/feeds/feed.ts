@@ -4,10 +4,10 @@
 // rendering of each request shape is reused while its content is unchanged (per process, bounded).
 // The REST face answers conditional requests from these (src/rest/feeds.ts).
 import { createHash } from 'node:crypto';
-import { checkShed } from '../control/shed.js';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
+import { checkShed } from '../platform/control/shed.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
 import { renderFeed, FEED_TYPES, type FeedFormat } from './render.js';
 import { FEED_SOURCES } from './sources.js';
 import type { FeedList, FeedQuery } from './types.js';

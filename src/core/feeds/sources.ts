@@ -8,11 +8,11 @@ import { libStr } from '../kb/libs.js';
 import type { KbEntry, Wanted } from '../kb/ports.js';
 import { outcomesOf, score } from '../kb/render.js';
 import { outcomeTokens } from '../kb/outcomes.js';
-import type { Core } from '../ops/types.js';
+import type { Core } from '../kernel/types.js';
 import { SLUG_RE } from '../spaces/slug.js';
 import { busTopic, readLines, type Line } from '../swarm/lines.js';
 import type { Task, TaskFilter } from '../tasks/ports.js';
-import { limit } from '../limits.js';
+import { limit } from '../kernel/limits.js';
 import { line, plain } from './text.js';
 import type { FeedItem, FeedList, FeedQuery, FeedSource } from './types.js';
 

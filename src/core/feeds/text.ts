@@ -1,7 +1,7 @@
 // Item text is untrusted data in a format that has rules of its own: characters XML 1.0 cannot
 // carry (C0 controls, lone surrogates, U+FFFE/U+FFFF) are dropped, so the Atom twin stays well
 // formed and both twins carry the same text; the generator escapes the rest (<, &, ]]>).
-import { limit } from '../limits.js';
+import { limit } from '../kernel/limits.js';
 
 const NOT_XML = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 

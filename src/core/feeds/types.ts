@@ -1,6 +1,6 @@
 // Feeds (/f/{name}.atom, /f/{name}.json): the shapes a feed source returns. Every text is
 // untrusted data written by agents: plain text only, never HTML (src/core/feeds/text.ts cleans it).
-import type { Core } from '../ops/types.js';
+import type { Core } from '../kernel/types.js';
 
 /** One item (spec 2.2, feed item): ids and links are absolute URLs under the public base URL. */
 export interface FeedItem {

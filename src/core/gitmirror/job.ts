@@ -3,9 +3,9 @@
 // The idempotency key keeps at most one waiting, so a slow pass never piles up more; a failed pass
 // is retried by the queue with backoff. Every process also catches up with the history in the
 // store on the same period (the job itself runs on whichever replica takes it).
-import { startWorker } from '../jobs/worker.js';
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
+import { startWorker } from '../platform/jobs/worker.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
 import type { GitMirror } from './mirror.js';
 
 export const MIRROR_QUEUE = 'git.mirror';

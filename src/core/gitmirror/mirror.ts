@@ -16,11 +16,11 @@
 // because the objects are: they are copied, never made again.
 import type { Logger } from '../kernel/log.js';
 import { readFileSync } from 'node:fs';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
 import type { Config } from '../../config.js';
-import type { Quotas } from '../quota/buckets.js';
-import type { Store } from '../store.js';
+import type { Quotas } from '../platform/quota/buckets.js';
+import type { Store } from '../kernel/types.js';
 import type { FileChange, MirrorHead, MirrorRepo, PackProcess, Snapshot } from './ports.js';
 import { blobId, pathOf, readme, renderEntry } from './render.js';
 

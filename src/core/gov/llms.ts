@@ -1,8 +1,8 @@
 // Revisions of the voted sections of /llms.txt. Revision 1 is the built-in text (rules.ts); each
 // adopted `llms` proposal appends one revision for its section, and a veto appends one that puts
 // the section's previous text back: the history only grows, so `?rev=N` always serves what was.
-import { CxError } from '../errors.js';
-import type { Core } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import type { Core } from '../kernel/types.js';
 import type { LlmsRev, Proposal } from './ports.js';
 import { LLMS_SECTIONS } from './rules.js';
 

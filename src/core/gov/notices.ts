@@ -10,10 +10,10 @@ import { iso } from '../kernel/text.js';
 import { recordTombstone } from '../exports/tombstones.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { newId } from '../identity/tokens.js';
-import { limit } from '../limits.js';
-import { defineOp, type AnyOperation, type Core, type Ctx } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { newId } from '../platform/identity/tokens.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp, type AnyOperation, type Core, type Ctx } from '../kernel/types.js';
 import type { Notice } from './ports.js';
 import { isNoticeCategory, NOTICE_CATEGORIES, NOTICE_REPORT_W, superGroup } from './rules.js';
 

@@ -9,11 +9,11 @@
 import { iso, oneLine } from '../kernel/text.js';
 import { hash } from 'node:crypto';
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { levelOf } from '../identity/levels.js';
-import { newId } from '../identity/tokens.js';
-import { limit } from '../limits.js';
-import { defineOp, type AnyOperation, type Ctx } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { levelOf } from '../platform/identity/levels.js';
+import { newId } from '../platform/identity/tokens.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp, type AnyOperation, type Ctx } from '../kernel/types.js';
 import { postInbox } from '../admin/inbox.js';
 import { adoptLlms, revertLlms } from './llms.js';
 import { PROPOSAL_STATES, type Proposal, type ProposalState } from './ports.js';

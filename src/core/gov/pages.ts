@@ -2,14 +2,14 @@
 // and /st/{target}. Text by default, .json/.md/.txt twins; browsers get HTML (src/rest/gov.ts).
 import { iso, oneLine } from '../kernel/text.js';
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { limit, TRUST_LEVELS } from '../limits.js';
-import { defineOp, type AnyOperation } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { limit, TRUST_LEVELS } from '../kernel/limits.js';
+import { defineOp, type AnyOperation } from '../kernel/types.js';
 import { listProposals } from './ops.js';
 import { PROPOSAL_STATES } from './ports.js';
 import { DECISIONS, LLMS_SECTIONS, NOTICE_CATEGORIES, PROPOSAL_KINDS, TRANSITIONS, weightOf } from './rules.js';
 import { isHidden, isStatusTarget, statusOf, targetState } from './status.js';
-import { parseStatementLine } from '../trust/sign.js';
+import { parseStatementLine } from '../platform/trust/sign.js';
 
 const flat = oneLine;
 

@@ -1,6 +1,6 @@
 // The rules of governance, in one place: /gov publishes exactly these (weights, caps, the decisions
 // each proposal state allows, notice categories), and the operations enforce them.
-import { limit, lvl4 } from '../limits.js';
+import { limit, lvl4 } from '../kernel/limits.js';
 import type { NetSupport, ProposalState } from './ports.js';
 
 export const PROPOSAL_KINDS = {
@@ -70,7 +70,7 @@ export const isNoticeCategory = (s: string): s is NoticeCategory => Object.hasOw
 export const NOTICE_REPORT_W = 1.0;
 
 /**
- * The super-group of a network key (src/core/net.ts): IPv4 /24 → its /16, IPv6 /48 → its /32. A
+ * The super-group of a network key (src/core/kernel/net.ts): IPv4 /24 → its /16, IPv6 /48 → its /32. A
  * notice cap per super-group stops one provider's block from filing through many /24s.
  */
 export function superGroup(net: string): string {

@@ -1,6 +1,6 @@
 // /st: the public status pages, one per target (api and the freeze kinds) that the operator has
 // not hidden (POST /admin/st-hide), each with its state now.
-import type { Core } from '../ops/types.js';
+import type { Core } from '../kernel/types.js';
 import { isHidden, STATUS_TARGETS, targetState, type TargetState } from './status.js';
 
 export interface StRow {

@@ -1,15 +1,15 @@
 // Service status: /status (announcements, maintenance windows, freezes, shed level) and the status
 // page of one target, /st/{target}. A status target is a part of the service an agent depends on:
-// `api` (the whole service) or one freeze kind (src/core/control/kinds.ts: drops, notes, mail ...).
+// `api` (the whole service) or one freeze kind (src/core/kernel/kinds.ts: drops, notes, mail ...).
 // Its state is derived from the control state, never stored: frozen, maintenance, degraded (shed
 // level above 0) or operational. The announcement lines are those of topic g:sys.
 import { iso } from '../kernel/text.js';
-import { maintenanceUntil, type ControlView } from '../control/control.js';
-import { FREEZE_KINDS, isWriteKind, type FreezeKind } from '../control/kinds.js';
+import { maintenanceUntil, type ControlView } from '../platform/control/control.js';
+import { FREEZE_KINDS, isWriteKind, type FreezeKind } from '../kernel/kinds.js';
 import { isStatusHidden } from '../admin/marks.js';
 import { listAnnouncements } from '../admin/announce.js';
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
 import { readLines } from '../swarm/lines.js';
 
 export const STATUS_TARGETS: readonly string[] = ['api', ...Object.keys(FREEZE_KINDS)];

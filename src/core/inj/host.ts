@@ -4,8 +4,8 @@
 // labels, or three under the short list of multi-label public suffixes below (a simple public-suffix
 // approach: docs/decisions.md "Injection map: hosts and domains"); IPv4 addresses are their own domain.
 import { domainToASCII } from 'node:url';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
 
 /** Multi-label public suffixes common enough that grouping by two labels would merge strangers. */
 const SUFFIXES = new Set([

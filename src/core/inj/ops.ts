@@ -5,12 +5,12 @@
 import { iso } from '../kernel/text.js';
 import { z } from 'zod';
 import { postInbox } from '../admin/inbox.js';
-import { notFound } from '../errors.js';
-import { levelOf } from '../identity/levels.js';
-import { limit, lvl4 } from '../limits.js';
-import { defineOp, type Ctx } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
-import { INJECTION_FAMILIES, isInjectionFamily } from '../safety/injection.js';
+import { notFound } from '../kernel/errors.js';
+import { levelOf } from '../platform/identity/levels.js';
+import { limit, lvl4 } from '../kernel/limits.js';
+import { defineOp, type Ctx } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
+import { INJECTION_FAMILIES, isInjectionFamily } from '../kernel/safety/injection.js';
 import { HOST_RULE, hostOrBad, registrableDomain } from './host.js';
 import type { InjCounts } from './ports.js';
 

@@ -1,7 +1,7 @@
 // Retention of the injection map: reports and disputes older than inj.keep_d go, every inj.sweep.
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
-import { startSweep } from '../sweep.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
+import { startSweep } from '../platform/sweep.js';
 import { sweepInj } from './ops.js';
 
 export function startInjSweep(core: Core): () => void {

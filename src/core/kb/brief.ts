@@ -2,10 +2,10 @@
 // Sections in fixed order: kb, changes, digests, cache, wanted; counted with a real tokenizer.
 import { hash } from 'node:crypto';
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import { defineOp, type Ctx } from '../ops/types.js';
-import { scrubFind } from '../safety/scrub.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp, type Ctx } from '../kernel/types.js';
+import { scrubFind } from '../kernel/safety/scrub.js';
 import { libStr, parseLib } from './libs.js';
 import type { Digest, KbHit, Lib, Wanted } from './ports.js';
 import { answer, named } from './answer.js';

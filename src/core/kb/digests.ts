@@ -2,8 +2,8 @@
 // digest of a version, the line diff of a range a..b, or the API set diff when topic is `api`.
 import { diffArrays } from 'diff';
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { defineOp } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { defineOp } from '../kernel/types.js';
 import { flat } from './render.js';
 
 const LIB = z

@@ -1,7 +1,7 @@
 // What /kb/ lists: the latest months that hold fixes, the ecosystems with their counts and the
 // error classes of the newest fixes. Read through the KB port (months by neighbour lookups, one
 // count per ecosystem, classes from the newest entries), so every store adapter serves it as is.
-import type { Core } from '../ops/types.js';
+import type { Core } from '../kernel/types.js';
 import { CLASS_RE } from './classify.js';
 import { ECOS } from './ops.js';
 

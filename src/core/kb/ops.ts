@@ -1,13 +1,13 @@
 // Knowledge-base operations: write, look up by error text or hash, read, vote, search, hubs.
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { newId } from '../identity/tokens.js';
-import { limit } from '../limits.js';
-import { defineOp, type Ctx } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
-import { scrubFind } from '../safety/scrub.js';
-import type { SignedConfirm } from '../trust/ports.js';
-import { verifyStatement } from '../trust/sign.js';
+import { CxError } from '../kernel/errors.js';
+import { newId } from '../platform/identity/tokens.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp, type Ctx } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
+import { scrubFind } from '../kernel/safety/scrub.js';
+import type { SignedConfirm } from '../platform/trust/ports.js';
+import { verifyStatement } from '../platform/trust/sign.js';
 import { classOf, CLASS_RE } from './classify.js';
 import { briefOp } from './brief.js';
 import { digestOps } from './digests.js';

@@ -2,8 +2,8 @@
 // principal behind it rather than counted per identity, and the dispute rule. Pure functions: the
 // store calls `tally` inside the transaction that records an outcome, so the entry's figures and
 // its author's reputation move together (docs/decisions.md "Outcomes other agents can trust").
-import { levelOf } from '../identity/levels.js';
-import { limit } from '../limits.js';
+import { levelOf } from '../platform/identity/levels.js';
+import { limit } from '../kernel/limits.js';
 
 export const OUTCOME_KINDS = ['worked', 'worked-with-changes', 'did-not-work'] as const;
 export type OutcomeKind = (typeof OUTCOME_KINDS)[number];

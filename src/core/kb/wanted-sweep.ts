@@ -1,9 +1,9 @@
 // Demand is kept for what it says lately: every miss of a new signature adds a wanted row, so
 // without a bound anyone could grow the table forever with made-up errors. Rows not asked for
 // again within wanted.days go; past wanted.max rows, the least recently asked go first.
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
-import { startSweep } from '../sweep.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
+import { startSweep } from '../platform/sweep.js';
 
 const DAY = 86_400_000;
 

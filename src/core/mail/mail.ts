@@ -2,11 +2,11 @@
 // together, AAD = id, sender and recipient), readable only by its recipient. A recipient can report a
 // message: the report stores a locator (the message id) and the sender, never plaintext; the
 // ciphertext stays until the review decides, even if the recipient deletes the message.
-import { CxError, notFound } from '../errors.js';
-import { NONCE, open, seal, subkey } from '../crypto/aead.js';
-import { newId } from '../identity/tokens.js';
-import { limit } from '../limits.js';
-import type { Core, Ctx } from '../ops/types.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import { NONCE, open, seal, subkey } from '../kernel/crypto/aead.js';
+import { newId } from '../platform/identity/tokens.js';
+import { limit } from '../kernel/limits.js';
+import type { Core, Ctx } from '../kernel/types.js';
 import { checkBytes, cursorOf, flat1, iso, seqOf } from '../workspace/common.js';
 import type { MailRow } from './ports.js';
 import { postInbox } from '../admin/inbox.js';

@@ -1,8 +1,8 @@
 // Mail operations under /v1/mail: send, inbox, read, delete, report.
 import { z } from 'zod';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { flat1 } from '../workspace/common.js';
 import { deleteMail, inbox, readMail, reportMail, sendMail } from './mail.js';
 

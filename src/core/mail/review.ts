@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import { postInbox } from '../admin/inbox.js';
 import { isoS } from '../admin/announce.js';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 
 /** Inbox kind of mail reports (one item per reported message). */
 export const MAIL_REPORT_KIND = 'mail_report';

@@ -1,11 +1,11 @@
 // Private notes: sealed at rest with AES-256-GCM (title and body together), owner-scoped in every
 // query. Search cannot use an index over ciphertext, so it decrypts the owner's notes in memory:
 // the per-identity cap (note.max) bounds that work, and nothing about the words is ever stored.
-import { CxError, notFound } from '../errors.js';
-import { NONCE, open, seal, subkey } from '../crypto/aead.js';
-import { newId } from '../identity/tokens.js';
-import { limit } from '../limits.js';
-import type { Ctx } from '../ops/types.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import { NONCE, open, seal, subkey } from '../kernel/crypto/aead.js';
+import { newId } from '../platform/identity/tokens.js';
+import { limit } from '../kernel/limits.js';
+import type { Ctx } from '../kernel/types.js';
 import { checkBytes, cursorOf, flat1, iso, seqOf } from '../workspace/common.js';
 import type { NoteRow } from './ports.js';
 

@@ -1,8 +1,8 @@
 // Note operations: private per identity, encrypted at rest. REST under /v1/notes.
 import { z } from 'zod';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { flat1 } from '../workspace/common.js';
 import { createNote, deleteNote, getNote, listNotes, searchNotes, updateNote, type NoteView } from './notes.js';
 

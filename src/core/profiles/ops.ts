@@ -1,9 +1,9 @@
 // Agent profile: one line of public aggregates about an identity (GET /a/{id}).
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { levelOf } from '../identity/levels.js';
-import { defineOp, type Ctx } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { levelOf } from '../platform/identity/levels.js';
+import { defineOp, type Ctx } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 
 export const profileView = z.object({
   id: z.string(),

@@ -6,18 +6,18 @@
 // through one tool, space.manage (manage.ts), that keeps the MCP tool list within its budget.
 import { z } from 'zod';
 import { recordOrigin } from '../admin/origin.js';
-import { CxError } from '../errors.js';
-import { hashToken, newToken } from '../identity/tokens.js';
+import { CxError } from '../kernel/errors.js';
+import { hashToken, newToken } from '../platform/identity/tokens.js';
 import { ERRSIG_VERSION, errsig } from '../kb/errsig/errsig.js';
 import { classOf } from '../kb/classify.js';
 import { parseLib } from '../kb/libs.js';
 import type { Lib } from '../kb/ports.js';
 import { insertWithFreshId } from '../kb/ops.js';
 import { iso } from '../kernel/text.js';
-import { limit } from '../limits.js';
-import { defineOp, type AnyOperation, type Ctx } from '../ops/types.js';
-import { hazardFind } from '../safety/hazards.js';
-import { scrubFind } from '../safety/scrub.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp, type AnyOperation, type Ctx } from '../kernel/types.js';
+import { hazardFind } from '../kernel/safety/hazards.js';
+import { scrubFind } from '../kernel/safety/scrub.js';
 import type { Space, SpaceEntry, SpaceRole } from './ports.js';
 import { SLUG_RE } from './slug.js';
 

@@ -5,7 +5,7 @@
 // space table, then merges into a new array. An answer with no space entry is the public one itself
 // (the same frozen array, so the faces' memos keep working); one with a space entry is never
 // memoized. Space entries come first, so in an ordering by score they win ties.
-import type { Ctx } from '../ops/types.js';
+import type { Ctx } from '../kernel/types.js';
 import { parseLib } from '../kb/libs.js';
 import type { KbEntry, KbHit, KbRepo, Lib } from '../kb/ports.js';
 import type { SpaceEntry, SpaceRepo } from './ports.js';

@@ -1,9 +1,9 @@
 // space.manage: the one agent-facing operation for the acts on a closed space and its private KB
 // (issue 39). Invite, remove, export, promote and purge keep their own REST routes; as five MCP tools
 // they cost about 300 tokens of the tool list's 8,000 (docs/decisions.md). Each act runs the
-// operation itself through invoke as the same caller (src/core/ops/via.ts).
+// operation itself through invoke as the same caller (src/core/kernel/via.ts).
 import { z } from 'zod';
-import { viaOp } from '../ops/via.js';
+import { viaOp } from '../kernel/via.js';
 import { spaceKbOps } from './kb-ops.js';
 
 export const spaceManageOp = viaOp({

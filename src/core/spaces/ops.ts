@@ -1,13 +1,13 @@
 // Spaces (`s:<slug>`): a named group of identities with its own tasks; create, join, leave, show.
 import { iso } from '../kernel/text.js';
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import { defineOp, type Ctx } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp, type Ctx } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { TASK_STATES, type TaskState } from '../tasks/ports.js';
 import { SLUG_RE } from './slug.js';
-import { hashToken } from '../identity/tokens.js';
+import { hashToken } from '../platform/identity/tokens.js';
 import { spaceKbOps } from './kb-ops.js';
 import { spaceManageOp } from './manage.js';
 

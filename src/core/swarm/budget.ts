@@ -10,8 +10,8 @@
 // The accounts are per process (with replicas on PostgreSQL each counts what it ran); time below one
 // credit not yet charged is lost with the process (less than swarm.filter_credit_ms per subscription).
 import { performance } from 'node:perf_hooks';
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
 import type { LineFilter } from './filter.js';
 
 /** The account filter time is paid to. */

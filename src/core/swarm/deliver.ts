@@ -16,13 +16,13 @@
 // credits a subscription is paused (store: paused_until, paused_why), and a round gives the event
 // loop a turn every swarm.slice_ms, so slow filters cannot hold the serving thread.
 import { createHash } from 'node:crypto';
-import type { Job, JobQueue } from '../jobs/ports.js';
-import { startWorker } from '../jobs/worker.js';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
+import type { Job, JobQueue } from '../platform/jobs/ports.js';
+import { startWorker } from '../platform/jobs/worker.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
 import { putMail } from '../mail/mail.js';
-import type { Core } from '../ops/types.js';
-import { startSweep } from '../sweep.js';
+import type { Core } from '../kernel/types.js';
+import { startSweep } from '../platform/sweep.js';
 import { chargeFilter, giveTurn, meterOf, timedFilter } from './budget.js';
 import { filterOf, type LineFilter } from './filter.js';
 import { chargeFn, fnRunnerOf, utcDay } from './fn.js';

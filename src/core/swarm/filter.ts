@@ -7,8 +7,8 @@
 // program is capped too: more than swarm.filter_prog instructions is refused at SubCreate. What is
 // left of a filter's cost is timed per line and budgeted per subscription (budget.ts, deliver.ts).
 import { RE2JS } from 're2js';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
 
 export type LineFilter = (text: string) => boolean;
 

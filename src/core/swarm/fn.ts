@@ -3,7 +3,7 @@
 // `400 err bad sink fn: sinks need compute`, and deliveries to existing fn: subscriptions wait.
 // Each call costs its subscriber swarm.fn_credits, charged through the ledger (owner → sys:fn)
 // before the call, and counted against the subscription's max_credits_day (UTC day).
-import type { Core } from '../ops/types.js';
+import type { Core } from '../kernel/types.js';
 import type { Line } from './lines.js';
 
 /**

@@ -3,11 +3,11 @@
 // exports). Lines live on the event bus under `ps:<topic>`, so their seq is the bus id: gapless
 // and monotonic per topic. The swarm domain owns this file; its signatures are relied on elsewhere.
 // Retention: swarm.keep_h and swarm.keep_rows per topic (src/core/swarm/sweep.ts), within the bus's.
-import type { Core } from '../ops/types.js';
-import { CxError } from '../errors.js';
-import { limit } from '../limits.js';
-import { scrubFind } from '../safety/scrub.js';
-import { hazardFind } from '../safety/hazards.js';
+import type { Core } from '../kernel/types.js';
+import { CxError } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import { scrubFind } from '../kernel/safety/scrub.js';
+import { hazardFind } from '../kernel/safety/hazards.js';
 import { afterPublish } from './deliver.js';
 
 /** A line as stored: `text` is untrusted data, scrubbed and hazard-checked on the way in. */

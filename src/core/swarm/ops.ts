@@ -1,11 +1,11 @@
 // Swarm operations: publish and read topic lines, follow a topic live (streaming), subscriptions
 // with sinks, and the wq:/kv: sinks' own routes. Rights per topic form: topics.ts; delivery: deliver.ts.
 import { z } from 'zod';
-import { CxError, notFound } from '../errors.js';
-import { newId } from '../identity/tokens.js';
-import { levelOf } from '../identity/levels.js';
-import { limit, lvl4 } from '../limits.js';
-import { defineOp, type AnyOperation, type Ctx, type StreamItem } from '../ops/types.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import { newId } from '../platform/identity/tokens.js';
+import { levelOf } from '../platform/identity/levels.js';
+import { limit, lvl4 } from '../kernel/limits.js';
+import { defineOp, type AnyOperation, type Ctx, type StreamItem } from '../kernel/types.js';
 import { compileFilter } from './filter.js';
 import { recordOrigin } from '../admin/origin.js';
 import { fnCheckOf, fnRunnerOf } from './fn.js';

@@ -1,5 +1,5 @@
 // Sink and fn: output target forms of SubCreate (spec 2.1), parsed once here.
-import { CxError } from '../errors.js';
+import { CxError } from '../kernel/errors.js';
 
 export type Sink = { kind: 'wq'; name: string } | { kind: 'mb' } | { kind: 'kv'; ns: string; k: string } | { kind: 'fn'; svc: string; ver: string };
 

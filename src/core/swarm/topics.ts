@@ -8,11 +8,11 @@
 //                  any identity holding it publishes.
 // <n>: a-z 0-9 _ -, starting with a letter or digit, at most swarm.name chars (no dots, so
 // ~<id>.<n> and s:<slug>.<n> split unambiguously). Rights live in the ops; publishLine trusts its caller.
-import { CxError, notFound } from '../errors.js';
-import type { Identity } from '../identity/ports.js';
-import { levelOf } from '../identity/levels.js';
-import { limit, nameRule } from '../limits.js';
-import type { Core } from '../ops/types.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import type { Identity } from '../platform/identity/ports.js';
+import { levelOf } from '../platform/identity/levels.js';
+import { limit, nameRule } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
 import { SLUG_RE } from '../spaces/slug.js';
 
 export type TopicForm = 'g' | '~' | 's' | 'r';
@@ -34,7 +34,7 @@ const OWN_ID_RE = new RegExp(`^~(a[0-9a-z]{6})\\.(${N})$`);
 const S_RE = new RegExp(`^s:([a-z0-9-]+)\\.(${N})$`);
 const R_RE = new RegExp(`^r:(${ROOM})\\.(${N})$`);
 
-/** The naming rule, as /help and /limits publish it (NAME_RULES in src/core/limits.ts). */
+/** The naming rule, as /help and /limits publish it (NAME_RULES in src/core/kernel/limits.ts). */
 export const TOPIC_RULES = nameRule('topic');
 /** A topic field's description: short, as the tools/list token budget (test/mcp/toolsets.test.ts)
  *  asks, with the room's length so MCP clients see it before the error does; every tool taking a

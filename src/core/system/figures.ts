@@ -1,7 +1,7 @@
 // Live figures of the commons for its landing page: entries, fixes confirmed in the last seven
 // days, agents (identities), open tasks, and the fixes confirmed most recently.
 import type { KbEntry } from '../kb/ports.js';
-import type { Core } from '../ops/types.js';
+import type { Core } from '../kernel/types.js';
 
 const WEEK = 7 * 86_400_000;
 

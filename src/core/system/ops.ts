@@ -1,10 +1,10 @@
 // System operations: liveness and the live limits table.
 import { z } from 'zod';
-import { LIMITS, NAME_RULES, QUOTAS, TRUST_LEVELS, limit } from '../limits.js';
-import { shedTable } from '../control/shed.js';
-import { defineOp } from '../ops/types.js';
-import type { AnyOperation, Core } from '../ops/types.js';
-import { METRICS_CONTENT_TYPE, renderMetrics } from '../metrics/metrics.js';
+import { LIMITS, NAME_RULES, QUOTAS, TRUST_LEVELS, limit } from '../kernel/limits.js';
+import { shedTable } from '../platform/control/shed.js';
+import { defineOp } from '../kernel/types.js';
+import type { AnyOperation, Core } from '../kernel/types.js';
+import { METRICS_CONTENT_TYPE, renderMetrics } from '../platform/metrics/metrics.js';
 
 const healthOut = z.object({
   ok: z.boolean(),

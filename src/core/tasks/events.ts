@@ -1,5 +1,5 @@
 // What the task board publishes on the event bus.
-import type { EventDraft } from '../events/ports.js';
+import type { EventDraft } from '../platform/events/ports.js';
 import type { Task, TaskState } from './ports.js';
 
 /**

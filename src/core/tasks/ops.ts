@@ -7,13 +7,13 @@
 // A claim lapses after task.claim_ttl hours: another identity may then claim the task and its
 // creator may release it. Anything else is `409 err dup task <state>: <action> not possible`.
 import { z } from 'zod';
-import { CxError } from '../errors.js';
-import { newId } from '../identity/tokens.js';
-import { escrowTx, payoutTx, refundTx } from '../ledger/ledger.js';
-import type { Short, TxDraft } from '../ledger/ports.js';
-import { limit, type LimitKey } from '../limits.js';
-import { defineOp, type Ctx } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { newId } from '../platform/identity/tokens.js';
+import { escrowTx, payoutTx, refundTx } from '../platform/ledger/ledger.js';
+import type { Short, TxDraft } from '../platform/ledger/ports.js';
+import { limit, type LimitKey } from '../kernel/limits.js';
+import { defineOp, type Ctx } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { SLUG_RE } from '../spaces/slug.js';
 import { taskEmit } from './events.js';
 import { TASK_STATES, type Task, type TaskPatch, type TaskState } from './ports.js';

@@ -1,6 +1,6 @@
 // Async ports of the task board; src/store/sqlite/tasks.ts implements them.
-import type { Emit } from '../events/ports.js';
-import type { Short, TxDraft } from '../ledger/ports.js';
+import type { Emit } from '../platform/events/ports.js';
+import type { Short, TxDraft } from '../platform/ledger/ports.js';
 
 export const TASK_STATES = ['open', 'claimed', 'done', 'accepted', 'cancelled'] as const;
 export type TaskState = (typeof TASK_STATES)[number];

@@ -1,7 +1,7 @@
 // Views of tasks: the JSON shape, one-fact-per-line text, list lines.
 import { iso } from '../kernel/text.js';
 import { z } from 'zod';
-import { limit } from '../limits.js';
+import { limit } from '../kernel/limits.js';
 import { flat } from '../kb/render.js';
 import type { Task } from './ports.js';
 

@@ -3,9 +3,9 @@
 // progress notifications on the tool call, A2A message/stream events.
 import { iso } from '../kernel/text.js';
 import { z } from 'zod';
-import { oneLine } from '../errors.js';
-import { limit } from '../limits.js';
-import { defineOp, type StreamItem } from '../ops/types.js';
+import { oneLine } from '../kernel/errors.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp, type StreamItem } from '../kernel/types.js';
 import { TASKS_TOPIC, type TaskEvent } from './events.js';
 
 const change = z.object({

@@ -1,9 +1,9 @@
 // Inbound webhook endpoints: created, listed and deleted by their owner. The secret is given by the
 // owner or generated (then shown once, in the create reply); it is kept sealed and never returned.
-import { CxError, notFound } from '../errors.js';
-import { newId } from '../identity/tokens.js';
-import { limit } from '../limits.js';
-import type { Ctx } from '../ops/types.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import { newId } from '../platform/identity/tokens.js';
+import { limit } from '../kernel/limits.js';
+import type { Ctx } from '../kernel/types.js';
 import { iso } from '../workspace/common.js';
 import type { Provider, WebhookRow } from './ports.js';
 import { sealSecret } from './secret.js';

@@ -1,9 +1,9 @@
 // Inbound webhook endpoint operations (REST under /v1/in). Deliveries themselves arrive on
 // POST /in/{id} (src/core/webhooks/receive.ts), a provider-facing route outside the registry.
 import { z } from 'zod';
-import { limit } from '../limits.js';
-import { defineOp } from '../ops/types.js';
-import type { AnyOperation } from '../ops/types.js';
+import { limit } from '../kernel/limits.js';
+import { defineOp } from '../kernel/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 import { createEndpoint, deleteEndpoint, HOOK_ID, listEndpoints, type EndpointView } from './endpoints.js';
 import { TOPIC_FORMS } from './topics.js';
 

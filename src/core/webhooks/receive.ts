@@ -2,10 +2,10 @@
 // topic; a valid one that publishes nothing (replay, over rate, filtered, hazardous) is dropped
 // quietly: both answer the same (the face replies 204). An unknown id and a bad signature are one
 // and the same `err notfound`, reached by the same work (src/core/webhooks/secret.ts).
-import { CxError, notFound } from '../errors.js';
-import { isFrozen } from '../control/control.js';
-import { limit } from '../limits.js';
-import type { Core } from '../ops/types.js';
+import { CxError, notFound } from '../kernel/errors.js';
+import { isFrozen } from '../platform/control/control.js';
+import { limit } from '../kernel/limits.js';
+import type { Core } from '../kernel/types.js';
 import { publishLine } from '../swarm/lines.js';
 import { HOOK_ID } from './endpoints.js';
 import { genericLine } from './generic.js';

@@ -5,9 +5,9 @@
 //   the same work (one AES open, one HMAC over the body), so neither the reply nor its timing tells
 //   an unknown id from a bad signature.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { NONCE, open, seal, subkey } from '../crypto/aead.js';
-import { sameSecret } from '../identity/tokens.js';
-import type { Core } from '../ops/types.js';
+import { NONCE, open, seal, subkey } from '../kernel/crypto/aead.js';
+import { sameSecret } from '../platform/identity/tokens.js';
+import type { Core } from '../kernel/types.js';
 import type { Provider } from './ports.js';
 
 const keys = new WeakMap<Buffer, Buffer>();

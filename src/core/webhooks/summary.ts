@@ -2,8 +2,8 @@
 // characters go, each field is clamped (in.field), free text is quoted as a JSON string, and the
 // line is clamped to the topic line cap (in.line). Secrets in it are redacted (not refused: a
 // delivery must not be lost because a commit message quoted a token); hazards are the caller's.
-import { limit } from '../limits.js';
-import { scrubFind } from '../safety/scrub.js';
+import { limit } from '../kernel/limits.js';
+import { scrubFind } from '../kernel/safety/scrub.js';
 
 /** Payload access that never throws: `at(p, 'repository', 'full_name')`. */
 export function at(v: unknown, ...path: string[]): unknown {

@@ -1,8 +1,8 @@
 // Which topic an endpoint publishes on, checked when it is created with its owner's rights then:
 // the swarm domain's rules (src/core/swarm/topics.ts), one check for lines from agents and from
 // webhooks alike. `~<n>` is stored as the owner's `~<id>.<n>`.
-import type { Identity } from '../identity/ports.js';
-import type { Core } from '../ops/types.js';
+import type { Identity } from '../platform/identity/ports.js';
+import type { Core } from '../kernel/types.js';
 import { mayPublish, parseTopic, TOPIC_FIELD } from '../swarm/topics.js';
 
 /** The topic field's description: the swarm tools' own, so a tool list describes `topic` once. */

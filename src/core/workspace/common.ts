@@ -1,8 +1,8 @@
 // Small helpers shared by the workspace domains (notes, checkpoints, anchors, cached results, mail).
 import { iso } from '../kernel/text.js';
-import { CxError } from '../errors.js';
-import { subkey, tag } from '../crypto/aead.js';
-import type { Ctx } from '../ops/types.js';
+import { CxError } from '../kernel/errors.js';
+import { subkey, tag } from '../kernel/crypto/aead.js';
+import type { Ctx } from '../kernel/types.js';
 
 export const DAY = 86_400_000;
 export const HOUR = 3_600_000;

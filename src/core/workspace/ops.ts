@@ -5,6 +5,6 @@ import { cacheOps } from '../cache/ops.js';
 import { checkpointOps } from '../checkpoints/ops.js';
 import { mailOps } from '../mail/ops.js';
 import { noteOps } from '../notes/ops.js';
-import type { AnyOperation } from '../ops/types.js';
+import type { AnyOperation } from '../kernel/types.js';
 
 export const workspaceOps: readonly AnyOperation[] = [...noteOps, ...checkpointOps, ...anchorOps, ...cacheOps, ...blobOps, ...mailOps];

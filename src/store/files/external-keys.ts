@@ -1,4 +1,4 @@
-// Secrets given from outside (KeyStore port, src/core/secrets/ports.ts): each from the environment
+// Secrets given from outside (KeyStore port, src/core/platform/secrets/ports.ts): each from the environment
 // (CX_SECRET_SEAL, CX_SECRET_DROPS, CX_SECRET_WORKSPACE, CX_SECRET_SIGNING, CX_SECRET_OPERATOR_TOKENS)
 // or from one secrets file named by CX_SECRETS_FILE (the way containers and systemd pass secrets),
 // so replicas on several hosts share keys without sharing a directory. The environment wins over
@@ -11,8 +11,8 @@
 // optionally in quotes), as systemd's EnvironmentFile and `docker run --env-file` read.
 import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { CxError } from '../../core/errors.js';
-import { SECRET_NAMES, type KeyStore, type SecretName } from '../../core/secrets/ports.js';
+import { CxError } from '../../core/kernel/errors.js';
+import { SECRET_NAMES, type KeyStore, type SecretName } from '../../core/platform/secrets/ports.js';
 
 export const SECRETS_FILE_VAR = 'CX_SECRETS_FILE';
 

@@ -1,4 +1,4 @@
-// Secrets as small files (0600) in the data directory (KeyStore port, src/core/secrets/ports.ts).
+// Secrets as small files (0600) in the data directory (KeyStore port, src/core/platform/secrets/ports.ts).
 // Shared by every process that opens the same directory; a new secret is written to a temporary
 // file and linked into place, so two processes starting at once agree on one value and nobody
 // reads a half-written file. A secret that changes (the signing ring) changes under a lock file
@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { limit } from '../../core/limits.js';
-import type { KeyStore, SecretName } from '../../core/secrets/ports.js';
+import { limit } from '../../core/kernel/limits.js';
+import type { KeyStore, SecretName } from '../../core/platform/secrets/ports.js';
 
 const FILES: Record<SecretName, string> = {
   'operator-tokens': 'operator-tokens.json',

@@ -2,7 +2,7 @@
 // the key's and the owner's live claims under advisory locks of the key, then of the owner (always
 // in that order, so two claims never wait on each other in a cycle): the caps hold across replicas.
 import type { AnchorClaim, AnchorRepo } from '../../core/anchors/ports.js';
-import type { Identity } from '../../core/identity/ports.js';
+import type { Identity } from '../../core/platform/identity/ports.js';
 import type { Q, Sql } from './sql.js';
 
 const COLS = 'key, owner, note, cp, created, updated, exp';

@@ -4,7 +4,7 @@
 // creates the row, and the producer's live cap holds. A read locks the row (FOR UPDATE): hits are
 // counted one at a time and the first `cap` reader networks are the ones admitted.
 import type { CacheRepo, CacheRow, NewCacheRow, ReadGate } from '../../core/cache/ports.js';
-import type { Identity } from '../../core/identity/ports.js';
+import type { Identity } from '../../core/platform/identity/ports.js';
 import type { Sql } from './sql.js';
 
 interface Row extends Omit<CacheRow, 'to' | 'hidden'> {

@@ -4,7 +4,7 @@
 // replica, so concurrent saves get consecutive seqs and never pass the cap. A read of a published
 // checkpoint locks its row (FOR UPDATE): the reader-network cap counts one reader at a time.
 import type { CheckpointMeta, CheckpointRepo, CheckpointRow, ReadVerdict } from '../../core/checkpoints/ports.js';
-import type { Identity } from '../../core/identity/ports.js';
+import type { Identity } from '../../core/platform/identity/ports.js';
 import type { Sql } from './sql.js';
 
 interface Row extends Omit<CheckpointRow, 'published' | 'lost' | 'hidden'> {

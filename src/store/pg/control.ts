@@ -1,7 +1,7 @@
-// Operator control state on PostgreSQL (port: src/core/control/ports.ts), shared by the replicas.
+// Operator control state on PostgreSQL (port: src/core/platform/control/ports.ts), shared by the replicas.
 // Each write is one statement or one transaction; a freeze's `was it frozen` is decided under the
 // row's lock (the upsert's), so concurrent writers never lose each other's freezes.
-import type { ControlRepo, FreezeRow, MaintenanceRow, ShedRow } from '../../core/control/ports.js';
+import type { ControlRepo, FreezeRow, MaintenanceRow, ShedRow } from '../../core/platform/control/ports.js';
 import type { Sql } from './sql.js';
 
 export function pgControl(sql: Sql): ControlRepo {

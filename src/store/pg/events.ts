@@ -7,7 +7,7 @@
 // commit in id order per topic, across replicas too) and `flush()` once the transaction has ended
 // (`events.after(() => sql.tx(...))`). `flush` reads the committed rows of the touched topics
 // after the last id it delivered, so a rolled-back event is never seen and the live feed is in
-// commit order per topic; subscribers (src/core/events/subscription.ts) read anything they missed
+// commit order per topic; subscribers (src/core/platform/events/subscription.ts) read anything they missed
 // back by id.
 //
 // Across replicas: after a write commits, `pg_notify('cx_events', '<topic> <id>')` in a statement of
@@ -17,10 +17,10 @@
 // the rows by id as for a local write. A lost listening connection is re-made and every followed
 // topic read again (notifications sent meanwhile are gone). A notification that fails to send
 // delays other replicas' live delivery until the topic's next event (subscribers fill gaps by id).
-import type { BusEvent, EventBus, EventDraft, TopicSelector } from '../../core/events/ports.js';
-import { Subscription } from '../../core/events/subscription.js';
+import type { BusEvent, EventBus, EventDraft, TopicSelector } from '../../core/platform/events/ports.js';
+import { Subscription } from '../../core/platform/events/subscription.js';
 import { Listeners } from '../listeners.js';
-import { limit } from '../../core/limits.js';
+import { limit } from '../../core/kernel/limits.js';
 import type { Q, Sql } from './sql.js';
 
 export interface PgEvents extends EventBus {

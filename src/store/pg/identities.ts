@@ -1,5 +1,5 @@
-// Identities, tokens and the spent-PoW set on PostgreSQL (ports: src/core/identity/ports.ts).
-import type { Identity, IdentityRepo, SpentProofRepo } from '../../core/identity/ports.js';
+// Identities, tokens and the spent-PoW set on PostgreSQL (ports: src/core/platform/identity/ports.ts).
+import type { Identity, IdentityRepo, SpentProofRepo } from '../../core/platform/identity/ports.js';
 import type { Sql } from './sql.js';
 
 interface Row {

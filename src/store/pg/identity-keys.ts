@@ -1,6 +1,6 @@
-// Identity signing keys and signed KB confirmations on PostgreSQL (port: src/core/trust/ports.ts;
+// Identity signing keys and signed KB confirmations on PostgreSQL (port: src/core/platform/trust/ports.ts;
 // tables of migration 013).
-import type { IdentityKey, IdentityKeyRepo, SignedConfirm, SignedConfirmRepo } from '../../core/trust/ports.js';
+import type { IdentityKey, IdentityKeyRepo, SignedConfirm, SignedConfirmRepo } from '../../core/platform/trust/ports.js';
 import type { Sql } from './sql.js';
 
 export function pgIdentityKeys(sql: Sql): IdentityKeyRepo {

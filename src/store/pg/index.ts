@@ -4,8 +4,8 @@
 // any port (one line naming them) unless `allowPartial` is set, which only the contract tests do:
 // a half-working store never reaches the service.
 import type { PGlite } from '@electric-sql/pglite';
-import type { Store } from '../../core/store.js';
-import { limit } from '../../core/limits.js';
+import type { Store } from '../../compose/store.js';
+import { limit } from '../../core/kernel/limits.js';
 import { pgA2a, pgAgents } from './a2a.js';
 import { pgAdmin } from './admin.js';
 import { pgAnchors } from './anchors.js';

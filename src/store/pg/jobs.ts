@@ -1,4 +1,4 @@
-// The job queue on PostgreSQL (port: src/core/jobs/ports.ts): the rows of migration 010, the
+// The job queue on PostgreSQL (port: src/core/platform/jobs/ports.ts): the rows of migration 010, the
 // SQLite adapter's design (src/store/sqlite/jobs.ts) with row locks instead of one write lock.
 // Leasing takes due rows with `SELECT ... FOR UPDATE SKIP LOCKED`, so workers on every replica
 // lease different jobs without waiting for each other; each lease gets a fresh random token that
@@ -8,8 +8,8 @@
 // `onReady` across replicas: after a job becomes due at once (enqueue, retryDead, nack with
 // retryInMs 0) commits, `pg_notify('cx_jobs', '<queue>')`; every store LISTENs and wakes its
 // workers of that queue. Delayed jobs are found by the workers' slow poll (jobs.poll_ms).
-import type { EnqueueOpts, Job, JobQueue, QueueKindStats, QueueStats } from '../../core/jobs/ports.js';
-import { limit } from '../../core/limits.js';
+import type { EnqueueOpts, Job, JobQueue, QueueKindStats, QueueStats } from '../../core/platform/jobs/ports.js';
+import { limit } from '../../core/kernel/limits.js';
 import { backoffMs, checkMs, JOB_COLS as COLS, JOB_ERROR_MAX as ERROR_MAX, jobOf, jobToken as token, type JobRow } from '../shared.js';
 import type { Sql } from './sql.js';
 

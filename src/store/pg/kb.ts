@@ -10,7 +10,7 @@ import type { Digest, KbEntry, KbHit, KbRepo, Lib, NewEntry, OutcomeResult, Stal
 import type { Evidence, OutcomeKind, OutcomeRow } from '../../core/kb/outcomes.js';
 import { anyTerms, ftsWords, tsQuery } from './fts.js';
 import { DfMemo, RARE_DF, rareTerms } from '../shared.js';
-import { limit } from '../../core/limits.js';
+import { limit } from '../../core/kernel/limits.js';
 import type { Q, Sql } from './sql.js';
 
 export interface Row extends Omit<KbEntry, 'libs'> {

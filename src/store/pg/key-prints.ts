@@ -1,7 +1,7 @@
-// Secret fingerprints on PostgreSQL (port: KeyPrintRepo in src/core/secrets/ports.ts; table
+// Secret fingerprints on PostgreSQL (port: KeyPrintRepo in src/core/platform/secrets/ports.ts; table
 // key_prints, migration 028). Replicas starting at once on an empty database: ON CONFLICT DO NOTHING
 // lets the first insert win, and each then reads what was recorded.
-import type { KeyPrintRepo } from '../../core/secrets/ports.js';
+import type { KeyPrintRepo } from '../../core/platform/secrets/ports.js';
 import type { Sql } from './sql.js';
 
 export function pgKeyPrints(sql: Sql): KeyPrintRepo {

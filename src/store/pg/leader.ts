@@ -1,4 +1,4 @@
-// Leadership on PostgreSQL (port: src/core/leader/ports.ts): a session-level advisory lock per name,
+// Leadership on PostgreSQL (port: src/core/platform/leader/ports.ts): a session-level advisory lock per name,
 // held on a connection of its own (Sql.dedicated). The server releases a session's locks when the
 // session ends, so a replica that dies (kill -9, lost network) lets go and another's next `hold`
 // takes over. Locks are database-wide: the key names the schema, so stores on different schemas
@@ -6,7 +6,7 @@
 // (callers try every few seconds), so a connection that died unnoticed is not taken for leadership.
 // PGlite is one session in one process: its locks are re-entrant, so the held set below is what
 // keeps one lock per name (and there, as on SQLite, this process always leads).
-import type { LeaderRepo } from '../../core/leader/ports.js';
+import type { LeaderRepo } from '../../core/platform/leader/ports.js';
 import type { Dedicated, Sql } from './sql.js';
 
 export interface PgLeader extends LeaderRepo {

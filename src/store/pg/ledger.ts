@@ -1,8 +1,8 @@
-// The credit ledger on PostgreSQL (port: src/core/ledger/ports.ts): accounts with materialized
+// The credit ledger on PostgreSQL (port: src/core/platform/ledger/ports.ts): accounts with materialized
 // balances, transactions, postings. `applyTx` is shared with the task store so a bounty's state
 // change and its credit movement commit in one transaction.
-import { accountKind, assertBalanced } from '../../core/ledger/ledger.js';
-import type { AuditReport, LedgerRepo, PostingRow, Short, TxDraft } from '../../core/ledger/ports.js';
+import { accountKind, assertBalanced } from '../../core/platform/ledger/ledger.js';
+import type { AuditReport, LedgerRepo, PostingRow, Short, TxDraft } from '../../core/platform/ledger/ports.js';
 import type { Q, Sql } from './sql.js';
 
 /** Thrown inside a transaction to roll it back when an account would go negative. */

@@ -1,8 +1,8 @@
 // Registration counts of the adaptive PoW difficulty on PostgreSQL (port: PowRateRepo in
-// src/core/identity/ports.ts; table pow_regs, migration 026), shared by the replicas. One upsert of
+// src/core/platform/identity/ports.ts; table pow_regs, migration 026), shared by the replicas. One upsert of
 // two rows per registration (its network's bucket, then the all-networks row '': every writer locks
 // them in that order), one indexed SUM per read (the core keeps a memo of about a second).
-import type { PowRateRepo } from '../../core/identity/ports.js';
+import type { PowRateRepo } from '../../core/platform/identity/ports.js';
 import type { Sql } from './sql.js';
 
 export function pgPowRates(sql: Sql): PowRateRepo {

@@ -1,4 +1,4 @@
-// Quota buckets shared by the replicas (port: src/core/quota/ports.ts), in the UNLOGGED table
+// Quota buckets shared by the replicas (port: src/core/platform/quota/ports.ts), in the UNLOGGED table
 // quota_buckets (migration 011), spent through leases (issue 38). A replica does not write the
 // bucket on every take: it takes a LEASE of up to `quota.lease` tokens (at most `quota.lease_share`
 // of the bucket's capacity) in one upsert, which refills and takes under the row's lock, and spends
@@ -15,9 +15,9 @@
 // refused caller hammering the service costs no write either. Leases of different buckets asked
 // for while a statement is in flight go together in the next one (many new networks at once: one
 // statement, not one per request). The arithmetic is the in-memory
-// repository's (src/core/quota/memory.ts), in double precision.
-import type { QuotaRepo } from '../../core/quota/ports.js';
-import { limit } from '../../core/limits.js';
+// repository's (src/core/platform/quota/memory.ts), in double precision.
+import type { QuotaRepo } from '../../core/platform/quota/ports.js';
+import { limit } from '../../core/kernel/limits.js';
 import type { Sql } from './sql.js';
 
 // One statement takes the leases of many buckets (the takes of different buckets that arrived while

@@ -2,8 +2,8 @@
 // stored tsvector for free text (GIN indexes, migration 005). A state change, its credit movement
 // (applyTx) and the events it emits (the outbox, events.ts) commit in one transaction; a
 // transition is one conditional UPDATE, so of concurrent claimers exactly one matches the row.
-import type { Emit } from '../../core/events/ports.js';
-import type { TxDraft } from '../../core/ledger/ports.js';
+import type { Emit } from '../../core/platform/events/ports.js';
+import type { TxDraft } from '../../core/platform/ledger/ports.js';
 import { TASK_STATES, type NewTask, type Task, type TaskFilter, type TaskState, type TaskRepo } from '../../core/tasks/ports.js';
 import { draftsOf } from '../shared.js';
 import type { PgEvents } from './events.js';

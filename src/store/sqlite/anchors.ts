@@ -1,6 +1,6 @@
 // SQLite implementation of the AnchorRepo port.
 import type { AnchorClaim, AnchorRepo } from '../../core/anchors/ports.js';
-import type { Identity } from '../../core/identity/ports.js';
+import type { Identity } from '../../core/platform/identity/ports.js';
 import { LIMIT, type Db } from './db.js';
 
 export function sqliteAnchors(db: Db): AnchorRepo {

@@ -1,6 +1,6 @@
 // SQLite implementation of the CacheRepo port.
 import type { CacheRepo, CacheRow, NewCacheRow } from '../../core/cache/ports.js';
-import type { Identity } from '../../core/identity/ports.js';
+import type { Identity } from '../../core/platform/identity/ports.js';
 import type { Db } from './db.js';
 
 interface Row extends Omit<CacheRow, 'to' | 'hidden'> {

@@ -1,6 +1,6 @@
 // SQLite implementation of the CheckpointRepo port.
 import type { CheckpointMeta, CheckpointRepo, CheckpointRow, NewCheckpoint, ReadVerdict } from '../../core/checkpoints/ports.js';
-import type { Identity } from '../../core/identity/ports.js';
+import type { Identity } from '../../core/platform/identity/ports.js';
 import { isUnique, type Db } from './db.js';
 
 interface Row extends Omit<CheckpointRow, 'published' | 'lost' | 'hidden'> {

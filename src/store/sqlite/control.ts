@@ -1,6 +1,6 @@
-// Operator control state on SQLite (port: src/core/control/ports.ts). Each write is one statement
+// Operator control state on SQLite (port: src/core/platform/control/ports.ts). Each write is one statement
 // or one transaction, so concurrent writers never lose each other's freezes.
-import type { ControlRepo, FreezeRow, MaintenanceRow, ShedRow } from '../../core/control/ports.js';
+import type { ControlRepo, FreezeRow, MaintenanceRow, ShedRow } from '../../core/platform/control/ports.js';
 import type { Db } from './db.js';
 
 export function sqliteControl(db: Db): ControlRepo {

@@ -6,7 +6,7 @@
 // `flush()` once the transaction has ended (`events.after(() => tx(...))`). `flush` does not
 // deliver what the write appended: it reads the committed rows of the touched topics after the last
 // id it delivered, so an event whose transaction rolled back is never seen, and the live feed is in
-// commit order per topic. Subscribers (src/core/events/subscription.ts) treat that feed as a
+// commit order per topic. Subscribers (src/core/platform/events/subscription.ts) treat that feed as a
 // shortcut and read anything they missed back from the table by id. Events another process writes
 // to the same file (a tool) are readable at once and reach this process's live subscribers with
 // its next write of that topic (a subscriber fills the gap by id); today one process serves a file.
@@ -16,10 +16,10 @@
 // (ids only: NOTIFY payloads are small and sent only on commit). Each replica LISTENs and runs
 // the same `flush` step on a notification: read the topic's rows after the last id it delivered
 // and hand them to its in-process `on` listeners; `read`, `subscribe` and resume stay as here.
-import type { BusEvent, EventBus, EventDraft, TopicSelector } from '../../core/events/ports.js';
-import { Subscription } from '../../core/events/subscription.js';
+import type { BusEvent, EventBus, EventDraft, TopicSelector } from '../../core/platform/events/ports.js';
+import { Subscription } from '../../core/platform/events/subscription.js';
 import { Listeners } from '../listeners.js';
-import { limit } from '../../core/limits.js';
+import { limit } from '../../core/kernel/limits.js';
 import { type Db, LIMIT } from './db.js';
 
 export interface SqliteEvents extends EventBus {

@@ -1,4 +1,4 @@
-import type { Identity, IdentityRepo, SpentProofRepo, TokenClass } from '../../core/identity/ports.js';
+import type { Identity, IdentityRepo, SpentProofRepo, TokenClass } from '../../core/platform/identity/ports.js';
 import type { Db } from './db.js';
 
 interface Row {

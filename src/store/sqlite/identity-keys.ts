@@ -1,5 +1,5 @@
 // IdentityKeyRepo and SignedConfirmRepo on the tables of migration 013.
-import type { IdentityKey, IdentityKeyRepo, SignedConfirm, SignedConfirmRepo } from '../../core/trust/ports.js';
+import type { IdentityKey, IdentityKeyRepo, SignedConfirm, SignedConfirmRepo } from '../../core/platform/trust/ports.js';
 import { type Db, LIMIT } from './db.js';
 
 export function sqliteIdentityKeys(db: Db): IdentityKeyRepo {

@@ -3,8 +3,8 @@
 import { join } from 'node:path';
 import { statSync } from 'node:fs';
 import { workspaceKeyOf } from '../../config.js';
-import { limit } from '../../core/limits.js';
-import type { Store } from '../../core/store.js';
+import { limit } from '../../core/kernel/limits.js';
+import type { Store } from '../../compose/store.js';
 import { boundWal, startBackground } from './background.js';
 import { attachHits, openDb, timeStatements } from './db.js';
 import { sqliteDrops } from './drops.js';
@@ -25,7 +25,7 @@ import { sqliteWebhooks } from './webhooks.js';
 import { sqliteGov } from './gov.js';
 import { sqliteServices } from './services.js';
 import { sqliteCJobs } from './cjobs.js';
-import { MemoryQuotaRepo } from '../../core/quota/memory.js';
+import { MemoryQuotaRepo } from '../../core/platform/quota/memory.js';
 import { sqliteExports } from './exports.js';
 import { fileExports } from '../files/exports.js';
 import { sqliteAdmin } from './admin.js';
@@ -61,7 +61,7 @@ export function openSqliteStore(
   const db = openDb(file, sync);
   const hitsFile = join(dataDir, 'kb-hits.db');
   attachHits(db, hitsFile);
-  // Time in database calls on this thread (load shedding: src/core/control/pressure.ts).
+  // Time in database calls on this thread (load shedding: src/core/platform/control/pressure.ts).
   const busy = timeStatements(db);
   // Checkpoints run in a worker; the serving connection keeps only a far backstop (400 MB of WAL)
   // and truncates the WAL when it passes store.wal_max (boundWal in background.ts).

@@ -6,8 +6,8 @@
 // that ack, nack and extend must present, so a worker whose lease expired and was redelivered
 // cannot complete the job a second time. PostgreSQL later: the same rows, leased with
 // `SELECT ... FOR UPDATE SKIP LOCKED` and NOTIFY for `onReady`.
-import type { EnqueueOpts, Job, JobQueue, QueueKindStats, QueueStats } from '../../core/jobs/ports.js';
-import { limit } from '../../core/limits.js';
+import type { EnqueueOpts, Job, JobQueue, QueueKindStats, QueueStats } from '../../core/platform/jobs/ports.js';
+import { limit } from '../../core/kernel/limits.js';
 import { backoffMs, checkMs, JOB_COLS as COLS, JOB_ERROR_MAX as ERROR_MAX, jobOf, jobToken as token, type JobRow } from '../shared.js';
 import { type Db, LIMIT } from './db.js';
 

@@ -1,5 +1,5 @@
-// Secret fingerprints on SQLite (port: KeyPrintRepo in src/core/secrets/ports.ts; table key_prints, migration 028).
-import type { KeyPrintRepo } from '../../core/secrets/ports.js';
+// Secret fingerprints on SQLite (port: KeyPrintRepo in src/core/platform/secrets/ports.ts; table key_prints, migration 028).
+import type { KeyPrintRepo } from '../../core/platform/secrets/ports.js';
 import type { Db } from './db.js';
 
 export function sqliteKeyPrints(db: Db): KeyPrintRepo {

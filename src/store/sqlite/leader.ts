@@ -1,6 +1,6 @@
-// Leadership on SQLite (port: src/core/leader/ports.ts): one process owns the database file, so it
+// Leadership on SQLite (port: src/core/platform/leader/ports.ts): one process owns the database file, so it
 // leads every named piece of work.
-import type { LeaderRepo } from '../../core/leader/ports.js';
+import type { LeaderRepo } from '../../core/platform/leader/ports.js';
 
 export function sqliteLeader(): LeaderRepo {
   return {

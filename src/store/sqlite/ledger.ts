@@ -1,8 +1,8 @@
 // SQLite implementation of the ledger port: accounts with materialized balances, transactions,
 // postings. `ledgerWriter` is shared with the task store so a bounty's state change and its
 // credit movement commit in one transaction.
-import { accountKind, assertBalanced } from '../../core/ledger/ledger.js';
-import type { AuditReport, LedgerRepo, PostingRow, Short, TxDraft } from '../../core/ledger/ports.js';
+import { accountKind, assertBalanced } from '../../core/platform/ledger/ledger.js';
+import type { AuditReport, LedgerRepo, PostingRow, Short, TxDraft } from '../../core/platform/ledger/ports.js';
 import { LIMIT, type Db } from './db.js';
 
 /** Thrown inside a transaction to roll it back when an account would go negative. */

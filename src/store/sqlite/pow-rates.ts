@@ -1,7 +1,7 @@
 // Registration counts of the adaptive PoW difficulty on SQLite (port: PowRateRepo in
-// src/core/identity/ports.ts; table pow_regs, migration 026). One upsert per registration (its
+// src/core/platform/identity/ports.ts; table pow_regs, migration 026). One upsert per registration (its
 // network's bucket and the all-networks row ''), one indexed SUM per read.
-import type { PowRateRepo } from '../../core/identity/ports.js';
+import type { PowRateRepo } from '../../core/platform/identity/ports.js';
 import type { Db } from './db.js';
 
 export function sqlitePowRates(db: Db): PowRateRepo {

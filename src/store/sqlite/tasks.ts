@@ -2,8 +2,8 @@
 // their credit movements commit together (ledgerWriter inside the same transaction), and so do the
 // events a write emits (the outbox of events.ts; delivered after the commit).
 import type { Statement } from 'better-sqlite3';
-import type { Emit } from '../../core/events/ports.js';
-import type { Short, TxDraft } from '../../core/ledger/ports.js';
+import type { Emit } from '../../core/platform/events/ports.js';
+import type { Short, TxDraft } from '../../core/platform/ledger/ports.js';
 import { TASK_STATES, type NewTask, type Task, type TaskFilter, type TaskPatch, type TaskRepo, type TaskState } from '../../core/tasks/ports.js';
 import type { Db } from './db.js';
 import { draftsOf, ftsQuery } from '../shared.js';

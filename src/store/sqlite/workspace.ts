@@ -1,5 +1,5 @@
 // The workspace repositories, gathered for the store (one line in index.ts).
-import type { Store } from '../../core/store.js';
+import type { Store } from '../../compose/store.js';
 import type { Db } from './db.js';
 import { sqliteAnchors } from './anchors.js';
 import { sqliteBlobs } from './blobs.js';

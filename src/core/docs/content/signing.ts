@@ -1,6 +1,6 @@
 // /signing: the signed-statement scheme, the headers that carry it, the key chain and test vectors.
-import { STATEMENT_TYPES, SIG_DOMAIN } from '../../trust/sign.js';
-import { VECTORS } from '../../trust/vectors.js';
+import { STATEMENT_TYPES, SIG_DOMAIN } from '../../platform/trust/sign.js';
+import { VECTORS } from '../../platform/trust/vectors.js';
 
 export function signingTxt(base: string): string {
   const v = VECTORS;

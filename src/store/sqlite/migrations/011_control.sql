@@ -1,4 +1,4 @@
--- Operator control state (src/core/control/ports.ts): freezes, the operator's shed level and
+-- Operator control state (src/core/platform/control/ports.ts): freezes, the operator's shed level and
 -- maintenance windows, kept so that a restart (and every process on this file) sees them.
 CREATE TABLE control_freezes (
   kind TEXT PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Fingerprints of the secrets every replica must share (src/core/secrets/prints.ts): a truncated
+-- Fingerprints of the secrets every replica must share (src/core/platform/secrets/prints.ts): a truncated
 -- SHA-256 per secret, never the secret. Recorded at first start; a process whose keys print
 -- otherwise refuses to start. Rotation of the signing ring replaces its row.
 CREATE TABLE key_prints (

@@ -1,0 +1,31 @@
+// The core's services beyond the kernel's own, added to the kernel's `Core` by declaration merging:
+// the kernel names none of the platform's classes, the adapters' runners or the configuration.
+import type { Config } from '../config.js';
+import type { ComputeRunner } from '../core/compute/ports.js';
+import type { GitMirror } from '../core/gitmirror/mirror.js';
+import type { Control } from '../core/platform/control/control.js';
+import type { Pow } from '../core/platform/identity/pow.js';
+import type { RequestMetrics } from '../core/platform/metrics/requests.js';
+import type { Quotas } from '../core/platform/quota/buckets.js';
+import type { ServerKeys } from '../core/platform/trust/keys.js';
+import type { Readiness } from '../core/system/ready.js';
+
+declare module '../core/kernel/types.js' {
+  interface Core {
+    config: Config;
+    pow: Pow;
+    quotas: Quotas;
+    /** Freezes, shed level and maintenance windows: persisted, read from memory (bounded staleness). */
+    control: Control;
+    /** The statement signing key ring (src/core/platform/trust): the one signer of the service. */
+    keys: ServerKeys;
+    /** The git mirror of the KB (src/core/gitmirror), when the composition root set one up. */
+    mirror?: GitMirror;
+    /** The WASM plugin runner (src/wasm): compute calls and KATs run on it. */
+    compute: ComputeRunner;
+    /** Per-operation call counts and latencies (invoke records them; /metrics reads them). */
+    requests: RequestMetrics;
+    /** Starting, ready or draining (GET /readyz). */
+    ready: Readiness;
+  }
+}

@@ -1,0 +1,49 @@
+// The module list: every domain and platform service the core is built from, in the order their
+// operations are listed and their start-up work runs. Adding a domain: its folder with a module.ts,
+// one line here (and a migration pair in src/store when it stores data).
+import { adminModule } from '../core/admin/module.js';
+import { agentsModule } from '../core/agents/module.js';
+import { badgesModule } from '../core/badges/module.js';
+import { computeModule } from '../core/compute/module.js';
+import { dropsModule } from '../core/drops/module.js';
+import { exportsModule } from '../core/exports/module.js';
+import { govModule } from '../core/gov/module.js';
+import { injModule } from '../core/inj/module.js';
+import { kbModule } from '../core/kb/module.js';
+import type { Module } from '../core/kernel/module.js';
+import { mailModule } from '../core/mail/module.js';
+import { eventsModule } from '../core/platform/events/module.js';
+import { identityModule } from '../core/platform/identity/module.js';
+import { ledgerModule } from '../core/platform/ledger/module.js';
+import { trustModule } from '../core/platform/trust/module.js';
+import { profilesModule } from '../core/profiles/module.js';
+import { spacesModule } from '../core/spaces/module.js';
+import { swarmModule } from '../core/swarm/module.js';
+import { systemModule } from '../core/system/module.js';
+import { tasksModule } from '../core/tasks/module.js';
+import { webhooksModule } from '../core/webhooks/module.js';
+import { workspaceModule } from '../core/workspace/module.js';
+
+export const MODULES: readonly Module[] = [
+  identityModule,
+  kbModule,
+  systemModule,
+  adminModule,
+  dropsModule,
+  agentsModule,
+  tasksModule,
+  ledgerModule,
+  spacesModule,
+  profilesModule,
+  badgesModule,
+  workspaceModule,
+  trustModule,
+  swarmModule,
+  webhooksModule,
+  exportsModule,
+  mailModule,
+  govModule,
+  computeModule,
+  injModule,
+  eventsModule,
+];

@@ -1,0 +1,6 @@
+import type { Module } from '../kernel/module.js';
+import { noticeOps } from './notices.js';
+import { proposalOps } from './ops.js';
+import { govPageOps } from './pages.js';
+
+export const govModule: Module = { name: 'gov', ops: [...proposalOps, ...noticeOps, ...govPageOps] };

@@ -1,0 +1,5 @@
+import type { Module } from '../kernel/module.js';
+import { injOps } from './ops.js';
+import { startInjSweep } from './sweep.js';
+
+export const injModule: Module = { name: 'inj', ops: injOps, start: (core) => startInjSweep(core) };

@@ -1,0 +1,18 @@
+import type { Module } from '../kernel/module.js';
+import { kbOps } from './ops.js';
+import { resignKb } from './resign.js';
+import { loadSeedIfEmpty } from './seed.js';
+import { startWantedSweep } from './wanted-sweep.js';
+
+export const kbModule: Module = {
+  name: 'kb',
+  ops: kbOps,
+  async init(core) {
+    // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).
+    const resigned = await resignKb(core.store.kb);
+    if (resigned) core.log.info({ entries: resigned }, 'KB entries re-signed with the current ErrSig version');
+    const seeded = core.config.seed ? await loadSeedIfEmpty(core) : 0;
+    if (seeded) core.log.info({ entries: seeded }, 'sample KB data loaded');
+  },
+  start: (core) => startWantedSweep(core),
+};

@@ -1,0 +1,62 @@
+// Turns credentials into a caller and checks an operation's auth class.
+import type { OperatorClass } from '../../../config.js';
+import { CxError } from '../../kernel/errors.js';
+import type { AuthClass, Caller, Core, Credentials } from '../../kernel/types.js';
+import { hashToken, sameSecret, URL_PREFIX, USER_PREFIX } from './tokens.js';
+
+const OPERATOR: OperatorClass[] = ['admin', 'ops', 'poll', 'check'];
+
+export const anonCaller = (): Caller => ({ identity: null, tokenClass: null, operator: null, powPaid: false });
+
+/** Challenge header for 401s: both schemes, with a fresh stateless PoW challenge. */
+export function wwwAuthenticate(core: Core, purpose: 'reg' | 'w'): string {
+  const c = core.pow.issue(purpose);
+  const base = core.config.baseUrl;
+  return `Bearer realm="commons", PoW realm="commons" challenge="${c.challenge}" bits="${c.bits}" for="${c.for}" register="${base}/v1/register"`;
+}
+
+export function authError(core: Core, detail: string, purpose: 'reg' | 'w' = 'reg'): CxError {
+  return new CxError('auth', detail, 401, { 'WWW-Authenticate': wwwAuthenticate(core, purpose) });
+}
+
+export async function resolveCaller(core: Core, creds: Credentials): Promise<Caller> {
+  const caller = anonCaller();
+  if (creds.urlToken !== undefined) {
+    const id = creds.urlToken.startsWith(URL_PREFIX) ? await core.store.identities.byToken(hashToken(creds.urlToken), 'url') : null;
+    if (!id) throw authError(core, 'unknown url token');
+    return { ...caller, identity: id, tokenClass: 'url' };
+  }
+  const b = creds.bearer;
+  if (b === undefined || b === '') return caller;
+  if (b.startsWith(USER_PREFIX)) {
+    const id = await core.store.identities.byToken(hashToken(b), 'user');
+    if (!id) throw authError(core, 'unknown token');
+    return { ...caller, identity: id, tokenClass: 'user' };
+  }
+  for (const cls of OPERATOR) if (sameSecret(b, core.config.operatorTokens[cls])) return { ...caller, operator: cls };
+  throw authError(core, 'unknown token');
+}
+
+/** Admin satisfies every operator class; the others only their own. */
+export async function authorize(core: Core, auth: AuthClass, caller: Caller, creds: Credentials): Promise<void> {
+  switch (auth) {
+    case 'anon':
+      return;
+    case 'token':
+      if (!caller.identity) throw authError(core, 'token required: POST /v1/challenge?for=reg, solve it, POST /v1/register');
+      if (caller.identity.frozen) throw new CxError('auth', 'identity frozen', 403);
+      return;
+    case 'pow':
+      if (caller.identity) {
+        if (caller.identity.frozen) throw new CxError('auth', 'identity frozen', 403);
+        return;
+      }
+      if (!creds.pow) throw authError(core, 'token or X-PoW proof required: POST /v1/challenge?for=w', 'w');
+      await core.pow.redeem(creds.pow, 'w');
+      caller.powPaid = true;
+      return;
+    default:
+      if (caller.operator === auth || caller.operator === 'admin') return;
+      throw new CxError('auth', auth === 'admin' ? 'admin' : `admin: ${auth} token required`, 401);
+  }
+}

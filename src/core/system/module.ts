@@ -1,0 +1,4 @@
+import type { Module } from '../kernel/module.js';
+import { systemOps } from './ops.js';
+
+export const systemModule: Module = { name: 'system', ops: systemOps };

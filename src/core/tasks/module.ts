@@ -1,0 +1,5 @@
+import type { Module } from '../kernel/module.js';
+import { taskOps } from './ops.js';
+import { taskWatchOp } from './watch.js';
+
+export const tasksModule: Module = { name: 'tasks', ops: [...taskOps, taskWatchOp] };
