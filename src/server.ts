@@ -13,7 +13,7 @@ import { startExportJob } from './core/exports/job.js';
 import { startMirrorJob } from './core/gitmirror/job.js';
 import { GitMirror } from './core/gitmirror/mirror.js';
 import { startWantedSweep } from './core/kb/wanted-sweep.js';
-import { resignKb } from './core/kb/resign.js';
+import { resignKb, resignSpaceKb } from './core/kb/resign.js';
 import { loadSeedIfEmpty } from './core/kb/seed.js';
 import { OPS } from './core/ops/registry.js';
 import type { Core } from './core/ops/types.js';
@@ -95,6 +95,9 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
   // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).
   const resigned = await resignKb(store.kb);
   if (resigned) log.info({ entries: resigned }, 'KB entries re-signed with the current ErrSig version');
+  // The private entries of spaces too, so members' lookups keep matching them.
+  const resignedPriv = await resignSpaceKb(store.spaces);
+  if (resignedPriv) log.info({ entries: resignedPriv }, 'private space entries re-signed with the current ErrSig version');
   const seeded = config.seed ? await loadSeedIfEmpty(core) : 0;
   if (seeded) log.info({ entries: seeded }, 'sample KB data loaded');
   const services = config.seed ? await loadSampleServices(core) : 0;

@@ -1,15 +1,20 @@
 // Entries whose signature an earlier ErrSig version made get the current one, from their error
 // text, when the server starts: lookups compute current signatures only. Their old hashes keep
 // resolving (the store's alias), so clients still hashing with an older /errsig.js find them.
+// Public entries and the private entries of spaces are re-signed the same way (issue 39).
 import { classOf } from './classify.js';
 import { ERRSIG_VERSION, errsig } from './errsig/errsig.js';
 import type { KbRepo, Resign } from './ports.js';
 import { flat } from './render.js';
+import type { SpaceRepo } from '../spaces/ports.js';
 
 const BATCH = 500;
 
+/** What re-signing needs of a store of entries. */
+type Signable = Pick<KbRepo, 'staleSigs' | 'resign'>;
+
 /** Re-signs every stale entry in batches; returns how many were re-signed. */
-export async function resignKb(kb: KbRepo): Promise<number> {
+async function resignAll(kb: Signable): Promise<number> {
   let total = 0;
   for (;;) {
     const rows = await kb.staleSigs(ERRSIG_VERSION, BATCH);
@@ -25,3 +30,10 @@ export async function resignKb(kb: KbRepo): Promise<number> {
     if (n === 0) return total; // nothing moved: stop rather than ask again for the same rows
   }
 }
+
+/** Re-signs every stale public entry; returns how many were re-signed. */
+export const resignKb = (kb: KbRepo): Promise<number> => resignAll(kb);
+
+/** Re-signs every stale private entry of every space; returns how many were re-signed. */
+export const resignSpaceKb = (sp: SpaceRepo): Promise<number> =>
+  resignAll({ staleSigs: (v, n) => sp.kbStaleSigs(v, n), resign: (rows, v) => sp.kbResign(rows, v) });
