@@ -148,7 +148,15 @@ export function contract(adapter: Adapter): void {
     for (const restart of [false, true]) {
       if (restart) sp = (st = await s.reopen()).spaces;
       const r = sp;
-      expect(await r.kbById(older.id, ['team'])).toMatchObject({ confirms: 2, fails: 0, changes: 1, w_worked: 0.13, w_changes: 0.53, principals: 2, disputed: false });
+      expect(await r.kbById(older.id, ['team'])).toMatchObject({
+        confirms: 2,
+        fails: 0,
+        changes: 1,
+        w_worked: 0.13,
+        w_changes: 0.53,
+        principals: 2,
+        disputed: false,
+      });
       expect(await r.kbById(newer.id, ['team'])).toMatchObject({ confirms: 0, fails: 1, w_failed: 0.13, principals: 1, disputed: false });
       // Outcomes rank within a signature as on public entries: the confirmed one first.
       expect((await r.kbByHash(older.h, ['team'], 5)).map((e) => e.id)).toEqual([older.id, newer.id]);

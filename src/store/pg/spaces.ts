@@ -252,9 +252,7 @@ export function pgSpaces(sql: Sql): SpaceRepo {
       return rows.map((r) => ({ note: r.note, evidence: r.evidence ? (JSON.parse(r.evidence) as Evidence) : null, at: Number(r.at) }));
     },
     async kbStaleSigs(version, limit) {
-      return (
-        await sql.query<StaleSig>('SELECT id, sig, title, error FROM space_kb WHERE sigv < $1 ORDER BY created, id LIMIT $2', [version, limit])
-      ).rows;
+      return (await sql.query<StaleSig>('SELECT id, sig, title, error FROM space_kb WHERE sigv < $1 ORDER BY created, id LIMIT $2', [version, limit])).rows;
     },
     async kbResign(rs, version) {
       return sql.tx(async (q) => {
