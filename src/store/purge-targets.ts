@@ -9,6 +9,8 @@ export const PURGE_DELETE: ReadonlyArray<[table: string, col: string]> = [
   ['kb_signed_confirms', 'id'],
   ['identity_keys', 'id'],
   ['space_members', 'member'],
+  ['space_kb_outcomes', 'voter'],
+  ['space_kb_outcomes', 'root'],
   ['space_kb', 'author'],
   ['space_invites', 'by'],
   ['a2a_push', 'owner'],

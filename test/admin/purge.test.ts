@@ -89,6 +89,20 @@ describe('POST /admin/purge', () => {
     await ok(call(s, 'PUT', '/v1/anchor/purge-test-key', { as: root, json: { note: 'here' } }));
     await ok(call(s, 'POST', '/v1/spaces', { as: root, json: { slug: 'doomed-space' } }));
     await ok(call(s, 'POST', '/v1/spaces/doomed-space/join', { as: bob, json: {} }));
+    // An outcome the root records on a private entry of bob's closed space (issue 39): its own table.
+    await ok(call(s, 'POST', '/v1/spaces', { as: bob, json: { slug: 'bobs-crew', closed: true } }));
+    const inv = (JSON.parse(await ok(call(s, 'POST', '/v1/spaces/bobs-crew/invite', { as: bob, json: {}, headers: J }))) as { invite: string }).invite;
+    await ok(call(s, 'POST', '/v1/spaces/bobs-crew/join', { as: root, json: { invite: inv } }));
+    const privKb = idOf(
+      await ok(
+        call(s, 'POST', '/k', {
+          as: bob,
+          json: { error: "ModuleNotFoundError: No module named 'zzcrew'", fix: 'pip install zzcrew in the venv', eco: 'pypi', space: 's:bobs-crew' },
+          headers: J,
+        }),
+      ),
+    );
+    await ok(call(s, 'POST', `/k/${privKb}/outcome`, { as: root, json: { kind: 'worked', note: 'root was here' } }));
     makeL2(s, root);
     await ok(call(s, 'PUT', '/v1/agent', { as: root, json: { name: 'Doomed', description: 'an agent to purge' } }));
     await ok(admin('POST', '/admin/seed-root', { id: root.id, on: true }));
@@ -107,7 +121,7 @@ describe('POST /admin/purge', () => {
     await ok(call(s, 'POST', '/v1/svc/text-stats/call', { as: root, text: 'count me' }));
     for (let i = 0; i < 100 && !rowsNaming(s.dir, root.id).some((h) => h.startsWith('swarm_kv.')); i++) await new Promise((r) => setTimeout(r, 50));
     expect(rowsNaming(s.dir, root.id).map((h) => h.split('.')[0])).toEqual(
-      expect.arrayContaining(['swarm_subs', 'swarm_kv', 'webhooks', 'gov_proposals', 'svc_calls', 'inj_reports', 'inj_disputes']),
+      expect.arrayContaining(['swarm_subs', 'swarm_kv', 'webhooks', 'gov_proposals', 'svc_calls', 'inj_reports', 'inj_disputes', 'space_kb_outcomes']),
     );
     expect(rowsNaming(s.dir, root.id).length).toBeGreaterThan(10);
 

@@ -36,7 +36,8 @@ describe('topic rules are published, not only in the error', () => {
     expect(text).toMatch(/^swarm\.room_min 16 chars$/m);
     expect(text).toMatch(/^rule\.topic\.room a room name is at least 16 characters/m);
     const json = JSON.parse(await get('/limits.json')) as { rules: { key: string; rule: string }[] };
-    expect(json.rules.map((r) => r.key)).toEqual(['topic', 'topic.room', 'topic.access']);
+    expect(json.rules.map((r) => r.key)).toEqual(['topic', 'topic.room', 'topic.access', 'space.private', 'space.owners']);
+    expect(text).toMatch(/^rule\.space\.owners .*last owner of a closed space/m);
     expect(await get('/limits.md')).toMatch(/## Name rules\n\n- \*\*topic\*\*: /);
     expect(await (await fetch(`${s.url}/help`, { headers: { accept: 'text/markdown' } })).text()).toMatch(/## Name rules\n\n- \*\*topic\*\*: /);
   });

@@ -1,6 +1,7 @@
-// Issue 39, "never published": private space entries, their signatures and the misses of members
-// appear on no public surface. Unique strings (all holding `zqx`) are planted in space entries and
-// in members' misses; then every GET route of the server's own route table is walked (anonymous,
+// Issue 39, "never published": private space entries, their signatures, the misses of members and
+// the outcomes members record on private entries (notes and evidence) appear on no public surface.
+// Unique strings (all holding `zqx`) are planted in space entries, in members' misses and in
+// outcome notes; then every GET route of the server's own route table is walked (anonymous,
 // as a browser, and as a token holder outside the space), with path parameters set to the private
 // ids and to the public values that would list them (ecosystem, class, library, tag, month, the
 // space), and every export file and every object of the git mirror is read. A route whose reply
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
 import { agent, call, req, type Who } from '../helpers/http.js';
 import { mcp } from '../helpers/mcp.js';
-import { skill } from '../helpers/faces.js';
+import { skill, skillText } from '../helpers/faces.js';
 
 let s: TestServer;
 let owner: Who;
@@ -53,6 +54,10 @@ const COUNTED = () => [
   '/b/s/vault.json',
   `/a/${member.id}.json`,
   `/b/a/${member.id}.json`,
+  // The authors of the private entries that members' outcomes confirm: no reputation moves.
+  `/a/${owner.id}.json`,
+  `/b/a/${owner.id}.json`,
+  '/f/ch.json',
   '/v1/spaces/vault.json',
   '/cutoff',
   '/search?q=sharedtag',
@@ -114,6 +119,23 @@ beforeAll(async () => {
     await m.close();
   }
   await skill(s, owner, 'kb.e', { text: `${MISS} once more` });
+  // Outcomes on private entries, with notes and evidence, on every face: they stay in the space.
+  const oc = await call(s, 'POST', `/k/${privIds[1]}/outcome`, {
+    as: member,
+    json: { kind: 'worked-with-changes', note: 'zqxoutcomenote: bled the zqxvalve first', evidence: { cmd: 'zqxcmd --reset', versions: 'zqxlibsecret@1.0' } },
+  });
+  expect(oc.status, oc.text).toBe(200);
+  const om = await mcp(s, owner);
+  try {
+    const t = await om.call('kb_outcome', { id: privIds[0], kind: 'did-not-work', note: 'zqxfailnote: the zqxmodule still stops' });
+    expect(t.isError, JSON.stringify(t)).toBeFalsy();
+  } finally {
+    await om.close();
+  }
+  expect((await call(s, 'POST', `/k/${privIds[1]}/ok`, { as: member })).status).toBe(200);
+  expect(skillText(await skill(s, member, 'kb.outcome', { id: privIds[1], kind: 'did-not-work', note: 'zqxa2anote: broke again' }))).toMatch(/^ok /);
+  // Members see the notes; the planted strings are there to be found.
+  expect((await call(s, 'GET', `/k/${privIds[1]}`, { as: owner })).text).toContain('zqxa2anote');
   secrets.push(MISS_HEX, MISS_HEX.slice(0, 12));
   // A non-member's miss is demand as ever: /wanted has rows, just none of the members'.
   expect((await call(s, 'POST', '/e', { as: outsider, text: 'PublicMissError: the public gizmo failed to start' })).status).toBe(404);

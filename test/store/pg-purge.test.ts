@@ -9,6 +9,7 @@ import type { Store } from '../../src/compose/store.js';
 import { openPgStore } from '../../src/store/pg/index.js';
 import { pgliteSql } from '../../src/store/pg/sql.js';
 import { identity, newId, vote } from '../contract/fixtures.js';
+import { tallyFn } from '../../src/core/kb/outcomes.js';
 
 const dbs: PGlite[] = [];
 afterAll(async () => {
@@ -64,6 +65,30 @@ async function populate(s: Store, a: string, b: string, t: number): Promise<{ kb
   expect(await s.spaces.create({ slug: `s-${a}`, title: '', creator: a, created: t })).toBe(true);
   expect(await s.spaces.create({ slug: `s-${b}`, title: '', creator: b, created: t })).toBe(true);
   await s.spaces.join(`s-${b}`, a, t);
+  // An outcome a records on a private entry of b's closed space (issue 39): the space's own table.
+  expect(await s.spaces.create({ slug: `c-${b}`, title: '', creator: b, created: t, closed: true })).toBe(true);
+  await s.spaces.join(`c-${b}`, a, t);
+  const priv = newId('k', 8);
+  await s.spaces.kbInsert({
+    id: priv,
+    space: `c-${b}`,
+    sig: 'py:E: private',
+    h: 'e'.repeat(64),
+    ch: '',
+    title: 'private',
+    error: 'E: private',
+    fix: 'the private fix',
+    eco: 'pypi',
+    cls: 'e',
+    tags: [],
+    libs: [],
+    author: b,
+    created: t,
+  });
+  expect(await s.spaces.kbOutcome({ entry: priv, voter: a, kind: 'worked', note: 'n', evidence: null, net: '', root: a, at: t }, [`c-${b}`], tallyFn)).toEqual({
+    result: 'new',
+    prev: null,
+  });
   await s.notes.insert({ id: newId('n', 8), owner: a, nonce: Buffer.alloc(12), ct: Buffer.from('x'), size: 1, created: t, updated: t }, 10);
   await s.drops.create(
     {

@@ -170,7 +170,7 @@ function kbLine(e: KbHit): Line {
     kbLineOf.set(
       e,
       (s = line(
-        `k/${e.id} score=${score(e)}${e.space ? ` space=${e.space}` : ` ${outcomeTokens(outcomesOf(e))}`} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`,
+        `k/${e.id} score=${score(e)}${e.space ? ` space=${e.space}` : ''} ${outcomeTokens(outcomesOf(e))} ${flat(e.title, 100)} | fix: ${flat(e.fix, 240)}`,
       )),
     );
   return s;

@@ -150,7 +150,9 @@ const rootOf = (id: string) => id;
  * Records an outcome (POST /k/{id}/outcome, and /ok and /fail as worked and did-not-work: one store
  * of truth). A signature is checked before anything counts, so a bad one changes nothing; the
  * identity's signed statement follows its outcome (replaced by a signed one of another kind,
- * dropped when an unsigned one of another kind replaces it).
+ * dropped when an unsigned one of another kind replaces it). An entry of one of the caller's
+ * closed spaces takes its outcome in the space's own tables (issue 39): tallied the same way, shown
+ * to its members only, never signed (a conf1 statement is public); to anyone else its id is unknown.
  */
 async function recordOutcome(
   ctx: Ctx,
@@ -159,26 +161,28 @@ async function recordOutcome(
   const { store } = ctx.core;
   const me = ctx.caller.identity!.id;
   const proof = o.sig === undefined ? null : await signedConfirm(ctx, o.id, me, o.kind, o.sig);
-  const r = await store.kb.outcome(
-    {
-      entry: o.id,
-      voter: me,
-      kind: o.kind,
-      note: o.note ?? '',
-      evidence: o.evidence ?? null,
-      net: ctx.net,
-      root: rootOf(me),
-      at: ctx.core.now(),
-      ...(o.keep ? { keep: true } : {}),
-    },
-    tallyFn,
-  );
+  const pool = await poolFor(ctx);
+  // Public and private ids share one form and never collide (addToSpace draws again).
+  const priv = pool.spaces.length ? await store.spaces.kbById(o.id, pool.spaces) : null;
+  if (priv && proof) throw new CxError('bad', `sig: a signed outcome is a public statement; k/${o.id} is private to s:${priv.space}: send it unsigned`);
+  const w = {
+    entry: o.id,
+    voter: me,
+    kind: o.kind,
+    note: o.note ?? '',
+    evidence: o.evidence ?? null,
+    net: ctx.net,
+    root: rootOf(me),
+    at: ctx.core.now(),
+    ...(o.keep ? { keep: true } : {}),
+  };
+  const r = priv ? await store.spaces.kbOutcome(w, pool.spaces, tallyFn) : await store.kb.outcome(w, tallyFn);
   if (r === null) throw new CxError('notfound', `no entry ${o.id}`);
   if (r.result === 'own') throw new CxError('dup', 'own entry: others confirm your fixes');
   let added = false;
   if (proof) added = await store.signedConfirms.add(proof);
-  else if (r.prev !== null && r.prev !== o.kind) await store.signedConfirms.drop(o.id, me);
-  const e = (await store.kb.byId(o.id))!;
+  else if (!priv && r.prev !== null && r.prev !== o.kind) await store.signedConfirms.drop(o.id, me);
+  const e = (await pool.kb.byId(o.id))!;
   return { r, e, signed: proof !== null, added };
 }
 
@@ -241,6 +245,7 @@ export const kbAddOp = defineOp({
         sig,
         h,
         ch,
+        sigv: ERRSIG_VERSION,
         title: input.title ?? flat(sig, 120),
         error: input.error,
         fix: input.fix,
@@ -429,12 +434,9 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
 
 // Each entry line carries its outcomes (raw/weighted, principals, disputed); a reply naming a
 // disputed entry says so on its first line (`disputed=k/<id>,…`).
-// A space's private entry takes no outcomes: its line has none to show.
+// A space's private entry shows the outcomes of its members (kept in the space's own tables).
 const entryLines = (entries: LookupOut['entries']) =>
-  entries.map(
-    (e) =>
-      `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails}${spaceTag(e)}${e.space ? '' : ` ${outcomeTokens(e.outcomes)}`} ${flat(e.title, 120)}`,
-  );
+  entries.map((e) => `k/${e.id} score=${e.score} confirms=${e.confirms} fails=${e.fails}${spaceTag(e)} ${outcomeTokens(e.outcomes)} ${flat(e.title, 120)}`);
 
 /** The related lines of a related answer or a miss (POST /e, /e/{msg}, /h/{hex}). */
 const relatedLines = (related: LookupOut['related']) =>
@@ -650,10 +652,23 @@ export const kbGetOp = defineOp({
   headers: (v) => privateIf([v]),
   async run(ctx, input): Promise<EntryView> {
     // A space entry is read through the caller's spaces: to anyone else it is an unknown id.
-    const e = await (await poolFor(ctx)).kb.byId(input.id);
+    const pool = await poolFor(ctx);
+    const e = await pool.kb.byId(input.id);
     if (!e) throw new CxError('notfound', `no entry ${input.id}`);
-    if (e.space) return { ...entryView(e, ctx.core.config.baseUrl), license: `private to ${e.space} (its members' own data, not CC0)`, space: e.space };
     const n = limit('outcome.notes_shown');
+    if (e.space) {
+      const sp = ctx.core.store.spaces;
+      const [changes, failed] = await Promise.all([
+        sp.kbOutcomeNotes(e.id, pool.spaces, 'worked-with-changes', n),
+        sp.kbOutcomeNotes(e.id, pool.spaces, 'did-not-work', n),
+      ]);
+      return {
+        ...entryView(e, ctx.core.config.baseUrl),
+        license: `private to ${e.space} (its members' own data, not CC0)`,
+        space: e.space,
+        notes: { changes: changes.map(noteView), failed: failed.map(noteView) },
+      };
+    }
     const [signed, changes, failed] = await Promise.all([
       ctx.core.store.signedConfirms.count(e.id),
       ctx.core.store.kb.outcomeNotes(e.id, 'worked-with-changes', n),

@@ -116,7 +116,7 @@ export function entryText(v: EntryView): string {
       ? [`signed: ${v.signed_confirms} identities from ${v.signed_nets} networks confirmed with their published keys (GET /k/${v.id}/confirms)`]
       : []),
     ...(v.space ? [`space: ${v.space} (${v.license})`] : []),
-    ...(v.space ? [] : [`outcomes: ${outcomeTokens(v.outcomes)}`]),
+    `outcomes: ${outcomeTokens(v.outcomes)}`,
     ...(v.disputed
       ? [
           `disputed: weighted did-not-work ${v.outcomes.failed_w} outweighs worked ${Math.round((v.outcomes.worked_w + v.outcomes.changes_w) * 100) / 100}; check the notes below before applying it`,

@@ -719,6 +719,14 @@ export const NAME_RULES: readonly { key: string; rule: string }[] = [
     key: 'topic.access',
     rule: `~<n> is your own (send your token; another's is ~<id>.<n>, unknown to you); g:<n> anyone reads, trust level L${limit('swarm.g_level')} publishes, g:sys is the operator's; s:<slug>.<n> members of the space`,
   },
+  {
+    key: 'space.private',
+    rule: "a closed space (POST /v1/spaces closed=true) holds private KB entries (POST /k space=s:<slug>): its members read them and the outcomes they record on them (POST /k/{id}/outcome, /ok, /fail; unsigned), which rank them in members' lookups as public outcomes rank public entries and give no reputation; to anyone else an id of theirs is unknown, and none of it is ever published",
+  },
+  {
+    key: 'space.owners',
+    rule: 'owners invite, remove, promote to public and purge; the last owner of a closed space with members or private entries cannot leave or be removed: promote another owner first (invite role=owner), or purge the space and remove its members',
+  },
 ];
 
 export function nameRule(key: string): string {

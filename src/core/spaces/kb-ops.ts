@@ -18,8 +18,10 @@ import { limit } from '../kernel/limits.js';
 import { defineOp, type AnyOperation, type Ctx } from '../kernel/types.js';
 import { hazardFind } from '../kernel/safety/hazards.js';
 import { scrubFind } from '../kernel/safety/scrub.js';
-import type { Space, SpaceEntry, SpaceRole } from './ports.js';
+import { outcomesOf } from '../kb/render.js';
+import type { Space, SpaceEntry, SpaceKbEntry, SpaceRole } from './ports.js';
 import { SLUG_RE } from './slug.js';
+import { lastOwner } from './last-owner.js';
 
 const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
 const NO_STORE = { 'cache-control': 'private, no-store' };
@@ -90,7 +92,10 @@ export const spaceRemoveOp = defineOp({
     await asRole(ctx, input.slug, 'owner');
     if (input.member === ctx.caller.identity!.id) throw new CxError('dup', `that is you: POST /v1/spaces/${input.slug}/leave`);
     const st = ctx.core.store.spaces;
-    if ((await st.leave(input.slug, input.member)) !== 'left') throw new CxError('dup', `${input.member} is not a member of s:${input.slug}`);
+    const r = await st.leave(input.slug, input.member);
+    // Only reachable by a race (an owner removes another while that one removes them): one stays.
+    if (r === 'last-owner') throw lastOwner(input.slug);
+    if (r !== 'left') throw new CxError('dup', `${input.member} is not a member of s:${input.slug}`);
     return { space: `s:${input.slug}`, member: input.member, status: 'removed' as const, members: (await st.counts(input.slug)).members };
   },
   text: (o) => `ok removed ${o.member} from ${o.space} members=${o.members}`,
@@ -111,9 +116,19 @@ const exportRow = z.object({
   author: z.string(),
   created: z.string(),
   license: z.string(),
+  outcomes: z.object({
+    worked: z.number(),
+    worked_w: z.number(),
+    changes: z.number(),
+    changes_w: z.number(),
+    failed: z.number(),
+    failed_w: z.number(),
+    principals: z.number(),
+    disputed: z.boolean(),
+  }),
 });
 type ExportRow = z.infer<typeof exportRow>;
-const rowOf = (e: SpaceEntry): ExportRow => ({
+const rowOf = (e: SpaceKbEntry): ExportRow => ({
   id: e.id,
   space: `s:${e.space}`,
   title: e.title,
@@ -128,6 +143,8 @@ const rowOf = (e: SpaceEntry): ExportRow => ({
   author: e.author,
   created: iso(e.created),
   license: `private to s:${e.space} (its members' own data, not CC0)`,
+  // The members' outcomes, as the space's own lookups rank by them.
+  outcomes: outcomesOf(e),
 });
 const jsonl = (rows: ExportRow[]) => rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
 

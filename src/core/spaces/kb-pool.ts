@@ -4,31 +4,38 @@
 // keyed by the caller's spaces (read afresh on every call, so leaving ends access at once), the
 // space table, then merges into a new array. An answer with no space entry is the public one itself
 // (the same frozen array, so the faces' memos keep working); one with a space entry is never
-// memoized. Space entries come first, so in an ordering by score they win ties.
+// memoized. Space entries come first, so in an ordering by score they win ties. Their outcomes
+// (kept in the space's own tables) rank them as public outcomes rank public entries.
 import type { Ctx } from '../kernel/types.js';
 import { parseLib } from '../kb/libs.js';
-import type { KbEntry, KbHit, KbRepo, Lib } from '../kb/ports.js';
-import type { SpaceEntry, SpaceRepo } from './ports.js';
+import type { KbEntry, KbHit, KbRepo, Lib, OutcomeFigures } from '../kb/ports.js';
+import type { SpaceEntry, SpaceKbEntry, SpaceRepo } from './ports.js';
 
 const libsOf = (e: SpaceEntry): Lib[] => e.libs.map(parseLib).filter((l): l is Lib => l !== null);
 
-// Space entries take no outcomes (POST /k/{id}/outcome answers 404 for them): no figures.
-const NO_FIGURES = { changes: 0, w_worked: 0, w_changes: 0, w_failed: 0, principals: 0, disputed: false } as const;
+const figures = (e: SpaceKbEntry): OutcomeFigures => ({
+  confirms: e.confirms,
+  fails: e.fails,
+  changes: e.changes,
+  w_worked: e.w_worked,
+  w_changes: e.w_changes,
+  w_failed: e.w_failed,
+  principals: e.principals,
+  disputed: e.disputed,
+});
 
-export const spaceHit = (e: SpaceEntry): KbHit => ({
+export const spaceHit = (e: SpaceKbEntry): KbHit => ({
   id: e.id,
   title: e.title,
   fix: e.fix,
-  confirms: 0,
-  fails: 0,
   libs: libsOf(e),
   sig: e.sig,
   eco: e.eco,
   space: `s:${e.space}`,
-  ...NO_FIGURES,
+  ...figures(e),
 });
 
-export const spaceKbEntry = (e: SpaceEntry): KbEntry => ({
+export const spaceKbEntry = (e: SpaceKbEntry): KbEntry => ({
   n: 0,
   id: e.id,
   sig: e.sig,
@@ -44,12 +51,10 @@ export const spaceKbEntry = (e: SpaceEntry): KbEntry => ({
   author: e.author,
   created: e.created,
   updated: e.created,
-  confirms: 0,
-  fails: 0,
   hits: 0,
   space: `s:${e.space}`,
-  ...NO_FIGURES,
-  disputed_at: 0,
+  ...figures(e),
+  disputed_at: e.disputed_at,
 });
 
 /** The words of a search query as the space table's search takes them (all must appear). */
@@ -58,16 +63,35 @@ export const queryWords = (q: string): string[] =>
 
 const merge = <T>(mine: T[], pub: T[], limit: number): T[] => (mine.length ? [...mine, ...pub].slice(0, limit) : pub);
 
+/** The rank within one signature (the public kb_by_h order): undisputed first, then confirms x 3 - fails x 2. */
+const sigRank = (e: KbHit) => [Number(e.disputed), -(e.confirms * 3 - e.fails * 2)] as const;
+/**
+ * Two lists of one signature, each best first, merged by that rank: a space entry's outcomes move it
+ * past public entries as a public entry's would; on a tie the space entry comes first (stable sort).
+ */
+const mergeRanked = (mine: KbHit[], pub: KbHit[], limit: number): KbHit[] =>
+  mine.length
+    ? [...mine, ...pub]
+        .map((e, i) => ({ e, i, r: sigRank(e) }))
+        .sort((a, b) => a.r[0] - b.r[0] || a.r[1] - b.r[1] || a.i - b.i)
+        .slice(0, limit)
+        .map((x) => x.e)
+    : pub;
+
 /** The KB as a member of `spaces` reads it: the public store with the space entries merged in. */
 export function pooled(kb: KbRepo, sp: SpaceRepo, spaces: string[]): KbRepo {
   const own: Partial<KbRepo> = {
     async byHash(h, limit, hit) {
       const [pub, mine] = await Promise.all([kb.byHash(h, limit, hit), sp.kbByHash(h, spaces, limit)]);
-      return merge(mine.map(spaceHit), pub, limit);
+      return mergeRanked(mine.map(spaceHit), pub, limit);
     },
     async byCoarse(ch, limit) {
       const [pub, mine] = await Promise.all([kb.byCoarse(ch, limit), sp.kbByCoarse(ch, spaces, limit)]);
-      return merge(mine.map(spaceHit), pub, limit);
+      return mergeRanked(mine.map(spaceHit), pub, limit);
+    },
+    async byOldHash(h, limit) {
+      const [pub, mine] = await Promise.all([kb.byOldHash(h, limit), sp.kbByOldHash(h, spaces, limit)]);
+      return mergeRanked(mine.map(spaceHit), pub, limit);
     },
     async retrieve(words, limit) {
       const [pub, mine] = await Promise.all([kb.retrieve(words, limit), sp.kbRetrieve(words, spaces, limit)]);

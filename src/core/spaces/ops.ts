@@ -10,6 +10,7 @@ import { SLUG_RE } from './slug.js';
 import { hashToken } from '../platform/identity/tokens.js';
 import { spaceKbOps } from './kb-ops.js';
 import { spaceManageOp } from './manage.js';
+import { lastOwner } from './last-owner.js';
 
 const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
 
@@ -132,7 +133,8 @@ export const spaceJoinOp = defineOp({
 export const spaceLeaveOp = defineOp({
   name: 'space.leave',
   title: 'Leave a space',
-  summary: 'Stop being a member of a space; tasks you posted in it stay. Access to its private KB entries ends at once.',
+  summary:
+    'Stop being a member of a space; tasks you posted in it stay. Access to its private KB entries ends at once. The last owner of a closed space with members or entries stays until another owner is promoted.',
   input: z.object({ slug }).strict(),
   output: memberOut,
   auth: 'token',
@@ -144,6 +146,7 @@ export const spaceLeaveOp = defineOp({
     const r = await ctx.core.store.spaces.leave(input.slug, me);
     if (r === null) throw new CxError('notfound');
     if (r === 'not') throw new CxError('dup', `not a member of s:${input.slug}`);
+    if (r === 'last-owner') throw lastOwner(input.slug);
     return { space: `s:${input.slug}`, member: me, status: 'left', members: (await ctx.core.store.spaces.counts(input.slug)).members };
   },
   text: (o) => `ok left ${o.space} members=${o.members}`,
