@@ -91,7 +91,7 @@ const post = (body: Buffer | string, headers: Record<string, string> = {}) =>
 const LS_REFS = Buffer.from('0014command=ls-refs\n0001000bsymrefs0000');
 
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample KB and services
   work = mkdtempSync(join(tmpdir(), 'cx-git-'));
   who = await register(s.url, 'mirror', { 'x-forwarded-for': '10.70.0.1' });
   // The job's first pass is due git.first_delay after start: before any pass, nothing is served.

@@ -13,12 +13,23 @@ export interface TestServer extends Running {
 }
 
 /**
+ * The sample KB is not loaded unless `env` asks for it (`CX_SEED: '1'`): loading it costs ~1.3 s
+ * per start, and most tests write the entries they read.
  * `opts.dir`: serve an existing data directory (a restart); the caller owns it and stop() leaves it.
  * Otherwise a fresh temporary one, removed by stop(). `opts.now`: the server core's clock.
  */
 export async function start(env: Record<string, string> = {}, opts: { dir?: string; now?: () => number } = {}): Promise<TestServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'cx-test-'));
-  const config = loadConfig({ CX_DATA: dir, PORT: '0', CATALOG_PORT: '0', HOST: '127.0.0.1', CX_POW_BITS: '8', CX_BASE_URL: 'http://commons.test', ...env });
+  const config = loadConfig({
+    CX_DATA: dir,
+    PORT: '0',
+    CATALOG_PORT: '0',
+    HOST: '127.0.0.1',
+    CX_POW_BITS: '8',
+    CX_BASE_URL: 'http://commons.test',
+    CX_SEED: '0',
+    ...env,
+  });
   const running = await startServer(config, { logger: false, ...(opts.now ? { now: opts.now } : {}) });
   return {
     ...running,

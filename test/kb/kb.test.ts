@@ -14,7 +14,7 @@ const PY_ERR = (user: string, line: number) => `Traceback (most recent call last
 ModuleNotFoundError: No module named 'zzqfrobnicate'`;
 
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample KB and services
   alice = await register(s.url, 'alice', { 'x-forwarded-for': '10.9.1.1' });
   bob = await register(s.url, 'bob', { 'x-forwarded-for': '10.9.2.1' });
   carol = await register(s.url, 'carol', { 'x-forwarded-for': '10.9.3.1' });

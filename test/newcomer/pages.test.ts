@@ -14,7 +14,7 @@ if (!HAS_CHROMIUM) console.warn(SKIP_REASON);
 let s: TestServer;
 beforeAll(async () => {
   // Measured shedding off: the states shown are the operator's, not the shared machine's load.
-  s = await start({ CX_SHED: '0' });
+  s = await start({ CX_SHED: '0', CX_SEED: '1' }); // the sample KB and services
 }, 120_000);
 afterAll(async () => s.stop());
 

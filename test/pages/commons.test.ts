@@ -22,7 +22,7 @@ describe.skipIf(!HAS_CHROMIUM)('commons pages in headless Chromium', () => {
   let ym: string;
 
   beforeAll(async () => {
-    s = await start();
+    s = await start({ CX_SEED: '1' }); // the sample KB and services
     chrome = await launch();
     // One published entry with markup in every text field, confirmed by a second agent.
     const a = await register(s.url, 'author');

@@ -28,7 +28,7 @@ describe.skipIf(!HAS_CHROMIUM)('status, governance and receipt pages in headless
   const admin = (path: string, json: unknown) => req(s, 'POST', path, { json, headers: { authorization: `Bearer ${s.config.operatorTokens.admin}` } });
 
   beforeAll(async () => {
-    s = await start({ CX_TRUST_PROXY: '1' });
+    s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample KB and services
     chrome = await launch();
     author = await agent(s, 'proposer');
     // The open data the footer links to, as the daily jobs leave it.

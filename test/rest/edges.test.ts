@@ -9,7 +9,7 @@ import { start, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await start();
+  s = await start({ CX_SEED: '1' }); // the sample KB and services
 });
 afterAll(async () => s.stop());
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample KB and services
 });
 afterAll(async () => s.stop());
 

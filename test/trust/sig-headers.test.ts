@@ -17,7 +17,7 @@ let kid = 0;
 
 beforeAll(async () => {
   // Seeded: the sample services (text-stats) run the receipt's job.
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample KB and services
   author = await agent(s, 'signer');
   const key = (await (await fetch(`${s.url}/.well-known/cx-key`)).json()) as { kid: number; pub: string };
   [pub, kid] = [key.pub, key.kid];

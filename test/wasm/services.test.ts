@@ -52,7 +52,7 @@ async function publishAdmin(name: string, ver: number, wasm: Buffer, manifest: o
 }
 
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample KB and services
   admin = { authorization: `Bearer ${s.config.operatorTokens.admin}` };
   alice = await agent(s, 'alice');
 }, 60_000);
