@@ -469,6 +469,7 @@ export const kbLookupOp = defineOp({
   output: lookupOut,
   auth: 'anon',
   readOnly: true,
+  standby: true,
   shed: 'heavy',
   quota: ['e'],
   rest: {
@@ -544,6 +545,7 @@ export const kbSigOp = defineOp({
   output: sigOut,
   auth: 'anon',
   readOnly: true,
+  standby: true,
   shed: 'heavy',
   quota: ['e'],
   rest: { method: 'GET', path: '/e/*', paramAlias: { '*': 'msg' }, twins: [] },
@@ -579,6 +581,7 @@ export const kbHashOp = defineOp({
   output: hashOut,
   auth: 'anon',
   readOnly: true,
+  standby: true,
   shed: 'heavy',
   quota: ['e'],
   rest: { method: 'GET', path: '/h/:hex' },
@@ -646,6 +649,7 @@ export const kbGetOp = defineOp({
   output: entryOut,
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/k/:id', twins: ['txt', 'md', 'json'], cache: 'public, max-age=60', htmlRedirect: (i) => `/kb/${String(i.id)}`, signed: true },
   headers: (v) => privateIf([v]),
   async run(ctx, input): Promise<EntryView> {
@@ -868,6 +872,7 @@ export const kbSearchOp = defineOp({
   output: listOut,
   auth: 'anon',
   readOnly: true,
+  standby: true,
   shed: 'bulk',
   quota: ['read'],
   rest: { method: 'GET', path: '/search' },
@@ -896,6 +901,7 @@ export const kbWantedOp = defineOp({
   output: z.object({ rows: z.array(z.object({ h: z.string(), sig: z.string().nullable(), libs: z.string(), misses: z.number(), last: z.string() })) }),
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/wanted' },
   async run(ctx, input) {
     const rows = await ctx.core.store.kb.wanted(input.n);
@@ -917,6 +923,7 @@ export const kbEcoOp = defineOp({
   output: listOut.extend({ eco: z.string() }),
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/eco/:eco', cache: 'public, max-age=300' },
   async run(ctx, input) {
     const { rows, count } = await ctx.core.store.kb.byEco(input.eco, 50);
@@ -945,6 +952,7 @@ export const kbClassOp = defineOp({
   output: listOut.extend({ class: z.string(), libs: z.array(z.object({ name: z.string(), n: z.number() })) }),
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/err/:class', cache: 'public, max-age=300' },
   async run(ctx, input) {
     const { rows, count, libs } = await ctx.core.store.kb.byClass(input.class, 50);
@@ -968,6 +976,7 @@ export const kbCutoffOp = defineOp({
   output: z.object({ rows: z.array(z.object({ date: z.string(), lib: z.string(), ver: z.string() })) }),
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/cutoff', cache: 'public, max-age=300' },
   async run(ctx) {
     const rows = await ctx.core.store.kb.releases(20, 15);
@@ -1005,6 +1014,7 @@ export const kbMonthOp = defineOp({
   output: z.object({ ym: z.string(), count: z.number(), rows: z.array(hitOut), prev: z.string().nullable(), next: z.string().nullable() }),
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/kb/:ym/', cache: 'public, max-age=300', htmlTitle: (o: { ym: string }) => `Fixes of ${o.ym}` },
   async run(ctx, input) {
     const [, y, m] = MONTH_RE.exec(input.ym)!;
