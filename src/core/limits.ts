@@ -683,7 +683,7 @@ export const LIMITS = [
     key: 'db.standby_lag',
     value: 1000,
     unit: 'ms',
-    what: "PostgreSQL with CX_DATABASE_READ_URL: anonymous KB, search, page and feed reads go to the standby while its measured replication lag is at most this; beyond it (or when it is down) to the primary",
+    what: 'PostgreSQL with CX_DATABASE_READ_URL: anonymous KB, search, page and feed reads go to the standby while its measured replication lag is at most this; beyond it (or when it is down) to the primary',
   },
   {
     key: 'db.standby_probe',

@@ -23,7 +23,13 @@ export const adminStatsOp = defineOp({
     classes: z.array(z.object({ cls: z.string(), rows: z.number(), bytes: z.number() })),
     /** The read standby (PostgreSQL with CX_DATABASE_READ_URL), null without one. */
     standby: z
-      .object({ state: z.enum(['ok', 'lagging', 'down']), lag_ms: z.number().nullable(), reads_standby: z.number(), reads_primary: z.number(), why: z.string() })
+      .object({
+        state: z.enum(['ok', 'lagging', 'down']),
+        lag_ms: z.number().nullable(),
+        reads_standby: z.number(),
+        reads_primary: z.number(),
+        why: z.string(),
+      })
       .nullable(),
   }),
   auth: 'poll',
@@ -46,7 +52,9 @@ export const adminStatsOp = defineOp({
       counters: c.counters,
       flags: { shed_reasons: s.shedReasons, seed_roots: seeds, st_hidden: c.counters.st_hidden ?? 0 },
       classes: c.storage,
-      standby: standby ? { state: standby.state, lag_ms: standby.lagMs, reads_standby: standby.reads.standby, reads_primary: standby.reads.primary, why: standby.why } : null,
+      standby: standby
+        ? { state: standby.state, lag_ms: standby.lagMs, reads_standby: standby.reads.standby, reads_primary: standby.reads.primary, why: standby.why }
+        : null,
     };
   },
   text: (s) =>

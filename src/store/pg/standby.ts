@@ -63,7 +63,9 @@ export function standbyReads(primary: Sql, standby: Sql, now: () => number = Dat
     } catch (e) {
       down = true;
       lagMs = null;
-      why = String((e as Error).message ?? e).split('\n')[0]!.slice(0, 120);
+      why = String((e as Error).message ?? e)
+        .split('\n')[0]!
+        .slice(0, 120);
     }
   }
   let probing: Promise<void> | null = null;
@@ -88,7 +90,9 @@ export function standbyReads(primary: Sql, standby: Sql, now: () => number = Dat
         } catch (e) {
           if (connectionError(e)) {
             down = true;
-            why = String((e as Error).message ?? e).split('\n')[0]!.slice(0, 120);
+            why = String((e as Error).message ?? e)
+              .split('\n')[0]!
+              .slice(0, 120);
           }
         }
       }
