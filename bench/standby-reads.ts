@@ -54,8 +54,11 @@ async function sample(url: string): Promise<{ statements: number; cpuMs: number 
   }
 }
 
+// One data directory for both runs: the database records the keys of the first.
+const dir = mkdtempSync(join(tmpdir(), 'cx-bench-rs-'));
+
 async function run(readUrl: string | null): Promise<Record<string, number | string>> {
-  const dir = mkdtempSync(join(tmpdir(), 'cx-bench-rs-'));
+  const name = readUrl ? 'zzqbenchtwo' : 'zzqbenchone';
   const running = await startServer(
     loadConfig({
       CX_DATA: dir,
@@ -113,7 +116,6 @@ async function run(readUrl: string | null): Promise<Record<string, number | stri
     };
   } finally {
     await running.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -128,4 +130,5 @@ try {
 } finally {
   await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
   await admin.end();
+  rmSync(dir, { recursive: true, force: true });
 }
