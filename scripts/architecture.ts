@@ -28,7 +28,13 @@ function folderOf(sources: Map<string, string>): (op: string) => string {
 function portsOf(sources: Map<string, string>, folder: string): string[] {
   const found = new Set<string>();
   for (const [file, text] of sources) {
-    if (relative(coreDir, dirname(file)).split('/')[0] !== folder.split('/')[0]) continue;
+    // The domain's own folder: its first level, or its second under platform/ (platform/trust).
+    const top = (f: string) =>
+      f
+        .split('/')
+        .slice(0, f.startsWith('platform/') ? 2 : 1)
+        .join('/');
+    if (top(relative(coreDir, dirname(file))) !== top(folder)) continue;
     for (const m of text.matchAll(/\bstore\.([a-z][A-Za-z0-9]*)\b/g)) if (m[1] !== 'close' && m[1] !== 'ping') found.add(m[1]!);
   }
   return [...found].sort();

@@ -8,7 +8,8 @@
 # replica test again with the replicas' pools going through PgBouncer in transaction mode
 # (CX_DATABASE_URL) and their session connections to the server (CX_DATABASE_SESSION_URL), as
 # docs/scaling.md describes. pg_stat_statements is loaded (the replica test counts statements
-# with it).
+# with it). A streaming standby of the cluster (pg_basebackup -R) serves the read-standby test
+# (CX_DATABASE_READ_URL).
 # Usage: scripts/pg-test.sh [extra vitest args]      (PG_BIN overrides where initdb/pg_ctl are;
 #        PG_TEST_PGBOUNCER=0 skips the PgBouncer run, PG_TEST_PGBOUNCER=only runs only it)
 set -euo pipefail
@@ -32,6 +33,7 @@ port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{
 
 stop() {
   [ -f "$dir/pgbouncer.pid" ] && kill "$(cat "$dir/pgbouncer.pid")" 2>/dev/null || true
+  [ -d "$dir/standby" ] && "${as[@]}" "$PG_BIN/pg_ctl" -D "$dir/standby" -m immediate stop >/dev/null 2>&1 || true
   "${as[@]}" "$PG_BIN/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
   rm -rf "$dir"
 }
@@ -51,6 +53,23 @@ preload="-c shared_preload_libraries=pg_stat_statements"
   -o "-p $port -h 127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 $preload" start >/dev/null
 
 export CX_PG_REAL="postgres://postgres@127.0.0.1:$port/postgres"
+
+# A streaming standby of that cluster (issue 38: reads from a standby, test/scale/read-standby.test.ts):
+# pg_basebackup -R (a base backup that starts as a standby of the primary, streaming on loopback;
+# initdb's trust lines allow replication from 127.0.0.1), hot standby on a port of its own.
+# $dir/standby.sh stop|start lets the test stop it and start it again.
+sport=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+# (Beside the real server binaries: PG_BIN may be a directory of links without it.)
+basebackup="$PG_BIN/pg_basebackup"
+[ -x "$basebackup" ] || basebackup="$(dirname "$(readlink -f "$PG_BIN/postgres")")/pg_basebackup"
+"${as[@]}" "$basebackup" -D "$dir/standby" -R -X stream -h 127.0.0.1 -p "$port" -U postgres >"$dir/basebackup.log" 2>&1 || { cat "$dir/basebackup.log"; exit 1; }
+printf '%s\n' '#!/bin/sh' "case \"\$1\" in" \
+  "  stop) ${as[*]} \"$PG_BIN/pg_ctl\" -D \"$dir/standby\" -m fast -w stop >/dev/null ;;" \
+  "  start) ${as[*]} \"$PG_BIN/pg_ctl\" -D \"$dir/standby\" -l \"$dir/standby.log\" -w -o \"-p $sport -h 127.0.0.1 -k $dir -c fsync=off -c max_connections=200 $preload\" start >/dev/null ;;" \
+  'esac' >"$dir/standby.sh"
+chmod 755 "$dir/standby.sh"
+"$dir/standby.sh" start
+export CX_PG_STANDBY="postgres://postgres@127.0.0.1:$sport/postgres" CX_PG_STANDBY_CTL="$dir/standby.sh"
 # pg_dump / pg_restore of the same major version as the server (test/operating/pg.test.ts).
 export PG_BIN
 mode=${PG_TEST_PGBOUNCER:-1}
@@ -59,6 +78,9 @@ if [ "$mode" != only ]; then
   # Operating on PostgreSQL: readiness (migrations, database gone), the pool in /metrics, and the
   # backup round trip: pg_dump under writes, pg_restore into another database, served with the same keys.
   npx vitest run test/operating/pg.test.ts "$@"
+  # Reads from the standby: anonymous KB reads there, a token's on the primary, failover when it
+  # lags or is stopped, the lag in /metrics and /admin/stats.
+  npx vitest run test/scale/read-standby.test.ts "$@"
   # Two replicas with data directories of their own (issue 37): secrets from a file, the refusal on
   # other keys, the git mirror through HAProxy; their PGlite cases ran in the main suite.
   npx vitest run test/core/replica-secrets.test.ts test/scale/git-replicas.test.ts -t 'real server' "$@"

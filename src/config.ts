@@ -64,6 +64,11 @@ export interface Config {
   databaseUrl: string | null;
   /** CX_DATABASE_SESSION_URL: LISTEN and leadership connections go here (the server) when CX_DATABASE_URL is a transaction pooler; default CX_DATABASE_URL. */
   databaseSessionUrl: string | null;
+  /**
+   * CX_DATABASE_READ_URL: a streaming standby of the same database; anonymous KB, search, page and
+   * feed reads go there while its lag is within db.standby_lag, else to the primary (docs/scaling.md).
+   */
+  databaseReadUrl: string | null;
   /** CX_METRICS_ADDR (`host:port`, `:port`): /metrics without a token on a listener of its own; null: only GET /metrics with the poll token. */
   metricsAddr: { host: string; port: number } | null;
   /** Connections this process keeps to PostgreSQL (CX_DATABASE_POOL; replicas x pool + 1 each for LISTEN and leadership must fit max_connections or a pooler). */
@@ -139,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
   if (root && !/^[0-9a-f]{64}$/.test(root)) throw new Error('config: CX_ROOT_PUB must be 64 hex characters (a raw Ed25519 public key)');
   const databaseUrl = databaseUrlOf(env.CX_DATABASE_URL, 'CX_DATABASE_URL');
   const databaseSessionUrl = databaseUrlOf(env.CX_DATABASE_SESSION_URL, 'CX_DATABASE_SESSION_URL');
+  const databaseReadUrl = databaseUrlOf(env.CX_DATABASE_READ_URL, 'CX_DATABASE_READ_URL');
+  if (databaseReadUrl && !databaseUrl) throw new Error('config: CX_DATABASE_READ_URL needs CX_DATABASE_URL (the primary)');
   const databasePool = int(env.CX_DATABASE_POOL, 10, 'CX_DATABASE_POOL');
   if (databasePool < 1) throw new Error('config: CX_DATABASE_POOL must be at least 1');
   const prep = env.CX_DATABASE_PREPARE?.trim();
@@ -179,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keysFor: (dataD
     gitMirror: env.CX_GIT_MIRROR !== '0',
     databaseUrl,
     databaseSessionUrl,
+    databaseReadUrl,
     databasePool,
     databasePrepare,
     metricsAddr: addrOf(env.CX_METRICS_ADDR, 'CX_METRICS_ADDR'),

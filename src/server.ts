@@ -142,6 +142,7 @@ export async function openStore(config: Config): Promise<Store> {
   return openPgStore(config.databaseUrl, {
     max: config.databasePool,
     sessionUrl: config.databaseSessionUrl ?? undefined,
+    readUrl: config.databaseReadUrl ?? undefined,
     prepare: config.databasePrepare,
     workspaceKey: config.workspaceKey,
     dataDir: config.dataDir,

@@ -41,6 +41,18 @@ export interface StoreHealth {
   busLagMs: number;
 }
 
+/** A read standby as this process sees it (src/store/pg/standby.ts). */
+export interface StandbyHealth {
+  /** ok: anonymous KB reads go to it; lagging: past db.standby_lag (or lag unknown); down: no answer. */
+  state: 'ok' | 'lagging' | 'down';
+  /** Replication lag at the last probe, ms (null: not known). */
+  lagMs: number | null;
+  /** Read statements of anonymous read-only calls since start, by the server that answered them. */
+  reads: { standby: number; primary: number };
+  /** Why reads are not on the standby ('' while they are). */
+  why: string;
+}
+
 // The gathered store type: each port a member of the kernel's `Store` (declaration merging), so
 // operations reach `ctx.core.store.<port>` while the kernel imports no port.
 export type { Store } from '../core/kernel/types.js';
@@ -110,6 +122,15 @@ declare module '../core/kernel/types.js' {
     ping(): Promise<boolean>;
     /** Figures for /metrics: connection pool, WAL files, event-bus lag (each read is cheap). */
     health(): StoreHealth;
+    /**
+     * PostgreSQL with CX_DATABASE_READ_URL: the repositories an anonymous read-only call reads
+     * through (their reads on the standby while it keeps up, their writes on the primary);
+     * src/core/platform/standby.ts gives them to such calls. Absent: every call uses the fields above.
+     */
+    standbyReads?: Pick<Store, 'kb'> & {
+      /** The standby as this process sees it now (/metrics, /admin/stats). */
+      health(): StandbyHealth;
+    };
     close(): Promise<void>;
   }
 }

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { limit } from '../core/kernel/limits.js';
 import type { Core } from '../core/kernel/types.js';
+import { standbyCore } from '../core/platform/standby.js';
 import { kbUrls, pageUrls, robotsTxt, sitemapXml, type SitemapUrl } from '../core/docs/sitemap.js';
 
 export function registerCrawlPages(app: FastifyInstance, core: Core): void {
@@ -12,8 +13,10 @@ export function registerCrawlPages(app: FastifyInstance, core: Core): void {
   // leaves the sitemap at the next request, not sitemap.ttl later.
   let kb: { at: number; count: number; urls: SitemapUrl[] } | null = null;
   app.get('/sitemap.xml', async (_req, reply) => {
-    const count = await core.store.kb.count();
-    if (!kb || kb.count !== count || core.now() - kb.at > limit('sitemap.ttl') * 1000) kb = { at: core.now(), count, urls: await kbUrls(core) };
+    // Anonymous: the KB part may be read from a read standby.
+    const reads = standbyCore(core);
+    const count = await reads.store.kb.count();
+    if (!kb || kb.count !== count || core.now() - kb.at > limit('sitemap.ttl') * 1000) kb = { at: core.now(), count, urls: await kbUrls(reads) };
     const body = sitemapXml([...(await pageUrls(core)), ...kb.urls]);
     return reply.header('cache-control', 'no-cache').type('application/xml; charset=utf-8').send(body);
   });

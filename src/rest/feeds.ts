@@ -7,6 +7,7 @@ import { serveFeed } from '../core/feeds/feed.js';
 import { limit } from '../core/kernel/limits.js';
 import type { Core } from '../core/kernel/types.js';
 import { netKey } from '../core/kernel/net.js';
+import { standbyCore } from '../core/platform/standby.js';
 
 /** Whether If-None-Match names this entity (weak comparison, as RFC 9110 asks for GET and HEAD). */
 function noneMatch(header: string, etag: string): boolean {
@@ -28,7 +29,8 @@ export function registerFeeds(app: FastifyInstance, core: Core): void {
     const m = /^(.*)\.(atom|json)$/s.exec(path);
     if (!m) throw new CxError('notfound', 'no feed');
     const q = (req.query ?? {}) as Record<string, unknown>;
-    const feed = await serveFeed(core, { name: m[1]!, format: m[2] as 'atom' | 'json', n: q.n, since: q.since, net: netKey(req.ip) });
+    // Feeds are anonymous: their KB reads may come from a read standby.
+    const feed = await serveFeed(standbyCore(core), { name: m[1]!, format: m[2] as 'atom' | 'json', n: q.n, since: q.since, net: netKey(req.ip) });
     reply.headers({ etag: feed.etag, 'last-modified': new Date(feed.lastModified).toUTCString(), 'cache-control': cache });
     const inm = req.headers['if-none-match'];
     const ims = req.headers['if-modified-since'];

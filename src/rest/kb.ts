@@ -9,6 +9,7 @@ import { kbGetOp } from '../core/kb/ops.js';
 import { kbIndexText, readKbIndex, type KbIndex } from '../core/kb/index-page.js';
 import { limit } from '../core/kernel/limits.js';
 import type { Core } from '../core/kernel/types.js';
+import { standbyCore } from '../core/platform/standby.js';
 import { HTML, JSON_T, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
 import { restMeta } from './ops.js';
 import { entryHtml, kbIndexHtml, PAGE_CSP } from './site.js';
@@ -26,7 +27,7 @@ export function registerKbPages(app: FastifyInstance, core: Core): void {
   app.get('/kb/', async (req, reply) => {
     const f = queryF(req);
     if (f !== undefined && f !== 'json' && f !== 'txt') throw new CxError('bad', 'f: json or txt');
-    if (!memo || core.now() - memo.at > limit('landing.figures_s') * 1000) memo = { at: core.now(), o: await readKbIndex(core) };
+    if (!memo || core.now() - memo.at > limit('landing.figures_s') * 1000) memo = { at: core.now(), o: await readKbIndex(standbyCore(core)) };
     reply.headers({ vary: 'accept', 'cache-control': 'public, max-age=60' });
     if (!f && wantsHtml(req)) return reply.header('content-security-policy', PAGE_CSP).type(HTML).send(kbIndexHtml(core.config.baseUrl, memo.o));
     if (wantsJson(req)) return reply.type(JSON_T).send(memo.o);

@@ -61,6 +61,16 @@ describe('CX_DATABASE_URL', () => {
     expect(() => loadConfig({ ...db, CX_DATABASE_PREPARE: 'yes' })).toThrow('config: CX_DATABASE_PREPARE must be 0 or 1');
   });
 
+  it('CX_DATABASE_READ_URL: a standby of the primary, refused without CX_DATABASE_URL or when not a postgres:// URL', () => {
+    const db = { CX_DATA: dir, CX_DATABASE_URL: 'postgres://db:5432/cx' };
+    expect(loadConfig(db).databaseReadUrl).toBeNull();
+    expect(loadConfig({ ...db, CX_DATABASE_READ_URL: 'postgres://standby:5432/cx' }).databaseReadUrl).toBe('postgres://standby:5432/cx');
+    expect(() => loadConfig({ CX_DATA: dir, CX_DATABASE_READ_URL: 'postgres://standby:5432/cx' })).toThrow(
+      'config: CX_DATABASE_READ_URL needs CX_DATABASE_URL (the primary)',
+    );
+    expect(() => loadConfig({ ...db, CX_DATABASE_READ_URL: 'standby:5432' })).toThrow('config: CX_DATABASE_READ_URL must be a postgres://');
+  });
+
   it('a server that cannot be reached: one line naming it (no password), exit 1', async () => {
     const port = await closedPort();
     const { code, err } = await run({ CX_DATABASE_URL: `postgres://cx:secret@127.0.0.1:${port}/commons` });

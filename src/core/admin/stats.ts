@@ -21,6 +21,16 @@ export const adminStatsOp = defineOp({
     counters: z.record(z.string(), z.number()),
     flags: z.object({ shed_reasons: z.array(z.string()), seed_roots: z.array(z.string()), st_hidden: z.number() }),
     classes: z.array(z.object({ cls: z.string(), rows: z.number(), bytes: z.number() })),
+    /** The read standby (PostgreSQL with CX_DATABASE_READ_URL), null without one. */
+    standby: z
+      .object({
+        state: z.enum(['ok', 'lagging', 'down']),
+        lag_ms: z.number().nullable(),
+        reads_standby: z.number(),
+        reads_primary: z.number(),
+        why: z.string(),
+      })
+      .nullable(),
   }),
   auth: 'poll',
   readOnly: true,
@@ -29,6 +39,7 @@ export const adminStatsOp = defineOp({
   async run(ctx) {
     const { core } = ctx;
     const [s, c, seeds] = await Promise.all([core.control.status(), core.store.admin.counts(), core.store.admin.marks('seed')]);
+    const standby = core.store.standbyReads?.health() ?? null;
     return {
       identities: c.counters.identities ?? 0,
       uptime_s: Math.floor((core.now() - core.started) / 1000),
@@ -41,6 +52,9 @@ export const adminStatsOp = defineOp({
       counters: c.counters,
       flags: { shed_reasons: s.shedReasons, seed_roots: seeds, st_hidden: c.counters.st_hidden ?? 0 },
       classes: c.storage,
+      standby: standby
+        ? { state: standby.state, lag_ms: standby.lagMs, reads_standby: standby.reads.standby, reads_primary: standby.reads.primary, why: standby.why }
+        : null,
     };
   },
   text: (s) =>
@@ -52,5 +66,10 @@ export const adminStatsOp = defineOp({
         .join(' ')}`,
       ...s.classes.map((c) => `class ${c.cls} rows=${c.rows} bytes=${c.bytes}`),
       `file: ${s.file_bytes} bytes`,
+      ...(s.standby
+        ? [
+            `standby: state=${s.standby.state} lag_ms=${s.standby.lag_ms ?? '-'} reads_standby=${s.standby.reads_standby} reads_primary=${s.standby.reads_primary}${s.standby.why ? ` why=${s.standby.why.replace(/\s+/g, '_')}` : ''}`,
+          ]
+        : []),
     ].join('\n'),
 });

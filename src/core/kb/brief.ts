@@ -342,6 +342,7 @@ export const briefOp = defineOp({
   output: briefOut,
   auth: 'anon',
   readOnly: true,
+  standby: true,
   shed: 'heavy',
   quota: ['read'],
   rest: { method: 'GET', path: '/brief' },

@@ -68,6 +68,7 @@ export const dgLibOp = defineOp({
   }),
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/dg/:lib', cache: 'public, max-age=300' },
   async run(ctx, input) {
     const rows = await ctx.core.store.kb.digestsOf(input.lib, 50);

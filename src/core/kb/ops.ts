@@ -471,6 +471,7 @@ export const kbLookupOp = defineOp({
   output: lookupOut,
   auth: 'anon',
   readOnly: true,
+  standby: true,
   shed: 'heavy',
   quota: ['e'],
   rest: {
@@ -546,6 +547,7 @@ export const kbSigOp = defineOp({
   output: sigOut,
   auth: 'anon',
   readOnly: true,
+  standby: true,
   shed: 'heavy',
   quota: ['e'],
   rest: { method: 'GET', path: '/e/*', paramAlias: { '*': 'msg' }, twins: [] },
@@ -581,6 +583,7 @@ export const kbHashOp = defineOp({
   output: hashOut,
   auth: 'anon',
   readOnly: true,
+  standby: true,
   shed: 'heavy',
   quota: ['e'],
   rest: { method: 'GET', path: '/h/:hex' },
@@ -648,6 +651,7 @@ export const kbGetOp = defineOp({
   output: entryOut,
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/k/:id', twins: ['txt', 'md', 'json'], cache: 'public, max-age=60', htmlRedirect: (i) => `/kb/${String(i.id)}`, signed: true },
   headers: (v) => privateIf([v]),
   async run(ctx, input): Promise<EntryView> {
@@ -883,6 +887,7 @@ export const kbSearchOp = defineOp({
   output: listOut,
   auth: 'anon',
   readOnly: true,
+  standby: true,
   shed: 'bulk',
   quota: ['read'],
   rest: { method: 'GET', path: '/search' },
@@ -911,6 +916,7 @@ export const kbWantedOp = defineOp({
   output: z.object({ rows: z.array(z.object({ h: z.string(), sig: z.string().nullable(), libs: z.string(), misses: z.number(), last: z.string() })) }),
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/wanted' },
   async run(ctx, input) {
     const rows = await ctx.core.store.kb.wanted(input.n);
@@ -932,6 +938,7 @@ export const kbEcoOp = defineOp({
   output: listOut.extend({ eco: z.string() }),
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/eco/:eco', cache: 'public, max-age=300' },
   async run(ctx, input) {
     const { rows, count } = await ctx.core.store.kb.byEco(input.eco, 50);
@@ -960,6 +967,7 @@ export const kbClassOp = defineOp({
   output: listOut.extend({ class: z.string(), libs: z.array(z.object({ name: z.string(), n: z.number() })) }),
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/err/:class', cache: 'public, max-age=300' },
   async run(ctx, input) {
     const { rows, count, libs } = await ctx.core.store.kb.byClass(input.class, 50);
@@ -983,6 +991,7 @@ export const kbCutoffOp = defineOp({
   output: z.object({ rows: z.array(z.object({ date: z.string(), lib: z.string(), ver: z.string() })) }),
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/cutoff', cache: 'public, max-age=300' },
   async run(ctx) {
     const rows = await ctx.core.store.kb.releases(20, 15);
@@ -1020,6 +1029,7 @@ export const kbMonthOp = defineOp({
   output: z.object({ ym: z.string(), count: z.number(), rows: z.array(hitOut), prev: z.string().nullable(), next: z.string().nullable() }),
   auth: 'anon',
   readOnly: true,
+  standby: true,
   rest: { method: 'GET', path: '/kb/:ym/', cache: 'public, max-age=300', htmlTitle: (o: { ym: string }) => `Fixes of ${o.ym}` },
   async run(ctx, input) {
     const [, y, m] = MONTH_RE.exec(input.ym)!;

@@ -678,6 +678,19 @@ export const LIMITS = [
     unit: 's',
     what: 'PostgreSQL: each replica sums its KB lookup counts per signature in memory and writes them this often (one row per distinct signature, not per lookup)',
   },
+  // issue 38: read replicas (src/store/pg/standby.ts)
+  {
+    key: 'db.standby_lag',
+    value: 1000,
+    unit: 'ms',
+    what: 'PostgreSQL with CX_DATABASE_READ_URL: anonymous KB, search, page and feed reads go to the standby while its measured replication lag is at most this; beyond it (or when it is down) to the primary',
+  },
+  {
+    key: 'db.standby_probe',
+    value: 500,
+    unit: 'ms',
+    what: 'PostgreSQL with CX_DATABASE_READ_URL: the standby is probed this often (its replay position against the primary, its lag); with no answer for 3 periods its reads go to the primary, so a read is at most db.standby_lag plus about one period behind',
+  },
   // ---- end scale-out ----
   { key: 'pow.reg_bits', value: POW.reg_bits, unit: 'bits', what: 'PoW difficulty for registration' },
   { key: 'pow.w_bits', value: POW.w_bits, unit: 'bits', what: 'PoW difficulty for anonymous writes' },

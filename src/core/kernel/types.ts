@@ -124,6 +124,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   output: z.ZodType<O>;
   auth: AuthClass;
   readOnly: boolean;
+  /**
+   * A read-only operation whose KB reads may come from a read standby when the caller is anonymous
+   * (PostgreSQL with CX_DATABASE_READ_URL: src/core/platform/standby.ts). A token's calls read the primary.
+   */
+  standby?: boolean;
   idempotent?: boolean;
   destructive?: boolean;
   /** Quota buckets charged per call (see QUOTAS in limits.ts). */

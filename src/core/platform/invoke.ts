@@ -5,6 +5,7 @@ import { CxError } from '../kernel/errors.js';
 import { guard, type CallMeta } from './guards.js';
 import { checkOutput, outputCheckOn } from '../kernel/output-check.js';
 import type { Core, Ctx, Operation } from '../kernel/types.js';
+import { coreFor } from './standby.js';
 
 export type { CallMeta } from './guards.js';
 export { zodDetail } from '../kernel/zod-detail.js';
@@ -24,6 +25,8 @@ export async function invoke<I extends z.ZodType, O>(
     const typed = input as z.output<I>;
     // An operation that routes to others calls them as this caller, through every guard of theirs.
     ctx.call = (inner, raw2) => invoke(core, inner, raw2, meta);
+    // An anonymous read may be served by a read standby (standby.ts); the guards above used the primary.
+    if (op.standby) ctx.core = coreFor(core, op as unknown as Operation, ctx.caller);
     const ran = await op.run(ctx, typed);
     // Tests run with the output contract checked (CX_CHECK_OUTPUT=1, see output-check.ts).
     const out = outputCheckOn() ? checkOutput(op as unknown as Operation, ran) : ran;

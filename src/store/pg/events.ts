@@ -4,10 +4,11 @@
 //
 // How a write publishes: a repository calls `append(q, drafts)` inside its own `sql.tx` (the
 // topic's head row hands out the ids there and stays locked until commit, so ids are gapless and
-// commit in id order per topic, across replicas too) and `flush()` once the transaction has ended
-// (`events.after(() => sql.tx(...))`). `flush` reads the committed rows of the touched topics
-// after the last id it delivered, so a rolled-back event is never seen and the live feed is in
-// commit order per topic; subscribers (src/core/platform/events/subscription.ts) read anything they missed
+// commit in id order per topic, across replicas too; a head and its row are one statement, and a
+// lone publish runs it without a transaction around it, so the lock lasts one statement and its
+// commit) and `flush()` once the transaction has ended (`events.after(() => sql.tx(...))`).
+// `flush` reads the committed rows of the touched topics after the last id it delivered, so a
+// rolled-back event is never seen and the live feed is in commit order per topic; subscribers (src/core/platform/events/subscription.ts) read anything they missed
 // back by id.
 //
 // Across replicas: after a write commits, `pg_notify('cx_events', '<topic> <id>')` in a statement of
@@ -81,13 +82,16 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     for (const d of drafts) {
       if (typeof d.topic !== 'string' || !d.topic) throw new Error('event topic must be a non-empty string');
       const payload = JSON.stringify(d.payload ?? null);
+      // The head and the row in one statement: no round trip to the client while the head row
+      // is locked (issue 38: it was two, and 50 publishers of one topic queued on the lock held
+      // across them). Alone (publish) it commits itself, so the lock lasts the statement and its commit.
       const id = (
-        await q.query<{ head: number }>(
-          'INSERT INTO event_heads AS h (topic, head) VALUES ($1, 1) ON CONFLICT (topic) DO UPDATE SET head = h.head + 1 RETURNING head',
-          [d.topic],
+        await q.query<{ id: number }>(
+          `WITH h AS (INSERT INTO event_heads AS h (topic, head) VALUES ($1, 1) ON CONFLICT (topic) DO UPDATE SET head = h.head + 1 RETURNING head)
+           INSERT INTO events (topic, id, time, payload) SELECT $1, head, $2, $3::jsonb FROM h RETURNING id`,
+          [d.topic, time, payload],
         )
-      ).rows[0]!.head;
-      await q.query('INSERT INTO events (topic, id, time, payload) VALUES ($1, $2, $3, $4::jsonb)', [d.topic, id, time, payload]);
+      ).rows[0]!.id;
       // The first write of a topic in this process: what was there before is history, not live.
       if (!delivered.has(d.topic)) delivered.set(d.topic, id - 1);
       if (mine) mine.set(d.topic, id);
@@ -197,7 +201,9 @@ export function pgEvents(sql: Sql, now: () => number, bufferCap = limit('events.
     flush,
     after,
     async publish(topic, payload) {
-      return after(async (mark) => (await sql.tx((q) => append(q, [{ topic, payload }], mark)))[0]!);
+      // One statement, no BEGIN/COMMIT around it: the topic's head row is locked only while the
+      // server runs and commits it (ids stay gapless: the statement commits whole or not at all).
+      return after(async (mark) => (await append(sql, [{ topic, payload }], mark))[0]!);
     },
     read: readAfter,
     head: (topic) => headOf(sql, topic),

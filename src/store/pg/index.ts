@@ -33,6 +33,7 @@ import { pgSaved } from './saved.js';
 import { pgServices } from './services.js';
 import { pgSpaces } from './spaces.js';
 import { pgliteSql, poolSql, type Sql } from './sql.js';
+import { standbyReads, type Standby } from './standby.js';
 import { pgSwarm } from './swarm.js';
 import { pgTasks } from './tasks.js';
 import { pgPowRates } from './pow-rates.js';
@@ -41,7 +42,7 @@ import { pgKeyPrints } from './key-prints.js';
 import { pgGitPacks } from './git-packs.js';
 import { pgWebhooks } from './webhooks.js';
 
-/** Every port of the Store (the fields that are repositories), in the order of src/core/store.ts. */
+/** Every port of the Store (the fields that are repositories), in the order of src/compose/store.ts. */
 export const STORE_PORTS = [
   'identities',
   'proofs',
@@ -140,6 +141,8 @@ export interface PgStoreOpts {
   dataDir?: string;
   /** Seals A2A push configs at rest (config.workspaceKey, the key file every replica reads); without it they cannot be saved or read. */
   workspaceKey?: Buffer;
+  /** A streaming standby of the same database (CX_DATABASE_READ_URL): anonymous KB reads go there while it keeps up (standby.ts). */
+  readUrl?: string;
 }
 
 export type PgTarget = string | { pglite: PGlite };
@@ -169,6 +172,10 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     throw e;
   }
   const kb = pgKb(sql);
+  // PGlite has no standby: a read URL applies to a server only.
+  let standby: Standby | null = null;
+  if (opts.readUrl && typeof target === 'string')
+    standby = standbyReads(sql, await poolSql(opts.readUrl, { ...sqlOpts, sessionUrl: undefined, standby: true }));
   const leader = pgLeader(sql, opts.schema ?? '');
   const ports: Partial<Store> = {
     identities: pgIdentities(sql),
@@ -211,6 +218,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     ...ports,
     busyMs: () => sql.busyMs(),
     health: () => ({ pool: sql.poolStats(), busLagMs: events.takeLag() }),
+    ...(standby ? { standbyReads: { kb: kb.reading(standby.sql), health: standby.health } } : {}),
     async ping() {
       return (await sql.query<{ ok: number }>('SELECT 1 AS ok')).rows[0]?.ok === 1;
     },
@@ -221,6 +229,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
       kb.close();
       // Lookup counts still in memory are written before the connection goes.
       await kb.flush();
+      await standby?.close();
       await sql.close();
     },
   } as Store;

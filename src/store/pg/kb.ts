@@ -6,6 +6,8 @@
 // are bounded by the distinct signatures looked up in that time, not by lookups (issue 38); other
 // replicas' counts are summed into the same rows. A replica killed with SIGKILL loses at most the
 // counts of its last flush period (statistics). No read memo yet (SQLite: memo.ts): measure first.
+// `reading(rq)` is the same repository with its read methods on `rq` (a read standby's,
+// standby.ts); its writes, lookup counts and wanted records stay on the primary.
 import type { Digest, KbEntry, KbHit, KbRepo, Lib, NewEntry, OutcomeResult, StaleSig, Wanted } from '../../core/kb/ports.js';
 import type { Evidence, OutcomeKind, OutcomeRow } from '../../core/kb/outcomes.js';
 import { anyTerms, ftsWords, tsQuery } from './fts.js';
@@ -44,12 +46,15 @@ function parseLibs(s: string | null): Lib[] {
 export const toEntry = (r: Row): KbEntry => ({ ...r, libs: parseLibs(r.libs) });
 const toHit = (r: HitRow): KbHit => ({ ...r, libs: parseLibs(r.libs) });
 
-export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void } {
-  const dfs = new DfMemo();
-  const entries = async (text: string, params: unknown[]) => (await sql.query<Row>(text, params)).rows.map(toEntry);
-  const hits = async (text: string, params: unknown[]) => (await sql.query<HitRow>(text, params)).rows.map(toHit);
-  const num = async (text: string, params: unknown[]) => (await sql.query<{ n: number }>(text, params)).rows[0]!.n;
+/** What a repository and its `reading` twins share: lookup counts and their flush, term frequencies. */
+interface KbShared {
+  dfs: DfMemo;
+  pending: Map<string, number>;
+  flush(): Promise<void>;
+  close(): void;
+}
 
+function kbShared(sql: Sql): KbShared {
   // Lookup counts waiting to be written, by signature hash.
   const pending = new Map<string, number>();
   let writing: Promise<void> = Promise.resolve();
@@ -74,6 +79,17 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
   };
   const timer = setInterval(() => void flush(), limit('kb.hits_flush') * 1000);
   timer.unref();
+  return { dfs: new DfMemo(), pending, flush, close: () => clearInterval(timer) };
+}
+
+export type PgKb = KbRepo & { flush(): Promise<void>; close(): void; reading(rq: Sql): KbRepo };
+
+/** The KB on `sql`; `rq` serves the read methods (default `sql`). */
+export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)): PgKb {
+  const { dfs, pending, flush } = shared;
+  const entries = async (text: string, params: unknown[]) => (await rq.query<Row>(text, params)).rows.map(toEntry);
+  const hits = async (text: string, params: unknown[]) => (await rq.query<HitRow>(text, params)).rows.map(toHit);
+  const num = async (text: string, params: unknown[]) => (await rq.query<{ n: number }>(text, params)).rows[0]!.n;
 
   const insertOne = async (q: Q, e: NewEntry): Promise<number | null> => {
     const n = (
@@ -99,7 +115,8 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
     flush,
     async insert(e) {
       const n = await sql.tx((q) => insertOne(q, e));
-      return n === null ? null : (await entries(`SELECT ${COLS} FROM kb_entries e WHERE e.n = $1`, [n]))[0]!;
+      // Read back on the primary: the row was just written there.
+      return n === null ? null : (await sql.query<Row>(`SELECT ${COLS} FROM kb_entries e WHERE e.n = $1`, [n])).rows.map(toEntry)[0]!;
     },
     async byId(id) {
       return (await entries(`SELECT ${COLS} FROM kb_entries e WHERE e.id = $1 AND NOT e.hidden`, [id]))[0] ?? null;
@@ -233,7 +250,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
     },
     async outcomeNotes(id, kind, limit) {
       const rows = (
-        await sql.query<{ note: string; evidence: string | null; at: number }>(
+        await rq.query<{ note: string; evidence: string | null; at: number }>(
           `SELECT o.note, o.evidence, o.created AS at FROM kb_outcomes o JOIN kb_entries e ON e.n = o.entry
            WHERE e.id = $1 AND NOT e.hidden AND o.kind = $2 AND (o.note <> '' OR o.evidence IS NOT NULL) ORDER BY o.created DESC, o.voter LIMIT $3`,
           [id, kind, limit],
@@ -263,7 +280,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
       const all = anyTerms(words);
       for (const t of all) {
         if (dfs.get(t) !== undefined) continue;
-        const r = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM kb_search WHERE fts @@ $1::tsquery LIMIT ${RARE_DF + 1}) x`, [
+        const r = await rq.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM kb_search WHERE fts @@ $1::tsquery LIMIT ${RARE_DF + 1}) x`, [
           `'${t}'`,
         ]);
         dfs.set(t, r.rows[0]!.n);
@@ -287,7 +304,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
     },
     async monthNeighbours(from, to) {
       const r = (
-        await sql.query<{ prev: number | null; next: number | null }>(
+        await rq.query<{ prev: number | null; next: number | null }>(
           'SELECT (SELECT max(created) FROM kb_entries WHERE NOT hidden AND created < $1) AS prev, (SELECT min(created) FROM kb_entries WHERE NOT hidden AND created >= $2) AS next',
           [from, to],
         )
@@ -305,7 +322,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
         rows: await entries(`SELECT ${COLS} FROM kb_entries e WHERE e.cls = $1 AND NOT e.hidden ORDER BY e.created DESC LIMIT $2`, [cls, limit]),
         count: await num('SELECT count(*) AS n FROM kb_entries WHERE cls = $1 AND NOT hidden', [cls]),
         libs: (
-          await sql.query<{ name: string; n: number }>(
+          await rq.query<{ name: string; n: number }>(
             `SELECT l.name, count(*) AS n FROM kb_entries e JOIN kb_libs l ON l.entry = e.n WHERE e.cls = $1 AND NOT e.hidden
              GROUP BY l.name ORDER BY n DESC, l.name LIMIT 20`,
             [cls],
@@ -330,7 +347,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
     },
     async byLib(name, limit) {
       return (
-        await sql.query<{ id: string; title: string; ver: string }>(
+        await rq.query<{ id: string; title: string; ver: string }>(
           'SELECT e.id, e.title, l.ver FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE l.name = $1 AND NOT e.hidden ORDER BY l.entry DESC LIMIT $2',
           [name, limit],
         )
@@ -338,7 +355,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
     },
     async releases(topLibs, rows) {
       return (
-        await sql.query<{ date: number; lib: string; ver: string }>(
+        await rq.query<{ date: number; lib: string; ver: string }>(
           `WITH top AS (SELECT l.name, count(*) AS c FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE NOT e.hidden AND l.ver <> '*' GROUP BY l.name ORDER BY c DESC LIMIT $1)
            SELECT l.name AS lib, l.ver AS ver, max(e.created) AS date FROM kb_libs l JOIN kb_entries e ON e.n = l.entry JOIN top ON top.name = l.name
            WHERE NOT e.hidden AND e.confirms > 0 AND l.ver <> '*' GROUP BY l.name, l.ver ORDER BY date DESC, lib LIMIT $2`,
@@ -356,7 +373,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
       );
     },
     async wanted(limit) {
-      return (await sql.query<Wanted>('SELECT h, sig, libs, misses, first, last FROM kb_wanted ORDER BY last DESC LIMIT $1', [limit])).rows;
+      return (await rq.query<Wanted>('SELECT h, sig, libs, misses, first, last FROM kb_wanted ORDER BY last DESC LIMIT $1', [limit])).rows;
     },
     async pruneWanted(before, keep) {
       const old = (await sql.query('DELETE FROM kb_wanted WHERE last < $1', [before])).count;
@@ -374,7 +391,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
       ),
     async latestConfirmed(limit) {
       const rows = (
-        await sql.query<Row & { confirmed_at: number }>(
+        await rq.query<Row & { confirmed_at: number }>(
           `SELECT ${COLS}, max(v.created) AS confirmed_at FROM kb_outcomes v JOIN kb_entries e ON e.n = v.entry WHERE v.kind IN ('worked', 'worked-with-changes') AND NOT e.hidden
            GROUP BY e.n ORDER BY confirmed_at DESC, e.n DESC LIMIT $1`,
           [limit],
@@ -392,7 +409,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
     },
     async digestsOf(lib, limit) {
       return (
-        await sql.query<Digest>(
+        await rq.query<Digest>(
           `SELECT lib, ver, topic, author, lines, score, created FROM (
              SELECT *, row_number() OVER (PARTITION BY ver, topic ORDER BY score DESC, created DESC) AS k FROM kb_digests WHERE lib = $1) d
            WHERE k = 1 ORDER BY created DESC LIMIT $2`,
@@ -403,7 +420,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
     async bestDigest(lib, ver, topic) {
       return (
         (
-          await sql.query<Digest>(
+          await rq.query<Digest>(
             'SELECT lib, ver, topic, author, lines, score, created FROM kb_digests WHERE lib = $1 AND ver = $2 AND topic = $3 ORDER BY score DESC, created DESC LIMIT 1',
             [lib, ver, topic],
           )
@@ -431,8 +448,7 @@ export function pgKb(sql: Sql): KbRepo & { flush(): Promise<void>; close(): void
       return entries(`SELECT ${COLS} FROM kb_entries e WHERE e.n > $1 AND NOT e.hidden ORDER BY e.n LIMIT $2`, [after, limit]);
     },
     // Stops the timer; the caller awaits `flush()` before closing the connection.
-    close() {
-      clearInterval(timer);
-    },
-  } as KbRepo & { flush(): Promise<void>; close(): void };
+    close: shared.close,
+    reading: (r: Sql): KbRepo => pgKb(sql, r, shared),
+  } as PgKb;
 }

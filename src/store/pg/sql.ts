@@ -76,6 +76,12 @@ export interface SqlOpts {
    * (PgBouncer before 1.21, or without max_prepared_statements, in transaction mode).
    */
   prepare?: boolean;
+  /**
+   * A hot standby (CX_DATABASE_READ_URL): read-only, so no schema is created (the primary's is
+   * replicated), and it may be down at open (reads then go to the primary: standby.ts); a
+   * connection attempt gives up after 2 s.
+   */
+  standby?: boolean;
 }
 
 /**
@@ -129,6 +135,7 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
     connectionString: url,
     max: opts.max ?? 10,
     types: types as pg.CustomTypesConfig,
+    ...(opts.standby ? { connectionTimeoutMillis: 2000 } : {}),
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
@@ -205,19 +212,22 @@ export async function poolSql(url: string, opts: SqlOpts = {}): Promise<Sql> {
   });
   // The first connection says at once, in one line, when the server cannot be reached or refuses us.
   // (A probe of its own: a pool's connect would wait for ever on a host that drops packets.)
-  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    await probe.end();
-  } catch (e) {
-    await probe.end().catch(() => undefined);
-    await pool.end().catch(() => undefined);
-    throw new Error(`postgres adapter: cannot connect to ${where(url)}: ${why(e)}`);
+  // (Not for a standby: one that cannot be reached is measured as down, standby.ts.)
+  if (!opts.standby) {
+    const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      await probe.end();
+    } catch (e) {
+      await probe.end().catch(() => undefined);
+      await pool.end().catch(() => undefined);
+      throw new Error(`postgres adapter: cannot connect to ${where(url)}: ${why(e)}`);
+    }
   }
   // CREATE SCHEMA IF NOT EXISTS is not safe against itself: two replicas starting at once can both
   // pass the check and one fails on the catalog's unique key. A database-wide advisory lock orders them.
-  if (schema) {
+  if (schema && !opts.standby) {
     const c = await pool.connect();
     try {
       await c.query('BEGIN');

@@ -131,6 +131,36 @@ function buildMetrics(core: Core): () => Promise<string> {
       return p ? [{ value: p.slowWaits }] : [];
     }),
   );
+  // A read standby (CX_DATABASE_READ_URL, src/store/pg/standby.ts): absent without one.
+  gauge('cx_db_standby_lag_seconds', 'Read standby: its replication lag at the last probe (absent while unknown: down, or never probed).', [], (g) => {
+    const lag = core.store.standbyReads?.health().lagMs;
+    if (lag !== undefined && lag !== null) g.set(lag / 1000);
+  });
+  gauge(
+    'cx_db_standby_up',
+    'Read standby: 1 while anonymous KB reads go to it, 0 while they go to the primary (down, or lagging past db.standby_lag).',
+    [],
+    (g) => {
+      const st = core.store.standbyReads?.health();
+      if (st) g.set(st.state === 'ok' ? 1 : 0);
+    },
+  );
+  register.registerMetric(
+    custom(
+      'cx_db_standby_reads_total',
+      'Read statements of anonymous read-only calls (KB, search, pages, feeds), by the server that answered them.',
+      'counter',
+      () => {
+        const st = core.store.standbyReads?.health();
+        return st
+          ? [
+              { labels: { server: 'standby' }, value: st.reads.standby },
+              { labels: { server: 'primary' }, value: st.reads.primary },
+            ]
+          : [];
+      },
+    ),
+  );
   register.registerMetric(
     custom(
       'cx_db_busy_seconds_total',

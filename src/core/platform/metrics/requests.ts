@@ -15,7 +15,7 @@ class Cell {
   readonly buckets = new Float64Array(LATENCY_BOUNDS.length + 1);
   sum = 0;
   count = 0;
-  /** Outcome code (`ok` or the error code) → count. Codes come from the one table of src/core/errors.ts. */
+  /** Outcome code (`ok` or the error code) → count. Codes come from the one table of src/core/kernel/errors.ts. */
   readonly codes = new Map<string, number>();
 }
 
