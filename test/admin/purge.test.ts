@@ -16,7 +16,7 @@ let s: TestServer;
 let root: Who;
 let bob: Who;
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' });
   root = await agent(s, 'doomed');
   bob = await agent(s);
 });

@@ -32,6 +32,8 @@ async function spawnServer(dataDir: string, extra: Record<string, string> = {}) 
       CX_DATA: dataDir,
       CX_POW_BITS: '4',
       CX_LOG_LEVEL: 'error',
+      // The sample KB is not read here; loading it would only slow each of the restarts.
+      CX_SEED: '0',
       ...extra,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -38,6 +38,7 @@ export async function serve(dir: string, env: Record<string, string> = {}, nodeA
       HOST: '127.0.0.1',
       CX_POW_BITS: '8',
       CX_BASE_URL: 'http://commons.test',
+      CX_SEED: '0',
       CX_LOG_LEVEL: 'info',
       CX_TRUST_PROXY: '1',
       CX_GIT_MIRROR: '0',

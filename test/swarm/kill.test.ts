@@ -27,6 +27,7 @@ async function serve(dir: string): Promise<{ url: string; proc: ChildProcess; ex
     HOST: '127.0.0.1',
     CX_POW_BITS: '8',
     CX_BASE_URL: 'http://commons.test',
+    CX_SEED: '0',
     CX_LOG_LEVEL: 'info',
   };
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });

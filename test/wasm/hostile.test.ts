@@ -69,6 +69,7 @@ beforeAll(async () => {
       CX_LOG_LEVEL: 'error',
       CX_TRUST_PROXY: '1',
       CX_BASE_URL: 'http://commons.test',
+      CX_SEED: '0',
       CX_ADMIN_TOKEN: ADMIN,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
