@@ -1,5 +1,6 @@
 // POST /admin/announce: an operator announcement (spec 2.2), recorded, signed as an ann1 statement
-// and published as a line on topic g:sys (the feed /f/sys reads that topic). Kind `maintenance`
+// and published as a line on topic g:sys (the feed /f/sys reads that topic): a `ps:g:sys` event of
+// the platform's line contract, which the swarm module follows like any other line. Kind `maintenance`
 // also opens a maintenance window (src/core/platform/control): write kinds answer `503 err frozen <kind>`
 // from `starts` until `ends`.
 import { iso as isoS } from '../kernel/text.js';
@@ -8,7 +9,7 @@ import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { Core } from '../kernel/types.js';
-import { publishLine } from '../swarm/lines.js';
+import { publishLine } from '../platform/events/topics.js';
 import { statementLine } from '../platform/trust/sign.js';
 import type { Announcement, AnnKind } from './ports.js';
 import { recordOrigin } from './origin.js';
