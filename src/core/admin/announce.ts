@@ -1,5 +1,6 @@
 // POST /admin/announce: an operator announcement (spec 2.2), recorded, signed as an ann1 statement
-// and published as a line on topic g:sys (the feed /f/sys reads that topic). Kind `maintenance`
+// and published as a line on topic g:sys (the feed /f/sys reads that topic): a `ps:g:sys` event of
+// the platform's line contract, which the swarm module follows like any other line. Kind `maintenance`
 // also opens a maintenance window (src/core/platform/control): write kinds answer `503 err frozen <kind>`
 // from `starts` until `ends`.
 import { iso as isoS } from '../kernel/text.js';
@@ -8,7 +9,7 @@ import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { Core } from '../kernel/types.js';
-import { publishLine } from '../swarm/lines.js';
+import { lineDraft } from '../platform/events/topics.js';
 import { statementLine } from '../platform/trust/sign.js';
 import type { Announcement, AnnKind } from './ports.js';
 import { recordOrigin } from './origin.js';
@@ -90,10 +91,12 @@ export const announceOp = defineOp({
     const s = core.keys.sign('ann1', payload);
     const line = statementLine('ann1', s.kid, s.sig, payload);
     await core.store.admin.setAnnouncementLine(row.id, line);
-    const published = await publishLine(core, SYS_TOPIC, line, { by: 'sys' });
-    await recordOrigin(ctx, 'line', `${SYS_TOPIC}:${published.seq}`);
+    // A line of g:sys (the platform's ps: contract): the swarm module follows it like any other line.
+    const draft = lineDraft(SYS_TOPIC, line, { by: 'sys' });
+    const published = await core.store.events.publish(draft.topic, draft.payload);
+    await recordOrigin(ctx, 'line', `${SYS_TOPIC}:${published.id}`);
     core.log.info({ id: row.id, kind: row.kind, maint }, 'announced');
-    return { id: row.id, kind: row.kind, starts: isoS(starts), ends: isoS(ends), text: row.text, line, seq: published.seq, maintenance: maint };
+    return { id: row.id, kind: row.kind, starts: isoS(starts), ends: isoS(ends), text: row.text, line, seq: published.id, maintenance: maint };
   },
   text: (o) =>
     [

@@ -3,7 +3,7 @@
 // InboxEvent: `ref` names the item (a proposal id, a notice id, a mail report number ...); a later
 // event with the same kind and ref updates the fields it carries (e.g. `{ref, status: 'decided'}`).
 // Publish with `postInbox` (own transaction) or put `inboxDraft` in a write's `emit` (same
-// transaction as the write). The inbox copies those events into durable rows (the bus prunes after
+// transaction as the write); both are the platform's topic contract (src/core/platform/events/topics.ts). The inbox copies those events into durable rows (the bus prunes after
 // events.retention_h) whenever it is read; the row's seq is the `since` cursor.
 //
 // Caps (spec 8): per kind and UTC day, the first `inbox.per_kind_day` items arriving are rows; the
@@ -11,29 +11,16 @@
 // item, every status, no folding.
 import { z } from 'zod';
 import { CxError } from '../kernel/errors.js';
-import type { EventDraft } from '../platform/events/ports.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { Core } from '../kernel/types.js';
-import { isoS } from './announce.js';
-import type { InboxEvent, InboxItem } from './ports.js';
+import { iso as isoS } from '../kernel/text.js';
+import type { InboxItem } from './ports.js';
 
-export const INBOX_PREFIX = 'inbox.';
+// The topic contract (shape, topic name, publishing) is the platform's, so writers need not import admin.
+export { INBOX_PREFIX, inboxDraft, inboxTopic, postInbox } from '../platform/events/topics.js';
 const KIND_RE = /^[a-z][a-z0-9_]{0,23}$/;
 const DAY = 86_400_000;
-
-export function inboxTopic(kind: string): string {
-  if (!KIND_RE.test(kind)) throw new Error(`inbox kind must match ${KIND_RE}`);
-  return INBOX_PREFIX + kind;
-}
-
-/** An inbox event to carry in a write's `emit` (stored in the write's own transaction). */
-export const inboxDraft = (kind: string, item: InboxEvent): EventDraft => ({ topic: inboxTopic(kind), payload: item });
-
-/** Publishes an inbox item (or an update of one) in its own transaction. */
-export async function postInbox(core: Core, kind: string, item: InboxEvent): Promise<void> {
-  await core.store.events.publish(inboxTopic(kind), item);
-}
 
 const rowOut = z.object({
   cursor: z.number().int(),

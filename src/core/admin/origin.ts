@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { Ctx } from '../kernel/types.js';
-import { isoS } from './announce.js';
+import { iso as isoS } from '../kernel/text.js';
 
 /** Records the caller (identity, network) as the origin of `kind` `ref`; a failure is logged, never the writer's error. */
 export async function recordOrigin(ctx: Ctx, kind: string, ref: string): Promise<void> {

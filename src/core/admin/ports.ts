@@ -49,16 +49,8 @@ export interface InboxItem {
   rank?: number;
 }
 
-/** What a domain publishes on `inbox.<kind>`: `ref` names the item; a later event for the same ref updates it. */
-export interface InboxEvent {
-  ref: string;
-  scope?: string;
-  title?: string;
-  support_w?: number;
-  groups?: number;
-  url?: string;
-  status?: string;
-}
+/** What a domain publishes on `inbox.<kind>`: the platform's topic contract. */
+export type { InboxEvent } from '../platform/events/topics.js';
 
 export interface DemandRow {
   q: string;

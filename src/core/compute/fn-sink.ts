@@ -3,7 +3,7 @@
 // call itself is recorded with price 0. Registered per core at start (server.ts) with setFnRunner.
 import { CxError } from '../kernel/errors.js';
 import type { Core } from '../kernel/types.js';
-import type { Line } from '../swarm/lines.js';
+import type { Line } from '../platform/events/topics.js';
 import { setFnRunner } from '../swarm/fn.js';
 import { callVersion } from './calls.js';
 import type { SvcVersion } from './ports.js';

@@ -10,7 +10,7 @@ import { outcomesOf, score } from '../kb/render.js';
 import { outcomeTokens } from '../kb/outcomes.js';
 import type { Core } from '../kernel/types.js';
 import { SLUG_RE } from '../spaces/slug.js';
-import { busTopic, readLines, type Line } from '../swarm/lines.js';
+import { busTopic, readLines, type Line } from '../platform/events/topics.js';
 import type { Task, TaskFilter } from '../tasks/ports.js';
 import { limit } from '../kernel/limits.js';
 import { line, plain } from './text.js';

@@ -5,7 +5,7 @@
 // reaching notice.hide_w hide it. Caps: notice.net_day per network and notice.group_day per
 // super-group (rules.ts superGroup) in 24 h; a notice over a cap is queued for the operator with no
 // effect. The operator upholds (content stays down, the KB entry is removed) or reverses (restored).
-import { postInbox } from '../admin/inbox.js';
+import { postInbox } from '../platform/events/topics.js';
 import { iso } from '../kernel/text.js';
 import { recordTombstone } from '../exports/tombstones.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -14,7 +14,7 @@ import { levelOf } from '../platform/identity/levels.js';
 import { newId } from '../platform/identity/tokens.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp, type AnyOperation, type Ctx } from '../kernel/types.js';
-import { postInbox } from '../admin/inbox.js';
+import { postInbox } from '../platform/events/topics.js';
 import { adoptLlms, revertLlms } from './llms.js';
 import { PROPOSAL_STATES, type Proposal, type ProposalState } from './ports.js';
 import { DECISIONS, isLlmsSection, LLMS_SECTIONS, nextState, PROPOSAL_KINDS, SUPPORTABLE, supportOf, weightOf } from './rules.js';

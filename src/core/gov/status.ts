@@ -10,7 +10,7 @@ import { isStatusHidden } from '../admin/marks.js';
 import { listAnnouncements } from '../admin/announce.js';
 import { limit } from '../kernel/limits.js';
 import type { Core } from '../kernel/types.js';
-import { readLines } from '../swarm/lines.js';
+import { readLines } from '../platform/events/topics.js';
 
 export const STATUS_TARGETS: readonly string[] = ['api', ...Object.keys(FREEZE_KINDS)];
 export const isStatusTarget = (t: string): boolean => STATUS_TARGETS.includes(t);

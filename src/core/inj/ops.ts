@@ -4,7 +4,7 @@
 // networks, so one operator (one root, or many roots behind one network) cannot list a host alone.
 import { iso } from '../kernel/text.js';
 import { z } from 'zod';
-import { postInbox } from '../admin/inbox.js';
+import { postInbox } from '../platform/events/topics.js';
 import { notFound } from '../kernel/errors.js';
 import { levelOf } from '../platform/identity/levels.js';
 import { limit, lvl4 } from '../kernel/limits.js';

@@ -9,7 +9,7 @@ import { limit } from '../kernel/limits.js';
 import type { Core, Ctx } from '../kernel/types.js';
 import { checkBytes, cursorOf, flat1, iso, seqOf } from '../workspace/common.js';
 import type { MailRow } from './ports.js';
-import { postInbox } from '../admin/inbox.js';
+import { postInbox } from '../platform/events/topics.js';
 
 export interface MailView {
   id: string;

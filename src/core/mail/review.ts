@@ -3,8 +3,8 @@
 // purge deletes the ciphertext by its locator, freeze freezes the sender root (its tokens get
 // 403), dismiss closes the report. A report is decided once: again is 409 `err decided`.
 import { z } from 'zod';
-import { postInbox } from '../admin/inbox.js';
-import { isoS } from '../admin/announce.js';
+import { postInbox } from '../platform/events/topics.js';
+import { iso as isoS } from '../kernel/text.js';
 import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';

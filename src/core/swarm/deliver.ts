@@ -11,7 +11,8 @@
 // subscription got to them are counted (`missed`) and told with the next delivery (missed=N).
 // Digest mode: a publish marks the subscription due swarm.digest seconds later; a ticker queues
 // due ones; one delivery carries up to swarm.digest_max lines. A crash between a line's commit and
-// its enqueue is caught up by the reconciliation that runs at start and with every sweep.
+// its enqueue (or a line this process did not hear) is caught up by the reconciliation that runs at
+// start and with every sweep.
 // Filters are timed per line and budgeted per subscription (budget.ts): over its time budget or its
 // credits a subscription is paused (store: paused_until, paused_why), and a round gives the event
 // loop a turn every swarm.slice_ms, so slow filters cannot hold the serving thread.
@@ -41,7 +42,7 @@ export interface WqItem {
   lines: Array<{ seq: number; by: string; hop: number; time: number; text: string }>;
 }
 
-/** Queues the deliveries a new line needs (called by publishLine after the commit). */
+/** Queues the deliveries a new line needs (the swarm module follows `ps:` and calls it after each line's commit). */
 export async function afterPublish(core: Core, line: Line): Promise<void> {
   const subs = await core.store.swarm.onTopic(line.topic);
   if (!subs.length) return;

@@ -6,7 +6,7 @@ import { CxError, notFound } from '../kernel/errors.js';
 import { isFrozen } from '../platform/control/control.js';
 import { limit } from '../kernel/limits.js';
 import type { Core } from '../kernel/types.js';
-import { publishLine } from '../swarm/lines.js';
+import { publishLine } from '../platform/events/topics.js';
 import { HOOK_ID } from './endpoints.js';
 import { genericLine } from './generic.js';
 import { githubLine } from './github.js';
