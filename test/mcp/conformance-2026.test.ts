@@ -16,15 +16,7 @@ export function runSuite(url: string, args: string[]): Promise<{ code: number | 
   return new Promise((resolve) => {
     const p = spawn(
       process.execPath,
-      [
-        'node_modules/@modelcontextprotocol/conformance/dist/index.js',
-        'server',
-        '--url',
-        url,
-        '--requirements',
-        '2026-07-28',
-        ...args,
-      ],
+      ['node_modules/@modelcontextprotocol/conformance/dist/index.js', 'server', '--url', url, '--requirements', '2026-07-28', ...args],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let text = '';
