@@ -1,7 +1,6 @@
 // The official MCP conformance suite 0.2.0-alpha.12 at revision 2026-07-28 against the real server:
 // every scenario that calls no fixture passes (the fixture-calling ones are listed, with reasons, in
-// expected-failures-2026.yml; the CLI fails on any other failure and on a stale baseline). Node 20
-// needs the fs.globSync shim (register.mjs) for this version too.
+// expected-failures-2026.yml; the CLI fails on any other failure and on a stale baseline).
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type TestServer } from '../helpers/server.js';
@@ -17,17 +16,7 @@ export function runSuite(url: string, args: string[]): Promise<{ code: number | 
   return new Promise((resolve) => {
     const p = spawn(
       process.execPath,
-      [
-        '--import',
-        './test/mcp/conformance/register.mjs',
-        'node_modules/@modelcontextprotocol/conformance/dist/index.js',
-        'server',
-        '--url',
-        url,
-        '--requirements',
-        '2026-07-28',
-        ...args,
-      ],
+      ['node_modules/@modelcontextprotocol/conformance/dist/index.js', 'server', '--url', url, '--requirements', '2026-07-28', ...args],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let text = '';

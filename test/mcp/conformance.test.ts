@@ -1,5 +1,4 @@
-// The official MCP conformance suite against the real server. Node 20 needs a loader shim for
-// fs.globSync (test/mcp/conformance/register.mjs). Fixture-only scenarios are listed in
+// The official MCP conformance suite against the real server. Fixture-only scenarios are listed in
 // expected-failures.yml; the CLI fails on any other failure and on a stale baseline.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,8 +17,6 @@ describe('MCP conformance suite 0.1.16', () => {
       const p = spawn(
         process.execPath,
         [
-          '--import',
-          './test/mcp/conformance/register.mjs',
           'node_modules/mcp-conformance-016/dist/index.js',
           'server',
           '--url',

@@ -28,11 +28,18 @@ const blockOf = (re: RegExp) => {
 describe('set-up commands', () => {
   const [first, second] = blocks[0]!.split('\n').map((l) => l.replace(/\s+#.*$/, ''));
   it('the first installs and starts; the second refreshes the package lists, installs and runs the whole suite', () => {
-    expect(first).toBe('npm ci && npm start');
-    expect(second).toMatch(/^apt-get update && apt-get install -y [a-z0-9 -]+ && npm ci && npm test$/);
+    expect(first).toBe('scripts/with-node.sh npm ci && npm start');
+    expect(second).toMatch(/^apt-get update && apt-get install -y [a-z0-9 -]+ && scripts\/with-node\.sh npm ci && npm test$/);
   });
-  it(".ci/run runs the README's test command", () => {
-    expect(readFileSync(join(process.cwd(), '.ci/run'), 'utf8')).toMatch(/^npm test$/m);
+  it(".ci/run runs the README's install and test commands", () => {
+    const run = readFileSync(join(process.cwd(), '.ci/run'), 'utf8');
+    expect(run).toMatch(/^scripts\/with-node\.sh npm ci$/m);
+    expect(run).toMatch(/^npm test$/m);
+  });
+  it('the suite runs on the Node that package.json pins (what scripts/with-node.sh installs), which engines accepts', () => {
+    const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
+    expect(process.versions.node).toBe(pkg.devDependencies.node);
+    expect(pkg.engines.node).toMatch(new RegExp(`^\\^${process.versions.node.split('.')[0]}\\.`));
   });
   it('every apt-get install of the README refreshes the package lists first', () => {
     for (const b of blocks) for (const l of b.split('\n')) if (/apt-get install/.test(l)) expect(l).toMatch(/apt-get update && apt-get install/);
