@@ -12,6 +12,7 @@ import { publishLine } from '../swarm/lines.js';
 import { statementLine } from '../trust/sign.js';
 import type { Announcement, AnnKind } from './ports.js';
 import { recordOrigin } from './origin.js';
+import { hint, next } from '../kernel/hints.js';
 
 export const ANN_KINDS = ['maintenance', 'incident', 'change', 'notice'] as const satisfies readonly AnnKind[];
 /** The topic announcements are published on. */
@@ -95,11 +96,11 @@ export const announceOp = defineOp({
     core.log.info({ id: row.id, kind: row.kind, maint }, 'announced');
     return { id: row.id, kind: row.kind, starts: isoS(starts), ends: isoS(ends), text: row.text, line, seq: published.seq, maintenance: maint };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `ok ann #${o.id} ${o.kind}`,
       o.line,
       ...(o.maintenance !== null ? [`maintenance: writes frozen ${o.starts} to ${o.ends}`] : []),
-      `next: GET /status; verify with GET /.well-known/cx-key`,
+      next(ctx, hint('sys.status'), '; verify with ', hint('key.server')),
     ].join('\n'),
 });

@@ -17,6 +17,7 @@ import { defineOp } from '../ops/types.js';
 import type { Core } from '../ops/types.js';
 import { isoS } from './announce.js';
 import type { InboxEvent, InboxItem } from './ports.js';
+import { hint, next } from '../kernel/hints.js';
 
 export const INBOX_PREFIX = 'inbox.';
 const KIND_RE = /^[a-z][a-z0-9_]{0,23}$/;
@@ -140,13 +141,13 @@ export const inboxOp = defineOp({
     if (input.since > Number.MAX_SAFE_INTEGER) throw new CxError('bad', 'since');
     return readInbox(ctx.core, { since: input.since, k: input.k, kind: input.kind ?? null, all: input.all });
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `inbox rows=${o.rows.length} next=${o.next}`,
       ...o.rows.map(
         (r) =>
           `${r.cursor} ${r.kind} ${r.id} ${r.status} ${r.created}${r.scope ? ` scope=${r.scope}` : ''}${r.support_w ? ` w=${r.support_w}` : ''}${r.groups ? ` groups=${r.groups}` : ''} ${r.title}${r.url ? ` ${r.url}` : ''}`,
       ),
-      `next: GET /admin/inbox?since=${o.next}`,
+      next(ctx, hint('admin.inbox', { since: o.next })),
     ].join('\n'),
 });

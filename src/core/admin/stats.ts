@@ -2,6 +2,7 @@
 // control state at the time of the call.
 import { z } from 'zod';
 import { defineOp } from '../ops/types.js';
+import { hint, next } from '../kernel/hints.js';
 
 export const adminStatsOp = defineOp({
   name: 'admin.stats',
@@ -43,7 +44,7 @@ export const adminStatsOp = defineOp({
       classes: c.storage,
     };
   },
-  text: (s) =>
+  text: (s, ctx) =>
     [
       `stats identities=${s.identities} uptime=${s.uptime_s}s shed=${s.shed} frozen=${s.frozen.join(',') || '-'} storage=${s.storage} version=${s.version}`,
       `flags: maintenance_until=${s.maintenance_until ?? '-'} shed_reasons=${s.flags.shed_reasons.join(',') || '-'} seed_roots=${s.flags.seed_roots.join(',') || '-'} st_hidden=${s.flags.st_hidden}`,
@@ -52,5 +53,6 @@ export const adminStatsOp = defineOp({
         .join(' ')}`,
       ...s.classes.map((c) => `class ${c.cls} rows=${c.rows} bytes=${c.bytes}`),
       `file: ${s.file_bytes} bytes`,
+      next(ctx, hint('admin.inbox'), ' for what waits for a decision'),
     ].join('\n'),
 });

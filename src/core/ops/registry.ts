@@ -22,6 +22,7 @@ import { govPageOps } from '../gov/pages.js';
 import { computeOps } from '../compute/ops.js';
 import { injOps } from '../inj/ops.js';
 import type { AnyOperation } from './types.js';
+import { useHintOps } from '../kernel/hints.js';
 // The operation registry: every capability, enumerable by the faces.
 
 export const OPS: readonly AnyOperation[] = [
@@ -49,6 +50,9 @@ export const OPS: readonly AnyOperation[] = [
   ...computeOps,
   ...injOps,
 ];
+
+// Next steps are worded from this table (kernel/hints.ts): REST routes where no face says otherwise.
+useHintOps(OPS);
 
 const byName = new Map(OPS.map((o) => [o.name, o]));
 if (byName.size !== OPS.length) throw new Error('duplicate operation name');

@@ -11,6 +11,7 @@ import type { FreezeKind, ShedClass } from '../control/kinds.js';
 import type { ServerKeys } from '../trust/keys.js';
 import type { GitMirror } from '../gitmirror/mirror.js';
 import type { Logger } from '../kernel/log.js';
+import type { HintFace } from '../kernel/hints.js';
 import type { ComputeRunner } from '../compute/ports.js';
 import type { RequestMetrics } from '../metrics/requests.js';
 import type { Readiness } from '../system/ready.js';
@@ -60,6 +61,8 @@ export interface Ctx {
   net: string;
   reqId: string;
   face: 'rest' | 'mcp' | 'a2a';
+  /** How this caller's face words next steps (kernel/hints.ts); absent: REST routes. */
+  hints?: HintFace;
   /** Aborted when the caller goes away (a closed stream): streaming ops end their iterator on it. */
   signal?: AbortSignal;
   /** Calls another operation as this same caller (same credentials, network, face) through invoke,
