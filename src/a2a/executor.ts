@@ -9,7 +9,7 @@ import { invoke } from '../core/ops/invoke.js';
 import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js';
 import { hostedMessageOp } from '../core/agents/ops.js';
 import type { Core, Operation } from '../core/ops/types.js';
-import { HintRoutes, next, type HintFace } from '../core/kernel/hints.js';
+import { next, type HintFace } from '../core/kernel/hints.js';
 import { REGISTER_STEPS } from '../core/identity/auth.js';
 import type { BusManager } from './buses.js';
 import { factsOf } from './context.js';
@@ -96,8 +96,7 @@ export class SkillExecutor implements AgentExecutor {
     private skills: Skills,
     private fresh?: NewTasks,
   ) {
-    // Every operation's route: one reached through another skill (`via`) names that skill.
-    this.hints = new HintRoutes(skills.ops).skills(new Set(skills.list.map((s) => s.op.name)));
+    this.hints = skills.hints;
   }
 
   /** An error in A2A terms: its steps as messages to send, and how to get a token when one is missing. */

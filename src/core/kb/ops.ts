@@ -129,7 +129,7 @@ const privateIf = (rows: ReadonlyArray<{ space?: string | undefined }>): Record<
  */
 async function signedConfirm(ctx: Ctx, entry: string, id: string, kind: OutcomeKind, sig: string): Promise<SignedConfirm> {
   const key = await ctx.core.store.identityKeys.get(id);
-  if (!key) throw new CxError('bad', 'sig: no key published; PUT /v1/key first');
+  if (!key) throw new CxError('bad', ['sig: no key published; ', hint('key.publish', undefined, 'first')]);
   const pub = Buffer.from(key.pub, 'hex');
   const raw = Buffer.from(sig, 'base64url');
   const domain = ctx.core.keys.domain;
@@ -285,7 +285,12 @@ async function addToSpace(
   const st = ctx.core.store;
   const sp = await st.spaces.bySlug(slug);
   if (!sp || !(await st.spaces.isMember(slug, e.author))) throw new CxError('notfound', `no space s:${slug} you are a member of`);
-  if (!sp.closed) throw new CxError('bad', `space: s:${slug} is open (anyone may join it); private entries go in a closed space (POST /v1/spaces closed=true)`);
+  if (!sp.closed)
+    throw new CxError('bad', [
+      `space: s:${slug} is open (anyone may join it); private entries go in a closed space (`,
+      hint('space.create', { closed: true }),
+      ')',
+    ]);
   if ((await st.spaces.kbCount(slug)) >= limit('space.kb_entries'))
     throw new CxError('quota', `space s:${slug}: at most ${limit('space.kb_entries')} private entries`);
   for (let i = 0; i < 5; i++) {
@@ -351,7 +356,7 @@ async function miss(
           hint('kb.brief', { q: words.join(' ') }, 'for what the commons knows'),
           ...(related.length ? [', or ', hint('kb.get', { id: '<id>' }, 'for a related entry')] : []),
         ]
-      : [hint('kb.e', { text: '<the whole error output>' })]),
+      : [hint('kb.e', undefined, 'with the whole error output')]),
     '; publish the fix with ',
     { op: 'kb.add', form: 'bare' },
     ' once you have it',

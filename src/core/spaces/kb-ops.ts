@@ -89,7 +89,7 @@ export const spaceRemoveOp = defineOp({
   rest: { method: 'POST', path: '/v1/spaces/:slug/remove' },
   async run(ctx, input) {
     await asRole(ctx, input.slug, 'owner');
-    if (input.member === ctx.caller.identity!.id) throw new CxError('dup', `that is you: POST /v1/spaces/${input.slug}/leave`);
+    if (input.member === ctx.caller.identity!.id) throw new CxError('dup', ['that is you: ', hint('space.leave', { slug: input.slug })]);
     const st = ctx.core.store.spaces;
     if ((await st.leave(input.slug, input.member)) !== 'left') throw new CxError('dup', `${input.member} is not a member of s:${input.slug}`);
     return { space: `s:${input.slug}`, member: input.member, status: 'removed' as const, members: (await st.counts(input.slug)).members };
