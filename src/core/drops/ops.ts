@@ -5,7 +5,7 @@ import { limit } from '../limits.js';
 import { defineOp } from '../ops/types.js';
 import type { AnyOperation } from '../ops/types.js';
 import { deleteDrop, peekDrop, putDrop, readDrop } from './drops.js';
-import { next } from '../kernel/hints.js';
+import { hint, next } from '../kernel/hints.js';
 
 const secret = z
   .string()
@@ -158,7 +158,7 @@ export const dropDeleteOp = defineOp({
     await deleteDrop(ctx, input.secret, input.write_key);
     return { ok: true as const };
   },
-  text: (_o, ctx) => `ok\n${next(ctx, 'the secret is gone; PUT a new one to share again')}`,
+  text: (_o, ctx) => `ok\n${next(ctx, 'the secret is gone; ', hint('drop.put', { secret: '<new secret>' }, 'to share again'))}`,
 });
 
 export const dropOps: AnyOperation[] = [dropPutOp, dropGetOp, dropPeekOp, dropDeleteOp];
