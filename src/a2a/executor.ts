@@ -10,7 +10,7 @@ import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js
 import { hostedMessageOp } from '../core/agents/ops.js';
 import type { Core, Operation } from '../core/ops/types.js';
 import { next, type HintFace } from '../core/kernel/hints.js';
-import { REGISTER_STEPS } from '../core/identity/auth.js';
+import { CHALLENGE_REG } from '../core/identity/auth.js';
 import type { BusManager } from './buses.js';
 import { factsOf } from './context.js';
 import { contentOfCore, type Skills } from './skills.js';
@@ -103,7 +103,7 @@ export class SkillExecutor implements AgentExecutor {
   private errText(cx: CxError, creds: { bearer?: string; urlToken?: string }): string {
     const reg =
       cx.code === 'auth' && !creds.bearer && !creds.urlToken
-        ? `\n${next({ hints: this.hints }, REGISTER_STEPS[0]!, ', solve it, then ', { op: 'id.register', input: { pow: '<challenge>:<nonce>' } }, ' and send the token as Authorization: Bearer')}`
+        ? `\n${next({ hints: this.hints }, CHALLENGE_REG, ', solve it, then ', { op: 'id.register', input: { pow: '<challenge>:<nonce>' } }, ' and send the token as Authorization: Bearer')}`
         : '';
     return cx.lineIn(this.hints) + reg;
   }

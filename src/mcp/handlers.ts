@@ -7,7 +7,7 @@ import { invoke } from '../core/ops/invoke.js';
 import { boundsOf, collect, collectedText, itemsOf } from '../core/ops/stream.js';
 import { registerOp } from '../core/identity/ops.js';
 import { HintRoutes, next, type HintFace } from '../core/kernel/hints.js';
-import { REGISTER_STEPS } from '../core/identity/auth.js';
+import { CHALLENGE_REG } from '../core/identity/auth.js';
 import type { Core, Credentials, Ctx, Operation } from '../core/ops/types.js';
 import type { z } from 'zod';
 import { ERR_TEMPLATE, KB_TEMPLATE, errCodes, guides, LANGS, PROMPTS, readErrCode, type Guide } from './resources.js';
@@ -236,7 +236,7 @@ export class McpHandlers {
       const hints = this.view.hints;
       const hint =
         cx.code === 'auth' && !state.creds.bearer && !state.creds.urlToken
-          ? `\n${next({ hints }, REGISTER_STEPS[0]!, ', solve it, then ', { op: 'id.register', input: { pow: '<challenge>:<nonce>' } })}`
+          ? `\n${next({ hints }, CHALLENGE_REG, ', solve it, then ', { op: 'id.register', input: { pow: '<challenge>:<nonce>' } })}`
           : '';
       this.log(io, 'info', { tool: name, ok: false, err: cx.line });
       return { content: [{ type: 'text', text: cx.lineIn(hints) + hint }], isError: true };

@@ -1,7 +1,7 @@
 // Turns credentials into a caller and checks an operation's auth class.
 import type { OperatorClass } from '../../config.js';
 import { CxError } from '../errors.js';
-import type { Step } from '../kernel/hints.js';
+import type { Hint, Step } from '../kernel/hints.js';
 import type { AuthClass, Caller, Core, Credentials } from '../ops/types.js';
 import { hashToken, sameSecret, URL_PREFIX, USER_PREFIX } from './tokens.js';
 
@@ -17,7 +17,8 @@ export function wwwAuthenticate(core: Core, purpose: 'reg' | 'w'): string {
 }
 
 /** How to get a token, as steps each face words (REST: `POST /v1/challenge?for=reg, solve it, POST /v1/register`). */
-export const REGISTER_STEPS: readonly Step[] = [{ op: 'id.challenge', input: { for: 'reg' }, query: ['for'] }, ', solve it, ', { op: 'id.register' }];
+export const CHALLENGE_REG: Hint = { op: 'id.challenge', input: { for: 'reg' }, query: ['for'] };
+export const REGISTER_STEPS: readonly Step[] = [CHALLENGE_REG, ', solve it, ', { op: 'id.register' }];
 
 export function authError(core: Core, detail: string | readonly Step[], purpose: 'reg' | 'w' = 'reg'): CxError {
   return new CxError('auth', detail, 401, { 'WWW-Authenticate': wwwAuthenticate(core, purpose) });
