@@ -37,7 +37,12 @@ export interface HintOp {
   via?: { op: string; input: Record<string, string> };
 }
 
-export const hint = (op: string, input?: Record<string, unknown>, say?: string): Hint => ({ op, ...(input ? { input } : {}), ...(say ? { say } : {}) });
+export function hint(op: string, input?: Record<string, unknown>, say?: string): Hint {
+  const h: Hint = { op };
+  if (input) h.input = input;
+  if (say) h.say = say;
+  return h;
+}
 
 /** Characters a path segment or query value keeps as they are (RFC 3986 pchar, less the query's own). */
 const SAFE = /^[A-Za-z0-9\-._~:@!$'()*,;]*$/;
@@ -60,8 +65,10 @@ const withSay = (s: string, h: Hint) => (h.say ? `${s} ${h.say}` : s);
 
 interface Route {
   method: string;
-  /** Path segments; `{field}` for a parameter (input field name after aliasing). */
-  segs: Array<{ lit: string } | { field: string }>;
+  /** Path segments: a literal, or the input field of a parameter (after aliasing). */
+  segs: Array<{ lit?: string; field?: string }>;
+  /** The fields that are path parameters. */
+  fields: ReadonlySet<string>;
   query: ReadonlySet<string>;
   /** Agents reach it as another operation (`via`): that one's name and selecting input. */
   as: string;
@@ -75,11 +82,15 @@ export class HintRoutes {
     for (const o of ops) {
       const r = o.rest;
       const alias = r?.paramAlias ?? {};
+      const segs = (r?.path ?? '')
+        .split('/')
+        .map((seg): { lit?: string; field?: string } =>
+          seg === '*' ? { field: alias['*'] ?? 'path' } : seg.startsWith(':') ? { field: alias[seg.slice(1)] ?? seg.slice(1) } : { lit: seg },
+        );
       this.routes.set(o.name, {
         method: r?.method ?? '',
-        segs: (r?.path ?? '')
-          .split('/')
-          .map((seg) => (seg === '*' ? { field: alias['*'] ?? 'path' } : seg.startsWith(':') ? { field: alias[seg.slice(1)] ?? seg.slice(1) } : { lit: seg })),
+        segs,
+        fields: new Set(segs.flatMap((x) => (x.field ? [x.field] : []))),
         query: new Set(r?.query ?? []),
         as: o.via?.op ?? o.name,
         fixed: o.via?.input ?? {},
@@ -87,29 +98,34 @@ export class HintRoutes {
     }
   }
 
-  /** `GET /k/k123?n=2`, `POST /v1/tasks space=s1`; an op without a route is named as itself. */
+  /** `GET /k/k123?n=2`, `POST /v1/tasks space=s1`; an op without a route is named as itself.
+   *  Plain loops and concatenation: REST words the KB answers (POST /e, GET /h) with it. */
   restStep(h: Hint): string {
     const r = this.routes.get(h.op);
     if (!r?.method) return withSay(h.form === 'bare' ? h.op : `${h.op}${h.form === 'plural' ? 's' : ''}`, h);
-    const input = h.input ?? {};
-    const used = new Set<string>();
-    let path = r.segs
-      .map((s) => {
-        if ('lit' in s) return s.lit;
-        used.add(s.field);
-        return input[s.field] === undefined ? `<${s.field}>` : pathValue(input[s.field]);
-      })
-      .join('/');
+    const input = h.input;
+    let path = '';
+    for (let i = 0; i < r.segs.length; i++) {
+      const s = r.segs[i]!;
+      if (i) path += '/';
+      if (s.lit !== undefined) path += s.lit;
+      else path += input?.[s.field!] === undefined ? `<${s.field}>` : pathValue(input[s.field!]);
+    }
     if (h.twin) path += `.${h.twin}`;
-    const rest = Object.entries(input).filter(([k, v]) => !used.has(k) && v !== undefined);
-    // A GET has no body: every field is a query field; other methods take their declared query fields there.
-    const q = (k: string) => r.method === 'GET' || r.method === 'HEAD' || r.query.has(k) || !!h.query?.includes(k);
-    const inQuery = rest.filter(([k]) => q(k));
-    const inBody = rest.filter(([k]) => !q(k));
-    if (inQuery.length) path += `?${inQuery.map(([k, v]) => `${k}=${queryValue(v)}`).join('&')}`;
-    const body = inBody.map(([k, v]) => ` ${k}=${String(v)}`).join('');
+    let query = '';
+    let body = '';
+    if (input) {
+      const get = r.method === 'GET' || r.method === 'HEAD';
+      for (const k in input) {
+        const v = input[k];
+        if (v === undefined || r.fields.has(k)) continue;
+        // A GET has no body: every field is a query field; other methods take their declared query fields there.
+        if (get || r.query.has(k) || h.query?.includes(k)) query += `${query ? '&' : '?'}${k}=${queryValue(v)}`;
+        else body += ` ${k}=${String(v)}`;
+      }
+    }
     const verb = h.form === 'bare' ? '' : `${r.method}${h.form === 'plural' ? 's' : ''} `;
-    return withSay(`${verb}${path}${body}`, h);
+    return withSay(verb + path + query + body, h);
   }
 
   /** The operation agents call for it and the arguments (a `via` op is called as the one it is reached through). */
