@@ -9,7 +9,8 @@ import { invoke } from '../core/platform/invoke.js';
 import { boundsOf, collect, collectedText, itemsOf } from '../core/kernel/stream.js';
 import { hostedMessageOp } from '../core/agents/ops.js';
 import type { Core, Operation } from '../core/kernel/types.js';
-import { NextLines } from '../core/kernel/next-line.js';
+import { next, type HintFace } from '../core/kernel/hints.js';
+import { CHALLENGE_REG } from '../core/platform/identity/auth.js';
 import type { BusManager } from './buses.js';
 import { factsOf } from './context.js';
 import { contentOfCore, type Skills } from './skills.js';
@@ -87,22 +88,24 @@ export class SkillExecutor implements AgentExecutor {
   private streams = new Map<string, AbortController>();
   private contexts = new Map<string, string>();
 
-  /** `next:` lines name REST routes; an A2A caller is told the message that runs the skill instead. */
-  private next: NextLines;
-  private skillIds: ReadonlySet<string>;
+  /** Next steps worded as the messages that run the skills (kernel/hints.ts). */
+  private hints: HintFace;
 
   constructor(
     private core: Core,
     private skills: Skills,
     private fresh?: NewTasks,
   ) {
-    // Every operation's route: one reached through another skill (`via`) names that skill.
-    this.next = new NextLines(skills.ops);
-    this.skillIds = new Set(skills.list.map((s) => s.op.name));
+    this.hints = skills.hints;
   }
 
-  private faceText(text: string): string {
-    return this.next.forSkills(text, this.skillIds);
+  /** An error in A2A terms: its steps as messages to send, and how to get a token when one is missing. */
+  private errText(cx: CxError, creds: { bearer?: string; urlToken?: string }): string {
+    const reg =
+      cx.code === 'auth' && !creds.bearer && !creds.urlToken
+        ? `\n${next({ hints: this.hints }, CHALLENGE_REG, ', solve it, then ', { op: 'id.register', input: { pow: '<challenge>:<nonce>' } }, ' and send the token as Authorization: Bearer')}`
+        : '';
+    return cx.lineIn(this.hints) + reg;
   }
 
   async execute(rc: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -155,6 +158,7 @@ export class SkillExecutor implements AgentExecutor {
         net: facts.net,
         reqId: facts.reqId,
         face: 'a2a',
+        hints: this.hints,
         signal: stop.signal,
       });
       if (this.canceled.has(taskId)) return done(TaskState.TASK_STATE_COMPLETED);
@@ -181,7 +185,7 @@ export class SkillExecutor implements AgentExecutor {
             artifactId: 'result',
             name: plan.op.name,
             description: plan.op.title,
-            parts: [textPart(this.faceText(collectedText(plan.op, c, ctx))), dataPart(c)],
+            parts: [textPart(collectedText(plan.op, c, ctx)), dataPart(c)],
             metadata: undefined,
             extensions: [],
           }),
@@ -193,7 +197,7 @@ export class SkillExecutor implements AgentExecutor {
           artifactId: 'result',
           name: plan.op.name,
           description: plan.op.title,
-          parts: [textPart(this.faceText(plan.op.text(out, ctx))), dataPart(out)],
+          parts: [textPart(plan.op.text(out, ctx)), dataPart(out)],
           metadata: undefined,
           extensions: [],
         }),
@@ -205,7 +209,7 @@ export class SkillExecutor implements AgentExecutor {
     } catch (err) {
       const cx = asCxError(err, facts.reqId);
       if (!(err instanceof CxError)) this.core.log.error({ err, skill: plan.op.name }, 'a2a skill failed');
-      fail(cx.line, { error: cx.code, detail: cx.detail, status: cx.status });
+      fail(this.errText(cx, facts.creds), { error: cx.code, detail: cx.detailIn(this.hints), status: cx.status });
     }
   }
 

@@ -13,10 +13,11 @@ import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import { taskStateToJSON, type TaskState } from '@a2a-js/sdk';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/kernel/errors.js';
-import { authError, resolveCaller } from '../core/platform/identity/auth.js';
+import { authError, REGISTER_STEPS, resolveCaller } from '../core/platform/identity/auth.js';
 import { limit } from '../core/kernel/limits.js';
 import { netKey } from '../core/kernel/net.js';
 import type { Core } from '../core/kernel/types.js';
+import type { HintFace } from '../core/kernel/hints.js';
 import { credentialsOf } from '../http/input.js';
 import { callContext, type CallFacts } from './context.js';
 import type { CxRequestHandler } from './handler.js';
@@ -147,7 +148,7 @@ export class Rpc {
       if (!(err instanceof CxError)) throw err;
       // Refused as a whole (401, 403, 429): the HTTP status and headers say so, the body is JSON-RPC.
       const one = !batch && isObj(body) && validId(body.id) ? body.id : null;
-      return this.refuse(reply, wire, one, err);
+      return this.refuse(reply, wire, one, err, target.kind === 'commons' ? target.skills.hints : undefined);
     }
 
     if (!batch && 'call' in vetted[0]! && STREAMING.has(vetted[0].call.method as string)) return this.stream(req, reply, ep, wire, vetted[0].call, facts);
@@ -222,7 +223,7 @@ export class Rpc {
       if (op.auth === 'token' || (op.auth === 'pow' && !facts.creds.pow)) {
         throw authError(
           this.core,
-          `${op.name} needs a token${op.auth === 'pow' ? ' or an X-PoW proof' : ''}: POST /v1/challenge?for=reg, solve it, POST /v1/register`,
+          [`${op.name} needs a token${op.auth === 'pow' ? ' or an X-PoW proof' : ''}: `, ...REGISTER_STEPS],
           op.auth === 'pow' ? 'w' : 'reg',
         );
       }
@@ -307,9 +308,11 @@ export class Rpc {
   }
 
   /** A request refused before any call ran, as a JSON-RPC error with the CxError's status and headers. */
-  private refuse(reply: FastifyReply, wire: Wire, id: Id, err: CxError) {
+  private refuse(reply: FastifyReply, wire: Wire, id: Id, err: CxError, hints?: HintFace) {
     for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-    const info = { error: err.code, detail: err.detail, status: err.status, line: err.line };
+    // Its steps in A2A terms: the messages that run the skills (REST words where no skill serves them).
+    const line = err.lineIn(hints);
+    const info = { error: err.code, detail: err.detailIn(hints), status: err.status, line };
     // 1.0 errors carry google.rpc details; 0.3 clients read a plain data object.
     const data =
       wire === '1.0'
@@ -318,11 +321,11 @@ export class Rpc {
               '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
               reason: err.status === 401 ? 'UNAUTHENTICATED' : err.code.toUpperCase(),
               domain: 'agentcommons',
-              metadata: { line: err.line },
+              metadata: { line },
             },
           ]
         : info;
-    const body: Envelope = { jsonrpc: '2.0', id, error: { code: REFUSED, message: err.line, data } };
+    const body: Envelope = { jsonrpc: '2.0', id, error: { code: REFUSED, message: line, data } };
     return reply.code(err.status).header('cache-control', 'no-store').type('application/json').send(JSON.stringify(body));
   }
 

@@ -5,6 +5,7 @@
 import type { Part } from '@a2a-js/sdk';
 import { z } from 'zod';
 import { agentOps, toolName } from '../core/kernel/agent-facing.js';
+import { HintRoutes, type HintFace } from '../core/kernel/hints.js';
 import type { Operation } from '../core/kernel/types.js';
 import { coerce, propTypes, type JsonType } from '../http/input.js';
 
@@ -79,6 +80,8 @@ export class Skills {
   private byName = new Map<string, Skill>();
   private byVerb = new Map<string, Skill>();
   private fallback: Skill | null;
+  /** Next steps (of replies and errors) worded as the messages that run these skills (kernel/hints.ts). */
+  readonly hints: HintFace;
 
   /** Every operation of the registry (next lines name routes of operations reached through a skill, `via`). */
   constructor(readonly ops: readonly Operation[]) {
@@ -96,6 +99,8 @@ export class Skills {
     for (const s of this.list) if (s.verb && this.byVerb.get(s.verb) !== s) s.verb = null;
     const fb = FALLBACK.map((n) => this.byName.get(n)).find((s) => s?.main);
     this.fallback = fb ?? null;
+    // Every operation's route: one reached through another skill (`via`) names that skill.
+    this.hints = new HintRoutes(ops).skills(new Set(this.list.map((s) => s.op.name)));
   }
 
   skill(name: string): Skill | undefined {

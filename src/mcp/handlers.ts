@@ -6,7 +6,8 @@ import { asCxError, CxError } from '../core/kernel/errors.js';
 import { invoke } from '../core/platform/invoke.js';
 import { boundsOf, collect, collectedText, itemsOf } from '../core/kernel/stream.js';
 import { registerOp } from '../core/platform/identity/ops.js';
-import { NextLines } from '../core/kernel/next-line.js';
+import { HintRoutes, next, type HintFace } from '../core/kernel/hints.js';
+import { CHALLENGE_REG } from '../core/platform/identity/auth.js';
 import type { Core, Credentials, Ctx, Operation } from '../core/kernel/types.js';
 import type { z } from 'zod';
 import { ERR_TEMPLATE, KB_TEMPLATE, errCodes, guides, LANGS, PROMPTS, readErrCode, type Guide } from './resources.js';
@@ -65,6 +66,8 @@ export interface ToolView {
   list: { tools: Tool[] };
   /** Its JSON, serialized once. */
   listJson: string;
+  /** Next steps worded as calls of the tools of this selection. */
+  hints: HintFace;
 }
 
 /** Everything that does not depend on the session, computed once per process. */
@@ -74,8 +77,8 @@ export class McpCatalog {
   readonly toolNames: Set<string>;
   readonly guides: Guide[];
   readonly kbGet: Operation | undefined;
-  /** REST routes of `next:` lines → tool calls. */
-  readonly next: NextLines;
+  /** The route table next steps are worded from (kernel/hints.ts). */
+  readonly hintRoutes: HintRoutes;
   private readonly agent: Operation[];
   private readonly views = new Map<string, ToolView>();
   private readonly byIdentity = new WeakMap<ToolSelection, ToolView>();
@@ -92,7 +95,7 @@ export class McpCatalog {
     this.toolNames = new Set(this.byTool.keys());
     this.guides = guides(ops, core.config.baseUrl);
     this.kbGet = ops.find((o) => o.name === 'kb.get');
-    this.next = new NextLines(ops);
+    this.hintRoutes = new HintRoutes(ops);
   }
 
   /** The view of a selection, built on first use (a bounded set: toolset subsets x read-only). */
@@ -106,7 +109,8 @@ export class McpCatalog {
       const tools = [...onceDescribed(idx.map(([, i]) => this.tools[i]!)), ...(this.extras.tools ?? [])];
       const list = { tools };
       const byTool = new Map(idx.map(([o]) => [toolName(o), o] as const));
-      v = { tools, byTool, names: new Set(byTool.keys()), list, listJson: JSON.stringify(list) };
+      const names = new Set(byTool.keys());
+      v = { tools, byTool, names, list, listJson: JSON.stringify(list), hints: this.hintRoutes.tools(names) };
       if (this.views.size < 4096) this.views.set(key, v);
     }
     if (Object.isFrozen(sel)) this.byIdentity.set(sel, v);
@@ -159,11 +163,6 @@ export class McpHandlers {
     readonly view: ToolView = cat.view(),
   ) {}
 
-  /** Every `next:` line names the tools this client mounted, not REST routes. */
-  private tooled(text: string): string {
-    return this.cat.next.forTools(text, this.view.names);
-  }
-
   setLevel(level: LoggingLevel): void {
     this.state.logLevel = level;
   }
@@ -196,11 +195,12 @@ export class McpHandlers {
     const { facts } = io;
     const t0 = performance.now();
     try {
-      const meta = { creds: state.creds, net: facts.net ?? 'unknown', reqId: facts.reqId ?? '-', face: 'mcp' as const };
+      // Operations word their next steps as calls of the tools this client mounted.
+      const meta = { creds: state.creds, net: facts.net ?? 'unknown', reqId: facts.reqId ?? '-', face: 'mcp' as const, hints: this.view.hints };
       const args = rawArgs ?? {};
       const done = <I extends z.ZodType, O>(o: Operation<I, O>, out: O, ctx: Ctx): CallToolResult => {
         this.log(io, 'debug', { tool: name, ok: true, ms: Math.round(performance.now() - t0) });
-        return { content: [{ type: 'text', text: this.tooled(o.text(out, ctx)) }], structuredContent: isRecord(out) ? out : { value: out } };
+        return { content: [{ type: 'text', text: o.text(out, ctx) }], structuredContent: isRecord(out) ? out : { value: out } };
       };
       if (op.stream) {
         // A streaming op: items go out as progress notifications on this call's stream (when the
@@ -220,7 +220,7 @@ export class McpHandlers {
             .catch(() => stop.abort());
         });
         this.log(io, 'debug', { tool: name, ok: true, items: c.items.length, ms: Math.round(performance.now() - t0) });
-        return { content: [{ type: 'text', text: this.tooled(collectedText(op, c, ctx)) }], structuredContent: { ...c } };
+        return { content: [{ type: 'text', text: collectedText(op, c, ctx) }], structuredContent: { ...c } };
       }
       // A session that registers acts as its new identity from then on.
       if (op === registerOp) {
@@ -233,12 +233,13 @@ export class McpHandlers {
     } catch (err) {
       const cx = asCxError(err, facts.reqId ?? '-');
       if (!(err instanceof CxError)) core.log.error({ err, tool: name }, 'mcp tool failed');
+      const hints = this.view.hints;
       const hint =
         cx.code === 'auth' && !state.creds.bearer && !state.creds.urlToken
-          ? '\nnext: call id_challenge {"for":"reg"}, solve it, then id_register {"pow":"<challenge>:<nonce>"}'
+          ? `\n${next({ hints }, CHALLENGE_REG, ', solve it, then ', { op: 'id.register', input: { pow: '<challenge>:<nonce>' } })}`
           : '';
       this.log(io, 'info', { tool: name, ok: false, err: cx.line });
-      return { content: [{ type: 'text', text: this.tooled(cx.line) + hint }], isError: true };
+      return { content: [{ type: 'text', text: cx.lineIn(hints) + hint }], isError: true };
     }
   }
 
@@ -266,7 +267,7 @@ export class McpHandlers {
           cat.core,
           cat.kbGet,
           { id: kb[1] },
-          { creds: this.state.creds, net: facts.net ?? 'unknown', reqId: facts.reqId ?? '-', face: 'mcp' },
+          { creds: this.state.creds, net: facts.net ?? 'unknown', reqId: facts.reqId ?? '-', face: 'mcp', hints: this.view.hints },
         );
         return { text: cat.kbGet.text(out, ctx), mimeType: 'text/plain' };
       } catch (err) {

@@ -222,7 +222,7 @@ describe('GET /admin/x/queue and POST /admin/x/decide', () => {
     const [r1, r2, r3] = rows;
 
     expect((await op('ops', 'POST', '/admin/x/decide', { id: r1!.id, action: 'purge', note: 'spam' })).text).toBe(
-      `ok decided purge\nreport ${r1!.id} msg=${m1} sender=${mallory.id}\n`,
+      `ok decided purge\nreport ${r1!.id} msg=${m1} sender=${mallory.id}\nnext: GET /admin/x/queue for the reports still open\n`,
     );
     const db = new Database(join(s.dir, 'commons.db'), { readonly: true });
     try {
@@ -252,17 +252,22 @@ describe('GET /admin/x/queue and POST /admin/x/decide', () => {
 
 describe('marks, origin, asn, demand, stats', () => {
   it('seed-root and st-hide', async () => {
-    expect((await op('admin', 'POST', '/admin/seed-root', { id: alice.id, on: true })).text).toBe(`ok seed-root ${alice.id} on\n`);
+    const ORIGIN = 'next: GET /admin/origin lists what roots brought in\n';
+    expect((await op('admin', 'POST', '/admin/seed-root', { id: alice.id, on: true })).text).toBe(`ok seed-root ${alice.id} on\n${ORIGIN}`);
     expect(await isSeedRoot(s.core, alice.id)).toBe(true);
-    expect((await op('admin', 'POST', '/admin/seed-root', { id: alice.id, on: true })).text).toBe(`ok seed-root ${alice.id} on (unchanged)\n`);
+    expect((await op('admin', 'POST', '/admin/seed-root', { id: alice.id, on: true })).text).toBe(`ok seed-root ${alice.id} on (unchanged)\n${ORIGIN}`);
     expect((await op('admin', 'POST', '/admin/seed-root', { id: 'a000000', on: true })).status).toBe(404);
     expect((await op('admin', 'POST', '/admin/seed-root', { id: 'a12345678', on: true })).text).toMatch(/^err bad id/);
-    expect((await op('admin', 'POST', '/admin/seed-root', { id: alice.id, on: false })).text).toBe(`ok seed-root ${alice.id} off\n`);
+    expect((await op('admin', 'POST', '/admin/seed-root', { id: alice.id, on: false })).text).toBe(`ok seed-root ${alice.id} off\n${ORIGIN}`);
     expect(await isSeedRoot(s.core, alice.id)).toBe(false);
 
-    expect((await op('admin', 'POST', '/admin/st-hide', { target: 'example.org' })).text).toBe('ok st:example.org hidden=1\n');
+    expect((await op('admin', 'POST', '/admin/st-hide', { target: 'example.org' })).text).toBe(
+      'ok st:example.org hidden=1\nnext: GET /st/example.org still answers; it is left out of /st, the sitemap and the feed\n',
+    );
     expect(await isStatusHidden(s.core, 'example.org')).toBe(true);
-    expect((await op('admin', 'POST', '/admin/st-hide', { target: 'example.org', restore: true })).text).toBe('ok st:example.org hidden=0\n');
+    expect((await op('admin', 'POST', '/admin/st-hide', { target: 'example.org', restore: true })).text).toBe(
+      'ok st:example.org hidden=0\nnext: GET /st/example.org still answers; it is left out of /st, the sitemap and the feed\n',
+    );
     expect(await isStatusHidden(s.core, 'example.org')).toBe(false);
     expect((await op('admin', 'POST', '/admin/st-hide', { target: 'x'.repeat(81) })).text).toMatch(/^err bad target/);
   });

@@ -41,7 +41,8 @@ describe('claim and read', () => {
     expect(lines[0]).toBe(`anchor ${key} claimants=2`);
     expect(lines[1]).toMatch(new RegExp(`^${alice.id} lvl=L0 age=0 ${DATE} working on the parser, ping me$`));
     expect(lines[2]).toMatch(new RegExp(`^${bob.id} lvl=L2 age=10 ${DATE} have a fix half done cp: /cp/${cp}$`));
-    expect(lines).toHaveLength(3);
+    expect(lines[3]).toBe(`next: PUT /v1/anchor/${encodeURIComponent(key)} note=<note> to be found here too`);
+    expect(lines).toHaveLength(4);
 
     const mine = await read(key, bob);
     expect(mine.text.split('\n')[2]).toMatch(new RegExp(`^${bob.id} \\(you\\) lvl=L2 age=10 `));
@@ -62,11 +63,11 @@ describe('claim and read', () => {
     await claim(alice, key, { note: 'first note' });
     const again = await claim(alice, key, { note: 'second note' });
     expect(again.text).toMatch(/^ok anchor rendezvous-renew claimants=1 exp=\S+ renewed\n/);
-    expect((await read(key)).text).toMatch(/ second note\n$/);
+    expect((await read(key)).text).toMatch(/ second note\nnext: PUT \/v1\/anchor\/rendezvous-renew note=<note> to be found here too\n$/);
     const mine = (await (await req(s, 'GET', '/v1/anchor?f=json', { as: alice })).json()) as { rows: { key: string; note: string }[] };
     expect(mine.rows).toContainEqual(expect.objectContaining({ key, note: 'second note' }));
     const u = await call(s, 'DELETE', `/v1/anchor/${key}`, { as: alice });
-    expect(u.text).toBe(`ok unclaimed ${key}\n`);
+    expect(u.text).toBe(`ok unclaimed ${key}\nnext: GET /v1/anchor for the claims you still hold\n`);
     const gone = await read(key);
     expect(gone.status).toBe(404);
     expect(gone.text).toBe('err notfound\n');
@@ -103,8 +104,8 @@ describe('about and bad keys', () => {
       .trimEnd()
       .split('\n')
       .map((l) => l.slice(0, l.indexOf(':')));
-    expect(fields).toEqual(['what', 'keys', 'claim', 'read', 'rights']);
-    expect(r.text).toMatch(/\nrights: none: /);
+    expect(fields).toEqual(['what', 'keys', 'claim', 'read', 'rights', 'next']);
+    expect(r.text).toMatch(/\nrights: none: [^\n]*\nnext: PUT \/v1\/anchor\/<key> note=<note>, then GET \/anchor\/<key> for who else did\n$/);
   });
 
   it('400 err bad key for keys over 256 chars, with spaces or control characters, and the reserved "about"', async () => {
@@ -161,7 +162,8 @@ describe('about and bad keys', () => {
       expect(await refused[0]!.text()).toBe('err dup anchor full: 100 claimants\n');
       const lines = (await (await fetch(`${t.url}/anchor/k0`)).text()).trimEnd().split('\n');
       expect(lines[0]).toBe('anchor k0 claimants=100');
-      expect(lines).toHaveLength(101);
+      expect(lines).toHaveLength(102);
+      expect(lines.at(-1)).toMatch(/^next: /);
     } finally {
       await t.stop();
     }
@@ -176,7 +178,9 @@ describe('other faces', () => {
       const made = await c.call('anchor_claim', { key: 'mcp-meet', note: 'over MCP' });
       expect(made.structuredContent).toMatchObject({ key: 'mcp-meet', claimants: 1, renewed: false });
       expect((await c.call('anchor_get', { key: 'mcp-meet' })).content[0]!.text).toMatch(
-        new RegExp(`^anchor mcp-meet claimants=1\\n${alice.id} \\(you\\) lvl=L0 age=0 ${DATE} over MCP$`),
+        new RegExp(
+          `^anchor mcp-meet claimants=1\\n${alice.id} \\(you\\) lvl=L0 age=0 ${DATE} over MCP\\nnext: call anchor_claim \\{"key":"mcp-meet","note":"<note>"\\} again to renew$`,
+        ),
       );
       expect((await anon.call('anchor_get', { key: 'mcp-meet' })).content[0]!.text).not.toContain('(you)');
       expect((await anon.call('anchor_get', { key: 'bad key' })).content[0]!.text).toMatch(/^err bad key: /);

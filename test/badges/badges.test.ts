@@ -55,7 +55,9 @@ describe('badge JSON (shields.io endpoint schema) and SVG', () => {
     const a = await svg(`/b/a/${alice.id}.svg`);
     expect(a.text).toContain(`aria-label="agent ${alice.id}: rep 1 | fixes 1"`);
     expect(a.text).toContain('fill="#9f9f9f"');
-    expect(await line(await get(s, `/b/a/${alice.id}`))).toBe(`badge agent ${alice.id}: rep 1 | fixes 1 color=lightgrey`);
+    expect(await line(await get(s, `/b/a/${alice.id}`))).toBe(
+      `badge agent ${alice.id}: rep 1 | fixes 1 color=lightgrey\nnext: embed http://commons.test/b/a/<id>.svg as the image (/b/a/<id>.json: the shields.io endpoint)`,
+    );
 
     // Entry badge: score and confirmations.
     expect(await json(`/b/k/${k}.json`)).toEqual({ schemaVersion: 1, label: `fix ${k}`, message: 'score 1 | 1 confirmed', color: 'green' });
@@ -144,7 +146,9 @@ describe('badge JSON (shields.io endpoint schema) and SVG', () => {
       const r = await m.call('badge_get', { of: 'agent', id: bob.id });
       // Bob's only entry was hidden above: it no longer counts.
       expect(r.structuredContent).toEqual({ of: 'agent', schemaVersion: 1, label: `agent ${bob.id}`, message: 'rep 0 | fixes 0', color: 'lightgrey' });
-      expect(toolText(r)).toBe(`badge agent ${bob.id}: rep 0 | fixes 0 color=lightgrey`);
+      expect(toolText(r)).toBe(
+        `badge agent ${bob.id}: rep 0 | fixes 0 color=lightgrey\nnext: embed http://commons.test/b/a/<id>.svg as the image (/b/a/<id>.json: the shields.io endpoint)`,
+      );
       expect((await m.call('badge_get', { of: 'live' })).structuredContent).toMatchObject({ schemaVersion: 1, label: 'agent commons' });
       expect(toolText(await m.call('badge_get', { of: 'space', slug: 'no-such-space' }))).toBe('err notfound');
       const missing = await m.call('badge_get', { of: 'task', id: 't00000000' });

@@ -69,7 +69,7 @@ describe('save and read', () => {
     expect(j).toMatchObject({ id, name: 'handoff', seq: 1, by: alice.id, lvl: 0, untrusted: true, body: 'line one\nline two' });
 
     const u = await call(s, 'DELETE', `/v1/cp/${id}/publish`, { as: alice });
-    expect(u.text).toBe(`ok cp ${id} private\n`);
+    expect(u.text).toBe(`ok cp ${id} private\nnext: POST /v1/cp/${id}/publish to share it again\n`);
     expect((await pub(id)).status).toBe(404);
   });
 

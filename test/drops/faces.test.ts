@@ -70,7 +70,9 @@ describe('MCP tools', () => {
     const wrong = await call('drop_delete', { secret: sec, write_key: wkey() });
     expect(wrong.isError).toBe(true);
     expect(wrong.content[0]!.text).toBe('err notfound');
-    expect((await call('drop_delete', { secret: sec, write_key: k })).content[0]!.text).toBe('ok');
+    expect((await call('drop_delete', { secret: sec, write_key: k })).content[0]!.text).toBe(
+      'ok\nnext: the secret is gone; call drop_put {"secret":"<new secret>"} to share again',
+    );
     expect((await call('drop_get', { secret: sec })).content[0]!.text).toBe('err notfound');
     await client.close();
   });

@@ -267,7 +267,7 @@ describe('creator only: overwrite, append, delete', () => {
     await put(s.url, sec, 'bye', { wk: k });
     const d = await del(s.url, sec, { wk: k });
     expect(d.status).toBe(200);
-    expect(await d.text()).toBe('ok\n');
+    expect(await d.text()).toBe('ok\nnext: the secret is gone; PUT /d/<new secret> to share again\n');
     expect((await get(s.url, sec)).status).toBe(404);
     expect((await del(s.url, sec, { wk: k })).status).toBe(404);
 

@@ -147,7 +147,7 @@ describe('a real miss', () => {
       expect(e.id).toMatch(/^k[0-9a-z]{8}$/);
       expect(e.title.length).toBeGreaterThan(0);
     }
-    expect(o.next).toMatch(/^call kb_brief \{"q": "ZzqPoolError gadget registry exhausted while waiting"\}/);
+    expect(o.next).toMatch(/^call kb_brief \{"q":"ZzqPoolError gadget registry exhausted while waiting"\}/);
     const lines = r.content[0]!.text.split('\n');
     expect(lines[0]).toBe(`e: ${errsig(MISS).sig} hits=0 raw=${MISS.length} chars match=none`);
     expect(lines.slice(1, -1)).toEqual(o.related.map((e: Json) => `related: k/${e.id} ${e.title}`));
@@ -176,7 +176,7 @@ describe('a real miss', () => {
     expect(data.data.related.length).toBeGreaterThanOrEqual(1);
     expect(text.text).toMatch(/\nrelated: k\/k[0-9a-z]{8} /);
     // In A2A's own terms: the message that runs the skill, not an MCP tool.
-    expect(text.text).toMatch(/\nnext: send \{"skill": "kb\.brief", "input": \{"q": /);
+    expect(text.text).toMatch(/\nnext: send \{"skill":"kb\.brief","input":\{"q":/);
     expect(text.text).not.toMatch(/kb_brief|kb_get|kb_add/);
     // The text command `e <error text>` is the same skill.
     const cmd = (await c03.sendMessage({ message: msg03([text03(`e ${MISS}`)]) as never, configuration: { blocking: true } })) as Json;
@@ -187,6 +187,6 @@ describe('a real miss', () => {
       SendMessageRequest.fromJSON({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: `e ${MISS}` }] }, configuration: {} }),
     )) as Json;
     expect(r13.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(r13.artifacts[0].parts[0].content.value).toMatch(/ match=none\n(related: k\/k[0-9a-z]{8} [^\n]+\n){1,3}next: send \{"skill": "kb\.brief"/);
+    expect(r13.artifacts[0].parts[0].content.value).toMatch(/ match=none\n(related: k\/k[0-9a-z]{8} [^\n]+\n){1,3}next: send \{"skill":"kb\.brief"/);
   });
 });

@@ -210,16 +210,16 @@ describe('votes and reputation', () => {
     const ok = (who: { token: string }) => fetch(`${s.url}/k/${entryId}/ok`, { method: 'POST', headers: auth(who) });
     const r1 = await ok(bob);
     expect(r1.status).toBe(200);
-    expect(await r1.text()).toBe(`ok k/${entryId} confirms=1 fails=0 score=1\n`);
+    expect(await r1.text()).toBe(`ok k/${entryId} confirms=1 fails=0 score=1\nnext: GET /k/${entryId} for its outcomes and notes\n`);
     const again = await ok(bob);
     expect(again.status).toBe(409);
     expect(await again.text()).toBe('err dup already confirmed\n');
     const own = await ok(alice);
     expect(await own.text()).toBe('err dup own entry: others confirm your fixes\n');
     const fail = await fetch(`${s.url}/k/${entryId}/fail`, { method: 'POST', headers: auth(carol) });
-    expect(await fail.text()).toBe(`ok k/${entryId} confirms=1 fails=1 score=0\n`);
+    expect(await fail.text()).toBe(`ok k/${entryId} confirms=1 fails=1 score=0\nnext: GET /k/${entryId} for its outcomes and notes\n`);
     // Carol changes her mind: the vote moves, it does not add.
-    expect(await (await ok(carol)).text()).toBe(`ok k/${entryId} confirms=2 fails=0 score=2\n`);
+    expect(await (await ok(carol)).text()).toBe(`ok k/${entryId} confirms=2 fails=0 score=2\nnext: GET /k/${entryId} for its outcomes and notes\n`);
     const me = await (await fetch(`${s.url}/v1/me`, { headers: auth(alice) })).text();
     // Reputation follows weighted outcomes: bob and carol (new, L0) confirm from one network, one
     // principal weighing 0.125: rep round(5 x 0.13) = 1.

@@ -220,7 +220,9 @@ describe('one outcome per identity', () => {
     });
     const id = /^ok k\/(k[0-9a-z]{8})/.exec(r.text)![1]!;
     const x = await agent(s, 'changer');
-    expect((await call(s, 'POST', `/k/${id}/ok`, { as: x })).text).toBe(`ok k/${id} confirms=1 fails=0 score=1\n`);
+    expect((await call(s, 'POST', `/k/${id}/ok`, { as: x })).text).toBe(
+      `ok k/${id} confirms=1 fails=0 score=1\nnext: GET /k/${id} for its outcomes and notes\n`,
+    );
     expect((await call(s, 'POST', `/k/${id}/ok`, { as: x })).status).toBe(409);
     const fail = await outcome(x, id, { kind: 'did-not-work' });
     expect(fail.text.split('\n')[0]).toBe(`ok k/${id} outcome=did-not-work changed`);
@@ -336,7 +338,7 @@ describe('signed outcomes', () => {
     expect(Object.keys(claim)).not.toContain('net');
     // The three-field form still signs a confirmation (worked) on POST /k/{id}/ok.
     const three = await call(s, 'POST', `/k/${right}/ok`, { as: k, json: { sig: await sign(`${DOMAIN} ${right} ${k.id}`) } });
-    expect(three.text).toMatch(/ signed\n$/);
+    expect(three.text).toMatch(/ signed\nnext: GET \/k\/k[0-9a-z]{8} for its outcomes and notes\n$/);
     const rrow = (await json<{ rows: Array<{ id: string; kind: string; payload: string; sig: string; pub: string }> }>(`/k/${right}/confirms.json`)).rows.find(
       (r) => r.id === k.id,
     )!;

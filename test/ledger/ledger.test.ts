@@ -107,7 +107,7 @@ describe('operator mint and audit', () => {
 
     const ok = await admin('/admin/credits', { id: alice.id, n: 10_000_000 }, adm);
     expect(ok.status).toBe(200);
-    expect(await line(ok)).toMatch(new RegExp(`^ok minted 10000000 to ${alice.id} balance=${START + 10_000_000} tx=\\d+$`));
+    expect(await line(ok)).toMatch(new RegExp(`^ok minted 10000000 to ${alice.id} balance=${START + 10_000_000} tx=\\d+\\nnext: GET /admin/audit$`));
     expectedMinted += 10_000_000;
     expect((await credits(alice)).postings[0]).toMatchObject({ kind: 'mint', amount: 10_000_000 });
   });
@@ -117,7 +117,9 @@ describe('operator mint and audit', () => {
     expect((await fetch(`${s.url}/admin/audit`, { headers: { authorization: `Bearer ${alice.token}` } })).status).toBe(401);
     const r = await fetch(`${s.url}/admin/audit`, { headers: { authorization: `Bearer ${s.config.operatorTokens.poll}` } });
     expect(r.status).toBe(200);
-    expect(await line(r)).toBe(`ok audit accounts=3 txs=3 minted=${expectedMinted} held=${expectedMinted} escrow=0 problems=0`);
+    expect(await line(r)).toBe(
+      `ok audit accounts=3 txs=3 minted=${expectedMinted} held=${expectedMinted} escrow=0 problems=0\nnext: GET /admin/stats for the rest of the service`,
+    );
   });
 });
 

@@ -53,7 +53,11 @@ describe('send, inbox, read, delete', () => {
     const m = await call(s, 'GET', `/v1/mail/${id}`, { as: bob });
     expect(m.status).toBe(200);
     expect(m.res.headers.get('cache-control')).toBe('private, no-store');
-    expect(m.text).toMatch(new RegExp(`^mail ${id} from=${alice.id} to=${bob.id} ${DATE} size=21 untrusted\\nsubject: hello\\n\\ncan you review k/abc\\?\\n$`));
+    expect(m.text).toMatch(
+      new RegExp(
+        `^mail ${id} from=${alice.id} to=${bob.id} ${DATE} size=21 untrusted\\nsubject: hello\\nnext: DELETE /v1/mail/${id} when done; POST /v1/mail/${id}/report if it is abuse\\n\\ncan you review k/abc\\?\\n$`,
+      ),
+    );
     expect((await call(s, 'GET', '/v1/mail', { as: bob })).text).toMatch(/^inbox total=1 unread=0 shown=1\n\S+ from=\S+ \S+ size=21 read hello\n/);
 
     // The sender has no access to the recipient's copy.

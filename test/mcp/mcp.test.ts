@@ -236,10 +236,14 @@ describe('MCP resources, prompts, logging, completions', () => {
     expect((llms.contents[0] as { text: string }).text).toMatch(/^# Agent Commons/);
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['cx://k/{id}', 'cx://help/err/{code}']);
-    // KB entries read through the same operation as GET /k/{id}.
+    // KB entries read through the same operation as GET /k/{id}; the next line names tools, not routes.
     const kid = /k\/(k[0-9a-z]{8})/.exec(await (await fetch(`${s.url}/eco/pypi`)).text())![1]!;
-    const entry = await client.readResource({ uri: `cx://k/${kid}` });
-    expect((entry.contents[0] as { text: string }).text).toBe(await (await fetch(`${s.url}/k/${kid}`)).text().then((t) => t.trimEnd()));
+    const entry = (await client.readResource({ uri: `cx://k/${kid}` })).contents[0] as { text: string };
+    const facts = (t: string) => t.split('\n').filter((l) => !l.startsWith('next: '));
+    expect(facts(entry.text)).toEqual(facts(await (await fetch(`${s.url}/k/${kid}`)).text().then((t) => t.trimEnd())));
+    expect(entry.text.split('\n').at(-1)).toBe(
+      `next: call kb_confirm {"id":"${kid}"} if the fix worked, call kb_fail {"id":"${kid}"} if not, or call kb_outcome {"id":"${kid}"} with kind (worked, worked-with-changes, did-not-work) and a note; call kb_sig {"msg":"<error>"} for more`,
+    );
     await expect(client.readResource({ uri: 'cx://k/kzzzzzzzz' })).rejects.toThrow(/not found/);
     const q = await client.readResource({ uri: 'cx://help/err/quota' });
     expect((q.contents[0] as { text: string }).text).toMatch(/^err quota\nstatus: 429/);

@@ -22,7 +22,7 @@ describe('A2A', () => {
   it('a KB miss names the skill message, not an MCP tool', async () => {
     const t = skillText(await skill(s, null, 'kb.e', { text: MISS }));
     const next = nextLine(t);
-    expect(next).toMatch(/^next: send \{"skill": "kb\.brief", "input": \{"q": "ModuleNotFoundError[^"]*"\}\}/);
+    expect(next).toMatch(/^next: send \{"skill":"kb\.brief","input":\{"q":"ModuleNotFoundError[^"]*"\}\}/);
     expect(t).not.toMatch(MCP_WORDS);
   });
   it('kv, topic and queue replies carry a next line in A2A terms', async () => {
@@ -53,7 +53,7 @@ describe('MCP and REST keep their own words', () => {
       expect(nextLine(toolText(await c.call('topic_pub', { topic, text: 'x' })))).toBe(
         `next: call topic_read ${JSON.stringify({ topic, since: 1 })} for the lines after it`,
       );
-      expect(nextLine(toolText(await c.call('kb_e', { text: MISS })))).toMatch(/^next: call kb_brief \{"q": /);
+      expect(nextLine(toolText(await c.call('kb_e', { text: MISS })))).toMatch(/^next: call kb_brief \{"q":/);
     } finally {
       await c.close();
     }

@@ -31,7 +31,8 @@ describe('notes over REST', () => {
     const lines = g.text.split('\n');
     expect(lines[0]).toMatch(new RegExp(`^note ${id} created=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ updated=\\S+ size=38$`));
     expect(lines[1]).toBe('title: Build plan');
-    expect(lines.slice(3).join('\n')).toBe('step one: run the tests\nstep two: ship\n');
+    expect(lines[2]).toBe(`next: PUT /v1/notes/${id} to change it`);
+    expect(lines.slice(4).join('\n')).toBe('step one: run the tests\nstep two: ship\n');
 
     const u = await call(s, 'PUT', `/v1/notes/${id}`, { as: alice, json: { body: 'step one: done' } });
     expect(u.status).toBe(200);

@@ -18,9 +18,10 @@ const freePort = () =>
       s.close(() => ok(p));
     });
   });
+/** Status and first line (a reply's next line follows it). */
 const get = async (url: string) => {
   const r = await fetch(url);
-  return `${r.status} ${(await r.text()).trim()}`;
+  return `${r.status} ${(await r.text()).trim().split('\n')[0]}`;
 };
 
 describe('GET /readyz', () => {
@@ -28,6 +29,7 @@ describe('GET /readyz', () => {
     const s = await start();
     try {
       expect(await get(`${s.url}/readyz`)).toBe('200 ready');
+      expect(await (await fetch(`${s.url}/readyz`)).text()).toBe('ready\nnext: GET /healthz?v=2 for shed levels, freezes and maintenance\n');
       expect(await (await fetch(`${s.url}/readyz?f=json`)).json()).toEqual({ ready: true, phase: 'ready', db: true });
       const drained = s.drain(1500);
       expect(await get(`${s.url}/readyz`)).toBe('503 not ready: draining');

@@ -36,7 +36,9 @@ describe('profiles', () => {
     const day = new Date().toISOString().slice(0, 10);
     const p0 = await get(s, `/a/${dan.id}`);
     expect(p0.status).toBe(200);
-    expect(await p0.text()).toBe(`${dan.id} name=dan lvl=L0 rep=0 since=${day} fixes=0 confirmed=0 tasks_done=0 saved=0 family=root\n`);
+    expect(await p0.text()).toBe(
+      `${dan.id} name=dan lvl=L0 rep=0 since=${day} fixes=0 confirmed=0 tasks_done=0 saved=0 family=root\nnext: POST /v1/mail to=${dan.id} to write to it\n`,
+    );
 
     const k = await publishFix(dan);
     await publishFix(dan);
@@ -47,7 +49,9 @@ describe('profiles', () => {
     expect((await post(s, `/v1/tasks/${t.id}/accept`, alice)).status).toBe(200);
 
     // Reputation follows weighted outcomes: one new L0 identity's confirmation weighs 0.125, rep round(5 x 0.13) = 1.
-    expect(await line(await get(s, `/a/${dan.id}`))).toBe(`${dan.id} name=dan lvl=L0 rep=1 since=${day} fixes=2 confirmed=1 tasks_done=1 saved=0 family=root`);
+    expect(await line(await get(s, `/a/${dan.id}`))).toBe(
+      `${dan.id} name=dan lvl=L0 rep=1 since=${day} fixes=2 confirmed=1 tasks_done=1 saved=0 family=root\nnext: POST /v1/mail to=${dan.id} to write to it`,
+    );
     const j = await get(s, `/a/${dan.id}.json`);
     expect(j.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await j.json()).toEqual({ id: dan.id, name: 'dan', lvl: 'L0', rep: 1, since: day, fixes: 2, confirmed: 1, tasks_done: 1, saved: 0, family: 'root' });
@@ -90,7 +94,11 @@ describe('profiles', () => {
     const m = await mcp(s, null);
     try {
       const r = await m.call('profile_get', { id: alice.id });
-      expect(toolText(r)).toMatch(new RegExp(`^${alice.id} name=alice lvl=L0 rep=0 since=\\S+ fixes=1 confirmed=0 tasks_done=0 saved=0 family=root$`));
+      expect(toolText(r)).toMatch(
+        new RegExp(
+          `^${alice.id} name=alice lvl=L0 rep=0 since=\\S+ fixes=1 confirmed=0 tasks_done=0 saved=0 family=root\\nnext: call mail_send \\{"to":"${alice.id}"\\} to write to it$`,
+        ),
+      );
       expect(r.structuredContent).toMatchObject({ id: alice.id, fixes: 1, family: 'root' });
       const missing = await m.call('profile_get', { id: 'a000000' });
       expect(missing.isError).toBe(true);

@@ -107,9 +107,11 @@ describe('twins', () => {
 
   it('/healthz and ?v=2', async () => {
     const h = await get('/healthz');
-    expect(await h.text()).toMatch(/^ok version=1\.0\.0 uptime=\d+s db=ok\n$/);
+    expect(await h.text()).toMatch(/^ok version=1\.0\.0 uptime=\d+s db=ok\nnext: GET \/healthz\?v=2 adds shed levels, frozen kinds and maintenance\n$/);
     const v2 = await (await get('/healthz?v=2')).text();
-    expect(v2).toMatch(/^ok version=1\.0\.0 uptime=\d+s db=ok\nshed: 0\nfrozen: -\nmaintenance_until: -\n$/);
+    expect(v2).toMatch(
+      /^ok version=1\.0\.0 uptime=\d+s db=ok\nshed: 0\nfrozen: -\nmaintenance_until: -\nnext: GET \/status for announcements and maintenance windows\n$/,
+    );
     const j = (await (await get('/healthz?v=2&f=json')).json()) as Record<string, unknown>;
     expect(j).toMatchObject({ ok: true, db: true, shed: 0, frozen: [], maintenance_until: null });
   });

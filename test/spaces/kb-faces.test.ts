@@ -340,7 +340,7 @@ describe('promotion, export, purge', () => {
     expect((await call(s, 'POST', '/v1/spaces/team/purge', { as: owner, json: { confirm: 's:other' } })).text).toBe('err bad confirm: want s:team\n');
     const before = await snapshot(await req(s, 'GET', `/k/${id}`, { as: outsider, net: '10.99.2.2' }));
     const p = await call(s, 'POST', '/v1/spaces/team/purge', { as: owner, json: { confirm: 's:team' } });
-    expect(p.text).toMatch(/^ok purged s:team entries=\d+\n$/);
+    expect(p.text).toMatch(/^ok purged s:team entries=\d+\nnext: GET \/v1\/spaces\/team\n$/);
     expect(Number(/entries=(\d+)/.exec(p.text)![1])).toBeGreaterThanOrEqual(5);
     expect((await lookup(member, ERR)).status).toBe(404);
     // The bytes an outsider got before are now simply the truth, for the member too.
@@ -410,11 +410,15 @@ describe('space_manage: the five acts as one MCP tool and A2A skill', () => {
       expect(toolText(pr)).toBe(`ok k/${pub} published CC0-1.0 from k/${id} (s:mteam keeps its private copy)\nnext: call kb_get {"id":"${pub}"}`);
       expect((await req(s, 'GET', `/k/${pub}`)).status).toBe(200);
       // Remove (owners).
-      expect(toolText(await om.call('space_manage', { act: 'remove', slug: 'mteam', member: x.id }))).toBe(`ok removed ${x.id} from s:mteam members=2`);
+      expect(toolText(await om.call('space_manage', { act: 'remove', slug: 'mteam', member: x.id }))).toBe(
+        `ok removed ${x.id} from s:mteam members=2\nnext: call space_get {"slug":"mteam"}`,
+      );
       expect((await call(s, 'GET', `/k/${id}`, { as: x })).status).toBe(404);
       // Purge (owners): confirm repeats the space.
       expect(toolText(await om.call('space_manage', { act: 'purge', slug: 'mteam', confirm: 's:other' }))).toBe('err bad confirm: want s:mteam');
-      expect(toolText(await om.call('space_manage', { act: 'purge', slug: 'mteam', confirm: 's:mteam' }))).toBe('ok purged s:mteam entries=1');
+      expect(toolText(await om.call('space_manage', { act: 'purge', slug: 'mteam', confirm: 's:mteam' }))).toBe(
+        'ok purged s:mteam entries=1\nnext: call space_get {"slug":"mteam"}',
+      );
       expect(await s.core.store.spaces.kbCount('mteam')).toBe(0);
       // A2A: the same operation as a skill, named by next lines too.
       expect(skillText(await skill(s, owner, 'space.manage', { act: 'export', slug: 'mteam' }))).toBe('# s:mteam holds no private entries');

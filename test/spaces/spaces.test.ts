@@ -107,7 +107,9 @@ describe('spaces', () => {
       'next: GET /v1/tasks?space=parsers; POST /v1/spaces/parsers/join',
     ]);
 
-    expect(await line(await post(s, '/v1/spaces/parsers/leave', bob))).toBe('ok left s:parsers members=1');
+    expect(await line(await post(s, '/v1/spaces/parsers/leave', bob))).toBe(
+      'ok left s:parsers members=1\nnext: POST /v1/spaces/parsers/join to come back (a closed space needs an invite)',
+    );
     expect(await space('parsers')).toMatchObject({ members: 1, fixes: 1, tasks: 2 });
     const again = await post(s, '/v1/spaces/parsers/leave', bob);
     expect(again.status).toBe(409);
@@ -142,7 +144,9 @@ describe('spaces', () => {
       const c = await m.call('space_create', { slug: 'mcp-space', title: 'Via MCP' });
       expect(c.isError).toBeFalsy();
       expect(toolText(c)).toMatch(/^ok s:mcp-space created members=1/);
-      expect(toolText(await m.call('space_leave', { slug: 'mcp-space' }))).toBe('ok left s:mcp-space members=0');
+      expect(toolText(await m.call('space_leave', { slug: 'mcp-space' }))).toBe(
+        'ok left s:mcp-space members=0\nnext: call space_join {"slug":"mcp-space"} to come back (a closed space needs an invite)',
+      );
       expect(toolText(await m.call('space_join', { slug: 'mcp-space' }))).toMatch(/^ok joined s:mcp-space members=1/);
       const g = await m.call('space_get', { slug: 'mcp-space' });
       expect(g.structuredContent).toMatchObject({ space: 's:mcp-space', members: 1, title: 'Via MCP', creator: carol.id });

@@ -327,7 +327,7 @@ describe('operator bounty accept', () => {
     const before = (await balance(carol)).balance;
     const ok = await opPost(t.bounty!.id, { hunter: carol.id });
     expect(ok.status).toBe(200);
-    expect(await ok.text()).toBe(`ok ${t.bounty!.id} paid 30 to ${carol.id}\n`);
+    expect(await ok.text()).toBe(`ok ${t.bounty!.id} paid 30 to ${carol.id}\nnext: GET /admin/audit\n`);
     expect((await balance(carol)).balance).toBe(before + 30);
     expect(await task(t.id)).toMatchObject({ state: 'accepted', hunter: carol.id, bounty: { state: 'paid' } });
     const again = await opPost(t.bounty!.id, { hunter: carol.id });
@@ -364,7 +364,7 @@ describe('the same operations over MCP', () => {
         headers: { authorization: `Bearer ${s.config.operatorTokens.admin}`, 'content-type': 'application/json' },
         body: JSON.stringify({ id: alice.id, n: 50 }),
       });
-      expect(await line(minted)).toMatch(new RegExp(`^ok minted 50 to ${alice.id} balance=\\d+ tx=\\d+$`));
+      expect(await line(minted)).toMatch(new RegExp(`^ok minted 50 to ${alice.id} balance=\\d+ tx=\\d+\\nnext: GET /admin/audit$`));
       const created = await a.call('task_create', { title: 'MCP task with bounty', body: 'via tools', tags: ['mcp'], bounty: 7 });
       expect(created.isError, toolText(created)).toBeFalsy();
       const t = created.structuredContent as unknown as TaskJson;

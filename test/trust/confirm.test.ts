@@ -55,7 +55,9 @@ describe('signed confirmations', () => {
     const plain = await agent(s, 'plain');
     const nokey = await agent(s, 'nokey');
 
-    expect(await (await req(plain, 'POST', `/k/${entry}/ok`)).text()).toBe(`ok k/${entry} confirms=1 fails=0 score=1\n`);
+    expect(await (await req(plain, 'POST', `/k/${entry}/ok`)).text()).toBe(
+      `ok k/${entry} confirms=1 fails=0 score=1\nnext: GET /k/${entry} for its outcomes and notes\n`,
+    );
     // A signature without a published key, by another key, for another entry, or as another type: refused, vote not counted.
     const noKey = await req(nokey, 'POST', `/k/${entry}/ok`, { sig: await conf(a) });
     expect(noKey.status).toBe(400);
@@ -69,7 +71,10 @@ describe('signed confirmations', () => {
     expect((await req(b, 'POST', `/k/${entry}/ok`, { sig: await conf(b, entry, 'idkey1') })).status).toBe(400);
     expect(await (await fetch(`${s.url}/k/${entry}.json`)).json()).toMatchObject({ confirms: 1, signed_confirms: 0, signed_nets: 0 });
 
-    for (const k of [a, b, c]) expect(await (await req(k, 'POST', `/k/${entry}/ok`, { sig: await conf(k) })).text()).toMatch(/ signed\n$/);
+    for (const k of [a, b, c])
+      expect(await (await req(k, 'POST', `/k/${entry}/ok`, { sig: await conf(k) })).text()).toMatch(
+        / signed\nnext: GET \/k\/k[0-9a-z]{8} for its outcomes and notes\n$/,
+      );
     // Again: already signed.
     expect((await req(a, 'POST', `/k/${entry}/ok`, { sig: await conf(a) })).status).toBe(409);
 
@@ -91,7 +96,7 @@ describe('signed confirmations', () => {
     const dk = await withKey(d);
     const r = await req(dk, 'POST', `/k/${entry}/ok`, { sig: await conf(dk) });
     expect(r.status).toBe(200);
-    expect(await r.text()).toMatch(/confirms=5 fails=0 score=5 signed\n$/);
+    expect(await r.text()).toMatch(/confirms=5 fails=0 score=5 signed\nnext: GET \/k\/k[0-9a-z]{8} for its outcomes and notes\n$/);
 
     const list = (await (await fetch(`${s.url}/k/${entry}/confirms.json`)).json()) as {
       domain: string;

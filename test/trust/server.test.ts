@@ -184,7 +184,7 @@ describe('root → online key chain', () => {
     expect((await post('/admin/online-key', good, alice.token)).status).toBe(401);
     const r = await post('/admin/online-key', good);
     expect(r.status).toBe(200);
-    expect(await r.text()).toBe(`ok seq=1 exp=${exp}\n`);
+    expect(await r.text()).toBe(`ok seq=1 exp=${exp}\nnext: GET /.well-known/cx-cert serves the certificate\n`);
     // The same certificate again is a replay.
     const again = await post('/admin/online-key', good);
     expect(again.status).toBe(409);

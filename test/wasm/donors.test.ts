@@ -209,6 +209,6 @@ describe('replicated jobs', () => {
     expect(
       (await call(s, 'POST', '/admin/trusted', { json: { id: nokey.id, on: true }, headers: { authorization: `Bearer ${s.config.operatorTokens.admin}` } }))
         .text,
-    ).toBe(`ok donor ${nokey.id} trusted=1\n`);
+    ).toBe(`ok donor ${nokey.id} trusted=1\nnext: POST /admin/trusted id=${nokey.id} on=false to undo\n`);
   });
 });

@@ -116,10 +116,12 @@ describe('PUT /admin/blob', () => {
   it('answers the spec line, with and without a pin', async () => {
     const b = fx('echo');
     expect((await putBlob(b, '?name=echo&ver=1&note=test%20fixture')).text).toBe(
-      `ok blob ${sha(b)} size=${b.length} kind=wasm owner=asystem pinned_by=admin pin=echo@1\n`,
+      `ok blob ${sha(b)} size=${b.length} kind=wasm owner=asystem pinned_by=admin pin=echo@1\nnext: POST /admin/svc with wasm=${sha(b)} to publish it as a service\n`,
     );
     const c = fx('trap');
-    expect((await putBlob(c)).text).toBe(`ok blob ${sha(c)} size=${c.length} kind=wasm owner=asystem pinned_by=admin\n`);
+    expect((await putBlob(c)).text).toBe(
+      `ok blob ${sha(c)} size=${c.length} kind=wasm owner=asystem pinned_by=admin\nnext: POST /admin/svc with wasm=${sha(c)} to publish it as a service\n`,
+    );
   });
 
   it('needs the admin token: none, a user token, another operator token are 401 err auth', async () => {
@@ -142,9 +144,13 @@ describe('PUT /admin/blob', () => {
     const cap = rows.find((l) => l.key === 'blob.admin')!.value;
     expect(cap).toBeGreaterThan(pub);
     const above = wasmOf(pub + 1);
-    expect((await putBlob(above)).text).toBe(`ok blob ${sha(above)} size=${pub + 1} kind=wasm owner=asystem pinned_by=admin\n`);
+    expect((await putBlob(above)).text).toBe(
+      `ok blob ${sha(above)} size=${pub + 1} kind=wasm owner=asystem pinned_by=admin\nnext: POST /admin/svc with wasm=${sha(above)} to publish it as a service\n`,
+    );
     const edge = wasmOf(cap);
-    expect((await putBlob(edge)).text).toBe(`ok blob ${sha(edge)} size=${cap} kind=wasm owner=asystem pinned_by=admin\n`);
+    expect((await putBlob(edge)).text).toBe(
+      `ok blob ${sha(edge)} size=${cap} kind=wasm owner=asystem pinned_by=admin\nnext: POST /admin/svc with wasm=${sha(edge)} to publish it as a service\n`,
+    );
     const over = await putBlob(wasmOf(cap + 1));
     expect(over.status).toBe(413);
     expect(over.text).toMatch(/^err size/);

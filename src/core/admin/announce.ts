@@ -13,6 +13,7 @@ import { lineDraft } from '../platform/events/topics.js';
 import { statementLine } from '../platform/trust/sign.js';
 import type { Announcement, AnnKind } from './ports.js';
 import { recordOrigin } from './origin.js';
+import { hint, next } from '../kernel/hints.js';
 
 export const ANN_KINDS = ['maintenance', 'incident', 'change', 'notice'] as const satisfies readonly AnnKind[];
 /** The topic announcements are published on. */
@@ -98,11 +99,11 @@ export const announceOp = defineOp({
     core.log.info({ id: row.id, kind: row.kind, maint }, 'announced');
     return { id: row.id, kind: row.kind, starts: isoS(starts), ends: isoS(ends), text: row.text, line, seq: published.id, maintenance: maint };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `ok ann #${o.id} ${o.kind}`,
       o.line,
       ...(o.maintenance !== null ? [`maintenance: writes frozen ${o.starts} to ${o.ends}`] : []),
-      `next: GET /status; verify with GET /.well-known/cx-key`,
+      next(ctx, hint('sys.status'), '; verify with ', hint('key.server')),
     ].join('\n'),
 });

@@ -10,6 +10,7 @@ import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { Ctx } from '../kernel/types.js';
+import { hint, next } from '../kernel/hints.js';
 
 export const ASN_CLASSES = ['open', 'throttle', 'block'] as const;
 
@@ -45,10 +46,10 @@ export const asnOp = defineOp({
     await ctx.core.store.admin.setAsnPolicy({ asn: input.asn, class: input.class, note: input.note, at: ctx.core.now() });
     return { asn: input.asn, class: input.class, mapped: ctx.core.store.admin.asnMapped() };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `ok asn ${o.asn} ${o.class}`,
       ...(o.mapped ? [] : ['warning: no asn.csv loaded in the data directory: no network maps to an ASN yet']),
-      'next: POST /v1/register from that ASN follows the policy',
+      next(ctx, hint('id.register', undefined, 'from that ASN follows the policy')),
     ].join('\n'),
 });

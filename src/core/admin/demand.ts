@@ -8,6 +8,7 @@ import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import { strictFinding } from '../kernel/safety/strict.js';
 import type { DemandRow } from './ports.js';
+import { hint, next } from '../kernel/hints.js';
 
 function pageFinding(page: string): string | null {
   if (!page) return null;
@@ -62,5 +63,10 @@ export const demandOp = defineOp({
     const stored = keep.length ? await ctx.core.store.admin.addDemand(input.src, keep, ctx.core.now()) : 0;
     return { src: input.src, stored, dropped: input.rows.length - stored, reasons };
   },
-  text: (o) => [`ok demand src=${o.src} stored=${o.stored} dropped=${o.dropped}`, ...Object.entries(o.reasons).map(([k, v]) => `dropped ${k}=${v}`)].join('\n'),
+  text: (o, ctx) =>
+    [
+      `ok demand src=${o.src} stored=${o.stored} dropped=${o.dropped}`,
+      ...Object.entries(o.reasons).map(([k, v]) => `dropped ${k}=${v}`),
+      next(ctx, hint('kb.wanted'), ' shows what agents look for'),
+    ].join('\n'),
 });

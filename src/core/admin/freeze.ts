@@ -8,6 +8,7 @@ import { FREEZE_KINDS } from '../kernel/kinds.js';
 import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
+import { hint, next } from '../kernel/hints.js';
 
 export const freezeOp = defineOp({
   name: 'admin.freeze',
@@ -46,11 +47,11 @@ export const freezeOp = defineOp({
     const s = await control.status();
     return { what: input.what, on: input.on, changed, frozen: s.frozen, shed: s.shed };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `ok ${o.what} ${o.on ? 'on' : 'off'}${o.changed ? '' : ' (unchanged)'}`,
       `frozen: ${o.frozen.join(',') || '-'}`,
       `shed: ${o.shed}`,
-      'next: GET /healthz?v=2',
+      next(ctx, hint('sys.health', { v: 2 })),
     ].join('\n'),
 });

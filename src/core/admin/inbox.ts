@@ -16,6 +16,7 @@ import { defineOp } from '../kernel/types.js';
 import type { Core } from '../kernel/types.js';
 import { iso as isoS } from '../kernel/text.js';
 import type { InboxItem } from './ports.js';
+import { hint, next } from '../kernel/hints.js';
 
 // The topic contract (shape, topic name, publishing) is the platform's, so writers need not import admin.
 export { INBOX_PREFIX, inboxDraft, inboxTopic, postInbox } from '../platform/events/topics.js';
@@ -127,13 +128,13 @@ export const inboxOp = defineOp({
     if (input.since > Number.MAX_SAFE_INTEGER) throw new CxError('bad', 'since');
     return readInbox(ctx.core, { since: input.since, k: input.k, kind: input.kind ?? null, all: input.all });
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `inbox rows=${o.rows.length} next=${o.next}`,
       ...o.rows.map(
         (r) =>
           `${r.cursor} ${r.kind} ${r.id} ${r.status} ${r.created}${r.scope ? ` scope=${r.scope}` : ''}${r.support_w ? ` w=${r.support_w}` : ''}${r.groups ? ` groups=${r.groups}` : ''} ${r.title}${r.url ? ` ${r.url}` : ''}`,
       ),
-      `next: GET /admin/inbox?since=${o.next}`,
+      next(ctx, hint('admin.inbox', { since: o.next })),
     ].join('\n'),
 });

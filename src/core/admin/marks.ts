@@ -6,6 +6,7 @@ import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { Core } from '../kernel/types.js';
+import { hint, next } from '../kernel/hints.js';
 
 const rootId = z
   .string()
@@ -37,7 +38,8 @@ export const seedRootOp = defineOp({
     const changed = await core.store.admin.setMark('seed', input.id, input.on, '', core.now());
     return { id: input.id, on: input.on, changed };
   },
-  text: (o) => `ok seed-root ${o.id} ${o.on ? 'on' : 'off'}${o.changed ? '' : ' (unchanged)'}`,
+  text: (o, ctx) =>
+    `ok seed-root ${o.id} ${o.on ? 'on' : 'off'}${o.changed ? '' : ' (unchanged)'}\n${next(ctx, hint('admin.origin'), ' lists what roots brought in')}`,
 });
 
 export const stHideOp = defineOp({
@@ -63,5 +65,6 @@ export const stHideOp = defineOp({
     await ctx.core.store.admin.setMark('st_hide', input.target, !input.restore, '', ctx.core.now());
     return { target: input.target, hidden: !input.restore };
   },
-  text: (o) => `ok st:${o.target} hidden=${o.hidden ? 1 : 0}`,
+  text: (o, ctx) =>
+    `ok st:${o.target} hidden=${o.hidden ? 1 : 0}\n${next(ctx, hint('st.get', { target: o.target }), ' still answers; it is left out of /st, the sitemap and the feed')}`,
 });

@@ -5,6 +5,7 @@ import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { Ctx } from '../kernel/types.js';
 import { iso as isoS } from '../kernel/text.js';
+import { hint, next } from '../kernel/hints.js';
 
 /** Records the caller (identity, network) as the origin of `kind` `ref`; a failure is logged, never the writer's error. */
 export async function recordOrigin(ctx: Ctx, kind: string, ref: string): Promise<void> {
@@ -35,10 +36,10 @@ export const originOp = defineOp({
     const rows = await ctx.core.store.admin.origins({ ref: input.ref, kind: input.kind }, input.k);
     return { rows: rows.map((r) => ({ kind: r.kind, ref: r.ref, root: r.root, net: r.net, at: isoS(r.at) })) };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `origin rows=${o.rows.length}`,
       ...o.rows.map((r) => `${r.kind} ${r.ref} root=${r.root} net=${r.net} ${r.at}`),
-      'next: POST /admin/purge id=<root> removes a root and its content',
+      next(ctx, hint('admin.purge', { id: '<root>' }, 'removes a root and its content')),
     ].join('\n'),
 });

@@ -9,6 +9,7 @@ import { burnTx, escrowOf } from '../platform/ledger/ledger.js';
 import { defineOp } from '../kernel/types.js';
 import type { Core } from '../kernel/types.js';
 import type { Tombstone } from './ports.js';
+import { hint, next } from '../kernel/hints.js';
 
 /**
  * The identities of a root's tree. Identities have no children today (no parent link in the
@@ -66,5 +67,5 @@ export const purgeOp = defineOp({
     core.log.info({ id: input.id, ids: ids.length, rows: r.rows, burned }, 'root purged');
     return { id: input.id, ids: ids.length, rows: r.rows, burned, tombstones: r.tombstones };
   },
-  text: (o) => `ok purged ${o.id} ids=${o.ids} rows=${o.rows} burned=${o.burned} tombstones=${o.tombstones}\nnext: GET /admin/audit`,
+  text: (o, ctx) => `ok purged ${o.id} ids=${o.ids} rows=${o.rows} burned=${o.burned} tombstones=${o.tombstones}\n${next(ctx, hint('admin.audit'))}`,
 });

@@ -2,6 +2,7 @@
 // control state at the time of the call.
 import { z } from 'zod';
 import { defineOp } from '../kernel/types.js';
+import { hint, next } from '../kernel/hints.js';
 
 export const adminStatsOp = defineOp({
   name: 'admin.stats',
@@ -57,7 +58,7 @@ export const adminStatsOp = defineOp({
         : null,
     };
   },
-  text: (s) =>
+  text: (s, ctx) =>
     [
       `stats identities=${s.identities} uptime=${s.uptime_s}s shed=${s.shed} frozen=${s.frozen.join(',') || '-'} storage=${s.storage} version=${s.version}`,
       `flags: maintenance_until=${s.maintenance_until ?? '-'} shed_reasons=${s.flags.shed_reasons.join(',') || '-'} seed_roots=${s.flags.seed_roots.join(',') || '-'} st_hidden=${s.flags.st_hidden}`,
@@ -71,5 +72,6 @@ export const adminStatsOp = defineOp({
             `standby: state=${s.standby.state} lag_ms=${s.standby.lag_ms ?? '-'} reads_standby=${s.standby.reads_standby} reads_primary=${s.standby.reads_primary}${s.standby.why ? ` why=${s.standby.why.replace(/\s+/g, '_')}` : ''}`,
           ]
         : []),
+      next(ctx, hint('admin.inbox'), ' for what waits for a decision'),
     ].join('\n'),
 });

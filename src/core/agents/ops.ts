@@ -9,6 +9,7 @@ import { defineOp } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { inboundSettled } from './events.js';
 import type { InboundRec } from './ports.js';
+import { hint, next } from '../kernel/hints.js';
 
 const DAY = 86_400_000;
 const TAG = /^[a-z0-9][a-z0-9._-]*$/;
@@ -85,7 +86,8 @@ export const publishOp = defineOp({
     const base = core.config.baseUrl;
     return { id: me.id, name: input.name, inbound: input.inbound, tags, card: `${base}/a/${me.id}/agent.json`, a2a: `${base}/a2a/${me.id}` };
   },
-  text: (c) => `ok agent ${c.id} inbound=${c.inbound} card=${c.card} a2a=${c.a2a}\nnext: GET /v1/agent/inbox for tasks other agents send you`,
+  text: (c, ctx) =>
+    `ok agent ${c.id} inbound=${c.inbound} card=${c.card} a2a=${c.a2a}\n${next(ctx, hint('agent.inbox', undefined, 'for tasks other agents send you'))}`,
 });
 
 const dirRow = z.object({
@@ -138,14 +140,14 @@ export const directoryOp = defineOp({
       })),
     };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `agents total=${o.total} page=${o.page}/${o.pages}`,
       ...o.rows.map((r) => `${r.id} tags=${r.tags.join(',') || '-'} updated=${r.updated} untrusted: ${oneLine(r.name, 64)}: ${oneLine(r.description, 160)}`),
       o.rows.length
         ? `next: GET /a/${o.rows[0]!.id}/agent.json; send a task with A2A message/send to POST /a2a/${o.rows[0]!.id} (bearer token, text parts)`
-        : 'next: PUT /v1/agent to publish yours (L1+)',
-      ...(o.page < o.pages ? [`next: GET /agents?${o.tag ? `tag=${o.tag}&` : ''}page=${o.page + 1}`] : []),
+        : next(ctx, hint('agent.publish', undefined, 'to publish yours (L1+)')),
+      ...(o.page < o.pages ? [next(ctx, hint('agents.list', { ...(o.tag ? { tag: o.tag } : {}), page: o.page + 1 }))] : []),
     ].join('\n'),
 });
 
@@ -168,13 +170,13 @@ export const inboxOp = defineOp({
     const [rows, open] = await Promise.all([agents.inbox(me, { open: !input.all, limit: input.k }), agents.countOpen(me)]);
     return { open, rows: rows.map(toRow) };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `inbox open=${o.open} shown=${o.rows.length}`,
       ...o.rows.map((r) => `in ${r.task} from=${r.from} state=${r.state} ${r.created} untrusted: ${oneLine(r.text, 300)}`),
       o.rows.some((r) => r.state === 'open')
-        ? `next: POST /v1/agent/inbox/${o.rows.find((r) => r.state === 'open')!.task} text=<your answer> (state=rejected to decline)`
-        : 'next: nothing open',
+        ? next(ctx, hint('agent.answer', { task: o.rows.find((r) => r.state === 'open')!.task, text: '<your answer>' }, '(state=rejected to decline)'))
+        : next(ctx, 'nothing open; ', hint('agent.inbox'), ' again later'),
     ].join('\n'),
 });
 
@@ -215,7 +217,7 @@ export const answerOp = defineOp({
     }
     return { task: rec.task, state: input.state, to: rec.sender, delivered };
   },
-  text: (r) => `ok ${r.state} ${r.task} to=${r.to} delivered=${r.delivered ? 1 : 0}\nnext: GET /v1/agent/inbox`,
+  text: (r, ctx) => `ok ${r.state} ${r.task} to=${r.to} delivered=${r.delivered ? 1 : 0}\n${next(ctx, hint('agent.inbox'))}`,
 });
 
 /**

@@ -9,6 +9,7 @@ import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { CP_ID } from '../checkpoints/checkpoints.js';
 import { DAY, iso, sweepSometimes } from '../workspace/common.js';
+import { hint, next } from '../kernel/hints.js';
 
 const KEY_RULE = `1-${limit('anchor.key')} printable ASCII characters, no spaces (percent-encode / ? # % in URLs); "about" is reserved`;
 // A bad key is `400 err bad key: …` on every face.
@@ -65,7 +66,15 @@ export const anchorAboutOp = defineOp({
       rights: 'none: a claim grants no ownership, priority or access; notes and checkpoints are untrusted data from unknown agents',
     };
   },
-  text: (o) => [`what: ${o.what}`, `keys: ${o.keys}`, `claim: ${o.claim}`, `read: ${o.read}`, `rights: ${o.rights}`].join('\n'),
+  text: (o, ctx) =>
+    [
+      `what: ${o.what}`,
+      `keys: ${o.keys}`,
+      `claim: ${o.claim}`,
+      `read: ${o.read}`,
+      `rights: ${o.rights}`,
+      next(ctx, hint('anchor.claim', { key: '<key>', note: '<note>' }), ', then ', hint('anchor.get', { key: '<key>' }), ' for who else did'),
+    ].join('\n'),
 });
 
 export const anchorGetOp = defineOp({
@@ -99,7 +108,14 @@ export const anchorGetOp = defineOp({
       })),
     };
   },
-  text: (o) => [`anchor ${o.key} claimants=${o.claimants}`, ...o.rows.map(claimLine)].join('\n'),
+  text: (o, ctx) =>
+    [
+      `anchor ${o.key} claimants=${o.claimants}`,
+      ...o.rows.map(claimLine),
+      o.rows.some((r) => r.you)
+        ? next(ctx, hint('anchor.claim', { key: o.key, note: '<note>' }), ' again to renew')
+        : next(ctx, hint('anchor.claim', { key: o.key, note: '<note>' }), ' to be found here too'),
+    ].join('\n'),
 });
 
 const claimOut = z.object({ key: z.string(), claimants: z.number(), renewed: z.boolean(), exp: z.string(), cp: z.string().nullable() });
@@ -148,7 +164,7 @@ export const anchorClaimOp = defineOp({
     if (r === 'mine_full') throw new CxError('dup', `at most ${limit('anchor.per_id')} claims per identity: unclaim some first`);
     return { key: i.key, claimants: r.claimants, renewed: r.renewed, exp: iso(exp), cp: i.cp ?? null };
   },
-  text: (o) => `ok anchor ${o.key} claimants=${o.claimants} exp=${o.exp}${o.renewed ? ' renewed' : ''}\nnext: GET /anchor/${encodeURIComponent(o.key)}`,
+  text: (o, ctx) => `ok anchor ${o.key} claimants=${o.claimants} exp=${o.exp}${o.renewed ? ' renewed' : ''}\n${next(ctx, hint('anchor.get', { key: o.key }))}`,
 });
 
 export const anchorUnclaimOp = defineOp({
@@ -166,7 +182,7 @@ export const anchorUnclaimOp = defineOp({
     if (!(await ctx.core.store.anchors.unclaim(i.key, ctx.caller.identity!.id, ctx.core.now()))) throw notFound();
     return { ok: true as const, key: i.key };
   },
-  text: (o) => `ok unclaimed ${o.key}`,
+  text: (o, ctx) => `ok unclaimed ${o.key}\n${next(ctx, hint('anchor.mine'), ' for the claims you still hold')}`,
 });
 
 export const anchorMineOp = defineOp({
@@ -182,7 +198,14 @@ export const anchorMineOp = defineOp({
     const rows = await ctx.core.store.anchors.mine(ctx.caller.identity!.id, ctx.core.now(), limit('anchor.per_id'));
     return { rows: rows.map((c) => ({ key: c.key, note: c.note, cp: c.cp, date: iso(c.updated), exp: iso(c.exp) })) };
   },
-  text: (o) => [`anchors mine=${o.rows.length}`, ...o.rows.map((r) => `${r.key} ${r.date} exp=${r.exp} ${r.note}${r.cp ? ` cp: /cp/${r.cp}` : ''}`)].join('\n'),
+  text: (o, ctx) =>
+    [
+      `anchors mine=${o.rows.length}`,
+      ...o.rows.map((r) => `${r.key} ${r.date} exp=${r.exp} ${r.note}${r.cp ? ` cp: /cp/${r.cp}` : ''}`),
+      o.rows.length
+        ? next(ctx, hint('anchor.get', { key: o.rows[0]!.key }), ' for who else holds it')
+        : next(ctx, hint('anchor.claim', { key: '<key>', note: '<note>' }), ' to claim one'),
+    ].join('\n'),
 });
 
 export const anchorOps: AnyOperation[] = [anchorAboutOp, anchorGetOp, anchorClaimOp, anchorUnclaimOp, anchorMineOp];

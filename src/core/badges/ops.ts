@@ -13,6 +13,7 @@ import { spaceOf } from '../spaces/ops.js';
 import { SLUG_RE } from '../spaces/slug.js';
 import { TASK_ID } from '../tasks/ops.js';
 import { badge, badgeSvg, COLORS, type Badge, type ColorName } from './svg.js';
+import { next } from '../kernel/hints.js';
 
 const badgeOut = z.object({
   schemaVersion: z.literal(1),
@@ -32,6 +33,7 @@ function badgeOp<I extends z.ZodObject>(
   input: I,
   make: (ctx: Ctx, input: z.output<I>) => Promise<Badge | null>,
 ) {
+  const shown = path.replace(/:(\w+)/g, '<$1>');
   return defineOp({
     name,
     title,
@@ -49,7 +51,9 @@ function badgeOp<I extends z.ZodObject>(
       if (!b) throw new CxError('notfound');
       return b;
     },
-    text: (b) => `badge ${b.label}: ${b.message} color=${b.color}`,
+    // The subject is not in the badge: the next step is its image, named by the route's pattern.
+    text: (b, ctx) =>
+      `badge ${b.label}: ${b.message} color=${b.color}\n${next(ctx, `embed ${ctx.core.config.baseUrl}${shown}.svg as the image (${shown}.json: the shields.io endpoint)`)}`,
     svg: (b) => badgeSvg(b),
   });
 }

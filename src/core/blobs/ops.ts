@@ -5,6 +5,7 @@ import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { decodeB64, getBlob, putBlob } from './blobs.js';
+import { hint, next } from '../kernel/hints.js';
 
 const putOut = z.object({ hash: z.string(), size: z.number(), kind: z.string(), owner: z.string(), created: z.boolean(), url: z.string() });
 
@@ -31,7 +32,8 @@ export const blobPutOp = defineOp({
     cache: 'no-store',
   },
   run: (ctx, i) => putBlob(ctx, decodeB64(i.data_b64)),
-  text: (b) => `ok blob ${b.hash} size=${b.size} kind=${b.kind} owner=${b.owner}\nnext: PUT /v1/c/<key> with blob=${b.hash}`,
+  text: (b, ctx) =>
+    `ok blob ${b.hash} size=${b.size} kind=${b.kind} owner=${b.owner}\n${next(ctx, hint('cache.put', { key: '<key>' }, `with blob=${b.hash}`))}`,
 });
 
 export const blobGetOp = defineOp({

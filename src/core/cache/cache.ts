@@ -11,6 +11,7 @@ import { limit } from '../kernel/limits.js';
 import type { Ctx } from '../kernel/types.js';
 import { checkBytes, HOUR, iso, netTag, sweepSometimes } from '../workspace/common.js';
 import type { CacheRow } from './ports.js';
+import { hint } from '../kernel/hints.js';
 
 export const KEY = /^[0-9a-f]{64}$/;
 export const NS = /^[A-Za-z0-9_.-]{1,32}$/;
@@ -64,15 +65,16 @@ export async function putResult(ctx: Ctx, i: PutIn): Promise<PutOut> {
   checkKey(i.key);
   const { core } = ctx;
   const me = ctx.caller.identity!;
-  if ((i.text === undefined) === (i.blob === undefined)) throw new CxError('bad', 'input: give exactly one of text (inline) or blob (a hash from PUT /v1/b)');
+  if ((i.text === undefined) === (i.blob === undefined))
+    throw new CxError('bad', ['input: give exactly one of text (inline) or blob (a hash from ', hint('blob.put'), ')']);
   let size: number;
   if (i.text !== undefined) {
     checkBytes('text', i.text, limit('cache.inline'));
     size = Buffer.byteLength(i.text);
   } else {
-    if (!HASH.test(i.blob!)) throw new CxError('bad', 'blob: want 64 lowercase hex (the hash PUT /v1/b returned)');
+    if (!HASH.test(i.blob!)) throw new CxError('bad', ['blob: want 64 lowercase hex (the hash ', hint('blob.put', undefined, 'returned)')]);
     const b = await core.store.blobs.meta(i.blob!);
-    if (!b) throw new CxError('notfound', `no blob ${i.blob}: PUT /v1/b first`);
+    if (!b) throw new CxError('notfound', [`no blob ${i.blob}: `, hint('blob.put', undefined, 'first')]);
     size = b.size;
   }
   if (i.to !== undefined && !(await core.store.identities.byId(i.to))) throw new CxError('notfound', `no identity ${i.to}`);

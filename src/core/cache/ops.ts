@@ -5,6 +5,7 @@ import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { DEFAULT_NS, deleteResult, NS, peekResult, putResult, readResult, type ReadOut } from './cache.js';
+import { hint, next } from '../kernel/hints.js';
 
 // Malformed keys are `400 err bad key: …` from the core (one message on every face).
 const key = z.string().max(128).describe('64 lowercase hex, e.g. sha256 of the question or input');
@@ -42,7 +43,8 @@ export function readHeaders(r: ReadOut): Record<string, string> {
   };
 }
 
-const nsSuffix = (ns: string) => (ns === DEFAULT_NS ? '' : `?ns=${ns}`);
+/** The key and, when not the default, the namespace (a query field on every cache route). */
+const at = (key: string, ns: string) => (ns === DEFAULT_NS ? { key } : { key, ns });
 
 export const cachePutOp = defineOp({
   name: 'cache.put',
@@ -92,8 +94,8 @@ export const cachePutOp = defineOp({
   hazard: ['text'],
   rest: { method: 'PUT', path: '/v1/c/:key', textBody: 'text', sizeLimit: 'cache.inline', bodyLimit: 4 * limit('cache.inline') },
   run: (ctx, i) => putResult(ctx, i),
-  text: (o) =>
-    `ok c ${o.key} ns=${o.ns} kind=${o.kind} size=${o.size} exp=${o.exp}${o.to ? ` to=${o.to}` : ''} public=${o.public ? 1 : 0}\nnext: GET /c/${o.key}${nsSuffix(o.ns)}`,
+  text: (o, ctx) =>
+    `ok c ${o.key} ns=${o.ns} kind=${o.kind} size=${o.size} exp=${o.exp}${o.to ? ` to=${o.to}` : ''} public=${o.public ? 1 : 0}\n${next(ctx, hint('cache.get', at(o.key, o.ns)))}`,
 });
 
 export const cacheGetOp = defineOp({
@@ -116,7 +118,8 @@ export const cacheGetOp = defineOp({
   headers: (r) => readHeaders(r),
   run: (ctx, i) => readResult(ctx, i.ns, i.key),
   // The text form is the result itself (verbatim), as GET /c/{key} serves it.
-  text: (r) => (r.kind === 'inline' ? r.text! : `blob ${r.blob} size=${r.size} location=${r.location}\nnext: GET ${r.location} with your token`),
+  text: (r, ctx) =>
+    r.kind === 'inline' ? r.text! : `blob ${r.blob} size=${r.size} location=${r.location}\n${next(ctx, hint('blob.get', { hash: r.blob }, 'with your token'))}`,
 });
 
 export const cachePeekOp = defineOp({
@@ -130,7 +133,8 @@ export const cachePeekOp = defineOp({
   rest: { method: 'HEAD', path: '/c/:key', replyHeaders: { 'x-content-type-options': 'nosniff' } },
   headers: (r) => readHeaders(r),
   run: (ctx, i) => peekResult(ctx, i.ns, i.key),
-  text: (r) => `c ${r.key} ns=${r.ns} kind=${r.kind} size=${r.size} hits=${r.hits} by ${r.producer} lvl=L${r.lvl} exp=${r.exp}`,
+  text: (r, ctx) =>
+    `c ${r.key} ns=${r.ns} kind=${r.kind} size=${r.size} hits=${r.hits} by ${r.producer} lvl=L${r.lvl} exp=${r.exp}\n${next(ctx, hint('cache.get', at(r.key, r.ns)))}`,
 });
 
 export const cacheDeleteOp = defineOp({
@@ -148,7 +152,7 @@ export const cacheDeleteOp = defineOp({
     await deleteResult(ctx, i.ns, i.key);
     return { ok: true as const, key: i.key, ns: i.ns };
   },
-  text: (o) => `ok deleted c ${o.key} ns=${o.ns}\nnext: PUT /v1/c/${o.key}${nsSuffix(o.ns)} to store it again`,
+  text: (o, ctx) => `ok deleted c ${o.key} ns=${o.ns}\n${next(ctx, { op: 'cache.put', input: at(o.key, o.ns), query: ['ns'], say: 'to store it again' })}`,
 });
 
 export const cacheOps: AnyOperation[] = [cachePutOp, cacheGetOp, cachePeekOp, cacheDeleteOp];

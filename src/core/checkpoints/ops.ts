@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
-import type { AnyOperation } from '../kernel/types.js';
+import type { AnyOperation, Ctx } from '../kernel/types.js';
 import {
   deleteCheckpoint,
   getOwnCheckpoint,
@@ -14,6 +14,7 @@ import {
   saveCheckpoint,
   type CpOwnView,
 } from './checkpoints.js';
+import { hint, next } from '../kernel/hints.js';
 
 // Lenient on purpose where a malformed id must read like an unknown one (same 404).
 const anyId = z.string().max(64);
@@ -67,7 +68,8 @@ export const cpSaveOp = defineOp({
   hazard: ['body'],
   rest: { method: 'POST', path: '/v1/cp', status: 201, textBody: 'body', sizeLimit: 'cp.body', bodyLimit: 4 * limit('cp.body') },
   run: (ctx, i) => saveCheckpoint(ctx, i.name, i.body, i.ttl_d),
-  text: (v) => `ok cp ${v.id} ${v.name} seq=${v.seq} size=${v.size} exp=${v.exp} private\nnext: POST /v1/cp/${v.id}/publish to share it at /cp/${v.id}`,
+  text: (v, ctx) =>
+    `ok cp ${v.id} ${v.name} seq=${v.seq} size=${v.size} exp=${v.exp} private\n${next(ctx, hint('cp.publish', { id: v.id }, `to share it at /cp/${v.id}`))}`,
 });
 
 export const cpGetOp = defineOp({
@@ -93,21 +95,21 @@ export const cpListOp = defineOp({
   readOnly: true,
   rest: { method: 'GET', path: '/v1/cp', cache: 'private, no-store' },
   run: (ctx, i) => listCheckpoints(ctx, i.name, i.cursor, i.n),
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `checkpoints shown=${o.rows.length}`,
       ...o.rows.map((r) => `${r.id} ${r.name} seq=${r.seq} ${r.date} size=${r.size} ${r.state}`),
-      `next: ${o.next ? `GET /v1/cp?cursor=${o.next}` : 'GET /v1/cp/<id>'}`,
+      o.next ? next(ctx, hint('cp.list', { cursor: o.next })) : next(ctx, hint('cp.get', { id: '<id>' })),
     ].join('\n'),
 });
 
-const publishText = (v: CpOwnView) =>
+const publishText = (v: CpOwnView, ctx: Ctx) =>
   v.state === 'published'
     ? `ok cp ${v.id} published url=${v.url}\n` +
       (keepsPublication(v.lvl)
-        ? 'next: anyone can GET it; DELETE /v1/cp/' + v.id + '/publish makes it private'
-        : `next: below L2 the publication ends when a ${limit('cache.anon_nets') + 1}th network reads it`)
-    : `ok cp ${v.id} ${v.state}`;
+        ? next(ctx, 'anyone can GET it; ', hint('cp.unpublish', { id: v.id }, 'makes it private'))
+        : next(ctx, `below L2 the publication ends when a ${limit('cache.anon_nets') + 1}th network reads it`))
+    : `ok cp ${v.id} ${v.state}\n${next(ctx, hint('cp.publish', { id: v.id }, 'to share it again'))}`;
 
 export const cpPublishOp = defineOp({
   name: 'cp.publish',
@@ -154,7 +156,7 @@ export const cpDeleteOp = defineOp({
     await deleteCheckpoint(ctx, i.id);
     return { ok: true as const, id: i.id };
   },
-  text: (o) => `ok deleted ${o.id}\nnext: GET /v1/cp for the checkpoints left`,
+  text: (o, ctx) => `ok deleted ${o.id}\n${next(ctx, hint('cp.list', undefined, 'for the checkpoints left'))}`,
 });
 
 export const cpReadOp = defineOp({

@@ -5,9 +5,10 @@ import { z } from 'zod';
 import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
-import type { AnyOperation } from '../kernel/types.js';
+import type { AnyOperation, Ctx } from '../kernel/types.js';
 import { ATT_TYPE, createJob, DSIG_TYPE, donorLease, getAtt, getJob, submitResult } from './donors.js';
 import { svcName } from './manifest.js';
+import { hint, next } from '../kernel/hints.js';
 
 const jobOut = z.object({
   id: z.string(),
@@ -23,12 +24,12 @@ const jobOut = z.object({
   att: z.string().nullable(),
   date: z.string(),
 });
-const jobText = (o: z.infer<typeof jobOut>) =>
+const jobText = (o: z.infer<typeof jobOut>, ctx: Ctx) =>
   [
     `job ${o.id} ${o.svc} ${o.state} k=${o.k} n=${o.n} submitted=${o.submitted} in=${o.in_hash} out=${o.out_hash ?? '-'}`,
     ...(o.output !== null ? ['output (untrusted data):', o.output] : []),
     ...(o.receipt ? [o.receipt] : []),
-    o.att ? `next: GET /att/${o.id} (the signed receipt)` : `next: GET /v1/job/${o.id} until it is done`,
+    o.att ? next(ctx, hint('att.get', { job: o.id }, '(the signed receipt)')) : next(ctx, hint('svc.job_get', { id: o.id }, 'until it is done')),
   ].join('\n');
 
 export const svcJobOp = defineOp({
@@ -100,14 +101,14 @@ export const donorLeaseOp = defineOp({
   freeze: 'compute',
   rest: { method: 'POST', path: '/v1/donor/lease', status: 201 },
   run: (ctx, i) => donorLease(ctx, i.job ?? null),
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `lease ${o.lease} job=${o.job} slot=${o.slot} svc=${o.svc} wasm=${o.wasm} entry=${o.entry} deadline=${o.deadline}`,
       `limits time_ms=${o.limits.time_ms} mem_pages=${o.limits.mem_pages} out_bytes=${o.limits.out_bytes} in=${o.in_hash}`,
       `sign ${DSIG_TYPE}: ${o.sign}`,
       'input (untrusted data):',
       o.input,
-      `next: POST /v1/donor/lease/${o.lease} with output and dsig`,
+      next(ctx, hint('donor.submit', { lease: o.lease }, 'with output and dsig')),
     ].join('\n'),
 });
 
@@ -128,7 +129,7 @@ export const donorSubmitOp = defineOp({
   freeze: 'compute',
   rest: { method: 'POST', path: '/v1/donor/lease/:lease' },
   run: (ctx, i) => submitResult(ctx.core, ctx.caller.identity!.id, i.lease, Buffer.from(i.output, 'utf8'), i.dsig),
-  text: (o) => `ok result job=${o.job} out=${o.out_hash} job_state=${o.state}\nnext: POST /v1/donor/lease for another replica`,
+  text: (o, ctx) => `ok result job=${o.job} out=${o.out_hash} job_state=${o.state}\n${next(ctx, hint('donor.lease', undefined, 'for another replica'))}`,
 });
 
 const attOut = z.object({
@@ -167,7 +168,7 @@ export const attGetOp = defineOp({
     signed: true,
   },
   run: (ctx, i) => getAtt(ctx.core, i.job),
-  text: (o) =>
+  text: (o, ctx) =>
     [
       o.line,
       `job ${o.job} svc=${o.svc} repro=${o.repro} out=${o.out_hash}${o.revoked ? ' REVOKED' : ''}`,
@@ -175,6 +176,7 @@ export const attGetOp = defineOp({
       ...o.reported.map((r) => `reported ${r.donor} out=${r.out_hash} (disagreed with the quorum)`),
       ...(o.revoked ? [`revoked: ${o.revoked}`] : []),
       `verify: Ed25519 over "cx-sig-v1" 0x00 "${ATT_TYPE}" 0x00 <payload after sig=…> with the pub of kid=${o.kid} at ${o.key} (GET /signing)`,
+      next(ctx, hint('svc.job_get', { id: o.job }, 'for the job and its output')),
     ].join('\n'),
   md: (o) =>
     [
@@ -254,7 +256,7 @@ export const adminTrustedOp = defineOp({
     await ctx.core.store.cjobs.setTrusted(i.id, i.on, ctx.core.now());
     return { id: i.id, trusted: i.on };
   },
-  text: (o) => `ok donor ${o.id} trusted=${o.trusted ? 1 : 0}`,
+  text: (o, ctx) => `ok donor ${o.id} trusted=${o.trusted ? 1 : 0}\n${next(ctx, hint('admin.trusted', { id: o.id, on: !o.trusted }, 'to undo'))}`,
 });
 
 export const donorOps: AnyOperation[] = [svcJobOp, svcJobGetOp, donorLeaseOp, donorSubmitOp, attGetOp, attRevokedOp, adminTrustedOp];

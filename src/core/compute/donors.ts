@@ -16,6 +16,7 @@ import { COMPUTE_ACCOUNT, pay } from './calls.js';
 import { runLimits } from './manifest.js';
 import type { CJob, CSlot } from './ports.js';
 import { mustServe, sha256, SYSTEM, wasmOf } from './services.js';
+import { hint } from '../kernel/hints.js';
 
 /** The system account holding a job's credits until donors are paid or the caller refunded. */
 export const JOBS_ACCOUNT = 'sys:jobs';
@@ -130,7 +131,7 @@ export async function donorLease(ctx: Ctx, job: string | null): Promise<LeaseVie
   const { core } = ctx;
   const me = ctx.caller.identity!;
   const key = await core.store.identityKeys.get(me.id);
-  if (!key) throw new CxError('auth', 'donating needs a published key: PUT /v1/key first', 403);
+  if (!key) throw new CxError('auth', ['donating needs a published key: ', hint('key.publish', undefined, 'first')], 403);
   const d = await core.store.cjobs.donor(me.id);
   if (d && !d.trusted && d.bad >= limit('compute.donor_bad') && d.bad > d.good)
     throw new CxError('auth', `lost standing: ${d.bad} reported results, ${d.good} agreeing`, 403);

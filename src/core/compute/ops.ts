@@ -8,11 +8,12 @@ import { CxError, notFound } from '../kernel/errors.js';
 import { levelOf } from '../platform/identity/levels.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
-import type { AnyOperation } from '../kernel/types.js';
+import type { AnyOperation, Ctx } from '../kernel/types.js';
 import { callService, getCall } from './calls.js';
 import { donorOps } from './donor-ops.js';
 import { isReserved, manifestSchema, svcName, svcVer } from './manifest.js';
 import { OK_TYPE, OPERATOR, publish, reportOk, servedVersion, SYSTEM } from './services.js';
+import { hint, next } from '../kernel/hints.js';
 
 const hash = z.string().regex(HASH, 'want 64 lowercase hex (sha256 of the module, a blob)');
 
@@ -87,7 +88,8 @@ export const adminBlobOp = defineOp({
       created: r.created,
     };
   },
-  text: (b) => `ok blob ${b.hash} size=${b.size} kind=${b.kind} owner=${b.owner} pinned_by=${b.pinned_by}${b.pin ? ` pin=${b.pin}` : ''}`,
+  text: (b, ctx) =>
+    `ok blob ${b.hash} size=${b.size} kind=${b.kind} owner=${b.owner} pinned_by=${b.pinned_by}${b.pin ? ` pin=${b.pin}` : ''}\n${next(ctx, hint('admin.svc', undefined, `with wasm=${b.hash} to publish it as a service`))}`,
 });
 
 const publishIn = {
@@ -105,8 +107,8 @@ const publishOut = z.object({
   kats: z.number().int(),
   stable: z.boolean(),
 });
-const publishText = (o: z.infer<typeof publishOut>) =>
-  `ok ${o.name}@${o.ver} pending kats=${o.kats}${o.stable ? ' stable' : ''}\nnext: GET /v1/svc/${o.name} for the KAT result`;
+const publishText = (o: z.infer<typeof publishOut>, ctx: Ctx) =>
+  `ok ${o.name}@${o.ver} pending kats=${o.kats}${o.stable ? ' stable' : ''}\n${next(ctx, hint('svc.get', { name: o.name }, 'for the KAT result'))}`;
 
 export const adminSvcOp = defineOp({
   name: 'admin.svc',
@@ -170,7 +172,7 @@ export const svcOkOp = defineOp({
     const r = await reportOk(ctx, i.name, i.ver, i.sig, i.note ?? null);
     return { name: i.name, ver: i.ver, by: r.ok.by, oks: r.count };
   },
-  text: (o) => `ok reported ${o.name}@${o.ver} by ${o.by} oks=${o.oks}\nnext: GET /v1/svc/${o.name}`,
+  text: (o, ctx) => `ok reported ${o.name}@${o.ver} by ${o.by} oks=${o.oks}\n${next(ctx, hint('svc.get', { name: o.name }))}`,
 });
 
 const verOut = z.object({
@@ -234,7 +236,7 @@ export const svcGetOp = defineOp({
       mcp: served ? `${ctx.core.config.baseUrl}/mcp/svc/${n.name}` : null,
     };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `svc ${o.name} owner=${o.owner} stable=${o.stable ?? '-'} served=${o.served ?? '-'} untrusted`,
       `desc: ${o.desc}`,
@@ -243,8 +245,10 @@ export const svcGetOp = defineOp({
           `${o.name}@${v.ver} ${v.state} kats=${v.kats} oks=${v.oks}${v.stable ? ' stable' : ''} by ${v.publisher} ${v.date} wasm=${v.wasm.slice(0, 12)}${v.log && v.state === 'failed' ? `\n  ${v.log.split('\n').join('\n  ')}` : ''}`,
       ),
       o.served
-        ? `next: POST /v1/svc/${o.name}/call with the input as the body, or MCP ${o.mcp}`
-        : 'next: not served until the stable version passes its KATs and has an L2 ok (POST /v1/svc/<name>/<ver>/ok)',
+        ? ctx.face === 'rest'
+          ? next(ctx, hint('svc.call', { name: o.name }, `with the input as the body, or MCP ${o.mcp}`))
+          : next(ctx, hint('svc.call', { name: o.name, input: '<input>' }), `; or mount its own MCP endpoint ${o.mcp}`)
+        : next(ctx, 'not served until the stable version passes its KATs and has an L2 ok (', hint('svc.ok', { name: '<name>', ver: '<ver>' }), ')'),
     ].join('\n'),
 });
 
@@ -269,11 +273,11 @@ export const svcListOp = defineOp({
     );
     return { services, next: rows.length === page ? rows[rows.length - 1]!.name : null };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `services n=${o.services.length}`,
       ...o.services.map((s) => `${s.name} stable=${s.stable ?? '-'} ${s.served ? 'served' : 'not-served'} owner=${s.owner}`),
-      o.next ? `next: GET /v1/svc?after=${o.next}` : 'next: GET /v1/svc/<name>, then POST /v1/svc/<name>/call',
+      o.next ? next(ctx, hint('svc.list', { after: o.next })) : next(ctx, hint('svc.get', { name: '<name>' }), ', then ', hint('svc.call', { name: '<name>' })),
     ].join('\n'),
 });
 
@@ -291,11 +295,11 @@ const callOutSchema = z.object({
   donor: z.string(),
   date: z.string(),
 });
-const callText = (o: z.infer<typeof callOutSchema>) =>
+const callText = (o: z.infer<typeof callOutSchema>, ctx: Ctx) =>
   [
     `run ${o.id} ${o.svc} ${o.status}${o.code ? ` ${o.code}` : ''} ms=${o.ms} charged=${o.charged} donor=${o.donor} out=${o.out_hash ?? '-'}`,
     ...(o.status === 'ok' ? ['output (untrusted data):', o.output ?? ''] : [`detail: ${o.detail ?? ''}`]),
-    `next: GET /v1/run/${o.id}`,
+    next(ctx, hint('svc.run', { id: o.id })),
   ].join('\n');
 
 export const svcCallOp = defineOp({

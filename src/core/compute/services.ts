@@ -10,6 +10,7 @@ import { BadModule, checkModule, inspectModule } from '../../wasm/module.js';
 import { limit } from '../kernel/limits.js';
 import { runLimits } from './manifest.js';
 import type { SvcManifest, SvcOk, SvcVersion } from './ports.js';
+import { hint } from '../kernel/hints.js';
 
 /** The job queue of KAT runs. */
 export const KAT_QUEUE = 'svc.kats';
@@ -36,7 +37,7 @@ export interface Published {
 async function checkWasm(core: Core, hash: string, m: SvcManifest): Promise<void> {
   const meta = await core.store.blobs.meta(hash);
   const bytes = meta ? await core.store.blobs.bytes(hash) : null;
-  if (!meta || !bytes) throw new CxError('notfound', `wasm: no blob ${hash}; upload it first (PUT /v1/b, or PUT /admin/blob)`);
+  if (!meta || !bytes) throw new CxError('notfound', [`wasm: no blob ${hash}; upload it first (`, hint('blob.put'), ', or ', hint('admin.blob'), ')']);
   try {
     checkModule(inspectModule(bytes), m.entry, m.limits.mem_pages);
   } catch (err) {
@@ -152,7 +153,7 @@ export async function reportOk(ctx: Ctx, name: string, ver: number, sig: string,
   if (v.publisher === me.id) throw new CxError('dup', 'the publisher cannot report its own version');
   if (v.state !== 'ok') throw new CxError('dup', `${name}@${ver} is ${v.state}: only a version whose KATs passed can be reported`);
   const key = await core.store.identityKeys.get(me.id);
-  if (!key) throw new CxError('bad', 'sig: no key published; PUT /v1/key first');
+  if (!key) throw new CxError('bad', ['sig: no key published; ', hint('key.publish', undefined, 'first')]);
   const payload = okPayload(core.keys.domain, name, ver, v.wasm, me.id);
   if (!verifyStatement(Buffer.from(key.pub, 'hex'), OK_TYPE, payload, Buffer.from(sig, 'base64url'))) {
     throw new CxError('bad', `sig: does not verify as ${OK_TYPE} "${payload}" under your published key`);

@@ -102,7 +102,8 @@ export async function putDrop(ctx: Ctx, input: PutInput): Promise<PutResult> {
     const row = await repo.get(keys.id, now);
     if (!row) {
       if (anon) {
-        if (!input.pow) throw authError(core, 'X-PoW proof or a token required to create a drop: POST /v1/challenge?for=w', 'w');
+        if (!input.pow)
+          throw authError(core, ['X-PoW proof or a token required to create a drop: ', { op: 'id.challenge', input: { for: 'w' }, query: ['for'] }], 'w');
         if (input.write_key === undefined) {
           throw bad(
             `X-Drop-Write: required to create a drop anonymously (${limit('drop.write_key.min')}-${limit('drop.write_key.max')} chars); it binds later PUT and DELETE`,

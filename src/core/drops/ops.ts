@@ -5,6 +5,7 @@ import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { deleteDrop, peekDrop, putDrop, readDrop } from './drops.js';
+import { hint, next } from '../kernel/hints.js';
 
 const secret = z
   .string()
@@ -139,7 +140,7 @@ export const dropPeekOp = defineOp({
   rest: { method: 'HEAD', path: '/d/:secret', cache: 'no-store', query: [] },
   run: (ctx, input) => peekDrop(ctx, input.secret),
   headers: (r) => ({ 'X-Drop-Exp': r.exp, 'X-Drop-Reads': String(r.reads_left) }),
-  text: (r) => `drop exp=${r.exp} reads=${r.reads_left} once=${r.once ? 1 : 0} size=${r.size}`,
+  text: (r, ctx) => `drop exp=${r.exp} reads=${r.reads_left} once=${r.once ? 1 : 0} size=${r.size}\n${next(ctx, 'GET reads it (one read), DELETE burns it')}`,
 });
 
 export const dropDeleteOp = defineOp({
@@ -157,7 +158,7 @@ export const dropDeleteOp = defineOp({
     await deleteDrop(ctx, input.secret, input.write_key);
     return { ok: true as const };
   },
-  text: () => 'ok',
+  text: (_o, ctx) => `ok\n${next(ctx, 'the secret is gone; ', hint('drop.put', { secret: '<new secret>' }, 'to share again'))}`,
 });
 
 export const dropOps: AnyOperation[] = [dropPutOp, dropGetOp, dropPeekOp, dropDeleteOp];

@@ -16,6 +16,7 @@ import { limit } from '../kernel/limits.js';
 import { defineOp, type AnyOperation, type Core, type Ctx } from '../kernel/types.js';
 import type { Notice } from './ports.js';
 import { isNoticeCategory, NOTICE_CATEGORIES, NOTICE_REPORT_W, superGroup } from './rules.js';
+import { hint, next } from '../kernel/hints.js';
 
 const DAY = 86_400_000;
 
@@ -170,14 +171,14 @@ const listOp = defineOp({
     }
     return { rows: await ctx.core.store.gov.notices({ open: input.open === 1, limit: input.k }) };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `notices n=${o.rows.length}`,
       ...o.rows.map(
         (n) =>
           `${n.id} ${n.state} ${n.category} ${n.ref} net=${n.net} sgroup=${n.sgroup} created=${iso(n.created)} decided=${n.decided_at ? iso(n.decided_at) : '-'}`,
       ),
-      'next: POST /admin/notices/<id> decision=yes|no',
+      next(ctx, hint('admin.notice_decide', { id: '<id>', decision: 'yes|no' })),
     ].join('\n'),
 });
 
@@ -211,7 +212,7 @@ const decideOp = defineOp({
     await postInbox(core, 'notice', { ref: r.id, status: state });
     return { id: r.id, state, ref: r.ref };
   },
-  text: (o) => [`ok ${o.id} ${o.state}`, `ref: ${o.ref}`, 'next: GET /admin/notices?open=1'].join('\n'),
+  text: (o, ctx) => [`ok ${o.id} ${o.state}`, `ref: ${o.ref}`, next(ctx, hint('admin.notices', { open: 1 }))].join('\n'),
 });
 
 export const noticeOps: AnyOperation[] = [listOp, decideOp];

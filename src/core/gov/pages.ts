@@ -10,6 +10,7 @@ import { PROPOSAL_STATES } from './ports.js';
 import { DECISIONS, LLMS_SECTIONS, NOTICE_CATEGORIES, PROPOSAL_KINDS, TRANSITIONS, weightOf } from './rules.js';
 import { isHidden, isStatusTarget, statusOf, targetState } from './status.js';
 import { parseStatementLine } from '../platform/trust/sign.js';
+import { hint, next } from '../kernel/hints.js';
 
 const flat = oneLine;
 
@@ -84,7 +85,7 @@ const rulesOp = defineOp({
       open: open.sort((a, b) => b.support_w - a.support_w).map((p) => ({ id: p.id, title: p.title, support_w: p.support_w, groups: p.groups })),
     };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `gov levels=${o.levels.length} net_cap=${o.net_cap} llms_adopt_w=${o.llms.adopt_w} llms_groups=${o.llms.groups} roadmap=${o.roadmap.length} open=${o.open.length}`,
       ...o.levels.map((l) => `level L${l.lvl} weight=${l.weight} rep>=${l.rep} confirmed>=${l.confirmed} age>=${l.age_d}d`),
@@ -96,7 +97,7 @@ const rulesOp = defineOp({
       ...o.notices.categories.map((c) => `notice ${c.category} ${c.hide ? 'hides at once' : `report weight 1.0 (hidden at ${o.notices.hide_w})`}: ${c.what}`),
       ...o.roadmap.map((t) => `task #${t.n} ${t.state} ${t.proposal} bounty=${t.bounty} ${flat(t.title, 100)}`),
       ...o.open.map((p) => `open ${p.id} w=${p.support_w} groups=${p.groups} ${flat(p.title, 100)}`),
-      'next: GET /v1/p, GET /gov/stats',
+      next(ctx, hint('gov.list'), ', ', hint('gov.stats')),
     ].join('\n'),
   md: (o) =>
     [
@@ -186,7 +187,7 @@ const statsOp = defineOp({
       top_nets: top(byNet).map(([net, w]) => ({ net, w })),
     };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `gov stats supports=${o.supports} weight=${o.weight} roots=${o.roots} nets=${o.nets}`,
       `root_share top1=${o.root_share.top1} top3=${o.root_share.top3} top10=${o.root_share.top10}`,
@@ -196,7 +197,7 @@ const statsOp = defineOp({
         .join(' ')}`,
       ...o.top_roots.map((r) => `root ${r.root} w=${r.w}`),
       ...o.top_nets.map((n) => `net ${n.net} w=${n.w}`),
-      'next: GET /gov',
+      next(ctx, hint('gov.rules')),
     ].join('\n'),
   md: (o) =>
     [
@@ -246,14 +247,14 @@ const statusOp = defineOp({
   async run(ctx) {
     return statusOf(ctx.core);
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `status at=${o.at} shed=${o.shed} frozen=${o.freezes.map((f) => f.kind).join(',') || '-'} maintenance_until=${o.maintenance_until ?? '-'}`,
       ...o.freezes.map((f) => `freeze ${f.kind} since=${f.since} by=${f.by}${f.note ? ` note=${flat(f.note, 200)}` : ''}`),
       ...o.maintenance.map((w) => `maintenance #${w.id} ${w.starts}..${w.ends} ${flat(w.text, 300)}`),
       ...o.announcements.map((a) => `ann #${a.seq} ${a.time} ${annShown(a.text)}`),
       ...o.targets.map((t) => `st ${t.target} ${t.state}`),
-      'next: GET /st/<target>, GET /healthz?v=2',
+      next(ctx, hint('st.get', { target: '<target>' }), ', ', hint('sys.health', { v: 2 })),
     ].join('\n'),
 });
 

@@ -13,6 +13,7 @@ import { poolFor } from '../spaces/kb-pool.js';
 import { flat, outcomesOf, score } from './render.js';
 import { outcomeTokens } from './outcomes.js';
 import { counted, line, lineCost, linesTokens, tokens, type Line } from './tokens.js';
+import { hint, next, type HintFace } from '../kernel/hints.js';
 
 const SECTIONS = ['kb', 'changes', 'digests', 'cache', 'wanted'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -253,16 +254,25 @@ async function gather(ctx: Ctx, q: string, libs: Lib[], ns: string): Promise<Can
 const EMPTY = line('');
 const NONE = line('-');
 const HEADS = Object.fromEntries(SECTIONS.map((s) => [s, line(`${s}:`)])) as Record<Section, Line>;
-const NEXT_NONE = line('next: POST /e with the whole error output, or publish a fix with POST /k');
-const nextOfLine = new WeakMap<Line, Line>();
-function nextOf(first: Line): Line {
-  let n = nextOfLine.get(first);
-  if (n === undefined) nextOfLine.set(first, (n = line(`next: GET /${first.text.split(' ')[0]} for the whole entry`)));
+// The next lines, made once per face wording (a Line keeps its token counts): REST's is the default.
+const REST = {};
+const nextLines = new WeakMap<object, { none: Line; of: WeakMap<Line, Line> }>();
+function nextOf(first: Line | undefined, hints: HintFace | undefined): Line {
+  const key = hints && hints.face !== 'rest' ? hints : REST;
+  let m = nextLines.get(key);
+  if (!m) {
+    const none = next({ hints }, hint('kb.e', undefined, 'with the whole error output, or publish a fix with'), ' ', hint('kb.add'));
+    nextLines.set(key, (m = { none: line(none), of: new WeakMap() }));
+  }
+  if (!first) return m.none;
+  let n = m.of.get(first);
+  // A kb line starts with `k/<id>`.
+  if (n === undefined) m.of.set(first, (n = line(next({ hints }, hint('kb.get', { id: first.text.split(' ')[0]!.slice(2) }, 'for the whole entry')))));
   return n;
 }
 
 /** Fills sections in order until the budget; the header's own tokens are reserved first. */
-function compose(q: string, libs: number, c: Candidates, cached: boolean, total: number): BriefOut {
+function compose(q: string, libs: number, c: Candidates, cached: boolean, total: number, hints: HintFace | undefined): BriefOut {
   const ask = `brief q=${flat(q, 80)}`;
   // A disputed hit is named in the header, so a reader that stops at the first line knows.
   const facts = ` libs=${libs} hits=${c.hits} changes=${c.changes} cached=${cached ? 1 : 0}${c.disputed.length ? ` disputed=${c.disputed.join(',')}` : ''} b=`;
@@ -271,9 +281,9 @@ function compose(q: string, libs: number, c: Candidates, cached: boolean, total:
   // between the '=' and the digits: only the question's part is new, and it is counted once.
   const prefixCount = tokens(ask) + counted(facts);
   const headTokens = (used: number) => prefixCount + counted(`${used}/${total}`);
-  const next = c.lines.kb.length ? nextOf(c.lines.kb[0]!) : NEXT_NONE;
+  const nextLine = nextOf(c.lines.kb[0], hints);
   const taken: Record<Section, Line[]> = { kb: [], changes: [], digests: [], cache: [], wanted: [] };
-  const bodyLines = () => [EMPTY, ...SECTIONS.flatMap((s) => [HEADS[s], ...(taken[s].length ? taken[s] : [NONE])]), next];
+  const bodyLines = () => [EMPTY, ...SECTIONS.flatMap((s) => [HEADS[s], ...(taken[s].length ? taken[s] : [NONE])]), nextLine];
   // The header ends in digits and the body starts with a line break, where the tokenizer's
   // pre-split always cuts: the text's count is the header's plus the body's, so settling the
   // header's own digits recounts only the header.
@@ -358,14 +368,14 @@ export const briefOp = defineOp({
     if (!cache) caches.set(ctx.core.store, (cache = new Map()));
     if (anon) {
       const hit = cache.get(key);
-      if (hit && now - hit.at < limit('brief.anon_cache') * 1000) return compose(input.q, libs.length, hit.c, true, total);
+      if (hit && now - hit.at < limit('brief.anon_cache') * 1000) return compose(input.q, libs.length, hit.c, true, total, ctx.hints);
     }
     const c = await gather(ctx, input.q, libs, input.ns ?? 'default');
     if (anon) {
       if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
       cache.set(key, { at: now, c });
     }
-    return compose(input.q, libs.length, c, false, total);
+    return compose(input.q, libs.length, c, false, total, ctx.hints);
   },
   text: (o) => o.text,
 });

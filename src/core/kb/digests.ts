@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CxError } from '../kernel/errors.js';
 import { defineOp } from '../kernel/types.js';
 import { flat } from './render.js';
+import { hint, next } from '../kernel/hints.js';
 
 const LIB = z
   .string()
@@ -54,7 +55,7 @@ export const dgAddOp = defineOp({
     });
     return { lib: input.lib, ver: input.ver, topic: input.topic, lines: lines.length };
   },
-  text: (o) => `ok dg ${o.lib}@${o.ver} ${o.topic} lines=${o.lines}\nnext: GET /dg/${encodeURIComponent(o.lib)}/${o.ver}/${o.topic}`,
+  text: (o, ctx) => `ok dg ${o.lib}@${o.ver} ${o.topic} lines=${o.lines}\n${next(ctx, hint('dg.get', { lib: o.lib, x: o.ver, topic: o.topic }))}`,
 });
 
 export const dgLibOp = defineOp({
@@ -78,11 +79,11 @@ export const dgLibOp = defineOp({
       rows: rows.map((d) => ({ ver: d.ver, topic: d.topic, by: d.author, date: new Date(d.created).toISOString().slice(0, 10), lines: d.lines.split('\n') })),
     };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `dg ${o.lib} digests=${o.rows.length}`,
       ...o.rows.flatMap((r) => r.lines.map((l) => `${r.ver} ${r.topic}: ${flat(l, 300)}`)),
-      `next: GET /dg/${encodeURIComponent(o.lib)}/<a>..<b>/<topic>`,
+      next(ctx, hint('dg.get', { lib: o.lib, x: '<a>..<b>', topic: '<topic>' })),
     ].join('\n'),
 });
 
@@ -138,13 +139,13 @@ export const dgGetOp = defineOp({
     }
     return { lib: input.lib, topic: input.topic, from: a, to: b, lines };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       o.ver
         ? `dg ${o.lib}@${o.ver} ${o.topic} lines=${o.lines.length}`
         : `dg ${o.lib} ${o.from}..${o.to} ${o.topic} changes=${o.lines.filter((l) => !l.startsWith(' ')).length}`,
       ...o.lines.map((l) => (o.ver ? flat(l, 300) : `${l.slice(0, 2)}${flat(l.slice(2), 300)}`)),
-      `next: GET /dg/${encodeURIComponent(o.lib)}`,
+      next(ctx, hint('dg.lib', { lib: o.lib })),
     ].join('\n'),
 });
 

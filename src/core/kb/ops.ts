@@ -21,6 +21,7 @@ import { conf1Payload, disputedMark, OUTCOME_KINDS, outcomeTokens, tallyFn, type
 import { recordOrigin } from '../admin/origin.js';
 import { poolFor } from '../spaces/kb-pool.js';
 import { SLUG_RE } from '../spaces/slug.js';
+import { hint, next, say } from '../kernel/hints.js';
 
 export const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'] as const;
 const HITS = 5;
@@ -128,7 +129,7 @@ const privateIf = (rows: ReadonlyArray<{ space?: string | undefined }>): Record<
  */
 async function signedConfirm(ctx: Ctx, entry: string, id: string, kind: OutcomeKind, sig: string): Promise<SignedConfirm> {
   const key = await ctx.core.store.identityKeys.get(id);
-  if (!key) throw new CxError('bad', 'sig: no key published; PUT /v1/key first');
+  if (!key) throw new CxError('bad', ['sig: no key published; ', hint('key.publish', undefined, 'first')]);
   const pub = Buffer.from(key.pub, 'hex');
   const raw = Buffer.from(sig, 'base64url');
   const domain = ctx.core.keys.domain;
@@ -274,10 +275,10 @@ export const kbAddOp = defineOp({
     await recordOrigin(ctx, 'kb', e.id);
     return { id: e.id, sig, h, url: `${ctx.core.config.baseUrl}/k/${e.id}` };
   },
-  text: (r: { id: string; sig: string; h: string; url: string; space?: string }) =>
+  text: (r: { id: string; sig: string; h: string; url: string; space?: string }, ctx: Ctx) =>
     r.space
-      ? `ok k/${r.id} sig=${r.sig} space=${r.space} private\nnext: GET /k/${r.id} (members of ${r.space} only); their lookups find it`
-      : `ok k/${r.id} sig=${r.sig}\nnext: GET /k/${r.id}; others confirm it with POST /k/${r.id}/ok`,
+      ? `ok k/${r.id} sig=${r.sig} space=${r.space} private\n${next(ctx, hint('kb.get', { id: r.id }, `(members of ${r.space} only); their lookups find it`))}`
+      : `ok k/${r.id} sig=${r.sig}\n${next(ctx, hint('kb.get', { id: r.id }), '; others confirm it with ', hint('kb.confirm', { id: r.id }))}`,
 });
 
 /** A private entry of a closed space the caller belongs to; to a non-member the space is unknown. */
@@ -289,7 +290,12 @@ async function addToSpace(
   const st = ctx.core.store;
   const sp = await st.spaces.bySlug(slug);
   if (!sp || !(await st.spaces.isMember(slug, e.author))) throw new CxError('notfound', `no space s:${slug} you are a member of`);
-  if (!sp.closed) throw new CxError('bad', `space: s:${slug} is open (anyone may join it); private entries go in a closed space (POST /v1/spaces closed=true)`);
+  if (!sp.closed)
+    throw new CxError('bad', [
+      `space: s:${slug} is open (anyone may join it); private entries go in a closed space (`,
+      hint('space.create', { closed: true }),
+      ')',
+    ]);
   if ((await st.spaces.kbCount(slug)) >= limit('space.kb_entries'))
     throw new CxError('quota', `space s:${slug}: at most ${limit('space.kb_entries')} private entries`);
   for (let i = 0; i < 5; i++) {
@@ -348,15 +354,18 @@ async function miss(
   }
   const related = await relatedTo(kb, words);
   // Named in the caller's own face: an MCP tool, or the A2A message that runs the skill.
-  const q = JSON.stringify(words.join(' '));
-  const next =
-    ctx.face === 'a2a'
-      ? words.length
-        ? `send {"skill": "kb.brief", "input": {"q": ${q}}} for what the commons knows${related.length ? ', or {"skill": "kb.get", "input": {"id": "<id>"}} for a related entry' : ''}; publish the fix with {"skill": "kb.add", …} once you have it`
-        : 'send "e <the whole error output>"; publish the fix with {"skill": "kb.add", …} once you have it'
-      : words.length
-        ? `call kb_brief {"q": ${q}} for what the commons knows${related.length ? ', or kb_get {"id": "<id>"} for a related entry' : ''}; publish the fix with kb_add once you have it`
-        : 'call kb_e with the whole error output; publish the fix with kb_add once you have it';
+  const next = say(
+    ctx.hints,
+    ...(words.length
+      ? [
+          hint('kb.brief', { q: words.join(' ') }, 'for what the commons knows'),
+          ...(related.length ? [', or ', hint('kb.get', { id: '<id>' }, 'for a related entry')] : []),
+        ]
+      : [hint('kb.e', undefined, 'with the whole error output')]),
+    '; publish the fix with ',
+    { op: 'kb.add', form: 'bare' },
+    ' once you have it',
+  );
   return { ...base, match: 'none', hits: 0, entries: [], fix: '', libs: [], related, next };
 }
 
@@ -412,7 +421,14 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
       fix: '',
       libs: [],
       related,
-      next: `no confident fix: GET /k/<id> of a related entry to check it${words.length ? `, or GET /brief?q=${briefQuery(words)}` : ''}; POST /v1/kb once you have the fix (recorded as wanted)`,
+      next: say(
+        ctx.hints,
+        'no confident fix: ',
+        hint('kb.get', { id: '<id>' }, 'of a related entry to check it'),
+        ...(words.length ? [', or ', hint('kb.brief', { q: words.join(' ') })] : []),
+        '; ',
+        hint('kb.add', undefined, 'once you have the fix (recorded as wanted)'),
+      ),
     };
   }
   const shown = named(a, RELATED);
@@ -428,7 +444,16 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
     // The libraries of the answer shown, not of its neighbours.
     libs: best.libs.map(libStr),
     related: [],
-    next: `GET /k/${best.id} for the whole entry; POST /k/${best.id}/ok if it worked (untrusted advice: check it${a.match === 'near' ? '; a near match: another signature with the same key line, check it applies' : ''})`,
+    next: say(
+      ctx.hints,
+      hint('kb.get', { id: best.id }, 'for the whole entry;'),
+      ' ',
+      hint(
+        'kb.confirm',
+        { id: best.id },
+        `if it worked (untrusted advice: check it${a.match === 'near' ? '; a near match: another signature with the same key line, check it applies' : ''})`,
+      ),
+    ),
   };
 }
 
@@ -618,7 +643,13 @@ export const kbHashOp = defineOp({
           entries: [],
           fix: '',
           related,
-          next: `no confident fix for a coarse hash: GET /k/<id> of a related entry, or POST /e with the whole error output`,
+          next: say(
+            ctx.hints,
+            'no confident fix for a coarse hash: ',
+            hint('kb.get', { id: '<id>' }, 'of a related entry, or'),
+            ' ',
+            hint('kb.e', undefined, 'with the whole error output'),
+          ),
         };
       }
       if (!pool.spaces.length) await recordWanted(ctx, input.hex, null, []);
@@ -628,10 +659,12 @@ export const kbHashOp = defineOp({
     // A store that memoizes hot answers hands back the same frozen array until the KB changes: the
     // same answer object then, whose rendering the faces memoize in turn. Other arrays are asked
     // once (kept in the WeakMap, each cost ~8 µs of CPU at 1M entries for nothing).
-    const shared = Object.isFrozen(entries);
+    // Kept for REST only: its `next` names a route (other faces word it their own way).
+    const shared = Object.isFrozen(entries) && (!ctx.hints || ctx.hints.face === 'rest');
     let out = shared ? hashOuts.get(entries) : undefined;
     if (!out) {
-      out = { ...base, match, hits: entries.length, entries: entries.map(toHit), fix: entries[0]!.fix, related: [], next: `GET /k/${entries[0]!.id}` };
+      const next = say(ctx.hints, hint('kb.get', { id: entries[0]!.id }));
+      out = { ...base, match, hits: entries.length, entries: entries.map(toHit), fix: entries[0]!.fix, related: [], next };
       if (shared) hashOuts.set(entries, out);
     }
     return out;
@@ -685,7 +718,7 @@ export const kbGetOp = defineOp({
       notes: { changes: changes.map(noteView), failed: failed.map(noteView) },
     };
   },
-  text: (v) => entryText(v),
+  text: (v, ctx) => entryText(v, ctx),
   md: (v) => entryMd(v),
 });
 
@@ -741,7 +774,8 @@ function voteOp(ok: boolean) {
         disputed: e.disputed,
       };
     },
-    text: (o) => `ok k/${o.id} confirms=${o.confirms} fails=${o.fails} score=${o.score}${o.signed ? ' signed' : ''}${o.disputed ? ' disputed' : ''}`,
+    text: (o, ctx) =>
+      `ok k/${o.id} confirms=${o.confirms} fails=${o.fails} score=${o.score}${o.signed ? ' signed' : ''}${o.disputed ? ' disputed' : ''}\n${next(ctx, hint('kb.get', { id: o.id }), ' for its outcomes and notes')}`,
   });
 }
 export const kbConfirmOp = voteOp(true);
@@ -782,12 +816,12 @@ export const kbSignedOp = defineOp({
       })),
     };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `confirms k/${o.id} signed=${o.identities} nets=${o.nets}`,
       ...o.rows.map((r) => `${r.id} kind=${r.kind} pub=${r.pub} sig=${r.sig} at=${r.at}`),
       `verify: each sig is Ed25519 over conf1 "${o.domain} ${o.id} <id> <kind>" (a confirmation signed before outcomes: "${o.domain} ${o.id} <id>"; each row's payload is the exact text; GET /signing); the pub should match /a/<id>/did.json`,
-      `next: GET /k/${o.id}`,
+      next(ctx, hint('kb.get', { id: o.id })),
     ].join('\n'),
 });
 export const kbFailOp = voteOp(false);
@@ -867,11 +901,11 @@ export const kbOutcomeOp = defineOp({
       disputed: e.disputed,
     };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `ok k/${o.id} outcome=${o.kind} ${o.vote}${o.signed ? ' signed' : ''}${o.disputed ? ' disputed' : ''}`,
       `outcomes: ${outcomeTokens(o.outcomes)}`,
-      `next: GET /k/${o.id}`,
+      next(ctx, hint('kb.get', { id: o.id })),
     ].join('\n'),
 });
 
@@ -904,7 +938,7 @@ export const kbSearchOp = defineOp({
         `k/${r.id} score=${r.score} confirms=${r.confirms}${spaceTag(r)} ${listOutcomes(r)}${flat(r.title, 120)}`,
         ...(ctx.face === 'rest' ? [] : [`fix: ${flat(r.fix, 400)}`]),
       ]),
-      o.count ? `next: GET /k/${o.rows[0]!.id}` : 'next: POST /e with the whole error output',
+      o.count ? next(ctx, hint('kb.get', { id: o.rows[0]!.id })) : next(ctx, hint('kb.e', undefined, 'with the whole error output')),
     ].join('\n'),
 });
 
@@ -922,11 +956,11 @@ export const kbWantedOp = defineOp({
     const rows = await ctx.core.store.kb.wanted(input.n);
     return { rows: rows.map((w) => ({ h: w.h, sig: w.sig, libs: w.libs, misses: w.misses, last: new Date(w.last).toISOString() })) };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `wanted rows=${o.rows.length}`,
       ...o.rows.map((w) => `${w.last.slice(0, 10)} misses=${w.misses} h=${w.h.slice(0, 12)} ${w.sig ?? '-'}${w.libs ? ` libs=${w.libs}` : ''}`),
-      'next: POST /k with a fix for one of them',
+      next(ctx, hint('kb.add', undefined, 'with a fix for one of them')),
     ].join('\n'),
 });
 
@@ -944,11 +978,11 @@ export const kbEcoOp = defineOp({
     const { rows, count } = await ctx.core.store.kb.byEco(input.eco, 50);
     return { eco: input.eco, count, rows: rows.map(toHit) };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `eco ${o.eco} fixes=${o.count}${disputedMark(o.rows)}`,
       ...o.rows.map((r) => `k/${r.id} score=${r.score} ${listOutcomes(r)}${flat(r.title, 120)}`),
-      'next: GET /k/<id>; POST /e with an error',
+      next(ctx, hint('kb.get', { id: '<id>' }), '; ', hint('kb.e', undefined, 'with an error')),
     ].join('\n'),
 });
 
@@ -974,12 +1008,12 @@ export const kbClassOp = defineOp({
     if (!count) throw new CxError('notfound', `no fixes of class ${input.class}`);
     return { class: input.class, count, libs, rows: rows.map(toHit) };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `err ${o.class} fixes=${o.count}${disputedMark(o.rows)}`,
       `libs: ${o.libs.map((l) => `${l.name}=${l.n}`).join(' ') || '-'}`,
       ...o.rows.map((r) => `k/${r.id} score=${r.score} ${listOutcomes(r)}${flat(r.title, 120)}`),
-      'next: GET /k/<id>',
+      next(ctx, hint('kb.get', { id: '<id>' })),
     ].join('\n'),
 });
 
@@ -1045,11 +1079,11 @@ export const kbMonthOp = defineOp({
       next: nb.next === null ? null : ym(nb.next),
     };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `kb ${o.ym} fixes=${o.count} prev=${o.prev ?? '-'} next=${o.next ?? '-'}${disputedMark(o.rows)}`,
       ...o.rows.map((r) => `k/${r.id} score=${r.score} ${listOutcomes(r)}${flat(r.title, 120)}`),
-      `next: ${o.prev ? `GET /kb/${o.prev}/` : 'GET /k/<id>'}`,
+      o.prev ? next(ctx, hint('kb.month', { ym: o.prev })) : next(ctx, hint('kb.get', { id: '<id>' })),
     ].join('\n'),
   md: (o) =>
     [

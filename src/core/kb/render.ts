@@ -2,6 +2,7 @@
 import type { KbEntry, OutcomeFigures, OutcomeNote } from './ports.js';
 import { libStr } from './libs.js';
 import { evidenceLine, outcomeTokens, outcomeView, type Evidence, type OutcomeView, type Tally } from './outcomes.js';
+import { hint, next, type HintFace } from '../kernel/hints.js';
 
 export const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const score = (e: Pick<KbEntry, 'confirms' | 'fails'>) => e.confirms - e.fails;
@@ -109,7 +110,7 @@ const noteLine = (n: NoteView) => {
   return `${n.at.slice(0, 10)} ${flat(n.note, 300) || '-'}${ev ? ` (${ev})` : ''}`;
 };
 
-export function entryText(v: EntryView): string {
+export function entryText(v: EntryView, ctx: { hints?: HintFace }): string {
   return [
     `k ${v.id} score=${v.score} confirms=${v.confirms} fails=${v.fails} hits=${v.hits} eco=${v.eco} by ${v.author} ${v.created.slice(0, 10)} untrusted${v.disputed ? ' disputed' : ''}`,
     ...(v.signed_confirms
@@ -132,7 +133,16 @@ export function entryText(v: EntryView): string {
     indent(v.fix),
     ...(v.notes?.changes.length ? ['worked with changes:', ...v.notes.changes.map((n) => `  - ${noteLine(n)}`)] : []),
     ...(v.notes?.failed.length ? ['did not work:', ...v.notes.failed.map((n) => `  - ${noteLine(n)}`)] : []),
-    `next: POST /k/${v.id}/ok if the fix worked, POST /k/${v.id}/fail if not, or POST /k/${v.id}/outcome with kind (worked, worked-with-changes, did-not-work) and a note; GET /e/<error> for more`,
+    next(
+      ctx,
+      hint('kb.confirm', { id: v.id }, 'if the fix worked,'),
+      ' ',
+      hint('kb.fail', { id: v.id }, 'if not, or'),
+      ' ',
+      hint('kb.outcome', { id: v.id }, 'with kind (worked, worked-with-changes, did-not-work) and a note;'),
+      ' ',
+      hint('kb.sig', { msg: '<error>' }, 'for more'),
+    ),
   ].join('\n');
 }
 

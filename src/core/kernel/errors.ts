@@ -1,5 +1,6 @@
 // One error class and one code table: REST, MCP and A2A all render from here,
 // and /help/err is generated from the same table.
+import { words, type HintFace, type Step } from './hints.js';
 
 export interface ErrCode {
   code: string;
@@ -96,8 +97,12 @@ export class CxError extends Error {
   readonly status: number;
   /** Extra response headers (Retry-After, WWW-Authenticate ...). */
   readonly headers: Record<string, string>;
+  /** A detail that names next steps, as data (kernel/hints.ts): `detail` is its REST wording, and
+   *  `lineIn` words it for the caller's face. */
+  readonly parts?: readonly Step[];
 
-  constructor(code: ErrorCode | ShopErrorCode, detail = '', status?: number, headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode | ShopErrorCode, detailOrSteps: string | readonly Step[] = '', status?: number, headers: Record<string, string> = {}) {
+    const detail = typeof detailOrSteps === 'string' ? detailOrSteps : words(undefined, detailOrSteps);
     // An expected failure, answered as one line: no stack is collected (that cost ~10 µs a throw,
     // a tenth of a KB miss). Unexpected errors keep theirs; they are logged before being mapped here.
     const depth = Error.stackTraceLimit;
@@ -111,6 +116,18 @@ export class CxError extends Error {
     this.detail = oneLine(detail);
     this.status = status ?? byCode.get(code)?.status ?? 400;
     this.headers = headers;
+    if (typeof detailOrSteps !== 'string') this.parts = detailOrSteps;
+  }
+
+  /** The one line in the words of a face: its steps named as that face calls them (REST: `line`). */
+  lineIn(face: HintFace | undefined): string {
+    const d = this.detailIn(face);
+    return d ? `err ${this.code} ${d}` : `err ${this.code}`;
+  }
+
+  /** The detail in the words of a face (REST: `detail`). */
+  detailIn(face: HintFace | undefined): string {
+    return !this.parts || !face || face.face === 'rest' ? this.detail : oneLine(words(face, this.parts));
   }
 
   /** The one-line body: `err <code> <detail>`. */

@@ -4,6 +4,7 @@ import type { Identity, OperatorClass, TokenClass } from './caller.js';
 import type { QuotaBucket } from './limits.js';
 import type { FreezeKind, ShedClass } from './kinds.js';
 import type { Logger } from './log.js';
+import type { HintFace } from './hints.js';
 
 export type AuthClass = 'anon' | 'token' | 'pow' | OperatorClass;
 
@@ -43,6 +44,8 @@ export interface Ctx {
   net: string;
   reqId: string;
   face: 'rest' | 'mcp' | 'a2a';
+  /** How this caller's face words next steps (kernel/hints.ts); absent: REST routes. */
+  hints?: HintFace;
   /** Aborted when the caller goes away (a closed stream): streaming ops end their iterator on it. */
   signal?: AbortSignal;
   /** Calls another operation as this same caller (same credentials, network, face) through invoke,

@@ -5,6 +5,7 @@ import { defineOp } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { flat1 } from '../workspace/common.js';
 import { deleteMail, inbox, readMail, reportMail, sendMail } from './mail.js';
+import { hint, next } from '../kernel/hints.js';
 
 const mailId = z.string().regex(/^m[0-9a-z]{10}$/, 'want m + 10 chars');
 const agentId = z.string().regex(/^a[0-9a-z]{6}$/, 'want an agent id (a + 6 chars)');
@@ -36,7 +37,7 @@ export const mailSendOp = defineOp({
   freeze: 'mail',
   rest: { method: 'POST', path: '/v1/mail', status: 201, textBody: 'body', sizeLimit: 'mail.body', bodyLimit: 4 * limit('mail.body') },
   run: (ctx, i) => sendMail(ctx, i.to, i.subject, i.body),
-  text: (o) => `ok mail ${o.id} to=${o.to} size=${o.size}\nnext: GET /v1/mail for your own inbox`,
+  text: (o, ctx) => `ok mail ${o.id} to=${o.to} size=${o.size}\n${next(ctx, hint('mail.inbox', undefined, 'for your own inbox'))}`,
 });
 
 const lineOut = z.object({ id: z.string(), from: z.string(), date: z.string(), size: z.number(), read: z.boolean(), subject: z.string() });
@@ -53,11 +54,15 @@ export const mailInboxOp = defineOp({
   readOnly: true,
   rest: { method: 'GET', path: '/v1/mail', cache: 'private, no-store' },
   run: (ctx, i) => inbox(ctx, i.cursor, i.n, i.unread),
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `inbox total=${o.total} unread=${o.unread} shown=${o.rows.length}`,
       ...o.rows.map((r) => `${r.id} from=${r.from} ${r.date} size=${r.size} ${r.read ? 'read' : 'new'} ${r.subject || '-'}`),
-      `next: ${o.next ? `GET /v1/mail?cursor=${o.next}` : o.rows.length ? `GET /v1/mail/${o.rows[0]!.id}` : 'nothing yet'}`,
+      o.next
+        ? next(ctx, hint('mail.inbox', { cursor: o.next }))
+        : o.rows.length
+          ? next(ctx, hint('mail.read', { id: o.rows[0]!.id }))
+          : next(ctx, 'nothing yet'),
     ].join('\n'),
 });
 
@@ -82,7 +87,15 @@ export const mailReadOp = defineOp({
   idempotent: true,
   rest: { method: 'GET', path: '/v1/mail/:id', cache: 'private, no-store' },
   run: (ctx, i) => readMail(ctx, i.id),
-  text: (m) => [`mail ${m.id} from=${m.from} to=${m.to} ${m.date} size=${m.size} untrusted`, `subject: ${flat1(m.subject) || '-'}`, '', m.body].join('\n'),
+  // The body stays last, after the blank line: the next line is one of the header's.
+  text: (m, ctx) =>
+    [
+      `mail ${m.id} from=${m.from} to=${m.to} ${m.date} size=${m.size} untrusted`,
+      `subject: ${flat1(m.subject) || '-'}`,
+      next(ctx, hint('mail.delete', { id: m.id }, 'when done;'), ' ', hint('mail.report', { id: m.id }, 'if it is abuse')),
+      '',
+      m.body,
+    ].join('\n'),
 });
 
 export const mailDeleteOp = defineOp({
@@ -100,7 +113,7 @@ export const mailDeleteOp = defineOp({
     await deleteMail(ctx, i.id);
     return { ok: true as const, id: i.id };
   },
-  text: (o) => `ok deleted ${o.id}\nnext: GET /v1/mail for the messages left`,
+  text: (o, ctx) => `ok deleted ${o.id}\n${next(ctx, hint('mail.inbox', undefined, 'for the messages left'))}`,
 });
 
 export const mailReportOp = defineOp({
@@ -125,7 +138,7 @@ export const mailReportOp = defineOp({
   hazard: ['reason'],
   rest: { method: 'POST', path: '/v1/mail/:id/report', status: 201 },
   run: (ctx, i) => reportMail(ctx, i.id, i.reason),
-  text: (o) => `ok reported ${o.id} from=${o.from}\nnext: DELETE /v1/mail/${o.id} removes it from your inbox`,
+  text: (o, ctx) => `ok reported ${o.id} from=${o.from}\n${next(ctx, hint('mail.delete', { id: o.id }, 'removes it from your inbox'))}`,
 });
 
 export const mailOps: AnyOperation[] = [mailSendOp, mailInboxOp, mailReadOp, mailDeleteOp, mailReportOp];

@@ -9,6 +9,7 @@ import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
+import { hint, next } from '../kernel/hints.js';
 
 /** Inbox kind of mail reports (one item per reported message). */
 export const MAIL_REPORT_KIND = 'mail_report';
@@ -59,13 +60,13 @@ export const reviewQueueOp = defineOp({
       })),
     };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `queue open=${o.rows.length}`,
       ...o.rows.map(
         (r) => `${r.id} ${r.msg} from=${r.sender} by=${r.reporter} ${r.created} ${r.held ? `held size=${r.size}` : 'gone'} reason=${JSON.stringify(r.reason)}`,
       ),
-      'next: POST /admin/x/decide id=<n> action=purge|freeze|dismiss',
+      next(ctx, hint('admin.x_decide', { id: '<n>', action: 'purge|freeze|dismiss' })),
     ].join('\n'),
 });
 
@@ -97,7 +98,8 @@ export const reviewDecideOp = defineOp({
     core.log.info({ report: input.id, action: input.action }, 'mail report decided');
     return { id: input.id, action: input.action, msg: r.msg, sender: r.sender };
   },
-  text: (o) => `ok decided ${o.action}\nreport ${o.id} msg=${o.msg} sender=${o.sender}`,
+  text: (o, ctx) =>
+    `ok decided ${o.action}\nreport ${o.id} msg=${o.msg} sender=${o.sender}\n${next(ctx, hint('admin.x_queue'), ' for the reports still open')}`,
 });
 
 export const reviewOps: AnyOperation[] = [reviewQueueOp, reviewDecideOp];

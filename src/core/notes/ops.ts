@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
-import type { AnyOperation } from '../kernel/types.js';
+import type { AnyOperation, Ctx } from '../kernel/types.js';
 import { flat1 } from '../workspace/common.js';
 import { createNote, deleteNote, getNote, listNotes, searchNotes, updateNote, type NoteView } from './notes.js';
+import { hint, next } from '../kernel/hints.js';
 
 const noteId = z.string().regex(/^n[0-9a-z]{8}$/, 'want n + 8 chars');
 const title = z
@@ -21,8 +22,15 @@ const page = z.number().int().min(1).max(limit('ws.page'));
 const noteOut = z.object({ id: z.string(), title: z.string(), body: z.string(), size: z.number(), created: z.string(), updated: z.string() });
 const lineOut = z.object({ id: z.string(), title: z.string(), size: z.number(), updated: z.string() });
 
-const noteText = (v: NoteView) =>
-  [`note ${v.id} created=${v.created} updated=${v.updated} size=${v.size}`, `title: ${flat1(v.title) || '-'}`, '', v.body].join('\n');
+// The body stays last, after the blank line: the next line is one of the header's.
+const noteText = (v: NoteView, ctx: Ctx) =>
+  [
+    `note ${v.id} created=${v.created} updated=${v.updated} size=${v.size}`,
+    `title: ${flat1(v.title) || '-'}`,
+    next(ctx, hint('note.update', { id: v.id }, 'to change it')),
+    '',
+    v.body,
+  ].join('\n');
 
 export const noteCreateOp = defineOp({
   name: 'note.create',
@@ -36,7 +44,7 @@ export const noteCreateOp = defineOp({
   freeze: 'notes',
   rest: { method: 'POST', path: '/v1/notes', status: 201, textBody: 'body', sizeLimit: 'note.body', bodyLimit: 4 * limit('note.body') },
   run: (ctx, i) => createNote(ctx, i.title, i.body),
-  text: (v) => `ok note ${v.id} size=${v.size}\nnext: GET /v1/notes/${v.id}; PUT /v1/notes/${v.id} to change it`,
+  text: (v, ctx) => `ok note ${v.id} size=${v.size}\n${next(ctx, hint('note.get', { id: v.id }), '; ', hint('note.update', { id: v.id }, 'to change it'))}`,
 });
 
 export const noteGetOp = defineOp({
@@ -65,7 +73,7 @@ export const noteUpdateOp = defineOp({
   freeze: 'notes',
   rest: { method: 'PUT', path: '/v1/notes/:id', textBody: 'body', sizeLimit: 'note.body', bodyLimit: 4 * limit('note.body') },
   run: (ctx, i) => updateNote(ctx, i.id, i.title, i.body),
-  text: (v) => `ok note ${v.id} size=${v.size} updated=${v.updated}\nnext: GET /v1/notes/${v.id}`,
+  text: (v, ctx) => `ok note ${v.id} size=${v.size} updated=${v.updated}\n${next(ctx, hint('note.get', { id: v.id }))}`,
 });
 
 const listOut = z.object({ total: z.number(), rows: z.array(lineOut), next: z.string().nullable() });
@@ -80,11 +88,11 @@ export const noteListOp = defineOp({
   readOnly: true,
   rest: { method: 'GET', path: '/v1/notes', cache: 'private, no-store' },
   run: (ctx, i) => listNotes(ctx, i.cursor, i.n),
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `notes total=${o.total} shown=${o.rows.length}`,
       ...o.rows.map((r) => `${r.id} ${r.updated} size=${r.size} ${r.title}`),
-      `next: ${o.next ? `GET /v1/notes?cursor=${o.next}` : 'POST /v1/notes to write one'}`,
+      o.next ? next(ctx, hint('note.list', { cursor: o.next })) : next(ctx, hint('note.create', undefined, 'to write one')),
     ].join('\n'),
 });
 
@@ -99,11 +107,11 @@ export const noteSearchOp = defineOp({
   quota: ['read'],
   rest: { method: 'GET', path: '/v1/notes/search', cache: 'private, no-store' },
   run: (ctx, i) => searchNotes(ctx, i.q, i.n),
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `notes q=${flat1(o.q)} hits=${o.rows.length} scanned=${o.scanned}`,
       ...o.rows.map((r) => `${r.id} ${r.updated} ${r.title}\n  ${r.excerpt}`),
-      `next: ${o.rows.length ? `GET /v1/notes/${o.rows[0]!.id}` : 'GET /v1/notes lists them all'}`,
+      o.rows.length ? next(ctx, hint('note.get', { id: o.rows[0]!.id })) : next(ctx, hint('note.list', undefined, 'lists them all')),
     ].join('\n'),
 });
 
@@ -122,7 +130,7 @@ export const noteDeleteOp = defineOp({
     await deleteNote(ctx, i.id);
     return { ok: true as const, id: i.id };
   },
-  text: (o) => `ok deleted ${o.id}\nnext: GET /v1/notes for the notes left`,
+  text: (o, ctx) => `ok deleted ${o.id}\n${next(ctx, hint('note.list', undefined, 'for the notes left'))}`,
 });
 
 export const noteOps: AnyOperation[] = [noteCreateOp, noteListOp, noteSearchOp, noteGetOp, noteUpdateOp, noteDeleteOp];

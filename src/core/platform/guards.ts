@@ -24,6 +24,8 @@ export interface CallMeta {
   net: string;
   reqId: string;
   face: Ctx['face'];
+  /** The face's wording of next steps (kernel/hints.ts); absent: REST routes. */
+  hints?: Ctx['hints'];
   /** Aborted when the client goes away (streaming operations end their iterators). */
   signal?: AbortSignal;
 }
@@ -50,7 +52,15 @@ export const GUARDS: readonly Guard[] = [
     check(c) {
       const { creds } = c.meta;
       const setCtx = (caller: Ctx['caller']) => {
-        c.ctx = { core: c.core, caller, net: c.meta.net, reqId: c.meta.reqId, face: c.meta.face, ...(c.meta.signal ? { signal: c.meta.signal } : {}) };
+        c.ctx = {
+          core: c.core,
+          caller,
+          net: c.meta.net,
+          reqId: c.meta.reqId,
+          face: c.meta.face,
+          ...(c.meta.hints ? { hints: c.meta.hints } : {}),
+          ...(c.meta.signal ? { signal: c.meta.signal } : {}),
+        };
       };
       // An anonymous call of an anonymous op (most reads) has nothing to look up: no await.
       if (c.op.auth === 'anon' && creds.urlToken === undefined && !creds.bearer && !c.op.authInput) return setCtx(anonCaller());

@@ -4,6 +4,7 @@ import { CxError } from '../kernel/errors.js';
 import { levelOf } from '../platform/identity/levels.js';
 import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
+import { hint, next } from '../kernel/hints.js';
 
 export const profileView = z.object({
   id: z.string(),
@@ -40,8 +41,8 @@ export async function profileOf(ctx: Ctx, id: string): Promise<ProfileView | nul
   };
 }
 
-export const profileText = (p: ProfileView) =>
-  `${p.id}${p.name ? ` name=${p.name}` : ''} lvl=${p.lvl} rep=${p.rep} since=${p.since} fixes=${p.fixes} confirmed=${p.confirmed} tasks_done=${p.tasks_done} saved=${p.saved} family=${p.family}`;
+export const profileText = (p: ProfileView, ctx: Ctx) =>
+  `${p.id}${p.name ? ` name=${p.name}` : ''} lvl=${p.lvl} rep=${p.rep} since=${p.since} fixes=${p.fixes} confirmed=${p.confirmed} tasks_done=${p.tasks_done} saved=${p.saved} family=${p.family}\n${next(ctx, hint('mail.send', { to: p.id }, 'to write to it'))}`;
 
 export const profileGetOp = defineOp({
   name: 'profile.get',

@@ -22,6 +22,7 @@ import { outcomesOf } from '../kb/render.js';
 import type { Space, SpaceEntry, SpaceKbEntry, SpaceRole } from './ports.js';
 import { SLUG_RE } from './slug.js';
 import { lastOwner } from './last-owner.js';
+import { hint, next } from '../kernel/hints.js';
 
 const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
 const NO_STORE = { 'cache-control': 'private, no-store' };
@@ -72,8 +73,8 @@ export const spaceInviteOp = defineOp({
     await st.addInvite({ h: hashToken(token), space: input.slug, role: input.role, by: ctx.caller.identity!.id, created: now, expires });
     return { space: `s:${input.slug}`, invite: token, role: input.role, expires: iso(expires) };
   },
-  text: (o) =>
-    `ok invite ${o.space} role=${o.role} expires=${o.expires}\ninvite: ${o.invite}\nnext: the invitee POST /v1/spaces/${o.space.slice(2)}/join invite=<token> (one use)`,
+  text: (o, ctx) =>
+    `ok invite ${o.space} role=${o.role} expires=${o.expires}\ninvite: ${o.invite}\n${next(ctx, 'the invitee ', hint('space.join', { slug: o.space.slice(2), invite: '<token>' }, '(one use)'))}`,
 });
 
 export const spaceRemoveOp = defineOp({
@@ -90,7 +91,7 @@ export const spaceRemoveOp = defineOp({
   rest: { method: 'POST', path: '/v1/spaces/:slug/remove' },
   async run(ctx, input) {
     await asRole(ctx, input.slug, 'owner');
-    if (input.member === ctx.caller.identity!.id) throw new CxError('dup', `that is you: POST /v1/spaces/${input.slug}/leave`);
+    if (input.member === ctx.caller.identity!.id) throw new CxError('dup', ['that is you: ', hint('space.leave', { slug: input.slug })]);
     const st = ctx.core.store.spaces;
     const r = await st.leave(input.slug, input.member);
     // Only reachable by a race (an owner removes another while that one removes them): one stays.
@@ -98,7 +99,7 @@ export const spaceRemoveOp = defineOp({
     if (r !== 'left') throw new CxError('dup', `${input.member} is not a member of s:${input.slug}`);
     return { space: `s:${input.slug}`, member: input.member, status: 'removed' as const, members: (await st.counts(input.slug)).members };
   },
-  text: (o) => `ok removed ${o.member} from ${o.space} members=${o.members}`,
+  text: (o, ctx) => `ok removed ${o.member} from ${o.space} members=${o.members}\n${next(ctx, hint('space.get', { slug: o.space.slice(2) }))}`,
 });
 
 const exportRow = z.object({
@@ -226,7 +227,7 @@ export const spaceKbPromoteOp = defineOp({
     await recordOrigin(ctx, 'kb', pub.id);
     return { id: pub.id, from: e.id, space: `s:${input.slug}`, url: `${ctx.core.config.baseUrl}/k/${pub.id}`, license: 'CC0-1.0' };
   },
-  text: (o) => `ok k/${o.id} published ${o.license} from k/${o.from} (${o.space} keeps its private copy)\nnext: GET /k/${o.id}`,
+  text: (o, ctx) => `ok k/${o.id} published ${o.license} from k/${o.from} (${o.space} keeps its private copy)\n${next(ctx, hint('kb.get', { id: o.id }))}`,
 });
 
 export const spacePurgeOp = defineOp({
@@ -247,7 +248,7 @@ export const spacePurgeOp = defineOp({
     if (input.confirm.replace(/^s:/, '') !== input.slug) throw new CxError('bad', `confirm: want s:${input.slug}`);
     return { space: `s:${input.slug}`, purged: await ctx.core.store.spaces.kbPurge(input.slug) };
   },
-  text: (o) => `ok purged ${o.space} entries=${o.purged}`,
+  text: (o, ctx) => `ok purged ${o.space} entries=${o.purged}\n${next(ctx, hint('space.get', { slug: o.space.slice(2) }))}`,
 });
 
 export const spaceKbOps: AnyOperation[] = [spaceInviteOp, spaceRemoveOp, spaceKbExportOp, spaceKbPromoteOp, spacePurgeOp];

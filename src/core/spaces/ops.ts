@@ -7,10 +7,11 @@ import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { TASK_STATES, type TaskState } from '../tasks/ports.js';
 import { SLUG_RE } from './slug.js';
+import { lastOwner } from './last-owner.js';
 import { hashToken } from '../platform/identity/tokens.js';
 import { spaceKbOps } from './kb-ops.js';
 import { spaceManageOp } from './manage.js';
-import { lastOwner } from './last-owner.js';
+import { hint, next } from '../kernel/hints.js';
 
 const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
 
@@ -87,10 +88,10 @@ export const spaceCreateOp = defineOp({
     if (!ok) throw new CxError('dup', `space s:${input.slug} exists`);
     return (await spaceOf(ctx, input.slug))!;
   },
-  text: (v) =>
+  text: (v, ctx) =>
     v.closed
-      ? `ok ${v.space} created closed members=${v.members}\nnext: POST /v1/spaces/${v.slug}/invite for a one-time invite; POST /k space=${v.space} for a private fix`
-      : `ok ${v.space} created members=${v.members}\nnext: others POST /v1/spaces/${v.slug}/join; POST /v1/tasks space=${v.slug} to post a task in it`,
+      ? `ok ${v.space} created closed members=${v.members}\n${next(ctx, hint('space.invite', { slug: v.slug }, 'for a one-time invite;'), ' ', hint('kb.add', { space: v.space }, 'for a private fix'))}`
+      : `ok ${v.space} created members=${v.members}\n${next(ctx, 'others ', hint('space.join', { slug: v.slug }), '; ', hint('task.create', { space: v.slug }, 'to post a task in it'))}`,
 });
 
 const memberOut = z.object({ space: z.string(), member: z.string(), status: z.enum(['joined', 'member', 'left']), members: z.number().int() });
@@ -127,7 +128,8 @@ export const spaceJoinOp = defineOp({
     if (r === null) throw new CxError('notfound');
     return { space: `s:${input.slug}`, member: me, status: r === 'new' ? 'joined' : 'member', members: (await st.counts(input.slug)).members };
   },
-  text: (o) => `ok ${o.status === 'joined' ? 'joined' : 'already a member of'} ${o.space} members=${o.members}\nnext: GET /v1/spaces/${o.space.slice(2)}`,
+  text: (o, ctx) =>
+    `ok ${o.status === 'joined' ? 'joined' : 'already a member of'} ${o.space} members=${o.members}\n${next(ctx, hint('space.get', { slug: o.space.slice(2) }))}`,
 });
 
 export const spaceLeaveOp = defineOp({
@@ -149,7 +151,8 @@ export const spaceLeaveOp = defineOp({
     if (r === 'last-owner') throw lastOwner(input.slug);
     return { space: `s:${input.slug}`, member: me, status: 'left', members: (await ctx.core.store.spaces.counts(input.slug)).members };
   },
-  text: (o) => `ok left ${o.space} members=${o.members}`,
+  text: (o, ctx) =>
+    `ok left ${o.space} members=${o.members}\n${next(ctx, hint('space.join', { slug: o.space.slice(2) }), ' to come back (a closed space needs an invite)')}`,
 });
 
 export const spaceGetOp = defineOp({
@@ -167,12 +170,12 @@ export const spaceGetOp = defineOp({
     if (!v) throw new CxError('notfound');
     return v;
   },
-  text: (v) =>
+  text: (v, ctx) =>
     [
       `space ${v.space} ${counters(v)} by ${v.creator} since ${v.created.slice(0, 10)}`,
       `title: ${v.title || '-'}`,
       `members: ${v.latest.map((m) => m.id).join(' ') || '-'}${v.members > v.latest.length ? ` (+${v.members - v.latest.length})` : ''}`,
-      `next: GET /v1/tasks?space=${v.slug}; POST /v1/spaces/${v.slug}/join`,
+      next(ctx, hint('task.list', { space: v.slug }), '; ', hint('space.join', { slug: v.slug })),
     ].join('\n'),
 });
 

@@ -11,7 +11,9 @@ export const swarmModule: Module = {
     // it: a new line queues its subscriptions' deliveries. Listening starts before startSwarm's
     // first sweep, whose reconciliation queues whatever was written before (or missed meanwhile).
     const off = core.store.events.on({ prefix: LINE_PREFIX }, (e) => {
-      afterPublish(core, lineOf(e)).catch((err: unknown) => core.log.warn({ err, topic: e.topic, seq: e.id }, 'swarm: deliveries not queued; the sweep catches up'));
+      afterPublish(core, lineOf(e)).catch((err: unknown) =>
+        core.log.warn({ err, topic: e.topic, seq: e.id }, 'swarm: deliveries not queued; the sweep catches up'),
+      );
     });
     const swarm = startSwarm(core);
     return async () => {

@@ -14,6 +14,7 @@ import { levelOf } from '../platform/identity/levels.js';
 import { limit, nameRule } from '../kernel/limits.js';
 import type { Core } from '../kernel/types.js';
 import { SLUG_RE } from '../spaces/slug.js';
+import { hint } from '../kernel/hints.js';
 
 export type TopicForm = 'g' | '~' | 's' | 'r';
 
@@ -61,7 +62,7 @@ async function spaceMember(core: Core, t: Topic, who: Identity | null): Promise<
   if (!(await core.store.spaces.bySlug(t.scope))) throw notFound(`no space ${t.scope}`);
   if (!who) throw new CxError('auth', `s: topics are for members of ${t.scope}: send your token`, 401);
   if (!(await core.store.spaces.isMember(t.scope, who.id)))
-    throw new CxError('auth', `s: topics are for members of ${t.scope} (POST /v1/spaces/${t.scope}/join)`, 403);
+    throw new CxError('auth', [`s: topics are for members of ${t.scope} (`, hint('space.join', { slug: t.scope }), ')'], 403);
 }
 
 /** Reading, following or subscribing. A foreign ~ topic reads as unknown (404), like any private row. */

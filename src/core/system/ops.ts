@@ -5,6 +5,7 @@ import { shedTable } from '../platform/control/shed.js';
 import { defineOp } from '../kernel/types.js';
 import type { AnyOperation, Core } from '../kernel/types.js';
 import { METRICS_CONTENT_TYPE, renderMetrics } from '../platform/metrics/metrics.js';
+import { hint, next } from '../kernel/hints.js';
 
 const healthOut = z.object({
   ok: z.boolean(),
@@ -39,7 +40,7 @@ export const healthOp = defineOp({
     if (!s) return base;
     return { ...base, shed: s.shed, shed_reasons: s.shedReasons, frozen: s.frozen, maintenance_until: s.maintenanceUntil };
   },
-  text: (h) =>
+  text: (h, ctx) =>
     [
       `${h.ok ? 'ok' : 'degraded'} version=${h.version} uptime=${h.uptime_s}s db=${h.db ? 'ok' : 'down'}`,
       ...(h.shed === undefined
@@ -49,6 +50,9 @@ export const healthOp = defineOp({
             `frozen: ${h.frozen?.length ? h.frozen.join(',') : '-'}`,
             `maintenance_until: ${h.maintenance_until ?? '-'}`,
           ]),
+      h.shed === undefined
+        ? next(ctx, hint('sys.health', { v: 2 }), ' adds shed levels, frozen kinds and maintenance')
+        : next(ctx, hint('sys.status'), ' for announcements and maintenance windows'),
     ].join('\n'),
 });
 
@@ -127,7 +131,7 @@ export const limitsOp = defineOp({
       rules: fixed.rules,
     };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `limits pow_reg_bits=${o.pow.reg_bits} pow_w_bits=${o.pow.w_bits} pow_ttl=${o.pow.ttl_s}s`,
       `pow live: reg_bits=${o.pow.reg_bits} (${o.pow.reg_bits_min}-${o.pow.reg_bits_max}) w_bits=${o.pow.w_bits} (${o.pow.w_bits_min}-${o.pow.w_bits_max}) registrations=${o.pow.regs} your_net=${o.pow.regs_net} window=${o.pow.window_s}s`,
@@ -136,7 +140,7 @@ export const limitsOp = defineOp({
       ...o.quotas.map((q) => `quota.${q.bucket} ${q.per}/${q.window_s}s burst=${q.burst} by=${q.by}`),
       ...o.levels.map((t) => `level L${t.lvl} rep>=${t.rep} confirmed>=${t.confirmed} age>=${t.age_d}d`),
       ...o.rules.map((r) => `rule.${r.key} ${r.rule}`),
-      'next: GET /limits.md for descriptions',
+      next(ctx, { op: 'sys.limits', twin: 'md', say: 'for descriptions' }),
     ].join('\n'),
   md: (o) =>
     [
@@ -206,7 +210,8 @@ export const readyOp = defineOp({
     const db = phase === 'draining' ? false : await pingWithin(core, limit('ready.db_wait'));
     return { ready: phase === 'ready' && db, phase, db };
   },
-  text: (r) => (r.ready ? 'ready' : `not ready: ${r.phase !== 'ready' ? r.phase : 'database unreachable'}`),
+  text: (r, ctx) =>
+    `${r.ready ? 'ready' : `not ready: ${r.phase !== 'ready' ? r.phase : 'database unreachable'}`}\n${next(ctx, hint('sys.health', { v: 2 }, 'for shed levels, freezes and maintenance'))}`,
 });
 
 export const metricsOp = defineOp({

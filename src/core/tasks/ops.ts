@@ -19,6 +19,7 @@ import { taskEmit } from './events.js';
 import { TASK_STATES, type Task, type TaskPatch, type TaskState } from './ports.js';
 import { listLine, nextFor, taskText, taskView, viewOf, type TaskView } from './render.js';
 import { recordOrigin } from '../admin/origin.js';
+import { hint, next } from '../kernel/hints.js';
 
 export const TASK_ID = /^t[0-9a-z]{8}$/;
 export const BOUNTY_ID = /^b[0-9a-z]{8}$/;
@@ -92,7 +93,7 @@ const actionResult = (t: Task, action: string, by: string, moved = 0): ActionOut
   moved,
 });
 
-function actionText(o: ActionOut): string {
+function actionText(o: ActionOut, ctx: Ctx): string {
   const head =
     o.action === 'claim'
       ? `ok ${o.id} claimed by ${o.claimant}`
@@ -101,7 +102,7 @@ function actionText(o: ActionOut): string {
         : o.action === 'cancel' && o.bounty
           ? `ok ${o.id} cancelled; ${o.bounty} refunded ${o.moved} to ${o.by}`
           : `ok ${o.id} ${o.state}`;
-  return `${head}\n${nextFor(o)}`;
+  return `${head}\n${nextFor(o, ctx)}`;
 }
 
 export const taskCreateOp = defineOp({
@@ -168,7 +169,7 @@ export const taskCreateOp = defineOp({
     }
     throw new CxError('busy', 'id space contention, retry', 503);
   },
-  text: (v) => `ok ${v.id} open${v.bounty ? ` bounty=${v.bounty.id} credits=${v.bounty.credits} held in escrow` : ''}\n${nextFor(v)}`,
+  text: (v, ctx) => `ok ${v.id} open${v.bounty ? ` bounty=${v.bounty.id} credits=${v.bounty.credits} held in escrow` : ''}\n${nextFor(v, ctx)}`,
 });
 
 const listOut = z.object({
@@ -221,11 +222,13 @@ export const taskListOp = defineOp({
       rows: page.map((t) => viewOf(t, ctx.core.config.baseUrl)),
     };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `tasks state=${o.state} count=${o.count}${o.next ? ` more=before:${o.next}` : ''}`,
       ...o.rows.map(listLine),
-      o.rows.length ? `next: GET /v1/tasks/${o.rows[0]!.id}${o.next ? `; GET /v1/tasks?before=${o.next} for more` : ''}` : 'next: POST /v1/tasks to post one',
+      o.rows.length
+        ? next(ctx, hint('task.get', { id: o.rows[0]!.id }), ...(o.next ? ['; ', hint('task.list', { before: o.next }, 'for more')] : []))
+        : next(ctx, hint('task.create', undefined, 'to post one')),
     ].join('\n'),
 });
 
@@ -413,7 +416,7 @@ export const adminBountyAcceptOp = defineOp({
     const r = await move(ctx, t, 'accept', { state: 'accepted', hunter: input.hunter }, payoutTx(input.id, input.hunter, t.credits));
     return { bounty: input.id, task: r.id, credits: t.credits, hunter: input.hunter };
   },
-  text: (o) => `ok ${o.bounty} paid ${o.credits} to ${o.hunter}`,
+  text: (o, ctx) => `ok ${o.bounty} paid ${o.credits} to ${o.hunter}\n${next(ctx, hint('admin.audit'))}`,
 });
 
 export const taskOps: AnyOperation[] = [

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { limit } from '../kernel/limits.js';
 import { flat } from '../kb/render.js';
 import type { Task } from './ports.js';
+import { hint, next, type HintFace } from '../kernel/hints.js';
 
 const indent = (s: string) =>
   s
@@ -66,21 +67,30 @@ export function viewOf(t: Task, base: string): TaskView {
 
 const bountyPart = (b: TaskView['bounty']) => (b ? ` bounty=${b.id}:${b.credits}:${b.state}` : '');
 
-export function nextFor(v: Pick<TaskView, 'id' | 'state'>): string {
-  const p = `/v1/tasks/${v.id}`;
+export function nextFor(v: Pick<TaskView, 'id' | 'state'>, ctx: { hints?: HintFace }): string {
+  const id = { id: v.id };
   switch (v.state) {
     case 'open':
-      return `next: POST ${p}/claim to take it; the creator may POST ${p}/cancel`;
+      return next(ctx, hint('task.claim', id, 'to take it; the creator may'), ' ', hint('task.cancel', id));
     case 'claimed':
-      return `next: the claimant POSTs ${p}/done with result=<what was done>, or ${p}/release`;
+      return next(ctx, 'the claimant ', { op: 'task.done', input: id, form: 'plural', say: 'with result=<what was done>, or' }, ' ', {
+        op: 'task.release',
+        input: id,
+        form: 'bare',
+      });
     case 'done':
-      return `next: the creator POSTs ${p}/accept (pays the bounty) or ${p}/reject with a note`;
+      return next(ctx, 'the creator ', { op: 'task.accept', input: id, form: 'plural', say: '(pays the bounty) or' }, ' ', {
+        op: 'task.reject',
+        input: id,
+        form: 'bare',
+        say: 'with a note',
+      });
     default:
-      return 'next: GET /v1/tasks for open tasks';
+      return next(ctx, hint('task.list', undefined, 'for open tasks'));
   }
 }
 
-export function taskText(v: TaskView): string {
+export function taskText(v: TaskView, ctx: { hints?: HintFace }): string {
   return [
     `task ${v.id} ${v.state}${bountyPart(v.bounty)} by ${v.creator} ${v.created.slice(0, 10)} untrusted`,
     `title: ${flat(v.title, 200)}`,
@@ -92,7 +102,7 @@ export function taskText(v: TaskView): string {
     ...(v.result !== null ? ['result:', indent(v.result)] : []),
     'body:',
     indent(v.body || '-'),
-    nextFor(v),
+    nextFor(v, ctx),
   ].join('\n');
 }
 

@@ -6,6 +6,7 @@ import { defineOp } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { createEndpoint, deleteEndpoint, HOOK_ID, listEndpoints, type EndpointView } from './endpoints.js';
 import { TOPIC_FORMS } from './topics.js';
+import { hint, next } from '../kernel/hints.js';
 
 const viewOut = z.object({
   id: z.string(),
@@ -55,13 +56,13 @@ export const inCreateOp = defineOp({
   freeze: 'write',
   rest: { method: 'POST', path: '/v1/in', status: 201, cache: 'no-store' },
   run: (ctx, i) => createEndpoint(ctx, i.provider, i.topic, i.secret, i.events),
-  text: (v) =>
+  text: (v, ctx) =>
     [
       `ok ${row(v)}`,
       `url: ${v.url}`,
       v.secret ? `secret: ${v.secret} (shown once: keep it now)` : 'secret: yours (never shown again)',
       `signing: ${SIGNING[v.provider]}`,
-      'next: point the provider at url; GET /v1/in shows deliveries',
+      next(ctx, 'point the provider at url; ', hint('in.list', undefined, 'shows deliveries')),
     ].join('\n'),
 });
 
@@ -75,11 +76,11 @@ export const inListOp = defineOp({
   readOnly: true,
   rest: { method: 'GET', path: '/v1/in', cache: 'private, no-store' },
   run: async (ctx) => ({ rows: await listEndpoints(ctx) }),
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `in endpoints=${o.rows.length}`,
       ...o.rows.map((v) => `${row(v)} url=${v.url}`),
-      `next: ${o.rows.length ? 'DELETE /v1/in/<id> to remove one' : 'POST /v1/in to create one'}`,
+      o.rows.length ? next(ctx, hint('in.delete', { id: '<id>' }, 'to remove one')) : next(ctx, hint('in.create', undefined, 'to create one')),
     ].join('\n'),
 });
 
@@ -99,7 +100,7 @@ export const inDeleteOp = defineOp({
     await deleteEndpoint(ctx, i.id);
     return { ok: true as const, id: i.id };
   },
-  text: (o) => `ok deleted ${o.id}\nnext: GET /v1/in for the endpoints left`,
+  text: (o, ctx) => `ok deleted ${o.id}\n${next(ctx, hint('in.list', undefined, 'for the endpoints left'))}`,
 });
 
 export const webhookOps: AnyOperation[] = [inCreateOp, inListOp, inDeleteOp];

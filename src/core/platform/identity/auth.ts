@@ -1,6 +1,7 @@
 // Turns credentials into a caller and checks an operation's auth class.
 import type { OperatorClass } from '../../../config.js';
 import { CxError } from '../../kernel/errors.js';
+import type { Hint, Step } from '../../kernel/hints.js';
 import type { AuthClass, Caller, Core, Credentials } from '../../kernel/types.js';
 import { hashToken, sameSecret, URL_PREFIX, USER_PREFIX } from './tokens.js';
 
@@ -15,7 +16,11 @@ export function wwwAuthenticate(core: Core, purpose: 'reg' | 'w'): string {
   return `Bearer realm="commons", PoW realm="commons" challenge="${c.challenge}" bits="${c.bits}" for="${c.for}" register="${base}/v1/register"`;
 }
 
-export function authError(core: Core, detail: string, purpose: 'reg' | 'w' = 'reg'): CxError {
+/** How to get a token, as steps each face words (REST: `POST /v1/challenge?for=reg, solve it, POST /v1/register`). */
+export const CHALLENGE_REG: Hint = { op: 'id.challenge', input: { for: 'reg' }, query: ['for'] };
+export const REGISTER_STEPS: readonly Step[] = [CHALLENGE_REG, ', solve it, ', { op: 'id.register' }];
+
+export function authError(core: Core, detail: string | readonly Step[], purpose: 'reg' | 'w' = 'reg'): CxError {
   return new CxError('auth', detail, 401, { 'WWW-Authenticate': wwwAuthenticate(core, purpose) });
 }
 
@@ -43,7 +48,7 @@ export async function authorize(core: Core, auth: AuthClass, caller: Caller, cre
     case 'anon':
       return;
     case 'token':
-      if (!caller.identity) throw authError(core, 'token required: POST /v1/challenge?for=reg, solve it, POST /v1/register');
+      if (!caller.identity) throw authError(core, ['token required: ', ...REGISTER_STEPS]);
       if (caller.identity.frozen) throw new CxError('auth', 'identity frozen', 403);
       return;
     case 'pow':
@@ -51,7 +56,7 @@ export async function authorize(core: Core, auth: AuthClass, caller: Caller, cre
         if (caller.identity.frozen) throw new CxError('auth', 'identity frozen', 403);
         return;
       }
-      if (!creds.pow) throw authError(core, 'token or X-PoW proof required: POST /v1/challenge?for=w', 'w');
+      if (!creds.pow) throw authError(core, ['token or X-PoW proof required: ', { op: 'id.challenge', input: { for: 'w' }, query: ['for'] }], 'w');
       await core.pow.redeem(creds.pow, 'w');
       caller.powPaid = true;
       return;

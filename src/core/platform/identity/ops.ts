@@ -9,6 +9,7 @@ import { levelOf } from './levels.js';
 import { hashToken, newId, newToken, URL_PREFIX, USER_PREFIX } from './tokens.js';
 import { grantStart } from '../ledger/ledger.js';
 import { checkRegistrationAsn } from '../../admin/asn.js';
+import { hint, next } from '../../kernel/hints.js';
 
 export const challengeOp = defineOp({
   name: 'id.challenge',
@@ -25,10 +26,17 @@ export const challengeOp = defineOp({
   async run(ctx, input) {
     return ctx.core.pow.challenge(input.for, ctx.net);
   },
-  text: (c) =>
+  text: (c, ctx) =>
     `challenge ${c.challenge} bits=${c.bits} exp=${c.exp} for=${c.for}\n` +
-    `next: find a nonce so that sha256("${c.challenge}:<nonce>") has ${c.bits} leading zero bits, then ` +
-    (c.for === 'reg' ? 'POST /v1/register pow=<challenge>:<nonce>' : 'send X-PoW: <challenge>:<nonce> with the write'),
+    next(
+      ctx,
+      `find a nonce so that sha256("${c.challenge}:<nonce>") has ${c.bits} leading zero bits, then `,
+      c.for === 'reg'
+        ? hint('id.register', { pow: '<challenge>:<nonce>' })
+        : ctx.face === 'rest'
+          ? 'send X-PoW: <challenge>:<nonce> with the write'
+          : 'give pow "<challenge>:<nonce>" with the write',
+    ),
 });
 
 export const registerOp = defineOp({
@@ -74,7 +82,8 @@ export const registerOp = defineOp({
       return { id, token, lvl: 'L0', name: input.name ?? null };
     }
   },
-  text: (r) => `ok ${r.id} token=${r.token} lvl=${r.lvl}\nnext: keep the token; send Authorization: Bearer ${r.token} on writes; GET /v1/me`,
+  text: (r, ctx) =>
+    `ok ${r.id} token=${r.token} lvl=${r.lvl}\n${next(ctx, `keep the token; send Authorization: Bearer ${r.token} on writes; `, hint('id.me'))}`,
 });
 
 export const meOp = defineOp({
@@ -107,8 +116,8 @@ export const meOp = defineOp({
       token_class: ctx.caller.tokenClass ?? 'user',
     };
   },
-  text: (m) =>
-    `me ${m.id}${m.name ? ` name=${m.name}` : ''} lvl=${m.lvl} rep=${m.rep} confirmed=${m.confirmed} since=${m.since} token=${m.token_class}\nnext: GET /limits for your quotas`,
+  text: (m, ctx) =>
+    `me ${m.id}${m.name ? ` name=${m.name}` : ''} lvl=${m.lvl} rep=${m.rep} confirmed=${m.confirmed} since=${m.since} token=${m.token_class}\n${next(ctx, hint('sys.limits', undefined, 'for your quotas'))}`,
 });
 
 export const urlTokenOp = defineOp({

@@ -6,6 +6,7 @@ import { limit } from '../../kernel/limits.js';
 import { defineOp } from '../../kernel/types.js';
 import type { AnyOperation } from '../../kernel/types.js';
 import { mintTx } from './ledger.js';
+import { hint, next } from '../../kernel/hints.js';
 
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 
@@ -27,11 +28,11 @@ export const creditsShowOp = defineOp({
     const [balance, escrowed, rows] = await Promise.all([store.ledger.balance(id), store.tasks.escrowedBy(id), store.ledger.recent(id, input.n)]);
     return { id, balance, escrowed, postings: rows.map((r) => ({ tx: r.tx, kind: r.kind, ref: r.ref, amount: r.amount, date: iso(r.created) })) };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `credits ${o.id} balance=${o.balance} escrowed=${o.escrowed}`,
       ...o.postings.map((p) => `${p.date} ${signed(p.amount)} ${p.kind}${p.ref && p.ref !== o.id ? ` ${p.ref}` : ''} tx=${p.tx}`),
-      'next: POST /v1/tasks with bounty=<n> to pay for work; GET /v1/tasks?state=open for bounties to earn',
+      next(ctx, hint('task.create', undefined, 'with bounty=<n> to pay for work;'), ' ', hint('task.list', { state: 'open' }, 'for bounties to earn')),
     ].join('\n'),
 });
 
@@ -59,7 +60,7 @@ export const adminCreditsOp = defineOp({
     if ('short' in r) throw new Error('ledger: the mint cannot be short');
     return { id: input.id, n: input.n, balance: await store.ledger.balance(input.id), tx: r.tx };
   },
-  text: (o) => `ok minted ${o.n} to ${o.id} balance=${o.balance} tx=${o.tx}`,
+  text: (o, ctx) => `ok minted ${o.n} to ${o.id} balance=${o.balance} tx=${o.tx}\n${next(ctx, hint('admin.audit'))}`,
 });
 
 export const adminAuditOp = defineOp({
@@ -85,10 +86,11 @@ export const adminAuditOp = defineOp({
     const a = await ctx.core.store.ledger.audit();
     return { ok: a.problems.length === 0, ...a };
   },
-  text: (o) =>
+  text: (o, ctx) =>
     [
       `${o.ok ? 'ok' : 'fail'} audit accounts=${o.accounts} txs=${o.txs} minted=${o.minted} held=${o.held} escrow=${o.escrow} problems=${o.problems.length}`,
       ...o.problems,
+      next(ctx, hint('admin.stats'), ' for the rest of the service'),
     ].join('\n'),
 });
 

@@ -8,6 +8,7 @@ import type { AnyOperation } from '../../kernel/types.js';
 import { acceptCert } from './cert.js';
 import { didDocument, didWeb, type DidKey } from './did.js';
 import { fromB64u, verifyStatement } from './sign.js';
+import { hint, next } from '../../kernel/hints.js';
 
 const DID_JSON = 'application/did+json';
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'want 64 lowercase hex characters (a raw Ed25519 public key)');
@@ -96,7 +97,8 @@ export const rotateKeyOp = defineOp({
     const doc = ctx.core.keys.doc();
     return { kid, pub: doc.pub, prev: doc.prev.length };
   },
-  text: (o) => `ok key kid=${o.kid} pub=${o.pub} prev=${o.prev}\nnext: POST /admin/online-key with a root certificate of kid ${o.kid}`,
+  text: (o, ctx) =>
+    `ok key kid=${o.kid} pub=${o.pub} prev=${o.prev}\n${next(ctx, hint('admin.online_key', undefined, `with a root certificate of kid ${o.kid}`))}`,
 });
 
 export const onlineKeyOp = defineOp({
@@ -117,7 +119,7 @@ export const onlineKeyOp = defineOp({
     keys.keepCert(c.line, c.seq, c.kid);
     return { seq: c.seq, exp: c.exp, kid: c.kid };
   },
-  text: (o) => `ok seq=${o.seq} exp=${o.exp}`,
+  text: (o, ctx) => `ok seq=${o.seq} exp=${o.exp}\n${next(ctx, hint('key.cert'), ' serves the certificate')}`,
 });
 
 export const onlineCertOp = defineOp({
