@@ -12,7 +12,7 @@ import { start, type TestServer } from '../helpers/server.js';
 let s: TestServer;
 let mcp: Client;
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample KB
   serveBase(s.url);
   mcp = new Client({ name: 'answer-test', version: '1.0.0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));

@@ -5,7 +5,7 @@ import { register, start, type TestServer } from '../helpers/server.js';
 let s: TestServer;
 let tok = '';
 beforeAll(async () => {
-  s = await start();
+  s = await start({ CX_SEED: '1' }); // the sample KB
   tok = (await register(s.url, 'briefer')).token;
 });
 afterAll(async () => s.stop());

@@ -7,7 +7,7 @@ import { register, start, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample KB
 });
 afterAll(async () => s.stop());
 

@@ -14,7 +14,7 @@ import { freshNet, restRequests } from './faces.js';
 let s: TestServer;
 const ids: Record<string, { token: string; id: string }> = {};
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample services
   for (const n of ['a', 'b', 'c']) ids[n] = await register(s.url, `foreign_${n}`, { 'x-forwarded-for': freshNet() });
 });
 afterAll(async () => s?.stop());

@@ -88,7 +88,7 @@ let honest: Donor;
 let earlier = '';
 
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample services
   asker = await agent(s, 'asker');
   makeL2(s, asker);
   liar = await donor('liar');

@@ -10,7 +10,7 @@ let s: TestServer;
 let bob: Who;
 let runs = 0;
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample services
   bob = await agent(s, 'bob');
   await vi.waitFor(async () => expect((await call(s, 'GET', '/v1/svc/text-stats')).text).toMatch(/served=1/), { timeout: 30_000, interval: 200 });
   const dead: ComputeRunner = {

@@ -13,7 +13,7 @@ let bob: Who;
 const room = 'Room_fn0123456789abcd';
 
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SEED: '1' }); // the sample services
   bob = await agent(s, 'bob');
   // The sample services are served once their KATs pass (a background job at start).
   await vi.waitFor(async () => expect((await call(s, 'GET', '/v1/svc/text-stats')).text).toMatch(/served=1/), { timeout: 30_000, interval: 200 });

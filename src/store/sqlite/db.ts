@@ -63,11 +63,15 @@ export function migrate(db: Db, dir = migrationsDir): number {
     const n = Number(f.slice(0, 3));
     if (done.has(n)) continue;
     const sql = readFileSync(join(dir, f), 'utf8');
-    db.transaction(() => {
+    // Checked again under the write lock: another process opening the same empty directory (two
+    // `npm run key:rotate` at once) may have applied it since the read above.
+    const ran = db.transaction(() => {
+      if (db.prepare('SELECT 1 FROM schema_migrations WHERE n = ?').get(n)) return false;
       db.exec(sql);
       db.prepare('INSERT INTO schema_migrations (n, name, applied) VALUES (?, ?, ?)').run(n, f, Date.now());
+      return true;
     })();
-    applied++;
+    if (ran) applied++;
   }
   return applied;
 }
