@@ -14,7 +14,7 @@ import { start, type TestServer } from '../helpers/server.js';
 let s: TestServer;
 let mcp: Client;
 beforeAll(async () => {
-  s = await start();
+  s = await start({ CX_SEED: '1' }); // the sample KB and services
   serveBase(s.url);
   mcp = new Client({ name: 'test', version: '1.0.0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));

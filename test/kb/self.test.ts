@@ -26,7 +26,7 @@ const SHARED_MESSAGE: Record<string, string> = {
 describe('every KB entry answers its own error', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await start();
+    s = await start({ CX_SEED: '1' }); // every sample entry
   });
   afterAll(async () => {
     await s.close();

@@ -16,7 +16,7 @@ const stats = async (): Promise<Stats> =>
 const cls = (st: Stats, name: string) => st.classes.find((c) => c.cls === name)!;
 
 beforeAll(async () => {
-  s = await start();
+  s = await start({ CX_SEED: '1' }); // the sample KB and services
   bob = await agent(s);
 });
 afterAll(async () => s?.stop());
