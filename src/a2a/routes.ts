@@ -148,7 +148,7 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
       const id = (req.params as { id: string }).id;
       const rec = /^a[0-9a-z]{1,6}$/.test(id) ? await store.agents.card(id) : null;
       if (!rec) throw notFound('no agent card for this id');
-      return rpc.serve(req, reply, hosted, { kind: 'hosted', agent: id, inbound: rec.inbound });
+      return rpc.serve(req, reply, hosted, { kind: 'hosted', agent: id, inbound: rec.inbound, skills });
     });
   });
 

@@ -58,7 +58,8 @@ export function endpoint(handler: CxRequestHandler): Endpoint {
 }
 
 /** Where a call goes: the commons (skills) or one hosted agent whose card is known. */
-export type Target = { kind: 'commons'; skills: Skills } | { kind: 'hosted'; agent: string; inbound: boolean };
+/** `skills`: the commons' skills, which word a refusal's steps (registration is a commons skill, also for a hosted agent's caller). */
+export type Target = { kind: 'commons'; skills: Skills } | { kind: 'hosted'; agent: string; inbound: boolean; skills: Skills };
 
 function wireOf(header: string | string[] | undefined): Wire | null {
   const v = Array.isArray(header) ? header[0] : header;
@@ -148,7 +149,7 @@ export class Rpc {
       if (!(err instanceof CxError)) throw err;
       // Refused as a whole (401, 403, 429): the HTTP status and headers say so, the body is JSON-RPC.
       const one = !batch && isObj(body) && validId(body.id) ? body.id : null;
-      return this.refuse(reply, wire, one, err, target.kind === 'commons' ? target.skills.hints : undefined);
+      return this.refuse(reply, wire, one, err, target.skills.hints);
     }
 
     if (!batch && 'call' in vetted[0]! && STREAMING.has(vetted[0].call.method as string)) return this.stream(req, reply, ep, wire, vetted[0].call, facts);
@@ -194,7 +195,7 @@ export class Rpc {
 
     if (target.kind === 'hosted') {
       if (!facts.caller.identity)
-        throw authError(this.core, 'a bearer token is needed to message a hosted agent: POST /v1/challenge?for=reg, solve, POST /v1/register');
+        throw authError(this.core, ['a bearer token is needed to message a hosted agent; at the commons endpoint /a2a: ', ...REGISTER_STEPS]);
       if (content.files || content.datas.length) return err(new ContentTypeNotSupportedError('text parts only'));
       const text = content.texts.join('\n');
       if (!text.trim()) return err(new RequestMalformedError('message: empty text'));

@@ -75,6 +75,10 @@ describe('a task between two identities', () => {
     const anon = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: msg03([text03('hi')]) } });
     expect(anon.status).toBe(401);
     expect(anon.headers.get('www-authenticate')).toMatch(/^Bearer realm="commons", PoW /);
+    // The refusal names what to send over A2A (the commons' registration skills), not REST routes.
+    const refused = anon.body as Json;
+    expect(refused.error.message).toContain('at the commons endpoint /a2a: send {"skill":"id.challenge","input":{"for":"reg"}}');
+    expect(refused.error.message).not.toMatch(/\b(GET|POST|PUT|DELETE) \//);
     const data = (await toOwner.sendMessage({ message: msg03([data03({ q: 1 })]) as never })) as Json;
     expect(data.error.code).toBe(-32005);
     const stream = await rpc(
