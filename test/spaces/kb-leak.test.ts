@@ -149,7 +149,12 @@ afterAll(async () => s.stop());
 function textOf(b: Buffer): string {
   return (b[0] === 0x1f && b[1] === 0x8b ? gunzipSync(b) : b).toString('latin1');
 }
-const count = (t: string, x: string) => t.toLowerCase().split(x.toLowerCase()).length - 1;
+// Base64 runs (the signatures in SIGNATURES and index.json) are left out: three random letters in
+// one matched `zqx` by chance (seen once in a full run). Only runs of 40 or more characters with
+// upper and lower case and a digit are: a slug or a word (lower case, or short) is still read.
+const B64_RUN = /[A-Za-z0-9+/_-]{40,}={0,2}/g;
+const unrandom = (t: string) => t.replace(B64_RUN, (r) => (/[A-Z]/.test(r) && /[a-z]/.test(r) && /\d/.test(r) ? ' ' : r));
+const count = (t: string, x: string) => unrandom(t).toLowerCase().split(x.toLowerCase()).length - 1;
 /** Secrets a text shows more often than `base` (the reply to a value nobody has) does. */
 const found = (t: string, base = '') => secrets.filter((x) => count(t, x) > count(base, x));
 
