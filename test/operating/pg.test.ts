@@ -25,9 +25,10 @@ const freePort = () =>
       s.close(() => ok(p));
     });
   });
+/** Status and the first line (a reply's `next:` line follows it; test/operating/ready.test.ts checks it). */
 const get = async (u: string) => {
   const r = await fetch(u);
-  return `${r.status} ${(await r.text()).trim()}`;
+  return `${r.status} ${(await r.text()).split('\n')[0]!.trim()}`;
 };
 const until = async (what: () => Promise<boolean>, ms = 15_000) => {
   const end = Date.now() + ms;
