@@ -125,6 +125,30 @@ describe('key lines', () => {
       'user@box:~/proj$ npm test',
       'NAME                     READY   STATUS             RESTARTS   AGE',
       'exit status 1',
+      'Aborted (core dumped)',
+      'clang: error: linker command failed with exit code 1 (use -v to see invocation)',
+      'collect2: error: ld returned 1 exit status',
+      '==================================== ERRORS ====================================',
+      'Failed to compile.',
+      'Found 3 errors.',
+      'Failures:',
+      'Error making API request.',
+      'nginx: configuration file /etc/nginx/nginx.conf test failed',
+      'Gem::Ext::BuildError: ERROR: Failed to build gem native extension.',
+      '*** extconf.rb failed ***',
+      "Could not resolve all files for configuration ':app:compileClasspath'.",
+      "Execution failed for task ':app:mergeDebugResources'.",
+      "Could not determine the dependencies of task ':web:compileJava'.",
+      'CMake Error at CMakeLists.txt (project):',
+      'ERROR: (gcloud.compute.instances.create) Could not fetch resource:',
+      'HTTP 422: Validation Failed (https://api.github.com/repos/o/r/releases)',
+      '😄  minikube v1.32.0 on Ubuntu 22.04',
+      'Watching for file changes with StatReloader',
+      '[+] Building 12.3s (7/9) FINISHED',
+      '➤ YN0000: ┌ Resolution step',
+      '10.0.0.7 - - [12/Mar/2026 10:00:01] "POST /api HTTP/1.1" 500 -',
+      '/home/runner/work/app/app/src/main.rs',
+      'https://example.com/docs/errors#e42',
     ];
     for (const e of examples) expect(isWrapper(e), e).toBe(true);
     expect(WRAPPERS.length).toBeGreaterThanOrEqual(examples.length);
@@ -134,6 +158,20 @@ describe('key lines', () => {
       ' ! [rejected]        main -> main (non-fast-forward)',
     ])
       expect(isWrapper(e), e).toBe(false);
+  });
+
+  it('an output with only wrapper lines to go by: its other lines are key lines, the wrapper is never claimed', async () => {
+    // The message says no "error" word, the last line is a wrapper: the message still leads.
+    const keys = keyLines(
+      '2026/11/12 09:00:00 did not connect: grpc: no transport security set (use grpc.WithTransportCredentials(insecure.NewCredentials()) explicitly or set credentials)\nexit status 1',
+    );
+    expect(keys[0]!.wrapper).toBe(true);
+    expect(keys.some((k) => !k.wrapper && k.sig.includes('no transport security set'))).toBe(true);
+    // A wrapper alone names entries (if any) but gives no fix.
+    for (const text of ['exit status 1', 'Aborted (core dumped)']) {
+      const a = await ask(text);
+      expect(fixOf(a), text).toBeNull();
+    }
   });
 
   it('log prefixes come off every line; the key lines are the error lines, the cause last in the log first', () => {

@@ -108,6 +108,33 @@ export const WRAPPERS: readonly RegExp[] = [
   /^[\w.-]+@[\w.-]+:[^\s]*[$#] /,
   /^NAME\s+READY\s+STATUS\b/,
   /^ELIFECYCLE\b|^ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL\b/,
+  // Process ends and summaries: what failed is said above them.
+  /^Aborted(?: \(core dumped\))?$/,
+  /^(?:clang|gcc|g\+\+|c\+\+|cc)(?:-[\d.]+)?: error: linker command failed with exit code \d+/i,
+  /^collect2: error: ld returned \d+ exit status$/,
+  /^=+ ?(?:ERRORS|FAILURES) ?=+$/,
+  /^Failed to compile\.?$/i,
+  /^Found (?:\d+|<n>) errors?\b.*$/i,
+  /^Failures:$/,
+  /^Error making API request\.?$/,
+  /^nginx: configuration file .* test failed$/,
+  /^Gem::Ext::BuildError: ERROR: Failed to build gem native extension\.?$/,
+  /^\*\*\* extconf\.rb failed \*\*\*$/,
+  // Build tools' headers over their cause: Gradle, CMake, gcloud, the gh API.
+  /^(?:> )?Could not resolve all (?:files|dependencies|artifacts) for configuration\b/i,
+  /^(?:> )?Execution failed for task '[^']*'\.?$/,
+  /^(?:> )?Could not determine the dependencies of task '[^']*'\.?$/,
+  /^CMake Error at \S+ \([\w]+\):$/,
+  /^ERROR: \(gcloud\.[\w.-]+\) Could not fetch resource:$/,
+  /^HTTP (?:\d+|<n>): Validation Failed\b/,
+  // Banners, progress and request logs: no error of their own.
+  /^\S*\s*minikube v?(?:[\d.]+|<v>) on /,
+  /^Watching for file changes with StatReloader$/,
+  /^\[\+\] Building /,
+  /^➤ YN0000: /,
+  /^(?:<ip>|\d{1,3}(?:\.\d{1,3}){3}) - - \[/,
+  // A line that is only a path or a URL.
+  /^(?:<path>|<url>|https?:\/\/\S+|\/[\w./@-]+)$/,
 ];
 
 export const isWrapper = (line: string): boolean => WRAPPERS.some((w) => w.test(line.trim()));
@@ -191,6 +218,18 @@ export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)
   for (const l of lines.reverse()) {
     if (out.length >= KEY_LINES + 1) break;
     add(l);
+  }
+  // Only wrapper lines so far (`exit status 1` under a message that says no "error"): the other
+  // lines of the output, last first, are signed too; the wrapper's own entries answer nothing.
+  if (out.every((k) => k.wrapper)) {
+    const rest = clean
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.length >= 8 && l.length <= 400 && !isWrapper(l));
+    for (const l of rest.reverse()) {
+      if (out.length >= KEY_LINES + 1) break;
+      add(l);
+    }
   }
   return out;
 }
@@ -454,6 +493,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   }
   // Not one clear entry of the output's own signature: the fix is claimed when `sure` says so.
   if (match !== 'exact' && top && confidence(top) >= RELATED_MIN) match = sure(top, second, oneLine(clean)) >= SURE ? 'near' : 'related';
+  // An output that has only wrapper lines to go by: their entries are named, never claimed.
+  if ((match === 'exact' || match === 'near') && telling.every((k) => k.wrapper)) match = 'related';
   // The best candidate is always named when it is an answer; others only from RELATED agreement.
   const shown = candidates.filter((c) => (c === top && match !== 'none') || c.stage === 'exact' || c.sim >= RELATED);
   return { key: keys[0]!, match, candidates: shown };
