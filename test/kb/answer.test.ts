@@ -140,6 +140,8 @@ describe('key lines', () => {
       "Execution failed for task ':app:mergeDebugResources'.",
       "Could not determine the dependencies of task ':web:compileJava'.",
       'CMake Error at CMakeLists.txt (project):',
+      '-- Configuring incomplete, errors occurred!',
+      '1 warning found (use docker --debug to expand):',
       'ERROR: (gcloud.compute.instances.create) Could not fetch resource:',
       'HTTP 422: Validation Failed (https://api.github.com/repos/o/r/releases)',
       '😄  minikube v1.32.0 on Ubuntu 22.04',

@@ -96,7 +96,7 @@ export const WRAPPERS: readonly RegExp[] = [
   /^Error: Process completed with exit code \d+\.?$/i,
   /^make(?:\[\d+\])?: \*\*\* .*Error \d+/i,
   /^error: command .* failed with exit (?:code|status) \d+/i,
-  /^ERROR: failed to solve:/i,
+  /^ERROR: failed to solve: process .* did not complete successfully: exit code: \d+$/i,
   /^Unable to find image .* locally$/i,
   /^error: (?:Recipe|script) .* (?:failed|returned)/i,
   /^subprocess-exited-with-error$/i,
@@ -125,6 +125,8 @@ export const WRAPPERS: readonly RegExp[] = [
   /^(?:> )?Execution failed for task '[^']*'\.?$/,
   /^(?:> )?Could not determine the dependencies of task '[^']*'\.?$/,
   /^CMake Error at \S+ \([\w]+\):$/,
+  /^-- Configuring incomplete, errors occurred!$/,
+  /^(?:\d+|<n>) warnings? found \(use docker --debug to expand\):$/,
   /^ERROR: \(gcloud\.[\w.-]+\) Could not fetch resource:$/,
   /^HTTP (?:\d+|<n>): Validation Failed\b/,
   // Banners, progress and request logs: no error of their own.
@@ -188,6 +190,9 @@ function errorLines(error: string): Array<{ sig: string; h: string }> {
   }
   return hs;
 }
+
+/** An entry whose own signature is a wrapper line (ErrSig chose `Aborted (core dumped)` for it). */
+const filedUnderWrapper = (sig: string) => isWrapper(sig.slice(sig.indexOf(':') + 1));
 
 /** The key lines of an output, best first: the whole output's signature, then error lines alone. */
 /** One text signed as a key line. */
@@ -434,6 +439,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     const qLines = detailWords(errorLinesOfText);
     const qValues = quoted(errorLinesOfText);
     const mine = new Set(telling.filter((k) => k.errorish).map((k) => k.h));
+    // Every line the output was signed by (an entry filed under a wrapper is matched by any).
+    const signedBy = new Set(telling.map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
     for (const [i, c] of candidates.entries()) {
       const e = entries[i];
@@ -451,10 +458,16 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
         const lines = errorLines(e.error);
         // A key line of the output is, signed alone, a line of the entry's own error: the same
         // statement of the error (a quoted line, or a decisive line ErrSig chose otherwise there).
-        if (lines.some((l) => mine.has(l.h))) {
+        if (lines.some((l) => mine.has(l.h) || (filedUnderWrapper(c.hit.sig) && signedBy.has(l.h)))) {
           c.sim = 1;
           c.cover = 1;
           c.why = 'a line of its error reads the same';
+          // An entry filed under a wrapper line (`CMake Error at … (find_package):`) is found by
+          // the line under it that states its error: that line is its signature in all but name.
+          if (filedUnderWrapper(c.hit.sig)) {
+            c.stage = 'exact';
+            c.why = 'its error states the same line (filed under a wrapper line)';
+          }
         } else {
           // Else the closest pair of key line and error line (an entry whose own signature is a
           // wrapper line is compared by the lines that state its error).
