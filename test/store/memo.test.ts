@@ -1,7 +1,7 @@
 // The read-through memo of hot KB reads: values it keeps, values kept apart (empty answers), and
 // that a flood of the latter never pushes out the former; a generation change or the TTL drops both.
 import { describe, expect, it } from 'vitest';
-import { Memo } from '../../src/store/sqlite/memo.js';
+import { Memo } from '../../src/store/memo.js';
 
 function counted(opts: ConstructorParameters<typeof Memo<string[]>>[0]) {
   const memo = new Memo<string[]>(opts);
