@@ -4,7 +4,8 @@
 // other replica's writes (an entry added, an outcome, an entry hidden, a purge's `changed`) reach
 // the memo as soon as their NOTIFY arrives, while a change written behind the KB's back (no
 // notification) is not seen until something moves the generation: the memo really serves. Real
-// server only: a replica whose session connection was lost starts afresh once it is back.
+// server only: a replica whose session connection was lost starts afresh once it is back. Reads
+// from a standby let go once more, after the standby has had time to replay the write.
 // On PGlite always, on a real server with CX_PG_REAL (scripts/pg-test.sh).
 import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
@@ -150,6 +151,27 @@ for (const engine of engines)
       b.changed();
       await within(lookup, (r) => r.find((x) => x.id === renamed)?.title === 'renamed behind its back', PROMPT);
     });
+
+    if (engine.name === 'pglite')
+      it('reads from a standby: moved by a write at once, and again once the standby has had time to replay it (db.standby_lag + 3 probes)', async () => {
+        // The reading twin on A's own connection stands for a standby (what is tested is when its memo lets go).
+        const twin = a.reading(sqlA);
+        const read = () => twin.byHash(H, 5, false);
+        const replay = limit('db.standby_lag') + 3 * limit('db.standby_probe');
+        b.changed(); // another replica's write...
+        await new Promise((r) => setTimeout(r, 50));
+        const t0 = Date.now();
+        await read();
+        const kept = await read(); // ...read from a standby that has not replayed it yet: kept
+        const id = kept[0]!.id;
+        // The standby replays it now (written behind the KB's back: nothing else moves).
+        await sqlB.query("UPDATE kb_entries SET title = 'replayed late' WHERE id = $1", [id]);
+        expect(await read()).toBe(kept);
+        await within(read, (r) => r.find((x) => x.id === id)?.title === 'replayed late', limit('kb.memo_ttl'));
+        // Let go by the second move (due `replay` after the write), before kb.memo_ttl would have.
+        expect(Date.now() - t0).toBeGreaterThan(replay - 500);
+        expect(Date.now() - t0).toBeLessThan(limit('kb.memo_ttl') - 500);
+      });
 
     if (engine.name === 'real server')
       it('a replica whose session connection (its LISTEN) was lost starts afresh once it is back', async () => {

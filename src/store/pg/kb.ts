@@ -113,12 +113,12 @@ export type PgKb = KbRepo & {
 
 type LibChange = Awaited<ReturnType<KbRepo['byLib']>>[number];
 
-/** The KB on `sql`; `rq` serves the read methods (default `sql`). */
-export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)): PgKb {
+/** The KB on `sql`; `rq` serves the read methods (default `sql`), a standby's when `standby`. */
+export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql), standby = false): PgKb {
   const { dfs, pending, flush } = shared;
   // The memos of src/store/sqlite/kb.ts and kb-search.ts, same keys and options; the TTL is
   // kb.memo_ttl (the bound on a lost notification, kb-gen.ts) instead of 60 s.
-  const gen = rq === sql ? shared.gen.primary : shared.gen.standby;
+  const gen = standby ? shared.gen.standby : shared.gen.primary;
   const ttlMs = limit('kb.memo_ttl');
   const sigMemo = new Memo<KbHit[]>({ ttlMs, max: 4096, gen, keep: (v) => v.length > 0, apart: 1024, second: 1 << 16, freeze: true });
   const searchMemo = new Memo<KbHit[]>({ ttlMs, max: 2000, gen });
@@ -530,6 +530,6 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)):
     changed: () => shared.gen.changed(),
     // Stops the timers and the listening; the caller awaits `flush()` before closing the connection.
     close: shared.close,
-    reading: (r: Sql): KbRepo => pgKb(sql, r, shared),
+    reading: (r: Sql): KbRepo => pgKb(sql, r, shared, true),
   } as PgKb;
 }
