@@ -74,7 +74,7 @@ export CX_PG_STANDBY="postgres://postgres@127.0.0.1:$sport/postgres" CX_PG_STAND
 export PG_BIN
 mode=${PG_TEST_PGBOUNCER:-1}
 if [ "$mode" != only ]; then
-  npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts test/store/pg-replicas.test.ts test/store/pg-hot.test.ts -t '^(postgres |real server)' "$@"
+  npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts test/store/pg-replicas.test.ts test/store/pg-hot.test.ts test/store/pg-kb-memo.test.ts -t '^(postgres |real server)' "$@"
   # Operating on PostgreSQL: readiness (migrations, database gone), the pool in /metrics, and the
   # backup round trip: pg_dump under writes, pg_restore into another database, served with the same keys.
   npx vitest run test/operating/pg.test.ts "$@"
@@ -82,8 +82,9 @@ if [ "$mode" != only ]; then
   # lags or is stopped, the lag in /metrics and /admin/stats.
   npx vitest run test/scale/read-standby.test.ts "$@"
   # Two replicas with data directories of their own (issue 37): secrets from a file, the refusal on
-  # other keys, the git mirror through HAProxy; their PGlite cases ran in the main suite.
-  npx vitest run test/core/replica-secrets.test.ts test/scale/git-replicas.test.ts -t 'real server' "$@"
+  # other keys, the git mirror through HAProxy, the KB read memo invalidated across them (issue 38);
+  # their PGlite cases ran in the main suite.
+  npx vitest run test/core/replica-secrets.test.ts test/scale/git-replicas.test.ts test/scale/kb-memo-replicas.test.ts -t 'real server' "$@"
   if command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ]; then
     npx vitest run test/scale/replicas.test.ts "$@"
   else

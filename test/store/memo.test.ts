@@ -1,7 +1,9 @@
 // The read-through memo of hot KB reads: values it keeps, values kept apart (empty answers), and
 // that a flood of the latter never pushes out the former; a generation change or the TTL drops both.
+// getAsync (PostgreSQL): the same frozen array on repeat, a new one once the generation moved, and
+// nothing kept from a read during which the generation moved (a write committed meanwhile).
 import { describe, expect, it } from 'vitest';
-import { Memo } from '../../src/store/sqlite/memo.js';
+import { Memo } from '../../src/store/memo.js';
 
 function counted(opts: ConstructorParameters<typeof Memo<string[]>>[0]) {
   const memo = new Memo<string[]>(opts);
@@ -73,5 +75,35 @@ describe('Memo', () => {
     const second = memo.get('k', 0, () => ['x']);
     expect(Object.isFrozen(second)).toBe(true);
     expect(memo.get('k', 0, () => ['y'])).toBe(second);
+  });
+
+  it('getAsync: the same frozen array on repeat, a new one after a write (the generation); a read overtaken by a write is not kept', async () => {
+    let gen = 0;
+    let reads = 0;
+    const memo = new Memo<string[]>({ ttlMs: 5000, max: 4, gen: () => gen, keep: (v) => v.length > 0, apart: 4, second: 64, freeze: true });
+    const read = (v: string[]) => async () => (reads++, v);
+    await memo.getAsync('h', 0, read(['a'])); // first sight: not kept
+    const kept = await memo.getAsync('h', 0, read(['a']));
+    expect(Object.isFrozen(kept)).toBe(true);
+    expect(await memo.getAsync('h', 1, read(['other']))).toBe(kept);
+    expect(reads).toBe(2);
+    gen++; // a local write committed
+    const fresh = await memo.getAsync('h', 2, read(['a', 'b']));
+    expect(fresh).not.toBe(kept);
+    expect(fresh).toEqual(['a', 'b']);
+    expect(await memo.getAsync('h', 3, read(['x']))).toBe(fresh);
+    // The TTL ends it as on SQLite.
+    expect(await memo.getAsync('h', 5002, read(['after ttl']))).toEqual(['after ttl']);
+    // A read during which the generation moves gives its answer but keeps nothing: the next call reads.
+    gen++;
+    const slow = memo.getAsync('h', 6000, async () => {
+      reads++;
+      gen++; // a write commits while the statement runs
+      return ['old rows'];
+    });
+    expect(await slow).toEqual(['old rows']);
+    const n = reads;
+    expect(await memo.getAsync('h', 6001, read(['new rows']))).toEqual(['new rows']);
+    expect(reads).toBe(n + 1);
   });
 });

@@ -678,6 +678,12 @@ export const LIMITS = [
     unit: 's',
     what: 'PostgreSQL: each replica sums its KB lookup counts per signature in memory and writes them this often (one row per distinct signature, not per lookup)',
   },
+  {
+    key: 'kb.memo_ttl',
+    value: 5000,
+    unit: 'ms',
+    what: "PostgreSQL: a replica keeps hot KB answers (a signature's entries, searches, library changes, digests) in memory at most this long; another replica's KB write drops them as soon as its notification arrives (milliseconds), this bounds the rare case of a notification lost",
+  },
   // issue 38: read replicas (src/store/pg/standby.ts)
   {
     key: 'db.standby_lag',

@@ -19,7 +19,8 @@ import type { Q, Sql } from './sql.js';
 const INBOX_PAGE = 500;
 const DAY = 86_400_000;
 
-export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined, now: () => number): AdminRepo {
+/** `kbChanged` is told when a purge has ended (KB entries, outcomes, digests removed): the KB's memoized reads start afresh, on every replica. */
+export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined, now: () => number, kbChanged: () => void = () => {}): AdminRepo {
   const asn = dataDir === undefined ? null : new AsnTable(dataDir, now);
   // The schema's tables and columns (fixed once migrated): read once.
   let schema: Promise<Map<string, Set<string>>> | null = null;
@@ -201,7 +202,7 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
     async purgeRoots(ids, pseudo, tombsOf) {
       const cols = await columns();
       const has = (table: string, col: string) => cols.get(table)?.has(col) === true;
-      return events.after(() =>
+      const done = events.after(() =>
         sql.tx(async (q) => {
           let rows = 0;
           const run = async (text: string, params: unknown[]) => (rows += (await q.query(text, params)).count);
@@ -271,6 +272,7 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
           return { rows, tombstones: tombs.length };
         }),
       );
+      return done.finally(kbChanged);
     },
     async escrowsOf(ids) {
       return (

@@ -162,16 +162,18 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
   }
   const events = pgEvents(sql, now);
   const jobs = pgJobs(sql, now);
+  const kb = pgKb(sql);
   try {
     await events.start();
     await jobs.start();
+    await kb.start();
   } catch (e) {
     await events.close().catch(() => undefined);
     await jobs.close().catch(() => undefined);
+    await kb.close().catch(() => undefined);
     await sql.close();
     throw e;
   }
-  const kb = pgKb(sql);
   // PGlite has no standby: a read URL applies to a server only.
   let standby: Standby | null = null;
   if (opts.readUrl && typeof target === 'string')
@@ -210,7 +212,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     services: pgServices(sql),
     cjobs: pgCJobs(sql),
     inj: pgInj(sql),
-    admin: pgAdmin(sql, events, opts.dataDir, now),
+    admin: pgAdmin(sql, events, opts.dataDir, now, () => kb.changed()),
     blobs: pgBlobs(sql),
     mail: pgMail(sql),
   };
@@ -226,7 +228,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
       await leader.close();
       await events.close();
       await jobs.close();
-      kb.close();
+      await kb.close();
       // Lookup counts still in memory are written before the connection goes.
       await kb.flush();
       await standby?.close();

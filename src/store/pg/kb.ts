@@ -5,14 +5,22 @@
 // (5 s) in one statement (and on close), so a lookup never waits for a write and the rows written
 // are bounded by the distinct signatures looked up in that time, not by lookups (issue 38); other
 // replicas' counts are summed into the same rows. A replica killed with SIGKILL loses at most the
-// counts of its last flush period (statistics). No read memo yet (SQLite: memo.ts): measure first.
+// counts of its last flush period (statistics).
+// Hot reads are memoized as on SQLite (src/store/memo.ts: the same keys, options and frozen
+// answers): a signature's entries (fine, coarse, earlier-version hash), searches, library changes
+// and digests. They are kept until the KB's generation moves (kb-gen.ts: this replica's KB writes
+// once committed, and the other replicas' as soon as their NOTIFY arrives) or kb.memo_ttl passes
+// (the bound when a notification is lost). A hot lookup then costs no statement.
 // `reading(rq)` is the same repository with its read methods on `rq` (a read standby's,
-// standby.ts); its writes, lookup counts and wanted records stay on the primary.
+// standby.ts), with memos of their own on the standby's generation; its writes, lookup counts and
+// wanted records stay on the primary.
 import type { Digest, KbEntry, KbHit, KbRepo, Lib, NewEntry, OutcomeResult, StaleSig, Wanted } from '../../core/kb/ports.js';
 import type { Evidence, OutcomeKind, OutcomeRow } from '../../core/kb/outcomes.js';
 import { anyTerms, ftsWords, tsQuery } from './fts.js';
 import { DfMemo, RARE_DF, rareTerms } from '../shared.js';
+import { Memo } from '../memo.js';
 import { limit } from '../../core/kernel/limits.js';
+import { kbGen, type KbGen } from './kb-gen.js';
 import type { Q, Sql } from './sql.js';
 
 export interface Row extends Omit<KbEntry, 'libs'> {
@@ -46,12 +54,13 @@ function parseLibs(s: string | null): Lib[] {
 export const toEntry = (r: Row): KbEntry => ({ ...r, libs: parseLibs(r.libs) });
 const toHit = (r: HitRow): KbHit => ({ ...r, libs: parseLibs(r.libs) });
 
-/** What a repository and its `reading` twins share: lookup counts and their flush, term frequencies. */
+/** What a repository and its `reading` twins share: lookup counts and their flush, term frequencies, the generation. */
 interface KbShared {
   dfs: DfMemo;
   pending: Map<string, number>;
+  gen: KbGen;
   flush(): Promise<void>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 function kbShared(sql: Sql): KbShared {
@@ -79,14 +88,50 @@ function kbShared(sql: Sql): KbShared {
   };
   const timer = setInterval(() => void flush(), limit('kb.hits_flush') * 1000);
   timer.unref();
-  return { dfs: new DfMemo(), pending, flush, close: () => clearInterval(timer) };
+  const gen = kbGen(sql);
+  return {
+    dfs: new DfMemo(),
+    pending,
+    gen,
+    flush,
+    close: () => {
+      clearInterval(timer);
+      return gen.close();
+    },
+  };
 }
 
-export type PgKb = KbRepo & { flush(): Promise<void>; close(): void; reading(rq: Sql): KbRepo };
+export type PgKb = KbRepo & {
+  flush(): Promise<void>;
+  /** LISTENs for the other replicas' KB writes (store open). */
+  start(): Promise<void>;
+  close(): Promise<void>;
+  /** KB rows changed outside this repository (a purge, committed): memoized reads start afresh, here and on the other replicas. */
+  changed(): void;
+  reading(rq: Sql): KbRepo;
+};
 
-/** The KB on `sql`; `rq` serves the read methods (default `sql`). */
-export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)): PgKb {
+type LibChange = Awaited<ReturnType<KbRepo['byLib']>>[number];
+
+/** The KB on `sql`; `rq` serves the read methods (default `sql`), a standby's when `standby`. */
+export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql), standby = false): PgKb {
   const { dfs, pending, flush } = shared;
+  // The memos of src/store/sqlite/kb.ts and kb-search.ts, same keys and options; the TTL is
+  // kb.memo_ttl (the bound on a lost notification, kb-gen.ts) instead of 60 s.
+  const gen = standby ? shared.gen.standby : shared.gen.primary;
+  const ttlMs = limit('kb.memo_ttl');
+  const sigMemo = new Memo<KbHit[]>({ ttlMs, max: 4096, gen, keep: (v) => v.length > 0, apart: 1024, second: 1 << 16, freeze: true });
+  const searchMemo = new Memo<KbHit[]>({ ttlMs, max: 2000, gen });
+  const libMemo = new Memo<LibChange[]>({ ttlMs, max: 5000, gen });
+  const digestMemo = new Memo<Digest[]>({ ttlMs, max: 5000, gen });
+  /** A write's promise: the generation moves once it has ended (committed, or maybe committed). */
+  const wrote = async <T>(p: Promise<T>): Promise<T> => {
+    try {
+      return await p;
+    } finally {
+      shared.gen.changed();
+    }
+  };
   const entries = async (text: string, params: unknown[]) => (await rq.query<Row>(text, params)).rows.map(toEntry);
   const hits = async (text: string, params: unknown[]) => (await rq.query<HitRow>(text, params)).rows.map(toHit);
   const num = async (text: string, params: unknown[]) => (await rq.query<{ n: number }>(text, params)).rows[0]!.n;
@@ -114,7 +159,7 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)):
   return {
     flush,
     async insert(e) {
-      const n = await sql.tx((q) => insertOne(q, e));
+      const n = await wrote(sql.tx((q) => insertOne(q, e)));
       // Read back on the primary: the row was just written there.
       return n === null ? null : (await sql.query<Row>(`SELECT ${COLS} FROM kb_entries e WHERE e.n = $1`, [n])).rows.map(toEntry)[0]!;
     },
@@ -122,19 +167,24 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)):
       return (await entries(`SELECT ${COLS} FROM kb_entries e WHERE e.id = $1 AND NOT e.hidden`, [id]))[0] ?? null;
     },
     async byHash(h, limit, hit) {
-      const rows = await hits(`SELECT ${HIT_COLS} FROM kb_entries e WHERE e.h = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [h, limit]);
+      const rows = await sigMemo.getAsync(`h\0${limit}\0${h}`, Date.now(), () =>
+        hits(`SELECT ${HIT_COLS} FROM kb_entries e WHERE e.h = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [h, limit]),
+      );
       // Only lookups that find entries are hits; misses are demand (kb_wanted).
       if (hit && rows.length) pending.set(h, (pending.get(h) ?? 0) + 1);
       return rows;
     },
     async byCoarse(ch, limit) {
-      return ch ? hits(`SELECT ${HIT_COLS} FROM kb_entries e WHERE e.ch = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [ch, limit]) : [];
+      return ch
+        ? sigMemo.getAsync(`c\0${limit}\0${ch}`, Date.now(), () =>
+            hits(`SELECT ${HIT_COLS} FROM kb_entries e WHERE e.ch = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [ch, limit]),
+          )
+        : [];
     },
     async byOldHash(h, limit) {
-      return hits(`SELECT ${HIT_COLS} FROM kb_sig_alias a JOIN kb_entries e ON e.n = a.n WHERE a.h = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [
-        h,
-        limit,
-      ]);
+      return sigMemo.getAsync(`o\0${limit}\0${h}`, Date.now(), () =>
+        hits(`SELECT ${HIT_COLS} FROM kb_sig_alias a JOIN kb_entries e ON e.n = a.n WHERE a.h = $1 AND NOT e.hidden ORDER BY ${SIG_RANK} LIMIT $2`, [h, limit]),
+      );
     },
     async staleSigs(version, limit) {
       return (
@@ -145,45 +195,52 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)):
       ).rows;
     },
     async resign(rows, version) {
-      return sql.tx(async (q) => {
-        let done = 0;
-        for (const r of rows) {
-          const cur = (
-            await q.query<{ n: number; h: string; sigv: number; title: string; fix: string; tags: string[]; error: string }>(
-              'SELECT n, h, sigv, title, fix, tags, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE id = $1 FOR UPDATE',
-              [r.id],
-            )
-          ).rows[0];
-          if (!cur) continue;
-          if (cur.h !== r.h) {
-            // The first entry of an old signature to move takes its lookup count along.
-            const seen = (await q.query('SELECT 1 FROM kb_sig_alias WHERE h = $1 LIMIT 1', [cur.h])).rows.length > 0;
-            if (!seen)
-              await q.query(
-                `INSERT INTO kb_sig_hits AS k (h, hits) SELECT $1, hits FROM kb_sig_hits WHERE h = $2 AND hits > 0
+      return wrote(
+        sql.tx(async (q) => {
+          let done = 0;
+          for (const r of rows) {
+            const cur = (
+              await q.query<{ n: number; h: string; sigv: number; title: string; fix: string; tags: string[]; error: string }>(
+                'SELECT n, h, sigv, title, fix, tags, (SELECT error FROM kb_errors WHERE n = e.n) AS error FROM kb_entries e WHERE id = $1 FOR UPDATE',
+                [r.id],
+              )
+            ).rows[0];
+            if (!cur) continue;
+            if (cur.h !== r.h) {
+              // The first entry of an old signature to move takes its lookup count along.
+              const seen = (await q.query('SELECT 1 FROM kb_sig_alias WHERE h = $1 LIMIT 1', [cur.h])).rows.length > 0;
+              if (!seen)
+                await q.query(
+                  `INSERT INTO kb_sig_hits AS k (h, hits) SELECT $1, hits FROM kb_sig_hits WHERE h = $2 AND hits > 0
                  ON CONFLICT (h) DO UPDATE SET hits = k.hits + excluded.hits`,
-                [r.h, cur.h],
-              );
-            await q.query('INSERT INTO kb_sig_alias (h, n, v) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [cur.h, cur.n, cur.sigv]);
+                  [r.h, cur.h],
+                );
+              await q.query('INSERT INTO kb_sig_alias (h, n, v) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [cur.h, cur.n, cur.sigv]);
+            }
+            await q.query('UPDATE kb_entries SET sig = $1, h = $2, ch = $3, cls = $4, title = $5, sigv = $6 WHERE n = $7', [
+              r.sig,
+              r.h,
+              r.ch,
+              r.cls,
+              r.title,
+              version,
+              cur.n,
+            ]);
+            if (r.title !== cur.title)
+              await q.query('UPDATE kb_search SET fts = array_to_tsvector($2::text[]) WHERE n = $1', [
+                cur.n,
+                ftsWords(r.title, cur.error, cur.fix, ...cur.tags),
+              ]);
+            done++;
           }
-          await q.query('UPDATE kb_entries SET sig = $1, h = $2, ch = $3, cls = $4, title = $5, sigv = $6 WHERE n = $7', [
-            r.sig,
-            r.h,
-            r.ch,
-            r.cls,
-            r.title,
-            version,
-            cur.n,
-          ]);
-          if (r.title !== cur.title)
-            await q.query('UPDATE kb_search SET fts = array_to_tsvector($2::text[]) WHERE n = $1', [cur.n, ftsWords(r.title, cur.error, cur.fix, ...cur.tags)]);
-          done++;
-        }
-        return done;
-      });
+          return done;
+        }),
+      );
     },
     async outcome(o, tallyOf) {
-      return sql.tx(async (q): Promise<OutcomeResult | null> => {
+      // Only an outcome recorded (new or changed) moves the entry's figures, and so the generation.
+      let moved = false;
+      const done = sql.tx(async (q): Promise<OutcomeResult | null> => {
         // The entry's row lock orders concurrent outcomes on it (one voter's repeats count once,
         // and each tally sees every outcome committed before it).
         const e = (
@@ -245,8 +302,10 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)):
            WHERE id = $2`,
           [given - e.rep_given, e.author],
         );
+        moved = true;
         return { result: prev ? 'changed' : 'new', prev: prev?.kind ?? null };
       });
+      return done.finally(() => moved && shared.gen.changed());
     },
     async outcomeNotes(id, kind, limit) {
       const rows = (
@@ -268,11 +327,13 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)):
       const m = tsQuery(text);
       if (!m) return [];
       // The newest matches (bounded, as on SQLite), then ranked.
-      return hits(
-        `SELECT ${HIT_COLS} FROM kb_entries e JOIN (
-           SELECT s.n FROM kb_search s JOIN kb_entries x ON x.n = s.n WHERE s.fts @@ $1::tsquery AND NOT x.hidden ORDER BY s.n DESC LIMIT ${CANDIDATES}
-         ) c ON c.n = e.n ORDER BY ${RANK} LIMIT $2`,
-        [m, limit],
+      return searchMemo.getAsync(`${limit}\0${m}`, Date.now(), () =>
+        hits(
+          `SELECT ${HIT_COLS} FROM kb_entries e JOIN (
+             SELECT s.n FROM kb_search s JOIN kb_entries x ON x.n = s.n WHERE s.fts @@ $1::tsquery AND NOT x.hidden ORDER BY s.n DESC LIMIT ${CANDIDATES}
+           ) c ON c.n = e.n ORDER BY ${RANK} LIMIT $2`,
+          [m, limit],
+        ),
       );
     },
     async retrieve(words, limit) {
@@ -288,11 +349,13 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)):
       const rare = rareTerms(all, (t) => dfs.get(t) ?? 0);
       if (!rare.length) return [];
       const m = rare.map((t) => `'${t}'`).join(' | ');
-      return hits(
-        `SELECT ${HIT_COLS} FROM kb_entries e JOIN (
-           SELECT s.n, ts_rank(s.fts, $1::tsquery) AS r FROM kb_search s WHERE s.fts @@ $1::tsquery ORDER BY r DESC, s.n DESC LIMIT ${CANDIDATES}
-         ) c ON c.n = e.n WHERE NOT e.hidden ORDER BY c.r DESC, e.n DESC LIMIT $2`,
-        [m, limit],
+      return searchMemo.getAsync(`any\0${limit}\0${m}`, Date.now(), () =>
+        hits(
+          `SELECT ${HIT_COLS} FROM kb_entries e JOIN (
+             SELECT s.n, ts_rank(s.fts, $1::tsquery) AS r FROM kb_search s WHERE s.fts @@ $1::tsquery ORDER BY r DESC, s.n DESC LIMIT ${CANDIDATES}
+           ) c ON c.n = e.n WHERE NOT e.hidden ORDER BY c.r DESC, e.n DESC LIMIT $2`,
+          [m, limit],
+        ),
       );
     },
     async byMonth(from, to, limit) {
@@ -346,12 +409,17 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)):
       return entries(`SELECT ${COLS} FROM kb_entries e WHERE NOT e.hidden AND e.created >= $1 ORDER BY e.created DESC, e.n DESC LIMIT $2`, [since, limit]);
     },
     async byLib(name, limit) {
-      return (
-        await rq.query<{ id: string; title: string; ver: string }>(
-          'SELECT e.id, e.title, l.ver FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE l.name = $1 AND NOT e.hidden ORDER BY l.entry DESC LIMIT $2',
-          [name, limit],
-        )
-      ).rows;
+      return libMemo.getAsync(
+        `${limit}\0${name}`,
+        Date.now(),
+        async () =>
+          (
+            await rq.query<{ id: string; title: string; ver: string }>(
+              'SELECT e.id, e.title, l.ver FROM kb_libs l JOIN kb_entries e ON e.n = l.entry WHERE l.name = $1 AND NOT e.hidden ORDER BY l.entry DESC LIMIT $2',
+              [name, limit],
+            )
+          ).rows,
+      );
     },
     async releases(topLibs, rows) {
       return (
@@ -401,21 +469,28 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)):
     },
     countByAuthor: (author) => num('SELECT count(*) AS n FROM kb_entries WHERE author = $1 AND NOT hidden', [author]),
     async putDigest(d) {
-      await sql.query(
-        `INSERT INTO kb_digests (lib, ver, topic, author, lines, score, created) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (lib, ver, topic, author) DO UPDATE SET lines = excluded.lines, created = excluded.created`,
-        [d.lib, d.ver, d.topic, d.author, d.lines, d.score, d.created],
+      await wrote(
+        sql.query(
+          `INSERT INTO kb_digests (lib, ver, topic, author, lines, score, created) VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (lib, ver, topic, author) DO UPDATE SET lines = excluded.lines, created = excluded.created`,
+          [d.lib, d.ver, d.topic, d.author, d.lines, d.score, d.created],
+        ),
       );
     },
     async digestsOf(lib, limit) {
-      return (
-        await rq.query<Digest>(
-          `SELECT lib, ver, topic, author, lines, score, created FROM (
-             SELECT *, row_number() OVER (PARTITION BY ver, topic ORDER BY score DESC, created DESC) AS k FROM kb_digests WHERE lib = $1) d
-           WHERE k = 1 ORDER BY created DESC LIMIT $2`,
-          [lib, limit],
-        )
-      ).rows;
+      return digestMemo.getAsync(
+        `${limit}\0${lib}`,
+        Date.now(),
+        async () =>
+          (
+            await rq.query<Digest>(
+              `SELECT lib, ver, topic, author, lines, score, created FROM (
+                 SELECT *, row_number() OVER (PARTITION BY ver, topic ORDER BY score DESC, created DESC) AS k FROM kb_digests WHERE lib = $1) d
+               WHERE k = 1 ORDER BY created DESC LIMIT $2`,
+              [lib, limit],
+            )
+          ).rows,
+      );
     },
     async bestDigest(lib, ver, topic) {
       return (
@@ -428,27 +503,33 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql)):
       );
     },
     async setHidden(id, hidden) {
-      return (await sql.query('UPDATE kb_entries SET hidden = $2 WHERE id = $1', [id, hidden])).count === 1;
+      return (await wrote(sql.query('UPDATE kb_entries SET hidden = $2 WHERE id = $1', [id, hidden]))).count === 1;
     },
     async remove(id) {
       // Libraries, votes, errors, the search row and aliases go by cascade.
-      return sql.tx(async (q) => {
-        await q.query('DELETE FROM kb_signed_confirms WHERE entry = $1', [id]);
-        return (await q.query('DELETE FROM kb_entries WHERE id = $1', [id])).count === 1;
-      });
+      return wrote(
+        sql.tx(async (q) => {
+          await q.query('DELETE FROM kb_signed_confirms WHERE entry = $1', [id]);
+          return (await q.query('DELETE FROM kb_entries WHERE id = $1', [id])).count === 1;
+        }),
+      );
     },
     async insertMany(rows) {
-      return sql.tx(async (q) => {
-        let n = 0;
-        for (const r of rows) if ((await insertOne(q, r)) !== null) n++;
-        return n;
-      });
+      return wrote(
+        sql.tx(async (q) => {
+          let n = 0;
+          for (const r of rows) if ((await insertOne(q, r)) !== null) n++;
+          return n;
+        }),
+      );
     },
     async pageAfter(after, limit) {
       return entries(`SELECT ${COLS} FROM kb_entries e WHERE e.n > $1 AND NOT e.hidden ORDER BY e.n LIMIT $2`, [after, limit]);
     },
-    // Stops the timer; the caller awaits `flush()` before closing the connection.
+    start: () => shared.gen.start(),
+    changed: () => shared.gen.changed(),
+    // Stops the timers and the listening; the caller awaits `flush()` before closing the connection.
     close: shared.close,
-    reading: (r: Sql): KbRepo => pgKb(sql, r, shared),
+    reading: (r: Sql): KbRepo => pgKb(sql, r, shared, true),
   } as PgKb;
 }

@@ -11,7 +11,7 @@
 import type { KbHit } from '../../core/kb/ports.js';
 import { LIMIT, type Db } from './db.js';
 import { HIT_COLS, RANK, toKbHit, type HitRow } from './kb-rows.js';
-import { Memo } from './memo.js';
+import { Memo } from '../memo.js';
 import { DfMemo, RARE_DF, rareTerms } from '../shared.js';
 
 const CANDIDATES = 200;

@@ -6,7 +6,7 @@ import { ftsQuery, retrievalTerms } from '../shared.js';
 import { LIMIT, type Db } from './db.js';
 import { kbSearch } from './kb-search.js';
 import { bestBy, COLS, toEntry, toKbHit, type HitRow, type Row } from './kb-rows.js';
-import { Memo } from './memo.js';
+import { Memo } from '../memo.js';
 
 type LibChange = Awaited<ReturnType<KbRepo['byLib']>>[number];
 

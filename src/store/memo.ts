@@ -14,6 +14,11 @@
 // `freeze`: values kept are frozen (shallowly) as they go in. They are handed to every later
 // caller, so none may change them; and a frozen answer tells a caller it will see that very
 // object again (kb.h memoizes its rendering only for those).
+//
+// Shared by both adapters: SQLite reads synchronously (`get`), PostgreSQL asynchronously (`getAsync`).
+/** `find`: the doorkeeper turned the key away (read it, keep nothing). */
+const REFUSED = Symbol('refused');
+
 export class Memo<V> {
   private m = new Map<string, { gen: number; at: number; v: V }>();
   private other = new Map<string, { gen: number; at: number; v: V }>();
@@ -27,14 +32,40 @@ export class Memo<V> {
 
   get(key: string, now: number, make: () => V): V {
     const gen = this.opts.gen?.() ?? 0;
+    const found = this.find(key, gen, now);
+    if (found === REFUSED) return make();
+    if (found) return found.v;
+    return this.put(key, gen, now, make());
+  }
+
+  /**
+   * `get` for a value read asynchronously (PostgreSQL). The generation is taken before the read and
+   * the value kept only if it has not moved meanwhile: a write that committed while the read ran
+   * (its rows possibly missed) moves the generation after its commit, so nothing read before then
+   * is kept as current. Concurrent misses of one key each read (no waiting on another's read).
+   */
+  async getAsync(key: string, now: number, make: () => Promise<V>): Promise<V> {
+    const gen = this.opts.gen?.() ?? 0;
+    const found = this.find(key, gen, now);
+    if (found === REFUSED) return make();
+    if (found) return found.v;
+    const v = await make();
+    return (this.opts.gen?.() ?? 0) === gen ? this.put(key, gen, now, v) : v;
+  }
+
+  /** The current value of `key` (a stale one is dropped: undefined), or REFUSED by the doorkeeper. */
+  private find(key: string, gen: number, now: number): { v: V } | undefined | typeof REFUSED {
     const hit = this.m.get(key) ?? this.other.get(key);
     if (hit) {
-      if (hit.gen === gen && now - hit.at < this.opts.ttlMs) return hit.v;
+      if (hit.gen === gen && now - hit.at < this.opts.ttlMs) return hit;
       // Stale: out of whichever map holds it (the new value may belong in the other one).
       this.m.delete(key);
       this.other.delete(key);
-    } else if (this.door && !this.admit(key)) return make();
-    const v = make();
+    } else if (this.door && !this.admit(key)) return REFUSED;
+    return undefined;
+  }
+
+  private put(key: string, gen: number, now: number, v: V): V {
     const kept = !this.opts.keep || this.opts.keep(v);
     const into = kept ? this.m : this.other;
     const max = kept ? this.opts.max : (this.opts.apart ?? 0);
