@@ -61,6 +61,13 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
     return503OnClosing: false,
   });
 
+  // Every route is either generated from an operation (src/rest/ops.ts: config.cxOp) or declared in
+  // a face's raw route table and registered by src/http/raw.ts (config.cxRaw): a route added by hand
+  // fails the start, so no route escapes the declared shedding, freezes and quotas, or the docs.
+  app.addHook('onRoute', (r) => {
+    const c = r.config as { cxOp?: boolean; cxRaw?: string } | undefined;
+    if (!c?.cxOp && !c?.cxRaw) throw new Error(`route ${String(r.method)} ${r.url} is neither an operation nor a declared raw route (src/http/raw.ts)`);
+  });
   await app.register(formbody, { bodyLimit: limit('body.default') });
   // An empty JSON body means no fields (clients often send the header on body-less POSTs).
   app.removeContentTypeParser('application/json');
