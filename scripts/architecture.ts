@@ -1,10 +1,17 @@
-// Generates the tables of docs/architecture.md from the operation registry and the source tree:
-// route → operation → ports, and operation-name prefixes → folders. `npm run docs:arch` rewrites
+// Generates the tables of docs/architecture.md from the operation registry, the faces' raw route
+// tables (src/http/raw.ts) and the source tree: route → operation → ports, the raw routes with their
+// declared shedding class, quotas and freeze, and operation-name prefixes → folders. `npm run docs:arch` rewrites
 // them; test/docs/architecture.test.ts fails when the committed file is stale.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { a2aCardRoutes, a2aRpcRoutes } from '../src/a2a/raw-routes.js';
 import { OPS } from '../src/compose/registry.js';
+import { methodsOf, type RawGroup, type RawRoute } from '../src/http/raw.js';
+import { mcpCardRoutes, mcpStreamRoutes, mcpSvcRoutes } from '../src/mcp/raw-routes.js';
+import { REST_RAW_ROUTES } from '../src/rest/raw-routes.js';
+
+const RAW_GROUPS: readonly RawGroup<string, never>[] = [...REST_RAW_ROUTES, mcpStreamRoutes, mcpSvcRoutes, mcpCardRoutes, a2aRpcRoutes, a2aCardRoutes];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const coreDir = join(root, 'src/core');
@@ -80,6 +87,12 @@ export function tables(): string {
           .map((x) => `\`${x}\``)
           .join(', ')} |`,
     );
+  const raw = RAW_GROUPS.flatMap((g) =>
+    Object.values<RawRoute>(g.routes).map(
+      (r) =>
+        `| \`${methodsOf(r).join(',')} ${r.path}\` | ${g.face} | ${r.shed} | ${r.quota?.map((b) => `\`${b}\``).join(', ') || '—'} | ${r.freeze ?? '—'} | ${r.purpose.replaceAll('|', '\\|')} | \`${g.file}\` |`,
+    ),
+  );
   return [
     `### Routes, operations and ports (${OPS.length} operations)`,
     '',
@@ -89,6 +102,16 @@ export function tables(): string {
     '|---|---|---|---|---|',
     ...routes,
     ...other,
+    '',
+    `### Raw routes (${raw.length} declared)`,
+    '',
+    "Routes that are not generated from an operation, declared in their face's table (src/http/raw.ts) and",
+    'registered by one registrar, which applies the shedding class (at onRequest), the freeze, the',
+    "route's checks, then the per-network quotas, before the handler. fastify adds a HEAD beside each GET.",
+    '',
+    '| route | face | shed | quota | freeze | purpose | handlers |',
+    '|---|---|---|---|---|---|---|',
+    ...raw,
     '',
     '### Operation-name prefixes and their folders',
     '',

@@ -1,5 +1,7 @@
 // The A2A face: POST /a2a (the commons' skills), POST /a2a/{id} (hosted agents), agent cards.
 // Skills are the registry's agent-facing operations, run through the one pipeline (invoke).
+import { bindRaw } from '../http/raw.js';
+import { a2aCardRoutes, a2aRpcRoutes } from './raw-routes.js';
 import { TaskState } from '@a2a-js/sdk';
 import { ResultManager } from '@a2a-js/sdk/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -141,14 +143,21 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
     const bodyLimit = limit('a2a.body');
     const serveCommons = (req: FastifyRequest, reply: FastifyReply) => rpc.serve(req, reply, commons, { kind: 'commons', skills });
-    scope.post('/a2a', { bodyLimit }, serveCommons);
-    // Some clients join the card's url and a path with a slash.
-    scope.post('/a2a/', { bodyLimit }, serveCommons);
-    scope.post('/a2a/:id', { bodyLimit }, async (req, reply) => {
-      const id = (req.params as { id: string }).id;
-      const rec = /^a[0-9a-z]{1,6}$/.test(id) ? await store.agents.card(id) : null;
-      if (!rec) throw notFound('no agent card for this id');
-      return rpc.serve(req, reply, hosted, { kind: 'hosted', agent: id, inbound: rec.inbound, skills });
+    bindRaw(scope, a2aRpcRoutes, {
+      core,
+      handlers: {
+        commons: { bodyLimit, handle: serveCommons },
+        commonsSlash: { bodyLimit, handle: serveCommons },
+        hosted: {
+          bodyLimit,
+          async handle(req, reply) {
+            const id = (req.params as { id: string }).id;
+            const rec = /^a[0-9a-z]{1,6}$/.test(id) ? await store.agents.card(id) : null;
+            if (!rec) throw notFound('no agent card for this id');
+            return rpc.serve(req, reply, hosted, { kind: 'hosted', agent: id, inbound: rec.inbound, skills });
+          },
+        },
+      },
     });
   });
 
@@ -166,13 +175,20 @@ export function registerA2a(app: FastifyInstance, core: Core, ops: readonly Oper
     if (notModified(req, body.etag, modified)) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(body.json);
   };
-  app.get('/.well-known/agent.json', (req, reply) => sendCard(req, reply, card, started));
-  app.get('/.well-known/agent-card.json', (req, reply) => sendCard(req, reply, card, started));
-  app.get('/a/:id/agent.json', async (req, reply) => {
-    const id = (req.params as { id: string }).id;
-    const rec = /^a[0-9a-z]{1,6}$/.test(id) ? await store.agents.card(id) : null;
-    if (!rec) throw notFound('no agent card');
-    return sendCard(req, reply, hostedCard(base, core.version, rec), rec.updated || started, 60);
+  bindRaw(app, a2aCardRoutes, {
+    core,
+    handlers: {
+      agent: { handle: (req, reply) => sendCard(req, reply, card, started) },
+      agentCard: { handle: (req, reply) => sendCard(req, reply, card, started) },
+      hostedCard: {
+        async handle(req, reply) {
+          const id = (req.params as { id: string }).id;
+          const rec = /^a[0-9a-z]{1,6}$/.test(id) ? await store.agents.card(id) : null;
+          if (!rec) throw notFound('no agent card');
+          return sendCard(req, reply, hostedCard(base, core.version, rec), rec.updated || started, 60);
+        },
+      },
+    },
   });
 
   return { close: () => buses.closeAll() };

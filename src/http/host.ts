@@ -1,5 +1,6 @@
 // The shared HTTP host of the commons: the fastify instance, body parsers, request ids, host
-// checks, load shedding (measured in pressure.ts, decided in src/core/platform/control/shed.ts), and the one
+// checks, load shedding (measured in pressure.ts, decided in src/core/platform/control/shed.ts, applied
+// by the invoke guards and, for raw routes, by their declared class in src/http/raw.ts), and the one
 // error and not-found rendering. Faces (REST, MCP, A2A) are plugins registered on it by the
 // composition root (src/app.ts); none of them builds its own.
 import formbody from '@fastify/formbody';
@@ -17,7 +18,6 @@ import { PAGE_CSP } from './html.js';
 import { startPressure } from './pressure.js';
 import { createFront, type FrontApi, type FrontHandler } from './front.js';
 import type { IncomingMessage } from 'node:http';
-import { checkShed, shedClassOfPath } from '../core/platform/control/shed.js';
 
 export interface HostOptions {
   logger?: boolean;
@@ -61,6 +61,13 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
     return503OnClosing: false,
   });
 
+  // Every route is either generated from an operation (src/rest/ops.ts: config.cxOp) or declared in
+  // a face's raw route table and registered by src/http/raw.ts (config.cxRaw): a route added by hand
+  // fails the start, so no route escapes the declared shedding, freezes and quotas, or the docs.
+  app.addHook('onRoute', (r) => {
+    const c = r.config as { cxOp?: boolean; cxRaw?: string } | undefined;
+    if (!c?.cxOp && !c?.cxRaw) throw new Error(`route ${String(r.method)} ${r.url} is neither an operation nor a declared raw route (src/http/raw.ts)`);
+  });
   await app.register(formbody, { bodyLimit: limit('body.default') });
   // An empty JSON body means no fields (clients often send the header on body-less POSTs).
   app.removeContentTypeParser('application/json');
@@ -90,9 +97,6 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
     reply.header('x-request-id', req.id);
     // Node's own answer would be an empty 400 (requireHostHeader is off in serverOptions).
     if (missingHost(req.raw)) throw missingHostError();
-    // Routes that are not operations are classed by prefix; operations by their shed guard.
-    const cls = shedClassOfPath(req.url);
-    if (cls) await checkShed(core, cls);
     if (!hostAllowed(req.headers.host)) throw new CxError('bad', 'host not allowed', 421);
   });
   // Every HTML reply has a CSP: routes that set none get the pages' policy.
@@ -102,8 +106,9 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
       reply.header('content-security-policy', PAGE_CSP);
     done(null, payload);
   });
-  // The front's handlers (src/http/front.ts) pass the same gate; what it refuses (another host, a
-  // shed path) is left to fastify, which answers as above. With request logging on (info or more
+  // The front's handlers (src/http/front.ts) pass the same host gate; what it refuses (another host)
+  // is left to fastify, which answers as above. They serve operation routes only, whose shedding is
+  // the invoke guard's. With request logging on (info or more
   // verbose) they stand aside: the log would miss their requests.
   const quiet = opts.logger === false || ['warn', 'error', 'fatal', 'silent'].includes(app.log.level);
   app.decorate<FrontApi>('front', {
@@ -111,7 +116,7 @@ export async function createHost(core: Core, opts: HostOptions = {}): Promise<Fa
       if (quiet) front.handlers.push(h);
     },
     admit(req: IncomingMessage): string | null {
-      return req.headers.host !== undefined && hostAllowed(req.headers.host) && !shedClassOfPath(req.url ?? '') ? requestId(req.headers['x-request-id']) : null;
+      return req.headers.host !== undefined && hostAllowed(req.headers.host) ? requestId(req.headers['x-request-id']) : null;
     },
     /** At close every request goes to fastify again, which drains (src/http/wire.ts). */
     close() {

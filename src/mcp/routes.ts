@@ -23,6 +23,8 @@ import { makeRoom, MemorySessionStore, type SessionRecord, type SessionStore } f
 import { LegacySseTransport } from './sse.js';
 import { selectionOf } from './tools.js';
 import { registerSvcMcp } from './svc.js';
+import { bindRaw, type RawHandler } from '../http/raw.js';
+import { mcpCardRoutes, mcpStreamRoutes } from './raw-routes.js';
 
 /** The live objects of a session; its record (kind, bound credential, network, last seen) is in the SessionStore. */
 interface Live {
@@ -272,10 +274,13 @@ export function registerMcp(
   void app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    for (const method of ['POST', 'GET', 'DELETE'] as const) {
-      scope.route({ method, url: '/mcp', bodyLimit, handler: (req, reply) => streamable(req, reply, fromHeaders(req)) });
-      scope.route({ method, url: '/mcp/t/:token', bodyLimit, handler: (req, reply) => streamable(req, reply, fromPath(req)) });
-    }
+    bindRaw(scope, mcpStreamRoutes, {
+      core,
+      handlers: {
+        mcp: { bodyLimit, handle: (req, reply) => streamable(req, reply, fromHeaders(req)) },
+        mcpToken: { bodyLimit, handle: (req, reply) => streamable(req, reply, fromPath(req)) },
+      },
+    });
     // One service, one tool: /mcp/svc/{name} and /mcp/svc/{name}/t/{token} (svc.ts).
     registerSvcMcp(scope, { core, ops, admit, bodyLimit, credentials: fromHeaders });
   });
@@ -285,19 +290,13 @@ export function registerMcp(
     core.version,
     cat.tools.map((t) => ({ ...t, title: cat.byTool.get(t.name)!.title })),
   );
-  const json = (body: object) => async (_req: FastifyRequest, reply: FastifyReply) =>
-    reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').type('application/json; charset=utf-8').send(body);
-  app.get('/.well-known/mcp.json', json(cards.serverCard));
-  app.get('/.well-known/mcp/server.json', json(cards.registry));
-  app.get('/.well-known/ai-plugin.json', json(cards.aiPlugin));
-  app.get('/.well-known/mcp-registry-auth', async (_req, reply) => {
-    const key = core.config.mcpRegistryAuth;
-    if (!key) throw new CxError('notfound', 'no registry key configured');
-    return reply.type('text/plain; charset=utf-8').send(key.endsWith('\n') ? key : key + '\n');
+  const json = (body: object): RawHandler => ({
+    handle: async (_req, reply) =>
+      reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').type('application/json; charset=utf-8').send(body),
   });
 
   // Legacy HTTP+SSE.
-  app.get('/sse', async (req, reply) => {
+  const sse = async (req: FastifyRequest, reply: FastifyReply) => {
     const creds = fromHeaders(req);
     const facts = await admit(req, reply, creds);
     if (!facts) return;
@@ -317,9 +316,9 @@ export function registerMcp(
     addSession({ id, kind: 'sse', bound: credKey(creds), net: facts.net, seen: core.now() }, { server, state, sse: transport });
     transport.onclose = () => dropSession(id);
     await server.connect(transport);
-  });
+  };
 
-  app.post('/messages', { bodyLimit }, async (req, reply) => {
+  const messages = async (req: FastifyRequest, reply: FastifyReply) => {
     const s = (req.query as Record<string, unknown>).s;
     const session = typeof s === 'string' ? sessionOf(s) : undefined;
     if (!session || session.rec.kind !== 'sse') throw new CxError('auth', 'no such SSE session: open GET /sse first', 403);
@@ -335,6 +334,24 @@ export function registerMcp(
     );
     if (answer === null) return reply.code(202).send();
     return reply.code(200).type('application/json').send(answer);
+  };
+
+  bindRaw(app, mcpCardRoutes, {
+    core,
+    handlers: {
+      serverCard: json(cards.serverCard),
+      registry: json(cards.registry),
+      aiPlugin: json(cards.aiPlugin),
+      registryAuth: {
+        async handle(_req, reply) {
+          const key = core.config.mcpRegistryAuth;
+          if (!key) throw new CxError('notfound', 'no registry key configured');
+          return reply.type('text/plain; charset=utf-8').send(key.endsWith('\n') ? key : key + '\n');
+        },
+      },
+      sse: { handle: sse },
+      messages: { bodyLimit, handle: messages },
+    },
   });
 
   return {

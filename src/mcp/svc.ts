@@ -4,6 +4,8 @@
 // that is not served is 404 before any JSON-RPC. Revision 2026-07-28 through the SDK 2.x strict entry
 // (as /mcp), the 2025 revisions as stateless Streamable HTTP: one server and one transport per
 // request either way (never shared across clients).
+import { bindRaw } from '../http/raw.js';
+import { mcpSvcRoutes } from './raw-routes.js';
 import { createMcpHandler, Server as Server26 } from '@modelcontextprotocol/server';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -105,8 +107,11 @@ export function registerSvcMcp(scope: FastifyInstance, d: SvcMcpDeps): void {
   }
 
   const fromPath = (req: FastifyRequest): Credentials => ({ urlToken: (req.params as { token: string }).token });
-  for (const method of ['POST', 'GET', 'DELETE'] as const) {
-    scope.route({ method, url: '/mcp/svc/:name', bodyLimit: d.bodyLimit, handler: (req, reply) => handle(req, reply, d.credentials(req)) });
-    scope.route({ method, url: '/mcp/svc/:name/t/:token', bodyLimit: d.bodyLimit, handler: (req, reply) => handle(req, reply, fromPath(req)) });
-  }
+  bindRaw(scope, mcpSvcRoutes, {
+    core,
+    handlers: {
+      svc: { bodyLimit: d.bodyLimit, handle: (req, reply) => handle(req, reply, d.credentials(req)) },
+      svcToken: { bodyLimit: d.bodyLimit, handle: (req, reply) => handle(req, reply, fromPath(req)) },
+    },
+  });
 }

@@ -2,24 +2,38 @@
 // (src/core/system/sitemap.ts); its KB part is kept sitemap.ttl seconds while the number of visible
 // entries stays the same, the status pages are read on every request so that POST /admin/st-hide
 // takes a target out at once.
-import type { FastifyInstance } from 'fastify';
 import { limit } from '../core/kernel/limits.js';
-import type { Core } from '../core/kernel/types.js';
 import { standbyCore } from '../core/platform/standby.js';
 import { kbUrls, pageUrls, robotsTxt, sitemapXml, type SitemapUrl } from '../core/docs/sitemap.js';
+import { rawGroup } from '../http/raw.js';
+import type { RestEnv } from './env.js';
 
-export function registerCrawlPages(app: FastifyInstance, core: Core): void {
-  // Kept while the count of visible entries is the same: an entry hidden or removed (a notice)
-  // leaves the sitemap at the next request, not sitemap.ttl later.
-  let kb: { at: number; count: number; urls: SitemapUrl[] } | null = null;
-  app.get('/sitemap.xml', async (_req, reply) => {
-    // Anonymous: the KB part may be read from a read standby.
-    const reads = standbyCore(core);
-    const count = await reads.store.kb.count();
-    if (!kb || kb.count !== count || core.now() - kb.at > limit('sitemap.ttl') * 1000) kb = { at: core.now(), count, urls: await kbUrls(reads) };
-    const body = sitemapXml([...(await pageUrls(core)), ...kb.urls]);
-    return reply.header('cache-control', 'no-cache').type('application/xml; charset=utf-8').send(body);
-  });
-  const robots = robotsTxt(core.config.baseUrl);
-  app.get('/robots.txt', async (_req, reply) => reply.header('cache-control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(robots));
-}
+export const crawlRoutes = rawGroup(
+  'rest',
+  'src/rest/crawl.ts',
+  {
+    sitemap: { method: 'GET', path: '/sitemap.xml', purpose: 'the sitemap of public pages', shed: 'core' },
+    robots: { method: 'GET', path: '/robots.txt', purpose: 'robots.txt', shed: 'core' },
+  },
+  ({ core }: RestEnv) => {
+    // Kept while the count of visible entries is the same: an entry hidden or removed (a notice)
+    // leaves the sitemap at the next request, not sitemap.ttl later.
+    let kb: { at: number; count: number; urls: SitemapUrl[] } | null = null;
+    const robots = robotsTxt(core.config.baseUrl);
+    return {
+      sitemap: {
+        async handle(_req, reply) {
+          // Anonymous: the KB part may be read from a read standby.
+          const reads = standbyCore(core);
+          const count = await reads.store.kb.count();
+          if (!kb || kb.count !== count || core.now() - kb.at > limit('sitemap.ttl') * 1000) kb = { at: core.now(), count, urls: await kbUrls(reads) };
+          const body = sitemapXml([...(await pageUrls(core)), ...kb.urls]);
+          return reply.header('cache-control', 'no-cache').type('application/xml; charset=utf-8').send(body);
+        },
+      },
+      robots: {
+        handle: async (_req, reply) => reply.header('cache-control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(robots),
+      },
+    };
+  },
+);

@@ -1,8 +1,8 @@
 // The ErrSig algorithm as published: its spec, the very module the server runs, the Python port
 // and the test vectors, served from src/core/kb/errsig/ as they are.
-import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { type RawHandler, type RawRoute, rawGroup } from '../http/raw.js';
 
 const dir = fileURLToPath(new URL('../core/kb/errsig/', import.meta.url));
 
@@ -19,11 +19,24 @@ const FILES: Array<[string, string, string]> = [
   ['/errsig-v2.tsv', 'errsig-v2.tsv', 'text/tab-separated-values; charset=utf-8'],
 ];
 
-export function registerErrsig(app: FastifyInstance): void {
-  for (const [path, file, type] of FILES) {
-    const body = readFileSync(dir + file, 'utf8');
-    app.get(path, async (_req, reply) =>
-      reply.header('cache-control', 'public, max-age=3600').header('access-control-allow-origin', '*').type(type).send(body),
-    );
-  }
-}
+export const errsigRoutes = rawGroup(
+  'rest',
+  'src/rest/errsig.ts',
+  Object.fromEntries(FILES.map(([path, file]) => [path, { method: 'GET', path, purpose: `the ErrSig ${file} as the server runs it`, shed: 'core' }])) as Record<
+    string,
+    RawRoute
+  >,
+  () =>
+    Object.fromEntries(
+      FILES.map(([path, file, type]): [string, RawHandler] => {
+        const body = readFileSync(dir + file, 'utf8');
+        return [
+          path,
+          {
+            handle: async (_req, reply) =>
+              reply.header('cache-control', 'public, max-age=3600').header('access-control-allow-origin', '*').type(type).send(body),
+          },
+        ];
+      }),
+    ),
+);

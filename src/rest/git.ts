@@ -1,15 +1,16 @@
 // The git mirror over HTTP (spec 4.3): git's smart HTTP protocol, read-only, served by real
 // `git upload-pack` through core.mirror, and the daily tarball with Range and conditional GETs.
 // Only the two upload-pack routes exist; asking for receive-pack (push) is 403, anything else 404.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { CxError } from '../core/kernel/errors.js';
 import type { GitMirror } from '../core/gitmirror/mirror.js';
 import { limit } from '../core/kernel/limits.js';
-import { netKey } from '../core/kernel/net.js';
 import type { Core } from '../core/kernel/types.js';
+import { rawGroup } from '../http/raw.js';
+import type { RestEnv } from './env.js';
 
 const gunzipP = promisify(gunzip);
 const REQ_TYPE = 'application/x-git-upload-pack-request';
@@ -29,32 +30,66 @@ function wantsV2(req: FastifyRequest): boolean {
   return typeof h === 'string' && h.split(':').includes('version=2');
 }
 
-export function registerGit(app: FastifyInstance, core: Core): void {
-  app.get('/git/kb.git/info/refs', async (req, reply) => {
-    const service = (req.query as Record<string, unknown>).service;
-    if (service === 'git-receive-pack') throw pushRefused();
-    if (service !== 'git-upload-pack') throw new CxError('notfound', 'only info/refs?service=git-upload-pack is served');
-    const v2 = wantsV2(req);
-    const p = await mirrorOf(core).serve('adv', netKey(req.ip), null, v2);
-    reply.raw.on('close', p.kill);
-    const out = new PassThrough();
-    // v2 starts with its capability advertisement; v0/v1 with the service line (as git http-backend does).
-    if (!v2) out.write(SERVICE_HEADER);
-    p.stdout.pipe(out);
-    return reply.code(200).type('application/x-git-upload-pack-advertisement').header('cache-control', 'no-cache').send(out);
-  });
+// The clone quotas are small: a spent one names the tarball.
+const TARBALL_HINT = 'use /git/kb.tar.gz';
 
-  app.post('/git/kb.git/git-receive-pack', async () => {
-    throw pushRefused();
-  });
-
-  // Encapsulated, so the raw-bytes parser applies to this route only.
-  void app.register(async (git) => {
-    git.addContentTypeParser(REQ_TYPE, { parseAs: 'buffer', bodyLimit: limit('git.fetch_body') }, (_req, body, done) => done(null, body));
-    git.post(
-      '/git/kb.git/git-upload-pack',
-      {
+export const gitRoutes = rawGroup(
+  'rest',
+  'src/rest/git.ts',
+  {
+    refs: {
+      method: 'GET',
+      path: '/git/kb.git/info/refs',
+      purpose: 'smart HTTP advertisement (git-upload-pack only; receive-pack 403)',
+      shed: 'bulk',
+      quota: ['git_clone'],
+      quotaRefusal: TARBALL_HINT,
+    },
+    push: { method: 'POST', path: '/git/kb.git/git-receive-pack', purpose: 'push: always 403 (read-only mirror)', shed: 'bulk' },
+    fetch: {
+      method: 'POST',
+      path: '/git/kb.git/git-upload-pack',
+      purpose: 'smart HTTP fetch round (git upload-pack), gzip bodies',
+      shed: 'bulk',
+      quota: ['git_round'],
+      quotaRefusal: TARBALL_HINT,
+    },
+    // HEAD first, so fastify does not add its own HEAD for the GET.
+    tarballHead: { method: 'HEAD', path: '/git/kb.tar.gz', purpose: 'the daily tarball, headers only', shed: 'bulk' },
+    tarball: { method: 'GET', path: '/git/kb.tar.gz', purpose: 'the daily tarball of the mirror: Range, If-Range, conditional GETs', shed: 'bulk' },
+  },
+  ({ core }: RestEnv) => {
+    const tarball = { handle: async (req: FastifyRequest, reply: FastifyReply) => sendSnapshot(req, reply, mirrorOf(core)) };
+    return {
+      refs: {
+        parse(req: FastifyRequest): GitMirror {
+          const service = (req.query as Record<string, unknown>).service;
+          if (service === 'git-receive-pack') throw pushRefused();
+          if (service !== 'git-upload-pack') throw new CxError('notfound', 'only info/refs?service=git-upload-pack is served');
+          return mirrorOf(core);
+        },
+        async handle(req, reply, mirror: GitMirror) {
+          const v2 = wantsV2(req);
+          const p = await mirror.serve('adv', null, v2);
+          reply.raw.on('close', p.kill);
+          const out = new PassThrough();
+          // v2 starts with its capability advertisement; v0/v1 with the service line (as git http-backend does).
+          if (!v2) out.write(SERVICE_HEADER);
+          p.stdout.pipe(out);
+          return reply.code(200).type('application/x-git-upload-pack-advertisement').header('cache-control', 'no-cache').send(out);
+        },
+      },
+      push: {
+        async handle() {
+          throw pushRefused();
+        },
+      },
+      fetch: {
         bodyLimit: limit('git.fetch_body'),
+        // Encapsulated, so the raw-bytes parser applies to this route only.
+        scope(git) {
+          git.addContentTypeParser(REQ_TYPE, { parseAs: 'buffer', bodyLimit: limit('git.fetch_body') }, (_req, body, done) => done(null, body));
+        },
         // Refused before the body is read: a wrong type or encoding is 415.
         onRequest: async (req) => {
           const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -62,23 +97,23 @@ export function registerGit(app: FastifyInstance, core: Core): void {
           const enc = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
           if (enc !== 'identity' && enc !== 'gzip' && enc !== 'x-gzip') throw new CxError('bad', 'content-encoding must be gzip or none', 415);
         },
+        async parse(req: FastifyRequest): Promise<{ body: Buffer; mirror: GitMirror }> {
+          let body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+          const enc = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+          if (enc === 'gzip' || enc === 'x-gzip') body = await inflate(body);
+          return { body, mirror: mirrorOf(core) };
+        },
+        async handle(req, reply, { body, mirror }: { body: Buffer; mirror: GitMirror }) {
+          const p = await mirror.serve('rpc', body, wantsV2(req));
+          reply.raw.on('close', p.kill);
+          return reply.code(200).type('application/x-git-upload-pack-result').header('cache-control', 'no-cache').send(p.stdout);
+        },
       },
-      async (req, reply) => {
-        let body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const enc = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
-        if (enc === 'gzip' || enc === 'x-gzip') body = await inflate(body);
-        const p = await mirrorOf(core).serve('rpc', netKey(req.ip), body, wantsV2(req));
-        reply.raw.on('close', p.kill);
-        return reply.code(200).type('application/x-git-upload-pack-result').header('cache-control', 'no-cache').send(p.stdout);
-      },
-    );
-  });
-
-  const tarball = async (req: FastifyRequest, reply: FastifyReply) => sendSnapshot(req, reply, mirrorOf(core));
-  // HEAD first, so fastify does not add its own HEAD for the GET.
-  app.head('/git/kb.tar.gz', tarball);
-  app.get('/git/kb.tar.gz', tarball);
-}
+      tarballHead: tarball,
+      tarball,
+    };
+  },
+);
 
 async function inflate(body: Buffer): Promise<Buffer> {
   try {

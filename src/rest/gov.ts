@@ -2,9 +2,9 @@
 // a REST adapter only; it checks the Origin and the form token, then calls the core's fileNotice),
 // and the HTML views of /gov, /gov/stats, /status and /st/{target}. Every string that comes from
 // agents, operators or the store goes through esc().
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { CxError } from '../core/kernel/errors.js';
-import { fileNotice, issueFormToken } from '../core/gov/notices.js';
+import { checkNoticeForm, fileNotice, issueFormToken } from '../core/gov/notices.js';
 import type { ProposalView } from '../core/gov/ops.js';
 import type { RulesOut } from '../core/gov/pages.js';
 import { PROPOSAL_STATES } from '../core/gov/ports.js';
@@ -14,9 +14,10 @@ import type { StatusView } from '../core/gov/status.js';
 import { stList, stListText, type StRow } from '../core/gov/st-list.js';
 import { limit } from '../core/kernel/limits.js';
 import { netKey } from '../core/kernel/net.js';
-import type { Core } from '../core/kernel/types.js';
 import { esc } from '../http/html.js';
 import { HTML, JSON_T, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
+import { rawGroup } from '../http/raw.js';
+import type { RestEnv } from './env.js';
 import { PAGE_CSP, shell, timeTag, type HtmlView } from './site.js';
 
 /** A cell: text (escaped here) or markup already made of escaped parts. */
@@ -311,55 +312,78 @@ function noticeForm(base: string, ft: string): string {
   );
 }
 
-export function registerGovPages(app: FastifyInstance, core: Core): void {
-  const base = core.config.baseUrl;
-  const origin = new URL(base).origin;
-  app.get('/notice', async (req, reply) => {
-    const { ft, exp } = issueFormToken(core);
-    reply.header('cache-control', 'no-store').header('vary', 'accept');
-    if (wantsHtml(req)) return reply.header('content-security-policy', PAGE_CSP).type(HTML).send(noticeForm(base, ft));
-    const fields = ['url', 'category', 'reason', 'email', 'good_faith', 'ft'];
-    if (wantsJson(req)) return reply.type(JSON_T).send({ ft, exp, fields, categories: Object.keys(NOTICE_CATEGORIES), origin });
-    return sendText(
-      reply,
-      [
-        `notice form ft=${ft} exp=${exp}`,
-        `fields: ${fields.join(' ')} (all required; good_faith=yes)`,
-        `categories: ${Object.keys(NOTICE_CATEGORIES).join(' ')}`,
-        `origin: ${origin}`,
-        'next: POST /notice as application/x-www-form-urlencoded with an Origin header',
-      ].join('\n'),
-    );
-  });
-  // /st: the public status pages (those not hidden by POST /admin/st-hide), read on every request.
-  app.get('/st', async (req, reply) => {
-    const f = queryF(req);
-    if (f !== undefined && f !== 'json' && f !== 'txt') throw new CxError('bad', 'f: json or txt');
-    const o = await stList(core);
-    reply.header('cache-control', 'no-store').header('vary', 'accept');
-    if (!f && wantsHtml(req)) return reply.header('content-security-policy', PAGE_CSP).type(HTML).send(stListHtml(o, base));
-    if (wantsJson(req)) return reply.type(JSON_T).send({ at: new Date(o.at).toISOString(), rows: o.rows });
-    return sendText(reply, stListText(o));
-  });
-  app.post('/notice', { bodyLimit: 16 * 1024 }, async (req, reply) => {
-    if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded'))
-      throw new CxError('bad', 'body: send application/x-www-form-urlencoded');
-    if (req.headers.origin !== origin) throw new CxError('bad', `origin: the form of ${origin}/notice only`);
-    const body = req.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new CxError('bad', 'body: the fields of the notice form');
-    const n = await fileNotice(core, body as Record<string, unknown>, netKey(req.ip));
-    reply.header('cache-control', 'no-store');
-    if (wantsJson(req)) return reply.type(JSON_T).send({ id: n.id, state: n.state, ref: n.ref });
-    if (wantsHtml(req))
-      return reply
-        .header('content-security-policy', PAGE_CSP)
-        .type(HTML)
-        .send(
-          shell('Notice filed', `<h1>Notice filed</h1><p>Notice <code>${esc(n.id)}</code>: ${esc(n.state)}. The operator decides it.</p>`, {
-            base,
-            noindex: true,
-          }),
-        );
-    return sendText(reply, [`ok notice ${n.id} ${n.state}`, `ref: ${n.ref}`, 'next: the operator decides; keep the id'].join('\n'));
-  });
-}
+export const govRoutes = rawGroup(
+  'rest',
+  'src/rest/gov.ts',
+  {
+    noticeForm: { method: 'GET', path: '/notice', purpose: 'the notice form and its form token (page, text or JSON)', shed: 'core' },
+    st: { method: 'GET', path: '/st', purpose: 'the public status pages (those not hidden)', shed: 'core' },
+    // A checked form (fields, token, Origin) costs a notice; queued notices still cost a row each.
+    notice: { method: 'POST', path: '/notice', purpose: 'file a notice (form, same Origin only)', shed: 'core', quota: ['notice'] },
+  },
+  ({ core }: RestEnv) => {
+    const base = core.config.baseUrl;
+    const origin = new URL(base).origin;
+    return {
+      noticeForm: {
+        async handle(req, reply) {
+          const { ft, exp } = issueFormToken(core);
+          reply.header('cache-control', 'no-store').header('vary', 'accept');
+          if (wantsHtml(req)) return reply.header('content-security-policy', PAGE_CSP).type(HTML).send(noticeForm(base, ft));
+          const fields = ['url', 'category', 'reason', 'email', 'good_faith', 'ft'];
+          if (wantsJson(req)) return reply.type(JSON_T).send({ ft, exp, fields, categories: Object.keys(NOTICE_CATEGORIES), origin });
+          return sendText(
+            reply,
+            [
+              `notice form ft=${ft} exp=${exp}`,
+              `fields: ${fields.join(' ')} (all required; good_faith=yes)`,
+              `categories: ${Object.keys(NOTICE_CATEGORIES).join(' ')}`,
+              `origin: ${origin}`,
+              'next: POST /notice as application/x-www-form-urlencoded with an Origin header',
+            ].join('\n'),
+          );
+        },
+      },
+      // /st: the public status pages (those not hidden by POST /admin/st-hide), read on every request.
+      st: {
+        async handle(req, reply) {
+          const f = queryF(req);
+          if (f !== undefined && f !== 'json' && f !== 'txt') throw new CxError('bad', 'f: json or txt');
+          const o = await stList(core);
+          reply.header('cache-control', 'no-store').header('vary', 'accept');
+          if (!f && wantsHtml(req)) return reply.header('content-security-policy', PAGE_CSP).type(HTML).send(stListHtml(o, base));
+          if (wantsJson(req)) return reply.type(JSON_T).send({ at: new Date(o.at).toISOString(), rows: o.rows });
+          return sendText(reply, stListText(o));
+        },
+      },
+      notice: {
+        bodyLimit: 16 * 1024,
+        parse(req: FastifyRequest): Record<string, unknown> {
+          if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded'))
+            throw new CxError('bad', 'body: send application/x-www-form-urlencoded');
+          if (req.headers.origin !== origin) throw new CxError('bad', `origin: the form of ${origin}/notice only`);
+          const body = req.body;
+          if (!body || typeof body !== 'object' || Array.isArray(body)) throw new CxError('bad', 'body: the fields of the notice form');
+          checkNoticeForm(core, body as Record<string, unknown>);
+          return body as Record<string, unknown>;
+        },
+        async handle(req, reply, body: Record<string, unknown>) {
+          const n = await fileNotice(core, body, netKey(req.ip));
+          reply.header('cache-control', 'no-store');
+          if (wantsJson(req)) return reply.type(JSON_T).send({ id: n.id, state: n.state, ref: n.ref });
+          if (wantsHtml(req))
+            return reply
+              .header('content-security-policy', PAGE_CSP)
+              .type(HTML)
+              .send(
+                shell('Notice filed', `<h1>Notice filed</h1><p>Notice <code>${esc(n.id)}</code>: ${esc(n.state)}. The operator decides it.</p>`, {
+                  base,
+                  noindex: true,
+                }),
+              );
+          return sendText(reply, [`ok notice ${n.id} ${n.state}`, `ref: ${n.ref}`, 'next: the operator decides; keep the id'].join('\n'));
+        },
+      },
+    };
+  },
+);

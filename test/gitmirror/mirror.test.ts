@@ -137,19 +137,19 @@ describe('GitMirror', () => {
     const m = memoryRepo();
     const mirror = new GitMirror(core, m.repo);
     expect(await mirror.init()).toBe(true);
-    const early = await mirror.serve('adv', '10.1.1.0/24', null, false).catch((e: unknown) => e);
+    const early = await mirror.serve('adv', null, false).catch((e: unknown) => e);
     expect(early).toBeInstanceOf(CxError);
     expect(early).toMatchObject({ status: 503, code: 'busy' });
     await mirror.sync();
     expect(mirror.ready).toBe(true);
     const max = limit('git.concurrent');
     const held: PackProcess[] = [];
-    for (let i = 0; i < max; i++) held.push(await mirror.serve('rpc', `10.2.${i}.0/24`, Buffer.from('0000'), false));
-    await expect(mirror.serve('rpc', '10.3.0.0/24', Buffer.from('0000'), false)).rejects.toMatchObject({ status: 503, code: 'busy' });
+    for (let i = 0; i < max; i++) held.push(await mirror.serve('rpc', Buffer.from('0000'), false));
+    await expect(mirror.serve('rpc', Buffer.from('0000'), false)).rejects.toMatchObject({ status: 503, code: 'busy' });
     m.running[0]!.end();
     await held[0]!.done;
     await new Promise((r) => setImmediate(r));
-    const again = await mirror.serve('rpc', '10.3.0.0/24', Buffer.from('0000'), false);
+    const again = await mirror.serve('rpc', Buffer.from('0000'), false);
     expect(again).toBeDefined();
     for (const r of m.running) r.end();
   });
@@ -205,7 +205,7 @@ describe('replicas: the history kept in the store', () => {
     const second = await mb.sync();
     expect(second).toMatchObject({ written: 1, deleted: 0 });
     expect(b.commits).toHaveLength(1);
-    (await ma.serve('adv', '10.9.9.0/24', null, false)).kill();
+    (await ma.serve('adv', null, false)).kill();
     expect(await a.repo.head()).toMatchObject({ commit: second.commit });
     expect((await ma.sync()).commit).toBeNull(); // nothing left to commit: A has B's tree
     // Both pass on the same parent: the first recorded wins, the other drops its commit and takes it.

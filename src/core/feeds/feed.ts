@@ -1,10 +1,10 @@
-// Serving a feed: name and parameters checked, shedding, the list read fresh from its source (so
+// Serving a feed: name and parameters checked (checkFeed, before the route's declared read quota
+// and after its bulk shedding, src/rest/feeds.ts), the list read fresh from its source (so
 // a feed is never staler than its page), the ETag the hash of what the body is made of (strong),
 // Last-Modified the newest item date. The body is rendered only when it is sent, and the last
 // rendering of each request shape is reused while its content is unchanged (per process, bounded).
 // The REST face answers conditional requests from these (src/rest/feeds.ts).
 import { createHash } from 'node:crypto';
-import { checkShed } from '../platform/control/shed.js';
 import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import type { Core } from '../kernel/types.js';
@@ -19,8 +19,15 @@ export interface FeedRequest {
   /** The raw query values (absent: defaults). */
   n?: unknown;
   since?: unknown;
-  /** Network key of the caller (the read quota). */
-  net: string;
+}
+
+/** A feed request whose name and parameters passed checkFeed. */
+export interface CheckedFeed {
+  name: string;
+  format: FeedFormat;
+  q: FeedQuery;
+  src: ReturnType<typeof sourceOf>['src'];
+  arg: string;
 }
 
 export interface FeedReply {
@@ -99,12 +106,15 @@ function lastModifiedOf(core: Core, list: FeedList): number {
   return t || core.started;
 }
 
-export async function serveFeed(core: Core, req: FeedRequest): Promise<FeedReply> {
-  // Feeds are among the first work shed: any shed level (the operator's or this process's).
-  await checkShed(core, 'bulk');
+/** The checks of a request: 400 for bad parameters or a malformed name, 404 when no such feed. */
+export function checkFeed(req: FeedRequest): CheckedFeed {
   const q = parseQuery(req.n, req.since);
   const { src, arg } = sourceOf(req.name);
-  await core.quotas.take('read', req.net);
+  return { name: req.name, format: req.format, q, src, arg };
+}
+
+export async function serveFeed(core: Core, req: CheckedFeed): Promise<FeedReply> {
+  const { q, src, arg } = req;
   const list = await src.list(core, arg, q);
   if (!list) throw new CxError('notfound', 'no feed');
   if (list.items.length > q.n) list.items = list.items.slice(0, q.n);

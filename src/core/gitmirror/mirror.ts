@@ -3,8 +3,8 @@
 // head commit's tree, and commits what differs (new and changed files written, files of entries no
 // longer visible deleted); nothing differs, nothing is committed. The tree itself is the state: no
 // cursor to lose, and an entry hidden or purged by any path is gone from the next commit.
-// Serving admits a request (ready, at most git.concurrent at once, the per-network day quotas)
-// before the adapter spawns `git upload-pack`.
+// Serving admits a request (ready, at most git.concurrent at once) before the adapter spawns `git
+// upload-pack`; the per-network day quotas are declared on the routes (src/rest/git.ts).
 //
 // Replicas (issue 37): the history lives in the store (GitPackRepo: each commit with the pack of
 // the objects it added), and each process's repository is a copy rebuilt from it. A pass first
@@ -19,7 +19,6 @@ import { readFileSync } from 'node:fs';
 import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import type { Config } from '../../config.js';
-import type { Quotas } from '../platform/quota/buckets.js';
 import type { Store } from '../kernel/types.js';
 import type { FileChange, MirrorHead, MirrorRepo, PackProcess, Snapshot } from './ports.js';
 import { blobId, pathOf, readme, renderEntry } from './render.js';
@@ -35,13 +34,10 @@ export interface SyncResult {
   files: number;
 }
 
-const TARBALL = '/git/kb.tar.gz';
-
 /** What the mirror uses of the core: not Core itself, whose type names the mirror (no import circle). */
 export interface MirrorCore {
   config: Config;
   store: Store;
-  quotas: Quotas;
   log: Logger;
   now(): number;
 }
@@ -206,11 +202,10 @@ export class GitMirror {
   }
 
   /**
-   * Admits one upload-pack request from `net` and spawns it: 503 when the mirror is not ready or
-   * git.concurrent requests already run, 429 naming the tarball when the network's day quota
-   * (advertisements or rounds) is spent.
+   * Admits one upload-pack request and spawns it: 503 when the mirror is not ready or
+   * git.concurrent requests already run.
    */
-  async serve(kind: 'adv' | 'rpc', net: string, body: Buffer | null, v2: boolean): Promise<PackProcess> {
+  async serve(kind: 'adv' | 'rpc', body: Buffer | null, v2: boolean): Promise<PackProcess> {
     const retry = { 'Retry-After': String(limit('shed.retry_after')) };
     // Every request, not only the advertisement: behind a balancer the rounds of one fetch (v2's
     // ls-refs, then fetch) may reach different replicas, and each must have what another advertised.
@@ -222,11 +217,9 @@ export class GitMirror {
     this.active++;
     let p: PackProcess;
     try {
-      await this.core.quotas.take(kind === 'adv' ? 'git_clone' : 'git_round', net);
       p = this.repo.uploadPack(kind, body, { v2, timeoutMs: limit('git.timeout') * 1000 });
     } catch (err) {
       this.active--;
-      if (err instanceof CxError && err.code === 'quota') throw new CxError('quota', `use ${TARBALL}`, 429, err.headers);
       throw err;
     }
     void p.done.finally(() => this.active--);

@@ -73,12 +73,18 @@ export const noticeInput = z
 
 const FIELDS = ['url', 'category', 'reason', 'email', 'good_faith', 'ft'] as const;
 
-/** Files a notice from the form fields (all required); `net` is the filer's network key. */
-export async function fileNotice(core: Core, raw: Record<string, unknown>, net: string): Promise<Notice> {
+/** The checks before the filer's quota (the route's `notice` bucket): every field present, a valid form token. */
+export function checkNoticeForm(core: Core, raw: Record<string, unknown>): void {
   for (const f of FIELDS) if (typeof raw[f] !== 'string' || raw[f] === '') throw new CxError('bad', `${f}: required`);
   checkFormToken(core, raw.ft as string);
-  // Queued notices still cost a row each: a flood from one network is refused before it is stored.
-  await core.quotas.take('notice', net);
+}
+
+/**
+ * Files a notice from the form fields, once checkNoticeForm passed and the `notice` quota was taken
+ * (queued notices still cost a row each: a flood from one network is refused before it is stored;
+ * POST /notice declares the bucket, src/rest/gov.ts); `net` is the filer's network key.
+ */
+export async function fileNotice(core: Core, raw: Record<string, unknown>, net: string): Promise<Notice> {
   const parsed = noticeInput.safeParse(raw);
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;

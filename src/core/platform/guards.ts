@@ -8,7 +8,7 @@
 //   PoW last: a proof is spent only by a request that will run.
 import { CxError } from '../kernel/errors.js';
 import { isFrozen } from './control/control.js';
-import { isWriteKind } from '../kernel/kinds.js';
+import { type FreezeKind, isWriteKind } from '../kernel/kinds.js';
 import { checkShed, shedClassOf } from './control/shed.js';
 import { anonCaller, authorize, resolveCaller } from './identity/auth.js';
 import { levelMult, levelOf } from './identity/levels.js';
@@ -97,13 +97,7 @@ export const GUARDS: readonly Guard[] = [
     check(c) {
       const kind = typeof c.op.freeze === 'function' ? c.op.freeze(c.input) : c.op.freeze;
       if (!kind) return;
-      const maintenance = c.op.maintenance ?? isWriteKind(kind);
-      const v = c.core.control.current();
-      const refuse = (view: Awaited<typeof v>) => {
-        if (isFrozen(view, kind, maintenance, c.core.now())) throw new CxError('frozen', kind, 503);
-      };
-      if (v instanceof Promise) return v.then(refuse);
-      refuse(v);
+      return checkFrozen(c.core, kind, c.op.maintenance);
     },
   },
   {
@@ -141,6 +135,20 @@ export const GUARDS: readonly Guard[] = [
     },
   },
 ];
+
+/**
+ * Throws 503 `err frozen <kind>` when `kind` is frozen (or `write`/`all`), or, for a write kind
+ * (unless `maintenance` says otherwise), during a maintenance window. Operations and declared raw
+ * routes (src/http/raw.ts) both refuse through here.
+ */
+export function checkFrozen(core: Core, kind: FreezeKind, maintenance = isWriteKind(kind)): void | Promise<void> {
+  const v = core.control.current();
+  const refuse = (view: Awaited<typeof v>) => {
+    if (isFrozen(view, kind, maintenance, core.now())) throw new CxError('frozen', kind, 503);
+  };
+  if (v instanceof Promise) return v.then(refuse);
+  refuse(v);
+}
 
 /** An input field by name; a dotted name reaches into an object field (`evidence.cmd`). */
 function fieldOf(input: Record<string, unknown>, name: string): unknown {

@@ -3,7 +3,6 @@
 // quietly: both answer the same (the face replies 204). An unknown id and a bad signature are one
 // and the same `err notfound`, reached by the same work (src/core/webhooks/secret.ts).
 import { CxError, notFound } from '../kernel/errors.js';
-import { isFrozen } from '../platform/control/control.js';
 import { limit } from '../kernel/limits.js';
 import type { Core } from '../kernel/types.js';
 import { publishLine } from '../platform/events/topics.js';
@@ -58,9 +57,8 @@ async function purgeSometimes(core: Core, now: number): Promise<void> {
 
 export async function receive(core: Core, d: Delivery): Promise<Outcome> {
   const now = core.now();
-  // Publishing is a write: a write freeze or a maintenance window holds deliveries (503, before any
-  // lookup, so the reply says nothing about the id); providers retry or redeliver later.
-  if (isFrozen(await core.control.current(), 'write', true, now)) throw new CxError('frozen', 'write', 503);
+  // A write freeze or a maintenance window is refused before this is called (the route declares
+  // freeze: 'write', src/rest/webhooks.ts), before any lookup.
   const row = HOOK_ID.test(d.id) ? await core.store.webhooks.get(d.id) : null;
   // Unknown ids cost one AES open and the provider's check against a dummy secret, like known ones.
   const secret = openSecret(core, row ?? dummyRow(core));

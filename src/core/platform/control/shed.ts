@@ -2,7 +2,8 @@
 // of work is shed from a level on, in order: bulk reads first, then expensive reads, then anonymous
 // writes; the rest (token reads and writes, pages) and the never class (/healthz, /limits, operator
 // routes) are always served. An operation declares its class (`shed` in src/core/kernel/types.ts) or
-// gets the default of `shedClassOf`; routes that are not operations are classed by prefix below.
+// gets the default of `shedClassOf`; raw routes (not operations) declare theirs in their face's table
+// (src/http/raw.ts), so the core knows no paths.
 // The effective level is the larger of the operator's (/admin/freeze shed:<n>) and the measured one
 // (src/http/pressure.ts). Refusal: 503 `err busy shed level <n>: <class> ...` with Retry-After.
 import { CxError } from '../../kernel/errors.js';
@@ -21,19 +22,6 @@ export function shedClassOf(op: Pick<Operation, 'shed' | 'auth' | 'readOnly'>): 
   if (OPERATOR.has(op.auth)) return 'never';
   if (!op.readOnly && (op.auth === 'anon' || op.auth === 'pow')) return 'anon_write';
   return 'core';
-}
-
-/** Routes served outside the registry (REST adapters of their own), classed by path prefix. */
-export const SHED_ROUTES: ReadonlyArray<readonly [prefix: string, cls: ShedClass]> = [
-  ['/f/', 'bulk'],
-  ['/export/', 'bulk'],
-  ['/git/', 'bulk'],
-  ['/data/', 'bulk'],
-];
-
-export function shedClassOfPath(path: string): ShedClass | null {
-  for (const [p, c] of SHED_ROUTES) if (path.startsWith(p)) return c;
-  return null;
 }
 
 /** Whether `level` sheds class `cls`. */
