@@ -319,7 +319,7 @@ export const govRoutes = rawGroup(
     noticeForm: { method: 'GET', path: '/notice', purpose: 'the notice form and its form token (page, text or JSON)', shed: 'core' },
     st: { method: 'GET', path: '/st', purpose: 'the public status pages (those not hidden)', shed: 'core' },
     // A checked form (fields, token, Origin) costs a notice; queued notices still cost a row each.
-    notice: { method: 'POST', path: '/notice', purpose: 'file a notice (form, same Origin only)', shed: 'core', quota: ['notice'] },
+    notice: { method: 'POST', path: '/notice', purpose: 'file a notice (form, same Origin only)', shed: 'anon_write', quota: ['notice'] },
   },
   ({ core }: RestEnv) => {
     const base = core.config.baseUrl;

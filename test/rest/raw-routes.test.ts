@@ -129,6 +129,32 @@ describe('what a declaration says is what the route does', () => {
     }
   });
 
+  it('POST /notice is an anonymous write: shed from level 3 as /limits publishes, served below it', async () => {
+    expect((await admin('shed:3', true)).status).toBe(200);
+    try {
+      const r = await fetch(`${s.url}/notice`, {
+        method: 'POST',
+        body: 'url=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://commons.test' },
+      });
+      expect(r.status).toBe(503);
+      expect(await r.text()).toMatch(/^err busy shed level 3: anon_write work /);
+    } finally {
+      expect((await admin('shed:0', false)).status).toBe(200);
+    }
+    expect((await admin('shed:2', true)).status).toBe(200);
+    try {
+      const r = await fetch(`${s.url}/notice`, {
+        method: 'POST',
+        body: 'url=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://commons.test' },
+      });
+      expect(r.status).not.toBe(503);
+    } finally {
+      expect((await admin('shed:0', false)).status).toBe(200);
+    }
+  });
+
   it('POST /notice takes its declared notice quota only after its checks: refused forms cost nothing', async () => {
     const origin = 'http://commons.test';
     const ft = ((await (await fetch(`${s.url}/notice?f=json`)).json()) as { ft: string }).ft;
