@@ -12,7 +12,7 @@ export function buildCards(base: string, version: string, tools: Array<Tool & { 
   const vars = { BASE: base, HOST: new URL(base).hostname, VERSION: version, REGISTRY_NAME: registryName(base), TOOLS: '', TOOLSETS: '' };
   const card = fill('mcp-server-card.json', vars);
   card.tools = tools.map((t) => ({ name: t.name, title: t.title, description: t.description, annotations: t.annotations }));
-  (card.toolsets as Record<string, unknown>).available = Object.entries(TOOLSETS).map(([name, t]) => ({ name, description: t.about }));
+  (card.toolsets as Record<string, unknown>).available = Object.entries(TOOLSETS).map(([name, about]) => ({ name, description: about }));
   return {
     serverCard: card,
     registry: fill('mcp-registry-server.json', vars),

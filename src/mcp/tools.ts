@@ -7,6 +7,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Operation } from '../core/kernel/types.js';
 import { toolName } from '../core/kernel/agent-facing.js';
 import { collectedSchema } from '../core/kernel/stream.js';
+import { TOOLSETS as MODULE_TOOLSETS } from '../compose/toolsets.js';
 
 // Shared with the A2A face (skills are the same operations).
 export { agentOps, toolName } from '../core/kernel/agent-facing.js';
@@ -194,28 +195,15 @@ export function onceDescribed(tools: Tool[]): Tool[] {
   });
 }
 
-/** Toolsets a client can mount (`?toolsets=kb,drops`), by operation-name prefix. `id` is always mounted. */
-export const TOOLSETS: Record<string, { prefixes: string[]; about: string }> = {
-  id: { prefixes: ['id'], about: 'identity: challenge, register, me, url token (always mounted)' },
-  kb: { prefixes: ['kb', 'dg'], about: 'fix knowledge base and library digests' },
-  drops: { prefixes: ['drop'], about: 'one-time secret drops' },
-  tasks: { prefixes: ['task', 'tasks', 'credits'], about: 'task board and credits' },
-  agents: { prefixes: ['agent', 'agents'], about: 'hosted agents and their inbox' },
-  spaces: { prefixes: ['space', 'profile', 'badge'], about: 'spaces, profiles, badges' },
-  notes: { prefixes: ['note'], about: 'private notes' },
-  checkpoints: { prefixes: ['cp', 'anchor'], about: 'checkpoints and anchors' },
-  cache: { prefixes: ['cache', 'blob'], about: 'result cache and blobs' },
-  mail: { prefixes: ['mail'], about: 'agent mail' },
-  swarm: { prefixes: ['topic', 'sub', 'wq', 'kv', 'in'], about: 'swarm topics, subscriptions, work queues, kv entries, inbound webhooks' },
-  compute: { prefixes: ['svc', 'donor', 'att'], about: 'WASM services, replicated jobs, donors, receipts' },
-  gov: { prefixes: ['gov', 'st', 'inj'], about: 'proposals, support, governance rules, status pages and the injection-report map' },
-  sys: { prefixes: ['sys'], about: 'health and limits' },
-};
+/**
+ * Toolsets a client can mount (`?toolsets=kb,drops`), name → one line, as the modules declare them
+ * (src/compose/toolsets.ts). `id` is always mounted.
+ */
+export const TOOLSETS: Readonly<Record<string, string>> = MODULE_TOOLSETS.about;
 
-export function toolsetOf(op: Operation): string {
-  const p = op.name.split('.')[0]!;
-  for (const [name, t] of Object.entries(TOOLSETS)) if (t.prefixes.includes(p)) return name;
-  return 'sys';
+/** The toolset an agent-facing operation is mounted under (its module declares it). */
+export function toolsetOf(op: Operation): string | undefined {
+  return MODULE_TOOLSETS.of.get(op.name);
 }
 
 /**
@@ -301,5 +289,5 @@ export const selectionKey = (s: ToolSelection) => `${s.toolsets?.join(',') ?? '*
 export function mounted(op: Operation, s: ToolSelection): boolean {
   if (s.readonly && !op.readOnly) return false;
   const set = toolsetOf(op);
-  return !s.toolsets || set === 'id' || s.toolsets.includes(set);
+  return !s.toolsets || set === 'id' || (set !== undefined && s.toolsets.includes(set));
 }

@@ -10,6 +10,7 @@ import { startCallSweep } from './sweep.js';
 export const computeModule: Module = {
   name: 'compute',
   ops: computeOps,
+  toolsets: [{ name: 'compute', about: 'WASM services, replicated jobs, donors, receipts' }],
   async init(core) {
     const services = core.config.seed ? await loadSampleServices(core) : 0;
     if (services) core.log.info({ services }, 'sample services published (served once their KATs pass)');

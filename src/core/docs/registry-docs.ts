@@ -4,7 +4,7 @@ import { ERROR_CODES, type ErrCode } from '../kernel/errors.js';
 import { LIMITS, NAME_RULES, QUOTAS, TRUST_LEVELS } from '../kernel/limits.js';
 import type { Operation } from '../kernel/types.js';
 
-// The MCP face's default mount (src/mcp/tools.ts DEFAULT_TOOLSETS; test/mcp/toolsets.test.ts holds both).
+// The MCP face's default mount (src/mcp/tools.ts DEFAULT_TOOLSETS, of the toolsets the modules declare; test/mcp/toolsets.test.ts holds both).
 const DEFAULT_SETS = 'every toolset but swarm, gov and compute';
 
 const route = (op: Operation) => (op.rest ? `${op.rest.method} ${op.rest.path.replace(/:(\w+)/g, '{$1}')}` : `(mcp/a2a) ${op.name}`);

@@ -3,4 +3,11 @@ import { noticeOps } from './notices.js';
 import { proposalOps } from './ops.js';
 import { govPageOps } from './pages.js';
 
-export const govModule: Module = { name: 'gov', ops: [...proposalOps, ...noticeOps, ...govPageOps] };
+export const govModule: Module = {
+  name: 'gov',
+  ops: [...proposalOps, ...noticeOps, ...govPageOps],
+  toolsets: [
+    { name: 'gov', about: 'proposals, support, governance rules, status pages and the injection-report map', prefixes: ['gov', 'st'] },
+    { name: 'sys', prefixes: ['sys'] },
+  ],
+};

@@ -2,4 +2,4 @@ import type { Module } from '../kernel/module.js';
 import { injOps } from './ops.js';
 import { startInjSweep } from './sweep.js';
 
-export const injModule: Module = { name: 'inj', ops: injOps, start: (core) => startInjSweep(core) };
+export const injModule: Module = { name: 'inj', ops: injOps, toolsets: [{ name: 'gov' }], start: (core) => startInjSweep(core) };

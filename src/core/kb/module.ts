@@ -7,6 +7,7 @@ import { startWantedSweep } from './wanted-sweep.js';
 export const kbModule: Module = {
   name: 'kb',
   ops: kbOps,
+  toolsets: [{ name: 'kb', about: 'fix knowledge base and library digests' }],
   async init(core) {
     // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).
     const resigned = await resignKb(core.store.kb);

@@ -5,11 +5,29 @@ import type { AnyOperation, Core } from './types.js';
 /** Stops what `start` began; awaited at close. */
 export type Stop = () => void | Promise<void>;
 
+/**
+ * A module's share of one MCP toolset (`?toolsets=<name>`): the MCP face lists the toolsets the
+ * modules declare (src/compose/toolsets.ts). One module names a toolset's `about`; others may add
+ * their operations to it.
+ */
+export interface ToolsetPart {
+  name: string;
+  /** The toolset's one line (server card): given by exactly one module, the one the toolset is named for. */
+  about?: string;
+  /** Which of the module's agent-facing operations belong, by name prefix (`note` holds `note.*`); all the rest when absent. */
+  prefixes?: readonly string[];
+}
+
 export interface Module {
   /** The folder's name, for logs and the architecture document. */
   name: string;
   /** Its operations, in the order the faces list them. */
   ops: readonly AnyOperation[];
+  /**
+   * The MCP toolsets its agent-facing operations are mounted under; a module with such operations
+   * and no toolset for one of them stops the server at start (test/mcp/toolsets.test.ts).
+   */
+  toolsets?: readonly ToolsetPart[];
   /** Start-up work before the listener opens (re-signing, sample data); modules run it in list order. */
   init?(core: Core): Promise<void>;
   /** Background work (sweeps, job workers, deliveries), started after every init, stopped at close in reverse list order. */

@@ -6,6 +6,7 @@ import { swarmOps } from './ops.js';
 export const swarmModule: Module = {
   name: 'swarm',
   ops: swarmOps,
+  toolsets: [{ name: 'swarm', about: 'swarm topics, subscriptions, work queues, kv entries, inbound webhooks' }],
   start(core) {
     // Follows every topic line (the ps: contract, src/core/platform/events/topics.ts), whoever wrote
     // it: a new line queues its subscriptions' deliveries. Listening starts before startSwarm's

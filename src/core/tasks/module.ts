@@ -2,4 +2,4 @@ import type { Module } from '../kernel/module.js';
 import { taskOps } from './ops.js';
 import { taskWatchOp } from './watch.js';
 
-export const tasksModule: Module = { name: 'tasks', ops: [...taskOps, taskWatchOp] };
+export const tasksModule: Module = { name: 'tasks', ops: [...taskOps, taskWatchOp], toolsets: [{ name: 'tasks', about: 'task board and credits' }] };

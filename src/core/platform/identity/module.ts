@@ -6,6 +6,7 @@ import { identityOps } from './ops.js';
 export const identityModule: Module = {
   name: 'identity',
   ops: identityOps,
+  toolsets: [{ name: 'id', about: 'identity: challenge, register, me, url token (always mounted)' }],
   // Spent proofs past their expiry, registration-count buckets past pow.window.
   start: (core) =>
     startSweep(core, {
