@@ -9,8 +9,7 @@ import { buildCore } from './compose/core.js';
 import { startMirrorJob } from './core/gitmirror/job.js';
 import { GitMirror } from './core/gitmirror/mirror.js';
 import { OPS } from './compose/registry.js';
-import { MODULES } from './compose/modules.js';
-import type { Stop } from './core/kernel/module.js';
+import { initModules, startModules } from './compose/lifecycle.js';
 import type { Core } from './core/kernel/types.js';
 import { buildApp } from './app.js';
 import { checkKeyPrints } from './core/platform/secrets/prints.js';
@@ -71,10 +70,9 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
   // The plugin runner (worker threads, started on demand) and the KAT job worker.
   const runner = defaultRunner();
   const core = buildCore(config, store, log, opts.now ? { now: opts.now, random: randomBytes } : undefined, runner);
-  // Each module's start-up work in list order, then its background work (src/compose/modules.ts).
-  for (const m of MODULES) await m.init?.(core);
-  const stops: Stop[] = [];
-  for (const m of MODULES) if (m.start) stops.push(m.start(core));
+  // Each module's start-up work in list order, then its subscriptions and background work (src/compose/lifecycle.ts).
+  await initModules(core);
+  const stopModules = startModules(core);
   // The git mirror of the KB (<data>/git): served once its first commit exists; without git (or
   // with CX_GIT_MIRROR=0) its routes answer 503 and the rest of the service runs.
   let stopMirror = async (): Promise<void> => undefined;
@@ -123,7 +121,7 @@ export async function startServer(config: Config, opts: { logger?: boolean; now?
       if (metrics) await closeNow(metrics);
       // fastify.close stops accepting and waits for in-flight requests; then the modules' work, newest first.
       await Promise.all([app.close(), catalog.close()]);
-      for (const stop of stops.reverse()) await stop();
+      await stopModules();
       await stopMirror();
       await runner.close();
       await store.close();

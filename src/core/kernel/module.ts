@@ -1,5 +1,6 @@
 // A module: one domain (or platform service) as the composition root sees it. Adding a domain is its
 // own folder with a module.ts, and one line in src/compose/modules.ts.
+import type { BusEvent, TopicSelector } from './bus.js';
 import type { AnyOperation, Core } from './types.js';
 
 /** Stops what `start` began; awaited at close. */
@@ -18,6 +19,20 @@ export interface ToolsetPart {
   prefixes?: readonly string[];
 }
 
+/**
+ * Events a module follows (a topic contract of src/core/platform/events/topics.ts, whoever writes
+ * it): the composition root listens for it before the module's `start` and stops listening at its
+ * stop. Live events after commit only: the module's own sweep reconciles what was written while
+ * it was not listening.
+ */
+export interface Subscribes {
+  topics: TopicSelector;
+  /** Acts on one committed event. */
+  on(core: Core, e: BusEvent): Promise<void>;
+  /** What a failure means, for the warning logged as `<module>: <failed>`. */
+  failed: string;
+}
+
 export interface Module {
   /** The folder's name, for logs and the architecture document. */
   name: string;
@@ -25,9 +40,11 @@ export interface Module {
   ops: readonly AnyOperation[];
   /**
    * The MCP toolsets its agent-facing operations are mounted under; a module with such operations
-   * and no toolset for one of them stops the server at start (test/mcp/toolsets.test.ts).
+   * and no toolset for one of them stops the server at start (test/mcp/toolset-modules.test.ts).
    */
   toolsets?: readonly ToolsetPart[];
+  /** The events it acts on, wired by the composition root (src/compose/lifecycle.ts). */
+  subscribes?: readonly Subscribes[];
   /** Start-up work before the listener opens (re-signing, sample data); modules run it in list order. */
   init?(core: Core): Promise<void>;
   /** Background work (sweeps, job workers, deliveries), started after every init, stopped at close in reverse list order. */

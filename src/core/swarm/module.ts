@@ -7,19 +7,12 @@ export const swarmModule: Module = {
   name: 'swarm',
   ops: swarmOps,
   toolsets: [{ name: 'swarm', about: 'swarm topics, subscriptions, work queues, kv entries, inbound webhooks' }],
+  // Every topic line (the ps: contract, src/core/platform/events/topics.ts), whoever wrote it: a new
+  // line queues its subscriptions' deliveries. startSwarm's first sweep reconciles what was written
+  // before (or missed meanwhile).
+  subscribes: [{ topics: { prefix: LINE_PREFIX }, on: (core, e) => afterPublish(core, lineOf(e)), failed: 'deliveries not queued; the sweep catches up' }],
   start(core) {
-    // Follows every topic line (the ps: contract, src/core/platform/events/topics.ts), whoever wrote
-    // it: a new line queues its subscriptions' deliveries. Listening starts before startSwarm's
-    // first sweep, whose reconciliation queues whatever was written before (or missed meanwhile).
-    const off = core.store.events.on({ prefix: LINE_PREFIX }, (e) => {
-      afterPublish(core, lineOf(e)).catch((err: unknown) =>
-        core.log.warn({ err, topic: e.topic, seq: e.id }, 'swarm: deliveries not queued; the sweep catches up'),
-      );
-    });
     const swarm = startSwarm(core);
-    return async () => {
-      off();
-      await swarm.stop();
-    };
+    return () => swarm.stop();
   },
 };

@@ -3,14 +3,10 @@
 // after commit. PostgreSQL (later): the same outbox, NOTIFY carrying only ids after commit; every
 // subscriber reads the rows by id, so domain code does not change.
 
-/** One published event. `id` is gapless and monotonic per topic, in commit order. */
-export interface BusEvent<P = unknown> {
-  topic: string;
-  id: number;
-  /** Commit time, epoch ms. */
-  time: number;
-  payload: P;
-}
+import type { BusEvent, TopicSelector } from '../../kernel/bus.js';
+
+// The event and the selector are the kernel's (modules declare what they follow with them).
+export type { BusEvent, TopicSelector };
 
 /** An event a write carries: repositories that accept `emit` store it in the write's own transaction. */
 export interface EventDraft {
@@ -23,9 +19,6 @@ export interface EventDraft {
  * the row as stored (when the payload needs what only the write knows, such as a new row's number).
  */
 export type Emit<Row> = EventDraft[] | ((stored: Row) => EventDraft[]);
-
-/** A topic exactly, or every topic starting with a prefix (e.g. `tasks.`). */
-export type TopicSelector = { topic: string } | { prefix: string };
 
 /** Where a subscriber resumes: the last id it saw per topic (a reconnecting stream sends this back). */
 export type Resume = Record<string, number>;
