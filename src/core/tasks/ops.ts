@@ -16,9 +16,9 @@ import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { SLUG_RE } from '../spaces/slug.js';
 import { taskEmit } from './events.js';
+import { originDraft } from '../platform/events/topics.js';
 import { TASK_STATES, type Task, type TaskPatch, type TaskState } from './ports.js';
 import { listLine, nextFor, taskText, taskView, viewOf, type TaskView } from './render.js';
-import { recordOrigin } from '../admin/origin.js';
 import { hint, next } from '../kernel/hints.js';
 
 export const TASK_ID = /^t[0-9a-z]{8}$/;
@@ -157,14 +157,14 @@ export const taskCreateOp = defineOp({
         },
         bounty ? escrowTx(bounty, me, input.bounty!) : null,
         now,
-        taskEmit,
+        // The task's event and its origin (who brought it in), in the insert's transaction.
+        (t) => [...taskEmit(t), originDraft(ctx, 'task', t.id)],
       );
       if (r === 'taken') continue;
       if ('short' in r) {
         const have = await core.store.ledger.balance(me);
         throw new CxError('dup', `balance ${have}: bounty ${input.bounty} not possible`);
       }
-      await recordOrigin(ctx, 'task', r.id);
       return viewOf(r, core.config.baseUrl);
     }
     throw new CxError('busy', 'id space contention, retry', 503);
