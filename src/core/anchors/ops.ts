@@ -8,7 +8,7 @@ import { limit } from '../kernel/limits.js';
 import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { CP_ID } from '../checkpoints/checkpoints.js';
-import { DAY, iso, sweepSometimes } from '../workspace/common.js';
+import { DAY, iso, sweepSometimes } from '../platform/workspace.js';
 import { hint, next } from '../kernel/hints.js';
 
 const KEY_RULE = `1-${limit('anchor.key')} printable ASCII characters, no spaces (percent-encode / ? # % in URLs); "about" is reserved`;

@@ -9,7 +9,7 @@ import { authError } from '../platform/identity/auth.js';
 import { levelOf } from '../platform/identity/levels.js';
 import { limit } from '../kernel/limits.js';
 import type { Ctx } from '../kernel/types.js';
-import { checkBytes, HOUR, iso, netTag, sweepSometimes } from '../workspace/common.js';
+import { checkBytes, HOUR, iso, netTag, sweepSometimes } from '../platform/workspace.js';
 import type { CacheRow } from './ports.js';
 import { hint } from '../kernel/hints.js';
 

@@ -7,7 +7,7 @@ import { levelOf } from '../platform/identity/levels.js';
 import { newId } from '../platform/identity/tokens.js';
 import { limit } from '../kernel/limits.js';
 import type { Ctx } from '../kernel/types.js';
-import { checkBytes, cursorOf, DAY, iso, netTag, seqOf, sweepSometimes } from '../workspace/common.js';
+import { checkBytes, cursorOf, DAY, iso, netTag, seqOf, sweepSometimes } from '../platform/workspace.js';
 import type { CheckpointMeta, CheckpointRow } from './ports.js';
 
 export const CP_ID = /^c[0-9a-z]{8}$/;

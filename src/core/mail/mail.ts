@@ -7,7 +7,7 @@ import { NONCE, open, seal, subkey } from '../kernel/crypto/aead.js';
 import { newId } from '../platform/identity/tokens.js';
 import { limit } from '../kernel/limits.js';
 import type { Core, Ctx } from '../kernel/types.js';
-import { checkBytes, cursorOf, flat1, iso, seqOf } from '../workspace/common.js';
+import { checkBytes, cursorOf, flat1, iso, seqOf } from '../platform/workspace.js';
 import type { MailRow } from './ports.js';
 import { postInbox } from '../platform/events/topics.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
-import { flat1 } from '../workspace/common.js';
+import { flat1 } from '../platform/workspace.js';
 import { deleteMail, inbox, readMail, reportMail, sendMail } from './mail.js';
 import { hint, next } from '../kernel/hints.js';
 

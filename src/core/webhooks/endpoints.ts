@@ -4,7 +4,7 @@ import { CxError, notFound } from '../kernel/errors.js';
 import { newId } from '../platform/identity/tokens.js';
 import { limit } from '../kernel/limits.js';
 import type { Ctx } from '../kernel/types.js';
-import { iso } from '../workspace/common.js';
+import { iso } from '../platform/workspace.js';
 import type { Provider, WebhookRow } from './ports.js';
 import { sealSecret } from './secret.js';
 import { topicFor } from './topics.js';

@@ -1,4 +1,5 @@
-// Small helpers shared by the workspace domains (notes, checkpoints, anchors, cached results, mail).
+// Small helpers shared by the workspace domains (notes, checkpoints, anchors, cached results, mail,
+// webhooks): in the platform so that those domains share them without importing each other.
 import { iso } from '../kernel/text.js';
 import { CxError } from '../kernel/errors.js';
 import { subkey, tag } from '../kernel/crypto/aead.js';
