@@ -3,6 +3,7 @@
 import type { Config } from '../config.js';
 import type { ComputeRunner } from '../core/compute/ports.js';
 import type { GitMirror } from '../core/gitmirror/mirror.js';
+import type { SystemMail } from '../core/mail/ports.js';
 import type { Control } from '../core/platform/control/control.js';
 import type { Pow } from '../core/platform/identity/pow.js';
 import type { RequestMetrics } from '../core/platform/metrics/requests.js';
@@ -27,5 +28,7 @@ declare module '../core/kernel/types.js' {
     requests: RequestMetrics;
     /** Starting, ready or draining (GET /readyz). */
     ready: Readiness;
+    /** Mail the system writes for an identity (swarm mb: deliveries): the mail domain's writer. */
+    systemMail: SystemMail;
   }
 }

@@ -11,6 +11,7 @@ import type { ComputeRunner } from '../core/compute/ports.js';
 import { noRunner } from '../core/compute/no-runner.js';
 import { RequestMetrics } from '../core/platform/metrics/requests.js';
 import { Readiness } from '../core/system/ready.js';
+import { putMail } from '../core/mail/mail.js';
 
 export const VERSION = '1.0.0';
 
@@ -23,7 +24,7 @@ export function buildCore(
   compute: ComputeRunner = noRunner,
 ): Core {
   const now = () => clock.now();
-  return {
+  const core: Core = {
     config,
     store,
     log,
@@ -38,5 +39,8 @@ export function buildCore(
     compute,
     requests: new RequestMetrics(),
     ready: new Readiness(),
+    // The mb: sink's mail (swarm) is written by the mail domain, which swarm does not import.
+    systemMail: (m) => putMail(core, m),
   };
+  return core;
 }

@@ -48,3 +48,11 @@ export interface MailRepo {
 }
 
 export type ReviewAction = 'purge' | 'freeze' | 'dismiss';
+
+/**
+ * Mail the system writes on an identity's behalf (swarm mb: deliveries), with an id the writer
+ * derives (a repeat is 'taken', not a second message); 'full' when the recipient's inbox is.
+ * The composition root puts the mail domain's writer on the core (`core.systemMail`), so a
+ * delivering domain gets the insert's answer without importing mail.
+ */
+export type SystemMail = (m: { id: string; from: string; to: string; subject: string; body: string }) => Promise<'ok' | 'full' | 'taken'>;

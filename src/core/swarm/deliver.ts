@@ -4,7 +4,8 @@
 // moves the cursor compare-and-set (a stale or duplicate pump stops at the first refused move):
 //   kv:  the entry write and the cursor move are one transaction: exactly once, never backwards;
 //   wq:  an item (a job of queue wq:<owner>:<name>, key <sub>.<seq>), then the move: at least once;
-//   mb:  a mail with an id derived from (sub, seq): a repeat is the same message, then the move;
+//   mb:  a mail with an id derived from (sub, seq): a repeat is the same message, then the move
+//        (written by the mail domain through core.systemMail, which the composition root sets);
 //   fn:  the registered runner (src/core/swarm/fn.ts), its output to `to`, then the move: at least once.
 // After a job is acked the subscription is looked at again: a line published while it ran (its
 // enqueue found the running job's key) gets a new job. Lines that went past retention before a
@@ -21,7 +22,6 @@ import type { Job, JobQueue } from '../platform/jobs/ports.js';
 import { startWorker } from '../platform/jobs/worker.js';
 import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
-import { putMail } from '../mail/mail.js';
 import type { Core } from '../kernel/types.js';
 import { startSweep } from '../platform/sweep.js';
 import { chargeFilter, giveTurn, meterOf, timedFilter } from './budget.js';
@@ -80,7 +80,7 @@ const item = (topic: string, lines: readonly Line[], missed: number): WqItem => 
 async function toMail(core: Core, sub: SubRow, lines: readonly Line[], missed: number): Promise<'ok' | 'full' | 'taken'> {
   const last = lines.at(-1)!;
   const subject = lines.length > 1 ? `topic ${sub.topic} digest seq=${lines[0]!.seq}..${last.seq}` : `topic ${sub.topic} seq=${last.seq}`;
-  return putMail(core, { id: mailId(sub.id, last.seq), from: sub.owner, to: sub.owner, subject, body: mailBody(sub.topic, lines, missed) });
+  return core.systemMail({ id: mailId(sub.id, last.seq), from: sub.owner, to: sub.owner, subject, body: mailBody(sub.topic, lines, missed) });
 }
 
 const nextDay = (core: Core) => (utcDay(core.now()) + 1) * 86_400_000;
