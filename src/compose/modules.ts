@@ -3,7 +3,11 @@
 // one line here (and a migration pair in src/store when it stores data).
 import { adminModule } from '../core/admin/module.js';
 import { agentsModule } from '../core/agents/module.js';
+import { anchorsModule } from '../core/anchors/module.js';
 import { badgesModule } from '../core/badges/module.js';
+import { blobsModule } from '../core/blobs/module.js';
+import { cacheModule } from '../core/cache/module.js';
+import { checkpointsModule } from '../core/checkpoints/module.js';
 import { computeModule } from '../core/compute/module.js';
 import { dropsModule } from '../core/drops/module.js';
 import { exportsModule } from '../core/exports/module.js';
@@ -11,7 +15,8 @@ import { govModule } from '../core/gov/module.js';
 import { injModule } from '../core/inj/module.js';
 import { kbModule } from '../core/kb/module.js';
 import type { Module } from '../core/kernel/module.js';
-import { mailModule } from '../core/mail/module.js';
+import { mailModule, mailReviewModule } from '../core/mail/module.js';
+import { notesModule } from '../core/notes/module.js';
 import { eventsModule } from '../core/platform/events/module.js';
 import { identityModule } from '../core/platform/identity/module.js';
 import { ledgerModule } from '../core/platform/ledger/module.js';
@@ -22,7 +27,6 @@ import { swarmModule } from '../core/swarm/module.js';
 import { systemModule } from '../core/system/module.js';
 import { tasksModule } from '../core/tasks/module.js';
 import { webhooksModule } from '../core/webhooks/module.js';
-import { workspaceModule } from '../core/workspace/module.js';
 
 export const MODULES: readonly Module[] = [
   identityModule,
@@ -36,12 +40,18 @@ export const MODULES: readonly Module[] = [
   spacesModule,
   profilesModule,
   badgesModule,
-  workspaceModule,
+  // The workspace: notes, checkpoints, anchors, cached results, blobs, mail (one set of /w routes).
+  notesModule,
+  checkpointsModule,
+  anchorsModule,
+  cacheModule,
+  blobsModule,
+  mailModule,
   trustModule,
   swarmModule,
   webhooksModule,
   exportsModule,
-  mailModule,
+  mailReviewModule,
   govModule,
   computeModule,
   injModule,
