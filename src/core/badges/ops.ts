@@ -10,7 +10,7 @@ import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { profileOf } from '../profiles/ops.js';
 import { spaceOf } from '../spaces/ops.js';
-import { SLUG_RE } from '../spaces/slug.js';
+import { SLUG_RE } from '../platform/slug.js';
 import { TASK_ID } from '../tasks/ops.js';
 import { badge, badgeSvg, COLORS, type Badge, type ColorName } from './svg.js';
 import { next } from '../kernel/hints.js';

@@ -9,7 +9,7 @@ import type { KbEntry, Wanted } from '../kb/ports.js';
 import { outcomesOf, score } from '../kb/render.js';
 import { outcomeTokens } from '../kb/outcomes.js';
 import type { Core } from '../kernel/types.js';
-import { SLUG_RE } from '../spaces/slug.js';
+import { SLUG_RE } from '../platform/slug.js';
 import { busTopic, readLines, type Line } from '../platform/events/topics.js';
 import type { Task, TaskFilter } from '../tasks/ports.js';
 import { limit } from '../kernel/limits.js';

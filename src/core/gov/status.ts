@@ -6,8 +6,6 @@
 import { iso } from '../kernel/text.js';
 import { maintenanceUntil, type ControlView } from '../platform/control/control.js';
 import { FREEZE_KINDS, isWriteKind, type FreezeKind } from '../kernel/kinds.js';
-import { isStatusHidden } from '../admin/marks.js';
-import { listAnnouncements } from '../admin/announce.js';
 import { limit } from '../kernel/limits.js';
 import type { Core } from '../kernel/types.js';
 import { readLines } from '../platform/events/topics.js';
@@ -16,7 +14,9 @@ export const STATUS_TARGETS: readonly string[] = ['api', ...Object.keys(FREEZE_K
 export const isStatusTarget = (t: string): boolean => STATUS_TARGETS.includes(t);
 
 /** Whether an operator hid the status page of `target` (POST /admin/st-hide). */
-export const isHidden = (core: Core, target: string): Promise<boolean> => isStatusHidden(core, target);
+// Hidden targets and announcements are the admin domain's rows, read through its store port (the
+// same reads as admin's isStatusHidden and listAnnouncements) rather than its helper files.
+export const isHidden = (core: Core, target: string): Promise<boolean> => core.store.admin.hasMark('st_hide', target);
 
 export type TargetState = 'operational' | 'degraded' | 'maintenance' | 'frozen';
 
@@ -54,7 +54,7 @@ export interface Announcement {
 /**
  * The latest announcement lines of g:sys, newest first: the signed ann1 lines POST /admin/announce
  * publishes there (the feeds sys and st/<target> read them too). People read the recorded
- * announcements (listAnnouncements, `current` of the status view); agents can verify these lines.
+ * announcements (the current ones, `current` of the status view); agents can verify these lines.
  */
 export async function announcements(core: Core, n = limit('status.lines')): Promise<Announcement[]> {
   const head = await core.store.events.head('ps:g:sys');
@@ -89,7 +89,7 @@ export async function statusOf(core: Core): Promise<StatusView> {
     freezes: v.freezes.map((f) => ({ kind: f.kind, by: f.by, note: f.note, since: iso(f.since) })),
     maintenance: v.maintenance.map((w) => ({ id: w.id, starts: iso(w.starts), ends: iso(w.ends), text: w.text })),
     announcements: await announcements(core),
-    current: (await listAnnouncements(core, { current: true })).map((a) => ({
+    current: (await core.store.admin.announcements(core.now(), limit('admin.ann_list'))).map((a) => ({
       id: a.id,
       kind: a.kind,
       starts: iso(a.starts),

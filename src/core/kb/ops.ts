@@ -19,7 +19,7 @@ import type { SpaceEntry } from '../spaces/ports.js';
 import { day, entryMd, entryText, entryView, flat, hitLine, noteView, outcomesOf, score, type EntryView } from './render.js';
 import { conf1Payload, disputedMark, OUTCOME_KINDS, outcomeTokens, tallyFn, type Evidence, type OutcomeKind } from './outcomes.js';
 import { poolFor } from '../spaces/kb-pool.js';
-import { SLUG_RE } from '../spaces/slug.js';
+import { SLUG_RE } from '../platform/slug.js';
 import { postOrigin } from '../platform/events/topics.js';
 import { hint, next, say } from '../kernel/hints.js';
 

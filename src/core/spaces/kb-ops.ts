@@ -20,7 +20,7 @@ import { hazardFind } from '../kernel/safety/hazards.js';
 import { scrubFind } from '../kernel/safety/scrub.js';
 import { outcomesOf } from '../kb/render.js';
 import type { Space, SpaceEntry, SpaceKbEntry, SpaceRole } from './ports.js';
-import { SLUG_RE } from './slug.js';
+import { SLUG_RE } from '../platform/slug.js';
 import { lastOwner } from './last-owner.js';
 import { hint, next } from '../kernel/hints.js';
 

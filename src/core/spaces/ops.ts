@@ -6,7 +6,7 @@ import { limit } from '../kernel/limits.js';
 import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { TASK_STATES, type TaskState } from '../tasks/ports.js';
-import { SLUG_RE } from './slug.js';
+import { SLUG_RE } from '../platform/slug.js';
 import { lastOwner } from './last-owner.js';
 import { hashToken } from '../platform/identity/tokens.js';
 import { spaceKbOps } from './kb-ops.js';

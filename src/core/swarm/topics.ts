@@ -13,7 +13,7 @@ import type { Identity } from '../platform/identity/ports.js';
 import { levelOf } from '../platform/identity/levels.js';
 import { limit, nameRule } from '../kernel/limits.js';
 import type { Core } from '../kernel/types.js';
-import { SLUG_RE } from '../spaces/slug.js';
+import { SLUG_RE } from '../platform/slug.js';
 import { hint } from '../kernel/hints.js';
 
 export type TopicForm = 'g' | '~' | 's' | 'r';

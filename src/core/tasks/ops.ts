@@ -14,7 +14,7 @@ import type { Short, TxDraft } from '../platform/ledger/ports.js';
 import { limit, type LimitKey } from '../kernel/limits.js';
 import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
-import { SLUG_RE } from '../spaces/slug.js';
+import { SLUG_RE } from '../platform/slug.js';
 import { taskEmit } from './events.js';
 import { originDraft } from '../platform/events/topics.js';
 import { TASK_STATES, type Task, type TaskPatch, type TaskState } from './ports.js';

@@ -1,4 +1,0 @@
-// Space slugs: `s:<slug>` names a space; the slug alone appears in paths.
-import { limit } from '../kernel/limits.js';
-
-export const SLUG_RE = new RegExp(`^[a-z0-9][a-z0-9-]{1,${limit('space.slug') - 1}}$`);
