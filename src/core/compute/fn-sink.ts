@@ -1,10 +1,10 @@
 // The runner of swarm `fn:<svc>@<ver>` sinks: each line's text is the input of one call of that
 // exact version, for the subscriber. Swarm charged swarm.fn_credits for the line already, so the
-// call itself is recorded with price 0. Registered per core at start (server.ts) with setFnRunner.
+// call itself is recorded with price 0. Registered per core at the compute module's start with setFnRunner (the platform's fn: contract).
 import { CxError } from '../kernel/errors.js';
 import type { Core } from '../kernel/types.js';
 import type { Line } from '../platform/events/topics.js';
-import { setFnRunner } from '../swarm/fn.js';
+import { setFnRunner } from '../platform/fn-sinks.js';
 import { callVersion } from './calls.js';
 import type { SvcVersion } from './ports.js';
 
