@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { viaOp } from '../kernel/via.js';
 import { CxError } from '../kernel/errors.js';
-import { score } from '../kb/render.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
@@ -86,7 +85,8 @@ export const badgeEntryOp = badgeOp(
   async (ctx, i) => {
     const e = await ctx.core.store.kb.byId(i.id);
     if (!e) return null;
-    const s = score(e);
+    // The KB's score (kb/render.ts): confirmations minus failures.
+    const s = e.confirms - e.fails;
     if (e.disputed) return badge(`fix ${e.id}`, `disputed | ${e.confirms} confirmed, ${e.fails} failed`, 'orange');
     return badge(`fix ${e.id}`, `score ${s} | ${e.confirms} confirmed`, s >= 3 ? 'brightgreen' : s > 0 ? 'green' : s < 0 ? 'red' : 'lightgrey');
   },

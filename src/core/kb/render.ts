@@ -3,15 +3,13 @@ import type { KbEntry, OutcomeFigures, OutcomeNote } from './ports.js';
 import { libStr } from './libs.js';
 import { evidenceLine, outcomeTokens, outcomeView, type Evidence, type OutcomeView, type Tally } from './outcomes.js';
 import { hint, next, type HintFace } from '../kernel/hints.js';
+import { flat } from '../kernel/text.js';
 
 export const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const score = (e: Pick<KbEntry, 'confirms' | 'fails'>) => e.confirms - e.fails;
 
-/** One line, bounded: published text never spans lines where a line is expected. */
-export function flat(s: string, max = 400): string {
-  const f = s.replace(/\s+/g, ' ').trim();
-  return f.length > max ? f.slice(0, max - 1) + '…' : f;
-}
+/** One line, bounded: published text never spans lines where a line is expected (the kernel's rule). */
+export { flat };
 
 const indent = (s: string) =>
   s

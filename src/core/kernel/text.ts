@@ -22,3 +22,12 @@ export function oneLine(s: string, max: number): string {
   if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
   return cut + '…';
 }
+
+/**
+ * The older one-line rule of the KB and task text views (whitespace runs become one space, trimmed,
+ * cut at `max` with `…`): kept byte for byte where those views are pinned; new code takes oneLine.
+ */
+export function flat(s: string, max = 400): string {
+  const f = s.replace(/\s+/g, ' ').trim();
+  return f.length > max ? f.slice(0, max - 1) + '…' : f;
+}

@@ -2,7 +2,7 @@
 import { iso } from '../kernel/text.js';
 import { z } from 'zod';
 import { limit } from '../kernel/limits.js';
-import { flat } from '../kb/render.js';
+import { flat } from '../kernel/text.js';
 import type { Task } from './ports.js';
 import { hint, next, type HintFace } from '../kernel/hints.js';
 
