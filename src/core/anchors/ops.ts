@@ -7,7 +7,7 @@ import { levelOf } from '../platform/identity/levels.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
-import { CP_ID } from '../checkpoints/checkpoints.js';
+import { CP_ID } from '../platform/ids.js';
 import { DAY, iso, sweepSometimes } from '../platform/workspace.js';
 import { hint, next } from '../kernel/hints.js';
 

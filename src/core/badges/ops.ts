@@ -10,7 +10,7 @@ import type { AnyOperation } from '../kernel/types.js';
 import { profileOf } from '../profiles/ops.js';
 import { spaceOf } from '../spaces/ops.js';
 import { SLUG_RE } from '../platform/slug.js';
-import { TASK_ID } from '../tasks/ops.js';
+import { TASK_ID } from '../platform/ids.js';
 import { badge, badgeSvg, COLORS, type Badge, type ColorName } from './svg.js';
 import { next } from '../kernel/hints.js';
 

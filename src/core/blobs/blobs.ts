@@ -7,8 +7,10 @@ import { limit } from '../kernel/limits.js';
 import type { Ctx } from '../kernel/types.js';
 import type { BlobMeta } from './ports.js';
 import { BadModule, checkUpload } from '../../wasm/module.js';
+import { BLOB_HASH as HASH } from '../platform/ids.js';
 
-export const HASH = /^[0-9a-f]{64}$/;
+export { HASH };
+
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export interface BlobPut extends Omit<BlobMeta, 'created'> {

@@ -4,7 +4,7 @@
 // `cache.anon_nets` distinct reader networks; blob rows need a token (401) and answer 303 to the
 // blob. Unknown, expired, hidden (or frozen producer) and handed-to-someone-else are one 404.
 import { CxError, notFound } from '../kernel/errors.js';
-import { HASH } from '../blobs/blobs.js';
+import { BLOB_HASH as HASH } from '../platform/ids.js';
 import { authError } from '../platform/identity/auth.js';
 import { levelOf } from '../platform/identity/levels.js';
 import { limit } from '../kernel/limits.js';

@@ -9,8 +9,9 @@ import { limit } from '../kernel/limits.js';
 import type { Ctx } from '../kernel/types.js';
 import { checkBytes, cursorOf, DAY, iso, netTag, seqOf, sweepSometimes } from '../platform/workspace.js';
 import type { CheckpointMeta, CheckpointRow } from './ports.js';
+import { CP_ID } from '../platform/ids.js';
 
-export const CP_ID = /^c[0-9a-z]{8}$/;
+export { CP_ID };
 /** The publication level: from L2 a checkpoint stays published whoever reads it. */
 const KEEP_LVL = 2;
 

@@ -16,12 +16,13 @@ import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
 import { SLUG_RE } from '../platform/slug.js';
 import { taskEmit } from './events.js';
+import { TASK_ID } from '../platform/ids.js';
 import { originDraft } from '../platform/events/topics.js';
 import { TASK_STATES, type Task, type TaskPatch, type TaskState } from './ports.js';
 import { listLine, nextFor, taskText, taskView, viewOf, type TaskView } from './render.js';
 import { hint, next } from '../kernel/hints.js';
 
-export const TASK_ID = /^t[0-9a-z]{8}$/;
+export { TASK_ID };
 export const BOUNTY_ID = /^b[0-9a-z]{8}$/;
 export const AGENT_ID = /^a[0-9a-z]{1,6}$/;
 
