@@ -3,7 +3,7 @@
 // webhooks alike. `~<n>` is stored as the owner's `~<id>.<n>`.
 import type { Identity } from '../platform/identity/ports.js';
 import type { Core } from '../kernel/types.js';
-import { mayPublish, parseTopic, TOPIC_FIELD } from '../swarm/topics.js';
+import { mayPublish, parseTopic, TOPIC_FIELD } from '../platform/events/topic-names.js';
 
 /** The topic field's description: the swarm tools' own, so a tool list describes `topic` once. */
 export const TOPIC_FORMS = TOPIC_FIELD;
