@@ -5,7 +5,6 @@ import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
-import { TASK_STATES, type TaskState } from '../tasks/ports.js';
 import { SLUG_RE } from '../platform/slug.js';
 import { lastOwner } from './last-owner.js';
 import { hashToken } from '../platform/identity/tokens.js';
@@ -45,14 +44,15 @@ export async function spaceOf(ctx: Ctx, s: string): Promise<SpaceView | null> {
     created: iso(sp.created),
     members: c.members,
     fixes: c.fixes,
-    tasks: TASK_STATES.filter((x) => x !== 'cancelled').reduce((n, x) => n + states[x], 0),
+    // Every state the task store counts (one key each), cancelled ones left out.
+    tasks: Object.entries(states).reduce((n, [x, k]) => (x === 'cancelled' ? n : n + k), 0),
     states: { ...states },
     latest: latest.map((m) => ({ id: m.member, joined: iso(m.joined) })),
   };
 }
 
 const counters = (v: SpaceView) =>
-  `members=${v.members} fixes=${v.fixes} tasks=${v.tasks} ${(['open', 'claimed', 'done', 'accepted'] as TaskState[]).map((x) => `${x}=${v.states[x] ?? 0}`).join(' ')}`;
+  `members=${v.members} fixes=${v.fixes} tasks=${v.tasks} ${['open', 'claimed', 'done', 'accepted'].map((x) => `${x}=${v.states[x] ?? 0}`).join(' ')}`;
 
 export const spaceCreateOp = defineOp({
   name: 'space.create',
