@@ -723,7 +723,7 @@ export function limit(key: LimitKey): number {
 /**
  * Name rules that refuse a call, said where a caller looks before writing (/help, /limits, the MCP
  * tool descriptions), not only in the error that bites. The topic one is the parser's own wording
- * (src/core/swarm/topics.ts).
+ * (src/core/platform/events/topic-names.ts).
  */
 export const NAME_RULES: readonly { key: string; rule: string }[] = [
   {

@@ -8,7 +8,7 @@ export interface SubRow {
   /** `u` + 9 chars. */
   id: string;
   owner: string;
-  /** Canonical topic (src/core/swarm/topics.ts). */
+  /** Canonical topic (src/core/platform/events/topic-names.ts). */
   topic: string;
   /** `wq:<name>`, `mb:me`, `kv:<ns>/<k>` or `fn:<svc>@<ver>`. */
   sink: string;

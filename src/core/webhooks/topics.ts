@@ -1,5 +1,5 @@
 // Which topic an endpoint publishes on, checked when it is created with its owner's rights then:
-// the swarm domain's rules (src/core/swarm/topics.ts), one check for lines from agents and from
+// the topic rules (src/core/platform/events/topic-names.ts), one check for lines from agents and from
 // webhooks alike. `~<n>` is stored as the owner's `~<id>.<n>`.
 import type { Identity } from '../platform/identity/ports.js';
 import type { Core } from '../kernel/types.js';

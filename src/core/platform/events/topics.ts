@@ -45,7 +45,7 @@ export const flatLine = (text: string): string => text.replace(/[\u0000-\u001f\u
 /**
  * The event of one line, checked like any published field: a secret is `err scrub`, a hazard
  * `err hazard <family>`. Control characters become spaces and the text is cut at swarm.line chars.
- * Rights, quotas and name rules are the writer's; `topic` is a canonical name (src/core/swarm/topics.ts).
+ * Rights, quotas and name rules are the writer's; `topic` is a canonical name (topic-names.ts).
  */
 export function lineDraft(topic: string, text: string, opts: { by: string; hop?: number }): EventDraft & { payload: LinePayload } {
   const flat = flatLine(text);
