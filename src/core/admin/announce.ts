@@ -9,7 +9,8 @@ import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { Core } from '../kernel/types.js';
-import { lineDraft, postOrigin } from '../platform/events/topics.js';
+import { lineDraft } from '../platform/events/topics.js';
+import { recordOrigin } from '../platform/origin.js';
 import { statementLine } from '../platform/trust/sign.js';
 import type { Announcement, AnnKind } from './ports.js';
 import { hint, next } from '../kernel/hints.js';
@@ -94,7 +95,7 @@ export const announceOp = defineOp({
     // A line of g:sys (the platform's ps: contract): the swarm module follows it like any other line.
     const draft = lineDraft(SYS_TOPIC, line, { by: 'sys' });
     const published = await core.store.events.publish(draft.topic, draft.payload);
-    await postOrigin(ctx, 'line', `${SYS_TOPIC}:${published.id}`);
+    await recordOrigin(ctx, 'line', `${SYS_TOPIC}:${published.id}`);
     core.log.info({ id: row.id, kind: row.kind, maint }, 'announced');
     return { id: row.id, kind: row.kind, starts: isoS(starts), ends: isoS(ends), text: row.text, line, seq: published.id, maintenance: maint };
   },

@@ -1,44 +1,11 @@
 // Content origin: which root and which network created a piece of published content (KB entries,
-// tasks, topic lines ...). Writers publish an `origin` event (the platform's topic contract,
-// src/core/platform/events/topics.ts); this module follows the topic and keeps one row per
-// content (GET /admin/origin reads them), catching up from the bus before a read so a row is there
-// also when the live event reached it late (another replica) or not at all (a restart).
+// tasks, topic lines ...). Writers call the platform's `recordOrigin` (src/core/platform/origin.ts)
+// after the write; GET /admin/origin reads the rows.
 import { z } from 'zod';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
-import type { Core } from '../kernel/types.js';
-import type { BusEvent } from '../kernel/bus.js';
-import type { Subscribes } from '../kernel/module.js';
 import { iso as isoS } from '../kernel/text.js';
 import { hint, next } from '../kernel/hints.js';
-import { ORIGIN_TOPIC, type OriginEvent } from '../platform/events/topics.js';
-
-/** The row of one origin event (rows are keyed by kind and ref: a second one of the same content is ignored). */
-async function keep(core: Core, e: BusEvent): Promise<void> {
-  const o = e.payload as OriginEvent;
-  await core.store.admin.recordOrigin({ kind: o.kind, ref: o.ref, root: o.root, net: o.net, at: o.at });
-}
-
-/** The admin module's subscription to `origin`. */
-export const originFollow: Subscribes = { topics: { topic: ORIGIN_TOPIC }, on: keep, failed: 'content origin not recorded; kept when origins are read' };
-
-/** Per store, the last origin event kept by a catch-up (rows are idempotent, so a replica or a restart starting at 0 only repeats). */
-const caught = new WeakMap<object, number>();
-
-/** Keeps every retained origin event after the last one caught up with. */
-export async function catchUpOrigins(core: Core): Promise<void> {
-  const key = core.store.admin;
-  let after = caught.get(key) ?? 0;
-  for (;;) {
-    const evs = await core.store.events.read(ORIGIN_TOPIC, after, 500);
-    for (const e of evs) {
-      await keep(core, e);
-      after = e.id;
-    }
-    caught.set(key, after);
-    if (evs.length < 500) return;
-  }
-}
 
 export const originOp = defineOp({
   name: 'admin.origin',
@@ -56,7 +23,6 @@ export const originOp = defineOp({
   readOnly: true,
   rest: { method: 'GET', path: '/admin/origin', cache: 'no-store', query: ['ref', 'kind', 'k'] },
   async run(ctx, input) {
-    await catchUpOrigins(ctx.core);
     const rows = await ctx.core.store.admin.origins({ ref: input.ref, kind: input.kind }, input.k);
     return { rows: rows.map((r) => ({ kind: r.kind, ref: r.ref, root: r.root, net: r.net, at: isoS(r.at) })) };
   },

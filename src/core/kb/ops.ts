@@ -20,7 +20,7 @@ import { day, entryMd, entryText, entryView, flat, hitLine, noteView, outcomesOf
 import { conf1Payload, disputedMark, OUTCOME_KINDS, outcomeTokens, tallyFn, type Evidence, type OutcomeKind } from './outcomes.js';
 import { poolFor } from '../spaces/kb-pool.js';
 import { SLUG_RE } from '../platform/slug.js';
-import { postOrigin } from '../platform/events/topics.js';
+import { recordOrigin } from '../platform/origin.js';
 import { hint, next, say } from '../kernel/hints.js';
 
 export const ECOS = ['pypi', 'npm', 'go', 'crates', 'gem', 'maven', 'nuget', 'apt', 'docker', 'api'] as const;
@@ -272,7 +272,7 @@ export const kbAddOp = defineOp({
       author: ctx.caller.identity!.id,
       created: now,
     });
-    await postOrigin(ctx, 'kb', e.id);
+    await recordOrigin(ctx, 'kb', e.id);
     return { id: e.id, sig, h, url: `${ctx.core.config.baseUrl}/k/${e.id}` };
   },
   text: (r: { id: string; sig: string; h: string; url: string; space?: string }, ctx: Ctx) =>

@@ -6,7 +6,7 @@
 // through one tool, space.manage (manage.ts), that keeps the MCP tool list within its budget.
 import { z } from 'zod';
 import { CxError } from '../kernel/errors.js';
-import { postOrigin } from '../platform/events/topics.js';
+import { recordOrigin } from '../platform/origin.js';
 import { hashToken, newToken } from '../platform/identity/tokens.js';
 import { ERRSIG_VERSION, errsig } from '../kb/errsig/errsig.js';
 import { classOf } from '../kb/classify.js';
@@ -224,7 +224,7 @@ export const spaceKbPromoteOp = defineOp({
       author: ctx.caller.identity!.id,
       created: ctx.core.now(),
     });
-    await postOrigin(ctx, 'kb', pub.id);
+    await recordOrigin(ctx, 'kb', pub.id);
     return { id: pub.id, from: e.id, space: `s:${input.slug}`, url: `${ctx.core.config.baseUrl}/k/${pub.id}`, license: 'CC0-1.0' };
   },
   text: (o, ctx) => `ok k/${o.id} published ${o.license} from k/${o.from} (${o.space} keeps its private copy)\n${next(ctx, hint('kb.get', { id: o.id }))}`,

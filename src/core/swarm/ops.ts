@@ -9,7 +9,7 @@ import { defineOp, type AnyOperation, type Ctx, type StreamItem } from '../kerne
 import { compileFilter } from './filter.js';
 import { fnCheckOf, fnRunnerOf } from './fn.js';
 import { busTopic, headOf, publishLine, readLines, type LinePayload } from './lines.js';
-import { postOrigin } from '../platform/events/topics.js';
+import { recordOrigin } from '../platform/origin.js';
 import { iso, lineJson } from './render.js';
 import { parseSink, parseTarget, WQ_NAME, KV_NS, KV_K, wqQueue } from './sinks.js';
 import { mayPublish, mayRead, parseTopic, SYS_TOPIC, TOPIC_FIELD, type Topic } from './topics.js';
@@ -69,7 +69,7 @@ export const topicPubOp = defineOp({
     await mayPublish(ctx.core, t, me(ctx));
     const line = await publishLine(ctx.core, t.name, i.text, { by: me(ctx).id });
     // Which root and network wrote it (GET /admin/origin), like KB entries and tasks.
-    await postOrigin(ctx, 'line', `${t.name}:${line.seq}`);
+    await recordOrigin(ctx, 'line', `${t.name}:${line.seq}`);
     return { topic: t.name, seq: line.seq };
   },
   text: (o, ctx) => `ok ${o.topic} seq=${o.seq}\n${next(ctx, hint('topic.read', { topic: o.topic, since: o.seq }, 'for the lines after it'))}`,

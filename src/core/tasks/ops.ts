@@ -17,7 +17,7 @@ import type { AnyOperation } from '../kernel/types.js';
 import { SLUG_RE } from '../platform/slug.js';
 import { taskEmit } from './events.js';
 import { TASK_ID } from '../platform/ids.js';
-import { originDraft } from '../platform/events/topics.js';
+import { recordOrigin } from '../platform/origin.js';
 import { TASK_STATES, type Task, type TaskPatch, type TaskState } from './ports.js';
 import { listLine, nextFor, taskText, taskView, viewOf, type TaskView } from './render.js';
 import { hint, next } from '../kernel/hints.js';
@@ -158,14 +158,14 @@ export const taskCreateOp = defineOp({
         },
         bounty ? escrowTx(bounty, me, input.bounty!) : null,
         now,
-        // The task's event and its origin (who brought it in), in the insert's transaction.
-        (t) => [...taskEmit(t), originDraft(ctx, 'task', t.id)],
+        taskEmit,
       );
       if (r === 'taken') continue;
       if ('short' in r) {
         const have = await core.store.ledger.balance(me);
         throw new CxError('dup', `balance ${have}: bounty ${input.bounty} not possible`);
       }
+      await recordOrigin(ctx, 'task', r.id);
       return viewOf(r, core.config.baseUrl);
     }
     throw new CxError('busy', 'id space contention, retry', 503);

@@ -13,7 +13,7 @@ import { CxError } from '../../kernel/errors.js';
 import { limit } from '../../kernel/limits.js';
 import { hazardFind } from '../../kernel/safety/hazards.js';
 import { scrubFind } from '../../kernel/safety/scrub.js';
-import type { Core, Ctx } from '../../kernel/types.js';
+import type { Core } from '../../kernel/types.js';
 import type { BusEvent, EventDraft } from './ports.js';
 
 // ---- ps:<topic>: topic lines ----
@@ -108,35 +108,4 @@ export const inboxDraft = (kind: string, item: InboxEvent): EventDraft => ({ top
 /** Publishes an inbox item (or an update of one) in its own transaction. */
 export async function postInbox(core: Core, kind: string, item: InboxEvent): Promise<void> {
   await core.store.events.publish(inboxTopic(kind), item);
-}
-
-// ---- origin: who brought content in ----
-
-/** What a writer publishes on `origin`: the caller who created `kind` `ref`, from which network. */
-export interface OriginEvent {
-  kind: string;
-  ref: string;
-  /** An identity id, `op:<operator>`, or `anon`. */
-  root: string;
-  net: string;
-  /** When the write happened (the core's clock), epoch ms. */
-  at: number;
-}
-
-export const ORIGIN_TOPIC = 'origin';
-
-/** The origin event of content the caller of `ctx` created, to carry in the write's `emit`. */
-export function originDraft(ctx: Ctx, kind: string, ref: string): EventDraft & { payload: OriginEvent } {
-  const root = ctx.caller.identity?.id ?? (ctx.caller.operator ? `op:${ctx.caller.operator}` : 'anon');
-  return { topic: ORIGIN_TOPIC, payload: { kind, ref, root, net: ctx.net, at: ctx.core.now() } };
-}
-
-/** Publishes an origin event in its own transaction, after the write; a failure is logged, never the writer's error. */
-export async function postOrigin(ctx: Ctx, kind: string, ref: string): Promise<void> {
-  const d = originDraft(ctx, kind, ref);
-  try {
-    await ctx.core.store.events.publish(d.topic, d.payload);
-  } catch (err) {
-    ctx.core.log.warn({ err, kind, ref }, 'content origin not recorded');
-  }
 }
