@@ -7,7 +7,7 @@
 //  2. Total req/s through HAProxy (deploy/haproxy.cfg) with 1, 2 and 3 replicas on one PostgreSQL.
 // The servers are the built ones (`npm start`'s node command); PostgreSQL is a throwaway cluster of
 // its own (initdb under a temporary directory, fsync off: this measures CPU, not the disk).
-// BENCH_SECONDS (default 8) per row; BENCH_SCALE_PARTS=one|many runs one part; BENCH_SCALE_ARGS replaces the node arguments of the servers; the machine's cores are shared by the load generator, every
+// BENCH_SECONDS (default 8) per row; BENCH_SCALE_PARTS=one|many runs one part; BENCH_SCALE_TOP=n prints the n statements called most per row; BENCH_SCALE_ARGS replaces the node arguments of the servers; the machine's cores are shared by the load generator, every
 // server process and PostgreSQL: see the notes printed under each table for what limits a figure.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -92,6 +92,11 @@ async function statements(url: string) {
           writes[k] = (writes[k] ?? 0) + per(Number(r.rows));
         }
       }
+      // BENCH_SCALE_TOP=n: the n statements of the row called most, per request (what to cut next).
+      const top = Number(process.env.BENCH_SCALE_TOP ?? 0);
+      if (top > 0)
+        for (const r of [...rows].sort((a, b) => Number(b.calls) - Number(a.calls)).slice(0, top))
+          console.log(`      ${per(Number(r.calls)).toFixed(3)}/req ${r.query.replace(/\s+/g, ' ').slice(0, 140)}`);
       return { statements: per(statements), commits: per(commits), execMs: per(execMs), notifies: per(notifies), writes };
     },
     close: () => c.end(),
@@ -142,6 +147,30 @@ async function hotRows(run: BenchRun, url: string, only?: string[]): Promise<voi
     await run('GET /h/{hex}', `${url}/h/${hashes[0]}`, {
       requests: [
         { setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': xff() } }) },
+      ] as never,
+    });
+  // The same two rows from 16 steady callers (16 networks, each well inside its bucket): the shape of
+  // a service's regular clients, whose quota tokens come from a lease (no quota_buckets write per
+  // request), against the rows above, where every request is a network never seen (a new row each).
+  let n = 0;
+  const steady = () => `10.200.${n++ & 15}.1`;
+  if (want('e'))
+    await run('POST /e hit, 16 steady networks', `${url}/e`, {
+      method: 'POST',
+      requests: [
+        {
+          setupRequest: (req: Record<string, unknown>) => ({
+            ...req,
+            headers: { 'content-type': 'text/plain', 'x-forwarded-for': steady() },
+            body: errors[n % errors.length],
+          }),
+        },
+      ] as never,
+    });
+  if (want('h'))
+    await run('GET /h/{hex}, 16 steady networks', `${url}/h/${hashes[0]}`, {
+      requests: [
+        { setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[n % hashes.length]}`, headers: { 'x-forwarded-for': steady() } }) },
       ] as never,
     });
   if (want('d')) await benchDrops(url, run);

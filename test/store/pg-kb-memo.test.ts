@@ -118,6 +118,13 @@ for (const engine of engines)
       const before = sqlA.counts().statements;
       await Promise.all([a.byLib('zzmemo', 10), a.search('zzmemo', 10), a.digestsOf('zzmemo', 10), a.retrieve(['zzmemo'], 10)]);
       expect(sqlA.counts().statements).toBe(before);
+      // A whole entry by id (the answer path reads candidates so): kept from its second read, frozen.
+      await a.byId(first!.id);
+      const e = await a.byId(first!.id);
+      expect(Object.isFrozen(e)).toBe(true);
+      const beforeId = sqlA.counts().statements;
+      expect(await a.byId(first!.id)).toBe(e);
+      expect(sqlA.counts().statements).toBe(beforeId);
       // A write here: the next answer is read again, and holds it.
       const second = await a.insert(entry({ title: 'No module named zzmemo (second)' }));
       const now = await lookup();
