@@ -120,9 +120,13 @@ export function attachHits(db: Db, file: string): void {
   // Statistics: a power loss may lose the last counts, as in the worker that writes them.
   db.pragma('hits.synchronous = NORMAL');
   db.exec('CREATE TABLE IF NOT EXISTS hits.kb_sig_hits (h TEXT PRIMARY KEY, hits INTEGER NOT NULL DEFAULT 0) STRICT, WITHOUT ROWID');
-  if (!db.prepare("SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'kb_sig_hits'").get()) return;
+  const inMain = () => db.prepare("SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'kb_sig_hits'").get();
+  if (!inMain()) return;
   // Copied, not added: the two files commit apart, and a crash between them only repeats the copy.
   db.transaction(() => {
+    // Asked again under the write lock: another process opening the same directory (two
+    // `npm run key:rotate` at once) may have moved them since ("no such table: main.kb_sig_hits").
+    if (!inMain()) return;
     db.exec('INSERT OR REPLACE INTO hits.kb_sig_hits (h, hits) SELECT h, hits FROM main.kb_sig_hits');
     db.exec('DROP TABLE main.kb_sig_hits');
   })();
