@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { CxError } from '../core/kernel/errors.js';
-import { resolveCaller } from '../core/platform/identity/auth.js';
+import { resolveCaller, resolvedOnce } from '../core/platform/identity/auth.js';
 import { limit } from '../core/kernel/limits.js';
 import { netKey } from '../core/kernel/net.js';
 import type { Core, Credentials, Operation } from '../core/kernel/types.js';
@@ -152,8 +152,10 @@ export function registerMcp(
     if (req.method === 'POST') {
       if (parsed !== PARSE_ERROR && isModern('POST', req.headers, parsed)) {
         reply.hijack();
+        // Resolved once: the call's guards take this caller instead of looking the token up again.
+        let once: typeof creds;
         try {
-          await resolveCaller(core, creds);
+          once = resolvedOnce(creds, await resolveCaller(core, creds));
         } catch (err) {
           const cx = err as CxError;
           return rpcError(reply.raw, 401, -32001, cx.line, cx.headers);
@@ -166,7 +168,7 @@ export function registerMcp(
           reply.raw,
           typeof req.body === 'string' ? req.body : JSON.stringify(req.body),
           parsed,
-          { creds, facts, view: view() },
+          { creds: once, facts, view: view() },
           lists,
           cat,
         );

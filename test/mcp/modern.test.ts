@@ -101,6 +101,30 @@ describe('MCP 2026-07-28', () => {
     await client.close();
   });
 
+  it('a token is looked up once per 2026-07-28 call (the transport resolves it, the guards reuse that), and again on the next call', async () => {
+    const a = await register(s.url, 'once', { 'x-forwarded-for': newNet() });
+    const ids = s.core.store.identities;
+    const byToken = ids.byToken.bind(ids);
+    let n = 0;
+    ids.byToken = (h, cls) => {
+      n++;
+      return byToken(h, cls);
+    };
+    try {
+      for (let i = 1; i <= 3; i++) {
+        const me = await call('/mcp', 'id_me', {}, { headers: { authorization: `Bearer ${a.token}` } });
+        expect(me.body.result.content[0].text).toMatch(new RegExp(`^me ${a.id} `));
+        expect(n).toBe(i);
+      }
+      // An unknown token is still refused before the call, with one lookup.
+      const bad = await call('/mcp', 'id_me', {}, { headers: { authorization: `Bearer cx_${'z'.repeat(40)}` } });
+      expect(bad.status).toBe(401);
+      expect(n).toBe(4);
+    } finally {
+      ids.byToken = byToken;
+    }
+  });
+
   it('id_register inside MCP: the token it returns is the identity of later calls (bearer or URL), no session', async () => {
     const net = { 'x-forwarded-for': newNet() };
     const ch = await call('/mcp', 'id_challenge', { for: 'reg' }, { headers: net });

@@ -10,7 +10,7 @@ import { CxError } from '../kernel/errors.js';
 import { isFrozen } from './control/control.js';
 import { type FreezeKind, isWriteKind } from '../kernel/kinds.js';
 import { checkShed, shedClassOf } from './control/shed.js';
-import { anonCaller, authorize, resolveCaller } from './identity/auth.js';
+import { anonCaller, authorize, callerOf } from './identity/auth.js';
 import { levelMult, levelOf } from './identity/levels.js';
 import { quotaDef, type QuotaBucket } from '../kernel/limits.js';
 import { hazardFind } from '../kernel/safety/hazards.js';
@@ -65,7 +65,7 @@ export const GUARDS: readonly Guard[] = [
       // An anonymous call of an anonymous op (most reads) has nothing to look up: no await.
       if (c.op.auth === 'anon' && creds.urlToken === undefined && !creds.bearer && !c.op.authInput) return setCtx(anonCaller());
       return (async () => {
-        const caller = await resolveCaller(c.core, creds);
+        const caller = await callerOf(c.core, creds);
         setCtx(caller);
         // The `pow` class is checked by the last step, so that a proof is spent only by a call that runs.
         if (c.op.auth !== 'pow') await authorize(c.core, c.op.auth, caller, creds);

@@ -42,6 +42,24 @@ export async function resolveCaller(core: Core, creds: Credentials): Promise<Cal
   throw authError(core, 'unknown token');
 }
 
+/** Callers already resolved for one request's credentials (see `resolvedOnce`). */
+const resolved = new WeakMap<Credentials, Caller>();
+
+/**
+ * Credentials of ONE request whose caller a face has already resolved (the MCP transport checks a
+ * token before it serves a call): a fresh object the guard pipeline then takes the caller from,
+ * instead of looking the token up a second time. Never for credentials that outlive a request (a
+ * session's): a token revoked or an identity frozen meanwhile must be seen by the next call.
+ */
+export function resolvedOnce(creds: Credentials, caller: Caller): Credentials {
+  const once = { ...creds };
+  resolved.set(once, caller);
+  return once;
+}
+
+/** The caller of `creds`: the one resolved for this request already, else looked up. */
+export const callerOf = (core: Core, creds: Credentials): Promise<Caller> | Caller => resolved.get(creds) ?? resolveCaller(core, creds);
+
 /** Admin satisfies every operator class; the others only their own. */
 export async function authorize(core: Core, auth: AuthClass, caller: Caller, creds: Credentials): Promise<void> {
   switch (auth) {
