@@ -95,10 +95,37 @@ export async function putDrop(ctx: Ctx, input: PutInput): Promise<PutResult> {
   const wk = input.write_key !== undefined ? writeTag(serverKey, keys.id, input.write_key) : null;
   const path = `/d/${input.secret}`;
 
+  /** Inserts the drop if its key is free (or held by an expired row); null when a live drop has it. */
+  const createFor = async (now: number): Promise<PutResult | null> => {
+    const once = input.once ?? false;
+    const reads = once ? 1 : (input.reads ?? cls.reads);
+    const exp = Math.floor((now + (input.ttl ?? cls.ttl) * HOUR) / 1000) * 1000;
+    const nonce = core.random(12);
+    const row = {
+      key: keys.id,
+      owner: caller.identity?.id ?? null,
+      wkey: wk,
+      nonce,
+      ct: seal(keys, nonce, input.body),
+      size: added,
+      exp,
+      reads,
+      once,
+      masked: 0,
+      ver: 1,
+      created: now,
+    };
+    return (await repo.create(row, now)) ? { path, created: true, exp: iso(exp), once, reads, size: added, masked: 0 } : null;
+  };
+
   // A concurrent writer can win between our read and our write: the write is conditional
   // (insert-if-absent, or compare-and-set on the row version) and we retry a few times.
   for (let attempt = 0; attempt < 4; attempt++) {
     const now = core.now();
+    // A token holder's PUT most often creates: the first attempt inserts at once (one statement
+    // where a read and an insert were two, issue 38); a live drop refuses the insert and is read.
+    const fresh = attempt === 0 && !anon ? await createFor(now) : null;
+    if (fresh) return fresh;
     const row = await repo.get(keys.id, now);
     if (!row) {
       if (anon) {
@@ -115,28 +142,8 @@ export async function putDrop(ctx: Ctx, input: PutInput): Promise<PutResult> {
         // Redeemed last: a proof is spent only by a write that will happen.
         await authorize(core, 'pow', caller, { pow: input.pow });
       }
-      const once = input.once ?? false;
-      const reads = once ? 1 : (input.reads ?? cls.reads);
-      const exp = Math.floor((now + (input.ttl ?? cls.ttl) * HOUR) / 1000) * 1000;
-      const nonce = core.random(12);
-      const created = await repo.create(
-        {
-          key: keys.id,
-          owner: caller.identity?.id ?? null,
-          wkey: wk,
-          nonce,
-          ct: seal(keys, nonce, input.body),
-          size: added,
-          exp,
-          reads,
-          once,
-          masked: 0,
-          ver: 1,
-          created: now,
-        },
-        now,
-      );
-      if (created) return { path, created: true, exp: iso(exp), once, reads, size: added, masked: 0 };
+      const created = await createFor(now);
+      if (created) return created;
       continue;
     }
 
