@@ -127,52 +127,36 @@ function measuring(c: Cluster, pgc: ThrowawayPg | null, stats: Awaited<ReturnTyp
 /** The hot rows against `url` (one server, or the balancer). */
 async function hotRows(run: BenchRun, url: string, only?: string[]): Promise<void> {
   const { errors, hashes } = seedErrors();
-  let k = 0;
-  const xff = () => `10.${(k >> 8) & 255}.${k++ & 255}.1`;
   const want = (r: string) => !only || only.includes(r);
-  if (want('e'))
-    await run('POST /e hit', `${url}/e`, {
-      method: 'POST',
-      requests: [
-        {
-          setupRequest: (req: Record<string, unknown>) => ({
-            ...req,
-            headers: { 'content-type': 'text/plain', 'x-forwarded-for': xff() },
-            body: errors[k % errors.length],
-          }),
-        },
-      ] as never,
-    });
-  if (want('h'))
-    await run('GET /h/{hex}', `${url}/h/${hashes[0]}`, {
-      requests: [
-        { setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': xff() } }) },
-      ] as never,
-    });
-  // The same two rows from 16 steady callers (16 networks, each well inside its bucket): the shape of
-  // a service's regular clients, whose quota tokens come from a lease (no quota_buckets write per
-  // request), against the rows above, where every request is a network never seen (a new row each).
-  let n = 0;
-  const steady = () => `10.200.${n++ & 15}.1`;
-  if (want('e'))
-    await run('POST /e hit, 16 steady networks', `${url}/e`, {
-      method: 'POST',
-      requests: [
-        {
-          setupRequest: (req: Record<string, unknown>) => ({
-            ...req,
-            headers: { 'content-type': 'text/plain', 'x-forwarded-for': steady() },
-            body: errors[n % errors.length],
-          }),
-        },
-      ] as never,
-    });
-  if (want('h'))
-    await run('GET /h/{hex}, 16 steady networks', `${url}/h/${hashes[0]}`, {
-      requests: [
-        { setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[n % hashes.length]}`, headers: { 'x-forwarded-for': steady() } }) },
-      ] as never,
-    });
+  /** The KB rows, each request from the network `net(i)` gives for its i-th request. */
+  const kbRows = async (suffix: string, net: (i: number) => string) => {
+    let k = 0;
+    if (want('e'))
+      await run(`POST /e hit${suffix}`, `${url}/e`, {
+        method: 'POST',
+        requests: [
+          {
+            setupRequest: (req: Record<string, unknown>) => ({
+              ...req,
+              headers: { 'content-type': 'text/plain', 'x-forwarded-for': net(k) },
+              body: errors[k++ % errors.length],
+            }),
+          },
+        ] as never,
+      });
+    // Counting on: the /h row's networks are new after the /e row's too.
+    if (want('h'))
+      await run(`GET /h/{hex}${suffix}`, `${url}/h/${hashes[0]}`, {
+        requests: [
+          { setupRequest: (req: Record<string, unknown>) => ({ ...req, path: `/h/${hashes[k % hashes.length]}`, headers: { 'x-forwarded-for': net(k++) } }) },
+        ] as never,
+      });
+  };
+  // Every request from a network never seen (a new quota_buckets row each) ...
+  await kbRows('', (i) => `10.${(i >> 8) & 255}.${i & 255}.1`);
+  // ... and from 16 steady callers, each well inside its bucket: a service's regular clients, whose
+  // quota tokens come from a lease (no quota_buckets write per request).
+  await kbRows(', 16 steady networks', (i) => `10.200.${i & 15}.1`);
   if (want('d')) await benchDrops(url, run);
   if (want('pub')) {
     // A topic line: an event in the outbox and, on PostgreSQL, its NOTIFY (ids only) after commit.

@@ -13,7 +13,7 @@ import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import { taskStateToJSON, type TaskState } from '@a2a-js/sdk';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CxError } from '../core/kernel/errors.js';
-import { authError, REGISTER_STEPS, resolveCaller } from '../core/platform/identity/auth.js';
+import { authError, REGISTER_STEPS, resolveCaller, resolvedOnce } from '../core/platform/identity/auth.js';
 import { limit } from '../core/kernel/limits.js';
 import { netKey } from '../core/kernel/net.js';
 import type { Core } from '../core/kernel/types.js';
@@ -142,7 +142,8 @@ export class Rpc {
     const vetted: Vetted[] = [];
     try {
       const caller = await resolveCaller(this.core, creds);
-      facts = { creds, caller, net: netKey(req.ip), reqId: String(req.id), agent: target.kind === 'hosted' ? target.agent : '' };
+      // The calls' guards take this caller instead of looking the token up again (this request only).
+      facts = { creds: resolvedOnce(creds, caller), caller, net: netKey(req.ip), reqId: String(req.id), agent: target.kind === 'hosted' ? target.agent : '' };
       let blocking = 0;
       for (const c of calls) vetted.push(await this.vet(c, wire, batch, target, facts, () => ++blocking));
     } catch (err) {

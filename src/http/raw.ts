@@ -70,6 +70,9 @@ export function rawGroup<K extends string, E>(
 }
 
 /** The methods of a declaration as a list. */
+/** A handler that answers 301 to a fixed path (`/kb` → `/kb/`, `/favicon.ico` → `/favicon.svg`). */
+export const moved = (to: string): RawHandler => ({ handle: async (_req, reply) => reply.code(301).header('location', to).send() });
+
 export const methodsOf = (r: RawRoute): readonly RawMethod[] => (typeof r.method === 'string' ? [r.method] : r.method);
 
 /** Takes the route's buckets in order for the caller's network; a declared refusal replaces the 429's detail. */

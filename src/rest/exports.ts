@@ -9,7 +9,7 @@ import { CxError } from '../core/kernel/errors.js';
 import { invoke } from '../core/platform/invoke.js';
 import { limit } from '../core/kernel/limits.js';
 import { JSON_T, MD, queryF, TEXT, wantsJson } from '../http/negotiate.js';
-import { rawGroup } from '../http/raw.js';
+import { moved, rawGroup } from '../http/raw.js';
 import type { RestEnv } from './env.js';
 import { restMeta } from './ops.js';
 
@@ -53,7 +53,7 @@ export const exportRoutes = rawGroup(
             .send(body);
         },
       },
-      bare: { handle: async (_req, reply) => reply.code(301).header('location', '/export/').send() },
+      bare: moved('/export/'),
       latest: {
         async handle(_req, reply) {
           const index = await newest(core);

@@ -10,7 +10,7 @@ import { kbIndexText, readKbIndex, type KbIndex } from '../core/kb/index-page.js
 import { limit } from '../core/kernel/limits.js';
 import { standbyCore } from '../core/platform/standby.js';
 import { HTML, JSON_T, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
-import { rawGroup } from '../http/raw.js';
+import { moved, rawGroup } from '../http/raw.js';
 import type { RestEnv } from './env.js';
 import { restMeta } from './ops.js';
 import { entryHtml, kbIndexHtml, PAGE_CSP } from './site.js';
@@ -29,7 +29,7 @@ export const kbPageRoutes = rawGroup(
   ({ core }: RestEnv) => {
     // Read at most every landing.figures_s seconds, like the landing page's figures.
     let memo: { at: number; o: KbIndex } | null = null;
-    const toIndex = { handle: async (_req: unknown, reply: FastifyReply) => reply.code(301).header('location', '/kb/').send() };
+    const toIndex = moved('/kb/');
     return {
       entry: {
         async handle(req, reply) {

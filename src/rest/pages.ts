@@ -16,7 +16,7 @@ import { openapi } from './openapi.js';
 import { llmsVersion } from '../core/gov/llms.js';
 import { FAVICON, landingHtml, mdPage, PAGE_CSP, referenceHtml } from './site.js';
 import { acceptQ, HTML, JSON_T, MD, queryF, sendText, wantsHtml, wantsJson } from '../http/negotiate.js';
-import { type RawHandler, type RawRoute, rawGroup } from '../http/raw.js';
+import { moved, type RawHandler, type RawRoute, rawGroup } from '../http/raw.js';
 import type { RestEnv } from './env.js';
 
 const PUBLIC = 'public, max-age=300';
@@ -141,7 +141,7 @@ export const pageRoutes = rawGroup(
         },
       },
       faviconSvg: { handle: async (_req, reply) => reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(FAVICON) },
-      faviconIco: { handle: async (_req, reply) => reply.code(301).header('location', '/favicon.svg').send() },
+      faviconIco: moved('/favicon.svg'),
       indexMd: fixed(MD, () => indexMd(ops, base)),
       llms: {
         async handle(req, reply) {

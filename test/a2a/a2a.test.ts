@@ -220,6 +220,36 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
     expect(bad.status).toBe(401);
   });
 
+  it('a token is looked up once per request: the guards of its calls reuse the caller A2A resolved', async () => {
+    const me = await register(s.url, 'a2aonce', { 'x-forwarded-for': '10.55.0.1' });
+    const ids = s.core.store.identities;
+    const byToken = ids.byToken.bind(ids);
+    let n = 0;
+    ids.byToken = (h, cls) => {
+      n++;
+      return byToken(h, cls);
+    };
+    try {
+      for (let i = 1; i <= 2; i++) {
+        const r = await rpc(
+          a2a(),
+          {
+            jsonrpc: '2.0',
+            id: i,
+            method: 'message/send',
+            params: { message: msg03([data03({ skill: 'id.me', input: {} })]), configuration: { blocking: true } },
+          },
+          { authorization: `Bearer ${me.token}` },
+        );
+        expect(r.status).toBe(200);
+        expect(JSON.stringify(r.body)).toContain(me.id);
+        expect(n).toBe(i);
+      }
+    } finally {
+      ids.byToken = byToken;
+    }
+  });
+
   it('batches of 1 to 10 answer an array; 11 is -32600; streams and a second blocking call are refused inside', async () => {
     const call = (i: number, extra: Json = {}) => ({
       jsonrpc: '2.0',

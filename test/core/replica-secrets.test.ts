@@ -11,15 +11,13 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { solve } from '../../src/core/platform/identity/pow.js';
 import { verifyStatement } from '../../src/core/platform/trust/sign.js';
 import { startServer, type Running } from '../../src/server.js';
-import { newSecretsFile, replica as startReplica, type SharedDb } from '../helpers/replicas.js';
+import { newSecretsFile, replica as startReplica, type SharedDb, sharedDbs } from '../helpers/replicas.js';
 import { parseSecretsFile } from '../../src/store/files/external-keys.js';
-import { freshDatabase } from '../scale/cluster.js';
 import { get, put, secret, wkey } from '../drops/helpers.js';
 
 const run = promisify(execFile);
@@ -60,9 +58,7 @@ async function challenge(url: string, p: 'reg' | 'w'): Promise<string> {
   return solve(c.challenge, c.bits);
 }
 
-const backends: [string, () => Promise<Db>][] = [['pglite', async () => ({ kind: 'pglite', db: new PGlite() })]];
-if (process.env.CX_PG_REAL)
-  backends.push(['real server', async () => ({ kind: 'pg', url: await freshDatabase(process.env.CX_PG_REAL!, `cx_secrets_${process.pid}`) })]);
+const backends = sharedDbs('cx_secrets');
 
 for (const [name, open] of backends)
   describe(`two replicas, two data directories, one database (${name})`, () => {

@@ -3,12 +3,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { loadConfig, newSecret } from '../../src/config.js';
 import { SECRET_NAMES } from '../../src/core/platform/secrets/ports.js';
 import { writeSecretsFile } from '../../src/store/files/external-keys.js';
 import { startServer, type Running } from '../../src/server.js';
 import { openPgStore } from '../../src/store/pg/index.js';
+import { freshDatabase } from '../scale/cluster.js';
 
 /** A complete secrets file at `file` (what npm run secrets:init writes, made in-process). */
 export function newSecretsFile(file: string): string {
@@ -17,6 +18,14 @@ export function newSecretsFile(file: string): string {
 }
 
 export type SharedDb = { kind: 'pglite'; db: PGlite } | { kind: 'pg'; url: string };
+
+/** The databases replica tests run on: a PGlite always, a fresh database named `name_<pid>` on CX_PG_REAL when set. */
+export function sharedDbs(name: string): Array<[string, () => Promise<SharedDb>]> {
+  const out: Array<[string, () => Promise<SharedDb>]> = [['pglite', async () => ({ kind: 'pglite', db: new PGlite() })]];
+  if (process.env.CX_PG_REAL)
+    out.push(['real server', async () => ({ kind: 'pg', url: await freshDatabase(process.env.CX_PG_REAL!, `${name}_${process.pid}`) })]);
+  return out;
+}
 
 /** A replica on `db` with a fresh data directory (returned; the caller removes it), its secrets from `env`. */
 export async function replica(db: SharedDb, env: Record<string, string>): Promise<Running & { dir: string }> {

@@ -10,12 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Running } from '../../src/server.js';
-import { newSecretsFile, replica, type SharedDb } from '../helpers/replicas.js';
+import { newSecretsFile, replica, type SharedDb, sharedDbs } from '../helpers/replicas.js';
 import { register } from '../helpers/server.js';
-import { freshDatabase, haproxyBin, startBalancer } from './cluster.js';
+import { haproxyBin, startBalancer } from './cluster.js';
 
 const run = promisify(execFile);
 const GIT_ENV = {
@@ -39,9 +38,7 @@ const hasGit = !spawnSync('git', ['--version']).error;
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-const backends: [string, () => Promise<SharedDb>][] = [['pglite', async () => ({ kind: 'pglite', db: new PGlite() })]];
-if (process.env.CX_PG_REAL)
-  backends.push(['real server', async () => ({ kind: 'pg', url: await freshDatabase(process.env.CX_PG_REAL!, `cx_gitrep_${process.pid}`) })]);
+const backends = sharedDbs('cx_gitrep');
 
 async function addEntry(url: string, token: string, n: number): Promise<void> {
   const r = await fetch(`${url}/k`, {

@@ -8,21 +8,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { limit } from '../../src/core/kernel/limits.js';
 import type { Running } from '../../src/server.js';
-import { newSecretsFile, replica, type SharedDb } from '../helpers/replicas.js';
+import { newSecretsFile, replica, type SharedDb, sharedDbs } from '../helpers/replicas.js';
 import { register } from '../helpers/server.js';
-import { freshDatabase } from './cluster.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-const backends: [string, () => Promise<SharedDb>][] = [['pglite', async () => ({ kind: 'pglite', db: new PGlite() })]];
-if (process.env.CX_PG_REAL)
-  backends.push(['real server', async () => ({ kind: 'pg', url: await freshDatabase(process.env.CX_PG_REAL!, `cx_kbmemo_${process.pid}`) })]);
+const backends = sharedDbs('cx_kbmemo');
 
 /** A statement on the shared database, not through any replica. */
 async function raw(db: SharedDb, text: string, params: unknown[]): Promise<void> {

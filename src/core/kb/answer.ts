@@ -191,14 +191,14 @@ function errorLines(error: string): Array<{ sig: string; h: string }> {
   return hs;
 }
 
-/** An entry whose own signature is a wrapper line (ErrSig chose `Aborted (core dumped)` for it). */
-const filedUnderWrapper = (sig: string) => isWrapper(sig.slice(sig.indexOf(':') + 1));
+/** A signature without its tag (`py:`, `other:`): the line ErrSig chose, as signed. */
+const bodyOf = (sig: string) => sig.slice(sig.indexOf(':') + 1);
 
 /** The key lines of an output, best first: the whole output's signature, then error lines alone. */
 /** One text signed as a key line. */
 function keyOf(t: string): KeyLine {
   const s = errsig(t);
-  const body = s.sig.slice(s.sig.indexOf(':') + 1);
+  const body = bodyOf(s.sig);
   return { sig: s.sig, h: s.h, ch: s.ch, wrapper: isWrapper(body), errorish: ERRORISH.test(body) };
 }
 
@@ -456,15 +456,17 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
       }
       if (!anyExact && c.sim < 1) {
         const lines = errorLines(e.error);
+        // ErrSig filed it under a wrapper line (`Aborted (core dumped)`): any line the output was signed by may name it.
+        const underWrapper = isWrapper(bodyOf(c.hit.sig));
         // A key line of the output is, signed alone, a line of the entry's own error: the same
         // statement of the error (a quoted line, or a decisive line ErrSig chose otherwise there).
-        if (lines.some((l) => mine.has(l.h) || (filedUnderWrapper(c.hit.sig) && signedBy.has(l.h)))) {
+        if (lines.some((l) => mine.has(l.h) || (underWrapper && signedBy.has(l.h)))) {
           c.sim = 1;
           c.cover = 1;
           c.why = 'a line of its error reads the same';
           // An entry filed under a wrapper line (`CMake Error at … (find_package):`) is found by
           // the line under it that states its error: that line is its signature in all but name.
-          if (filedUnderWrapper(c.hit.sig)) {
+          if (underWrapper) {
             c.stage = 'exact';
             c.why = 'its error states the same line (filed under a wrapper line)';
           }
