@@ -684,6 +684,18 @@ export const LIMITS = [
     unit: 'ms',
     what: "PostgreSQL: a replica keeps hot KB answers (a signature's entries, searches, library changes, digests) in memory at most this long; another replica's KB write drops them as soon as its notification arrives (milliseconds), this bounds the rare case of a notification lost",
   },
+  {
+    key: 'db.token_memo_ttl',
+    value: 5000,
+    unit: 'ms',
+    what: "PostgreSQL: a replica keeps a token's identity in memory at most this long; a freeze, purge or reputation change drops it on every replica as soon as its notification arrives (milliseconds), this bounds the rare case of a notification lost",
+  },
+  {
+    key: 'db.subs_memo_ttl',
+    value: 5000,
+    unit: 'ms',
+    what: 'PostgreSQL: a replica remembers that a topic has no subscription at most this long; a new subscription clears it on every replica as soon as its notification arrives (milliseconds), this bounds the rare case of a notification lost (the swarm sweep queues the subscription anyway)',
+  },
   // issue 38: read replicas (src/store/pg/standby.ts)
   {
     key: 'db.standby_lag',

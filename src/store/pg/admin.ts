@@ -19,8 +19,19 @@ import type { Q, Sql } from './sql.js';
 const INBOX_PAGE = 500;
 const DAY = 86_400_000;
 
-/** `kbChanged` is told when a purge has ended (KB entries, outcomes, digests removed): the KB's memoized reads start afresh, on every replica. */
-export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined, now: () => number, kbChanged: () => void = () => {}): AdminRepo {
+/**
+ * `kbChanged` is told when a purge has ended (KB entries, outcomes, digests removed): the KB's
+ * memoized reads start afresh, on every replica. `identChanged`: identities frozen, thawed or
+ * purged, once committed (the token memo, token-memo.ts, drops them on every replica).
+ */
+export function pgAdmin(
+  sql: Sql,
+  events: PgEvents,
+  dataDir: string | undefined,
+  now: () => number,
+  kbChanged: () => void = () => {},
+  identChanged: (ids: readonly string[]) => void = () => {},
+): AdminRepo {
   const asn = dataDir === undefined ? null : new AsnTable(dataDir, now);
   // The schema's tables and columns (fixed once migrated): read once.
   let schema: Promise<Map<string, Set<string>>> | null = null;
@@ -197,7 +208,11 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
       return rows.length;
     },
     async setIdentityFrozen(id, on) {
-      return (await sql.query('UPDATE identities SET frozen = $1 WHERE id = $2', [on, id])).count === 1;
+      try {
+        return (await sql.query('UPDATE identities SET frozen = $1 WHERE id = $2', [on, id])).count === 1;
+      } finally {
+        identChanged([id]);
+      }
     },
     async purgeRoots(ids, pseudo, tombsOf) {
       const cols = await columns();
@@ -272,7 +287,10 @@ export function pgAdmin(sql: Sql, events: PgEvents, dataDir: string | undefined,
           return { rows, tombstones: tombs.length };
         }),
       );
-      return done.finally(kbChanged);
+      return done.finally(() => {
+        kbChanged();
+        identChanged(ids);
+      });
     },
     async escrowsOf(ids) {
       return (

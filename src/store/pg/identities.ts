@@ -1,6 +1,7 @@
 // Identities, tokens and the spent-PoW set on PostgreSQL (ports: src/core/platform/identity/ports.ts).
 import type { Identity, IdentityRepo, SpentProofRepo } from '../../core/platform/identity/ports.js';
 import type { Sql } from './sql.js';
+import type { TokenMemo } from './token-memo.js';
 
 interface Row {
   id: string;
@@ -13,7 +14,14 @@ interface Row {
 const toIdentity = (r: Row): Identity => ({ id: r.id, name: r.name, created: r.created, rep: r.rep, confirmed: r.confirmed, frozen: r.frozen });
 const COLS = 'i.id, i.name, i.created, i.rep, i.confirmed, i.frozen';
 
-export function pgIdentities(sql: Sql): IdentityRepo {
+/** `memo`: the replica's token memo (token-memo.ts); without one every lookup reads. */
+export function pgIdentities(sql: Sql, memo?: TokenMemo): IdentityRepo {
+  const read = async (hash: string, cls: string): Promise<Identity | null> => {
+    const r = (
+      await sql.query<Row>(`SELECT ${COLS} FROM tokens t JOIN identities i ON i.id = t.id WHERE t.hash = $1 AND t.class = $2 AND NOT t.revoked`, [hash, cls])
+    ).rows[0];
+    return r ? toIdentity(r) : null;
+  };
   return {
     async create(rec, tokenHash) {
       // One transaction: an id or token hash in use (unique violation) writes nothing.
@@ -33,12 +41,7 @@ export function pgIdentities(sql: Sql): IdentityRepo {
       const r = (await sql.query<Row>(`SELECT ${COLS} FROM identities i WHERE i.id = $1`, [id])).rows[0];
       return r ? toIdentity(r) : null;
     },
-    async byToken(hash, cls) {
-      const r = (
-        await sql.query<Row>(`SELECT ${COLS} FROM tokens t JOIN identities i ON i.id = t.id WHERE t.hash = $1 AND t.class = $2 AND NOT t.revoked`, [hash, cls])
-      ).rows[0];
-      return r ? toIdentity(r) : null;
-    },
+    byToken: (hash, cls) => (memo ? memo.get(hash, cls, () => read(hash, cls)) : read(hash, cls)),
     async addToken(id, hash, cls, created) {
       await sql.query('INSERT INTO tokens (hash, id, class, created) VALUES ($1, $2, $3, $4)', [hash, id, cls, created]);
     },

@@ -20,10 +20,11 @@ import { pgExportFiles } from './export-files.js';
 import { pgExports } from './exports.js';
 import { pgGov } from './gov.js';
 import { pgIdentities, pgSpentProofs } from './identities.js';
+import { tokenMemo } from './token-memo.js';
 import { pgIdentityKeys, pgSignedConfirms } from './identity-keys.js';
 import { pgInj } from './inj.js';
 import { pgJobs } from './jobs.js';
-import { pgKb } from './kb.js';
+import { kbShared, pgKb } from './kb.js';
 import { pgLedger } from './ledger.js';
 import { pgMail } from './mail.js';
 import { migratePg } from './migrate.js';
@@ -162,15 +163,21 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
   }
   const events = pgEvents(sql, now);
   const jobs = pgJobs(sql, now);
-  const kb = pgKb(sql);
+  const tokens = tokenMemo(sql, now);
+  const kb = pgKb(sql, sql, kbShared(sql, tokens.changed));
+  const swarm = pgSwarm(sql, now);
   try {
     await events.start();
     await jobs.start();
     await kb.start();
+    await tokens.start();
+    await swarm.start();
   } catch (e) {
     await events.close().catch(() => undefined);
     await jobs.close().catch(() => undefined);
     await kb.close().catch(() => undefined);
+    await tokens.close().catch(() => undefined);
+    await swarm.close().catch(() => undefined);
     await sql.close();
     throw e;
   }
@@ -180,7 +187,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     standby = standbyReads(sql, await poolSql(opts.readUrl, { ...sqlOpts, sessionUrl: undefined, standby: true }));
   const leader = pgLeader(sql, opts.schema ?? '');
   const ports: Partial<Store> = {
-    identities: pgIdentities(sql),
+    identities: pgIdentities(sql, tokens),
     proofs: pgSpentProofs(sql),
     quotas: pgQuotas(sql),
     control: pgControl(sql),
@@ -204,7 +211,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     saved: pgSaved(sql),
     checkpoints: pgCheckpoints(sql),
     cache: pgCache(sql),
-    swarm: pgSwarm(sql),
+    swarm,
     webhooks: pgWebhooks(sql),
     exports: pgExports(sql),
     exportFiles: pgExportFiles(sql, now),
@@ -212,7 +219,7 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     services: pgServices(sql),
     cjobs: pgCJobs(sql),
     inj: pgInj(sql),
-    admin: pgAdmin(sql, events, opts.dataDir, now, () => kb.changed()),
+    admin: pgAdmin(sql, events, opts.dataDir, now, () => kb.changed(), tokens.changed),
     blobs: pgBlobs(sql),
     mail: pgMail(sql),
   };
@@ -229,6 +236,8 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
       await events.close();
       await jobs.close();
       await kb.close();
+      await tokens.close();
+      await swarm.close();
       // Lookup counts still in memory are written before the connection goes.
       await kb.flush();
       await standby?.close();

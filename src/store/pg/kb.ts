@@ -59,11 +59,13 @@ interface KbShared {
   dfs: DfMemo;
   pending: Map<string, number>;
   gen: KbGen;
+  /** Identities whose reputation an outcome moved, once committed (the token memo drops them). */
+  identChanged: (ids: readonly string[]) => void;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
 
-function kbShared(sql: Sql): KbShared {
+export function kbShared(sql: Sql, identChanged: (ids: readonly string[]) => void = () => {}): KbShared {
   // Lookup counts waiting to be written, by signature hash.
   const pending = new Map<string, number>();
   let writing: Promise<void> = Promise.resolve();
@@ -93,6 +95,7 @@ function kbShared(sql: Sql): KbShared {
     dfs: new DfMemo(),
     pending,
     gen,
+    identChanged,
     flush,
     close: () => {
       clearInterval(timer);
@@ -246,6 +249,7 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql), 
     async outcome(o, tallyOf) {
       // Only an outcome recorded (new or changed) moves the entry's figures, and so the generation.
       let moved = false;
+      let author = '';
       const done = sql.tx(async (q): Promise<OutcomeResult | null> => {
         // The entry's row lock orders concurrent outcomes on it (one voter's repeats count once,
         // and each tally sees every outcome committed before it).
@@ -309,9 +313,14 @@ export function pgKb(sql: Sql, rq: Sql = sql, shared: KbShared = kbShared(sql), 
           [given - e.rep_given, e.author],
         );
         moved = true;
+        author = e.author;
         return { result: prev ? 'changed' : 'new', prev: prev?.kind ?? null };
       });
-      return done.finally(() => moved && shared.gen.changed());
+      return done.finally(() => {
+        if (!moved) return;
+        shared.gen.changed();
+        shared.identChanged([author]);
+      });
     },
     async outcomeNotes(id, kind, limit) {
       const rows = (

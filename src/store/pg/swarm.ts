@@ -6,7 +6,9 @@
 // (topic `ps:<topic>`), pruned per topic with the swarm's own bounds; heads stay, so a seq is never
 // reused.
 import type { KvEntry, NewSub, SubCounts, SubRow, SwarmRepo } from '../../core/swarm/ports.js';
+import { limit } from '../../core/kernel/limits.js';
 import { pruneEvents } from './events.js';
+import { notifier } from './notifier.js';
 import type { Q, Sql } from './sql.js';
 
 const COLS = `id, owner, topic, sink, target, filter, mode, hop_max AS "hopMax", credits_day AS "creditsDay", expires, created, cursor,
@@ -15,7 +17,27 @@ const KV = 'owner, ns, k, value, topic, seq, by, hop, missed, writes, updated';
 
 const zero = (c: SubCounts) => [c.delivered ?? 0, c.filtered ?? 0, c.missed ?? 0, c.dropped ?? 0, Math.round(c.filterUs ?? 0)];
 
-export function pgSwarm(sql: Sql): SwarmRepo {
+/** Topics known to have no subscription, kept at most this many. */
+const NONE_MAX = 10_000;
+
+export type PgSwarm = SwarmRepo & { start(): Promise<void>; close(): Promise<void> };
+
+export function pgSwarm(sql: Sql, now: () => number = Date.now): PgSwarm {
+  // Every publish asks for its topic's subscriptions (core/swarm/deliver.ts afterPublish), and most
+  // topics have none: that answer is kept per replica (bench:scale 2026-11-28: one statement of a
+  // publish's five). Only a new subscription can make it wrong; its topic is dropped here once the
+  // insert commits and on the other replicas when they hear it (notifier.ts, `cx_subs`). A lost
+  // notification delays the new subscription's first deliveries by at most db.subs_memo_ttl, until
+  // the swarm sweep's reconcile queues it anyway; no line is lost (the cursor holds its place).
+  const none = new Map<string, number>();
+  let epoch = 0;
+  const ttl = limit('db.subs_memo_ttl');
+  const drop = (topics: readonly string[] | null) => {
+    epoch++;
+    if (topics === null) none.clear();
+    else for (const t of topics) none.delete(decodeURIComponent(t));
+  };
+  const note = notifier(sql, 'cx_subs');
   const count = async (q: Q, owner: string) => (await q.query<{ n: number }>('SELECT count(*) AS n FROM swarm_subs WHERE owner = $1', [owner])).rows[0]!.n;
   const advance = async (q: Q, id: string, from: number, to: number, c: SubCounts) =>
     (
@@ -28,17 +50,24 @@ export function pgSwarm(sql: Sql): SwarmRepo {
     ).count === 1;
   return {
     async create(s: NewSub, cap) {
-      return sql.tx(async (q): Promise<'ok' | 'full'> => {
-        // The cap is counted under a lock of the owner: concurrent creates on any replica cannot pass it.
-        await q.query("SELECT pg_advisory_xact_lock(hashtext('cx.swarm.' || $1))", [s.owner]);
-        if ((await count(q, s.owner)) >= cap) return 'full';
-        await q.query(
-          `INSERT INTO swarm_subs (id, owner, topic, sink, target, filter, mode, hop_max, credits_day, expires, created, cursor)
+      return sql
+        .tx(async (q): Promise<'ok' | 'full'> => {
+          // The cap is counted under a lock of the owner: concurrent creates on any replica cannot pass it.
+          await q.query("SELECT pg_advisory_xact_lock(hashtext('cx.swarm.' || $1))", [s.owner]);
+          if ((await count(q, s.owner)) >= cap) return 'full';
+          await q.query(
+            `INSERT INTO swarm_subs (id, owner, topic, sink, target, filter, mode, hop_max, credits_day, expires, created, cursor)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-          [s.id, s.owner, s.topic, s.sink, s.target, s.filter, s.mode, s.hopMax, s.creditsDay, s.expires, s.created, s.cursor],
-        );
-        return 'ok';
-      });
+            [s.id, s.owner, s.topic, s.sink, s.target, s.filter, s.mode, s.hopMax, s.creditsDay, s.expires, s.created, s.cursor],
+          );
+          return 'ok';
+        })
+        .finally(() => {
+          // Committed or failed, the topic's kept "none" goes (a failed insert costs one read).
+          const key = encodeURIComponent(s.topic);
+          drop([key]);
+          note.send([key]);
+        });
     },
     async get(id) {
       return (await sql.query<SubRow>(`SELECT ${COLS} FROM swarm_subs WHERE id = $1`, [id])).rows[0] ?? null;
@@ -48,7 +77,18 @@ export function pgSwarm(sql: Sql): SwarmRepo {
     },
     count: (owner) => count(sql, owner),
     async onTopic(topic) {
-      return (await sql.query<SubRow>(`SELECT ${COLS} FROM swarm_subs WHERE topic = $1 ORDER BY created, id`, [topic])).rows;
+      const t = now();
+      const at = none.get(topic);
+      if (at !== undefined && t - at < ttl) return [];
+      const e = epoch;
+      const rows = (await sql.query<SubRow>(`SELECT ${COLS} FROM swarm_subs WHERE topic = $1 ORDER BY created, id`, [topic])).rows;
+      // Kept only if no subscription was announced while the read ran (it may predate the insert).
+      if (!rows.length && e === epoch) {
+        none.delete(topic);
+        none.set(topic, t);
+        if (none.size > NONE_MAX) none.delete(none.keys().next().value as string);
+      } else none.delete(topic);
+      return rows;
     },
     async page(after, n) {
       // `>` and ORDER BY use the same collation (the primary key's), so the walk sees every id once.
@@ -117,5 +157,8 @@ export function pgSwarm(sql: Sql): SwarmRepo {
     },
     // Lines are the bus's events of topics `ps:<topic>` (src/core/swarm/lines.ts).
     pruneLines: (before, keep, stopped) => pruneEvents(sql, 'ps:', before, keep, stopped),
+    /** LISTENs for the other replicas' new subscriptions (store open). */
+    start: () => note.start(drop),
+    close: () => note.close(),
   };
 }
