@@ -28,6 +28,9 @@ export async function start(env: Record<string, string> = {}, opts: { dir?: stri
     CX_POW_BITS: '8',
     CX_BASE_URL: 'http://commons.test',
     CX_SEED: '0',
+    // Measured load shedding off: test servers share this process and two cores with the other test
+    // files, whose load would shed their requests at random. The shedding tests turn it on.
+    CX_SHED: '0',
     ...env,
   });
   const running = await startServer(config, { logger: false, ...(opts.now ? { now: opts.now } : {}) });

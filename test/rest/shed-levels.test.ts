@@ -12,7 +12,7 @@ import { start, type TestServer } from '../helpers/server.js';
 let s: TestServer;
 let who: Who;
 beforeAll(async () => {
-  s = await start({ CX_TRUST_PROXY: '1' });
+  s = await start({ CX_TRUST_PROXY: '1', CX_SHED: '1' });
   who = await agent(s);
 });
 afterAll(async () => s.stop());

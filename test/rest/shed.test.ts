@@ -5,7 +5,7 @@ import { start, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await start();
+  s = await start({ CX_SHED: '1' });
 });
 afterAll(async () => s.stop());
 
