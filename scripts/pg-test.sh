@@ -74,7 +74,7 @@ export CX_PG_STANDBY="postgres://postgres@127.0.0.1:$sport/postgres" CX_PG_STAND
 export PG_BIN
 mode=${PG_TEST_PGBOUNCER:-1}
 if [ "$mode" != only ]; then
-  npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts test/store/pg-replicas.test.ts test/store/pg-hot.test.ts test/store/pg-kb-memo.test.ts test/store/pg-token-memo.test.ts -t '^(postgres |real server)' "$@"
+  npx vitest run test/contract/contracts.test.ts test/store/pg-migrations.test.ts test/store/pg-events-notify.test.ts test/store/pg-replicas.test.ts test/store/pg-hot.test.ts test/store/pg-kb-memo.test.ts test/store/pg-token-memo.test.ts test/store/pg-group.test.ts -t '^(postgres |real server)' "$@"
   # Operating on PostgreSQL: readiness (migrations, database gone), the pool in /metrics, and the
   # backup round trip: pg_dump under writes, pg_restore into another database, served with the same keys.
   npx vitest run test/operating/pg.test.ts "$@"

@@ -10,6 +10,7 @@ import { AsnTable } from '../files/asn.js';
 import { PURGE_DELETE } from '../purge-targets.js';
 import { DOMAIN_CLASSES, PLATFORM_COUNTERS } from '../platform-counters.js';
 import type { PgEvents } from './events.js';
+import { groupWriter } from './group.js';
 import type { Q, Sql } from './sql.js';
 
 // What a purge deletes: src/store/purge-targets.ts (both engines); a table or column absent from
@@ -33,6 +34,14 @@ export function pgAdmin(
   identChanged: (ids: readonly string[]) => void = () => {},
 ): AdminRepo {
   const asn = dataDir === undefined ? null : new AsnTable(dataDir, now);
+  // Origin rows of concurrent writes go in one statement (group.ts); the first of a (kind, ref) stays.
+  const origin = groupWriter<OriginRow>(async (rows) => {
+    await sql.query(
+      `INSERT INTO content_origin (kind, ref, root, net, at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[]) ON CONFLICT (kind, ref) DO NOTHING`,
+      [rows.map((o) => o.kind), rows.map((o) => o.ref), rows.map((o) => o.root), rows.map((o) => o.net), rows.map((o) => o.at)],
+    );
+  });
   // The schema's tables and columns (fixed once migrated): read once.
   let schema: Promise<Map<string, Set<string>>> | null = null;
   const columns = () =>
@@ -165,15 +174,7 @@ export function pgAdmin(
     asnMapped() {
       return asn ? asn.loaded() : false;
     },
-    async recordOrigin(o: OriginRow) {
-      await sql.query('INSERT INTO content_origin (kind, ref, root, net, at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (kind, ref) DO NOTHING', [
-        o.kind,
-        o.ref,
-        o.root,
-        o.net,
-        o.at,
-      ]);
-    },
+    recordOrigin: (o: OriginRow) => origin(o),
     async origins(q, n) {
       return (
         await sql.query<OriginRow>(
