@@ -10,6 +10,7 @@ import type { RegistrationPolicy } from '../core/platform/identity/ports.js';
 import type { RequestMetrics } from '../core/platform/metrics/requests.js';
 import type { Quotas } from '../core/platform/quota/buckets.js';
 import type { ServerKeys } from '../core/platform/trust/keys.js';
+import type { SpaceAccess } from '../core/platform/spaces-access.js';
 import type { WasmCheck } from '../core/platform/wasm-check.js';
 import type { Readiness } from '../core/system/ready.js';
 
@@ -34,6 +35,8 @@ declare module '../core/kernel/types.js' {
     requests: RequestMetrics;
     /** Starting, ready or draining (GET /readyz). */
     ready: Readiness;
+    /** Membership of spaces as other domains see it (the private KB of spaces): the spaces' store. */
+    spaceAccess: SpaceAccess;
     /** Mail the system writes for an identity (swarm mb: deliveries): the mail domain's writer. */
     systemMail: SystemMail;
   }

@@ -41,6 +41,7 @@ export function buildCore(
     keys: new ServerKeys(config.keys, now, new URL(config.baseUrl).host),
     compute,
     wasm: wasmCheck,
+    spaceAccess: store.spaces,
     requests: new RequestMetrics(),
     ready: new Readiness(),
     // The mb: sink's mail (swarm) is written by the mail domain, which swarm does not import.

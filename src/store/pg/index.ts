@@ -53,6 +53,7 @@ export const STORE_PORTS = [
   'ledger',
   'tasks',
   'spaces',
+  'spaceKb',
   'saved',
   'notes',
   'checkpoints',
@@ -96,6 +97,7 @@ export const PG_PORTS: readonly StorePort[] = [
   'notes',
   'kb',
   'spaces',
+  'spaceKb',
   'identityKeys',
   'signedConfirms',
   'anchors',
@@ -179,6 +181,8 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
   if (opts.readUrl && typeof target === 'string')
     standby = standbyReads(sql, await poolSql(opts.readUrl, { ...sqlOpts, sessionUrl: undefined, standby: true }));
   const leader = pgLeader(sql, opts.schema ?? '');
+  // One adapter holds spaces and their private KB entries (two ports: spaces', and the KB's).
+  const spaces = pgSpaces(sql);
   const ports: Partial<Store> = {
     identities: pgIdentities(sql),
     proofs: pgSpentProofs(sql),
@@ -191,7 +195,8 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     drops: pgDrops(sql),
     notes: pgNotes(sql),
     kb,
-    spaces: pgSpaces(sql),
+    spaces,
+    spaceKb: spaces,
     identityKeys: pgIdentityKeys(sql),
     signedConfirms: pgSignedConfirms(sql),
     anchors: pgAnchors(sql),
