@@ -12,6 +12,8 @@ import { noRunner } from '../core/compute/no-runner.js';
 import { RequestMetrics } from '../core/platform/metrics/requests.js';
 import { Readiness } from '../core/system/ready.js';
 import { putMail } from '../core/mail/mail.js';
+import { checkRegistrationAsn } from '../core/admin/asn.js';
+import { wasmCheck } from '../wasm/check.js';
 
 export const VERSION = '1.0.0';
 
@@ -30,6 +32,7 @@ export function buildCore(
     log,
     now,
     random: (n) => clock.random(n),
+    registrationPolicy: checkRegistrationAsn,
     pow: new Pow(config.sealKey, config.powBits, store.proofs, now, (n) => clock.random(n), store.powRates),
     quotas: new Quotas(store.quotas, now, config.quotaMult),
     started: now(),
@@ -37,6 +40,8 @@ export function buildCore(
     version: VERSION,
     keys: new ServerKeys(config.keys, now, new URL(config.baseUrl).host),
     compute,
+    wasm: wasmCheck,
+    spaceAccess: store.spaces,
     requests: new RequestMetrics(),
     ready: new Readiness(),
     // The mb: sink's mail (swarm) is written by the mail domain, which swarm does not import.

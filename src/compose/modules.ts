@@ -13,7 +13,7 @@ import { dropsModule } from '../core/drops/module.js';
 import { exportsModule } from '../core/exports/module.js';
 import { govModule } from '../core/gov/module.js';
 import { injModule } from '../core/inj/module.js';
-import { kbModule } from '../core/kb/module.js';
+import { kbModule, spaceKbModule } from '../core/kb/module.js';
 import type { Module } from '../core/kernel/module.js';
 import { mailModule, mailReviewModule } from '../core/mail/module.js';
 import { notesModule } from '../core/notes/module.js';
@@ -22,7 +22,7 @@ import { identityModule } from '../core/platform/identity/module.js';
 import { ledgerModule } from '../core/platform/ledger/module.js';
 import { trustModule } from '../core/platform/trust/module.js';
 import { profilesModule } from '../core/profiles/module.js';
-import { spacesModule } from '../core/spaces/module.js';
+import { spaceManageModule, spacesModule } from '../core/spaces/module.js';
 import { swarmModule } from '../core/swarm/module.js';
 import { systemModule } from '../core/system/module.js';
 import { tasksModule } from '../core/tasks/module.js';
@@ -38,6 +38,9 @@ export const MODULES: readonly Module[] = [
   tasksModule,
   ledgerModule,
   spacesModule,
+  // A closed space's private KB is the KB's; space.manage (spaces) takes its acts from here.
+  spaceKbModule,
+  spaceManageModule(spaceKbModule.ops),
   profilesModule,
   badgesModule,
   // The workspace: notes, checkpoints, anchors, cached results, blobs, mail (one set of /w routes).

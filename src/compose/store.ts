@@ -7,6 +7,7 @@ import type { AgentRepo } from '../core/agents/ports.js';
 import type { LedgerRepo } from '../core/platform/ledger/ports.js';
 import type { TaskRepo } from '../core/tasks/ports.js';
 import type { SpaceRepo } from '../core/spaces/ports.js';
+import type { SpaceKbRepo } from '../core/kb/space/ports.js';
 import type { SavedCounter } from '../core/profiles/ports.js';
 import type { NoteRepo } from '../core/notes/ports.js';
 import type { CheckpointRepo } from '../core/checkpoints/ports.js';
@@ -68,6 +69,8 @@ declare module '../core/kernel/types.js' {
     ledger: LedgerRepo;
     tasks: TaskRepo;
     spaces: SpaceRepo;
+    /** The private KB entries of closed spaces (the KB's port; the spaces adapter holds them). */
+    spaceKb: SpaceKbRepo;
     saved: SavedCounter;
     notes: NoteRepo;
     checkpoints: CheckpointRepo;

@@ -1,8 +1,8 @@
-// What both engines share for the private KB entries of spaces (port: src/core/spaces/ports.ts):
+// What both engines share for the private KB entries of spaces (port: src/core/kb/space/ports.ts):
 // the row mapping, the LIKE patterns of retrieval and its ranking (most query words first), the
 // rank within a signature, and the rows of outcomes as the tally reads them.
 import type { OutcomeKind, OutcomeRow } from '../core/kb/outcomes.js';
-import type { SpaceEntry, SpaceKbEntry } from '../core/spaces/ports.js';
+import type { SpaceEntry, SpaceKbEntry } from '../core/kb/space/ports.js';
 
 export interface SpaceKbRow {
   id: string;

@@ -155,9 +155,9 @@ describe('no hand-coded guards in the domains', () => {
     // src/http/raw.ts is the raw routes' registrar: it applies their declared freeze (not a handler's hand check).
     expect(hits.sort()).toEqual([
       'src/core/drops/drops.ts',
+      'src/core/kb/space/ops.ts',
       'src/core/platform/events/topics.ts',
       'src/core/platform/guards.ts',
-      'src/core/spaces/kb-ops.ts',
       'src/http/raw.ts',
     ]);
   });

@@ -297,7 +297,7 @@ describe('promotion, export, purge', () => {
     // A private entry may name an internal host; a secret is refused at kb.add already, so one
     // planted through the port stands for an entry written before a scrubber rule existed.
     const id = 'ksecret01';
-    await s.core.store.spaces.kbInsert({
+    await s.core.store.spaceKb.kbInsert({
       id,
       space: 'team',
       sig: 'py:SecretError',
@@ -347,7 +347,7 @@ describe('promotion, export, purge', () => {
     const after = await snapshot(await req(s, 'GET', `/k/${id}`, { as: member, net: '10.99.2.2' }));
     expect(after).toEqual(before);
     expect(await (await req(s, 'GET', '/v1/spaces/team/kb.jsonl', { as: owner })).text()).toBe('');
-    expect(await s.core.store.spaces.kbCount('team')).toBe(0);
+    expect(await s.core.store.spaceKb.kbCount('team')).toBe(0);
   });
 });
 
@@ -419,7 +419,7 @@ describe('space_manage: the five acts as one MCP tool and A2A skill', () => {
       expect(toolText(await om.call('space_manage', { act: 'purge', slug: 'mteam', confirm: 's:mteam' }))).toBe(
         'ok purged s:mteam entries=1\nnext: call space_get {"slug":"mteam"}',
       );
-      expect(await s.core.store.spaces.kbCount('mteam')).toBe(0);
+      expect(await s.core.store.spaceKb.kbCount('mteam')).toBe(0);
       // A2A: the same operation as a skill, named by next lines too.
       expect(skillText(await skill(s, owner, 'space.manage', { act: 'export', slug: 'mteam' }))).toBe('# s:mteam holds no private entries');
       expect(skillText(await skill(s, owner, 'space.create', { slug: 'mteam2', closed: true }))).toContain(

@@ -212,7 +212,7 @@ describe('the last owner of a closed space', () => {
     expect((await call(s, 'POST', '/v1/spaces/crew/remove', { as: owner, json: { member: owner.id } })).text).toBe(
       'err dup that is you: POST /v1/spaces/crew/leave\n',
     );
-    expect((await call(s, 'GET', `/k/${(await s.core.store.spaces.kbList('crew', 1))[0]!.id}`, { as: owner })).status).toBe(200);
+    expect((await call(s, 'GET', `/k/${(await s.core.store.spaceKb.kbList('crew', 1))[0]!.id}`, { as: owner })).status).toBe(200);
     // A member promoted to owner (an owner's invite raises their role): then either may go, not both.
     expect((await join_('crew', member, await invite('crew', 'owner'))).text).toMatch(/^ok already a member of s:crew/);
     expect((await call(s, 'POST', '/v1/spaces/crew/remove', { as: member, json: { member: owner.id } })).text).toMatch(/^ok removed /);
@@ -234,7 +234,7 @@ describe('re-signing at an ErrSig version change', () => {
     const o = v2.errsig(out);
     expect(o.h).not.toBe(errsig(out).h);
     // As a v2 server stored it (its title the v2 signature).
-    await s.core.store.spaces.kbInsert({
+    await s.core.store.spaceKb.kbInsert({
       id: 'kcrewv201',
       space: 'crew',
       sig: o.sig,
@@ -251,10 +251,10 @@ describe('re-signing at an ErrSig version change', () => {
       created: s.core.now(),
       sigv: 2,
     });
-    expect((await s.core.store.spaces.kbStaleSigs(ERRSIG_VERSION, 10)).map((r) => r.id)).toEqual(['kcrewv201']);
+    expect((await s.core.store.spaceKb.kbStaleSigs(ERRSIG_VERSION, 10)).map((r) => r.id)).toEqual(['kcrewv201']);
     await s.close();
     s = await start(ENV, { dir: data });
-    expect(await s.core.store.spaces.kbStaleSigs(ERRSIG_VERSION, 10)).toEqual([]);
+    expect(await s.core.store.spaceKb.kbStaleSigs(ERRSIG_VERSION, 10)).toEqual([]);
     // Another repository and branch: the same v3 signature, an exact match for a member.
     const other = PUSH('elsewhere/thing', 'release/9');
     const t = await call(s, 'POST', '/e', { as: member2, text: other });

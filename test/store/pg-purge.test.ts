@@ -69,7 +69,7 @@ async function populate(s: Store, a: string, b: string, t: number): Promise<{ kb
   expect(await s.spaces.create({ slug: `c-${b}`, title: '', creator: b, created: t, closed: true })).toBe(true);
   await s.spaces.join(`c-${b}`, a, t);
   const priv = newId('k', 8);
-  await s.spaces.kbInsert({
+  await s.spaceKb.kbInsert({
     id: priv,
     space: `c-${b}`,
     sig: 'py:E: private',
@@ -85,10 +85,12 @@ async function populate(s: Store, a: string, b: string, t: number): Promise<{ kb
     author: b,
     created: t,
   });
-  expect(await s.spaces.kbOutcome({ entry: priv, voter: a, kind: 'worked', note: 'n', evidence: null, net: '', root: a, at: t }, [`c-${b}`], tallyFn)).toEqual({
-    result: 'new',
-    prev: null,
-  });
+  expect(await s.spaceKb.kbOutcome({ entry: priv, voter: a, kind: 'worked', note: 'n', evidence: null, net: '', root: a, at: t }, [`c-${b}`], tallyFn)).toEqual(
+    {
+      result: 'new',
+      prev: null,
+    },
+  );
   await s.notes.insert({ id: newId('n', 8), owner: a, nonce: Buffer.alloc(12), ct: Buffer.from('x'), size: 1, created: t, updated: t }, 10);
   await s.drops.create(
     {

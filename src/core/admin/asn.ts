@@ -4,7 +4,8 @@
 //   open      no policy (the row is removed)
 //   throttle  registrations from the whole ASN share one quota bucket (reg_asn, keyed asn:<n>)
 //   block     registrations from the ASN are refused (403 err auth)
-// Registration (src/core/platform/identity/ops.ts) calls `checkRegistrationAsn` before spending the proof.
+// Registration (src/core/platform/identity/ops.ts) calls `checkRegistrationAsn` before spending the proof,
+// as the core's registration policy (the composition root wires it: the platform imports no domain).
 import { z } from 'zod';
 import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';

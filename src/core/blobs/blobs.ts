@@ -6,42 +6,19 @@ import { CxError, notFound } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import type { Ctx } from '../kernel/types.js';
 import type { BlobMeta } from './ports.js';
-import { BadModule, checkUpload } from '../../wasm/module.js';
 import { BLOB_HASH as HASH } from '../platform/ids.js';
-
-export { HASH };
-
-const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
+import { kindOf, wasmCaps } from '../platform/blob-bytes.js';
 
 export interface BlobPut extends Omit<BlobMeta, 'created'> {
   created: boolean;
   url: string;
 }
 
-/** Strict base64 (the REST adapter passes the raw body this way too). */
-export function decodeB64(s: string): Buffer {
-  if (s.length % 4 !== 0 || !B64.test(s)) throw new CxError('bad', 'data_b64: not base64');
-  return Buffer.from(s, 'base64');
-}
-
-export const kindOf = (b: Buffer) => (b.length >= 4 && b.readUInt32BE(0) === 0x0061736d ? 'wasm' : 'data');
-
-/** A module over the caps of memory and tables is refused at upload, before anyone can publish it. */
-export function wasmCaps(bytes: Buffer): void {
-  if (kindOf(bytes) !== 'wasm') return;
-  try {
-    checkUpload(bytes);
-  } catch (err) {
-    if (err instanceof BadModule) throw new CxError('bad', `wasm: ${err.message}`);
-    throw err;
-  }
-}
-
 export async function putBlob(ctx: Ctx, bytes: Buffer): Promise<BlobPut> {
   const max = limit('blob.public');
   if (bytes.length > max) throw new CxError('size', `blob over ${max} bytes`, 413);
   if (!bytes.length) throw new CxError('bad', 'body: empty blob');
-  wasmCaps(bytes);
+  wasmCaps(ctx.core, bytes);
   const hash = createHash('sha256').update(bytes).digest('hex');
   const owner = ctx.caller.identity!.id;
   const r = await ctx.core.store.blobs.put({ hash, size: bytes.length, kind: kindOf(bytes), owner, created: ctx.core.now() }, bytes, limit('blob.per_id'));

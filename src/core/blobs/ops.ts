@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { limit } from '../kernel/limits.js';
 import { defineOp } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
-import { decodeB64, getBlob, putBlob } from './blobs.js';
+import { decodeB64 } from '../platform/blob-bytes.js';
+import { getBlob, putBlob } from './blobs.js';
 import { hint, next } from '../kernel/hints.js';
 
 const putOut = z.object({ hash: z.string(), size: z.number(), kind: z.string(), owner: z.string(), created: z.boolean(), url: z.string() });

@@ -3,7 +3,8 @@
 import { iso } from '../kernel/text.js';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { decodeB64, HASH, kindOf, wasmCaps } from '../blobs/blobs.js';
+import { decodeB64, kindOf, wasmCaps } from '../platform/blob-bytes.js';
+import { BLOB_HASH as HASH } from '../platform/ids.js';
 import { CxError, notFound } from '../kernel/errors.js';
 import { levelOf } from '../platform/identity/levels.js';
 import { limit } from '../kernel/limits.js';
@@ -68,7 +69,7 @@ export const adminBlobOp = defineOp({
     if (bytes.length > max) throw new CxError('size', `blob over ${max} bytes`, 413);
     if (!bytes.length) throw new CxError('bad', 'body: empty blob');
     if (kindOf(bytes) !== 'wasm') throw new CxError('bad', 'body: not a WebAssembly module (\\0asm)');
-    wasmCaps(bytes);
+    wasmCaps(ctx.core, bytes);
     if ((i.name === undefined) !== (i.ver === undefined)) throw new CxError('bad', 'name and ver: give both to pin <name>@<ver>, or neither');
     const h = createHash('sha256').update(bytes).digest('hex');
     const pin = i.name !== undefined ? `${i.name}@${i.ver}` : null;

@@ -6,7 +6,6 @@ import { CxError, notFound } from '../kernel/errors.js';
 import type { Core, Ctx } from '../kernel/types.js';
 import { b64u, verifyStatement } from '../platform/trust/sign.js';
 import { levelOf } from '../platform/identity/levels.js';
-import { BadModule, checkModule, inspectModule } from '../../wasm/module.js';
 import { limit } from '../kernel/limits.js';
 import { runLimits } from './manifest.js';
 import type { SvcManifest, SvcOk, SvcVersion } from './ports.js';
@@ -38,12 +37,8 @@ async function checkWasm(core: Core, hash: string, m: SvcManifest): Promise<void
   const meta = await core.store.blobs.meta(hash);
   const bytes = meta ? await core.store.blobs.bytes(hash) : null;
   if (!meta || !bytes) throw new CxError('notfound', [`wasm: no blob ${hash}; upload it first (`, hint('blob.put'), ', or ', hint('admin.blob'), ')']);
-  try {
-    checkModule(inspectModule(bytes), m.entry, m.limits.mem_pages);
-  } catch (err) {
-    if (err instanceof BadModule) throw new CxError('bad', `wasm: ${err.message}`);
-    throw err;
-  }
+  const why = core.wasm.publish(bytes, m.entry, m.limits.mem_pages);
+  if (why !== null) throw new CxError('bad', `wasm: ${why}`);
 }
 
 export async function publish(

@@ -9,7 +9,7 @@ import { scrubFind } from '../kernel/safety/scrub.js';
 import { libStr, parseLib } from './libs.js';
 import type { Digest, KbHit, Lib, Wanted } from './ports.js';
 import { answer, named } from './answer.js';
-import { poolFor } from '../spaces/kb-pool.js';
+import { poolFor } from './space/pool.js';
 import { flat, outcomesOf, score } from './render.js';
 import { outcomeTokens } from './outcomes.js';
 import { counted, line, lineCost, linesTokens, tokens, type Line } from './tokens.js';

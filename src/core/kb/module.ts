@@ -2,6 +2,8 @@ import type { Module } from '../kernel/module.js';
 import { kbOps } from './ops.js';
 import { resignKb } from './resign.js';
 import { loadSeedIfEmpty } from './seed.js';
+import { spaceKbOps } from './space/ops.js';
+import { resignSpaceKb } from './space/resign.js';
 import { startWantedSweep } from './wanted-sweep.js';
 
 export const kbModule: Module = {
@@ -16,4 +18,14 @@ export const kbModule: Module = {
     if (seeded) core.log.info({ entries: seeded }, 'sample KB data loaded');
   },
   start: (core) => startWantedSweep(core),
+};
+
+/** The private KB of closed spaces (export, promote, purge), listed with the spaces' operations. */
+export const spaceKbModule: Module = {
+  name: 'kb',
+  ops: spaceKbOps,
+  async init(core) {
+    const n = await resignSpaceKb(core.store.spaceKb);
+    if (n) core.log.info({ entries: n }, 'private space entries re-signed with the current ErrSig version');
+  },
 };

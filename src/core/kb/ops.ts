@@ -15,10 +15,10 @@ import { answer, named } from './answer.js';
 import { ERRSIG_VERSION, errsig } from './errsig/errsig.js';
 import { libStr, libsInText, parseLib } from './libs.js';
 import type { KbEntry, KbHit, KbRepo, Lib, NewEntry, OutcomeResult } from './ports.js';
-import type { SpaceEntry } from '../spaces/ports.js';
+import type { SpaceEntry } from './space/ports.js';
 import { day, entryMd, entryText, entryView, flat, hitLine, noteView, outcomesOf, score, type EntryView } from './render.js';
 import { conf1Payload, disputedMark, OUTCOME_KINDS, outcomeTokens, tallyFn, type Evidence, type OutcomeKind } from './outcomes.js';
-import { poolFor } from '../spaces/kb-pool.js';
+import { poolFor } from './space/pool.js';
 import { SLUG_RE } from '../platform/slug.js';
 import { recordOrigin } from '../platform/origin.js';
 import { hint, next, say } from '../kernel/hints.js';
@@ -164,7 +164,7 @@ async function recordOutcome(
   const proof = o.sig === undefined ? null : await signedConfirm(ctx, o.id, me, o.kind, o.sig);
   const pool = await poolFor(ctx);
   // Public and private ids share one form and never collide (addToSpace draws again).
-  const priv = pool.spaces.length ? await store.spaces.kbById(o.id, pool.spaces) : null;
+  const priv = pool.spaces.length ? await store.spaceKb.kbById(o.id, pool.spaces) : null;
   if (priv && proof) throw new CxError('bad', `sig: a signed outcome is a public statement; k/${o.id} is private to s:${priv.space}: send it unsigned`);
   const w = {
     entry: o.id,
@@ -177,7 +177,7 @@ async function recordOutcome(
     at: ctx.core.now(),
     ...(o.keep ? { keep: true } : {}),
   };
-  const r = priv ? await store.spaces.kbOutcome(w, pool.spaces, tallyFn) : await store.kb.outcome(w, tallyFn);
+  const r = priv ? await store.spaceKb.kbOutcome(w, pool.spaces, tallyFn) : await store.kb.outcome(w, tallyFn);
   if (r === null) throw new CxError('notfound', `no entry ${o.id}`);
   if (r.result === 'own') throw new CxError('dup', 'own entry: others confirm your fixes');
   let added = false;
@@ -288,21 +288,22 @@ async function addToSpace(
   e: Omit<SpaceEntry, 'id' | 'space'>,
 ): Promise<{ id: string; sig: string; h: string; url: string; space: string }> {
   const st = ctx.core.store;
-  const sp = await st.spaces.bySlug(slug);
-  if (!sp || !(await st.spaces.isMember(slug, e.author))) throw new CxError('notfound', `no space s:${slug} you are a member of`);
+  // The space and its membership are the spaces domain's (core.spaceAccess); its entries are the KB's.
+  const sp = await ctx.core.spaceAccess.bySlug(slug);
+  if (!sp || !(await ctx.core.spaceAccess.isMember(slug, e.author))) throw new CxError('notfound', `no space s:${slug} you are a member of`);
   if (!sp.closed)
     throw new CxError('bad', [
       `space: s:${slug} is open (anyone may join it); private entries go in a closed space (`,
       hint('space.create', { closed: true }),
       ')',
     ]);
-  if ((await st.spaces.kbCount(slug)) >= limit('space.kb_entries'))
+  if ((await st.spaceKb.kbCount(slug)) >= limit('space.kb_entries'))
     throw new CxError('quota', `space s:${slug}: at most ${limit('space.kb_entries')} private entries`);
   for (let i = 0; i < 5; i++) {
     const id = newId('k', ctx.core.random, 8);
     // Public and private ids share one form (GET /k/{id}); an id is drawn again if either pool has it.
     if (await st.kb.byId(id)) continue;
-    if (await st.spaces.kbInsert({ ...e, id, space: slug })) return { id, sig: e.sig, h: e.h, url: `${ctx.core.config.baseUrl}/k/${id}`, space: `s:${slug}` };
+    if (await st.spaceKb.kbInsert({ ...e, id, space: slug })) return { id, sig: e.sig, h: e.h, url: `${ctx.core.config.baseUrl}/k/${id}`, space: `s:${slug}` };
   }
   throw new CxError('busy', 'id space contention, retry', 503);
 }
@@ -694,7 +695,7 @@ export const kbGetOp = defineOp({
     if (!e) throw new CxError('notfound', `no entry ${input.id}`);
     const n = limit('outcome.notes_shown');
     if (e.space) {
-      const sp = ctx.core.store.spaces;
+      const sp = ctx.core.store.spaceKb;
       const [changes, failed] = await Promise.all([
         sp.kbOutcomeNotes(e.id, pool.spaces, 'worked-with-changes', n),
         sp.kbOutcomeNotes(e.id, pool.spaces, 'did-not-work', n),

@@ -1,13 +1,20 @@
 import type { Module } from '../kernel/module.js';
+import type { AnyOperation } from '../kernel/types.js';
+import { spaceManageOp } from './manage.js';
 import { spaceOps } from './ops.js';
-import { resignSpaceKb } from './resign.js';
 
 export const spacesModule: Module = {
   name: 'spaces',
   ops: spaceOps,
   toolsets: [{ name: 'spaces', about: 'spaces, profiles, badges' }],
-  async init(core) {
-    const n = await resignSpaceKb(core.store.spaces);
-    if (n) core.log.info({ entries: n }, 'private space entries re-signed with the current ErrSig version');
-  },
 };
+
+/**
+ * space.manage, listed after the KB's acts on a space (src/core/kb/module.ts: spaceKbModule), which
+ * the composition root hands in: spaces imports no other domain.
+ */
+export const spaceManageModule = (kbActs: readonly AnyOperation[]): Module => ({
+  name: 'spaces',
+  ops: [spaceManageOp(kbActs)],
+  toolsets: [{ name: 'spaces' }],
+});

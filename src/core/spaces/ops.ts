@@ -8,8 +8,7 @@ import type { AnyOperation } from '../kernel/types.js';
 import { SLUG_RE } from '../platform/slug.js';
 import { lastOwner } from './last-owner.js';
 import { hashToken } from '../platform/identity/tokens.js';
-import { spaceKbOps } from './kb-ops.js';
-import { spaceManageOp } from './manage.js';
+import { spaceOwnerOps } from './owners.js';
 import { hint, next } from '../kernel/hints.js';
 
 const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
@@ -179,4 +178,5 @@ export const spaceGetOp = defineOp({
     ].join('\n'),
 });
 
-export const spaceOps: AnyOperation[] = [spaceCreateOp, spaceJoinOp, spaceLeaveOp, spaceGetOp, ...spaceKbOps, spaceManageOp];
+/** space.manage follows the KB's acts on a space (src/compose/modules.ts lists the three modules in order). */
+export const spaceOps: AnyOperation[] = [spaceCreateOp, spaceJoinOp, spaceLeaveOp, spaceGetOp, ...spaceOwnerOps];

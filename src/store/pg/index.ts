@@ -54,6 +54,7 @@ export const STORE_PORTS = [
   'ledger',
   'tasks',
   'spaces',
+  'spaceKb',
   'saved',
   'notes',
   'checkpoints',
@@ -97,6 +98,7 @@ export const PG_PORTS: readonly StorePort[] = [
   'notes',
   'kb',
   'spaces',
+  'spaceKb',
   'identityKeys',
   'signedConfirms',
   'anchors',
@@ -186,6 +188,8 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
   if (opts.readUrl && typeof target === 'string')
     standby = standbyReads(sql, await poolSql(opts.readUrl, { ...sqlOpts, sessionUrl: undefined, standby: true }));
   const leader = pgLeader(sql, opts.schema ?? '');
+  // One adapter holds spaces and their private KB entries (two ports: spaces', and the KB's).
+  const spaces = pgSpaces(sql);
   const ports: Partial<Store> = {
     identities: pgIdentities(sql, tokens),
     proofs: pgSpentProofs(sql),
@@ -198,7 +202,8 @@ export async function openPgStore(target: PgTarget, opts: PgStoreOpts = {}): Pro
     drops: pgDrops(sql),
     notes: pgNotes(sql),
     kb,
-    spaces: pgSpaces(sql),
+    spaces,
+    spaceKb: spaces,
     identityKeys: pgIdentityKeys(sql),
     signedConfirms: pgSignedConfirms(sql),
     anchors: pgAnchors(sql),

@@ -3,6 +3,7 @@
 // their outcomes and earlier signature hashes.
 import type { Evidence, OutcomeKind } from '../../core/kb/outcomes.js';
 import type { OutcomeResult, StaleSig } from '../../core/kb/ports.js';
+import type { SpaceKbRepo } from '../../core/kb/space/ports.js';
 import type { LeaveResult, Space, SpaceRepo, SpaceRole } from '../../core/spaces/ports.js';
 import {
   likeOf,
@@ -21,7 +22,7 @@ import {
 } from '../space-kb-rows.js';
 import type { Sql } from './sql.js';
 
-export function pgSpaces(sql: Sql): SpaceRepo {
+export function pgSpaces(sql: Sql): SpaceRepo & SpaceKbRepo {
   const num = async (text: string, params: unknown[]) => Number((await sql.query<{ n: number }>(text, params)).rows[0]!.n);
   const exists = async (slug: string) => (await sql.query('SELECT 1 FROM spaces WHERE slug = $1', [slug])).rows.length > 0;
   const entries = async (text: string, params: unknown[]) => (await sql.query<SpaceKbRow>(text, params)).rows.map(spaceEntryOf);

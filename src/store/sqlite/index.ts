@@ -72,6 +72,8 @@ export function openSqliteStore(
   const kb = sqliteKb(db, background);
   const events = sqliteEvents(db, now);
   const jobs = sqliteJobs(db, now);
+  // One adapter holds spaces and their private KB entries (two ports: spaces', and the KB's).
+  const spaces = sqliteSpaces(db);
   return {
     file,
     identities: sqliteIdentities(db),
@@ -82,7 +84,8 @@ export function openSqliteStore(
     agents: sqliteAgents(db),
     ledger: sqliteLedger(db),
     tasks: sqliteTasks(db, events),
-    spaces: sqliteSpaces(db),
+    spaces,
+    spaceKb: spaces,
     saved: sqliteSaved(db),
     ...sqliteWorkspace(db),
     events,

@@ -1,8 +1,10 @@
-// SQLite implementation of the spaces port: spaces, memberships and roles, invites, member
+// SQLite implementation of the spaces port and of the KB's port of the private entries of spaces
+// (src/core/kb/space/ports.ts): spaces, memberships and roles, invites, member
 // counters, and the private KB entries of spaces (table space_kb, read only with the caller's
 // spaces) with their outcomes (space_kb_outcomes) and earlier signature hashes (space_kb_alias).
 import type { OutcomeKind, OutcomeWrite, TallyFn } from '../../core/kb/outcomes.js';
 import type { OutcomeNote, OutcomeResult, Resign, StaleSig } from '../../core/kb/ports.js';
+import type { SpaceKbRepo } from '../../core/kb/space/ports.js';
 import type { LeaveResult, Space, SpaceInvite, SpaceRepo, SpaceRole } from '../../core/spaces/ports.js';
 import {
   likeOf,
@@ -21,7 +23,7 @@ import {
 } from '../space-kb-rows.js';
 import { LIMIT, type Db } from './db.js';
 
-export function sqliteSpaces(db: Db): SpaceRepo {
+export function sqliteSpaces(db: Db): SpaceRepo & SpaceKbRepo {
   const ins = db.prepare('INSERT OR IGNORE INTO spaces (slug, title, creator, created, closed) VALUES (@slug, @title, @creator, @created, @closed)');
   const sel = db.prepare('SELECT slug, title, creator, created, closed FROM spaces WHERE slug = ?');
   const insMember = db.prepare('INSERT OR IGNORE INTO space_members (space, member, joined, role) VALUES (?, ?, ?, ?)');

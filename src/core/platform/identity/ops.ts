@@ -8,7 +8,6 @@ import type { AnyOperation } from '../../kernel/types.js';
 import { levelOf } from './levels.js';
 import { hashToken, newId, newToken, URL_PREFIX, USER_PREFIX } from './tokens.js';
 import { grantStart } from '../ledger/ledger.js';
-import { checkRegistrationAsn } from '../../admin/asn.js';
 import { hint, next } from '../../kernel/hints.js';
 
 export const challengeOp = defineOp({
@@ -64,7 +63,7 @@ export const registerOp = defineOp({
   rest: { method: 'POST', path: '/v1/register', status: 201, headerInputs: { 'x-pow': 'pow' } },
   async run(ctx, input) {
     const { core } = ctx;
-    await checkRegistrationAsn(ctx); // the operator's policy for the caller's ASN, before the proof is spent
+    await core.registrationPolicy(ctx); // the operator's policy for the caller's ASN, before the proof is spent
     await core.pow.redeem(input.pow, 'reg');
     const token = newToken(USER_PREFIX, core.random);
     for (let attempt = 0; ; attempt++) {

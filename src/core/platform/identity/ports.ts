@@ -3,6 +3,14 @@
 // The kernel defines them (operation types name them); re-exported for the platform and domains.
 export type { Identity, TokenClass } from '../../kernel/caller.js';
 import type { Identity, TokenClass } from '../../kernel/caller.js';
+import type { Ctx } from '../../kernel/types.js';
+
+/**
+ * The operator's registration policy for the caller's network (refuses, or charges a shared
+ * bucket), run before the proof is spent. The admin domain's ASN policy implements it
+ * (src/core/admin/asn.ts); the composition root hands it to the core as `core.registrationPolicy`.
+ */
+export type RegistrationPolicy = (ctx: Ctx) => Promise<void>;
 
 export interface IdentityRepo {
   /** Creates the identity and its first user token (hash only) in one transaction. */

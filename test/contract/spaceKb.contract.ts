@@ -1,15 +1,22 @@
-// Spaces (issue 39): roles, one-time expiring invites, and the private KB entries of spaces, read
-// only through the caller's spaces (another space's entry is as absent as an unknown id); their
+// The private KB entries of spaces (port spaceKb, the KB's; issue 39) with the spaces around them
+// (port spaces; one adapter holds both): roles, one-time expiring invites, and the private entries,
+// read only through the caller's spaces (another space's entry is as absent as an unknown id); their
 // outcomes, tallied as public ones in the space's own tables; re-signing at an ErrSig version
 // change; the last owner of a closed space staying.
 import { expect, it } from 'vitest';
 import { ERRSIG_VERSION, errsig } from '../../src/core/kb/errsig/errsig.js';
 import * as v2 from '../../src/core/kb/errsig/errsig-v2.js';
 import { tallyFn, type OutcomeWrite, type TallyFn } from '../../src/core/kb/outcomes.js';
-import { resignSpaceKb } from '../../src/core/spaces/resign.js';
-import type { SpaceEntry, SpaceRepo } from '../../src/core/spaces/ports.js';
+import type { Store } from '../../src/compose/store.js';
+import { resignSpaceKb } from '../../src/core/kb/space/resign.js';
+import type { SpaceEntry, SpaceKbRepo } from '../../src/core/kb/space/ports.js';
+import type { SpaceRepo } from '../../src/core/spaces/ports.js';
 import { type Adapter, storeFor } from './adapters.js';
 import { identity, together } from './fixtures.js';
+
+/** The two ports the spaces adapter holds: membership (spaces) and the KB's private entries of spaces (spaceKb). */
+type Both = SpaceRepo & SpaceKbRepo;
+const both = (st: Store): Both => ({ ...st.spaces, ...st.spaceKb });
 
 const NO_FIGURES = { confirms: 0, fails: 0, changes: 0, w_worked: 0, w_changes: 0, w_failed: 0, principals: 0, disputed: false, disputed_at: 0 };
 const DAY = 86_400_000;
@@ -35,7 +42,7 @@ export function contract(adapter: Adapter): void {
 
   it('the creator is the owner, joiners members; closedSpacesOf lists closed memberships; closed is kept', async () => {
     const s = await open();
-    const sp = s.store.spaces;
+    const sp = both(s.store);
     const now = s.clock.now();
     await sp.create({ slug: 'team', title: '', creator: 'a000001', created: now, closed: true });
     await sp.create({ slug: 'open', title: '', creator: 'a000002', created: now });
@@ -55,7 +62,7 @@ export function contract(adapter: Adapter): void {
 
   it('an invite is spent once (of 10 concurrent redeems one joins), only in its space, only before it expires', async () => {
     const s = await open();
-    const sp = s.store.spaces;
+    const sp = both(s.store);
     const now = s.clock.now();
     await sp.create({ slug: 'team', title: '', creator: 'a000001', created: now, closed: true });
     await sp.create({ slug: 'other', title: '', creator: 'a000001', created: now, closed: true });
@@ -76,7 +83,7 @@ export function contract(adapter: Adapter): void {
 
   it('KB entries are read only through their own space: by id, hash, coarse hash, words; listed, counted, purged', async () => {
     const s = await open();
-    const sp = s.store.spaces;
+    const sp = both(s.store);
     const now = s.clock.now();
     await sp.create({ slug: 'team', title: '', creator: 'a000001', created: now, closed: true });
     await sp.create({ slug: 'other', title: '', creator: 'a000002', created: now, closed: true });
@@ -100,23 +107,23 @@ export function contract(adapter: Adapter): void {
     expect((await sp.kbSearch(['zebra', 'fault'], ['team'], 10)).map((e) => e.id)).toEqual([a.id]);
     expect(await sp.kbSearch(['zebra', 'quokka'], ['team'], 10)).toEqual([]);
     const again = await s.reopen();
-    expect((await again.spaces.kbList('team', 10)).map((e) => e.id)).toEqual([a.id, b.id]);
-    expect(await again.spaces.kbCount('team')).toBe(2);
+    expect((await again.spaceKb.kbList('team', 10)).map((e) => e.id)).toEqual([a.id, b.id]);
+    expect(await again.spaceKb.kbCount('team')).toBe(2);
     await again.spaces.addInvite({ h: 'hx', space: 'team', role: 'member', by: 'a000001', created: now, expires: now + 1000 });
-    expect(await again.spaces.kbPurge('team')).toBe(2);
-    expect(await again.spaces.kbCount('team')).toBe(0);
-    expect(await again.spaces.kbById(a.id, ['team'])).toBeNull();
+    expect(await again.spaceKb.kbPurge('team')).toBe(2);
+    expect(await again.spaceKb.kbCount('team')).toBe(0);
+    expect(await again.spaceKb.kbById(a.id, ['team'])).toBeNull();
     expect(await again.spaces.openInvites('team', now)).toBe(0);
-    expect(await again.spaces.kbCount('other')).toBe(1);
+    expect(await again.spaceKb.kbCount('other')).toBe(1);
   });
 
-  const put = (sp: SpaceRepo, spaces: string[], o: Partial<OutcomeWrite> & Pick<OutcomeWrite, 'entry' | 'voter' | 'kind' | 'at'>, tally: TallyFn = tallyFn) =>
+  const put = (sp: Both, spaces: string[], o: Partial<OutcomeWrite> & Pick<OutcomeWrite, 'entry' | 'voter' | 'kind' | 'at'>, tally: TallyFn = tallyFn) =>
     sp.kbOutcome({ note: '', evidence: null, net: '', root: o.voter, ...o }, spaces, tally);
 
   it("outcomes of a private entry: only through its space, one per identity (replaced, or the same again), not the author's; tallied, ranked, noted, after a restart too", async () => {
     const s = await open();
     let st = s.store;
-    let sp = st.spaces;
+    let sp = both(st);
     const now = s.clock.now();
     const author = (await identity(s.store, now)).id;
     // An L1 identity two days old weighs 1 x (0.5 + 0.5 x 2/30) = 0.53; a new L0 one 0.125.
@@ -146,7 +153,7 @@ export function contract(adapter: Adapter): void {
       await put(sp, ['team'], { entry: newer.id, voter: l0, kind: 'did-not-work', net: '10.0.0', evidence: { cmd: 'make', exit_after: 2 }, at: now }),
     ).toEqual({ result: 'new', prev: null });
     for (const restart of [false, true]) {
-      if (restart) sp = (st = await s.reopen()).spaces;
+      if (restart) sp = both((st = await s.reopen()));
       const r = sp;
       expect(await r.kbById(older.id, ['team'])).toMatchObject({
         confirms: 2,
@@ -190,7 +197,7 @@ export function contract(adapter: Adapter): void {
 
   it('outcomes of many identities at once on one private entry: each counted once', async () => {
     const s = await open();
-    const sp = s.store.spaces;
+    const sp = both(s.store);
     const now = s.clock.now();
     await sp.create({ slug: 'team', title: '', creator: 'a000001', created: now, closed: true });
     await sp.kbInsert(entry({ id: 'kmany0001', space: 'team', created: now }));
@@ -202,7 +209,7 @@ export function contract(adapter: Adapter): void {
 
   it('private entries signed by an earlier ErrSig version are listed and re-signed; their old hash keeps resolving, for their space only, after a restart too', async () => {
     const s = await open();
-    let sp = s.store.spaces;
+    let sp = both(s.store);
     const now = s.clock.now();
     await sp.create({ slug: 'team', title: '', creator: 'a000001', created: now, closed: true });
     const out =
@@ -220,7 +227,7 @@ export function contract(adapter: Adapter): void {
     expect(await resignSpaceKb(sp)).toBe(2);
     expect(await resignSpaceKb(sp)).toBe(0);
     for (const restart of [false, true]) {
-      if (restart) sp = (await s.reopen()).spaces;
+      if (restart) sp = both(await s.reopen());
       const r = sp;
       // A title that was the old signature follows the new one, and retrieval reads the new title.
       expect(await r.kbById('kpushsp01', ['team'])).toMatchObject({ sig: cur.sig, h: cur.h, ch: cur.ch, title: cur.sig });
@@ -242,7 +249,7 @@ export function contract(adapter: Adapter): void {
 
   it('the last owner of a closed space with members or entries stays; of two owners leaving at once one goes; open spaces as before', async () => {
     const s = await open();
-    const sp = s.store.spaces;
+    const sp = both(s.store);
     const now = s.clock.now();
     await sp.create({ slug: 'team', title: '', creator: 'a000001', created: now, closed: true });
     await sp.join('team', 'a000002', now);

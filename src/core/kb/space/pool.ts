@@ -6,10 +6,10 @@
 // (the same frozen array, so the faces' memos keep working); one with a space entry is never
 // memoized. Space entries come first, so in an ordering by score they win ties. Their outcomes
 // (kept in the space's own tables) rank them as public outcomes rank public entries.
-import type { Ctx } from '../kernel/types.js';
-import { parseLib } from '../kb/libs.js';
-import type { KbEntry, KbHit, KbRepo, Lib, OutcomeFigures } from '../kb/ports.js';
-import type { SpaceEntry, SpaceKbEntry, SpaceRepo } from './ports.js';
+import type { Ctx } from '../../kernel/types.js';
+import { parseLib } from '../libs.js';
+import type { KbEntry, KbHit, KbRepo, Lib, OutcomeFigures } from '../ports.js';
+import type { SpaceEntry, SpaceKbEntry, SpaceKbRepo } from './ports.js';
 
 const libsOf = (e: SpaceEntry): Lib[] => e.libs.map(parseLib).filter((l): l is Lib => l !== null);
 
@@ -79,7 +79,7 @@ const mergeRanked = (mine: KbHit[], pub: KbHit[], limit: number): KbHit[] =>
     : pub;
 
 /** The KB as a member of `spaces` reads it: the public store with the space entries merged in. */
-export function pooled(kb: KbRepo, sp: SpaceRepo, spaces: string[]): KbRepo {
+export function pooled(kb: KbRepo, sp: SpaceKbRepo, spaces: string[]): KbRepo {
   const own: Partial<KbRepo> = {
     async byHash(h, limit, hit) {
       const [pub, mine] = await Promise.all([kb.byHash(h, limit, hit), sp.kbByHash(h, spaces, limit)]);
@@ -128,6 +128,7 @@ export async function poolFor(ctx: Ctx): Promise<Pool> {
   const kb = ctx.core.store.kb;
   const id = ctx.caller.identity?.id;
   if (!id) return { kb, spaces: [] };
-  const spaces = await ctx.core.store.spaces.closedSpacesOf(id);
-  return spaces.length ? { kb: pooled(kb, ctx.core.store.spaces, spaces), spaces } : { kb, spaces };
+  // Membership is the spaces domain's: read through the core's access port (no import of spaces).
+  const spaces = await ctx.core.spaceAccess.closedSpacesOf(id);
+  return spaces.length ? { kb: pooled(kb, ctx.core.store.spaceKb, spaces), spaces } : { kb, spaces };
 }
