@@ -2,7 +2,9 @@
 // the kernel names none of the platform's classes, the adapters' runners or the configuration.
 import type { Config } from '../config.js';
 import type { ComputeRunner } from '../core/compute/ports.js';
+import type { TombKind } from '../core/exports/ports.js';
 import type { GitMirror } from '../core/gitmirror/mirror.js';
+import type { Contributions } from '../core/kernel/module.js';
 import type { SystemMail } from '../core/mail/ports.js';
 import type { Control } from '../core/platform/control/control.js';
 import type { Pow } from '../core/platform/identity/pow.js';
@@ -39,5 +41,14 @@ declare module '../core/kernel/types.js' {
     spaceAccess: SpaceAccess;
     /** Mail the system writes for an identity (swarm mb: deliveries): the mail domain's writer. */
     systemMail: SystemMail;
+    /** Feed sources and export tables the modules contribute (src/compose/contributions.ts). */
+    contributions: Contributions;
+    /**
+     * Records a removal for the open-data exports (src/core/exports/tombstones.ts): the row stays out
+     * of every later export. The exports' writer, for domains that take content down (gov's notices).
+     */
+    recordTombstone(t: { kind: TombKind; id: string; reason: string }): Promise<void>;
+    /** When the newest open-data export was made (ms), null while there is none (/metrics). */
+    newestExportAt(): Promise<number | null>;
   }
 }

@@ -14,6 +14,9 @@ import { Readiness } from '../core/system/ready.js';
 import { putMail } from '../core/mail/mail.js';
 import { checkRegistrationAsn } from '../core/admin/asn.js';
 import { wasmCheck } from '../wasm/check.js';
+import { recordTombstone } from '../core/exports/tombstones.js';
+import { newest } from '../core/exports/run.js';
+import { CONTRIBUTIONS } from './contributions.js';
 
 export const VERSION = '1.0.0';
 
@@ -46,6 +49,11 @@ export function buildCore(
     ready: new Readiness(),
     // The mb: sink's mail (swarm) is written by the mail domain, which swarm does not import.
     systemMail: (m) => putMail(core, m),
+    contributions: CONTRIBUTIONS,
+    // Gov's notices tombstone what they take down, and /metrics reads the export age, through the
+    // exports domain's own functions, which neither imports.
+    recordTombstone: (t) => recordTombstone(core, t),
+    newestExportAt: async () => (await newest(core))?.at ?? null,
   };
   return core;
 }

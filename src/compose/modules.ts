@@ -9,6 +9,7 @@ import { blobsModule } from '../core/blobs/module.js';
 import { cacheModule } from '../core/cache/module.js';
 import { checkpointsModule } from '../core/checkpoints/module.js';
 import { computeModule } from '../core/compute/module.js';
+import { docsModule } from '../core/docs/module.js';
 import { dropsModule } from '../core/drops/module.js';
 import { exportsModule } from '../core/exports/module.js';
 import { govModule } from '../core/gov/module.js';
@@ -59,4 +60,5 @@ export const MODULES: readonly Module[] = [
   computeModule,
   injModule,
   eventsModule,
+  docsModule,
 ];

@@ -1,11 +1,11 @@
 // The ports the core needs from storage, gathered; no domain module imports better-sqlite3.
 import type { DropRepo } from '../core/drops/ports.js';
 import type { IdentityRepo, SpentProofRepo } from '../core/platform/identity/ports.js';
-import type { KbRepo } from '../core/kb/ports.js';
+import type { Digest, KbEntry, KbRepo } from '../core/kb/ports.js';
 import type { A2aStore } from '../core/a2a/ports.js';
 import type { AgentRepo } from '../core/agents/ports.js';
 import type { LedgerRepo } from '../core/platform/ledger/ports.js';
-import type { TaskRepo } from '../core/tasks/ports.js';
+import type { Task, TaskRepo } from '../core/tasks/ports.js';
 import type { SpaceRepo } from '../core/spaces/ports.js';
 import type { SpaceKbRepo } from '../core/kb/space/ports.js';
 import type { SavedCounter } from '../core/profiles/ports.js';
@@ -98,7 +98,7 @@ declare module '../core/kernel/types.js' {
     /** Inbound webhook endpoints (secrets sealed) and their delivery keys (replays, rate). */
     webhooks: WebhookRepo;
     /** Open-data exports: the public rows in pages, and removals as tombstones. */
-    exports: ExportRepo;
+    exports: ExportRepo<KbEntry, Task, Digest>;
     /** Where the daily exports are written and served from. */
     exportFiles: ExportFiles;
     /** Operator state: announcements, marks, ASN policy, content origin, inbox, demand, tombstones, purge. */

@@ -38,7 +38,7 @@ export const feedRoutes = rawGroup(
           const m = /^(.*)\.(atom|json)$/s.exec(path);
           if (!m) throw new CxError('notfound', 'no feed');
           const q = (req.query ?? {}) as Record<string, unknown>;
-          return checkFeed({ name: m[1]!, format: m[2] as 'atom' | 'json', n: q.n, since: q.since });
+          return checkFeed(core, { name: m[1]!, format: m[2] as 'atom' | 'json', n: q.n, since: q.since });
         },
         async handle(req, reply, checked: CheckedFeed) {
           // Feeds are anonymous: their KB reads may come from a read standby.

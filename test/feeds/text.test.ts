@@ -2,7 +2,7 @@
 // split a surrogate pair, and only RFC 3339 date-times are dates.
 import { describe, expect, it } from 'vitest';
 import { parseRfc3339 } from '../../src/core/feeds/feed.js';
-import { line, plain } from '../../src/core/feeds/text.js';
+import { line, plain } from '../../src/core/kernel/feed-text.js';
 
 describe('item text', () => {
   it('plain keeps lines and tabs, drops controls, lone surrogates and U+FFFE/U+FFFF, normalizes CR LF', () => {

@@ -258,25 +258,24 @@ describe('rendering', () => {
     expect(fenced('a ``` b')).toBe('````text\na ``` b\n````');
     expect(fenced('plain')).toBe('```text\nplain\n```');
     expect(mdText('<script>x</script> [l](http://e) # h\nnext')).toBe('&lt;script&gt;x&lt;/script&gt; \\[l\\](http://e) \\# h next');
-    const md = renderEntry(
-      {
-        ...entry('kzzzz01', { title: '<img src=x onerror=alert(1)>', fix: '```\n# not a heading\n```' }),
-        n: 1,
-        ch: '',
-        updated: 0,
-        confirms: 3,
-        fails: 1,
-        hits: 9,
-        changes: 0,
-        w_worked: 3,
-        w_changes: 0,
-        w_failed: 1,
-        principals: 4,
-        disputed: false,
-        disputed_at: 0,
-      },
-      'http://commons.test',
-    );
+    // A whole KB entry, counters included: they must stay out of the file.
+    const full: KbEntry = {
+      ...entry('kzzzz01', { title: '<img src=x onerror=alert(1)>', fix: '```\n# not a heading\n```' }),
+      n: 1,
+      ch: '',
+      updated: 0,
+      confirms: 3,
+      fails: 1,
+      hits: 9,
+      changes: 0,
+      w_worked: 3,
+      w_changes: 0,
+      w_failed: 1,
+      principals: 4,
+      disputed: false,
+      disputed_at: 0,
+    };
+    const md = renderEntry(full, 'http://commons.test');
     expect(md.split('\n')[0]).toBe('# &lt;img src=x onerror=alert(1)&gt;');
     expect(md).toContain('````text\n```\n# not a heading\n```\n````');
     expect(md).not.toMatch(/confirms|hits/); // counters that move on every vote stay out of the file

@@ -7,8 +7,7 @@ import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import { defineOp, type Ctx } from '../kernel/types.js';
 import type { AnyOperation } from '../kernel/types.js';
-import { profileOf } from '../profiles/ops.js';
-import { spaceOf } from '../spaces/ops.js';
+import { levelOf } from '../platform/identity/levels.js';
 import { SLUG_RE } from '../platform/slug.js';
 import { TASK_ID } from '../platform/ids.js';
 import { badge, badgeSvg, COLORS, type Badge, type ColorName } from './svg.js';
@@ -71,8 +70,12 @@ export const badgeAgentOp = badgeOp(
     })
     .strict(),
   async (ctx, i) => {
-    const p = await profileOf(ctx, i.id);
-    return p && badge(`agent ${p.id}`, `rep ${p.rep} | fixes ${p.fixes}`, LEVEL_COLOR[Number(p.lvl.slice(1))] ?? 'lightgrey');
+    // The figures of the profile (profiles/ops.ts profileOf), read from the store ports as it reads them.
+    const a = await ctx.core.store.identities.byId(i.id);
+    if (!a) return null;
+    const now = ctx.core.now();
+    const fixes = await ctx.core.store.kb.countByAuthor(a.id);
+    return badge(`agent ${a.id}`, `rep ${a.rep} | fixes ${fixes}`, LEVEL_COLOR[levelOf(a, now)] ?? 'lightgrey');
   },
 );
 
@@ -112,8 +115,12 @@ export const badgeSpaceOp = badgeOp(
   '/b/s/:slug',
   z.object({ slug: z.string().regex(SLUG_RE, 'a space slug') }).strict(),
   async (ctx, i) => {
-    const v = await spaceOf(ctx, i.slug);
-    return v && badge(v.space, `${v.members} members | ${v.fixes} fixes | ${v.tasks} tasks`, 'blue');
+    // The counters of the space's view (spaces/ops.ts spaceOf): every task but the cancelled ones.
+    const { store } = ctx.core;
+    if (!(await store.spaces.bySlug(i.slug))) return null;
+    const [c, states] = await Promise.all([store.spaces.counts(i.slug), store.tasks.counts(i.slug)]);
+    const tasks = Object.entries(states).reduce((n, [x, k]) => (x === 'cancelled' ? n : n + k), 0);
+    return badge(`s:${i.slug}`, `${c.members} members | ${c.fixes} fixes | ${tasks} tasks`, 'blue');
   },
 );
 

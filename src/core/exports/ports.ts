@@ -2,8 +2,6 @@
 // stays bounded at any size) with the removals (tombstones), and the directory the files go to.
 // src/store/sqlite/exports.ts and src/store/files/exports.ts implement them.
 import type { Readable, Writable } from 'node:stream';
-import type { Digest, KbEntry } from '../kb/ports.js';
-import type { Task } from '../tasks/ports.js';
 import type { SignedConfirm } from '../platform/trust/ports.js';
 
 export const TOMB_KINDS = ['kb', 'task', 'digest', 'claim', 'identity', 'cp'] as const;
@@ -27,14 +25,23 @@ export interface DigestKey {
 
 export type Claim = Omit<SignedConfirm, 'net'>;
 
+/** A KB entry or a task as far as the exports know it: its page cursor and id. */
+export interface Numbered {
+  n: number;
+  id: string;
+}
+
 /**
  * Pages in a stable order, each after the cursor of the previous one; `since` (ms) keeps only rows
  * changed at or after it (0: all). Every page holds only what the public reads show: hidden KB
  * entries and rows with a tombstone (their own, or their author's `identity` one) are left out.
+ * The rows are the KB's and the tasks' records (`Entry`, `Task`, `Digest`): the composition root
+ * binds their shapes (src/compose/store.ts), the domains that own them page and show them
+ * (Module.exportTables), so the exports name none of them.
  */
-export interface ExportRepo {
+export interface ExportRepo<Entry extends Numbered = Numbered, Task extends Numbered = Numbered, Digest extends DigestKey = DigestKey> {
   /** Visible KB entries with n above `after`, by n. */
-  kb(after: number, since: number, limit: number): Promise<KbEntry[]>;
+  kb(after: number, since: number, limit: number): Promise<Entry[]>;
   /** Tasks with n above `after`, by n. */
   tasks(after: number, since: number, limit: number): Promise<Task[]>;
   /** Digests after `after` in key order (lib, ver, topic, author). */

@@ -10,7 +10,7 @@ import { limit } from '../kernel/limits.js';
 import type { Core } from '../kernel/types.js';
 import { b64u } from '../platform/trust/sign.js';
 import { croissant, LICENSE, readme, type ExportFacts } from './describe.js';
-import { claimPages, deltaPages, digestPages, kbPages, taskPages, tombPages, type Withheld } from './rows.js';
+import { deltaPages, tablePages, TABLES, tombPages, type Withheld } from './rows.js';
 import { writeBytes, writeRows, type FileInfo } from './write.js';
 
 const DAY = 86_400_000;
@@ -109,10 +109,7 @@ async function write(core: Core, signal?: AbortSignal): Promise<ExportIndex> {
   const held: Withheld = { n: 0 };
   try {
     const data: FileInfo[] = [];
-    data.push(await writeRows(draft, `kb-${date}.jsonl.gz`, kbPages(core, 0, held), signal));
-    data.push(await writeRows(draft, `tasks-${date}.jsonl.gz`, taskPages(core, 0, held), signal));
-    data.push(await writeRows(draft, `claims-${date}.jsonl.gz`, claimPages(core, 0), signal));
-    data.push(await writeRows(draft, `digests-${date}.jsonl.gz`, digestPages(core, 0, held), signal));
+    for (const t of TABLES) data.push(await writeRows(draft, `${t.shard}-${date}.jsonl.gz`, tablePages(core, t.shard, 0, held), signal));
     data.push(await writeRows(draft, `delta-${date}.jsonl.gz`, deltaPages(core, since, { n: 0 }), signal));
     data.push(await writeRows(draft, 'tombstones.jsonl', tombPages(core, at - tombDays * DAY), signal));
     const facts: ExportFacts = { base: core.config.baseUrl, date, generated, since: prev ? prev.generated : null, keep, tombDays, files: data };

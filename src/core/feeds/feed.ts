@@ -9,8 +9,7 @@ import { CxError } from '../kernel/errors.js';
 import { limit } from '../kernel/limits.js';
 import type { Core } from '../kernel/types.js';
 import { renderFeed, FEED_TYPES, type FeedFormat } from './render.js';
-import { FEED_SOURCES } from './sources.js';
-import type { FeedList, FeedQuery } from './types.js';
+import type { FeedList, FeedQuery, FeedSource } from '../kernel/feed.js';
 
 export interface FeedRequest {
   /** The name as in /f/{name}.{format}, decoded. */
@@ -71,13 +70,16 @@ function parseQuery(n: unknown, since: unknown): FeedQuery {
   return { n: count, since: from };
 }
 
-/** The source and its argument for a name; 400 when malformed, 404 when no such feed. */
-function sourceOf(name: string) {
+/**
+ * The source and its argument for a name; 400 when malformed, 404 when no such feed. `sources`: the
+ * feeds the modules contribute and the feeds domain's own (core.contributions.feeds).
+ */
+function sourceOf(sources: Readonly<Record<string, FeedSource>>, name: string) {
   if (!name || name.length > limit('feed.name')) throw new CxError('bad', `feed name: 1-${limit('feed.name')} characters`);
   const slash = name.indexOf('/');
   const prefix = slash < 0 ? name : name.slice(0, slash);
   const arg = slash < 0 ? '' : name.slice(slash + 1);
-  const src = Object.hasOwn(FEED_SOURCES, prefix) ? FEED_SOURCES[prefix]! : undefined;
+  const src = Object.hasOwn(sources, prefix) ? sources[prefix]! : undefined;
   if (!src) throw new CxError('notfound', 'no feed');
   if (slash < 0 ? src.arg === 'required' : src.arg === 'none') throw new CxError('notfound', 'no feed');
   if (slash >= 0) {
@@ -107,9 +109,9 @@ function lastModifiedOf(core: Core, list: FeedList): number {
 }
 
 /** The checks of a request: 400 for bad parameters or a malformed name, 404 when no such feed. */
-export function checkFeed(req: FeedRequest): CheckedFeed {
+export function checkFeed(core: Core, req: FeedRequest): CheckedFeed {
   const q = parseQuery(req.n, req.since);
-  const { src, arg } = sourceOf(req.name);
+  const { src, arg } = sourceOf(core.contributions.feeds, req.name);
   return { name: req.name, format: req.format, q, src, arg };
 }
 

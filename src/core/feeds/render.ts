@@ -2,7 +2,7 @@
 // Text goes in as plain text (Atom type="text", JSON Feed content_text): a reader never gets
 // agents' text as HTML, and the generator escapes what XML needs (<, &, ]]> in CDATA).
 import { generateAtomFeed, generateJsonFeed } from 'feedsmith';
-import type { FeedItem, FeedList } from './types.js';
+import type { FeedItem, FeedList } from '../kernel/feed.js';
 
 export type FeedFormat = 'atom' | 'json';
 

@@ -4,7 +4,6 @@
 // Counters that move on every vote or lookup (confirms, fails, hits) are left out: the files change
 // when an entry's content does, and the live figures stay at /k/<id>.
 import { createHash } from 'node:crypto';
-import type { KbEntry } from '../kb/ports.js';
 
 const ID = /^[a-z][a-z0-9]{1,31}$/;
 
@@ -35,7 +34,25 @@ export function fenced(text: string): string {
   return `${fence}text\n${text.replace(/\r\n?/g, '\n')}\n${fence}`;
 }
 
-export function renderEntry(e: KbEntry, base: string): string {
+/**
+ * The fields of a KB entry the mirror publishes: the mirror's own shape, which the KB's entries
+ * (src/core/kb/ports.ts, read through core.store.kb) fit, so the mirror imports nothing of the KB.
+ */
+export interface MirrorEntry {
+  id: string;
+  title: string;
+  eco: string;
+  cls: string;
+  libs: ReadonlyArray<{ name: string; ver: string }>;
+  tags: readonly string[];
+  author: string;
+  created: number;
+  sig: string;
+  error: string;
+  fix: string;
+}
+
+export function renderEntry(e: MirrorEntry, base: string): string {
   const libs = e.libs.map((l) => `${l.name}@${l.ver}`).join(' ');
   return [
     `# ${mdText(e.title)}`,

@@ -1,4 +1,5 @@
 import type { Module } from '../kernel/module.js';
+import { govFeeds } from './feeds.js';
 import { noticeOps } from './notices.js';
 import { proposalOps } from './ops.js';
 import { govPageOps } from './pages.js';
@@ -10,4 +11,5 @@ export const govModule: Module = {
     { name: 'gov', about: 'proposals, support, governance rules, status pages and the injection-report map', prefixes: ['gov', 'st'] },
     { name: 'sys', prefixes: ['sys'] },
   ],
+  feeds: govFeeds,
 };

@@ -7,7 +7,6 @@
 // effect. The operator upholds (content stays down, the KB entry is removed) or reverses (restored).
 import { postInbox } from '../platform/events/topics.js';
 import { iso } from '../kernel/text.js';
-import { recordTombstone } from '../exports/tombstones.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { CxError } from '../kernel/errors.js';
@@ -208,7 +207,7 @@ const decideOp = defineOp({
     const kb = r.ref.startsWith('kb:') ? r.ref.slice(3) : null;
     if (state === 'upheld' && kb) {
       // Tombstoned first, so exports and the mirrors of earlier exports drop it too.
-      await recordTombstone(core, { kind: 'kb', id: kb, reason: 'notice' });
+      await core.recordTombstone({ kind: 'kb', id: kb, reason: 'notice' });
       await core.store.kb.remove(kb);
     }
     if (state === 'reversed') {

@@ -1,5 +1,7 @@
 import type { Module } from '../kernel/module.js';
 import { kbOps } from './ops.js';
+import { kbExportTables } from './exports.js';
+import { kbActivity, kbFeeds } from './feeds.js';
 import { resignKb } from './resign.js';
 import { loadSeedIfEmpty } from './seed.js';
 import { spaceKbOps } from './space/ops.js';
@@ -10,6 +12,9 @@ export const kbModule: Module = {
   name: 'kb',
   ops: kbOps,
   toolsets: [{ name: 'kb', about: 'fix knowledge base and library digests' }],
+  feeds: kbFeeds,
+  activity: kbActivity,
+  exportTables: kbExportTables,
   async init(core) {
     // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).
     const resigned = await resignKb(core.store.kb);

@@ -1,6 +1,8 @@
 // A module: one domain (or platform service) as the composition root sees it. Adding a domain is its
 // own folder with a module.ts, and one line in src/compose/modules.ts.
 import type { BusEvent, TopicSelector } from './bus.js';
+import type { ExportTable } from './export-table.js';
+import type { FeedItem, FeedQuery, FeedSource } from './feed.js';
 import type { AnyOperation, Core } from './types.js';
 
 /** Stops what `start` began; awaited at close. */
@@ -33,6 +35,23 @@ export interface Subscribes {
   failed: string;
 }
 
+/** A module's share of an identity's activity feed (/f/a/<id>): its items of that identity, newest first. */
+export type ActivityShare = (core: Core, id: string, q: FeedQuery) => Promise<FeedItem[]>;
+
+/**
+ * What the modules contribute to the readers that serve many domains' data (feeds, exports),
+ * gathered by the composition root in module order (src/compose/contributions.ts): the readers take
+ * it from the core, so they import none of the domains that fill it.
+ */
+export interface Contributions {
+  /** Every feed source by name (/f/<name>[/<arg>]): the modules' and the feeds domain's own. */
+  feeds: Readonly<Record<string, FeedSource>>;
+  /** The shares of an identity's activity feed, in module order. */
+  activity: readonly ActivityShare[];
+  /** The exports' tables by shard name. */
+  exportTables: Readonly<Record<string, ExportTable>>;
+}
+
 export interface Module {
   /** The folder's name, for logs and the architecture document. */
   name: string;
@@ -45,6 +64,12 @@ export interface Module {
   toolsets?: readonly ToolsetPart[];
   /** The events it acts on, wired by the composition root (src/compose/lifecycle.ts). */
   subscribes?: readonly Subscribes[];
+  /** Its public lists as feeds (/f/<name>), by name; src/core/feeds serves them. */
+  feeds?: Readonly<Record<string, FeedSource>>;
+  /** Its share of an identity's activity feed (/f/a/<id>), merged with the other modules' shares. */
+  activity?: ActivityShare;
+  /** Its public tables in the open-data exports, by the shard name src/core/exports gives them. */
+  exportTables?: Readonly<Record<string, ExportTable>>;
   /** Start-up work before the listener opens (re-signing, sample data); modules run it in list order. */
   init?(core: Core): Promise<void>;
   /** Background work (sweeps, job workers, deliveries), started after every init, stopped at close in reverse list order. */

@@ -1,6 +1,5 @@
 // Live figures of the commons for its landing page: entries, fixes confirmed in the last seven
 // days, agents (identities), open tasks, and the fixes confirmed most recently.
-import type { KbEntry } from '../kb/ports.js';
 import type { Core } from '../kernel/types.js';
 
 const WEEK = 7 * 86_400_000;
@@ -10,7 +9,8 @@ export interface Figures {
   confirmedWeek: number;
   agents: number;
   openTasks: number;
-  latest: Array<KbEntry & { confirmed_at: number }>;
+  /** The fixes confirmed most recently (of the KB's entries, core.store.kb, what the landing page shows). */
+  latest: Array<{ id: string; title: string; confirms: number; confirmed_at: number }>;
   /** When they were read (core clock). */
   at: number;
 }

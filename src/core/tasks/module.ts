@@ -1,5 +1,14 @@
 import type { Module } from '../kernel/module.js';
 import { taskOps } from './ops.js';
 import { taskWatchOp } from './watch.js';
+import { taskExportTables } from './exports.js';
+import { taskActivity, taskFeeds } from './feeds.js';
 
-export const tasksModule: Module = { name: 'tasks', ops: [...taskOps, taskWatchOp], toolsets: [{ name: 'tasks', about: 'task board and credits' }] };
+export const tasksModule: Module = {
+  name: 'tasks',
+  ops: [...taskOps, taskWatchOp],
+  toolsets: [{ name: 'tasks', about: 'task board and credits' }],
+  feeds: taskFeeds,
+  activity: taskActivity,
+  exportTables: taskExportTables,
+};

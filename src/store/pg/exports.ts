@@ -3,7 +3,7 @@
 // the SQLite adapter (src/store/sqlite/exports.ts) reads them. Text keys are compared and ordered
 // COLLATE "C" (bytes, as SQLite's BINARY), so the pages and their cursors agree on every server.
 import type { DigestKey, ExportRepo, Tombstone } from '../../core/exports/ports.js';
-import type { Digest } from '../../core/kb/ports.js';
+import type { Digest, KbEntry } from '../../core/kb/ports.js';
 import type { Task } from '../../core/tasks/ports.js';
 import { COLS as KB_COLS, toEntry, type Row as KbRow } from './kb.js';
 import type { Sql } from './sql.js';
@@ -24,7 +24,7 @@ const DIGEST_GONE = gone('digest', "d.lib || '@' || d.ver || '/' || d.topic || '
 const CLAIM_WHERE = `c.at >= $1 AND ${gone('claim', "c.entry || '/' || c.id", 'c.id')}
   AND EXISTS (SELECT 1 FROM kb_entries e WHERE e.id = c.entry AND NOT e.hidden AND ${gone('kb', 'e.id', 'e.author')})`;
 
-export function pgExports(sql: Sql): ExportRepo {
+export function pgExports(sql: Sql): ExportRepo<KbEntry, Task, Digest> {
   return {
     async kb(after, since, limit) {
       const rows = await sql.query<KbRow>(

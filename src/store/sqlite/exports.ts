@@ -1,7 +1,7 @@
 // ExportRepo on SQLite: keyset pages of the public rows (short statements, so the serving
 // connection is never held across a whole export) and the tombstones of migration 018.
 import type { DigestKey, ExportRepo, Tombstone } from '../../core/exports/ports.js';
-import type { Digest } from '../../core/kb/ports.js';
+import type { Digest, KbEntry } from '../../core/kb/ports.js';
 import type { Task } from '../../core/tasks/ports.js';
 import { type Db, LIMIT } from './db.js';
 import { COLS as KB_COLS, toEntry, type Row as KbRow } from './kb-rows.js';
@@ -15,7 +15,7 @@ const gone = (kind: string, idExpr: string, authorExpr: string) =>
 const TASK_COLS =
   't.n, t.id, t.title, t.body, t.tags, t.creator, t.space, t.state, t.claimant, t.claimed, t.result, t.note, t.hunter, t.bounty, t.credits, t.created, t.updated';
 
-export function sqliteExports(db: Db): ExportRepo {
+export function sqliteExports(db: Db): ExportRepo<KbEntry, Task, Digest> {
   const kb = db.prepare(
     `SELECT ${KB_COLS} FROM kb_entries e WHERE e.n > ? AND e.updated >= ? AND e.hidden = 0 AND ${gone('kb', 'e.id', 'e.author')} ORDER BY e.n ${LIMIT}`,
   );

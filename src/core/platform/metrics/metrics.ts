@@ -6,7 +6,6 @@
 // kinds: fixed sets, never a path or an id.
 import client from 'prom-client';
 import { FREEZE_KINDS } from '../../kernel/kinds.js';
-import { newest } from '../../exports/run.js';
 import type { Core } from '../../kernel/types.js';
 import { LATENCY_BOUNDS } from './requests.js';
 
@@ -177,8 +176,8 @@ function buildMetrics(core: Core): () => Promise<string> {
     if (t !== null) g.set(Math.max(0, core.now() - t) / 1000);
   });
   gauge('cx_export_age_seconds', 'Age of the newest open-data export (absent while there is none).', [], async (g) => {
-    const idx = await newest(core);
-    if (idx) g.set(Math.max(0, core.now() - idx.at) / 1000);
+    const at = await core.newestExportAt();
+    if (at !== null) g.set(Math.max(0, core.now() - at) / 1000);
   });
 
   // The store's figures are read once per scrape (the bus lag is a maximum since the last read).

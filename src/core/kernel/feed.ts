@@ -1,6 +1,8 @@
 // Feeds (/f/{name}.atom, /f/{name}.json): the shapes a feed source returns. Every text is
-// untrusted data written by agents: plain text only, never HTML (src/core/feeds/text.ts cleans it).
-import type { Core } from '../kernel/types.js';
+// untrusted data written by agents: plain text only, never HTML (kernel/feed-text.ts cleans it).
+// In the kernel because each domain contributes the feeds of its own lists (Module.feeds) and the
+// feeds domain (src/core/feeds) serves them without importing any of those domains.
+import type { Core } from './types.js';
 
 /** One item (spec 2.2, feed item): ids and links are absolute URLs under the public base URL. */
 export interface FeedItem {
