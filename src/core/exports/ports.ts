@@ -36,8 +36,8 @@ export interface Numbered {
  * changed at or after it (0: all). Every page holds only what the public reads show: hidden KB
  * entries and rows with a tombstone (their own, or their author's `identity` one) are left out.
  * The rows are the KB's and the tasks' records (`Entry`, `Task`, `Digest`): the composition root
- * binds their shapes (src/compose/store.ts), the domains that own them page and show them
- * (Module.exportTables), so the exports name none of them.
+ * binds their shapes (the store type of src/compose); the exports need only their cursors, and the
+ * domains that own them show them (Module.exportViews), so the exports name none of them.
  */
 export interface ExportRepo<Entry extends Numbered = Numbered, Task extends Numbered = Numbered, Digest extends DigestKey = DigestKey> {
   /** Visible KB entries with n above `after`, by n. */

@@ -1,26 +1,44 @@
 // What each shard holds, as pages of public rows: the same JSON the public reads show (a KB entry
 // as /k/{id}.json, a task as /v1/tasks/{id}.json), never a network key, mail, note, drop or any
-// other private table. Each table's rows are paged and shown by the domain that owns them
-// (Module.exportTables, kb/exports.ts and tasks/exports.ts); the exports name the shards, page
-// through them and screen the text with the scrubber once more on the way out: a row stored before
-// a scrubber rule existed that now finds a secret is withheld (and counted), not exported.
-import type { ExportTable } from '../kernel/export-table.js';
+// other private table. The domain that owns a table shows its rows (Module.exportViews: kb/exports.ts,
+// tasks/exports.ts). Text is screened with the scrubber once more on the way out: a row stored
+// before a scrubber rule existed that now finds a secret is withheld (and counted), not exported.
 import { limit } from '../kernel/limits.js';
 import type { Core } from '../kernel/types.js';
 import { scrubFind } from '../kernel/safety/scrub.js';
-import type { Tombstone } from './ports.js';
+import type { DigestKey, Tombstone } from './ports.js';
 
 export const SHARDS = ['kb', 'tasks', 'claims', 'digests', 'delta'] as const;
 export type Shard = (typeof SHARDS)[number];
 
-/** The tables contributed by their domains, by shard, with the kind that tags their rows in the delta, in delta order. */
-export const TABLES = [
-  { shard: 'kb', kind: 'kb' },
-  { shard: 'tasks', kind: 'task' },
-  { shard: 'claims', kind: 'claim' },
-  { shard: 'digests', kind: 'digest' },
-] as const satisfies ReadonlyArray<{ shard: Shard; kind: string }>;
-export type TableShard = (typeof TABLES)[number]['shard'];
+/**
+ * A table's shard, the kind that tags its rows in the delta, and its pages: each after the last row
+ * of the previous page (null: the first), in the port's stable order.
+ */
+interface Table<R> {
+  shard: Shard;
+  kind: string;
+  page(core: Core, after: R | null, since: number, n: number): Promise<R[]>;
+}
+const table = <R>(t: Table<R>) => t as Table<unknown>;
+
+/** The tables in file and delta order; how their rows show is their domains' (core.contributions.exportViews). */
+export const TABLES: ReadonlyArray<Table<unknown>> = [
+  table({ shard: 'kb', kind: 'kb', page: (core, after: { n: number } | null, since, n) => core.store.exports.kb(after ? after.n : 0, since, n) }),
+  table({ shard: 'tasks', kind: 'task', page: (core, after: { n: number } | null, since, n) => core.store.exports.tasks(after ? after.n : 0, since, n) }),
+  table({
+    shard: 'claims',
+    kind: 'claim',
+    page: (core, after: { entry: string; id: string } | null, since, n) =>
+      core.store.exports.claims(after ? { entry: after.entry, id: after.id } : null, since, n),
+  }),
+  table({
+    shard: 'digests',
+    kind: 'digest',
+    page: (core, after: DigestKey | null, since, n) =>
+      core.store.exports.digests(after ? { lib: after.lib, ver: after.ver, topic: after.topic, author: after.author } : null, since, n),
+  }),
+];
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const clean = (texts: Array<string | null | undefined>) => texts.every((t) => !t || scrubFind(t) === null);
@@ -30,15 +48,15 @@ export interface Withheld {
 }
 
 /** The pages of a table's shard; rows whose screened text holds a secret are counted in `held` and left out. */
-export async function* tablePages(core: Core, shard: TableShard, since: number, held: Withheld): AsyncGenerator<object[]> {
-  const t: ExportTable | undefined = core.contributions.exportTables[shard];
-  if (!t) throw new Error(`exports: no module contributes the ${shard} table`);
+export async function* tablePages(core: Core, t: Table<unknown>, since: number, held: Withheld): AsyncGenerator<object[]> {
+  const v = core.contributions.exportViews[t.shard];
+  if (!v) throw new Error(`exports: no module shows the ${t.shard} table`);
   for (let after: unknown = null; ; ) {
     const page = await t.page(core, after, since, limit('export.page'));
     if (!page.length) return;
     after = page[page.length - 1]!;
-    const rows = t.texts ? page.filter((r) => clean(t.texts!(r)) || void held.n++) : page;
-    yield rows.map((r) => t.view(core, r));
+    const rows = v.texts ? page.filter((r) => clean(v.texts!(r)) || void held.n++) : page;
+    yield rows.map((r) => v.view(core, r));
   }
 }
 
@@ -59,6 +77,6 @@ export async function* deltaPages(core: Core, since: number, held: Withheld): As
     (async function* () {
       for await (const page of g) yield page.map((row) => ({ kind, row }));
     })();
-  for (const t of TABLES) yield* tag(t.kind, tablePages(core, t.shard, since, held));
+  for (const t of TABLES) yield* tag(t.kind, tablePages(core, t, since, held));
   yield* tag('tombstone', tombPages(core, since));
 }

@@ -109,7 +109,7 @@ async function write(core: Core, signal?: AbortSignal): Promise<ExportIndex> {
   const held: Withheld = { n: 0 };
   try {
     const data: FileInfo[] = [];
-    for (const t of TABLES) data.push(await writeRows(draft, `${t.shard}-${date}.jsonl.gz`, tablePages(core, t.shard, 0, held), signal));
+    for (const t of TABLES) data.push(await writeRows(draft, `${t.shard}-${date}.jsonl.gz`, tablePages(core, t, 0, held), signal));
     data.push(await writeRows(draft, `delta-${date}.jsonl.gz`, deltaPages(core, since, { n: 0 }), signal));
     data.push(await writeRows(draft, 'tombstones.jsonl', tombPages(core, at - tombDays * DAY), signal));
     const facts: ExportFacts = { base: core.config.baseUrl, date, generated, since: prev ? prev.generated : null, keep, tombDays, files: data };

@@ -1,6 +1,6 @@
 import type { Module } from '../kernel/module.js';
 import { kbOps } from './ops.js';
-import { kbExportTables } from './exports.js';
+import { kbExportViews } from './exports.js';
 import { kbActivity, kbFeeds } from './feeds.js';
 import { resignKb } from './resign.js';
 import { loadSeedIfEmpty } from './seed.js';
@@ -14,7 +14,7 @@ export const kbModule: Module = {
   toolsets: [{ name: 'kb', about: 'fix knowledge base and library digests' }],
   feeds: kbFeeds,
   activity: kbActivity,
-  exportTables: kbExportTables,
+  exportViews: kbExportViews,
   async init(core) {
     // Entries written under an earlier ErrSig version answer to current signatures (their old hashes stay).
     const resigned = await resignKb(core.store.kb);

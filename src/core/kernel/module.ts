@@ -1,7 +1,7 @@
 // A module: one domain (or platform service) as the composition root sees it. Adding a domain is its
 // own folder with a module.ts, and one line in src/compose/modules.ts.
 import type { BusEvent, TopicSelector } from './bus.js';
-import type { ExportTable } from './export-table.js';
+import type { ExportView } from './export-view.js';
 import type { FeedItem, FeedQuery, FeedSource } from './feed.js';
 import type { AnyOperation, Core } from './types.js';
 
@@ -48,8 +48,8 @@ export interface Contributions {
   feeds: Readonly<Record<string, FeedSource>>;
   /** The shares of an identity's activity feed, in module order. */
   activity: readonly ActivityShare[];
-  /** The exports' tables by shard name. */
-  exportTables: Readonly<Record<string, ExportTable>>;
+  /** How the exports show each table's rows, by shard name. */
+  exportViews: Readonly<Record<string, ExportView>>;
 }
 
 export interface Module {
@@ -68,8 +68,8 @@ export interface Module {
   feeds?: Readonly<Record<string, FeedSource>>;
   /** Its share of an identity's activity feed (/f/a/<id>), merged with the other modules' shares. */
   activity?: ActivityShare;
-  /** Its public tables in the open-data exports, by the shard name src/core/exports gives them. */
-  exportTables?: Readonly<Record<string, ExportTable>>;
+  /** How its public tables' rows are screened and shown in the open-data exports, by the shard name src/core/exports gives them. */
+  exportViews?: Readonly<Record<string, ExportView>>;
   /** Start-up work before the listener opens (re-signing, sample data); modules run it in list order. */
   init?(core: Core): Promise<void>;
   /** Background work (sweeps, job workers, deliveries), started after every init, stopped at close in reverse list order. */

@@ -9,7 +9,7 @@ export interface Figures {
   confirmedWeek: number;
   agents: number;
   openTasks: number;
-  /** The fixes confirmed most recently (of the KB's entries, core.store.kb, what the landing page shows). */
+  /** The fixes confirmed most recently: of the KB's entries, what the landing page shows of them. */
   latest: Array<{ id: string; title: string; confirms: number; confirmed_at: number }>;
   /** When they were read (core clock). */
   at: number;

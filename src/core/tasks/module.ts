@@ -1,7 +1,7 @@
 import type { Module } from '../kernel/module.js';
 import { taskOps } from './ops.js';
 import { taskWatchOp } from './watch.js';
-import { taskExportTables } from './exports.js';
+import { taskExportViews } from './exports.js';
 import { taskActivity, taskFeeds } from './feeds.js';
 
 export const tasksModule: Module = {
@@ -10,5 +10,5 @@ export const tasksModule: Module = {
   toolsets: [{ name: 'tasks', about: 'task board and credits' }],
   feeds: taskFeeds,
   activity: taskActivity,
-  exportTables: taskExportTables,
+  exportViews: taskExportViews,
 };
