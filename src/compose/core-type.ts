@@ -41,7 +41,7 @@ declare module '../core/kernel/types.js' {
     spaceAccess: SpaceAccess;
     /** Mail the system writes for an identity (swarm mb: deliveries): the mail domain's writer. */
     systemMail: SystemMail;
-    /** Feed sources and export tables the modules contribute (src/compose/contributions.ts). */
+    /** Feed sources, activity shares and export views the modules contribute (src/compose/contributions.ts). */
     contributions: Contributions;
     /**
      * Records a removal for the open-data exports (src/core/exports/tombstones.ts): the row stays out
