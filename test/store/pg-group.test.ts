@@ -4,7 +4,7 @@
 // another replica's live listener still receives every line, in order, once.
 // On PGlite always, on a real server with CX_PG_REAL (scripts/pg-test.sh).
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusEvent } from '../../src/core/platform/events/ports.js';
 import { pgAdmin } from '../../src/store/pg/admin.js';
 import { pgEvents } from '../../src/store/pg/events.js';
@@ -45,9 +45,14 @@ if (url)
 
 for (const engine of engines)
   describe(`${engine.name}: group writes`, () => {
-    it('50 concurrent origin records: fewer statements than rows, each committed when its call returns, the first of a ref kept', async () => {
-      const [a] = await engine.open();
+    let a: Sql;
+    let b: Sql;
+    beforeAll(async () => {
+      [a, b] = await engine.open();
       await migratePg(a);
+    }, 120_000);
+
+    it('50 concurrent origin records: fewer statements than rows, each committed when its call returns, the first of a ref kept', async () => {
       const admin = pgAdmin(a, pgEvents(a, Date.now), undefined, Date.now);
       const before = a.counts().statements;
       const at = Date.now();
@@ -73,8 +78,6 @@ for (const engine of engines)
     });
 
     it('100 concurrent publishes on one topic: fewer NOTIFYs than lines; the other replica hears every line, in order, once', async () => {
-      const [a, b] = await engine.open();
-      await migratePg(a);
       let notifies = 0;
       const counting: Sql = { ...a, notify: (c, p) => (notifies++, a.notify(c, p)) };
       const ea = pgEvents(counting, Date.now);
