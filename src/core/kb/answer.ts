@@ -65,12 +65,16 @@ export interface Candidate {
   score: number;
   /** Why it was picked, one short phrase. */
   why: string;
+  /** The entry's error or title quotes a value the output's error lines quote ('skimage', 'xcb'). */
+  value?: boolean;
 }
 
 export interface Answer {
   key: KeyLine;
   match: Confidence;
   candidates: Candidate[];
+  /** The second candidate before the named ones were filtered (what `sure` compared with; for calibration). */
+  runnerUp?: Candidate;
 }
 
 // ---- key lines ----
@@ -442,6 +446,7 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     // Every line the output was signed by (an entry filed under a wrapper is matched by any).
     const signedBy = new Set(telling.map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
+    const valueOf = (e: { title: string; error: string }) => [...quoted(`${e.title}\n${errorText(e.error)}`)].some((v) => qValues.has(v));
     for (const [i, c] of candidates.entries()) {
       const e = entries[i];
       if (!e) continue;
@@ -451,9 +456,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
       if (c.stage === 'exact') {
         c.detail = (c.detail + detailSim(qLines, detailWords(`${e.title}\n${errorText(e.error)}`))) / 2;
         // The very value a template names ('raw_input', 'xrange'): the entry is about this one.
-        const ev = quoted(`${e.title}\n${errorText(e.error)}`);
-        if ([...ev].some((v) => qValues.has(v))) c.detail += VALUE_BONUS;
-      }
+        if (valueOf(e)) c.detail += VALUE_BONUS;
+      } else c.value = valueOf(e);
       if (!anyExact && c.sim < 1) {
         const lines = errorLines(e.error);
         // ErrSig filed it under a wrapper line (`Aborted (core dumped)`): any line the output was signed by may name it.
@@ -507,12 +511,17 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     match = tied ? 'related' : 'exact';
   }
   // Not one clear entry of the output's own signature: the fix is claimed when `sure` says so.
-  if (match !== 'exact' && top && confidence(top) >= RELATED_MIN) match = sure(top, second, oneLine(clean)) >= SURE ? 'near' : 'related';
+  if (match !== 'exact' && top && confidence(top) >= RELATED_MIN) {
+    const p = sure(top, second, oneLine(clean));
+    // The entry names the very value the output quotes ('skimage', 'xcb') and the next one does
+    // not: that agreement is the one `sure` does not see, so a lower bar (docs/decisions.md).
+    match = p >= SURE || (top.value && !second?.value && p >= SURE_VALUE) ? 'near' : 'related';
+  }
   // An output that has only wrapper lines to go by: their entries are named, never claimed.
   if ((match === 'exact' || match === 'near') && telling.every((k) => k.wrapper)) match = 'related';
   // The best candidate is always named when it is an answer; others only from RELATED agreement.
   const shown = candidates.filter((c) => (c === top && match !== 'none') || c.stage === 'exact' || c.sim >= RELATED);
-  return { key: keys[0]!, match, candidates: shown };
+  return { key: keys[0]!, match, candidates: shown, ...(second ? { runnerUp: second } : {}) };
 }
 
 /** An output of one line: a quote of the key line (its few words say less than a whole log). */
@@ -545,6 +554,8 @@ export const SURE_W = {
 } as const;
 /** At or above this `sure` a candidate that is not one clear exact entry is shown as `near`. */
 export const SURE = 0.95;
+/** The bar of `sure` for a candidate that names a value the output quotes when the next one does not. */
+export const SURE_VALUE = 0.9;
 
 /** How sure the answer path is that `top` is the right entry, 0..1 (SURE_W). */
 export function sure(top: Candidate, second: Candidate | undefined, one: boolean): number {
