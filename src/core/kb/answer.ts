@@ -158,6 +158,8 @@ export function unprefixed(text: string): string {
 
 /** Added to the detail of an entry of the output's signature that names one of its quoted values. */
 const VALUE_BONUS = 0.1;
+/** Added to the score of a candidate of another signature that names one of the output's quoted values. */
+const VALUE_SCORE = 0.05;
 
 /** Quoted values of a text, lower-cased (the names and values ErrSig's templates replace). */
 function quoted(text: string): Set<string> {
@@ -494,6 +496,7 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     let score = c.sim * 0.5 + c.detail * 0.5;
     if (ecoHint && c.hit.eco === ecoHint) score += 0.02;
     if (c.hit.libs.some((l) => names.has(l.name.toLowerCase()))) score += 0.03;
+    if (c.value) score += VALUE_SCORE;
     score += Math.max(-0.05, Math.min(0.05, (c.hit.confirms * 3 - c.hit.fails * 2) * 0.005));
     c.score = score;
   }
