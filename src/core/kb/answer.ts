@@ -67,6 +67,8 @@ export interface Candidate {
   why: string;
   /** The entry's error or title quotes a value the output's error lines quote ('skimage', 'xcb'). */
   value?: boolean;
+  /** The entry's key line holds a key line of the output whole. */
+  holds?: boolean;
 }
 
 export interface Answer {
@@ -300,6 +302,17 @@ export function codesOf(sig: string): Set<string> {
 
 const GENERIC_TAGS = new Set(['', 'other', 'sh']);
 
+/** Two key lines' words agree but for their codes (at least MESSAGE_WORDS of them, all shared). */
+function sameMessage(wa: string[], wb: Set<string>, ca: Set<string>, cb: Set<string>): boolean {
+  const code = (w: string) => [...ca, ...cb].some((c) => w.endsWith(c.toLowerCase()));
+  const ra = wa.filter((w) => !code(w));
+  const rb = [...wb].filter((w) => !code(w));
+  return ra.length >= MESSAGE_WORDS && ra.length === rb.length && ra.every((w) => wb.has(w));
+}
+const MESSAGE_WORDS = 3;
+/** What is left of the agreement when only the code or exception class differs. */
+const CLASS_ONLY = 0.75;
+
 /** Agreement of two signatures' key lines, 0..1. */
 export function keySim(a: string, b: string): number {
   if (a === b) return 1;
@@ -313,8 +326,10 @@ export function keySim(a: string, b: string): number {
   const cb = codesOf(b);
   if (ca.size && cb.size) {
     const shared = [...ca].some((c) => cb.has(c));
-    // Another code or exception class is another error, however many words agree.
-    sim = shared ? 0.35 + 0.65 * sim : sim * 0.35;
+    // Another code or exception class is another error, however many words agree; unless every
+    // other word agrees (one message raised under another class: SqliteError and OperationalError
+    // for "database or disk is full").
+    sim = shared ? 0.35 + 0.65 * sim : sim * (sameMessage(wa, wb, ca, cb) ? CLASS_ONLY : 0.35);
   }
   const ta = tagOf(a);
   const tb = tagOf(b);
@@ -418,13 +433,20 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
       .filter((x) => !/^\d+$/.test(x) && !STOP.has(x));
     return w.length ? w.filter((x) => said.has(x)).length / w.length : 1;
   };
+  // The candidate's key line, as signed, holds a key line of the output whole (a quote of part of
+  // it, or the same line under another tag).
+  const quotes = telling.map((k) => bodyOf(k.sig).trim().toLowerCase()).filter((b) => b.length >= HOLDS_MIN);
+  const holds = (sig: string) => {
+    const b = bodyOf(sig).toLowerCase();
+    return quotes.some((q) => b.includes(q));
+  };
   const consider = (hit: KbHit, stage: Stage, why: string) => {
     let sim = 0;
     for (const k of telling) sim = Math.max(sim, keySim(k.sig, hit.sig));
     if (stage === 'exact') sim = 1;
     const prev = byId.get(hit.id);
     if (!prev || STAGE_RANK[stage] < STAGE_RANK[prev.stage] || (stage === prev.stage && sim > prev.sim))
-      byId.set(hit.id, { hit, stage, sim, detail: 0, cover: cover(hit.sig), score: sim, why });
+      byId.set(hit.id, { hit, stage, sim, detail: 0, cover: cover(hit.sig), score: sim, why, ...(holds(hit.sig) ? { holds: true } : {}) });
   };
   for (const [i, k] of keys.entries()) {
     if (!telling.includes(k)) continue;
@@ -516,9 +538,11 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   // Not one clear entry of the output's own signature: the fix is claimed when `sure` says so.
   if (match !== 'exact' && top && confidence(top) >= RELATED_MIN) {
     const p = sure(top, second, oneLine(clean));
-    // The entry names the very value the output quotes ('skimage', 'xcb') and the next one does
-    // not: that agreement is the one `sure` does not see, so a lower bar (docs/decisions.md).
-    match = p >= SURE || (top.value && !second?.value && p >= SURE_VALUE) ? 'near' : 'related';
+    // The entry names the very value the output quotes ('skimage', 'xcb'), or its key line holds
+    // the output's key line whole, and the next one does not: agreements `sure` does not see, so
+    // a lower bar (docs/decisions.md).
+    const agrees = (top.value && !second?.value) || (top.holds && !second?.holds);
+    match = p >= SURE || (agrees && p >= SURE_VALUE) ? 'near' : 'related';
   }
   // An output that has only wrapper lines to go by: their entries are named, never claimed.
   if ((match === 'exact' || match === 'near') && telling.every((k) => k.wrapper)) match = 'related';
@@ -557,7 +581,9 @@ export const SURE_W = {
 } as const;
 /** At or above this `sure` a candidate that is not one clear exact entry is shown as `near`. */
 export const SURE = 0.95;
-/** The bar of `sure` for a candidate that names a value the output quotes when the next one does not. */
+/** Key lines shorter than this are not looked for inside a candidate's (too little to go by). */
+const HOLDS_MIN = 15;
+/** The bar of `sure` for a candidate that names a value the output quotes, or holds its key line, when the next one does not. */
 export const SURE_VALUE = 0.9;
 
 /** How sure the answer path is that `top` is the right entry, 0..1 (SURE_W). */
