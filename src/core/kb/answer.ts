@@ -470,7 +470,7 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     // Every line the output was signed by (an entry filed under a wrapper is matched by any).
     const signedBy = new Set(telling.map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
-    const valueOf = (e: { title: string; error: string }) => [...quoted(`${e.title}\n${errorText(e.error)}`)].some((v) => qValues.has(v));
+    const namesValue = (e: { title: string; error: string }) => [...quoted(`${e.title}\n${errorText(e.error)}`)].some((v) => qValues.has(v));
     for (const [i, c] of candidates.entries()) {
       const e = entries[i];
       if (!e) continue;
@@ -480,8 +480,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
       if (c.stage === 'exact') {
         c.detail = (c.detail + detailSim(qLines, detailWords(`${e.title}\n${errorText(e.error)}`))) / 2;
         // The very value a template names ('raw_input', 'xrange'): the entry is about this one.
-        if (valueOf(e)) c.detail += VALUE_BONUS;
-      } else c.value = valueOf(e);
+        if (namesValue(e)) c.detail += VALUE_BONUS;
+      } else c.value = namesValue(e);
       if (!anyExact && c.sim < 1) {
         const lines = errorLines(e.error);
         // ErrSig filed it under a wrapper line (`Aborted (core dumped)`): any line the output was signed by may name it.
