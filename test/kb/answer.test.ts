@@ -111,6 +111,26 @@ describe('one-line quotes of held entries are answered', () => {
   }
 });
 
+describe('a quote naming the value an entry names', () => {
+  // Other words around the key line lower `sure`; the entry that names the very module the quote
+  // names (and the next candidate does not) is the fix, marked near. A module no entry names gets
+  // none (the 'tabulate' case above).
+  const quotes: Array<[string, string]> = [
+    ["worker.py: ModuleNotFoundError: No module named 'serial'", "ModuleNotFoundError: No module named 'serial' (the package is pyserial)"],
+    [
+      "line 4: ModuleNotFoundError: No module named 'google.generativeai'",
+      "ModuleNotFoundError: No module named 'google.generativeai' (the package is google-generativeai)",
+    ],
+  ];
+  for (const [q, title] of quotes) {
+    it(q, async () => {
+      const a = await ask(q);
+      expect(a.j.match).toBe('near');
+      expect(fixOf(a)).toBe(title);
+    });
+  }
+});
+
 describe('key lines', () => {
   it('wrapper lines never lead: each documented wrapper is recognized, an error line is not', () => {
     const examples = [

@@ -65,12 +65,18 @@ export interface Candidate {
   score: number;
   /** Why it was picked, one short phrase. */
   why: string;
+  /** The entry's error or title quotes a value the output's error lines quote ('skimage', 'xcb'). */
+  value?: boolean;
+  /** The entry's key line holds a key line of the output whole. */
+  holds?: boolean;
 }
 
 export interface Answer {
   key: KeyLine;
   match: Confidence;
   candidates: Candidate[];
+  /** The second candidate before the named ones were filtered (what `sure` compared with; for calibration). */
+  runnerUp?: Candidate;
 }
 
 // ---- key lines ----
@@ -154,6 +160,8 @@ export function unprefixed(text: string): string {
 
 /** Added to the detail of an entry of the output's signature that names one of its quoted values. */
 const VALUE_BONUS = 0.1;
+/** Added to the score of a candidate of another signature that names one of the output's quoted values. */
+const VALUE_SCORE = 0.05;
 
 /** Quoted values of a text, lower-cased (the names and values ErrSig's templates replace). */
 function quoted(text: string): Set<string> {
@@ -294,6 +302,17 @@ export function codesOf(sig: string): Set<string> {
 
 const GENERIC_TAGS = new Set(['', 'other', 'sh']);
 
+/** Two key lines' words agree but for their codes (at least MESSAGE_WORDS of them, all shared). */
+function sameMessage(wa: string[], wb: Set<string>, ca: Set<string>, cb: Set<string>): boolean {
+  const code = (w: string) => [...ca, ...cb].some((c) => w.endsWith(c.toLowerCase()));
+  const ra = wa.filter((w) => !code(w));
+  const rb = [...wb].filter((w) => !code(w));
+  return ra.length >= MESSAGE_WORDS && ra.length === rb.length && ra.every((w) => wb.has(w));
+}
+const MESSAGE_WORDS = 3;
+/** What is left of the agreement when only the code or exception class differs. */
+const CLASS_ONLY = 0.75;
+
 /** Agreement of two signatures' key lines, 0..1. */
 export function keySim(a: string, b: string): number {
   if (a === b) return 1;
@@ -307,8 +326,10 @@ export function keySim(a: string, b: string): number {
   const cb = codesOf(b);
   if (ca.size && cb.size) {
     const shared = [...ca].some((c) => cb.has(c));
-    // Another code or exception class is another error, however many words agree.
-    sim = shared ? 0.35 + 0.65 * sim : sim * 0.35;
+    // Another code or exception class is another error, however many words agree; unless every
+    // other word agrees (one message raised under another class: SqliteError and OperationalError
+    // for "database or disk is full").
+    sim = shared ? 0.35 + 0.65 * sim : sim * (sameMessage(wa, wb, ca, cb) ? CLASS_ONLY : 0.35);
   }
   const ta = tagOf(a);
   const tb = tagOf(b);
@@ -412,13 +433,20 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
       .filter((x) => !/^\d+$/.test(x) && !STOP.has(x));
     return w.length ? w.filter((x) => said.has(x)).length / w.length : 1;
   };
+  // The candidate's key line, as signed, holds a key line of the output whole (a quote of part of
+  // it, or the same line under another tag).
+  const quotes = telling.map((k) => bodyOf(k.sig).trim().toLowerCase()).filter((b) => b.length >= HOLDS_MIN);
+  const holds = (sig: string) => {
+    const b = bodyOf(sig).toLowerCase();
+    return quotes.some((q) => b.includes(q));
+  };
   const consider = (hit: KbHit, stage: Stage, why: string) => {
     let sim = 0;
     for (const k of telling) sim = Math.max(sim, keySim(k.sig, hit.sig));
     if (stage === 'exact') sim = 1;
     const prev = byId.get(hit.id);
     if (!prev || STAGE_RANK[stage] < STAGE_RANK[prev.stage] || (stage === prev.stage && sim > prev.sim))
-      byId.set(hit.id, { hit, stage, sim, detail: 0, cover: cover(hit.sig), score: sim, why });
+      byId.set(hit.id, { hit, stage, sim, detail: 0, cover: cover(hit.sig), score: sim, why, ...(holds(hit.sig) ? { holds: true } : {}) });
   };
   for (const [i, k] of keys.entries()) {
     if (!telling.includes(k)) continue;
@@ -442,6 +470,7 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     // Every line the output was signed by (an entry filed under a wrapper is matched by any).
     const signedBy = new Set(telling.map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
+    const namesValue = (e: { title: string; error: string }) => [...quoted(`${e.title}\n${errorText(e.error)}`)].some((v) => qValues.has(v));
     for (const [i, c] of candidates.entries()) {
       const e = entries[i];
       if (!e) continue;
@@ -451,9 +480,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
       if (c.stage === 'exact') {
         c.detail = (c.detail + detailSim(qLines, detailWords(`${e.title}\n${errorText(e.error)}`))) / 2;
         // The very value a template names ('raw_input', 'xrange'): the entry is about this one.
-        const ev = quoted(`${e.title}\n${errorText(e.error)}`);
-        if ([...ev].some((v) => qValues.has(v))) c.detail += VALUE_BONUS;
-      }
+        if (namesValue(e)) c.detail += VALUE_BONUS;
+      } else c.value = namesValue(e);
       if (!anyExact && c.sim < 1) {
         const lines = errorLines(e.error);
         // ErrSig filed it under a wrapper line (`Aborted (core dumped)`): any line the output was signed by may name it.
@@ -490,6 +518,7 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     let score = c.sim * 0.5 + c.detail * 0.5;
     if (ecoHint && c.hit.eco === ecoHint) score += 0.02;
     if (c.hit.libs.some((l) => names.has(l.name.toLowerCase()))) score += 0.03;
+    if (c.value) score += VALUE_SCORE;
     score += Math.max(-0.05, Math.min(0.05, (c.hit.confirms * 3 - c.hit.fails * 2) * 0.005));
     c.score = score;
   }
@@ -507,12 +536,19 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     match = tied ? 'related' : 'exact';
   }
   // Not one clear entry of the output's own signature: the fix is claimed when `sure` says so.
-  if (match !== 'exact' && top && confidence(top) >= RELATED_MIN) match = sure(top, second, oneLine(clean)) >= SURE ? 'near' : 'related';
+  if (match !== 'exact' && top && confidence(top) >= RELATED_MIN) {
+    const p = sure(top, second, oneLine(clean));
+    // The entry names the very value the output quotes ('skimage', 'xcb'), or its key line holds
+    // the output's key line whole, and the next one does not: agreements `sure` does not see, so
+    // a lower bar (docs/decisions.md).
+    const agrees = (top.value && !second?.value) || (top.holds && !second?.holds);
+    match = p >= SURE || (agrees && p >= SURE_VALUE) ? 'near' : 'related';
+  }
   // An output that has only wrapper lines to go by: their entries are named, never claimed.
   if ((match === 'exact' || match === 'near') && telling.every((k) => k.wrapper)) match = 'related';
   // The best candidate is always named when it is an answer; others only from RELATED agreement.
   const shown = candidates.filter((c) => (c === top && match !== 'none') || c.stage === 'exact' || c.sim >= RELATED);
-  return { key: keys[0]!, match, candidates: shown };
+  return { key: keys[0]!, match, candidates: shown, ...(second ? { runnerUp: second } : {}) };
 }
 
 /** An output of one line: a quote of the key line (its few words say less than a whole log). */
@@ -545,6 +581,10 @@ export const SURE_W = {
 } as const;
 /** At or above this `sure` a candidate that is not one clear exact entry is shown as `near`. */
 export const SURE = 0.95;
+/** Key lines shorter than this are not looked for inside a candidate's (too little to go by). */
+const HOLDS_MIN = 15;
+/** The bar of `sure` for a candidate that names a value the output quotes, or holds its key line, when the next one does not. */
+export const SURE_VALUE = 0.9;
 
 /** How sure the answer path is that `top` is the right entry, 0..1 (SURE_W). */
 export function sure(top: Candidate, second: Candidate | undefined, one: boolean): number {
