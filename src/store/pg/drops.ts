@@ -3,11 +3,49 @@
 // replica exactly `reads` get the body; the last read deletes the row in the same transaction (a
 // read that is not the last is one statement on its own).
 import type { ClaimedDrop, DropRepo, DropRow } from '../../core/drops/ports.js';
+import { groupWriter } from './group.js';
 import type { Sql } from './sql.js';
 
 const COLS = 'key, owner, wkey, nonce, ct, size, exp, reads, once, masked, ver, created';
 
 export function pgDrops(sql: Sql): DropRepo {
+  // New drops of concurrent writers in one statement (group.ts); a key at most once per statement.
+  // Each row inserts, or takes over the key of an expired row the sweep has not reached yet; "now"
+  // is the batch's earliest, so a row no writer of the batch has seen expire is never taken over.
+  const create = groupWriter<{ r: DropRow; now: number }, boolean>(
+    async (rows) => {
+      const col = <K extends keyof DropRow>(k: K) => rows.map((x) => x.r[k]);
+      const now = Math.min(...rows.map((x) => x.now));
+      const written = await sql.query<{ key: Buffer }>(
+        `INSERT INTO drops AS d (key, owner, wkey, nonce, ct, size, exp, reads, once, masked, ver, created)
+         SELECT key, owner, wkey, nonce, ct, size, exp, reads, once, masked, 1, created
+           FROM unnest($1::bytea[], $2::text[], $3::bytea[], $4::bytea[], $5::bytea[], $6::int4[], $7::int8[], $8::int4[], $9::bool[], $10::int4[], $11::int8[])
+             AS r(key, owner, wkey, nonce, ct, size, exp, reads, once, masked, created)
+         ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, wkey = excluded.wkey, nonce = excluded.nonce, ct = excluded.ct,
+           size = excluded.size, exp = excluded.exp, reads = excluded.reads, once = excluded.once, masked = excluded.masked,
+           ver = d.ver + 1, created = excluded.created
+         WHERE d.exp <= $12
+         RETURNING key`,
+        [
+          col('key'),
+          col('owner'),
+          col('wkey'),
+          col('nonce'),
+          col('ct'),
+          col('size'),
+          col('exp'),
+          col('reads'),
+          col('once'),
+          col('masked'),
+          col('created'),
+          now,
+        ],
+      );
+      const done = new Set(written.rows.map((w) => Buffer.from(w.key).toString('hex')));
+      return rows.map((x) => done.has(x.r.key.toString('hex')));
+    },
+    { keyOf: (x) => x.r.key.toString('hex') },
+  );
   return {
     async get(key, now) {
       return (await sql.query<DropRow>(`SELECT ${COLS} FROM drops WHERE key = $1 AND exp > $2`, [key, now])).rows[0] ?? null;
@@ -18,19 +56,7 @@ export function pgDrops(sql: Sql): DropRepo {
           .rows[0] ?? null
       );
     },
-    async create(r, now) {
-      // Insert, or take over the key of an expired row the sweep has not reached yet.
-      const res = await sql.query(
-        `INSERT INTO drops AS d (key, owner, wkey, nonce, ct, size, exp, reads, once, masked, ver, created)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, $11)
-         ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, wkey = excluded.wkey, nonce = excluded.nonce, ct = excluded.ct,
-           size = excluded.size, exp = excluded.exp, reads = excluded.reads, once = excluded.once, masked = excluded.masked,
-           ver = d.ver + 1, created = excluded.created
-         WHERE d.exp <= $12`,
-        [r.key, r.owner, r.wkey, r.nonce, r.ct, r.size, r.exp, r.reads, r.once, r.masked, r.created, now],
-      );
-      return res.count === 1;
-    },
+    create: (r, now) => create({ r, now }),
     async update(key, ver, p, now) {
       const res = await sql.query(
         `UPDATE drops SET nonce = $3, ct = $4, size = $5, exp = $6, reads = $7, once = $8, masked = $9, ver = ver + 1
