@@ -5,47 +5,19 @@
 // live one is not; concurrent publishes on one topic send fewer NOTIFYs than lines, and
 // another replica's live listener still receives every line, in order, once.
 // On PGlite always, on a real server with CX_PG_REAL (scripts/pg-test.sh).
-import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BusEvent } from '../../src/core/platform/events/ports.js';
 import { pgAdmin } from '../../src/store/pg/admin.js';
 import { pgDrops } from '../../src/store/pg/drops.js';
 import type { DropRow } from '../../src/core/drops/ports.js';
 import { pgEvents } from '../../src/store/pg/events.js';
 import { migratePg } from '../../src/store/pg/migrate.js';
-import { pgliteSql, poolSql, type Sql } from '../../src/store/pg/sql.js';
+import type { Sql } from '../../src/store/pg/sql.js';
+import { pgPair } from '../helpers/pg-pair.js';
 
-const url = process.env.CX_PG_REAL;
 const schema = `group${process.pid}`;
-const closers: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
-});
 
-const engines: Array<{ name: string; open(): Promise<[Sql, Sql]> }> = [
-  {
-    name: 'pglite',
-    async open() {
-      const db = new PGlite();
-      closers.push(() => db.close());
-      return [await pgliteSql(db), await pgliteSql(db)];
-    },
-  },
-];
-if (url)
-  engines.push({
-    name: 'real server',
-    async open() {
-      const a = await poolSql(url, { schema, max: 8 });
-      const b = await poolSql(url, { schema, max: 4 });
-      closers.push(async () => {
-        await a.exec(`DROP SCHEMA ${schema} CASCADE`);
-        await a.close();
-        await b.close();
-      });
-      return [a, b];
-    },
-  });
+const { engines, onClose } = pgPair(schema, 8);
 
 for (const engine of engines)
   describe(`${engine.name}: group writes`, () => {
@@ -128,7 +100,7 @@ for (const engine of engines)
       const eb = pgEvents(b, Date.now);
       await ea.start();
       await eb.start();
-      closers.push(async () => {
+      onClose(async () => {
         await ea.close();
         await eb.close();
       });

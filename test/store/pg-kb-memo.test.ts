@@ -8,15 +8,15 @@
 // from a standby let go once more, after the standby has had time to replay the write.
 // On PGlite always, on a real server with CX_PG_REAL (scripts/pg-test.sh).
 import { createHash } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/compose/store.js';
 import type { KbHit, NewEntry } from '../../src/core/kb/ports.js';
 import { limit } from '../../src/core/kernel/limits.js';
 import { pgKb, type PgKb } from '../../src/store/pg/kb.js';
 import { migratePg } from '../../src/store/pg/migrate.js';
-import { pgliteSql, poolSql, type Sql } from '../../src/store/pg/sql.js';
+import type { Sql } from '../../src/store/pg/sql.js';
+import { pgPair } from '../helpers/pg-pair.js';
 import { newId, vote } from '../contract/fixtures.js';
 
 const url = process.env.CX_PG_REAL;
@@ -39,35 +39,7 @@ const entry = (o: Partial<NewEntry> = {}): NewEntry => ({
   ...o,
 });
 
-/** Two connections' worth of the same database: [A, B], each as a replica would have it. */
-const engines: Array<{ name: string; open(): Promise<[Sql, Sql]> }> = [
-  {
-    name: 'pglite',
-    async open() {
-      const db = new PGlite();
-      closers.push(() => db.close());
-      return [await pgliteSql(db), await pgliteSql(db)];
-    },
-  },
-];
-if (url)
-  engines.push({
-    name: 'real server',
-    async open() {
-      const a = await poolSql(url, { schema, max: 4 });
-      const b = await poolSql(url, { schema, max: 4 });
-      closers.push(async () => {
-        await a.exec(`DROP SCHEMA ${schema} CASCADE`);
-        await a.close();
-        await b.close();
-      });
-      return [a, b];
-    },
-  });
-const closers: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
-});
+const { engines, onClose } = pgPair(schema);
 
 /** Polls `read` until `ok`; the milliseconds it took. */
 async function within(read: () => Promise<KbHit[]>, ok: (rows: KbHit[]) => boolean, ms: number): Promise<number> {
@@ -97,7 +69,7 @@ for (const engine of engines)
       b = pgKb(sqlB);
       await a.start();
       await b.start();
-      closers.push(async () => {
+      onClose(async () => {
         await a.close();
         await b.close();
       });

@@ -7,8 +7,7 @@
 // replica's new subscription on it is seen as soon as its notification arrives.
 // On PGlite always, on a real server with CX_PG_REAL (scripts/pg-test.sh).
 import { createHash } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/compose/store.js';
 import type { Identity } from '../../src/core/platform/identity/ports.js';
 import { limit } from '../../src/core/kernel/limits.js';
@@ -17,43 +16,16 @@ import { pgEvents } from '../../src/store/pg/events.js';
 import { pgIdentities } from '../../src/store/pg/identities.js';
 import { kbShared, pgKb, type PgKb } from '../../src/store/pg/kb.js';
 import { migratePg } from '../../src/store/pg/migrate.js';
-import { pgliteSql, poolSql, type Sql } from '../../src/store/pg/sql.js';
+import type { Sql } from '../../src/store/pg/sql.js';
+import { pgPair } from '../helpers/pg-pair.js';
 import { pgSwarm, type PgSwarm } from '../../src/store/pg/swarm.js';
 import { tokenMemo, type TokenMemo } from '../../src/store/pg/token-memo.js';
 import { newId, vote } from '../contract/fixtures.js';
 
-const url = process.env.CX_PG_REAL;
 const schema = `tokmemo${process.pid}`;
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 
-const engines: Array<{ name: string; open(): Promise<[Sql, Sql]> }> = [
-  {
-    name: 'pglite',
-    async open() {
-      const db = new PGlite();
-      closers.push(() => db.close());
-      return [await pgliteSql(db), await pgliteSql(db)];
-    },
-  },
-];
-if (url)
-  engines.push({
-    name: 'real server',
-    async open() {
-      const a = await poolSql(url, { schema, max: 4 });
-      const b = await poolSql(url, { schema, max: 4 });
-      closers.push(async () => {
-        await a.exec(`DROP SCHEMA ${schema} CASCADE`);
-        await a.close();
-        await b.close();
-      });
-      return [a, b];
-    },
-  });
-const closers: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
-});
+const { engines, onClose } = pgPair(schema);
 
 /** Polls `read` until `ok`; the milliseconds it took. */
 async function within<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms: number): Promise<number> {
@@ -108,7 +80,7 @@ for (const engine of engines)
         await r.kb.start();
         await r.swarm.start();
       }
-      closers.push(async () => {
+      onClose(async () => {
         for (const r of [a, b]) {
           await r.tokens.close();
           await r.kb.close();
