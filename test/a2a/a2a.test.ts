@@ -4,7 +4,7 @@ import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import type { A2AClient } from 'a2a-sdk-03/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solve } from '../../src/core/platform/identity/pow.js';
-import { register, start, type TestServer } from '../helpers/server.js';
+import { countTokenLookups, register, start, type TestServer } from '../helpers/server.js';
 import { client03, client13, collect, serveBase, subscribed, data03, msg03, receiver, rpc, text03, type Json, type Receiver } from './helpers.js';
 
 let s: TestServer;
@@ -222,13 +222,7 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
 
   it('a token is looked up once per request: the guards of its calls reuse the caller A2A resolved', async () => {
     const me = await register(s.url, 'a2aonce', { 'x-forwarded-for': '10.55.0.1' });
-    const ids = s.core.store.identities;
-    const byToken = ids.byToken.bind(ids);
-    let n = 0;
-    ids.byToken = (h, cls) => {
-      n++;
-      return byToken(h, cls);
-    };
+    const lookups = countTokenLookups(s);
     try {
       for (let i = 1; i <= 2; i++) {
         const r = await rpc(
@@ -243,10 +237,10 @@ describe('A2A 0.3 client (@a2a-js/sdk 0.3.14)', () => {
         );
         expect(r.status).toBe(200);
         expect(JSON.stringify(r.body)).toContain(me.id);
-        expect(n).toBe(i);
+        expect(lookups.count()).toBe(i);
       }
     } finally {
-      ids.byToken = byToken;
+      lookups.restore();
     }
   });
 

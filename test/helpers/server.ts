@@ -60,3 +60,15 @@ export async function register(url: string, name?: string, headers: Record<strin
 export async function text(res: Response): Promise<string> {
   return res.text();
 }
+
+/** Counts the server's token lookups (`identities.byToken`) until `restore` (the faces' once-per-request checks). */
+export function countTokenLookups(s: TestServer): { count(): number; restore(): void } {
+  const ids = s.core.store.identities;
+  const byToken = ids.byToken.bind(ids);
+  let n = 0;
+  ids.byToken = (h, cls) => {
+    n++;
+    return byToken(h, cls);
+  };
+  return { count: () => n, restore: () => void (ids.byToken = byToken) };
+}

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solve } from '../../src/core/platform/identity/pow.js';
-import { register, start, type TestServer } from '../helpers/server.js';
+import { countTokenLookups, register, start, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -103,25 +103,19 @@ describe('MCP 2026-07-28', () => {
 
   it('a token is looked up once per 2026-07-28 call (the transport resolves it, the guards reuse that), and again on the next call', async () => {
     const a = await register(s.url, 'once', { 'x-forwarded-for': newNet() });
-    const ids = s.core.store.identities;
-    const byToken = ids.byToken.bind(ids);
-    let n = 0;
-    ids.byToken = (h, cls) => {
-      n++;
-      return byToken(h, cls);
-    };
+    const lookups = countTokenLookups(s);
     try {
       for (let i = 1; i <= 3; i++) {
         const me = await call('/mcp', 'id_me', {}, { headers: { authorization: `Bearer ${a.token}` } });
         expect(me.body.result.content[0].text).toMatch(new RegExp(`^me ${a.id} `));
-        expect(n).toBe(i);
+        expect(lookups.count()).toBe(i);
       }
       // An unknown token is still refused before the call, with one lookup.
       const bad = await call('/mcp', 'id_me', {}, { headers: { authorization: `Bearer cx_${'z'.repeat(40)}` } });
       expect(bad.status).toBe(401);
-      expect(n).toBe(4);
+      expect(lookups.count()).toBe(4);
     } finally {
-      ids.byToken = byToken;
+      lookups.restore();
     }
   });
 

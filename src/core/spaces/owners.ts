@@ -9,6 +9,7 @@ import { limit } from '../kernel/limits.js';
 import { defineOp, type AnyOperation, type Ctx } from '../kernel/types.js';
 import type { Space, SpaceRole } from './ports.js';
 import { SLUG_RE } from '../platform/slug.js';
+import { spaceAs } from '../platform/spaces-access.js';
 import { lastOwner } from './last-owner.js';
 import { hint, next } from '../kernel/hints.js';
 
@@ -16,19 +17,8 @@ const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} 
 const NO_STORE = { 'cache-control': 'private, no-store' };
 export const INVITE_PREFIX = 'csi_';
 
-/**
- * The space when the caller holds the role asked (an owner is also a member). A non-member learns
- * nothing (the same notfound as an unknown space); a member asking for an owner's act is refused.
- */
-async function asRole(ctx: Ctx, s: string, need: SpaceRole): Promise<Space> {
-  const st = ctx.core.store.spaces;
-  const me = ctx.caller.identity!.id;
-  const sp = await st.bySlug(s);
-  const role = sp ? await st.role(s, me) : null;
-  if (!sp || !role) throw new CxError('notfound', `no space s:${s} you are a member of`);
-  if (need === 'owner' && role !== 'owner') throw new CxError('auth', `owners of s:${s} only`, 403);
-  return sp;
-}
+/** The space, when the caller holds the role asked in it (platform/spaces-access.ts). */
+const asRole = (ctx: Ctx, s: string, need: SpaceRole): Promise<Space> => spaceAs(ctx.core.store.spaces, ctx.caller.identity!.id, s, need);
 
 export const spaceInviteOp = defineOp({
   name: 'space.invite',

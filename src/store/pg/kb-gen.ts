@@ -1,9 +1,9 @@
 // The KB's write generation on PostgreSQL: what the read memo (src/store/memo.ts) checks before it
 // serves a kept answer. SQLite has one process per database and moves its counter on each write; here
 // every replica keeps its own counter, moved by its own KB writes once they commit and by the other
-// replicas' writes, which each replica announces after its commit with a NOTIFY on `cx_kb` (the
-// event bus's cross-replica path, src/store/pg/events.ts: payload-free, sent outside the write's
-// transaction, heard on the store's one session connection). Why not a bus event: a row per KB
+// replicas' writes, which each replica announces after its commit with a NOTIFY on `cx_kb`
+// (notifier.ts: the writer's tag only, sent outside the write's transaction, heard on the store's
+// one session connection). Why not a bus event: a row per KB
 // write in `events`, its topic head locked by every replica's writes, for a signal that needs no
 // history. Why not a generation row read per request: a statement per read is what the memo saves.
 //
@@ -17,8 +17,8 @@
 // primary's, and again once the standby has had time to replay the write (db.standby_lag plus three
 // probe periods, past which the standby serves no reads), so an answer read from a standby that had
 // not yet replayed a write is not kept as current.
-import { randomBytes } from 'node:crypto';
 import { limit } from '../../core/kernel/limits.js';
+import { notifier } from './notifier.js';
 import type { Sql } from './sql.js';
 
 const CHANNEL = 'cx_kb';
@@ -36,8 +36,6 @@ export interface KbGen {
 }
 
 export function kbGen(sql: Sql): KbGen {
-  // Our own notifications come back too: told apart by this store's tag, they move nothing.
-  const self = randomBytes(6).toString('base64url');
   let gen = 0;
   let standbyGen = 0;
   // The standby's second move: due `replay` ms after the latest change, one timer at a time.
@@ -64,43 +62,22 @@ export function kbGen(sql: Sql): KbGen {
     }
   };
 
-  // One NOTIFY in flight at a time: writes committed while one is under way are covered by one
-  // more, sent after it (its own transaction, so after their commits). A burst of writes costs two.
-  let sending = false;
-  let again = false;
-  const send = () => {
-    if (sending) {
-      again = true;
-      return;
-    }
-    sending = true;
-    void sql
-      .notify(CHANNEL, self)
-      .catch(() => undefined) // lost: the other replicas' TTL bounds it
-      .finally(() => {
-        sending = false;
-        if (again) {
-          again = false;
-          send();
-        }
-      });
-  };
+  // One NOTIFY in flight at a time (notifier.ts): a burst of writes costs two.
+  const note = notifier(sql, CHANNEL);
 
-  let unlisten: (() => Promise<void>) | null = null;
   return {
     primary: () => gen,
     standby: () => standbyGen,
     changed() {
       move();
-      send();
+      note.send(['kb']);
     },
-    async start() {
-      unlisten = await sql.listen(CHANNEL, (payload) => payload !== self && move(), move);
-    },
+    // Another replica's write, or notifications maybe lost (the connection came back): both move it.
+    start: () => note.start(move),
     async close() {
       if (timer) clearTimeout(timer);
       timer = null;
-      await unlisten?.();
+      await note.close();
     },
   };
 }

@@ -20,25 +20,15 @@ import { hazardFind } from '../../kernel/safety/hazards.js';
 import { scrubFind } from '../../kernel/safety/scrub.js';
 import { outcomesOf } from '../render.js';
 import type { SpaceEntry, SpaceKbEntry } from './ports.js';
-import type { SpaceRole } from '../../platform/spaces-access.js';
+import { spaceAs, type SpaceRole } from '../../platform/spaces-access.js';
 import { SLUG_RE } from '../../platform/slug.js';
 import { hint, next } from '../../kernel/hints.js';
 
 const slug = z.string().regex(SLUG_RE, `a-z 0-9 and -, 2-${limit('space.slug')} chars, starting with a letter or digit`);
 const NO_STORE = { 'cache-control': 'private, no-store' };
 
-/**
- * Passes when the caller holds the role asked in the space (an owner is also a member). A non-member
- * learns nothing (the same notfound as an unknown space); a member asking for an owner's act is refused.
- */
-async function asRole(ctx: Ctx, s: string, need: SpaceRole): Promise<void> {
-  const spaces = ctx.core.spaceAccess;
-  const me = ctx.caller.identity!.id;
-  const sp = await spaces.bySlug(s);
-  const role = sp ? await spaces.role(s, me) : null;
-  if (!sp || !role) throw new CxError('notfound', `no space s:${s} you are a member of`);
-  if (need === 'owner' && role !== 'owner') throw new CxError('auth', `owners of s:${s} only`, 403);
-}
+/** Passes when the caller holds the role asked in the space (platform/spaces-access.ts). */
+const asRole = async (ctx: Ctx, s: string, need: SpaceRole): Promise<void> => void (await spaceAs(ctx.core.spaceAccess, ctx.caller.identity!.id, s, need));
 
 const exportRow = z.object({
   id: z.string(),
