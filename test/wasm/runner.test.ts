@@ -128,8 +128,16 @@ describe('runner processes', () => {
       expect((await run(capped, 'warm')).ok).toBe(true);
       const r = await run(capped, 'M', { ...lim, timeMs: 5000, memPages: 1024 });
       expect(r.ok).toBe(false);
-      expect(['trap', 'memory']).toContain((r as { code: string }).code);
+      // Where the OS refuses the memory decides which: V8 sees the grow fail (trap or memory, before
+      // the module's own cap), or the runner process dies under the cap (crash) and is replaced.
+      // Seen both ways on this VM (crash once in six full runs, 2026-11-29).
+      const code = (r as { code: string }).code;
+      expect(['trap', 'memory', 'crash']).toContain(code);
       expect((r as { detail: string }).detail).not.toMatch(/\(1024 in use\)/);
+      if (code === 'crash') {
+        expect(capped.stats().replaced).toBeGreaterThanOrEqual(1);
+        expect((await run(capped, 'after')).ok).toBe(true);
+      }
     } finally {
       await capped.close();
     }
