@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
+import { leaks, privateValues, publicText } from './eval-kb-leaks.js';
 import { ECOS, loadEvalSet, type EvalItem, type SetName } from './eval-kb-set.js';
 
 interface Reply {
@@ -54,6 +55,8 @@ export interface Figures {
   onelineTop1: number;
   /** Top-1 accuracy of the whole outputs. */
   wholeTop1: number;
+  /** Private values of the outputs a public surface showed after the lookups (the set as a whole; 0 on its parts). */
+  leaks: number;
 }
 
 type Args = { set: 'main' | 'holdout' | 'all'; json: boolean; floors: string | null; verbose: boolean };
@@ -116,6 +119,7 @@ export function figures(outs: Outcome[]): Figures {
     notFound: pct(outs.filter((o) => o.reply.status === 404).length, outs.length),
     onelineTop1: pct(one.filter(right).length, one.length),
     wholeTop1: pct(whole.filter(right).length, whole.length),
+    leaks: 0,
   };
 }
 
@@ -218,9 +222,15 @@ async function main(): Promise<void> {
   const running = await startServer(config, { logger: false });
   const summary: Record<string, { all: Figures; byEco: Record<string, Figures>; byKind: Record<string, Figures> }> = {};
   const misses: string[] = [];
+  const leaked: string[] = [];
+  const checked: Record<string, { values: number; wanted: number }> = {};
+  const surfaces = () => publicText(running.url, join(dir, 'export'), config.operatorTokens.ops, () => running.core.store.kb.wanted(1_000_000));
   try {
+    // The public surfaces of the seed alone: what the lookups publish is what they add to these.
+    const before = await surfaces();
     for (const set of sets) {
-      const outs = await lookupAll(running.url, loadEvalSet(set));
+      const items = loadEvalSet(set);
+      const outs = await lookupAll(running.url, items);
       const byEco: Record<string, Figures> = {};
       for (const eco of ECOS) {
         const o = outs.filter((x) => x.item.eco === eco);
@@ -229,6 +239,13 @@ async function main(): Promise<void> {
       const byKind: Record<string, Figures> = {};
       for (const kind of ['whole', 'oneline', 'none']) byKind[kind] = figures(outs.filter((x) => x.item.kind === kind));
       summary[set] = { all: figures(outs), byEco, byKind };
+      const values = new Set(items.flatMap((i) => privateValues(i.output)));
+      const after = await surfaces();
+      const found = leaks(before, after, values);
+      summary[set].all.leaks = found.length;
+      // The check is not vacuous: the lookups' misses were published as demand, and the values were many.
+      checked[set] = { values: values.size, wanted: (JSON.parse(after.get('wanted rows') ?? '[]') as unknown[]).length };
+      leaked.push(...found.map((f) => `${set} leak ${f}`));
       if (args.verbose) {
         for (const o of outs) {
           const got = o.reply.given ? o.reply.candidates[0] : o.reply.status === 404 ? '404' : `no fix (${o.reply.match})`;
@@ -245,11 +262,17 @@ async function main(): Promise<void> {
   else {
     for (const [set, s] of Object.entries(summary)) {
       console.log(table(`\n== ${set} ==`, [['all', s.all], ...Object.entries(s.byKind), ...Object.entries(s.byEco)]));
+      const c = checked[set];
+      console.log(
+        `privacy leaks: ${s.all.leaks} (of ${c?.values} private values of these outputs, shown by a public surface or the export after the lookups; ${c?.wanted} wanted rows)`,
+      );
     }
     console.log('\ntop1: first answer is the expected entry (labelled); cwrong: a fix from a wrong entry, or any fix for a none item (all items);');
     console.log('wrongLab/wrongNone: the same on labelled / none items; R@3, MRR: expected among the candidates named; 1line, whole: top1 by kind');
   }
   if (misses.length) console.error(misses.join('\n'));
+  // Leaks are always listed: each is a defect to mend, not a figure to tune.
+  if (leaked.length) console.error(leaked.join('\n'));
   if (args.floors) {
     const bad = checkFloors(args.floors, summary);
     if (bad.length) {

@@ -53,6 +53,12 @@ function planted(i: number): { output: string; secrets: string[] } {
     () =>
       `psycopg2.OperationalError: connection to server at "${secrets.ip}", port 5432 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?`,
     () => `Error: job ${secrets.uuid} failed: worker ${secrets.hex} exited with status 137 (OOMKilled) on host ${secrets.host}.cluster.internal`,
+    // Names ErrSig keeps in a message: a bare host, a Go module path on a forge, an npm scope, a
+    // namespace repeated in free text (wanted rows mask them: src/core/kb/public-sig.ts).
+    () => `MailConnectException: Couldn't connect to host, port: smtp.${secrets.corp}.internal, 25; timeout -1`,
+    () => `go: github.com/${secrets.owner}/${secrets.repo}@v1.2.0: invalid version: unknown revision v1.2.0`,
+    () => `npm ERR! 402 Payment Required - PUT https://registry.npmjs.org/@${secrets.owner}%2f${secrets.repo} - You must sign up for private packages`,
+    () => `$ docker push registry.${secrets.corp}.io/${secrets.project}/${secrets.image}:1.0\nunauthorized: project ${secrets.project} not found`,
   ];
   return { output: kinds[i % kinds.length]!(), secrets: Object.values(secrets) };
 }

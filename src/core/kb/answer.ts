@@ -69,6 +69,10 @@ export interface Candidate {
   value?: boolean;
   /** The entry's key line holds a key line of the output whole. */
   holds?: boolean;
+  /** Share of the telling words of the entry's title (its `Tool:` lead off) that the output has. */
+  tcov?: number;
+  /** Share of the words of the output's key lines that the entry's title and error have. */
+  rcov?: number;
 }
 
 export interface Answer {
@@ -147,8 +151,13 @@ export const WRAPPERS: readonly RegExp[] = [
 
 export const isWrapper = (line: string): boolean => WRAPPERS.some((w) => w.test(line.trim()));
 
-/** Log prefixes in front of a tool's own line: CI timestamps, BuildKit steps, bracketed times. */
-const PREFIX = /^(?:\s*(?:\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?|\[\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?\]|#\d+ \d+\.\d+|\[\s*\d+\.\d+\]|\d{2}:\d{2}:\d{2}(?:\.\d+)?)\s+)+/;
+/**
+ * Log prefixes in front of a tool's own line: CI and logging timestamps (ISO, Go's `2024/03/20
+ * 08:14:02`, Python logging's `,345`), BuildKit steps, bracketed or 12-hour times (`[12:01:44.210]`,
+ * `[10:11:12 AM]`, `2:14:05 PM:`), dmesg's uptime, and syslog's `May 22 07:05:40 host proc[pid]:`.
+ */
+const PREFIX =
+  /^(?:\s*(?:\d{4}[-/]\d{2}[-/]\d{2}[T ][\d:.,]+Z?|\[\d{4}-\d{2}-\d{2}[T ][\d:.,]+Z?\]|#\d+ \d+\.\d+|\[\s*\d+\.\d+\]|\[\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AP]M)?\]|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AP]M:?)?|[A-Z][a-z]{2} {1,2}\d{1,2} \d{2}:\d{2}:\d{2} [\w.-]+ [\w./@-]+(?:\[\d+\])?:)\s+)+/;
 
 /** The output with log prefixes taken off every line (what a tool printed, not when). */
 export function unprefixed(text: string): string {
@@ -157,6 +166,9 @@ export function unprefixed(text: string): string {
     .map((l) => l.replace(PREFIX, ''))
     .join('\n');
 }
+
+/** A title's lead naming the tool or library (`EF Core: `, `Rust E0277: `): not words of the error. */
+const TITLE_LEAD = /^[^:]{1,40}: /;
 
 /** Added to the detail of an entry of the output's signature that names one of its quoted values. */
 const VALUE_BONUS = 0.1;
@@ -415,6 +427,12 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   const clean = unprefixed(text);
   const first = keyOf(clean);
   // The first key line's own entries, read once (the full path below uses them too).
+  // An entry whose error was filed with its log prefixes on (`2024/03/20 08:14:02 open …`) is
+  // named by the raw text's own signature: that one goes first when the prefixes came off.
+  const raw = clean !== text ? keyOf(text) : null;
+  const rawOwn = raw && !raw.wrapper ? await kb.byHash(raw.h, PER_SIG, count) : null;
+  if (raw && rawOwn?.length === 1)
+    return { key: raw, match: 'exact', candidates: [{ hit: rawOwn[0]!, stage: 'exact', sim: 1, detail: 1, cover: 1, score: 1, why: 'same signature' }] };
   const own = first.wrapper ? null : await kb.byHash(first.h, PER_SIG, count);
   if (own?.length === 1)
     return { key: first, match: 'exact', candidates: [{ hit: own[0]!, stage: 'exact', sim: 1, detail: 1, cover: 1, score: 1, why: 'same signature' }] };
@@ -453,6 +471,20 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     const hits = i === 0 && own ? own : await kb.byHash(k.h, PER_SIG, false);
     for (const hit of hits) consider(hit, 'exact', i === 0 ? 'same signature' : 'same signature as an error line of the output');
   }
+  // Entries filed under a wrapper line the output prints too (`exit status 1`): one whose error
+  // states a telling line of the output, signed alone, is of the output's own signature in all but name.
+  if (telling.length < keys.length) {
+    const mine = new Set(telling.map((k) => k.h));
+    for (const k of keys) {
+      if (telling.includes(k)) continue;
+      const hits = await kb.byHash(k.h, PER_SIG, false);
+      const entries = await Promise.all(hits.map((h) => kb.byId(h.id)));
+      for (const [i, hit] of hits.entries()) {
+        const e = entries[i];
+        if (e && errorLines(e.error).some((l) => mine.has(l.h))) consider(hit, 'exact', 'its error states the same line (filed under a wrapper line)');
+      }
+    }
+  }
   if (![...byId.values()].some((c) => c.stage === 'exact')) {
     for (const k of telling) for (const hit of await kb.byCoarse(k.ch, PER_STAGE)) consider(hit, 'coarse', 'same error code and message template, other names');
     const words = retrievalWords(keys);
@@ -471,10 +503,15 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     const signedBy = new Set(telling.map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
     const namesValue = (e: { title: string; error: string }) => [...quoted(`${e.title}\n${errorText(e.error)}`)].some((v) => qValues.has(v));
+    const keyWords = [...detailWords(telling.map((k) => bodyOf(k.sig)).join('\n'))].filter((w) => !w.startsWith('§'));
     for (const [i, c] of candidates.entries()) {
       const e = entries[i];
       if (!e) continue;
-      c.detail = detailSim(q, detailWords(`${e.title}\n${e.error}`));
+      const words = detailWords(`${e.title}\n${e.error}`);
+      c.detail = detailSim(q, words);
+      const title = [...detailWords(e.title.replace(TITLE_LEAD, ''))].filter((w) => !w.startsWith('§'));
+      c.tcov = title.length ? title.filter((w) => q.has(w)).length / title.length : 0;
+      c.rcov = keyWords.length ? keyWords.filter((w) => words.has(w)).length / keyWords.length : 0;
       // Entries of one signature differ in the values ErrSig replaced: their error lines are
       // compared with the output's own (ERRORISH lines only, so the rest of a log weighs nothing).
       if (c.stage === 'exact') {
@@ -537,12 +574,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   }
   // Not one clear entry of the output's own signature: the fix is claimed when `sure` says so.
   if (match !== 'exact' && top && confidence(top) >= RELATED_MIN) {
-    const p = sure(top, second, oneLine(clean));
-    // The entry names the very value the output quotes ('skimage', 'xcb'), or its key line holds
-    // the output's key line whole, and the next one does not: agreements `sure` does not see, so
-    // a lower bar (docs/decisions.md).
-    const agrees = (top.value && !second?.value) || (top.holds && !second?.holds);
-    match = p >= SURE || (agrees && p >= SURE_VALUE) ? 'near' : 'related';
+    // A key line or a text that agrees this little is no claim, whatever the titles say (`sure` is linear).
+    match = top.sim >= NEAR_SIM_MIN && top.detail >= NEAR_DETAIL_MIN && sure(top, second, oneLine(clean)) >= SURE ? 'near' : 'related';
   }
   // An output that has only wrapper lines to go by: their entries are named, never claimed.
   if ((match === 'exact' || match === 'near') && telling.every((k) => k.wrapper)) match = 'related';
@@ -561,34 +594,46 @@ const oneLine = (clean: string) =>
 /**
  * Weights of `sure`, a logistic model of "the best candidate is the right entry", fitted on the
  * main part of test/kb/eval (never the held-out part): the best candidate's agreements (sim,
- * detail, cover, sim x detail), its leads over the second (score, detail, sim), the second's
- * confidence and whether the second is of the output's own signature, the stage (coarse), and a
- * one-line output. docs/decisions.md has the figures.
+ * detail, cover, sim x detail, the share of its title's words the output has, the share of the
+ * output's key-line words its text has), its leads over the second (score, detail, title and
+ * key-word shares), the second's confidence and whether the second is of the output's own
+ * signature, the stage (coarse), a one-line output, and the agreements only the best one has (a
+ * value the output quotes; the output's key line held whole). docs/decisions.md has the figures.
  */
 export const SURE_W = {
-  bias: -3.18,
-  sim: 1.67,
-  detail: 1.5,
-  cover: 0.4,
-  lead: 4.31,
-  second: -0.93,
-  coarse: 0.69,
-  oneLine: 1.27,
-  simDetail: 1.85,
-  detailLead: 2.87,
-  simLead: 1.73,
-  secondExact: -1.14,
+  bias: -3.63,
+  sim: 2.35,
+  detail: 0.99,
+  cover: 0.75,
+  lead: 2.39,
+  second: -2.64,
+  coarse: 0.62,
+  oneLine: 0.91,
+  simDetail: 0.79,
+  detailLead: 2.11,
+  secondExact: 0.28,
+  value: 0.29,
+  holds: -0.34,
+  tcov: 2.13,
+  rcov: -0.46,
+  tcovLead: 1.25,
+  rcovLead: 4.74,
+  valueOnly: 1.03,
+  holdsOnly: 1.53,
 } as const;
 /** At or above this `sure` a candidate that is not one clear exact entry is shown as `near`. */
-export const SURE = 0.95;
+export const SURE = 0.97;
+/** Below this key-line agreement a candidate is never `near` (on the main set: 91% right below it, 99% above). */
+export const NEAR_SIM_MIN = 0.4;
+/** Below this agreement of the output with the entry's error and title a candidate is never `near` (main set: 90% right below it). */
+export const NEAR_DETAIL_MIN = 0.3;
 /** Key lines shorter than this are not looked for inside a candidate's (too little to go by). */
 const HOLDS_MIN = 15;
-/** The bar of `sure` for a candidate that names a value the output quotes, or holds its key line, when the next one does not. */
-export const SURE_VALUE = 0.9;
 
 /** How sure the answer path is that `top` is the right entry, 0..1 (SURE_W). */
 export function sure(top: Candidate, second: Candidate | undefined, one: boolean): number {
   const w = SURE_W;
+  const b = (x: boolean | undefined) => (x ? 1 : 0);
   const z =
     w.bias +
     w.sim * top.sim +
@@ -596,12 +641,19 @@ export function sure(top: Candidate, second: Candidate | undefined, one: boolean
     w.cover * top.cover +
     w.lead * Math.min(0.5, top.score - (second?.score ?? 0)) +
     w.second * (second ? confidence(second) : 0) +
-    w.coarse * (top.stage === 'coarse' ? 1 : 0) +
-    w.oneLine * (one ? 1 : 0) +
+    w.coarse * b(top.stage === 'coarse') +
+    w.oneLine * b(one) +
     w.simDetail * top.sim * top.detail +
     w.detailLead * (top.detail - (second?.detail ?? 0)) +
-    w.simLead * (top.sim - (second?.sim ?? 0)) +
-    w.secondExact * (second?.stage === 'exact' ? 1 : 0);
+    w.secondExact * b(second?.stage === 'exact') +
+    w.value * b(top.value) +
+    w.holds * b(top.holds) +
+    w.tcov * (top.tcov ?? 0) +
+    w.rcov * (top.rcov ?? 0) +
+    w.tcovLead * ((top.tcov ?? 0) - (second?.tcov ?? 0)) +
+    w.rcovLead * ((top.rcov ?? 0) - (second?.rcov ?? 0)) +
+    w.valueOnly * b(top.value && !second?.value) +
+    w.holdsOnly * b(top.holds && !second?.holds);
   return 1 / (1 + Math.exp(-z));
 }
 

@@ -14,6 +14,7 @@ import { digestOps } from './digests.js';
 import { answer, named } from './answer.js';
 import { ERRSIG_VERSION, errsig } from './errsig/errsig.js';
 import { libStr, libsInText, parseLib } from './libs.js';
+import { publicSig } from './public-sig.js';
 import type { KbEntry, KbHit, KbRepo, Lib, NewEntry, OutcomeResult } from './ports.js';
 import type { SpaceEntry } from './space/ports.js';
 import { day, entryMd, entryText, entryView, flat, hitLine, noteView, outcomesOf, score, type EntryView } from './render.js';
@@ -187,9 +188,12 @@ async function recordOutcome(
   return { r, e, signed: proof !== null, added };
 }
 
-/** Records a miss as demand, unless the signature itself would publish a secret. */
-async function recordWanted(ctx: Ctx, h: string, sig: string | null, libs: Lib[]): Promise<void> {
-  const safeSig = sig !== null && scrubFind(sig) === null ? sig : null;
+/**
+ * Records a miss as demand, unless the signature itself would publish a secret; hosts and names the
+ * output marks as private are masked in what the row shows (public-sig.ts).
+ */
+async function recordWanted(ctx: Ctx, h: string, sig: string | null, libs: Lib[], text = ''): Promise<void> {
+  const safeSig = sig !== null && scrubFind(sig) === null ? publicSig(sig, text) : null;
   await ctx.core.store.kb.want(h, safeSig, libs.map(libStr).join(' '), ctx.core.now());
 }
 
@@ -398,10 +402,13 @@ async function relatedTo(kb: KbRepo, words: string[]): Promise<Array<{ id: strin
 async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
   const pool = await poolFor(ctx);
   const a = await answer(pool.kb, text);
-  const { sig, h } = a.key;
+  // The signature as replies and wanted rows show it: what ErrSig keeps of private hosts and names
+  // masked (public-sig.ts); `h` stays the hash of the signature itself.
+  const { h } = a.key;
+  const sig = publicSig(a.key.sig, text);
   // No fix for this very signature: the demand is recorded (a near answer is a neighbour's fix);
   // not a member's, whose misses may name their team's private errors (docs/decisions.md).
-  if (a.match !== 'exact' && !pool.spaces.length) await recordWanted(ctx, h, sig, libsInText(text));
+  if (a.match !== 'exact' && !pool.spaces.length) await recordWanted(ctx, h, sig, libsInText(text), text);
   if (a.match === 'none') return miss(ctx, { sig, h, raw: text.length }, sigWords(sig), `no fix yet for ${flat(sig, 160)}`, pool.kb);
   if (a.match === 'related') {
     const related = named(a, RELATED).map((c) => ({

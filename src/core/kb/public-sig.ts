@@ -1,0 +1,96 @@
+// What a wanted row shows of a signature. ErrSig v3 already takes out URLs, paths, users, IPs,
+// ids and image references; a signature still keeps bare host names in a message (`port:
+// smtp.local`, `wanted to match metrics.internal`, a DNS name in a cloud error), repository owners
+// and names in a Go module path, and a name the output states privately elsewhere (a registry
+// namespace repeated in `project platfrom not found`), AWS ARNs with their role and resource names. Demand is published, so these are masked
+// before a miss is recorded; the hash it is filed under stays the signature's own.
+
+/** Hosts every public text names: not a caller's. */
+const PUBLIC_HOST =
+  /^(?:[\w-]+\.)*(?:github\.com|gitlab\.com|bitbucket\.org|docker\.io|docker\.com|ghcr\.io|quay\.io|gcr\.io|npmjs\.org|npmjs\.com|pypi\.org|pythonhosted\.org|crates\.io|golang\.org|go\.dev|maven\.org|apache\.org|gradle\.org|rubygems\.org|nuget\.org|ubuntu\.com|debian\.org|python\.org|nodejs\.org|microsoft\.com|amazonaws\.com|googleapis\.com|google\.com|azure\.com|azurecr\.io|cloudflare\.com|letsencrypt\.org|example\.com|example\.org|example\.net|k8s\.io|kubernetes\.io|hashicorp\.com|spring\.io|socket\.io|readthedocs\.io|github\.io|heroku\.com|vercel\.com|netlify\.com)$/i;
+
+/** A host name: two labels or more under a top-level domain of the open internet or a private network's. */
+const HOST =
+  /(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:local|internal|corp|lan|home|intranet|localdomain|com|net|org|io|cloud|co|ai|dev|app))(?![\w-]|\.\w)/gi;
+
+/** Code and file names that look like hosts: reverse-DNS packages (`com.acme.App`), files (`Dockerfile.dev`). */
+const NOT_HOST = /^(?:com|org|net|io|java|javax|android|androidx|kotlin|scala|dev|app)\.|^[\w-]+\.(?:dev|app)$/i;
+
+/** A forge path's owner and repository (`github.com/acme/ledger`, `github.com:acme/ledger.git`). */
+const FORGE = /\b((?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)[/:])[\w.-]+\/[\w.-]+/gi;
+
+/** Names an output marks as its own: home directories' users, forge owners and repositories, registry namespaces and images. */
+function ownNames(text: string): Set<string> {
+  const out = new Set<string>();
+  const add = (v: string | undefined) => {
+    const x = v?.replace(/\.git$/, '');
+    if (x && x.length >= 3 && !/^\d+$/.test(x)) out.add(x);
+  };
+  for (const m of text.matchAll(/(?:\/home\/|\/Users\/|[A-Za-z]:\\Users\\)([\w.-]+)/g)) add(m[1]);
+  for (const m of text.matchAll(/\b(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)[/:]([\w.-]+)\/([\w.-]+)/gi)) {
+    add(m[1]);
+    add(m[2]);
+  }
+  // A registry's namespace and image: host.with.dots[:port]/namespace/image.
+  for (const m of text.matchAll(/\b(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?\/([\w.-]+)\/([\w.-]+)/gi)) {
+    add(m[1]);
+    add(m[2]);
+  }
+  // user@host (a prompt, an ssh target), an npm scope (@acme/ui), an issue or pull request (acme/relay#12),
+  // a Docker Hub image under a namespace (docker run acme/worker:1.2).
+  for (const m of text.matchAll(/(?<![\w.])([\w.-]+)@([\w-]+(?:\.[\w-]+)*)(?=[:\s]|$)/gm)) {
+    add(m[1]);
+    add(m[2]);
+  }
+  for (const m of text.matchAll(/(?<![\w.])@([\w.-]+)(?:\/|%2f)([\w.-]+)?/gi)) {
+    add(m[1]);
+    add(m[2]);
+  }
+  for (const m of text.matchAll(/\b([\w.-]+)\/([\w.-]+)#\d+\b/g)) {
+    add(m[1]);
+    add(m[2]);
+  }
+  for (const m of text.matchAll(/\bdocker(?:\s+(?:run|pull|push|build|create)\b[^\n]*?)\s([a-z0-9][\w.-]*)\/([\w.-]+):[\w.-]+/g)) {
+    add(m[1]);
+    add(m[2]);
+  }
+  return out;
+}
+
+/** Common words a private name may share: never masked for that (`api`, `app`, `core`). */
+const COMMON = new Set([
+  'api',
+  'app',
+  'web',
+  'core',
+  'main',
+  'src',
+  'lib',
+  'library',
+  'test',
+  'tests',
+  'docs',
+  'home',
+  'user',
+  'root',
+  'runner',
+  'build',
+  'server',
+  'client',
+  'common',
+  'tools',
+]);
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The signature as a wanted row may show it: private hosts, forge owners and repositories, and the output's own names masked. */
+export function publicSig(sig: string, text: string): string {
+  // An ARN names an account, a role or user and a resource: all of it the caller's.
+  let out = sig.replace(/\barn:aws[\w-]*:[^\s,;'"]*/g, '<arn>').replace(FORGE, '$1<repo>');
+  out = out.replace(HOST, (h) => (PUBLIC_HOST.test(h) || NOT_HOST.test(h) ? h : '<host>'));
+  for (const name of ownNames(text)) {
+    if (COMMON.has(name.toLowerCase())) continue;
+    out = out.replace(new RegExp(`(?<![\\w.-])${escapeRe(name)}(?![\\w-])`, 'g'), '<name>');
+  }
+  return out;
+}
