@@ -73,6 +73,8 @@ export interface Candidate {
   tcov?: number;
   /** Share of the words of the output's key lines that the entry's title and error have. */
   rcov?: number;
+  /** keySim of the entry's title, read as a line of its error, with the best key line (orders and names; claims nothing). */
+  tsim?: number;
 }
 
 export interface Answer {
@@ -209,6 +211,24 @@ function errorLines(error: string): Array<{ sig: string; h: string }> {
     lineMemo.set(error, hs);
   }
   return hs;
+}
+
+/**
+ * An entry's title as one more line of its error (`Azure Pipelines: No files were found to deploy
+ * with search pattern` over an error that reads `No package found with specified pattern`): its
+ * tool lead and a closing `(cause)` off, signed (memoized).
+ */
+const titleMemo = new Map<string, { sig: string }>();
+function titleLine(title: string): { sig: string } {
+  let t = titleMemo.get(title);
+  if (!t) {
+    const core = title.replace(/\s*\([^()]*\)\s*$/, '');
+    const bare = core.replace(TITLE_LEAD, '');
+    t = { sig: errsig(bare.split(/\s+/).length >= 3 ? bare : core).sig };
+    if (titleMemo.size >= 4096) titleMemo.delete(titleMemo.keys().next().value!);
+    titleMemo.set(title, t);
+  }
+  return t;
 }
 
 /** A signature without its tag (`py:`, `other:`): the line ErrSig chose, as signed. */
@@ -546,13 +566,17 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
                 c.cover = cover(l.sig);
               }
             }
+          // The title read as a line of the error orders and names candidates; it claims nothing
+          // (titles are general: on the main part it gave fixes to `none` items).
+          const t = titleLine(e.title);
+          for (const k of telling) c.tsim = Math.max(c.tsim ?? 0, keySim(k.sig, t.sig));
         }
       }
     }
   }
   for (const c of candidates) {
     // Small terms: the ecosystem the key line points to, libraries the output names, outcomes.
-    let score = c.sim * 0.5 + c.detail * 0.5;
+    let score = Math.max(c.sim, c.tsim ?? 0) * 0.5 + c.detail * 0.5;
     if (ecoHint && c.hit.eco === ecoHint) score += 0.02;
     if (c.hit.libs.some((l) => names.has(l.name.toLowerCase()))) score += 0.03;
     if (c.value) score += VALUE_SCORE;
@@ -573,14 +597,19 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     match = tied ? 'related' : 'exact';
   }
   // Not one clear entry of the output's own signature: the fix is claimed when `sure` says so.
-  if (match !== 'exact' && top && confidence(top) >= RELATED_MIN) {
+  // The title may make it worth naming (related); a claim (near) is judged without it.
+  if (match !== 'exact' && top && confidence({ ...top, sim: Math.max(top.sim, top.tsim ?? 0) }) >= RELATED_MIN) {
     // A key line or a text that agrees this little is no claim, whatever the titles say (`sure` is linear).
-    match = top.sim >= NEAR_SIM_MIN && top.detail >= NEAR_DETAIL_MIN && sure(top, second, oneLine(clean)) >= SURE ? 'near' : 'related';
+    // The entry names the very value the output quotes ('serial', 'xcb'), or its key line holds the
+    // output's key line whole, and the next one does not: a lower bar (docs/decisions.md).
+    const agrees = (top.value && !second?.value) || (top.holds && !second?.holds);
+    const bar = agrees ? SURE_VALUE : SURE;
+    match = top.sim >= NEAR_SIM_MIN && top.detail >= NEAR_DETAIL_MIN && sure(top, second, oneLine(clean)) >= bar ? 'near' : 'related';
   }
   // An output that has only wrapper lines to go by: their entries are named, never claimed.
   if ((match === 'exact' || match === 'near') && telling.every((k) => k.wrapper)) match = 'related';
   // The best candidate is always named when it is an answer; others only from RELATED agreement.
-  const shown = candidates.filter((c) => (c === top && match !== 'none') || c.stage === 'exact' || c.sim >= RELATED);
+  const shown = candidates.filter((c) => (c === top && match !== 'none') || c.stage === 'exact' || Math.max(c.sim, c.tsim ?? 0) >= RELATED);
   return { key: keys[0]!, match, candidates: shown, ...(second ? { runnerUp: second } : {}) };
 }
 
@@ -623,6 +652,8 @@ export const SURE_W = {
 } as const;
 /** At or above this `sure` a candidate that is not one clear exact entry is shown as `near`. */
 export const SURE = 0.97;
+/** The bar of `sure` for a candidate that names a value the output quotes, or holds its key line, when the next one does not. */
+export const SURE_VALUE = 0.95;
 /** Below this key-line agreement a candidate is never `near` (on the main set: 91% right below it, 99% above). */
 export const NEAR_SIM_MIN = 0.4;
 /** Below this agreement of the output with the entry's error and title a candidate is never `near` (main set: 90% right below it). */
