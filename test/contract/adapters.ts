@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach } from 'vitest';
 import type { Store } from '../../src/compose/store.js';
 import { workspaceKeyOf } from '../../src/config.js';
@@ -59,29 +60,53 @@ const pgliteAdapter: Adapter = {
     const schema = pgliteDirs.get(dir);
     pgliteDirs.delete(dir);
     if (!schema || !shared) return;
-    const db = await shared;
-    const { rows } = await db.query<{ t: string }>(
-      "SELECT quote_ident(tablename) AS t FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_migrations'",
-      [schema],
-    );
-    if (rows.length) await db.exec(`TRUNCATE ${rows.map((r) => `${schema}.${r.t}`).join(', ')} RESTART IDENTITY CASCADE`);
+    await emptySchema(await shared, schema);
     freeSchemas.push(schema);
   },
 };
 
-// A real server (scripts/pg-test.sh sets CX_PG_REAL to its URL): a schema per test dir.
+/**
+ * Empties every table of `schema` but its migration record and rewinds its sequences: a fresh migrated
+ * schema again (migrations seed no rows and create no sequence of their own). DELETE with the foreign
+ * keys' triggers off, not TRUNCATE: TRUNCATE gives each of ~100 tables new files (~200 ms a test on
+ * PGlite, ~120 ms on a real server; this takes ~20 ms and ~8 ms).
+ */
+async function emptySchema(db: { query(sql: string): Promise<unknown> }, schema: string): Promise<void> {
+  if (!/^t[0-9_]+$/.test(schema)) throw new Error(`not a test schema: ${schema}`);
+  await db.query(`DO $$ DECLARE r record; BEGIN
+    PERFORM set_config('session_replication_role', 'replica', true);
+    FOR r IN SELECT tablename FROM pg_tables WHERE schemaname = '${schema}' AND tablename <> 'schema_migrations' LOOP
+      EXECUTE format('DELETE FROM %I.%I', '${schema}', r.tablename);
+    END LOOP;
+    FOR r IN SELECT sequencename, start_value FROM pg_sequences WHERE schemaname = '${schema}' AND last_value IS NOT NULL LOOP
+      PERFORM setval(format('%I.%I', '${schema}', r.sequencename), r.start_value, false);
+    END LOOP;
+  END $$`);
+}
+
+// A real server (scripts/pg-test.sh sets CX_PG_REAL to its URL): a schema per test dir, emptied after
+// the test and reused, as on PGlite. A new schema per test ran the 30 migrations ~230 times (about
+// half of each test's time there) and left ~220,000 files in the throwaway cluster (37 s to remove).
 let schemas = 0;
 const realSchemas = new Map<string, string>();
+const freeRealSchemas: string[] = [];
+let realAdmin: pg.Pool | null = null;
 const realAdapter = (url: string): Adapter => ({
   name: 'postgres',
   ports: PG_PORTS,
   async open(dir, clock) {
     let schema = realSchemas.get(dir);
-    if (!schema) realSchemas.set(dir, (schema = `t${process.pid}_${schemas++}`));
+    if (!schema) realSchemas.set(dir, (schema = freeRealSchemas.pop() ?? `t${process.pid}_${schemas++}`));
     return openPgStore(url, { now: clock.now, schema, allowPartial: true, max: 20, workspaceKey: workspaceKeyOf(dir), dataDir: dir });
   },
   async dispose(dir) {
+    const schema = realSchemas.get(dir);
     realSchemas.delete(dir);
+    if (!schema) return;
+    // One connection for the emptying, let go when idle so it holds no worker open.
+    realAdmin ??= new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 1000, allowExitOnIdle: true });
+    await emptySchema(realAdmin, schema);
+    freeRealSchemas.push(schema);
   },
 });
 
