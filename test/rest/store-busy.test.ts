@@ -23,25 +23,27 @@ describe('a locked database', () => {
     const me = await register(s.url);
     const post = () =>
       fetch(`${s.url}/v1/notes`, { method: 'POST', body: 'remember the lock', headers: { authorization: `Bearer ${me.token}`, 'content-type': 'text/plain' } });
-    // Another process holds the write lock for longer than the store's 5 s busy timeout: 12 s, so
-    // that the write still begins while it is held on a loaded machine (CI once began it over 2 s
-    // late with a 7 s hold, and the write then found the lock gone: 201). The server runs in this
-    // process, so the test cannot tell the holder when to let go: while the server waits for the
-    // lock, this process's event loop waits too.
+    // Another process holds the write lock until this test has its answer (it writes a line to the
+    // holder's stdin then), at most 60 s. A fixed hold (7 s, then 12 s) was a race: the server runs in
+    // this process, and while it waits out its 5 s busy timeout on a background write this process's
+    // event loop waits too, so on a loaded machine the write under test could begin after the lock
+    // was gone (201).
     const holder = spawn(
       process.execPath,
       [
         '-e',
-        `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))}); const d = new D(${JSON.stringify(join(s.dir, 'commons.db'))}); d.exec('BEGIN IMMEDIATE'); console.log('locked'); setTimeout(() => { d.exec('ROLLBACK'); d.close(); }, 12000);`,
+        `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))}); const d = new D(${JSON.stringify(join(s.dir, 'commons.db'))}); d.exec('BEGIN IMMEDIATE'); console.log('locked'); const done = () => { d.exec('ROLLBACK'); d.close(); process.exit(0); }; process.stdin.once('data', done); setTimeout(done, 60000);`,
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['pipe', 'pipe', 'inherit'] },
     );
+    const exited = new Promise((r) => holder.once('exit', r));
     await new Promise((r) => holder.stdout!.once('data', r));
     const r = await post();
+    holder.stdin!.end('go\n');
     expect(r.status).toBe(503);
     expect(r.headers.get('retry-after')).toBe('1');
     expect(await r.text()).toBe('err busy database busy, retry\n');
-    await new Promise((r) => holder.once('exit', r));
+    await exited;
     expect((await post()).status).toBe(201);
   }, 60_000);
 });
