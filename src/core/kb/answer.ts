@@ -447,12 +447,6 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   const clean = unprefixed(text);
   const first = keyOf(clean);
   // The first key line's own entries, read once (the full path below uses them too).
-  // An entry whose error was filed with its log prefixes on (`2024/03/20 08:14:02 open …`) is
-  // named by the raw text's own signature: that one goes first when the prefixes came off.
-  const raw = clean !== text ? keyOf(text) : null;
-  const rawOwn = raw && !raw.wrapper ? await kb.byHash(raw.h, PER_SIG, count) : null;
-  if (raw && rawOwn?.length === 1)
-    return { key: raw, match: 'exact', candidates: [{ hit: rawOwn[0]!, stage: 'exact', sim: 1, detail: 1, cover: 1, score: 1, why: 'same signature' }] };
   const own = first.wrapper ? null : await kb.byHash(first.h, PER_SIG, count);
   if (own?.length === 1)
     return { key: first, match: 'exact', candidates: [{ hit: own[0]!, stage: 'exact', sim: 1, detail: 1, cover: 1, score: 1, why: 'same signature' }] };

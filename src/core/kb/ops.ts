@@ -188,12 +188,9 @@ async function recordOutcome(
   return { r, e, signed: proof !== null, added };
 }
 
-/**
- * Records a miss as demand, unless the signature itself would publish a secret; hosts and names the
- * output marks as private are masked in what the row shows (public-sig.ts).
- */
-async function recordWanted(ctx: Ctx, h: string, sig: string | null, libs: Lib[], text = ''): Promise<void> {
-  const safeSig = sig !== null && scrubFind(sig) === null ? publicSig(sig, text) : null;
+/** Records a miss as demand, unless the signature itself would publish a secret (lookup masks it first: public-sig.ts). */
+async function recordWanted(ctx: Ctx, h: string, sig: string | null, libs: Lib[]): Promise<void> {
+  const safeSig = sig !== null && scrubFind(sig) === null ? sig : null;
   await ctx.core.store.kb.want(h, safeSig, libs.map(libStr).join(' '), ctx.core.now());
 }
 
@@ -408,7 +405,7 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
   const sig = publicSig(a.key.sig, text);
   // No fix for this very signature: the demand is recorded (a near answer is a neighbour's fix);
   // not a member's, whose misses may name their team's private errors (docs/decisions.md).
-  if (a.match !== 'exact' && !pool.spaces.length) await recordWanted(ctx, h, sig, libsInText(text), text);
+  if (a.match !== 'exact' && !pool.spaces.length) await recordWanted(ctx, h, sig, libsInText(text));
   if (a.match === 'none') return miss(ctx, { sig, h, raw: text.length }, sigWords(sig), `no fix yet for ${flat(sig, 160)}`, pool.kb);
   if (a.match === 'related') {
     const related = named(a, RELATED).map((c) => ({

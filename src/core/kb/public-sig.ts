@@ -89,7 +89,8 @@ export function publicSig(sig: string, text: string): string {
   let out = sig.replace(/\barn:aws[\w-]*:[^\s,;'"]*/g, '<arn>').replace(FORGE, '$1<repo>');
   out = out.replace(HOST, (h) => (PUBLIC_HOST.test(h) || NOT_HOST.test(h) ? h : '<host>'));
   for (const name of ownNames(text)) {
-    if (COMMON.has(name.toLowerCase())) continue;
+    // Only names the line still holds cost a pattern.
+    if (COMMON.has(name.toLowerCase()) || !out.includes(name)) continue;
     out = out.replace(new RegExp(`(?<![\\w.-])${escapeRe(name)}(?![\\w-])`, 'g'), '<name>');
   }
   return out;
