@@ -59,6 +59,12 @@ function planted(i: number): { output: string; secrets: string[] } {
     () => `go: github.com/${secrets.owner}/${secrets.repo}@v1.2.0: invalid version: unknown revision v1.2.0`,
     () => `npm ERR! 402 Payment Required - PUT https://registry.npmjs.org/@${secrets.owner}%2f${secrets.repo} - You must sign up for private packages`,
     () => `$ docker push registry.${secrets.corp}.io/${secrets.project}/${secrets.image}:1.0\nunauthorized: project ${secrets.project} not found`,
+    // A private Maven artifact, a node row of a kubectl table, a project's directory that is also its Django app.
+    () => `[WARNING] The POM for org.${secrets.corp}:${secrets.repo}:jar:0.3 is missing, no dependency information available`,
+    () =>
+      `$ kubectl get nodes\nNAME       STATUS     ROLES           AGE   VERSION\n${secrets.host}       Ready      control-plane   90d   v1.29.4\n${secrets.image}   NotReady   <none>          90d   v1.29.4`,
+    () =>
+      `  File "/srv/${secrets.project}/.venv/lib/python3.11/site-packages/rest_framework/serializers.py", line 1349, in build_field\ndjango.core.exceptions.ImproperlyConfigured: Field name \`x_name\` is not valid for model \`Ticket\` in \`${secrets.project}.serializers.TicketSerializer\`.`,
   ];
   return { output: kinds[i % kinds.length]!(), secrets: Object.values(secrets) };
 }

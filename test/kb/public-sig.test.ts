@@ -36,3 +36,28 @@ it('keeps code names, public hosts and common words', () => {
   // A private name that is also a common word is not masked in the rest of the line.
   expect(publicSig('other:api: connection refused', 'git clone git@github.com:acme/api.git')).toBe('other:api: connection refused');
 });
+
+it("masks private Maven artifacts, a table row's first column and a project's own directory name", () => {
+  expect(publicSig('other:[WARNING] The POM for org.acme:legacy-api:jar:<v> is missing, no dependency information available', '')).toBe(
+    'other:[WARNING] The POM for <artifact> is missing, no dependency information available',
+  );
+  // Public groups stay: the artifact is what the error is about.
+  for (const sig of [
+    'java:Could not find artifact org.springframework.boot:spring-boot-starter-web:jar:3.2.0',
+    'java:Could not resolve org.apache.commons:commons-lang3:3.12.0',
+    'java:Could not find com.fasterxml.jackson.core:jackson-databind:2.17.0',
+  ])
+    expect(publicSig(sig, '')).toBe(sig);
+  const nodes = '$ kubectl get nodes\nNAME       STATUS     ROLES           AGE   VERSION\ncp-1       Ready      control-plane   90d   v1.29.4\n';
+  expect(publicSig('other:cp-1 Ready control-plane 90d <v>', nodes)).toBe('other:<name> Ready control-plane 90d <v>');
+  // Without the table, a first word is a word.
+  expect(publicSig('other:cp-1 Ready control-plane 90d <v>', 'cp-1 Ready control-plane 90d v1.29.4')).toBe('other:cp-1 Ready control-plane 90d <v>');
+  expect(
+    publicSig(
+      'py:django.core.exceptions.ImproperlyConfigured: Field name `assignee_name` is not valid for model `Ticket` in `desk.serializers.TicketSerializer`.',
+      'File "/srv/desk/.venv/lib/python3.11/site-packages/rest_framework/serializers.py", line 1349',
+    ),
+  ).toBe(
+    'py:django.core.exceptions.ImproperlyConfigured: Field name `assignee_name` is not valid for model `Ticket` in `<name>.serializers.TicketSerializer`.',
+  );
+});

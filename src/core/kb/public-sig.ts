@@ -54,6 +54,9 @@ function ownNames(text: string): Set<string> {
     add(m[1]);
     add(m[2]);
   }
+  // A project's own directory: the one that holds its environment or dependencies (`/srv/desk/.venv`,
+  // `~/shop/node_modules`); its name is also the Django app or package name in the messages.
+  for (const m of text.matchAll(/[/\\]([\w.-]+)[/\\](?:\.?venv|\.tox|node_modules|vendor|target|\.gradle)[/\\]/g)) add(m[1]);
   return out;
 }
 
@@ -81,6 +84,16 @@ const COMMON = new Set([
   'tools',
 ]);
 
+/** A Maven coordinate: group:artifact[:packaging][:classifier]:version. */
+const MAVEN = /(?<![\w.-])((?:[a-z][\w-]*\.)+[a-z][\w-]*):[\w.-]+(?::[\w.-]+){0,2}:(?:\d[\w.-]*|<v>|<n>)(?![\w.-])/g;
+
+/** Groups of public artifacts whose reversed name is no host of PUBLIC_HOST (`org.springframework`). */
+const PUBLIC_GROUP =
+  /^(?:org\.(?:springframework|hibernate|junit|mockito|eclipse|jboss|slf4j|projectlombok|jetbrains|postgresql|mariadb|flywaydb|liquibase|testcontainers|yaml|jacoco|sonarsource|codehaus|ow2|glassfish|bouncycastle)|io\.(?:netty|micrometer|quarkus|projectreactor|grpc|swagger|jsonwebtoken|github)|com\.(?:fasterxml|mysql|h2database|zaxxer|squareup|oracle|microsoft|amazonaws|google|jayway|github)|ch\.qos|jakarta|javax|net\.bytebuddy|commons-[\w-]+|mysql)(?:\.|$)/;
+
+/** A table's header as kubectl, docker and helm print it: three or more upper-case column names. */
+const TABLE_HEADER = /^\s*(?:NAME|NAMESPACE|CONTAINER ID|REPOSITORY)\s{2,}[A-Z][A-Z ()-]*\s{2,}[A-Z]/m;
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The signature as a wanted row may show it: private hosts, forge owners and repositories, and the output's own names masked. */
@@ -88,6 +101,14 @@ export function publicSig(sig: string, text: string): string {
   // An ARN names an account, a role or user and a resource: all of it the caller's.
   let out = sig.replace(/\barn:aws[\w-]*:[^\s,;'"]*/g, '<arn>').replace(FORGE, '$1<repo>');
   out = out.replace(HOST, (h) => (PUBLIC_HOST.test(h) || NOT_HOST.test(h) ? h : '<host>'));
+  // A Maven coordinate (`org.acme:legacy-api:jar:0.3`) under a group no public host owns: a private artifact.
+  out = out.replace(MAVEN, (c, group: string) =>
+    PUBLIC_HOST.test(group.split('.').slice(0, 2).reverse().join('.')) || PUBLIC_GROUP.test(group) ? c : '<artifact>',
+  );
+  // A row of a table the output prints under a header (`NAME STATUS ROLES AGE VERSION`): its first column names the caller's node, pod or release.
+  const row = /^(\w+:)([\w.-]+) /.exec(out);
+  if (row && TABLE_HEADER.test(text) && new RegExp(`^\\s*${escapeRe(row[2]!)}\\s{2,}\\S`, 'm').test(text))
+    out = `${row[1]}<name>${out.slice(row[1]!.length + row[2]!.length)}`;
   for (const name of ownNames(text)) {
     // Only names the line still holds cost a pattern.
     if (COMMON.has(name.toLowerCase()) || !out.includes(name)) continue;
