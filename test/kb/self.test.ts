@@ -20,7 +20,6 @@ const SHARED_MESSAGE: Record<string, string> = {
   'docker build from a git URL: unable to git clone to temporary context directory': "git's terminal-prompts message is the decisive line",
   'ASP.NET Core 8 in Docker: app listens on port 8080, not 80': "curl's connection reset is the decisive line",
   "JVM: Unrecognized VM option 'UseConcMarkSweepGC' (removed flag)": 'the JVM prints the same three lines for every removed option',
-  'kubelet: CRI v1 runtime API is not implemented for endpoint (containerd cri disabled)': "kubeadm's preflight banner is shared by every preflight error",
 };
 
 describe('every KB entry answers its own error', () => {
