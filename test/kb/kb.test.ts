@@ -327,13 +327,23 @@ describe('search, hubs, archive, sample data', () => {
       (u) => JSON.parse(readFileSync(u, 'utf8')) as Array<{ name: string; output: string }>,
     );
     expect(cases.length).toBeGreaterThanOrEqual(40);
+    // Every one is answered (never a miss). A fix is claimed only when `sure` says so (calibrated
+    // to at most 1% confidently wrong on test/kb/eval); the others say `related` and name entries.
+    // At the calibration of 2026-11-29, 332 of the 343 got a fix and all 11 others named the right
+    // entry first (docs/decisions.md, "POST /e: one model decides every claim off the hot path").
     const missed: string[] = [];
+    const unsure: string[] = [];
     for (const c of cases) {
       const r = await postE(c.output, '', { 'x-forwarded-for': `10.9.${cases.indexOf(c)}.1` });
       const t = await r.text();
-      if (r.status !== 200 || !/^fix: \S/m.test(t)) missed.push(`${c.name}: ${r.status} ${t.split('\n')[0]}`);
+      if (r.status !== 200) missed.push(`${c.name}: ${r.status} ${t.split('\n')[0]}`);
+      else if (!/^fix: \S/m.test(t)) {
+        if (!/ match=related\b/.test(t.split('\n')[0]!)) missed.push(`${c.name}: neither a fix nor related: ${t.split('\n')[0]}`);
+        unsure.push(c.name);
+      }
     }
     expect(missed).toEqual([]);
+    expect(unsure.length, unsure.join(', ')).toBeLessThanOrEqual(Math.floor(cases.length * 0.04));
   });
 });
 
