@@ -50,6 +50,10 @@ it("masks private Maven artifacts, a table row's first column and a project's ow
     expect(publicSig(sig, '')).toBe(sig);
   const nodes = '$ kubectl get nodes\nNAME       STATUS     ROLES           AGE   VERSION\ncp-1       Ready      control-plane   90d   v1.29.4\n';
   expect(publicSig('other:cp-1 Ready control-plane 90d <v>', nodes)).toBe('other:<name> Ready control-plane 90d <v>');
+  // A row pasted alone is known by its status column.
+  expect(publicSig('other:worker-7 NotReady <none> 90d <v>', 'worker-7   NotReady   <none>          90d   v1.29.4')).toBe(
+    'other:<name> NotReady <none> 90d <v>',
+  );
   // Without the table, a first word is a word.
   expect(publicSig('other:cp-1 Ready control-plane 90d <v>', 'cp-1 Ready control-plane 90d v1.29.4')).toBe('other:cp-1 Ready control-plane 90d <v>');
   expect(
@@ -60,4 +64,26 @@ it("masks private Maven artifacts, a table row's first column and a project's ow
   ).toBe(
     'py:django.core.exceptions.ImproperlyConfigured: Field name `assignee_name` is not valid for model `Ticket` in `<name>.serializers.TicketSerializer`.',
   );
+});
+
+it('masks the names of Kubernetes objects', () => {
+  expect(publicSig("other:Error from server (NotFound): secrets 'payments-db-creds' not found", '')).toBe(
+    "other:Error from server (NotFound): secrets '<name>' not found",
+  );
+  expect(
+    publicSig(
+      "other:Error creating: pods 'api-<hex>-' is forbidden: error looking up service account prod/billing-runner: serviceaccount 'billing-runner' not found",
+      '',
+    ),
+  ).toBe("other:Error creating: pods '<name>' is forbidden: error looking up service account <name>: serviceaccount '<name>' not found");
+  expect(
+    publicSig(
+      "other:Error from server (Forbidden): pods is forbidden: User 'system:serviceaccount:ci:deployer' cannot list resource 'pods' in API group '' in the namespace 'payments'",
+      '',
+    ),
+  ).toBe(
+    "other:Error from server (Forbidden): pods is forbidden: User 'system:serviceaccount:<name>' cannot list resource 'pods' in API group '' in the namespace '<name>'",
+  );
+  // The kind alone, or a resource named in quotes as a kind ('pods'), stays.
+  expect(publicSig("other:cannot list resource 'pods' in API group ''", '')).toBe("other:cannot list resource 'pods' in API group ''");
 });

@@ -91,6 +91,14 @@ const MAVEN = /(?<![\w.-])((?:[a-z][\w-]*\.)+[a-z][\w-]*):[\w.-]+(?::[\w.-]+){0,
 const PUBLIC_GROUP =
   /^(?:org\.(?:springframework|hibernate|junit|mockito|eclipse|jboss|slf4j|projectlombok|jetbrains|postgresql|mariadb|flywaydb|liquibase|testcontainers|yaml|jacoco|sonarsource|codehaus|ow2|glassfish|bouncycastle)|io\.(?:netty|micrometer|quarkus|projectreactor|grpc|swagger|jsonwebtoken|github)|com\.(?:fasterxml|mysql|h2database|zaxxer|squareup|oracle|microsoft|amazonaws|google|jayway|github)|ch\.qos|jakarta|javax|net\.bytebuddy|commons-[\w-]+|mysql)(?:\.|$)/;
 
+/** A Kubernetes kind (as kubectl and the API server print it) and the quoted name of an object of it. */
+const K8S_NAMED =
+  /\b((?:pods?|secrets?|configmaps?|services?|serviceaccounts?|service account|namespaces?|the namespace|nodes?|volumes?|(?:deployments?|statefulsets?|daemonsets?|replicasets?)(?:\.apps)?|(?:jobs?|cronjobs?)(?:\.batch)?|ingress(?:es)?(?:\.networking\.k8s\.io)?|persistentvolumeclaims?|persistentvolumes?|(?:cluster)?roles?|(?:cluster)?rolebindings?|releases?|charts?))(\s+)'[^'\s]+'/gi;
+
+/** The status column of a kubectl row (nodes, pods). */
+const K8S_STATUS =
+  /^(?:Ready|NotReady|SchedulingDisabled|Ready,SchedulingDisabled|Unknown|Running|Pending|Succeeded|Failed|Completed|Terminating|ContainerCreating|CrashLoopBackOff|ImagePullBackOff|ErrImagePull|Error|Evicted|OOMKilled|Init:[\w:/-]+|\d+\/\d+)$/;
+
 /** A table's header as kubectl, docker and helm print it: three or more upper-case column names. */
 const TABLE_HEADER = /^\s*(?:NAME|NAMESPACE|CONTAINER ID|REPOSITORY)\s{2,}[A-Z][A-Z ()-]*\s{2,}[A-Z]/m;
 
@@ -105,10 +113,16 @@ export function publicSig(sig: string, text: string): string {
   out = out.replace(MAVEN, (c, group: string) =>
     PUBLIC_HOST.test(group.split('.').slice(0, 2).reverse().join('.')) || PUBLIC_GROUP.test(group) ? c : '<artifact>',
   );
+  // Kubernetes objects are named by their owner (`secrets 'payments-db-creds' not found`, `the namespace 'shop'`, `service account prod/ci-bot`).
+  out = out
+    .replace(K8S_NAMED, "$1$2'<name>'")
+    .replace(/\b(service ?account:? )[\w.-]+\/[\w.-]+/gi, '$1<name>')
+    .replace(/\bsystem:serviceaccount:[\w.-]+:[\w.-]+/g, 'system:serviceaccount:<name>');
   // A row of a table the output prints under a header (`NAME STATUS ROLES AGE VERSION`): its first column names the caller's node, pod or release.
   const row = /^(\w+:)([\w.-]+) /.exec(out);
-  if (row && TABLE_HEADER.test(text) && new RegExp(`^\\s*${escapeRe(row[2]!)}\\s{2,}\\S`, 'm').test(text))
-    out = `${row[1]}<name>${out.slice(row[1]!.length + row[2]!.length)}`;
+  const cells = row && new RegExp(`^\\s*${escapeRe(row[2]!)}\\s{2,}(\\S+)`, 'm').exec(text);
+  // (A row pasted alone is known by its status column.)
+  if (row && cells && (TABLE_HEADER.test(text) || K8S_STATUS.test(cells[1]!))) out = `${row[1]}<name>${out.slice(row[1]!.length + row[2]!.length)}`;
   for (const name of ownNames(text)) {
     // Only names the line still holds cost a pattern.
     if (COMMON.has(name.toLowerCase()) || !out.includes(name)) continue;
