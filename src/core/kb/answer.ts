@@ -11,12 +11,15 @@
 //    key line: the words of both (Dice), the error codes and exception classes (a different code
 //    is a different error), the tag (language or tool); plus small terms for the ecosystem and
 //    libraries the output names, and for outcomes other agents reported. docs/decisions.md.
-// 4. Confidence. `exact`: a key line's own signature has entries (and, when several entries share
-//    it, one reads clearly more like the output). `near`: the best candidate's `confidence` (its
-//    key-line agreement, how its error text reads against the output, and how many of its key
-//    line's words the output has) is RELATED_MIN or more, and `sure`, a small logistic model of
-//    the best candidate's agreements and its lead over the next one, is SURE or more. Calibrated on the main part of test/kb/eval, never the held-out part (docs/decisions.md). `related`:
-//    candidates worth a look (RELATED or more), no fix. None: a miss.
+// 4. Confidence. `exact`: the output's first key line has one entry (the hot path: one read), or
+//    a key line's own signature has entries, one reads clearly more like the output than the next,
+//    and `sure` is SURE or more. `near`: another candidate whose `confidence` (its key-line
+//    agreement, how its error text reads against the output, and how many of its key line's words
+//    the output has) is RELATED_MIN or more, and `sure` is SURE or more. `sure` is a small logistic
+//    model of the best candidate's agreements and its leads over the next one, calibrated on the
+//    main part of test/kb/eval, never the held-out part (docs/decisions.md). An output that repeats
+//    an entry's error word for word (READS_AS) claims it. `related`: candidates worth a look
+//    (RELATED or more), no fix. None: a miss.
 import { errsig } from './errsig/errsig.js';
 import { libsInText } from './libs.js';
 import type { KbHit, KbRepo } from './ports.js';
@@ -30,7 +33,7 @@ export const confidence = (c: Pick<Candidate, 'sim' | 'detail' | 'cover'>) => (4
 export const RELATED_MIN = 0.45;
 /** Candidates below this agreement are not named at all. */
 export const RELATED = 0.3;
-/** Entries of one signature: the best one's detail agreement must lead the next one's by this. */
+/** Entries of one signature: the best one's detail agreement must lead the next one's by this (half of it on the score, where detail weighs half). */
 export const DETAIL_MARGIN = 0.04;
 /** Lines signed on their own besides the whole output's decisive line. */
 export const KEY_LINES = 4;
