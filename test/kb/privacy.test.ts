@@ -65,6 +65,9 @@ function planted(i: number): { output: string; secrets: string[] } {
       `$ kubectl get nodes\nNAME       STATUS     ROLES           AGE   VERSION\n${secrets.host}       Ready      control-plane   90d   v1.29.4\n${secrets.image}   NotReady   <none>          90d   v1.29.4`,
     () =>
       `  File "/srv/${secrets.project}/.venv/lib/python3.11/site-packages/rest_framework/serializers.py", line 1349, in build_field\ndjango.core.exceptions.ImproperlyConfigured: Field name \`x_name\` is not valid for model \`Ticket\` in \`${secrets.project}.serializers.TicketSerializer\`.`,
+    // A Go panic in a dependency under a forge path (a wanted row lists the output's libraries).
+    () =>
+      `panic: reflect: call of reflect.Value.Interface on zero Value\n\ngoroutine 1 [running]:\ngithub.com/${secrets.owner}/${secrets.repo}.fill({0x0, 0x0})\n\t/home/${secrets.user}/go/pkg/mod/github.com/${secrets.owner}/${secrets.repo}@v0.4.1/fill.go:58 +0x2d1\nexit status 2`,
     // Kubernetes objects named by their owner.
     () =>
       `$ kubectl -n ${secrets.project} rollout status deploy/${secrets.image}\nError from server (NotFound): deployments.apps "${secrets.image}" not found\nWarning  FailedMount  3s  kubelet  MountVolume.SetUp failed for volume "${secrets.repo}" : secret "${secrets.owner}" not found`,

@@ -1,7 +1,7 @@
 // What a wanted row shows of a signature (src/core/kb/public-sig.ts): the hosts and names ErrSig
 // keeps in a message are masked; code names that look like hosts and public hosts are kept.
 import { expect, it } from 'vitest';
-import { publicSig } from '../../src/core/kb/public-sig.js';
+import { publicLibs, publicSig } from '../../src/core/kb/public-sig.js';
 
 it('masks bare private hosts, forge owners and repositories, and names the output marks as its own', () => {
   expect(publicSig("other:Couldn't connect to host, port: smtp.acme.local, <n>", '')).toBe("other:Couldn't connect to host, port: <host>, <n>");
@@ -86,4 +86,18 @@ it('masks the names of Kubernetes objects', () => {
   );
   // The kind alone, or a resource named in quotes as a kind ('pods'), stays.
   expect(publicSig("other:cannot list resource 'pods' in API group ''", '')).toBe("other:cannot list resource 'pods' in API group ''");
+});
+
+it('a wanted row shows no library under a forge path or a name the output marks as its own', () => {
+  const text = 'panic: reflect: call of reflect.Value.Interface on zero Value\n\t/home/tomas/go/pkg/mod/github.com/halden-io/envcfg@v0.4.1/fill.go:58 +0x2d1';
+  expect(publicLibs([{ name: 'github.com/halden-io/envcfg', ver: 'v0.4.1' }], text)).toEqual([]);
+  expect(
+    publicLibs(
+      [
+        { name: '@brightloom/ui', ver: '1.2.0' },
+        { name: 'react', ver: '18.2.0' },
+      ],
+      'npm ERR! peer react@18.2.0 from @brightloom/ui@1.2.0',
+    ),
+  ).toEqual([{ name: 'react', ver: '18.2.0' }]);
 });

@@ -650,32 +650,32 @@ const oneLine = (clean: string) =>
  * docs/decisions.md has the figures.
  */
 export const SURE_W = {
-  bias: -2.72,
-  exact: -1.59,
-  sim: -0.39,
-  detail: -2.36,
+  bias: -3.21,
+  exact: -1.51,
+  sim: -0.13,
+  detail: -2.09,
   cover: 1.1,
-  lead: 7.66,
-  second: -1.8,
-  coarse: 0.55,
-  oneLine: 0.87,
-  simDetail: 3.88,
-  detailLead: 0.76,
-  simLead: -2.09,
-  secondExact: 2.42,
-  value: -0.06,
-  holds: -0.33,
-  tcov: 2.19,
-  rcov: 0.98,
-  tcovLead: 0.07,
-  rcovLead: 4.07,
-  valueOnly: 1.42,
-  holdsOnly: 0.56,
+  lead: 7.68,
+  second: -1.64,
+  coarse: 0.6,
+  oneLine: 0.88,
+  simDetail: 3.56,
+  detailLead: 0.77,
+  simLead: -2.08,
+  secondExact: 2.34,
+  value: -0.05,
+  holds: -0.36,
+  tcov: 2.2,
+  rcov: 1.15,
+  tcovLead: 0.09,
+  rcovLead: 4.02,
+  valueOnly: 1.45,
+  holdsOnly: 0.62,
 } as const;
 /**
  * At or above this `sure` a candidate is claimed: `exact` for an entry of the output's signature
- * found off the hot path, `near` for any other (main set, 5-fold cross-validated: 84.4% top-1 at
- * 0.98% confidently wrong; docs/decisions.md).
+ * found off the hot path, `near` for any other (main set, 5-fold cross-validated: 84.3% top-1 at
+ * 0.97% confidently wrong; docs/decisions.md).
  */
 export const SURE = 0.91;
 /** An output whose error lines and a candidate's agree this much both ways (`echo`: an entry's own error, pasted again) claims it whatever `sure` says (main set: 39 right, 4 wrong of those under SURE). */

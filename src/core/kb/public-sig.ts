@@ -38,7 +38,8 @@ function ownNames(text: string): Set<string> {
   }
   // user@host (a prompt, an ssh target), an npm scope (@acme/ui), an issue or pull request (acme/relay#12),
   // a Docker Hub image under a namespace (docker run acme/worker:1.2).
-  for (const m of text.matchAll(/(?<![\w.])([\w.-]+)@([\w-]+(?:\.[\w-]+)*)(?=[:\s]|$)/gm)) {
+  // (Not a package at a version: `react@18.2.0`.)
+  for (const m of text.matchAll(/(?<![\w.])([\w.-]+)@([A-Za-z][\w-]*(?:\.[\w-]+)*)(?=[:\s]|$)/gm)) {
     add(m[1]);
     add(m[2]);
   }
@@ -130,3 +131,16 @@ export function publicSig(sig: string, text: string): string {
   }
   return out;
 }
+
+/**
+ * The libraries a wanted row may show of those an output names: none under a forge path or a name
+ * the output marks as its own (`github.com/halden-io/envcfg`, `@acme/ui`): a module path names its
+ * owner, who may be the caller.
+ */
+export function publicLibs<L extends { name: string }>(libs: L[], text: string): L[] {
+  const own = [...ownNames(text)].filter((n) => !COMMON.has(n.toLowerCase()));
+  return libs.filter((l) => !FORGE_LIB.test(l.name) && !own.some((n) => new RegExp(`(?<![\\w.-])${escapeRe(n)}(?![\\w-])`).test(l.name)));
+}
+
+/** A library named by a forge path (a Go module on GitHub): its owner and repository. */
+const FORGE_LIB = /^(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\//i;
