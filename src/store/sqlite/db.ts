@@ -28,13 +28,33 @@ export function openDb(file: string, sync: 'normal' | 'full' = 'normal', dir = m
   // killed process loses nothing acknowledged; FULL also survives power loss (CX_SYNC=full).
   db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_MS}`);
   // Reads of a large KB are random: a 64 MiB page cache. Memory-mapping the file measured ~18%
   // faster POST /e at 1M entries but counted 960 MB of RSS against 300 MB: left off.
   db.pragma('cache_size = -65536');
   immediateTransactions(db);
   migrate(db, dir);
   return db;
+}
+
+/** How long a request's write waits for the write lock before it is a `503 err busy`. */
+const BUSY_MS = 5000;
+/** How long a background poll's write waits (a job lease, the swarm's due digests): it runs again next tick. */
+const POLL_BUSY_MS = 250;
+
+/**
+ * Runs a background poll's transaction with a short busy timeout. better-sqlite3 waits on the
+ * serving thread: with the lock held elsewhere (a backup, a `sqlite3` shell), five job workers and
+ * the swarm tick each held the event loop for the whole 5 s, so a request's own `503` came after
+ * 35 s and reads stalled with it. Synchronous, so no other statement sees the shorter timeout.
+ */
+export function polling<T>(db: Db, fn: () => T): T {
+  db.pragma(`busy_timeout = ${POLL_BUSY_MS}`);
+  try {
+    return fn();
+  } finally {
+    db.pragma(`busy_timeout = ${BUSY_MS}`);
+  }
 }
 
 /**

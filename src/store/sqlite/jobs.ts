@@ -9,7 +9,7 @@
 import type { EnqueueOpts, Job, JobQueue, QueueKindStats, QueueStats } from '../../core/platform/jobs/ports.js';
 import { limit } from '../../core/kernel/limits.js';
 import { backoffMs, checkMs, JOB_COLS as COLS, JOB_ERROR_MAX as ERROR_MAX, jobOf, jobToken as token, type JobRow } from '../shared.js';
-import { type Db, LIMIT } from './db.js';
+import { type Db, LIMIT, polling } from './db.js';
 
 type Row = JobRow<string>;
 
@@ -118,7 +118,7 @@ export function sqliteJobs(db: Db, now: () => number): JobQueue & { close(): voi
     async lease(queue, leaseMs, max = 1) {
       if (!Number.isFinite(leaseMs) || leaseMs < 1) throw new RangeError('leaseMs must be a finite number >= 1');
       if (!Number.isSafeInteger(max) || max < 1) return [];
-      return leaseTx.immediate(queue, leaseMs, max);
+      return polling(db, () => leaseTx.immediate(queue, leaseMs, max));
     },
     async ack(id, lease) {
       return del.run(id, lease).changes === 1;

@@ -3,7 +3,7 @@
 // (topic `ps:<topic>`): their retention is pruned here per topic with the swarm's own bounds, the
 // same way the bus prunes (heads stay, so a seq is never reused).
 import type { KvEntry, NewSub, SubCounts, SubRow, SwarmRepo } from '../../core/swarm/ports.js';
-import { type Db, LIMIT } from './db.js';
+import { type Db, LIMIT, polling } from './db.js';
 
 type Row = {
   id: string;
@@ -157,7 +157,7 @@ export function sqliteSwarm(db: Db): SwarmRepo {
       if (ids.length) markDueTx(ids, at);
     },
     async takeDue(now, n) {
-      return takeDueTx.immediate(now, n);
+      return polling(db, () => takeDueTx.immediate(now, n));
     },
     async setDue(id, at) {
       setDue.run(at, id);
