@@ -424,6 +424,13 @@ export function detailWords(text: string): Set<string> {
   return out;
 }
 
+/** detailWords of two texts joined by a line break, from each one's own (no word or quote spans a line). */
+const union = (a: Set<string>, b: Set<string>): Set<string> => {
+  const out = new Set(a);
+  for (const w of b) out.add(w);
+  return out;
+};
+
 /** Agreement of an output's words with an entry's (cosine of the two sets), 0..1. */
 export function detailSim(q: Set<string>, e: Set<string>): number {
   if (!q.size || !e.size) return 0;
@@ -523,20 +530,23 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     // Every line the output was signed by (an entry filed under a wrapper is matched by any).
     const signedBy = new Set(telling.map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
-    const namesValue = (e: { title: string; error: string }) => [...quoted(`${e.title}\n${errorText(e.error)}`)].some((v) => qValues.has(v));
+    const namesValue = (title: string, errLines: string) => [...quoted(`${title}\n${errLines}`)].some((v) => qValues.has(v));
     const keyWords = [...detailWords(telling.map((k) => bodyOf(k.sig)).join('\n'))].filter((w) => !w.startsWith('§'));
     for (const [i, c] of candidates.entries()) {
       const e = entries[i];
       if (!e) continue;
-      const words = detailWords(`${e.title}\n${e.error}`);
+      // The entry's words, each text read once: its title, its error, and its error's ERRORISH lines.
+      const titleWords = detailWords(e.title);
+      const ownAll = detailWords(e.error);
+      const errLines = errorText(e.error);
+      const ownLines = detailWords(errLines);
+      const words = union(titleWords, ownAll);
       c.detail = detailSim(q, words);
       const title = [...detailWords(e.title.replace(TITLE_LEAD, ''))].filter((w) => !w.startsWith('§'));
       c.tcov = title.length ? title.filter((w) => q.has(w)).length / title.length : 0;
       c.rcov = keyWords.length ? keyWords.filter((w) => words.has(w)).length / keyWords.length : 0;
       // Both ways: the output holds the entry's error lines, and its own error lines are the entry's.
       // (An error with no ERRORISH line is read whole.)
-      const ownAll = detailWords(e.error);
-      const ownLines = detailWords(errorText(e.error));
       const own = ownLines.size ? ownLines : ownAll;
       const mineLines = qLines.size ? qLines : q;
       const fwd = own.size ? [...own].filter((w) => q.has(w)).length / own.size : 0;
@@ -545,10 +555,10 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
       // Entries of one signature differ in the values ErrSig replaced: their error lines are
       // compared with the output's own (ERRORISH lines only, so the rest of a log weighs nothing).
       if (c.stage === 'exact') {
-        c.detail = (c.detail + detailSim(qLines, detailWords(`${e.title}\n${errorText(e.error)}`))) / 2;
+        c.detail = (c.detail + detailSim(qLines, union(titleWords, ownLines))) / 2;
         // The very value a template names ('raw_input', 'xrange'): the entry is about this one.
-        if (namesValue(e)) c.detail += VALUE_BONUS;
-      } else c.value = namesValue(e);
+        if (namesValue(e.title, errLines)) c.detail += VALUE_BONUS;
+      } else c.value = namesValue(e.title, errLines);
       if (!anyExact && c.sim < 1) {
         const lines = errorLines(e.error);
         // ErrSig filed it under a wrapper line (`Aborted (core dumped)`): any line the output was signed by may name it.
@@ -614,16 +624,13 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     // this output (READS_AS: an entry's own error, pasted again) or `sure` says so.
     // (The output repeating one entry's error word for word is no tie.)
     const tied = second?.stage === 'exact' && top.score - second.score < DETAIL_MARGIN / 2 && verbatim(top) === verbatim(second);
-    match = !tied && ((top.echo ?? 0) >= READS_AS || sure(top, second, oneLine(clean)) >= SURE) ? 'exact' : 'related';
+    match = !tied && (verbatim(top) === 0 || sure(top, second, oneLine(clean)) >= SURE) ? 'exact' : 'related';
   }
   // Not an entry of the output's own signature: the fix is claimed when `sure` says so.
   // The title may make it worth naming (related); a claim (near) is judged without it.
   else if (top && confidence({ ...top, sim: Math.max(top.sim, top.tsim ?? 0) }) >= RELATED_MIN) {
     // A key line or a text that agrees this little is no claim, whatever the titles say (`sure` is linear).
-    match =
-      top.sim >= NEAR_SIM_MIN && top.detail >= NEAR_DETAIL_MIN && ((top.echo ?? 0) >= READS_AS || sure(top, second, oneLine(clean)) >= SURE)
-        ? 'near'
-        : 'related';
+    match = top.sim >= NEAR_SIM_MIN && top.detail >= NEAR_DETAIL_MIN && (verbatim(top) === 0 || sure(top, second, oneLine(clean)) >= SURE) ? 'near' : 'related';
   }
   // An output that has only wrapper lines to go by: their entries are named, never claimed.
   if ((match === 'exact' || match === 'near') && telling.every((k) => k.wrapper)) match = 'related';

@@ -138,6 +138,7 @@ export function publicSig(sig: string, text: string): string {
  * owner, who may be the caller.
  */
 export function publicLibs<L extends { name: string }>(libs: L[], text: string): L[] {
+  if (!libs.length) return libs; // most outputs name none: no need to read the text's own names
   const own = [...ownNames(text)].filter((n) => !COMMON.has(n.toLowerCase()));
   return libs.filter((l) => !FORGE_LIB.test(l.name) && !own.some((n) => new RegExp(`(?<![\\w.-])${escapeRe(n)}(?![\\w-])`).test(l.name)));
 }
