@@ -196,6 +196,21 @@ describe('key lines', () => {
     }
   });
 
+  it('a line ErrSig chose that states no error (a prompt, a command) does not stop the lines under it from being read', async () => {
+    const sudo = '[sudo] password for dana:\ndana is not in the sudoers file.  This incident will be reported.';
+    expect(keyLines(sudo).some((k) => k.sig.includes('is not in the sudoers file'))).toBe(true);
+    expect(fixOf(await ask(sudo))).toMatch(/^sudo: user is not in the sudoers file/);
+    const nologin = "ssh deploy@web3\ndeploy@web3's password:\nThis account is currently not available.\nConnection to web3 closed.";
+    expect(fixOf(await ask(nologin))).toMatch(/^ssh: This account is currently not available/);
+  });
+
+  it("a one-line quote with the asker's remark on it is also read without the remark", async () => {
+    const jose = "ModuleNotFoundError: No module named 'jose' (python-jose, fastapi login example)";
+    expect(keyLines(jose).map((k) => k.sig)).toContain("py:ModuleNotFoundError: No module named 'jose'");
+    expect(fixOf(await ask(jose))).toMatch(/^ModuleNotFoundError: No module named 'jose'/);
+    expect(fixOf(await ask('sqlite3.OperationalError: database is locked (two gunicorn workers writing)'))).toMatch(/database is locked/);
+  });
+
   it('log prefixes come off every line; the key lines are the error lines, the cause last in the log first', () => {
     expect(unprefixed('2026-11-28T09:00:01.123Z npm ERR! code E404\n#12 0.532 ERROR: x\n[2026-11-28T09:00:02Z] fatal: y')).toBe(
       'npm ERR! code E404\nERROR: x\nfatal: y',

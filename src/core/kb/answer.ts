@@ -78,6 +78,8 @@ export interface Candidate {
   rcov?: number;
   /** The output's error lines and the entry's, word for word: the smaller of the shares each has of the other's (1: the entry's own error). */
   echo?: number;
+  /** The same, read on the whole output and the whole error (its commands and context lines too). */
+  echoAll?: number;
   /** keySim of the entry's title, read as a line of its error, with the best key line (orders and names; claims nothing). */
   tsim?: number;
 }
@@ -95,6 +97,10 @@ export interface Answer {
 /** A line that states an error (a cheap test: the key line is signed only when it passes). */
 const ERRORISH =
   /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno)\b|[a-z](?:Error|Exception)\b/i;
+/** Words of errors that say none of ERRORISH's (`intern is not in the sudoers file`, `Haste module naming collision`, `warning CS8618`). */
+const ERRORISH_MORE =
+  /\b(?:not available|collision|conflicts?|unknown|unsupported|not supported|not allowed|forbidden|unauthori[sz]ed|incompatible|mismatch|does not match|CS\d{4}|violat\w+|illegal|overflow|out of memory|rejected|expired|deadlock|corrupt\w*|no space|not permitted|too many|exceeded|not in the)\b/i;
+const errorish = (l: string) => ERRORISH.test(l) || ERRORISH_MORE.test(l);
 
 /**
  * Lines that many different errors print around the one that states theirs: never a key line of
@@ -175,7 +181,7 @@ export function unprefixed(text: string): string {
 }
 
 /** A title's lead naming the tool or library (`EF Core: `, `Rust E0277: `): not words of the error. */
-const TITLE_LEAD = /^[^:]{1,40}: /;
+const TITLE_LEAD = /^[^:()]{1,40}: /;
 
 /** Added to the detail of an entry of the output's signature that names one of its quoted values. */
 const VALUE_BONUS = 0.1;
@@ -195,7 +201,7 @@ function quoted(text: string): Set<string> {
 const errorText = (text: string) =>
   unprefixed(text)
     .split('\n')
-    .filter((l) => ERRORISH.test(l) && !isWrapper(l))
+    .filter((l) => errorish(l) && !isWrapper(l))
     .join('\n');
 
 /** The signatures of an entry's error lines that state an error, each signed alone (memoized). */
@@ -246,8 +252,20 @@ const bodyOf = (sig: string) => sig.slice(sig.indexOf(':') + 1);
 function keyOf(t: string): KeyLine {
   const s = errsig(t);
   const body = bodyOf(s.sig);
-  return { sig: s.sig, h: s.h, ch: s.ch, wrapper: isWrapper(body), errorish: ERRORISH.test(body) };
+  return { sig: s.sig, h: s.h, ch: s.ch, wrapper: isWrapper(body), errorish: errorish(body) };
 }
+
+/**
+ * A one-line quote without the asker's remark: a closing parenthesis (`(docker on Ubuntu)`; a tool's
+ * own `(NoMethodError)` comes off too, and the line as quoted is signed as well), or a lead ending
+ * in ` -> `. Null when there is none.
+ */
+export function remarkOff(line: string): string | null {
+  const out = line.replace(REMARK_TAIL, '').replace(REMARK_LEAD, '');
+  return out !== line && out.length >= 8 ? out : null;
+}
+const REMARK_TAIL = /\s+\((?:[^()]|\([^()]*\))*\)\s*$/;
+const REMARK_LEAD = /^[^\n]{3,60}? -> /;
 
 export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)): KeyLine[] {
   const out: KeyLine[] = [];
@@ -262,18 +280,24 @@ export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)
   if (first) push(first);
   else add(clean);
   if (clean !== text) add(text);
+  // A quote of one line with the asker's remark on it (`… (docker on Ubuntu)`, `pip behind squid
+  // -> curl: …`): the line without the remark is signed too.
+  const bare = remarkOff(clean.trim());
+  if (bare && !bare.includes('\n')) add(bare);
   const lines = clean
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l.length >= 8 && l.length <= 400 && ERRORISH.test(l) && !isWrapper(l));
+    .filter((l) => l.length >= 8 && l.length <= 400 && errorish(l) && !isWrapper(l));
   // The last error lines of an output are usually its cause (a log runs down to it).
   for (const l of lines.reverse()) {
     if (out.length >= KEY_LINES + 1) break;
     add(l);
   }
-  // Only wrapper lines so far (`exit status 1` under a message that says no "error"): the other
-  // lines of the output, last first, are signed too; the wrapper's own entries answer nothing.
-  if (out.every((k) => k.wrapper)) {
+  // Only wrapper lines so far (`exit status 1` under a message that says no "error"), or ErrSig
+  // chose a line that states no error (a prompt, a command, a progress line; the one that does
+  // reads `intern is not in the sudoers file`): the other lines of the output, last first, are
+  // signed too; a wrapper's own entries answer nothing.
+  if (out.every((k) => k.wrapper) || !out[0]!.errorish) {
     const rest = clean
       .split('\n')
       .map((l) => l.trim())
@@ -552,6 +576,10 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
       const fwd = own.size ? [...own].filter((w) => q.has(w)).length / own.size : 0;
       const back = mineLines.size ? [...mineLines].filter((w) => ownAll.has(w)).length / mineLines.size : 0;
       c.echo = Math.min(fwd, back);
+      c.echoAll = Math.min(
+        ownAll.size ? [...ownAll].filter((w) => q.has(w)).length / ownAll.size : 0,
+        q.size ? [...q].filter((w) => ownAll.has(w)).length / q.size : 0,
+      );
       // Entries of one signature differ in the values ErrSig replaced: their error lines are
       // compared with the output's own (ERRORISH lines only, so the rest of a log weighs nothing).
       if (c.stage === 'exact') {
@@ -607,7 +635,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   // A disputed entry (weighted did-not-work past the threshold, src/core/kb/outcomes.ts) sorts after
   // the undisputed ones of its match class; it is still named.
   // An entry whose error the output repeats word for word (READS_AS both ways) sorts first of its class.
-  const verbatim = (c: Candidate) => ((c.echo ?? 0) >= READS_AS ? 0 : 1);
+  // Of two such entries, one whose whole error the output repeats (its command line too) sorts first.
+  const verbatim = (c: Candidate) => ((c.echo ?? 0) < READS_AS ? 2 : (c.echoAll ?? 0) >= READS_AS ? 0 : 1);
   candidates = candidates.sort(
     (a, b) =>
       (a.stage === 'exact' ? 0 : 1) - (b.stage === 'exact' ? 0 : 1) ||
@@ -624,13 +653,13 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     // this output (READS_AS: an entry's own error, pasted again) or `sure` says so.
     // (The output repeating one entry's error word for word is no tie.)
     const tied = second?.stage === 'exact' && top.score - second.score < DETAIL_MARGIN / 2 && verbatim(top) === verbatim(second);
-    match = !tied && (verbatim(top) === 0 || sure(top, second, oneLine(clean)) >= SURE) ? 'exact' : 'related';
+    match = !tied && (verbatim(top) < 2 || sure(top, second, oneLine(clean)) >= SURE) ? 'exact' : 'related';
   }
   // Not an entry of the output's own signature: the fix is claimed when `sure` says so.
   // The title may make it worth naming (related); a claim (near) is judged without it.
   else if (top && confidence({ ...top, sim: Math.max(top.sim, top.tsim ?? 0) }) >= RELATED_MIN) {
     // A key line or a text that agrees this little is no claim, whatever the titles say (`sure` is linear).
-    match = top.sim >= NEAR_SIM_MIN && top.detail >= NEAR_DETAIL_MIN && (verbatim(top) === 0 || sure(top, second, oneLine(clean)) >= SURE) ? 'near' : 'related';
+    match = top.sim >= NEAR_SIM_MIN && top.detail >= NEAR_DETAIL_MIN && (verbatim(top) < 2 || sure(top, second, oneLine(clean)) >= SURE) ? 'near' : 'related';
   }
   // An output that has only wrapper lines to go by: their entries are named, never claimed.
   if ((match === 'exact' || match === 'near') && telling.every((k) => k.wrapper)) match = 'related';
@@ -657,27 +686,27 @@ const oneLine = (clean: string) =>
  * docs/decisions.md has the figures.
  */
 export const SURE_W = {
-  bias: -3.21,
-  exact: -1.51,
-  sim: -0.13,
-  detail: -2.09,
-  cover: 1.1,
-  lead: 7.68,
-  second: -1.64,
-  coarse: 0.6,
-  oneLine: 0.88,
-  simDetail: 3.56,
-  detailLead: 0.77,
-  simLead: -2.08,
-  secondExact: 2.34,
-  value: -0.05,
-  holds: -0.36,
-  tcov: 2.2,
-  rcov: 1.15,
-  tcovLead: 0.09,
-  rcovLead: 4.02,
-  valueOnly: 1.45,
-  holdsOnly: 0.62,
+  bias: -2.85,
+  exact: -1.73,
+  sim: 0.16,
+  detail: -3.04,
+  cover: -0.06,
+  lead: 8.27,
+  second: -1.24,
+  coarse: 0.48,
+  oneLine: 0.74,
+  simDetail: 4.36,
+  detailLead: 0.6,
+  simLead: -1.94,
+  secondExact: 2.74,
+  value: -0.16,
+  holds: -0.68,
+  tcov: 2.26,
+  rcov: 1.56,
+  tcovLead: -0.05,
+  rcovLead: 3.93,
+  valueOnly: 1.13,
+  holdsOnly: 0.86,
 } as const;
 /**
  * At or above this `sure` a candidate is claimed: `exact` for an entry of the output's signature
