@@ -144,6 +144,20 @@ export function contract(adapter: Adapter): void {
     expect(await s.store.kb.retrieve(['" OR * -'], 10)).toEqual([]);
   });
 
+  it('retrieve skips hidden entries, however many of the best matches are hidden', async () => {
+    const { s, now, a } = await setup();
+    const ins = async (title: string, error: string) => (await s.store.kb.insert(entry(a, now, { title, error, sig: `py:${title}` })))!;
+    await ins('Numbat numbat numbat loader', 'NumbatError: numbat numbat loader failed');
+    await ins('Numbat numbat loader', 'NumbatError: numbat loader failed');
+    await ins('Numbat parser', 'parser error');
+    const order = (await s.store.kb.retrieve(['numbat'], 3)).map((h) => h.id);
+    expect(order).toHaveLength(3);
+    // The two best hidden: a limit of 1 still finds the third.
+    await s.store.kb.setHidden(order[0]!, true);
+    await s.store.kb.setHidden(order[1]!, true);
+    expect((await s.store.kb.retrieve(['numbat'], 1)).map((h) => h.id)).toEqual([order[2]]);
+  });
+
   it('listings: by month (newest first) with neighbours, by ecosystem, by class with its libraries, by library newest first', async () => {
     const { s, now, a } = await setup();
     const jan = Date.parse('2026-01-10T00:00:00Z');

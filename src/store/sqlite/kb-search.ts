@@ -66,18 +66,23 @@ export function kbSearch(db: Db, { budgetMs = 4, firstWindow = 65_536, ttlMs = 6
       if (!rare.length) return [];
       const match = rare.map((t) => `"${t}"`).join(' OR ');
       return memo.get(`any\0${limit}\0${match}`, now, () => {
-        const ids = best.all(match, CANDIDATES) as number[];
-        if (!ids.length) return [];
-        const rows = new Map((byIds.all(JSON.stringify(ids)) as Array<HitRow & { n: number }>).map((r) => [r.n, r]));
-        const out: KbHit[] = [];
-        for (const n of ids) {
-          const r = rows.get(n);
-          if (!r) continue;
-          const { n: _n, ...hit } = r;
-          out.push(toKbHit(hit));
-          if (out.length >= limit) break;
-        }
-        return out;
+        // Twice the limit is read first (hidden entries are skipped); all CANDIDATES only when
+        // hidden ones left too few. Reading 200 rows to keep 10 was most of a lookup's retrieval.
+        const hits = (ids: number[]): KbHit[] => {
+          const rows = new Map((byIds.all(JSON.stringify(ids)) as Array<HitRow & { n: number }>).map((r) => [r.n, r]));
+          const out: KbHit[] = [];
+          for (const n of ids) {
+            const r = rows.get(n);
+            if (!r) continue;
+            const { n: _n, ...hit } = r;
+            out.push(toKbHit(hit));
+            if (out.length >= limit) break;
+          }
+          return out;
+        };
+        const first = best.all(match, 2 * limit) as number[];
+        const out = hits(first);
+        return out.length >= limit || first.length < 2 * limit ? out : hits(best.all(match, CANDIDATES) as number[]);
       });
     },
     run(match: string, limit: number, now = Date.now()): KbHit[] {
