@@ -344,17 +344,38 @@ const STOP = new Set([
 
 const tagOf = (sig: string) => sig.slice(0, Math.max(0, sig.indexOf(':')));
 
-/** The words of a signature (tag, placeholders and small words dropped), lower-cased. */
-export function wordsOf(sig: string): string[] {
+/**
+ * A bounded memo of a pure function of a signature: keySim reads the same entries' signatures for
+ * every key line and error line of a lookup, and the same popular entries lookup after lookup
+ * (words and codes were an eighth of the full path's CPU, on the evaluation's outputs).
+ */
+function memoBySig<T>(f: (sig: string) => T, max = 8192): (sig: string) => T {
+  const m = new Map<string, T>();
+  return (sig) => {
+    let v = m.get(sig);
+    if (v === undefined) {
+      v = f(sig);
+      if (m.size >= max) m.delete(m.keys().next().value!);
+      m.set(sig, v);
+    }
+    return v;
+  };
+}
+
+/** The words of a signature (tag, placeholders and small words dropped), lower-cased (memoized: never change the array). */
+export const wordsOf: (sig: string) => readonly string[] = memoBySig((sig) => {
   const body = sig
     .slice(sig.indexOf(':') + 1)
     .replace(PLACEHOLDER, ' ')
     .toLowerCase();
   return [...new Set(body.match(/[\p{L}\p{N}_][\p{L}\p{N}_.-]*[\p{L}\p{N}_]|[\p{L}\p{N}]/gu) ?? [])].filter((w) => w.length >= 2 && !STOP.has(w));
-}
+});
+/** wordsOf as a set (memoized: never change it). */
+const wordSet: (sig: string) => ReadonlySet<string> = memoBySig((sig) => new Set(wordsOf(sig)));
 
-/** Error codes and exception classes: E0502, TS2322, ERESOLVE, ENOENT, KeyError, java.lang.X. */
-export function codesOf(sig: string): Set<string> {
+/** Error codes and exception classes: E0502, TS2322, ERESOLVE, ENOENT, KeyError, java.lang.X (memoized: never change the set). */
+export const codesOf: (sig: string) => ReadonlySet<string> = memoBySig(codesOfSig);
+function codesOfSig(sig: string): Set<string> {
   const body = sig.slice(sig.indexOf(':') + 1);
   const codes =
     body.match(
@@ -366,7 +387,7 @@ export function codesOf(sig: string): Set<string> {
 const GENERIC_TAGS = new Set(['', 'other', 'sh']);
 
 /** Two key lines' words agree but for their codes (at least MESSAGE_WORDS of them, all shared). */
-function sameMessage(wa: string[], wb: Set<string>, ca: Set<string>, cb: Set<string>): boolean {
+function sameMessage(wa: readonly string[], wb: ReadonlySet<string>, ca: ReadonlySet<string>, cb: ReadonlySet<string>): boolean {
   const code = (w: string) => [...ca, ...cb].some((c) => w.endsWith(c.toLowerCase()));
   const ra = wa.filter((w) => !code(w));
   const rb = [...wb].filter((w) => !code(w));
@@ -380,7 +401,7 @@ const CLASS_ONLY = 0.75;
 export function keySim(a: string, b: string): number {
   if (a === b) return 1;
   const wa = wordsOf(a);
-  const wb = new Set(wordsOf(b));
+  const wb = wordSet(b);
   if (!wa.length || !wb.size) return 0;
   let common = 0;
   for (const w of wa) if (wb.has(w)) common++;
