@@ -282,8 +282,9 @@ export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)
   if (clean !== text) add(text);
   // A quote of one line with the asker's remark on it (`… (docker on Ubuntu)`, `pip behind squid
   // -> curl: …`): the line without the remark is signed too.
-  const bare = remarkOff(clean.trim());
-  if (bare && !bare.includes('\n')) add(bare);
+  const one = clean.trim();
+  const bare = one.length <= 400 && !one.includes('\n') ? remarkOff(one) : null;
+  if (bare) add(bare);
   const lines = clean
     .split('\n')
     .map((l) => l.trim())
