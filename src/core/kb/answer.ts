@@ -20,6 +20,7 @@
 //    main part of test/kb/eval, never the held-out part (docs/decisions.md). An output that repeats
 //    an entry's error word for word (READS_AS) claims it. `related`: candidates worth a look
 //    (RELATED or more), no fix. None: a miss.
+import { remembered } from '../kernel/remember.js';
 import { errsig } from './errsig/errsig.js';
 import { libsInText } from './libs.js';
 import type { KbHit, KbRepo } from './ports.js';
@@ -204,12 +205,10 @@ const errorText = (text: string) =>
     .filter((l) => errorish(l) && !isWrapper(l))
     .join('\n');
 
-/** The signatures of an entry's error lines that state an error, each signed alone (memoized). */
-const lineMemo = new Map<string, Array<{ sig: string; h: string }>>();
-function errorLines(error: string): Array<{ sig: string; h: string }> {
-  let hs = lineMemo.get(error);
-  if (!hs) {
-    hs = unprefixed(error)
+/** The signatures of an entry's error lines that state an error, each signed alone (remembered). */
+const errorLines = remembered(
+  (error: string): Array<{ sig: string; h: string }> =>
+    unprefixed(error)
       .split('\n')
       .map((l) => l.trim())
       // Every line that may state the error (a tool's message need not say "error"), not the
@@ -219,30 +218,20 @@ function errorLines(error: string): Array<{ sig: string; h: string }> {
       .map((l) => {
         const x = errsig(l);
         return { sig: x.sig, h: x.h };
-      });
-    if (lineMemo.size >= 4096) lineMemo.delete(lineMemo.keys().next().value!);
-    lineMemo.set(error, hs);
-  }
-  return hs;
-}
+      }),
+  4096,
+);
 
 /**
  * An entry's title as one more line of its error (`Azure Pipelines: No files were found to deploy
  * with search pattern` over an error that reads `No package found with specified pattern`): its
  * tool lead and a closing `(cause)` off, signed (memoized).
  */
-const titleMemo = new Map<string, { sig: string }>();
-function titleLine(title: string): { sig: string } {
-  let t = titleMemo.get(title);
-  if (!t) {
-    const core = title.replace(/\s*\([^()]*\)\s*$/, '');
-    const bare = core.replace(TITLE_LEAD, '');
-    t = { sig: errsig(bare.split(/\s+/).length >= 3 ? bare : core).sig };
-    if (titleMemo.size >= 4096) titleMemo.delete(titleMemo.keys().next().value!);
-    titleMemo.set(title, t);
-  }
-  return t;
-}
+const titleLine = remembered((title: string): { sig: string } => {
+  const core = title.replace(/\s*\([^()]*\)\s*$/, '');
+  const bare = core.replace(TITLE_LEAD, '');
+  return { sig: errsig(bare.split(/\s+/).length >= 3 ? bare : core).sig };
+}, 4096);
 
 /** A signature without its tag (`py:`, `other:`): the line ErrSig chose, as signed. */
 const bodyOf = (sig: string) => sig.slice(sig.indexOf(':') + 1);
@@ -345,37 +334,22 @@ const STOP = new Set([
 
 const tagOf = (sig: string) => sig.slice(0, Math.max(0, sig.indexOf(':')));
 
-/**
- * A bounded memo of a pure function of a signature: keySim reads the same entries' signatures for
- * every key line and error line of a lookup, and the same popular entries lookup after lookup
- * (words and codes were an eighth of the full path's CPU, on the evaluation's outputs).
- */
-function memoBySig<T>(f: (sig: string) => T, max = 8192): (sig: string) => T {
-  const m = new Map<string, T>();
-  return (sig) => {
-    let v = m.get(sig);
-    if (v === undefined) {
-      v = f(sig);
-      if (m.size >= max) m.delete(m.keys().next().value!);
-      m.set(sig, v);
-    }
-    return v;
-  };
-}
+/** Signatures whose words and codes are remembered: keySim reads the same ones for every key line and error line of a lookup (an eighth of the full path's CPU on the evaluation's outputs). */
+const SIG_MEMO = 8192;
 
 /** The words of a signature (tag, placeholders and small words dropped), lower-cased (memoized: never change the array). */
-export const wordsOf: (sig: string) => readonly string[] = memoBySig((sig) => {
+export const wordsOf: (sig: string) => readonly string[] = remembered((sig) => {
   const body = sig
     .slice(sig.indexOf(':') + 1)
     .replace(PLACEHOLDER, ' ')
     .toLowerCase();
   return [...new Set(body.match(/[\p{L}\p{N}_][\p{L}\p{N}_.-]*[\p{L}\p{N}_]|[\p{L}\p{N}]/gu) ?? [])].filter((w) => w.length >= 2 && !STOP.has(w));
-});
+}, SIG_MEMO);
 /** wordsOf as a set (memoized: never change it). */
-const wordSet: (sig: string) => ReadonlySet<string> = memoBySig((sig) => new Set(wordsOf(sig)));
+const wordSet: (sig: string) => ReadonlySet<string> = remembered((sig) => new Set(wordsOf(sig)), SIG_MEMO);
 
 /** Error codes and exception classes: E0502, TS2322, ERESOLVE, ENOENT, KeyError, java.lang.X (memoized: never change the set). */
-export const codesOf: (sig: string) => ReadonlySet<string> = memoBySig(codesOfSig);
+export const codesOf: (sig: string) => ReadonlySet<string> = remembered(codesOfSig, SIG_MEMO);
 function codesOfSig(sig: string): Set<string> {
   const body = sig.slice(sig.indexOf(':') + 1);
   const codes =

@@ -2,24 +2,15 @@
 // same questions and the same libraries recur, so most of a brief's lines were counted before, and
 // counting the assembled text whole on every request was a fifth of its CPU.
 import { countTokens } from 'gpt-tokenizer';
+import { remembered } from '../kernel/remember.js';
 
 // Agents' text is data: a special-token marker such as <|endoftext|> in a question or a fix is
 // counted as the plain text it is (the tokenizer's default throws on it).
 const PLAIN = { disallowedSpecial: new Set<string>() };
 export const tokens = (s: string) => countTokens(s, PLAIN);
 
-const counts = new Map<string, number>();
-const COUNTS_MAX = 8000;
-/** tokens(s), remembered for the last COUNTS_MAX strings counted. */
-export function counted(s: string): number {
-  let n = counts.get(s);
-  if (n === undefined) {
-    n = tokens(s);
-    if (counts.size >= COUNTS_MAX) counts.delete(counts.keys().next().value!);
-    counts.set(s, n);
-  }
-  return n;
-}
+/** tokens(s), remembered for the last 8,000 strings counted. */
+export const counted = remembered(tokens, 8000);
 
 /**
  * A line of text and its counts, filled on first use. A line kept with the row it shows (see
