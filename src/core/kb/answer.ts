@@ -181,6 +181,8 @@ export function unprefixed(text: string): string {
     .join('\n');
 }
 
+/** A title's closing parenthesis: the cause or the fix it names (`(musl or missing <limits.h>)`). */
+const TITLE_CAUSE = /\s*\([^()]*\)\s*$/;
 /** A title's lead naming the tool or library (`EF Core: `, `Rust E0277: `): not words of the error. */
 const TITLE_LEAD = /^[^:()]{1,40}: /;
 
@@ -228,7 +230,7 @@ const errorLines = remembered(
  * tool lead and a closing `(cause)` off, signed (memoized).
  */
 const titleLine = remembered((title: string): { sig: string } => {
-  const core = title.replace(/\s*\([^()]*\)\s*$/, '');
+  const core = title.replace(TITLE_CAUSE, '');
   const bare = core.replace(TITLE_LEAD, '');
   return { sig: errsig(bare.split(/\s+/).length >= 3 ? bare : core).sig };
 }, 4096);
@@ -562,7 +564,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
       const ownLines = detailWords(errLines);
       const words = union(titleWords, ownAll);
       c.detail = detailSim(q, words);
-      const title = [...detailWords(e.title.replace(TITLE_LEAD, ''))].filter((w) => !w.startsWith('§'));
+      // Its closing `(cause)` off: what a title explains (`feature test macros`) no output says.
+      const title = [...detailWords(e.title.replace(TITLE_CAUSE, '').replace(TITLE_LEAD, ''))].filter((w) => !w.startsWith('§'));
       c.tcov = title.length ? title.filter((w) => q.has(w)).length / title.length : 0;
       c.rcov = keyWords.length ? keyWords.filter((w) => words.has(w)).length / keyWords.length : 0;
       // Both ways: the output holds the entry's error lines, and its own error lines are the entry's.
@@ -682,27 +685,27 @@ const oneLine = (clean: string) =>
  * docs/decisions.md has the figures.
  */
 export const SURE_W = {
-  bias: -2.85,
-  exact: -1.73,
-  sim: 0.16,
-  detail: -3.04,
-  cover: -0.06,
-  lead: 8.27,
-  second: -1.24,
-  coarse: 0.48,
-  oneLine: 0.74,
-  simDetail: 4.36,
-  detailLead: 0.6,
-  simLead: -1.94,
-  secondExact: 2.74,
-  value: -0.16,
-  holds: -0.68,
-  tcov: 2.26,
-  rcov: 1.56,
-  tcovLead: -0.05,
-  rcovLead: 3.93,
-  valueOnly: 1.13,
-  holdsOnly: 0.86,
+  bias: -3.47,
+  exact: -1.68,
+  sim: 0.06,
+  detail: -2.25,
+  cover: -0.19,
+  lead: 7.07,
+  second: -1.22,
+  coarse: 0.47,
+  oneLine: 0.75,
+  simDetail: 4.18,
+  detailLead: 0.75,
+  simLead: -1.64,
+  secondExact: 2.7,
+  value: -0.33,
+  holds: -0.55,
+  tcov: 2.81,
+  rcov: 1.31,
+  tcovLead: 0.38,
+  rcovLead: 4.27,
+  valueOnly: 1.11,
+  holdsOnly: 0.48,
 } as const;
 /**
  * At or above this `sure` a candidate is claimed: `exact` for an entry of the output's signature
