@@ -95,13 +95,14 @@ export interface Answer {
 
 // ---- key lines ----
 
-/** A line that states an error (a cheap test: the key line is signed only when it passes). */
+/**
+ * A line that states an error (a cheap test: the key line is signed only when it passes), including
+ * errors that say no "error" (`intern is not in the sudoers file`, `Haste module naming collision`,
+ * `warning CS8618`). One regular expression: it runs on the hot path's key line.
+ */
 const ERRORISH =
-  /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno)\b|[a-z](?:Error|Exception)\b/i;
-/** Words of errors that say none of ERRORISH's (`intern is not in the sudoers file`, `Haste module naming collision`, `warning CS8618`). */
-const ERRORISH_MORE =
-  /\b(?:not available|collision|conflicts?|unknown|unsupported|not supported|not allowed|forbidden|unauthori[sz]ed|incompatible|mismatch|does not match|CS\d{4}|violat\w+|illegal|overflow|out of memory|rejected|expired|deadlock|corrupt\w*|no space|not permitted|too many|exceeded|not in the)\b/i;
-const errorish = (l: string) => ERRORISH.test(l) || ERRORISH_MORE.test(l);
+  /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno|not available|collision|conflicts?|unknown|unsupported|not supported|not allowed|forbidden|unauthori[sz]ed|incompatible|mismatch|does not match|CS\d{4}|violat\w+|illegal|overflow|out of memory|rejected|expired|deadlock|corrupt\w*|no space|not permitted|too many|exceeded|not in the)\b|[a-z](?:Error|Exception)\b/i;
+const errorish = (l: string) => ERRORISH.test(l);
 
 /**
  * Lines that many different errors print around the one that states theirs: never a key line of
@@ -251,7 +252,7 @@ function keyOf(t: string): KeyLine {
  * own `(NoMethodError)` comes off too, and the line as quoted is signed as well), or a lead ending
  * in ` -> `. Null when there is none.
  */
-export function remarkOff(line: string): string | null {
+function remarkOff(line: string): string | null {
   const out = line.replace(REMARK_TAIL, '').replace(REMARK_LEAD, '');
   return out !== line && out.length >= 8 ? out : null;
 }
@@ -453,6 +454,15 @@ const union = (a: Set<string>, b: Set<string>): Set<string> => {
   return out;
 };
 
+/** The share of the words of `a` that `b` has, 0..1 (0 for no words). */
+const share = (a: ReadonlySet<string> | readonly string[], b: ReadonlySet<string>): number => {
+  const n = Array.isArray(a) ? a.length : (a as ReadonlySet<string>).size;
+  if (!n) return 0;
+  let k = 0;
+  for (const w of a) if (b.has(w)) k++;
+  return k / n;
+};
+
 /** Agreement of an output's words with an entry's (cosine of the two sets), 0..1. */
 export function detailSim(q: Set<string>, e: Set<string>): number {
   if (!q.size || !e.size) return 0;
@@ -566,19 +576,14 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
       c.detail = detailSim(q, words);
       // Its closing `(cause)` off: what a title explains (`feature test macros`) no output says.
       const title = [...detailWords(e.title.replace(TITLE_CAUSE, '').replace(TITLE_LEAD, ''))].filter((w) => !w.startsWith('§'));
-      c.tcov = title.length ? title.filter((w) => q.has(w)).length / title.length : 0;
-      c.rcov = keyWords.length ? keyWords.filter((w) => words.has(w)).length / keyWords.length : 0;
+      c.tcov = share(title, q);
+      c.rcov = share(keyWords, words);
       // Both ways: the output holds the entry's error lines, and its own error lines are the entry's.
       // (An error with no ERRORISH line is read whole.)
       const own = ownLines.size ? ownLines : ownAll;
       const mineLines = qLines.size ? qLines : q;
-      const fwd = own.size ? [...own].filter((w) => q.has(w)).length / own.size : 0;
-      const back = mineLines.size ? [...mineLines].filter((w) => ownAll.has(w)).length / mineLines.size : 0;
-      c.echo = Math.min(fwd, back);
-      c.echoAll = Math.min(
-        ownAll.size ? [...ownAll].filter((w) => q.has(w)).length / ownAll.size : 0,
-        q.size ? [...q].filter((w) => ownAll.has(w)).length / q.size : 0,
-      );
+      c.echo = Math.min(share(own, q), share(mineLines, ownAll));
+      c.echoAll = Math.min(share(ownAll, q), share(q, ownAll));
       // Entries of one signature differ in the values ErrSig replaced: their error lines are
       // compared with the output's own (ERRORISH lines only, so the rest of a log weighs nothing).
       if (c.stage === 'exact') {
