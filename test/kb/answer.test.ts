@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isWrapper, keyLines, unprefixed, WRAPPERS } from '../../src/core/kb/answer.js';
+import { codesOf, isWrapper, keyLines, unprefixed, WRAPPERS } from '../../src/core/kb/answer.js';
 import { client03, data03, msg03, serveBase, type Json } from '../a2a/helpers.js';
 import { start, type TestServer } from '../helpers/server.js';
 
@@ -209,6 +209,12 @@ describe('key lines', () => {
     expect(keyLines(jose).map((k) => k.sig)).toContain("py:ModuleNotFoundError: No module named 'jose'");
     expect(fixOf(await ask(jose))).toMatch(/^ModuleNotFoundError: No module named 'jose'/);
     expect(fixOf(await ask('sqlite3.OperationalError: database is locked (two gunicorn workers writing)'))).toMatch(/database is locked/);
+  });
+
+  it('a capitalised word is no error code: `ERROR 2005 (HY000)` and a PDO quote of the same error agree', async () => {
+    expect([...codesOf('sql:ERROR 2005 (HY000): Unknown MySQL server host <s> (-<n>)')]).toEqual([]);
+    expect([...codesOf('node:Error: ENOENT: no such file or directory')]).toEqual(['ENOENT']);
+    expect(fixOf(await ask("SQLSTATE[HY000] [2005] Unknown MySQL server host 'db' (-2)"))).toMatch(/^MySQL ERROR 2005: Unknown MySQL server host/);
   });
 
   it('log prefixes come off every line; the key lines are the error lines, the cause last in the log first', () => {
