@@ -171,6 +171,13 @@ describe('key lines', () => {
       '10.0.0.7 - - [12/Mar/2026 10:00:01] "POST /api HTTP/1.1" 500 -',
       '/home/runner/work/app/app/src/main.rs',
       'https://example.com/docs/errors#e42',
+      'LogicException',
+      'Symfony\\Component\\Console\\Exception\\RuntimeException',
+      'pydantic_core._pydantic_core.ValidationError: 2 validation errors for Settings',
+      "Failed executing DbCommand (14ms) [Parameters=[], CommandType='Text', CommandTimeout='30']",
+      'Status:         Failed',
+      "errors in crontab file, can't install.",
+      'Do you want to retry the same edit? (y/n)',
     ];
     for (const e of examples) expect(isWrapper(e), e).toBe(true);
     expect(WRAPPERS.length).toBeGreaterThanOrEqual(examples.length);
@@ -178,6 +185,8 @@ describe('key lines', () => {
       "ModuleNotFoundError: No module named 'x'",
       'error[E0382]: borrow of moved value: `v`',
       ' ! [rejected]        main -> main (non-fast-forward)',
+      'java.lang.NullPointerException',
+      'Illuminate\\Database\\Eloquent\\ModelNotFoundException',
     ])
       expect(isWrapper(e), e).toBe(false);
   });
@@ -215,6 +224,16 @@ describe('key lines', () => {
     expect([...codesOf('sql:ERROR 2005 (HY000): Unknown MySQL server host <s> (-<n>)')]).toEqual([]);
     expect([...codesOf('node:Error: ENOENT: no such file or directory')]).toEqual(['ENOENT']);
     expect(fixOf(await ask("SQLSTATE[HY000] [2005] Unknown MySQL server host 'db' (-2)"))).toMatch(/^MySQL ERROR 2005: Unknown MySQL server host/);
+  });
+
+  it('a header whose error is on the lines under it claims no entry filed under it', async () => {
+    // Laravel's console prints a generic class alone, then the message; the KB holds another LogicException.
+    const laravel = '$ php artisan queue:work\n\n   LogicException \n\n  Queue connection [sqs-fifo] has no worker configured for this host.';
+    expect(fixOf(await ask(laravel))).toBeNull();
+    // pydantic's detail line (`[type=…]`) states the error under its count line.
+    const pyd =
+      "pydantic_core._pydantic_core.ValidationError: 1 validation error for Invoice\ntotal\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='12.50 EUR', input_type=str]";
+    expect(keyLines(pyd).some((k) => k.sig.includes('[type=int_parsing'))).toBe(true);
   });
 
   it('log prefixes come off every line; the key lines are the error lines, the cause last in the log first', () => {
