@@ -9,8 +9,10 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Two cores: keep integration servers from starving each other.
-    maxWorkers: 2,
+    // Three on the 2-core VM: the suite waits more than it computes (servers, child processes,
+    // PostgreSQL, Chromium). 2026-11-29: 380 s wall for 535 s of CPU with 3 workers, every test
+    // passing; about 590 s with 2 in the previous session's full runs. More were not tried.
+    maxWorkers: 3,
     // Every operation's result is checked against its output schema (src/core/kernel/output-check.ts).
     env: { CX_CHECK_OUTPUT: '1' },
     projects: [
