@@ -178,6 +178,9 @@ describe('key lines', () => {
       'Status:         Failed',
       "errors in crontab file, can't install.",
       'Do you want to retry the same edit? (y/n)',
+      'django.core.management.base.SystemCheckError: System check identified some issues:',
+      'Hold on, I am eager loading the application.',
+      'Installing dependencies from lock file (including require-dev)',
     ];
     for (const e of examples) expect(isWrapper(e), e).toBe(true);
     expect(WRAPPERS.length).toBeGreaterThanOrEqual(examples.length);
@@ -234,6 +237,11 @@ describe('key lines', () => {
     const pyd =
       "pydantic_core._pydantic_core.ValidationError: 1 validation error for Invoice\ntotal\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='12.50 EUR', input_type=str]";
     expect(keyLines(pyd).some((k) => k.sig.includes('[type=int_parsing'))).toBe(true);
+    // Django's system check lists its errors under the header, each with its check id.
+    const check =
+      'SystemCheckError: System check identified some issues:\n\nERRORS:\n?: (staticfiles.E002) The STATICFILES_DIRS setting should not contain the STATIC_ROOT setting.';
+    expect(keyLines(check)[0]!.wrapper).toBe(true);
+    expect(keyLines(check).some((k) => k.sig.includes('(staticfiles.E002)'))).toBe(true);
   });
 
   it('log prefixes come off every line; the key lines are the error lines, the cause last in the log first', () => {

@@ -101,7 +101,7 @@ export interface Answer {
  * `warning CS8618`). One regular expression: it runs on the hot path's key line.
  */
 const ERRORISH =
-  /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno|not available|collision|conflicts?|unknown|unsupported|not supported|not allowed|forbidden|unauthori[sz]ed|incompatible|mismatch|does not match|CS\d{4}|violat\w+|illegal|overflow|out of memory|rejected|expired|deadlock|corrupt\w*|no space|not permitted|too many|exceeded|not in the)\b|[a-z](?:Error|Exception)\b|\[type=[a-z_]+[,\]]/i;
+  /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno|not available|collision|conflicts?|unknown|unsupported|not supported|not allowed|forbidden|unauthori[sz]ed|incompatible|mismatch|does not match|CS\d{4}|violat\w+|illegal|overflow|out of memory|rejected|expired|deadlock|corrupt\w*|no space|not permitted|too many|exceeded|not in the)\b|[a-z](?:Error|Exception)\b|\[type=[a-z_]+[,\]]|\([a-z_]+\.[EW]\d{3}\)/i;
 const errorish = (l: string) => ERRORISH.test(l);
 
 /**
@@ -156,17 +156,20 @@ export const WRAPPERS: readonly RegExp[] = [
   /^HTTP (?:\d+|<n>): Validation Failed\b/,
   // Headers whose error is stated on the lines under them: a generic exception class alone on its
   // line (Laravel's and Symfony's consoles print the class, then the message), pydantic's count of
-  // errors, EF Core's failed-command log line, kubectl
+  // errors, Django's system check, EF Core's failed-command log line, kubectl
   // describe's status, crontab's refusal.
   /^(?:[\w\\]+\\)?(?:LogicException|InvalidArgumentException|BadMethodCallException|RuntimeException|UnexpectedValueException|DomainException|ErrorException|Exception|Error)$/,
   /^(?:[\w.]+\.)?ValidationError: (?:\d+|<n>) validation errors? for \S+$/,
   /^Failed executing DbCommand \(/,
   /^Status:\s+Failed$/,
   /^(?:errors in crontab file, can't install\.?|Do you want to retry the same edit\? \(y\/n\)|crontab: installing new crontab)$/,
+  /^(?:[\w.]+\.)?SystemCheckError: System check identified some issues:/,
   // Banners, progress and request logs: no error of their own.
   /^\S*\s*minikube v?(?:[\d.]+|<v>) on /,
   /^Watching for file changes with StatReloader$/,
   /^\[\+\] Building /,
+  /^Hold on, I am eager loading the application\.?$/,
+  /^Installing dependencies from lock file\b/,
   /^➤ YN0000: /,
   /^(?:<ip>|\d{1,3}(?:\.\d{1,3}){3}) - - \[/,
   // A line that is only a path or a URL.
