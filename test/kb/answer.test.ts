@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codesOf, isWrapper, keyLines, unprefixed, WRAPPERS } from '../../src/core/kb/answer.js';
+import { codesOf, isWrapper, keyLines, keySim, unprefixed, WRAPPERS } from '../../src/core/kb/answer.js';
 import { client03, data03, msg03, serveBase, type Json } from '../a2a/helpers.js';
 import { start, type TestServer } from '../helpers/server.js';
 
@@ -227,6 +227,14 @@ describe('key lines', () => {
     expect([...codesOf('sql:ERROR 2005 (HY000): Unknown MySQL server host <s> (-<n>)')]).toEqual([]);
     expect([...codesOf('node:Error: ENOENT: no such file or directory')]).toEqual(['ENOENT']);
     expect(fixOf(await ask("SQLSTATE[HY000] [2005] Unknown MySQL server host 'db' (-2)"))).toMatch(/^MySQL ERROR 2005: Unknown MySQL server host/);
+  });
+
+  it('codes of one kind contradict each other; an exception class and an errno code do not', async () => {
+    expect(
+      keySim('other:SemanticReleaseError: No GitHub token specified. code: <s>', 'other:[semantic-release] › ✘ ENOGHTOKEN No GitHub token specified.'),
+    ).toBeGreaterThan(0.5);
+    expect(keySim('node:Error: ENOENT: no such file, open <path>', 'node:Error: EACCES: permission denied, open <path>')).toBeLessThan(0.3);
+    expect(fixOf(await ask("SemanticReleaseError: No GitHub token specified. code: 'ENOGHTOKEN'"))).toMatch(/^semantic-release: ENOGHTOKEN/);
   });
 
   it('a header whose error is on the lines under it claims no entry filed under it', async () => {

@@ -399,6 +399,9 @@ const NOT_CODES = new Set([
   'EXCLUDED',
 ]);
 
+/** The kind of a code: an exception class, an errno name (ENOENT), or a numbered code (E0502, TS2322, SQLSTATE). */
+const codeKind = (c: string) => (/(?:Error|Exception|Warning|Fault)$/.test(c) ? 'class' : /^E[A-Z]{3,}/.test(c) ? 'errno' : 'num');
+
 const GENERIC_TAGS = new Set(['', 'other', 'sh']);
 
 /** Two key lines' words agree but for their codes (at least MESSAGE_WORDS of them, all shared). */
@@ -423,7 +426,9 @@ export function keySim(a: string, b: string): number {
   let sim = (2 * common) / (wa.length + wb.size);
   const ca = codesOf(a);
   const cb = codesOf(b);
-  if (ca.size && cb.size) {
+  // Codes of one kind only contradict each other (an exception class and an errno code name one
+  // error together: SemanticReleaseError with ENOGHTOKEN).
+  if (ca.size && cb.size && [...ca].some((c) => [...cb].some((d) => codeKind(c) === codeKind(d)))) {
     const shared = [...ca].some((c) => cb.has(c));
     // Another code or exception class is another error, however many words agree; unless every
     // other word agrees (one message raised under another class: SqliteError and OperationalError
