@@ -183,6 +183,17 @@ describe('key lines', () => {
       'Installing dependencies from lock file (including require-dev)',
     ];
     for (const e of examples) expect(isWrapper(e), e).toBe(true);
+    // isWrapper tests WRAPPERS as two joined expressions: the same verdict as one by one, on lines of every kind.
+    const one = (l: string) => WRAPPERS.some((w) => w.test(l.trim()));
+    for (const l of [
+      ...examples,
+      ...examples.map((e) => e.toUpperCase()),
+      ...examples.map((e) => `x ${e}`),
+      'aborted',
+      'name ready status',
+      '  exit status 1  ',
+    ])
+      expect(isWrapper(l), l).toBe(one(l));
     expect(WRAPPERS.length).toBeGreaterThanOrEqual(examples.length);
     for (const e of [
       "ModuleNotFoundError: No module named 'x'",

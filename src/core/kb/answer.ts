@@ -176,7 +176,20 @@ export const WRAPPERS: readonly RegExp[] = [
   /^(?:<path>|<url>|https?:\/\/\S+|\/[\w./@-]+)$/,
 ];
 
-export const isWrapper = (line: string): boolean => WRAPPERS.some((w) => w.test(line.trim()));
+/** WRAPPERS as two expressions, by case (one test each instead of one per wrapper: isWrapper runs on every line of an output). */
+const anyOf = (ws: readonly RegExp[], flags: string) => new RegExp(ws.map((w) => `(?:${w.source})`).join('|') || '(?!)', flags);
+const WRAPPER_I = anyOf(
+  WRAPPERS.filter((w) => w.flags.includes('i')),
+  'i',
+);
+const WRAPPER_CASE = anyOf(
+  WRAPPERS.filter((w) => !w.flags.includes('i')),
+  '',
+);
+export const isWrapper = (line: string): boolean => {
+  const t = line.trim();
+  return WRAPPER_I.test(t) || WRAPPER_CASE.test(t);
+};
 
 /**
  * Log prefixes in front of a tool's own line: CI and logging timestamps (ISO, Go's `2024/03/20
