@@ -267,6 +267,8 @@ describe('key lines', () => {
     expect(unprefixed('2026-11-28T09:00:01.123Z npm ERR! code E404\n#12 0.532 ERROR: x\n[2026-11-28T09:00:02Z] fatal: y')).toBe(
       'npm ERR! code E404\nERROR: x\nfatal: y',
     );
+    // A BuildKit step's empty line is its prefix alone: nothing of it is left to sign.
+    expect(unprefixed('#6 2.421\n#6 2.436     Details:\n#6 2.526')).toBe('\nDetails:\n');
     const keys = keyLines(
       'user@box:~/proj$ python3 run.py\nTraceback (most recent call last):\n  File "run.py", line 1, in <module>\n    import yaml\nModuleNotFoundError: No module named \'yaml\'',
     );

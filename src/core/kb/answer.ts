@@ -197,7 +197,7 @@ export const isWrapper = (line: string): boolean => {
  * `[10:11:12 AM]`, `2:14:05 PM:`), dmesg's uptime, and syslog's `May 22 07:05:40 host proc[pid]:`.
  */
 const PREFIX =
-  /^(?:\s*(?:\d{4}[-/]\d{2}[-/]\d{2}[T ][\d:.,]+Z?|\[\d{4}-\d{2}-\d{2}[T ][\d:.,]+Z?\]|#\d+ \d+\.\d+|\[\s*\d+\.\d+\]|\[\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AP]M)?\]|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AP]M:?)?|[A-Z][a-z]{2} {1,2}\d{1,2} \d{2}:\d{2}:\d{2} [\w.-]+ [\w./@-]+(?:\[\d+\])?:)\s+)+/;
+  /^(?:\s*(?:\d{4}[-/]\d{2}[-/]\d{2}[T ][\d:.,]+Z?|\[\d{4}-\d{2}-\d{2}[T ][\d:.,]+Z?\]|#\d+ \d+\.\d+|\[\s*\d+\.\d+\]|\[\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AP]M)?\]|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AP]M:?)?|[A-Z][a-z]{2} {1,2}\d{1,2} \d{2}:\d{2}:\d{2} [\w.-]+ [\w./@-]+(?:\[\d+\])?:)(?:\s+|$))+/;
 
 /** The output with log prefixes taken off every line (what a tool printed, not when). */
 export function unprefixed(text: string): string {
