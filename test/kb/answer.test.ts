@@ -248,6 +248,13 @@ describe('key lines', () => {
     expect(fixOf(await ask("SemanticReleaseError: No GitHub token specified. code: 'ENOGHTOKEN'"))).toMatch(/^semantic-release: ENOGHTOKEN/);
   });
 
+  it('a candidate under the key-line floor is near when sure is SURE_PAST_FLOORS or more', async () => {
+    // The quote is the start of the entry's long key line: little Dice agreement, every other agreement.
+    const a = await ask("AADSTS90002: Tenant '9f3c2a1e-4b5d-4e6f-8a7b-1c2d3e4f5a6b' not found.");
+    expect(a.j.match).toBe('near');
+    expect(fixOf(a)).toMatch(/^Entra ID AADSTS90002: Tenant not found/);
+  });
+
   it('a header whose error is on the lines under it claims no entry filed under it', async () => {
     // Laravel's console prints a generic class alone, then the message; the KB holds another LogicException.
     const laravel = '$ php artisan queue:work\n\n   LogicException \n\n  Queue connection [sqs-fifo] has no worker configured for this host.';
