@@ -415,6 +415,8 @@ const NOT_CODES = new Set([
 
 /** The kind of a code: an exception class, an errno name (ENOENT), or a numbered code (E0502, TS2322, SQLSTATE). */
 const codeKind = (c: string) => (/(?:Error|Exception|Warning|Fault)$/.test(c) ? 'class' : /^E[A-Z]{3,}/.test(c) ? 'errno' : 'num');
+/** The kinds of a signature's codes (memoized beside codesOf: keySim asks for every pair it compares). */
+const kindsOf: (sig: string) => ReadonlySet<string> = remembered((sig) => new Set([...codesOf(sig)].map(codeKind)), SIG_MEMO);
 
 const GENERIC_TAGS = new Set(['', 'other', 'sh']);
 
@@ -442,7 +444,8 @@ export function keySim(a: string, b: string): number {
   const cb = codesOf(b);
   // Codes of one kind only contradict each other (an exception class and an errno code name one
   // error together: SemanticReleaseError with ENOGHTOKEN).
-  if (ca.size && cb.size && [...ca].some((c) => [...cb].some((d) => codeKind(c) === codeKind(d)))) {
+  const kindsB = kindsOf(b);
+  if (ca.size && cb.size && [...kindsOf(a)].some((k) => kindsB.has(k))) {
     const shared = [...ca].some((c) => cb.has(c));
     // Another code or exception class is another error, however many words agree; unless every
     // other word agrees (one message raised under another class: SqliteError and OperationalError
