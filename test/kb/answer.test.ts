@@ -181,6 +181,13 @@ describe('key lines', () => {
       'django.core.management.base.SystemCheckError: System check identified some issues:',
       'Hold on, I am eager loading the application.',
       'Installing dependencies from lock file (including require-dev)',
+      "src/report.c: In function 'print_row':",
+      "lib/vec.cpp: In member function 'void Vec::push(int)':",
+      'src/a.c: At top level:',
+      'In ParameterBag.php line 93:',
+      'Your lock file does not contain a compatible set of packages. Please run composer update.',
+      'Your requirements could not be resolved to an installable set of packages.',
+      'Problem 1',
     ];
     for (const e of examples) expect(isWrapper(e), e).toBe(true);
     // isWrapper tests WRAPPERS as two joined expressions: the same verdict as one by one, on lines of every kind.
@@ -268,6 +275,35 @@ describe('key lines', () => {
       'SystemCheckError: System check identified some issues:\n\nERRORS:\n?: (staticfiles.E002) The STATICFILES_DIRS setting should not contain the STATIC_ROOT setting.';
     expect(keyLines(check)[0]!.wrapper).toBe(true);
     expect(keyLines(check).some((k) => k.sig.includes('(staticfiles.E002)'))).toBe(true);
+  });
+
+  it("a long line is read by its start; a header over it (Symfony's `In X.php line N:`) claims nothing", async () => {
+    // Doctrine's message runs past 400 characters: it was never signed, so only the header was left.
+    const doctrine =
+      'In DBALException.php line 71:\n\n  Unknown column type "citext" requested. Any Doctrine type that you use has to be registered with \\Doctrine\\DBAL\\Types\\Type::addType(). You can get a list of all the known types with \\Doctrine\\DBAL\\Types\\Type::getTypesMap(). If this error occurs during database introspection then you might have forgotten to register all database types for a Doctrine Type.';
+    expect(fixOf(await ask(doctrine))).toMatch(/^Doctrine DBAL: Unknown column type requested/);
+    // Composer's header names the lock file; the problem under it is the error.
+    const composer =
+      "$ composer install --no-dev\nInstalling dependencies from lock file\nYour lock file does not contain a compatible set of packages. Please run composer update.\n\n  Problem 1\n    - Root composer.json requires PHP extension ext-bcmath * but it is missing from your system. Install or enable PHP's bcmath extension.";
+    expect(fixOf(await ask(composer))).toMatch(/^Composer: requires ext-/);
+  });
+
+  it("a compiler's source excerpt is no key line; a -W diagnostic states an error; more values named rank higher", async () => {
+    const gcc =
+      "lib/util.c: In function 'dump':\nlib/util.c:40:12: warning: format '%d' expects argument of type 'int', but argument 3 has type 'size_t' [-Wformat=]\n   40 |   printf(\"%s %d\\n\", name, n);\n      |           ~^\n      |            |\n      |            int";
+    const keys = keyLines(gcc);
+    expect(keys.some((k) => /\| /.test(k.sig))).toBe(false);
+    expect(keys.some((k) => k.errorish && k.sig.includes("has type 'size_t' [-Wformat=]"))).toBe(true);
+    // The printf entry names '%d', 'int' and 'size_t'; the scanf one only '%d' and 'int'.
+    expect(namedOf(await ask(gcc))[0]).toMatch(/^C: format '%d' expects argument of type 'int' but has type 'long' or 'size_t'/);
+  });
+
+  it('.NET SDK codes are codes: NETSDK1047 is not NETSDK1005', async () => {
+    expect([...codesOf("other:error NETSDK1047: Assets file <path> doesn't have a target for 'net8.0/linux-x64'.")]).toEqual(['NETSDK1047']);
+    const a = await ask(
+      "C:\\src\\Api\\Api.csproj : error NETSDK1047: Assets file 'C:\\src\\Api\\obj\\project.assets.json' doesn't have a target for 'net8.0/linux-x64'.",
+    );
+    expect(namedOf(a)[0]).toMatch(/^NETSDK1047: /);
   });
 
   it('log prefixes come off every line; the key lines are the error lines, the cause last in the log first', () => {

@@ -82,6 +82,8 @@ export interface Candidate {
   echo?: number;
   /** The same, read on the whole output and the whole error (its commands and context lines too). */
   echoAll?: number;
+  /** The share of the output's quoted values its title and error lines name (when it names one). */
+  vshare?: number;
   /** keySim of the entry's title, read as a line of its error, with the best key line (orders and names; claims nothing). */
   tsim?: number;
 }
@@ -102,7 +104,7 @@ export interface Answer {
  * `warning CS8618`). One regular expression: it runs on the hot path's key line.
  */
 const ERRORISH =
-  /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno|not available|collision|conflicts?|unknown|unsupported|not supported|not allowed|forbidden|unauthori[sz]ed|incompatible|mismatch|does not match|CS\d{4}|violat\w+|illegal|overflow|out of memory|rejected|expired|deadlock|corrupt\w*|no space|not permitted|too many|exceeded|not in the)\b|[a-z](?:Error|Exception)\b|\[type=[a-z_]+[,\]]|\([a-z_]+\.[EW]\d{3}\)/i;
+  /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno|not available|collision|conflicts?|unknown|unsupported|not supported|not allowed|forbidden|unauthori[sz]ed|incompatible|mismatch|does not match|CS\d{4}|violat\w+|illegal|overflow|out of memory|rejected|expired|deadlock|corrupt\w*|no space|not permitted|too many|exceeded|not in the)\b|[a-z](?:Error|Exception)\b|\[-W[\w+-]+=?\]|\[type=[a-z_]+[,\]]|\([a-z_]+\.[EW]\d{3}\)/i;
 const errorish = (l: string) => ERRORISH.test(l);
 
 /**
@@ -165,6 +167,14 @@ export const WRAPPERS: readonly RegExp[] = [
   /^Status:\s+Failed$/,
   /^(?:errors in crontab file, can't install\.?|Do you want to retry the same edit\? \(y\/n\)|crontab: installing new crontab)$/,
   /^(?:[\w.]+\.)?SystemCheckError: System check identified some issues:/,
+  // Compilers' and consoles' location headers over the line that states the error: gcc's `In
+  // function 'main':` and `At top level:`, Symfony's console `In ParameterBag.php line 93:`.
+  /^(?:\S+: )?In (?:static |member |)(?:function|constructor|destructor|lambda function|instantiation of)\b.*:$/,
+  /^(?:\S+: )?At (?:top level|global scope):$/,
+  /^In [\w.-]+\.php line (?:\d+|<n>):$/,
+  // Composer's header over its numbered problems, and the numbers: the problem lines say what is wrong.
+  /^Your (?:lock file does not contain a compatible set of packages|requirements could not be resolved to an installable set of packages)\b/,
+  /^Problem (?:\d+|<n>)$/,
   // Banners, progress and request logs: no error of their own.
   /^\S*\s*minikube v?(?:[\d.]+|<v>) on /,
   /^Watching for file changes with StatReloader$/,
@@ -217,6 +227,8 @@ const TITLE_LEAD = /^[^:()]{1,40}: /;
 const VALUE_BONUS = 0.1;
 /** Added to the score of a candidate of another signature that names one of the output's quoted values. */
 const VALUE_SCORE = 0.05;
+/** Up to this much more, by the share of the output's quoted values the candidate names too. */
+const VALUE_SHARE_SCORE = 0.1;
 /** Score per share of the candidate's title words the output has (the title says what the entry is about). */
 const TITLE_SCORE = 0.1;
 
@@ -235,14 +247,15 @@ const errorText = (text: string) =>
     .join('\n');
 
 /** The signatures of an entry's error lines that state an error, each signed alone (remembered). */
-const errorLines = remembered(
+export const errorLines = remembered(
   (error: string): Array<{ sig: string; h: string }> =>
     unprefixed(error)
       .split('\n')
-      .map((l) => l.trim())
+      // A long line is read by its start (ErrSig keeps 200 code points of it).
+      .map((l) => l.trim().slice(0, LONG_LINE))
       // Every line that may state the error (a tool's message need not say "error"), not the
       // frames of a stack trace.
-      .filter((l) => l.length >= 8 && l.length <= 400 && !isWrapper(l) && !/^(?:at |File "|\^|~+$|\|)/.test(l))
+      .filter((l) => l.length >= 8 && !isWrapper(l) && !/^(?:at |File "|\^|~+$|\|)/.test(l))
       .slice(0, 16)
       .map((l) => {
         const x = errsig(l);
@@ -285,6 +298,12 @@ function remarkOff(line: string): string | null {
 const REMARK_TAIL = /\s+\((?:[^()]|\([^()]*\))*\)\s*$/;
 const REMARK_LEAD = /^[^\n]{3,60}? -> /;
 
+/** How much of a long line is signed: its start (ErrSig keeps 200 code points of the message). */
+const LONG_LINE = 400;
+
+/** A compiler's quote of the source under its message (`22 |     printf(…)`, `   | ~^  ~~~~`) or a stack frame: never the error. */
+const EXCERPT = /^(?:(?:\d+\s*)?\||[\s^~|]+$|at |File ")/;
+
 export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)): KeyLine[] {
   const out: KeyLine[] = [];
   const seen = new Set<string>();
@@ -305,8 +324,8 @@ export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)
   if (bare) add(bare);
   const lines = clean
     .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l.length >= 8 && l.length <= 400 && errorish(l) && !isWrapper(l));
+    .map((l) => l.trim().slice(0, LONG_LINE))
+    .filter((l) => l.length >= 8 && errorish(l) && !isWrapper(l));
   // The last error lines of an output are usually its cause (a log runs down to it).
   for (const l of lines.reverse()) {
     if (out.length >= KEY_LINES + 1) break;
@@ -319,8 +338,8 @@ export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)
   if (out.every((k) => k.wrapper) || !out[0]!.errorish) {
     const rest = clean
       .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l.length >= 8 && l.length <= 400 && !isWrapper(l));
+      .map((l) => l.trim().slice(0, LONG_LINE))
+      .filter((l) => l.length >= 8 && !isWrapper(l) && !EXCERPT.test(l));
     for (const l of rest.reverse()) {
       if (out.length >= KEY_LINES + 1) break;
       add(l);
@@ -383,7 +402,7 @@ function codesOfSig(sig: string): Set<string> {
   const body = sig.slice(sig.indexOf(':') + 1);
   const codes =
     body.match(
-      /\b(?:E\d{3,4}|TS\d{3,5}|C\d{4}|CS\d{4}|LNK\d{4}|SQLSTATE\[?\w+|ORA-\d+|E[A-Z]{3,}[A-Z0-9_]*|[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Fault)|[a-z]+(?:\.[a-z]+)+\.[A-Z]\w+)\b/g,
+      /\b(?:E\d{3,4}|TS\d{3,5}|C\d{4}|CS\d{4}|LNK\d{4}|NETSDK\d{4}|MSB\d{4}|NU\d{4}|ERR_[A-Z][A-Z0-9_]+|SQLSTATE\[?\w+|ORA-\d+|E[A-Z]{3,}[A-Z0-9_]*|[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Fault)|[a-z]+(?:\.[a-z]+)+\.[A-Z]\w+)\b/g,
     ) ?? [];
   return new Set(codes.map((c) => c.replace(/^.*\./, '')).filter((c) => !NOT_CODES.has(c)));
 }
@@ -649,7 +668,10 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
         c.detail = (c.detail + detailSim(qLines, union(titleWords, ownLines))) / 2;
         // The very value a template names ('raw_input', 'xrange'): the entry is about this one.
         if (namesValue(e.title, errLines)) c.detail += VALUE_BONUS;
-      } else c.value = namesValue(e.title, errLines);
+      } else {
+        c.value = namesValue(e.title, errLines);
+        if (c.value) c.vshare = share(qValues, quoted(`${e.title}\n${errLines}`));
+      }
       if (!anyExact && c.sim < 1) {
         const lines = errorLines(e.error);
         // ErrSig filed it under a wrapper line (`Aborted (core dumped)`): any line the output was signed by may name it.
@@ -690,7 +712,8 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     let score = Math.max(c.sim, c.tsim ?? 0) * 0.5 + c.detail * 0.5;
     if (ecoHint && c.hit.eco === ecoHint) score += 0.02;
     if (c.hit.libs.some((l) => names.has(l.name.toLowerCase()))) score += 0.03;
-    if (c.value) score += VALUE_SCORE;
+    // More for each value of the output's it names (`'%d'`, `'int'` and `'size_t'` over `'%d'` and `'int'`).
+    if (c.value) score += VALUE_SCORE + VALUE_SHARE_SCORE * (c.vshare ?? 0);
     score += TITLE_SCORE * (c.tcov ?? 0);
     score += Math.max(-0.05, Math.min(0.05, (c.hit.confirms * 3 - c.hit.fails * 2) * 0.005));
     c.score = score;
