@@ -266,6 +266,13 @@ describe('key lines', () => {
     // Laravel's console prints a generic class alone, then the message; the KB holds another LogicException.
     const laravel = '$ php artisan queue:work\n\n   LogicException \n\n  Queue connection [sqs-fifo] has no worker configured for this host.';
     expect(fixOf(await ask(laravel))).toBeNull();
+    // The miss is shown and wanted under the line that states the error, not under the header.
+    const miss = await fetch(`${s.url}/e`, { method: 'POST', body: laravel, headers: { 'content-type': 'text/plain' } });
+    expect(miss.status).toBe(404);
+    expect(await miss.text()).toMatch(/^err notfound no fix yet for other:Queue connection \[sqs-fifo\] has no worker configured/);
+    const wanted = await (await fetch(`${s.url}/wanted`)).text();
+    expect(wanted).toMatch(/Queue connection \[sqs-fifo\] has no worker configured/);
+    expect(wanted).not.toMatch(/other:LogicException\b/);
     // pydantic's detail line (`[type=…]`) states the error under its count line.
     const pyd =
       "pydantic_core._pydantic_core.ValidationError: 1 validation error for Invoice\ntotal\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='12.50 EUR', input_type=str]";

@@ -298,6 +298,9 @@ function remarkOff(line: string): string | null {
 const REMARK_TAIL = /\s+\((?:[^()]|\([^()]*\))*\)\s*$/;
 const REMARK_LEAD = /^[^\n]{3,60}? -> /;
 
+/** A command line as typed at a prompt (`$ go run .`, `PS C:\\app> npm test`). */
+const COMMAND = /^(?:\$|#|>|PS [^>]*>)\s/;
+
 /** How much of a long line is signed: its start (ErrSig keeps 200 code points of the message). */
 const LONG_LINE = 400;
 
@@ -756,7 +759,14 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   if ((match === 'exact' || match === 'near') && telling.every((k) => k.wrapper)) match = 'related';
   // The best candidate is always named when it is an answer; others only from RELATED agreement.
   const shown = candidates.filter((c) => (c === top && match !== 'none') || c.stage === 'exact' || Math.max(c.sim, c.tsim ?? 0) >= RELATED);
-  return { key: keys[0]!, match, candidates: shown, ...(second ? { runnerUp: second } : {}) };
+  // The signature the answer is shown and wanted under: ErrSig's line, unless it is a header
+  // (`LogicException` over its message); then the first line that states the error, else the first
+  // that is no header nor a command (not the output signed with its log prefixes on: the same
+  // header, stamped).
+  const stamped = clean !== text ? keys[1] : undefined;
+  const lines = telling.filter((k) => !k.wrapper && k !== stamped);
+  const key = keys[0]!.wrapper ? (lines.find((k) => k.errorish) ?? lines.find((k) => !COMMAND.test(bodyOf(k.sig))) ?? keys[0]!) : keys[0]!;
+  return { key, match, candidates: shown, ...(second ? { runnerUp: second } : {}) };
 }
 
 /** An output of one line: a quote of the key line (its few words say less than a whole log). */
