@@ -188,6 +188,12 @@ describe('key lines', () => {
       'Your lock file does not contain a compatible set of packages. Please run composer update.',
       'Your requirements could not be resolved to an installable set of packages.',
       'Problem 1',
+      'ERROR: process "/bin/sh -c make -j4" did not complete successfully: exit code: 2',
+      '_______________________ ERROR at setup of test_login ________________________',
+      '_________________________________ test_slug __________________________________',
+      "Build step 'Execute shell' marked build as failure",
+      'Finished: FAILURE',
+      'Exception Location: /usr/lib/python3.12/site-packages/django/urls/base.py, line 88, in reverse',
     ];
     for (const e of examples) expect(isWrapper(e), e).toBe(true);
     // isWrapper tests WRAPPERS as two joined expressions: the same verdict as one by one, on lines of every kind.
@@ -305,6 +311,13 @@ describe('key lines', () => {
     expect(namedOf(await ask(gcc))[0]).toMatch(/^C: format '%d' expects argument of type 'int' but has type 'long' or 'size_t'/);
   });
 
+  it("BuildKit's failed-step line under a step number is a wrapper: the step's own error leads", async () => {
+    const log =
+      '#9 [runner 3/4] RUN node scripts/prebuild.js\n#9 0.412 node:internal/modules/cjs/loader:1228\n#9 0.412   throw err;\n#9 0.413 Error: Cannot find module \'dotenv\'\n#9 0.413 Require stack:\n#9 0.413 - /srv/app/scripts/prebuild.js\n#9 ERROR: process "/bin/sh -c node scripts/prebuild.js" did not complete successfully: exit code: 1\n------\n > [runner 3/4] RUN node scripts/prebuild.js:\n------';
+    expect(keyLines(log).some((k) => !k.wrapper && k.sig.includes('did not complete successfully'))).toBe(false);
+    expect(namedOf(await ask(log))[0]).toMatch(/^Error: Cannot find module /);
+  });
+
   it('.NET SDK codes are codes: NETSDK1047 is not NETSDK1005', async () => {
     expect([...codesOf("other:error NETSDK1047: Assets file <path> doesn't have a target for 'net8.0/linux-x64'.")]).toEqual(['NETSDK1047']);
     const a = await ask(
@@ -319,6 +332,10 @@ describe('key lines', () => {
     );
     // A BuildKit step's empty line is its prefix alone: nothing of it is left to sign.
     expect(unprefixed('#6 2.421\n#6 2.436     Details:\n#6 2.526')).toBe('\nDetails:\n');
+    // BuildKit's step number alone, before a step's own ERROR line.
+    expect(unprefixed('#13 ERROR: process "/bin/sh -c make" did not complete successfully: exit code: 2\n#13 2.5 x')).toBe(
+      'ERROR: process "/bin/sh -c make" did not complete successfully: exit code: 2\nx',
+    );
     const keys = keyLines(
       'user@box:~/proj$ python3 run.py\nTraceback (most recent call last):\n  File "run.py", line 1, in <module>\n    import yaml\nModuleNotFoundError: No module named \'yaml\'',
     );

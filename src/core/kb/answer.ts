@@ -124,7 +124,7 @@ export const WRAPPERS: readonly RegExp[] = [
   /^Error: Process completed with exit code \d+\.?$/i,
   /^make(?:\[\d+\])?: \*\*\* .*Error \d+/i,
   /^error: command .* failed with exit (?:code|status) \d+/i,
-  /^ERROR: failed to solve: process .* did not complete successfully: exit code: \d+$/i,
+  /^(?:ERROR: failed to solve: )?(?:ERROR: )?process .* did not complete successfully: exit code: (?:\d+|<n>)$/i,
   /^Unable to find image .* locally$/i,
   /^error: (?:Recipe|script) .* (?:failed|returned)/i,
   /^subprocess-exited-with-error$/i,
@@ -157,6 +157,11 @@ export const WRAPPERS: readonly RegExp[] = [
   /^(?:\d+|<n>) warnings? found \(use docker --debug to expand\):$/,
   /^ERROR: \(gcloud\.[\w.-]+\) Could not fetch resource:$/,
   /^HTTP (?:\d+|<n>): Validation Failed\b/,
+  // Test runners' and CI servers' section lines: pytest's `___ ERROR at setup of test_x ___`,
+  // Jenkins' closing lines, Django's debug page location.
+  /^_{3,} (?:ERROR (?:at (?:setup|teardown) of|collecting) .*|\S+) _{3,}$/,
+  /^(?:Build step '.*' marked build as failure|Finished: FAILURE)$/,
+  /^Exception Location: /,
   // Headers whose error is stated on the lines under them: a generic exception class alone on its
   // line (Laravel's and Symfony's consoles print the class, then the message), pydantic's count of
   // errors, Django's system check, EF Core's failed-command log line, kubectl
@@ -208,7 +213,7 @@ export const isWrapper = (line: string): boolean => {
  * `[10:11:12 AM]`, `2:14:05 PM:`), dmesg's uptime, and syslog's `May 22 07:05:40 host proc[pid]:`.
  */
 const PREFIX =
-  /^(?:\s*(?:\d{4}[-/]\d{2}[-/]\d{2}[T ][\d:.,]+Z?|\[\d{4}-\d{2}-\d{2}[T ][\d:.,]+Z?\]|#\d+ \d+\.\d+|\[\s*\d+\.\d+\]|\[\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AP]M)?\]|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AP]M:?)?|[A-Z][a-z]{2} {1,2}\d{1,2} \d{2}:\d{2}:\d{2} [\w.-]+ [\w./@-]+(?:\[\d+\])?:)(?:\s+|$))+/;
+  /^(?:\s*(?:\d{4}[-/]\d{2}[-/]\d{2}[T ][\d:.,]+Z?|\[\d{4}-\d{2}-\d{2}[T ][\d:.,]+Z?\]|#\d+(?: \d+\.\d+|(?= ))|\[\s*\d+\.\d+\]|\[\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AP]M)?\]|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AP]M:?)?|[A-Z][a-z]{2} {1,2}\d{1,2} \d{2}:\d{2}:\d{2} [\w.-]+ [\w./@-]+(?:\[\d+\])?:)(?:\s+|$))+/;
 
 /** The output with log prefixes taken off every line (what a tool printed, not when). */
 export function unprefixed(text: string): string {
