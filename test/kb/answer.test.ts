@@ -279,6 +279,14 @@ describe('key lines', () => {
     const wanted = await (await fetch(`${s.url}/wanted`)).text();
     expect(wanted).toMatch(/Queue connection \[sqs-fifo\] has no worker configured/);
     expect(wanted).not.toMatch(/other:LogicException\b/);
+    // Under log prefixes, the header signed with its prefix on is the same header: the error line is shown.
+    const stamped = await fetch(`${s.url}/e?f=json`, {
+      method: 'POST',
+      body: '[2026-11-29 10:00:01] LogicException\n[2026-11-29 10:00:01] Queue connection [sqs-fifo] has no worker configured for this host.',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(stamped.status).toBe(404);
+    expect(await stamped.text()).toMatch(/no fix yet for other:Queue connection \[sqs-fifo\]/);
     // pydantic's detail line (`[type=…]`) states the error under its count line.
     const pyd =
       "pydantic_core._pydantic_core.ValidationError: 1 validation error for Invoice\ntotal\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='12.50 EUR', input_type=str]";

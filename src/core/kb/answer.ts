@@ -55,6 +55,8 @@ export interface KeyLine {
   wrapper: boolean;
   /** The line states an error (a banner or a progress line does not). */
   errorish: boolean;
+  /** The whole output signed with its log prefixes on (ErrSig's line, stamped): never the answer's shown signature. */
+  stamped?: true;
 }
 
 export interface Candidate {
@@ -252,7 +254,7 @@ const errorText = (text: string) =>
     .join('\n');
 
 /** The signatures of an entry's error lines that state an error, each signed alone (remembered). */
-export const errorLines = remembered(
+const errorLines = remembered(
   (error: string): Array<{ sig: string; h: string }> =>
     unprefixed(error)
       .split('\n')
@@ -288,7 +290,8 @@ const bodyOf = (sig: string) => sig.slice(sig.indexOf(':') + 1);
 function keyOf(t: string): KeyLine {
   const s = errsig(t);
   const body = bodyOf(s.sig);
-  return { sig: s.sig, h: s.h, ch: s.ch, wrapper: isWrapper(body), errorish: errorish(body) };
+  // A line signed with its log prefix on (`[<ts>] LogicException`) is the same line as a wrapper.
+  return { sig: s.sig, h: s.h, ch: s.ch, wrapper: isWrapper(body.replace(STAMP, '')), errorish: errorish(body) };
 }
 
 /**
@@ -302,6 +305,9 @@ function remarkOff(line: string): string | null {
 }
 const REMARK_TAIL = /\s+\((?:[^()]|\([^()]*\))*\)\s*$/;
 const REMARK_LEAD = /^[^\n]{3,60}? -> /;
+
+/** A log prefix as ErrSig signs it: a timestamp, bracketed or not (`[<ts>] `, `<ts> `). */
+const STAMP = /^(?:\[<ts>\]|<ts>)\s*/;
 
 /** A command line as typed at a prompt (`$ go run .`, `PS C:\\app> npm test`). */
 const COMMAND = /^(?:\$|#|>|PS [^>]*>)\s/;
@@ -324,7 +330,7 @@ export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)
   const add = (t: string) => push(keyOf(t));
   if (first) push(first);
   else add(clean);
-  if (clean !== text) add(text);
+  if (clean !== text) push({ ...keyOf(text), stamped: true });
   // A quote of one line with the asker's remark on it (`… (docker on Ubuntu)`, `pip behind squid
   // -> curl: …`): the line without the remark is signed too.
   const one = clean.trim();
@@ -648,7 +654,6 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
     // Every line the output was signed by (an entry filed under a wrapper is matched by any).
     const signedBy = new Set(telling.map((k) => k.h));
     const entries = await Promise.all(candidates.map((c) => kb.byId(c.hit.id)));
-    const namesValue = (title: string, errLines: string) => [...quoted(`${title}\n${errLines}`)].some((v) => qValues.has(v));
     const keyWords = [...detailWords(telling.map((k) => bodyOf(k.sig)).join('\n'))].filter((w) => !w.startsWith('§'));
     for (const [i, c] of candidates.entries()) {
       const e = entries[i];
@@ -672,13 +677,16 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
       c.echoAll = Math.min(share(ownAll, q), share(q, ownAll));
       // Entries of one signature differ in the values ErrSig replaced: their error lines are
       // compared with the output's own (ERRORISH lines only, so the rest of a log weighs nothing).
+      // The values it quotes (`'raw_input'`, `'size_t'`), and whether it names one of the output's.
+      const values = quoted(`${e.title}\n${errLines}`);
+      const namesValue = [...values].some((v) => qValues.has(v));
       if (c.stage === 'exact') {
         c.detail = (c.detail + detailSim(qLines, union(titleWords, ownLines))) / 2;
         // The very value a template names ('raw_input', 'xrange'): the entry is about this one.
-        if (namesValue(e.title, errLines)) c.detail += VALUE_BONUS;
+        if (namesValue) c.detail += VALUE_BONUS;
       } else {
-        c.value = namesValue(e.title, errLines);
-        if (c.value) c.vshare = share(qValues, quoted(`${e.title}\n${errLines}`));
+        c.value = namesValue;
+        if (namesValue) c.vshare = share(qValues, values);
       }
       if (!anyExact && c.sim < 1) {
         const lines = errorLines(e.error);
@@ -768,8 +776,7 @@ export async function answer(kb: KbRepo, text: string, opts: { count?: boolean }
   // (`LogicException` over its message); then the first line that states the error, else the first
   // that is no header nor a command (not the output signed with its log prefixes on: the same
   // header, stamped).
-  const stamped = clean !== text ? keys[1] : undefined;
-  const lines = telling.filter((k) => !k.wrapper && k !== stamped);
+  const lines = telling.filter((k) => !k.wrapper && !k.stamped);
   const key = keys[0]!.wrapper ? (lines.find((k) => k.errorish) ?? lines.find((k) => !COMMAND.test(bodyOf(k.sig))) ?? keys[0]!) : keys[0]!;
   return { key, match, candidates: shown, ...(second ? { runnerUp: second } : {}) };
 }
