@@ -326,13 +326,14 @@ describe('key lines', () => {
     expect(namedOf(await ask(log))[0]).toMatch(/^Error: Cannot find module /);
   });
 
-  it('more words state an error: not loaded, not recognized, not registered, not configured, is not a valid', () => {
+  it('more words state an error: not loaded, not recognized, not registered, not configured, is not a valid, is required', () => {
     for (const line of [
       'dyld[4242]: Library not loaded: @rpath/libfoo.dylib',
       "npx : The term 'npx' is not recognized as the name of a cmdlet, function, script file, or operable program.",
       'Route [dashboard] not registered',
       'The current testing environment is not configured to support act(...)',
       "'2026-13-01' is not a valid date",
+      'Full authentication is required to access this resource.',
     ])
       expect(
         keyLines(`$ run\n${line}\ndone`).some((k) => k.errorish && k.sig.includes(line.split(' ')[1]!)),

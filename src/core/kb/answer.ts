@@ -106,7 +106,7 @@ export interface Answer {
  * `warning CS8618`). One regular expression: it runs on the hot path's key line.
  */
 const ERRORISH =
-  /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno|not available|collision|conflicts?|unknown|unsupported|not supported|not allowed|forbidden|unauthori[sz]ed|incompatible|mismatch|does not match|CS\d{4}|violat\w+|illegal|overflow|out of memory|rejected|expired|deadlock|corrupt\w*|no space|not permitted|too many|exceeded|not in the|not loaded|not recognized|not registered|not configured|is not a valid)\b|[a-z](?:Error|Exception)\b|\[-W[\w+-]+=?\]|\[type=[a-z_]+[,\]]|\([a-z_]+\.[EW]\d{3}\)/i;
+  /\b(error|exception|fatal|failed|failure|panic|panicked|denied|refused|not found|no such|cannot|can't|could not|couldn't|unable|invalid|undefined|not defined|unresolved|missing|timed? ?out|killed|abort(?:ed)?|segmentation|traceback|E\d{4}|TS\d{4}|ERR!|errno|not available|collision|conflicts?|unknown|unsupported|not supported|not allowed|forbidden|unauthori[sz]ed|incompatible|mismatch|does not match|CS\d{4}|violat\w+|illegal|overflow|out of memory|rejected|expired|deadlock|corrupt\w*|no space|not permitted|too many|exceeded|not in the|not loaded|not recognized|not registered|not configured|is not a valid|is required|are required)\b|[a-z](?:Error|Exception)\b|\[-W[\w+-]+=?\]|\[type=[a-z_]+[,\]]|\([a-z_]+\.[EW]\d{3}\)/i;
 const errorish = (l: string) => ERRORISH.test(l);
 
 /**
