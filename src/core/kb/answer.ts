@@ -253,16 +253,22 @@ const errorText = (text: string) =>
     .filter((l) => errorish(l) && !isWrapper(l))
     .join('\n');
 
+/** How much of a long line is signed: its start (ErrSig keeps 200 code points of the message). */
+const LONG_LINE = 400;
+
+/** A compiler's quote of the source under its message (`22 |     printf(…)`, `   | ~^  ~~~~`, a caret line) or a stack frame: never the error. */
+const EXCERPT = /^(?:(?:\d+\s*)?\||\^|[\s~|]+$|at |File ")/;
+
+/** The lines of a text, trimmed, a long one cut to its start (what key lines and error lines are read from). */
+const linesOf = (text: string) => text.split('\n').map((l) => l.trim().slice(0, LONG_LINE));
+
 /** The signatures of an entry's error lines that state an error, each signed alone (remembered). */
 const errorLines = remembered(
   (error: string): Array<{ sig: string; h: string }> =>
-    unprefixed(error)
-      .split('\n')
-      // A long line is read by its start (ErrSig keeps 200 code points of it).
-      .map((l) => l.trim().slice(0, LONG_LINE))
+    linesOf(unprefixed(error))
       // Every line that may state the error (a tool's message need not say "error"), not the
-      // frames of a stack trace.
-      .filter((l) => l.length >= 8 && !isWrapper(l) && !/^(?:at |File "|\^|~+$|\|)/.test(l))
+      // frames of a stack trace nor the source under a compiler's message.
+      .filter((l) => l.length >= 8 && !isWrapper(l) && !EXCERPT.test(l))
       .slice(0, 16)
       .map((l) => {
         const x = errsig(l);
@@ -312,12 +318,6 @@ const STAMP = /^(?:\[<ts>\]|<ts>)\s*/;
 /** A command line as typed at a prompt (`$ go run .`, `PS C:\\app> npm test`). */
 const COMMAND = /^(?:\$|#|>|PS [^>]*>)\s/;
 
-/** How much of a long line is signed: its start (ErrSig keeps 200 code points of the message). */
-const LONG_LINE = 400;
-
-/** A compiler's quote of the source under its message (`22 |     printf(…)`, `   | ~^  ~~~~`) or a stack frame: never the error. */
-const EXCERPT = /^(?:(?:\d+\s*)?\||[\s^~|]+$|at |File ")/;
-
 export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)): KeyLine[] {
   const out: KeyLine[] = [];
   const seen = new Set<string>();
@@ -336,10 +336,9 @@ export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)
   const one = clean.trim();
   const bare = one.length <= 400 && !one.includes('\n') ? remarkOff(one) : null;
   if (bare) add(bare);
-  const lines = clean
-    .split('\n')
-    .map((l) => l.trim().slice(0, LONG_LINE))
-    .filter((l) => l.length >= 8 && errorish(l) && !isWrapper(l));
+  // Every line of the output, read once for both passes below.
+  const all = linesOf(clean).filter((l) => l.length >= 8);
+  const lines = all.filter((l) => errorish(l) && !isWrapper(l));
   // The last error lines of an output are usually its cause (a log runs down to it).
   for (const l of lines.reverse()) {
     if (out.length >= KEY_LINES + 1) break;
@@ -350,10 +349,7 @@ export function keyLines(text: string, first?: KeyLine, clean = unprefixed(text)
   // reads `intern is not in the sudoers file`): the other lines of the output, last first, are
   // signed too; a wrapper's own entries answer nothing.
   if (out.every((k) => k.wrapper) || !out[0]!.errorish) {
-    const rest = clean
-      .split('\n')
-      .map((l) => l.trim().slice(0, LONG_LINE))
-      .filter((l) => l.length >= 8 && !isWrapper(l) && !EXCERPT.test(l));
+    const rest = all.filter((l) => !isWrapper(l) && !EXCERPT.test(l));
     for (const l of rest.reverse()) {
       if (out.length >= KEY_LINES + 1) break;
       add(l);
