@@ -268,6 +268,23 @@ describe('key lines', () => {
     expect(fixOf(a)).toMatch(/^Entra ID AADSTS90002: Tenant not found/);
   });
 
+  it("under the floors, a quote of an entry's whole key line is near from sure 0.92 (SURE_PAST_FLOORS)", async () => {
+    // Express's whole message, other path: the title read as a key line agrees; sure reads 0.92.
+    const a = await ask('Cannot GET /api/v2/orders');
+    expect(a.j.match).toBe('near');
+    expect(fixOf(a)).toMatch(/^Express: Cannot GET \//);
+  });
+
+  it('a candidate of the same code and template (coarse) is claimed from sure 0.85 (SURE_COARSE)', async () => {
+    // Other names in the same template: sure reads 0.86-0.89, under SURE (0.91).
+    const self = await ask('TypeError: Account.deposit() takes 1 positional argument but 2 were given');
+    expect(self.j.match).toBe('near');
+    expect(fixOf(self)).toMatch(/^TypeError: takes 1 positional argument but 2 were given \(missing self\)/);
+    const smtpd = await ask("ModuleNotFoundError: No module named 'smtpd'");
+    expect(smtpd.j.match).toBe('near');
+    expect(fixOf(smtpd)).toMatch(/^Python 3\.12: No module named 'asyncore'/);
+  });
+
   it('a header whose error is on the lines under it claims no entry filed under it', async () => {
     // Laravel's console prints a generic class alone, then the message; the KB holds another LogicException.
     const laravel = '$ php artisan queue:work\n\n   LogicException \n\n  Queue connection [sqs-fifo] has no worker configured for this host.';
