@@ -17,11 +17,10 @@
 //    agreement, how its error text reads against the output, and how many of its key line's words
 //    the output has) is RELATED_MIN or more, its key-line and text agreements are over their floors
 //    and `sure` is SURE (SURE_COARSE for a coarse one) or more; or, under the floors, `sure` is
-//    SURE_PAST_FLOORS. `sure` is a small logistic
-//    model of the best candidate's agreements and its leads over the next one, calibrated on the
-//    main part of test/kb/eval, never the held-out part (docs/decisions.md). An output that repeats
-//    an entry's error word for word (READS_AS) claims it. `related`: candidates worth a look
-//    (RELATED or more), no fix. None: a miss.
+//    SURE_PAST_FLOORS. `sure` is a small logistic model of the best candidate's agreements and its
+//    leads over the next one, calibrated on the main part of test/kb/eval, never the held-out part
+//    (docs/decisions.md). An output that repeats an entry's error word for word (READS_AS) claims
+//    it. `related`: candidates worth a look (RELATED or more), no fix. None: a miss.
 import { remembered } from '../kernel/remember.js';
 import { errsig } from './errsig/errsig.js';
 import { libsInText } from './libs.js';
