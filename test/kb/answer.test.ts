@@ -285,6 +285,15 @@ describe('key lines', () => {
     expect(fixOf(smtpd)).toMatch(/^Python 3\.12: No module named 'asyncore'/);
   });
 
+  it('a candidate of confidence RELATED_MIN (0.35) or more is named as related, not a 404', async () => {
+    // Agreement about 0.44: a 404 under the bar before (0.45); the entry is the right one to look at.
+    const a = await ask('dlopen: ./plugins/libaudio.so: undefined symbol: _ZN6Engine4tickEv');
+    expect(a.status).toBe(200);
+    expect(a.j.match).toBe('related');
+    expect(fixOf(a)).toBeNull();
+    expect(namedOf(a)[0]).toMatch(/^dlopen: undefined symbol in plugin/);
+  });
+
   it('a header whose error is on the lines under it claims no entry filed under it', async () => {
     // Laravel's console prints a generic class alone, then the message; the KB holds another LogicException.
     const laravel = '$ php artisan queue:work\n\n   LogicException \n\n  Queue connection [sqs-fifo] has no worker configured for this host.';
