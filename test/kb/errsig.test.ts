@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ERRSIG_PATTERNS, ERRSIG_VERSION, errsig, sha256Hex, sha256Js } from '../../src/core/kb/errsig/errsig.js';
 import * as v1 from '../../src/core/kb/errsig/errsig-v1.js';
-import { cpuMs } from '../helpers/cpu.js';
+import { ownMs } from '../../src/core/kernel/own-time.js';
 
 const dir = fileURLToPath(new URL('../../src/core/kb/errsig/', import.meta.url));
 const JS = dir + 'errsig.js';
@@ -342,7 +342,7 @@ describe('bounds and robustness', () => {
 
   it('never throws, stays fast, and always returns a well-formed sig of at most 200 code points', () => {
     for (const [name, text] of Object.entries(adversarial)) {
-      const { ms, value: r } = cpuMs(() => errsig(text));
+      const { ms, value: r } = ownMs(() => errsig(text));
       expect(ms, name).toBeLessThan(250);
       expect(Array.from(r.sig).length, name).toBeLessThanOrEqual(200);
       expect(r.sig, name).toMatch(/^(py|node|ts|rust|go|java|c|npm|pip|sh|sql|other):/);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { HAZARD_FAMILIES } from '../../src/core/docs/content/hazards.js';
 import { HAZARD_DETECTORS, hazardFind } from '../../src/core/kernel/safety/hazards.js';
-import { cpuMs } from '../helpers/cpu.js';
+import { ownMs } from '../../src/core/kernel/own-time.js';
 
 const fam = (t: string) => hazardFind(t)?.family ?? null;
 
@@ -75,6 +75,6 @@ describe('hazard detector: passes ordinary text', () => {
 
   it('runs in linear time on a 16 KiB adversarial body', () => {
     const evil = ('ignore ' + 'all '.repeat(3)).repeat(700) + 'x'.repeat(4000) + '\n'.repeat(2000);
-    expect(cpuMs(() => hazardFind(evil.slice(0, 16384))).ms).toBeLessThan(100);
+    expect(ownMs(() => hazardFind(evil.slice(0, 16384))).ms).toBeLessThan(100);
   });
 });

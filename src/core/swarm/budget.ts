@@ -11,6 +11,7 @@
 // credit not yet charged is lost with the process (less than swarm.filter_credit_ms per subscription).
 import { performance } from 'node:perf_hooks';
 import { limit } from '../kernel/limits.js';
+import { ownMs } from '../kernel/own-time.js';
 import type { Core } from '../kernel/types.js';
 import type { LineFilter } from './filter.js';
 
@@ -120,19 +121,12 @@ export function meterOf(core: Core): FilterMeter {
 }
 
 /**
- * Runs `fn` on `text`, timed, and accounts the time to `sub`. The time is the lesser of the wall
- * time and the process's CPU time over the call: both bound the serving thread's own CPU time from
- * above (Node 20 has no per-thread clock), the first is inflated when the OS runs another process,
- * the second when other threads of this one (compute workers, GC helpers) run meanwhile; a filter
- * is neither paused nor charged for either.
+ * Runs `fn` on `text`, timed, and accounts the time to `sub`. The time is the call's own
+ * (`ownMs`: the lesser of the wall time and the process's CPU time); a filter is neither paused nor
+ * charged for another process or another thread running meanwhile.
  */
 export function timedFilter(core: Core, sub: string, fn: LineFilter, text: string): Timed {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  const pass = fn(text);
-  const wall = performance.now() - t0;
-  const c = process.cpuUsage(c0);
-  const ms = Math.min(wall, (c.user + c.system) / 1000);
+  const { value: pass, ms } = ownMs(() => fn(text));
   return { pass, ms, over: meterOf(core).add(sub, ms, core.now()) };
 }
 
