@@ -114,6 +114,21 @@ export function privateValues(output: string): string[] {
       add(m[3]);
     }
   }
+  // Cloud resources the caller named: an ARN's resource names (`role/ci-deployer`, `stack/vpc-base/…`),
+  // a Google Cloud project and what sits under it, an Azure resource group and resource.
+  for (const m of output.matchAll(/\barn:aws[\w-]*:[\w-]*:[\w-]*:\d*:([^\s,;'"]+)/g)) for (const part of m[1]!.split(/[/:]/).slice(1)) add(part);
+  for (const m of output.matchAll(/\bprojects\/([a-z][a-z0-9-]{4,28}[a-z0-9])\b/g)) add(m[1]);
+  for (const m of output.matchAll(/\b[Pp]roject[ =:]+[[('"]?([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) add(m[1]);
+  for (const m of output.matchAll(
+    /\/(?:instances|buckets|datasets|topics|subscriptions|secrets|clusters|serviceAccounts|keyRings|cryptoKeys|storageAccounts|virtualMachines|sites|vaults|registries|managedClusters|servers|workspaces)\/([\w.@-]+)/g,
+  ))
+    add(m[1]);
+  for (const m of output.matchAll(/\bresource ?groups?[/ ]['"]?([\w.-]+)/gi)) add(m[1]);
+  // A Kubernetes object's name after its kind (`pods "cart-api-7d9f8c-x2kqz"`, `namespace "shop-prod"`).
+  for (const m of output.matchAll(
+    /\b(?:pods?|deployments?(?:\.apps)?|services?|secrets?|configmaps?|namespaces?|statefulsets?(?:\.apps)?|daemonsets?(?:\.apps)?|jobs?(?:\.batch)?|cronjobs?(?:\.batch)?|ingress(?:es)?|persistentvolumeclaims?|serviceaccounts?|nodes?) ["']([\w.-]+)["']/g,
+  ))
+    add(m[1]);
   // IPv4 addresses other than loopback and the unspecified one, UUIDs, long hex ids.
   for (const m of output.matchAll(/\b(\d{1,3}(?:\.\d{1,3}){3})\b/g)) if (!/^(?:127\.|0\.0\.0\.0|255\.)/.test(m[1]!)) add(m[1]);
   for (const m of output.matchAll(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi)) add(m[0]);

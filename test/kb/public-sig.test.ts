@@ -101,3 +101,105 @@ it('a wanted row shows no library under a forge path or a name the output marks 
     ),
   ).toEqual([{ name: 'react', ver: '18.2.0' }]);
 });
+
+it("masks a caller's cloud resources and builds wherever the line repeats them, and keeps the words around them", () => {
+  // Each case: the signature, the output it came from, and what a wanted row shows.
+  const cases: Array<[string, string, string]> = [
+    // An ARN's names, repeated bare in the message.
+    [
+      'other:service api-prod (port <n>) is unhealthy in target-group api-tg-prod due to (reason Health checks failed)',
+      'service api-prod (port 8080) is unhealthy in target-group api-tg-prod due to (reason Health checks failed)\n(target-group arn:aws:elasticloadbalancing:eu-west-1:123456789012:targetgroup/api-tg-prod/abc123)',
+      'other:service <name> (port <n>) is unhealthy in target-group <name> due to (reason Health checks failed)',
+    ],
+    // A Google Cloud project and what sits under it (not its zone or version); gcloud's bracketed project.
+    [
+      'other:Not found: projects/shop-prod/zones/europe-west1-b/clusters/prod-gke.',
+      'ERROR: (gcloud.container.clusters.get-credentials) ResponseError: code=404, message=Not found: projects/shop-prod/zones/europe-west1-b/clusters/prod-gke.',
+      'other:Not found: projects/<name>/zones/europe-west1-b/clusters/<name>.',
+    ],
+    [
+      "other:denied for resource 'projects/acme-prod/secrets/stripe-key/versions/latest'",
+      "Permission 'secretmanager.versions.access' denied for resource 'projects/acme-prod/secrets/stripe-key/versions/latest'",
+      "other:denied for resource 'projects/<name>/secrets/<name>/versions/latest'",
+    ],
+    [
+      'other:WARNING: You do not appear to have access to project [ledger7] or it does not exist.',
+      'WARNING: You do not appear to have access to project [ledger7] or it does not exist.',
+      'other:WARNING: You do not appear to have access to project [<name>] or it does not exist.',
+    ],
+    [
+      'other:[acme-prod:europe-west1:orders-db] failed to connect to instance',
+      '2026/11/12 10:10:10 [acme-prod:europe-west1:orders-db] failed to connect to instance',
+      'other:[<name>:europe-west1:<name>] failed to connect to instance',
+    ],
+    // An Azure resource group and resource; an action on resource groups is no name.
+    [
+      "other:(ResourceGroupNotFound) Resource group 'rgprod' could not be found.",
+      "$ az vm list -g rgprod -o table\n(ResourceGroupNotFound) Resource group 'rgprod' could not be found.",
+      "other:(ResourceGroupNotFound) Resource group '<name>' could not be found.",
+    ],
+    [
+      "other:does not have authorization to perform action 'Microsoft.Resources/subscriptions/resourcegroups/write' over scope '<path>'",
+      "does not have authorization to perform action 'Microsoft.Resources/subscriptions/resourcegroups/write' over scope '/subscriptions/x/resourcegroups/rg-app'",
+      "other:does not have authorization to perform action 'Microsoft.Resources/subscriptions/resourcegroups/write' over scope '<path>'",
+    ],
+    // Maven's and Gradle's project names.
+    [
+      'java:Failed to execute goal on project billing: Could not resolve dependencies',
+      '[ERROR] Failed to execute goal on project billing: Could not resolve dependencies',
+      'java:Failed to execute goal on project <name>: Could not resolve dependencies',
+    ],
+    [
+      "other:Task 'assembleRelease' not found in root project 'weatherly'.",
+      "* What went wrong:\nTask 'assembleRelease' not found in root project 'weatherly'.",
+      "other:Task 'assembleRelease' not found in root project '<name>'.",
+    ],
+    // kubectl's quoted object names, a resource flag, a container.
+    [
+      "other:Error from server (NotFound): pods '<name>' not found in namespace shop-prod",
+      'Error from server (NotFound): namespaces "shop-prod" not found',
+      "other:Error from server (NotFound): pods '<name>' not found in namespace <name>",
+    ],
+    [
+      'other:Stack with id ledger-api does not exist',
+      '$ aws cloudformation describe-stacks --stack-name ledger-api\nAn error occurred (ValidationError) when calling the DescribeStacks operation: Stack with id ledger-api does not exist',
+      'other:Stack with id <name> does not exist',
+    ],
+    [
+      'other:Error response from daemon: No such container: api-dev',
+      'Error response from daemon: No such container: api-dev',
+      'other:Error response from daemon: No such container: <name>',
+    ],
+  ];
+  // A registry path written in capitals is still one (the error says so); `API` is a common word.
+  cases.push([
+    "other:couldn't parse image reference 'Ghcr.io/Team/API:latest': invalid reference format: repository name must be lowercase",
+    "couldn't parse image reference 'Ghcr.io/Team/API:latest': invalid reference format: repository name must be lowercase",
+    "other:couldn't parse image reference 'Ghcr.io/<name>/API:latest': invalid reference format: repository name must be lowercase",
+  ]);
+  for (const [sig, text, shown] of cases) expect(publicSig(sig, text), sig).toBe(shown);
+  // Public names next to such rules stay: a reverse-DNS group, a Go module, a public tool, a PyPI
+  // project, TypeScript's namespace, a Compose file, a bare word after `project`.
+  for (const [sig, text] of [
+    [
+      'java:Failed to collect dependencies at org.apache.commons:commons-lang3:jar:<v>',
+      'Downloading from central: https://repo.maven.apache.org/maven2/org/apache/commons/commons-lang3/3.14.0/x.pom',
+    ],
+    [
+      'other:go: downloading golang.org/x/net <v>',
+      'go: downloading golang.org/x/net v0.24.0\nGet "https://proxy.golang.org/golang.org/x/net/@v/list": tls: failed',
+    ],
+    ["other:'terraform' cannot be opened because the developer cannot be verified.", '"terraform" cannot be opened because the developer cannot be verified.'],
+    [
+      'py:ImportError: lxml.html.clean module is now a separate project lxml_html_clean.',
+      'ImportError: lxml.html.clean module is now a separate project lxml_html_clean.',
+    ],
+    ["ts:error TS2503: Cannot find namespace 'JSX'.", "src/App.tsx(3,20): error TS2503: Cannot find namespace 'JSX'."],
+    [
+      "other:WARN[<n>] docker-compose.yml: the attribute 'version' is obsolete",
+      'WARN[0000] /home/ola/stack/docker-compose.yml: the attribute `version` is obsolete',
+    ],
+    ['other:project files could not be loaded', 'error: project files could not be loaded'],
+  ] as const)
+    expect(publicSig(sig, text), sig).toBe(sig);
+});

@@ -31,10 +31,13 @@ function ownNames(text: string): Set<string> {
     add(m[1]);
     add(m[2]);
   }
-  // A registry's namespace and image: host.with.dots[:port]/namespace/image.
-  for (const m of text.matchAll(/\b(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?\/([\w.-]+)\/([\w.-]+)/gi)) {
-    add(m[1]);
+  // A registry's namespace and image: host.with.dots[:port]/namespace/image. (Not under a Go module
+  // proxy: `proxy.golang.org/golang.org/x/net` names a public module; nor an Azure type:
+  // `Microsoft.Resources/subscriptions/resourcegroups`.)
+  for (const m of text.matchAll(/(?<![\w.])((?:[a-z0-9-]+\.)+[a-z]{2,})(?::\d+)?\/([\w.-]+)\/([\w.-]+)/gi)) {
+    if (GO_PROXY.test(m[1]!) || m[1]!.startsWith('Microsoft.')) continue;
     add(m[2]);
+    add(m[3]);
   }
   // user@host (a prompt, an ssh target), an npm scope (@acme/ui), an issue or pull request (acme/relay#12),
   // a Docker Hub image under a namespace (docker run acme/worker:1.2).
@@ -58,8 +61,135 @@ function ownNames(text: string): Set<string> {
   // A project's own directory: the one that holds its environment or dependencies (`/srv/desk/.venv`,
   // `~/shop/node_modules`); its name is also the Django app or package name in the messages.
   for (const m of text.matchAll(/[/\\]([\w.-]+)[/\\](?:\.?venv|\.tox|node_modules|vendor|target|\.gradle)[/\\]/g)) add(m[1]);
+  for (const name of cloudNames(text)) add(name);
   return out;
 }
+
+/**
+ * The names of a caller's cloud resources and builds, which a message repeats bare (`target-group
+ * api-tg-prod`, `Resource group 'rg-prod' could not be found`): an ARN's resource path, a Google
+ * Cloud project and what sits under it (also as `project [shop-prod-19]` and a Cloud SQL
+ * `project:region:instance`), an Azure resource group, a Gradle or Maven project, a Kubernetes
+ * object named after its kind, and what a command line names with a resource flag.
+ */
+function cloudNames(text: string): string[] {
+  const out: string[] = [];
+  // An ARN's resource path: every part but the resource type (`role/ci-deployer`, `stack/api-dev/<id>`;
+  // an S3 ARN starts with its bucket, an SQS or SNS one is the name alone).
+  if (text.includes('arn:aws'))
+    for (const m of text.matchAll(/\barn:aws[\w-]*:[\w-]*:[\w-]*:\d*:([^\s,;'"()\]]+)/g))
+      for (const part of m[1]!.split(/[/:]/)) if (!ARN_TYPES.has(part)) out.push(part);
+  // A Google Cloud resource path: the project and every name under it but a zone, region, location or version
+  // (`projects/shop-prod/zones/europe-west1-b/clusters/prod-gke`).
+  if (text.includes('projects/'))
+    for (const m of text.matchAll(/\bprojects\/([a-z][a-z0-9-]{4,28}[a-z0-9])((?:\/[A-Za-z]+\/[\w@-]+(?:\.[\w@-]+)*)*)/g)) {
+      out.push(m[1]!);
+      for (const [, kind, name] of m[2]!.matchAll(/\/([A-Za-z]+)\/([^/]+)/g)) if (!/^(?:zones|regions|locations|global|versions)$/.test(kind!)) out.push(name!);
+    }
+  // An Azure resource (`Microsoft.ContainerService/managedClusters/aks-dev`): each type's name, not
+  // the words of an action (`Microsoft.Resources/subscriptions/resourcegroups/write`).
+  if (text.includes('Microsoft.'))
+    for (const m of text.matchAll(/\bMicrosoft\.[A-Za-z]+((?:\/[A-Za-z]+\/[\w@-]+(?:\.[\w@-]+)*)+)/g))
+      for (const [, , name] of m[1]!.matchAll(/\/([A-Za-z]+)\/([^/]+)/g)) if (!AZURE_WORDS.test(name!)) out.push(name!);
+  // (Not an Azure action: `…/resourcegroups/write`.)
+  if (text.includes('esource'))
+    for (const m of text.matchAll(/\bresource ?groups?[/ ]['"]?([\w-]+(?:\.[\w-]+)*)/gi)) if (!/^(?:read|write|delete|action)$/.test(m[1]!)) out.push(m[1]!);
+  // A Cloud SQL connection name: project:region:instance.
+  if (CLOUD_REGION.test(text))
+    for (const m of text.matchAll(
+      /\b([a-z][a-z0-9-]{4,28}[a-z0-9]):(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-[a-z]+\d:([a-z][a-z0-9-]*[a-z0-9])\b/g,
+    ))
+      out.push(m[1]!, m[2]!);
+  if (text.includes('roject')) {
+    // gcloud's `project [shop-prod-19]`, Maven's `on project billing:`, Gradle's `root project 'cli-tool'` and `project ':app'`.
+    for (const m of text.matchAll(/\bproject \[([a-z][a-z0-9-]{4,28}[a-z0-9])\]|\bon project ([\w.-]+):|\bproject '(?::)?([\w.:-]+)'/g))
+      out.push((m[1] ?? m[2] ?? m[3])!);
+    // Any other project named with a hyphen (`project acme-billing-4471`, `Project my-proj:`): a bare word is prose.
+    for (const m of text.matchAll(/\b[Pp]roject[ =:]+["']?([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) out.push(m[1]!);
+  }
+  // A Kubernetes object named after its kind, as kubectl quotes it (`pods "cart-api-7d9f8c-x2kqz"`, `namespace "shop-prod"`).
+  if (text.includes(' "'))
+    for (const m of text.matchAll(
+      /\b(?:pods?|deployments?(?:\.apps)?|services?|secrets?|configmaps?|namespaces?|statefulsets?(?:\.apps)?|daemonsets?(?:\.apps)?|jobs?(?:\.batch)?|cronjobs?(?:\.batch)?|ingress(?:es)?|persistentvolumeclaims?|serviceaccounts?|nodes?) "([a-z0-9][a-z0-9.-]*)"/g,
+    ))
+      out.push(m[1]!);
+  // A command line's resource flags (`--stack-name api-dev`, `--secret=stripe-key`, `az … -g rg-shared -n stlogs`).
+  if (text.includes(' --'))
+    for (const m of text.matchAll(
+      /\s--(?:stack-name|function-name|cluster(?:-name)?|bucket|secret|service|repository-name|table-name|queue-name|topic|db-instance-identifier|resource-group|project|instance-name|vault-name|registry|app)[ =]([\w.-]+)/g,
+    ))
+      out.push(m[1]!);
+  if (text.includes('az '))
+    for (const m of text.matchAll(/^\s*(?:\$ )?az [^\n]*?\s-[gn] ([\w.-]+)(?:[^\n]*?\s-[gn] ([\w.-]+))?/gm)) out.push(m[1]!, ...(m[2] ? [m[2]] : []));
+  // An ECS service (`service api-prod`), a container by its name, an app macOS will not open.
+  if (text.includes('service ')) for (const m of text.matchAll(/\bservice ([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) out.push(m[1]!);
+  if (text.includes('ontainer')) for (const m of text.matchAll(/\b(?:No such container: |container name "\/)([\w.-]+)/g)) out.push(m[1]!);
+  // (Only a name with a hyphen or a digit: `"terraform" cannot be opened` names a public tool.)
+  if (text.includes(' be opened'))
+    for (const m of text.matchAll(/["'\u201c]([\w .-]*[-\d][\w .-]*?)["'\u201d] (?:cannot be opened because|is damaged and can(?:'|\u2019)t be opened)/g))
+      out.push(m[1]!);
+  return out.map((n) => n.replace(/\.+$/, ''));
+}
+
+/** Go module proxies: the path under them is a module's, public. */
+const GO_PROXY = /(?:^|\.)(?:proxy\.golang\.org|goproxy\.io|goproxy\.cn)$/;
+
+/** Words of Azure's resource types and actions, not names. */
+const AZURE_WORDS = /^(?:subscriptions|resourcegroups|resourceGroups|providers|deployments|read|write|delete|action)$/;
+
+/** A Google Cloud region between colons (`acme-prod:europe-west1:orders-db`). */
+const CLOUD_REGION = /:(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-[a-z]+\d:/;
+
+/** The resource types of ARNs (`arn:aws:iam::1:role/x`): words, not names. */
+const ARN_TYPES = new Set([
+  'role',
+  'user',
+  'group',
+  'policy',
+  'assumed-role',
+  'instance-profile',
+  'stack',
+  'changeSet',
+  'function',
+  'layer',
+  'table',
+  'index',
+  'stream',
+  'targetgroup',
+  'loadbalancer',
+  'app',
+  'net',
+  'listener',
+  'instance',
+  'volume',
+  'snapshot',
+  'image',
+  'key',
+  'alias',
+  'secret',
+  'parameter',
+  'cluster',
+  'service',
+  'task',
+  'task-definition',
+  'container-instance',
+  'repository',
+  'db',
+  'distribution',
+  'hostedzone',
+  'certificate',
+  'log-group',
+  'log-stream',
+  'rule',
+  'event-bus',
+  'stateMachine',
+  'execution',
+  'topic',
+  'queue',
+  'vpc',
+  'subnet',
+  'security-group',
+]);
 
 /** Common words a private name may share: never masked for that (`api`, `app`, `core`). */
 const COMMON = new Set([
@@ -83,6 +213,11 @@ const COMMON = new Set([
   'client',
   'common',
   'tools',
+  // The heads of reverse-DNS names (`org.apache.commons`), which a registry path puts where an owner goes.
+  'org',
+  'com',
+  'net',
+  'io',
 ]);
 
 /** A Maven coordinate: group:artifact[:packaging][:classifier]:version. */
@@ -92,9 +227,9 @@ const MAVEN = /(?<![\w.-])((?:[a-z][\w-]*\.)+[a-z][\w-]*):[\w.-]+(?::[\w.-]+){0,
 const PUBLIC_GROUP =
   /^(?:org\.(?:springframework|hibernate|junit|mockito|eclipse|jboss|slf4j|projectlombok|jetbrains|postgresql|mariadb|flywaydb|liquibase|testcontainers|yaml|jacoco|sonarsource|codehaus|ow2|glassfish|bouncycastle)|io\.(?:netty|micrometer|quarkus|projectreactor|grpc|swagger|jsonwebtoken|github)|com\.(?:fasterxml|mysql|h2database|zaxxer|squareup|oracle|microsoft|amazonaws|google|jayway|github)|ch\.qos|jakarta|javax|net\.bytebuddy|commons-[\w-]+|mysql)(?:\.|$)/;
 
-/** A Kubernetes kind (as kubectl and the API server print it) and the quoted name of an object of it. */
+/** A Kubernetes kind (as kubectl and the API server print it) and the quoted name of an object of it (not TypeScript's `Cannot find namespace 'JSX'`). */
 const K8S_NAMED =
-  /\b((?:pods?|secrets?|configmaps?|services?|serviceaccounts?|service account|namespaces?|the namespace|nodes?|volumes?|(?:deployments?|statefulsets?|daemonsets?|replicasets?)(?:\.apps)?|(?:jobs?|cronjobs?)(?:\.batch)?|ingress(?:es)?(?:\.networking\.k8s\.io)?|persistentvolumeclaims?|persistentvolumes?|(?:cluster)?roles?|(?:cluster)?rolebindings?|releases?|charts?))(\s+)'[^'\s]+'/gi;
+  /(?<!Cannot find |has no exported member |\bfind )\b((?:pods?|secrets?|configmaps?|services?|serviceaccounts?|service account|namespaces?|the namespace|nodes?|volumes?|(?:deployments?|statefulsets?|daemonsets?|replicasets?)(?:\.apps)?|(?:jobs?|cronjobs?)(?:\.batch)?|ingress(?:es)?(?:\.networking\.k8s\.io)?|persistentvolumeclaims?|persistentvolumes?|(?:cluster)?roles?|(?:cluster)?rolebindings?|releases?|charts?))(\s+)'[^'\s]+'/gi;
 
 /** The status column of a kubectl row (nodes, pods). */
 const K8S_STATUS =
