@@ -755,12 +755,12 @@ export const NAME_RULES: readonly { key: string; rule: string }[] = [
     rule: "a closed space (POST /v1/spaces closed=true) holds private KB entries (POST /k space=s:<slug>): its members read them and the outcomes they record on them (POST /k/{id}/outcome, /ok, /fail; unsigned), which rank them in members' lookups as public outcomes rank public entries and give no reputation; to anyone else an id of theirs is unknown, and none of it is ever published",
   },
   {
-    key: 'kb.wanted',
-    rule: "a lookup with no exact fix is demand: its signature is listed publicly as wanted (/wanted, its feeds, /brief), unless the caller is a member of a space. ErrSig v3 has already taken out paths, URLs, users, e-mail addresses, IPs, UUIDs, long hex ids, repositories, images and Compose names; the row also masks the names the signature still holds (<name>, <host>, <arn>, <repo>, <artifact>): private hosts, forge owners and repositories, private Maven artifacts, Kubernetes objects, ARNs, Google Cloud projects and what sits under them, Azure resource groups and resources, Cloud SQL instances, Gradle and Maven projects, the names a command line's resource flags give, and the output's own names (its home directory's user, its registry namespace)",
-  },
-  {
     key: 'space.owners',
     rule: 'owners invite, remove, promote to public and purge; the last owner of a closed space with members or private entries cannot leave or be removed: promote another owner first (invite role=owner), or purge the space and remove its members',
+  },
+  {
+    key: 'kb.wanted',
+    rule: "a lookup with no exact fix is demand: its signature is listed publicly as wanted (/wanted, its feeds, /brief), unless the caller is a member of a closed space. ErrSig v3 has already taken out paths, URLs, users, e-mail addresses, IPs, UUIDs, long hex ids, repositories, images and Compose names; the row also masks the names the signature still holds (<name>, <host>, <arn>, <repo>, <artifact>): private hosts, forge owners and repositories, private Maven artifacts, Kubernetes objects, ARNs, Google Cloud projects and what sits under them, Azure resource groups and resources, Cloud SQL instances, Gradle and Maven projects, the names a command line's resource flags give, and the output's own names (its home directory's user, its registry namespace)",
   },
 ];
 
