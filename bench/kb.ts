@@ -68,6 +68,11 @@ export function kbRequests(n: number) {
     // The same Python errors naming a module no entry names: only their coarse signature matches.
     coarse: post(() => syntheticError(pick() & ~3, `zz${k % 1000}`)),
     miss: post(() => `NeverSeenError${Math.random()}: nothing like it`),
+    /** The exception lines of two Python entries (i and i+4) in one output: two close candidates, a `related` answer (no fix). */
+    related: post(() => {
+      const i = Math.min(pick() & ~3, n - 8);
+      return `${syntheticError(i).split('\n').at(-1)}\n${syntheticError(i + 4).split('\n').at(-1)}`;
+    }),
     h: get(() => `/h/${hashes[k % hashes.length]}`),
     /** Any of the n entries' hashes: the memo of hot answers seldom helps (the cold read). */
     hcold: get(() => `/h/${errsig(syntheticError(pick())).h}`),
@@ -89,13 +94,14 @@ function kbRoutes(url: string, n: number, q: ReturnType<typeof kbRequests>): Arr
     [`POST /e hit (${n} entries)`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.hit }] as never }],
     [`POST /e coarse hit`, `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.coarse }] as never }],
     ['POST /e miss', `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.miss }] as never }],
+    ['POST /e related (no fix)', `${url}/e`, { method: 'POST', requests: [{ setupRequest: q.related }] as never }],
     ['GET /h/{hex} (2,000 hashes)', `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.h }] as never }],
     [`GET /h/{hex}, any of ${n}`, `${url}/h/${'0'.repeat(64)}`, { requests: [{ setupRequest: q.hcold }] as never }],
     ['GET /brief (anonymous, b=400)', `${url}/brief`, { requests: [{ setupRequest: q.brief }] as never }],
     ['GET /brief, distinct questions', `${url}/brief`, { requests: [{ setupRequest: q.briefnew }] as never }],
   ];
 }
-const BARE_ROWS = [0, 3, 4];
+const BARE_ROWS = [0, 4, 5];
 
 export async function benchKb(
   runnerFor: (pid: number) => BenchRun,

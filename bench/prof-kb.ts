@@ -1,6 +1,6 @@
 // Profiles one KB route of the built server over the bench database (.bench/kb-N): starts it with
 // --cpu-prof, drives it with autocannon for a few seconds, stops it and prints the top self-time
-// functions (BARE=1: bench/kb-bare.mjs instead). Usage: npx tsx bench/prof-kb.ts [hit|hithot|coarse|miss|h|hcold|hsame|brief|briefnew|health] [seconds]
+// functions (BARE=1: bench/kb-bare.mjs instead). Usage: npx tsx bench/prof-kb.ts [hit|hithot|coarse|miss|related|h|hcold|hsame|brief|briefnew|health] [seconds]
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
