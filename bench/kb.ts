@@ -71,7 +71,8 @@ export function kbRequests(n: number) {
     /** The exception lines of two Python entries (i and i+4) in one output: two close candidates, a `related` answer (no fix). */
     related: post(() => {
       const i = Math.min(pick() & ~3, n - 8);
-      return `${syntheticError(i).split('\n').at(-1)}\n${syntheticError(i + 4).split('\n').at(-1)}`;
+      const last = (j: number) => syntheticError(j).split('\n').at(-1);
+      return `${last(i)}\n${last(i + 4)}`;
     }),
     h: get(() => `/h/${hashes[k % hashes.length]}`),
     /** Any of the n entries' hashes: the memo of hot answers seldom helps (the cold read). */
