@@ -1,6 +1,7 @@
 // What a wanted row shows of a signature (src/core/kb/public-sig.ts): the hosts and names ErrSig
 // keeps in a message are masked; code names that look like hosts and public hosts are kept.
 import { expect, it } from 'vitest';
+import { ownMs } from '../../src/core/kernel/own-time.js';
 import { publicLibs, publicSig } from '../../src/core/kb/public-sig.js';
 
 it('masks bare private hosts, forge owners and repositories, and names the output marks as its own', () => {
@@ -202,4 +203,22 @@ it("masks a caller's cloud resources and builds wherever the line repeats them, 
     ['other:project files could not be loaded', 'error: project files could not be loaded'],
   ] as const)
     expect(publicSig(sig, text), sig).toBe(sig);
+});
+
+it('runs in linear time on 16 KiB outputs built against its patterns', () => {
+  // Each was a second or more of one lookup's CPU when a pattern starting with a run of name
+  // characters was tried from inside such runs, or a quoted name was read with two nested runs.
+  const N = 16 * 1024 - 64;
+  const hostile = {
+    hyphens: `service ${'a-'.repeat(N / 2 - 10)}_`,
+    project: `project ${'a-'.repeat(N / 2 - 10)}_`,
+    dots: `resource group ${'a.'.repeat(N / 2 - 10)}`,
+    quote: `"${'1'.repeat(N - 30)} be opened`,
+    dockerRun: 'docker run '.repeat(Math.floor(N / 11)),
+    gcloud: `projects/abcdef${'/a/b'.repeat(N / 4 - 10)}/`,
+  };
+  for (const [name, text] of Object.entries(hostile)) {
+    const { ms } = ownMs(() => publicSig(`other:x ${text.slice(0, 150)}`, text));
+    expect(ms, name).toBeLessThan(100);
+  }
 });

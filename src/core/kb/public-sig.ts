@@ -19,7 +19,12 @@ const NOT_HOST = /^(?:com|org|net|io|java|javax|android|androidx|kotlin|scala|de
 /** A forge path's owner and repository (`github.com/acme/ledger`, `github.com:acme/ledger.git`). */
 const FORGE = /\b((?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)[/:])[\w.-]+\/[\w.-]+/gi;
 
-/** Names an output marks as its own: home directories' users, forge owners and repositories, registry namespaces and images. */
+/**
+ * Names an output marks as its own: home directories' users, forge owners and repositories, registry
+ * namespaces and images. The text is the caller's (16 KiB of anything): a pattern that starts with a
+ * run of name characters starts only where such a run does (`(?<![\w.-])`), or a long hyphenated run
+ * is tried from each of its characters, in quadratic time.
+ */
 function ownNames(text: string): Set<string> {
   const out = new Set<string>();
   const add = (v: string | undefined) => {
@@ -34,7 +39,7 @@ function ownNames(text: string): Set<string> {
   // A registry's namespace and image: host.with.dots[:port]/namespace/image. (Not under a Go module
   // proxy: `proxy.golang.org/golang.org/x/net` names a public module; nor an Azure type:
   // `Microsoft.Resources/subscriptions/resourcegroups`.)
-  for (const m of text.matchAll(/(?<![\w.])((?:[a-z0-9-]+\.)+[a-z]{2,})(?::\d+)?\/([\w.-]+)\/([\w.-]+)/gi)) {
+  for (const m of text.matchAll(/(?<![\w.-])((?:[a-z0-9-]+\.)+[a-z]{2,})(?::\d+)?\/([\w.-]+)\/([\w.-]+)/gi)) {
     if (GO_PROXY.test(m[1]!) || m[1]!.startsWith('Microsoft.')) continue;
     add(m[2]);
     add(m[3]);
@@ -42,7 +47,7 @@ function ownNames(text: string): Set<string> {
   // user@host (a prompt, an ssh target), an npm scope (@acme/ui), an issue or pull request (acme/relay#12),
   // a Docker Hub image under a namespace (docker run acme/worker:1.2).
   // (Not a package at a version: `react@18.2.0`.)
-  for (const m of text.matchAll(/(?<![\w.])([\w.-]+)@([A-Za-z][\w-]*(?:\.[\w-]+)*)(?=[:\s]|$)/gm)) {
+  for (const m of text.matchAll(/(?<![\w.-])([\w.-]+)@([A-Za-z][\w-]*(?:\.[\w-]+)*)(?=[:\s]|$)/gm)) {
     add(m[1]);
     add(m[2]);
   }
@@ -50,11 +55,11 @@ function ownNames(text: string): Set<string> {
     add(m[1]);
     add(m[2]);
   }
-  for (const m of text.matchAll(/\b([\w.-]+)\/([\w.-]+)#\d+\b/g)) {
+  for (const m of text.matchAll(/(?<![\w.-])([\w.-]+)\/([\w.-]+)#\d+\b/g)) {
     add(m[1]);
     add(m[2]);
   }
-  for (const m of text.matchAll(/\bdocker(?:\s+(?:run|pull|push|build|create)\b[^\n]*?)\s([a-z0-9][\w.-]*)\/([\w.-]+):[\w.-]+/g)) {
+  for (const m of text.matchAll(/\bdocker(?:\s+(?:run|pull|push|build|create)\b[^\n]{0,400}?)\s([a-z0-9][\w.-]*)\/([\w.-]+):[\w.-]+/g)) {
     add(m[1]);
     add(m[2]);
   }
@@ -126,8 +131,8 @@ function cloudNames(text: string): string[] {
   if (text.includes('ontainer')) for (const m of text.matchAll(/\b(?:No such container: |container name "\/)([\w.-]+)/g)) out.push(m[1]!);
   // (Only a name with a hyphen or a digit: `"terraform" cannot be opened` names a public tool.)
   if (text.includes(' be opened'))
-    for (const m of text.matchAll(/["'\u201c]([\w .-]*[-\d][\w .-]*?)["'\u201d] (?:cannot be opened because|is damaged and can(?:'|\u2019)t be opened)/g))
-      out.push(m[1]!);
+    for (const m of text.matchAll(/["'\u201c]([^"'\u201c\u201d\n]{1,80})["'\u201d] (?:cannot be opened because|is damaged and can(?:'|\u2019)t be opened)/g))
+      if (/^[\w .-]+$/.test(m[1]!) && /[-\d]/.test(m[1]!)) out.push(m[1]!);
   return out.map((n) => n.replace(/\.+$/, ''));
 }
 
