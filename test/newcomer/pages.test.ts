@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, start, type TestServer } from '../helpers/server.js';
-import { axe, type Chrome, HAS_CHROMIUM, launch, layout, openTab, SKIP_REASON, type Width } from '../pages/browser.js';
+import { axe, type Chrome, HAS_CHROMIUM, launch, layout, openTab, SKIP_REASON, step, type Width } from '../pages/browser.js';
 
 if (!HAS_CHROMIUM) console.warn(SKIP_REASON);
 
@@ -200,16 +200,16 @@ describe.skipIf(!HAS_CHROMIUM)('the pages in headless Chromium (phone and deskto
   /** Loads the page at both widths: status, no overflow, no word broken mid-word, no console error, no serious axe violation, the texts. */
   async function looksRight(path: string, texts: string[], shell = true) {
     for (const w of ['phone', 'desktop'] as Width[]) {
-      const { page, problems } = await openTab(chrome, w);
+      const { page, problems } = await step(`new tab ${w}`, openTab(chrome, w));
       try {
-        const res = await page.goto(s.url + path, { waitUntil: 'load' });
+        const res = await step(`load ${path} ${w}`, page.goto(s.url + path, { waitUntil: 'load' }));
         expect(res?.status(), `${path} ${w}`).toBe(200);
-        const l = await layout(page);
+        const l = await step(`layout of ${path} ${w}`, layout(page));
         expect(l.scrollWidth, `${path} ${w}: horizontal overflow ${l.wide.join(', ')}`).toBeLessThanOrEqual(l.viewport);
         expect(l.wide, `${path} ${w}`).toEqual([]);
         expect(l.broken, `${path} ${w}: words broken mid-word`).toEqual([]);
         expect(problems, `${path} ${w}`).toEqual([]);
-        expect(await axe(page), `${path} ${w}`).toEqual([]);
+        expect(await step(`axe on ${path} ${w}`, axe(page)), `${path} ${w}`).toEqual([]);
         for (const t of texts) expect(l.text, `${path} ${w}`).toContain(t);
         if (shell) {
           // The site's shell: header with the site link and navigation, the footer's links.
@@ -223,27 +223,27 @@ describe.skipIf(!HAS_CHROMIUM)('the pages in headless Chromium (phone and deskto
           expect(s.footer, path).toEqual(expect.arrayContaining(['/legal', '/changelog', '/about']));
         }
       } finally {
-        await page.close();
+        await step(`close ${path} ${w}`, page.close());
       }
     }
   }
 
   it('/kb/: latest months, ecosystems, error classes and the search form', async () => {
     await looksRight('/kb/', ['The fixes', 'Latest months', 'Ecosystems', 'Error classes', 'Search the fixes by error message', 'pypi']);
-    const { page } = await openTab(chrome, 'desktop');
+    const { page } = await step('new tab for /kb/', openTab(chrome, 'desktop'));
     try {
-      await page.goto(`${s.url}/kb/`, { waitUntil: 'load' });
+      await step('load /kb/', page.goto(`${s.url}/kb/`, { waitUntil: 'load' }));
       const hrefs = (await page.evaluate(`Array.from(document.querySelectorAll('main a')).map((a) => a.getAttribute('href'))`)) as string[];
       expect(hrefs.some((h) => /^\/kb\/\d{4}-\d\d\/$/.test(h))).toBe(true);
       expect(hrefs).toContain('/eco/pypi');
       expect(hrefs.some((h) => /^\/err\/[a-z0-9_.-]+$/.test(h))).toBe(true);
       expect(await page.evaluate(`document.querySelector('form.search')?.getAttribute('action')`)).toBe('/search');
       // The bare /k/ lands here in a browser too.
-      const r = await page.goto(`${s.url}/k/`, { waitUntil: 'load' });
+      const r = await step('load /k/', page.goto(`${s.url}/k/`, { waitUntil: 'load' }));
       expect(r?.url()).toBe(`${s.url}/kb/`);
       expect(await page.evaluate('document.querySelector("h1").textContent')).toBe('The fixes');
     } finally {
-      await page.close();
+      await step('close /kb/', page.close());
     }
   }, 60_000);
 

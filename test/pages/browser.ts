@@ -75,6 +75,24 @@ export interface Watched {
   problems: string[];
 }
 
+/**
+ * A browser step that could hang (puppeteer's evaluate and close have no time limit of their own):
+ * it fails after `ms`, naming the step. A test's own limit only says that the test ran too long;
+ * this says where (the /kb/ page test ran past its 60 s in two of seven full runs on 2026-11-29, never
+ * when run alone or with the other page tests).
+ */
+export async function step<T>(label: string, p: Promise<T>, ms = 50_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`browser step still running after ${ms / 1000} s: ${label}`)), ms);
+  });
+  try {
+    return await Promise.race([p, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A new tab at the given width that records every console error, page error and failed request. */
 export async function openTab(c: Chrome, width: Width, opts: { javascript?: boolean } = {}): Promise<Watched> {
   const page = await c.browser.newPage();
