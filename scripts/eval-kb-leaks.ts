@@ -1,7 +1,8 @@
 // The privacy half of npm run eval:kb: the private values the evaluation's outputs carry (what
 // ErrSig v3 removes: user names and home directories, e-mail addresses, shell prompts' user and
 // host, repository owners and names, image names under a registry, module paths under a private
-// host, hosts, IP addresses, UUIDs, long hex ids) are read from the outputs themselves, then every
+// host, hosts, IP addresses, UUIDs, long hex ids; and what a wanted row masks besides: the names of
+// cloud resources, build projects and Kubernetes objects) are read from the outputs themselves, then every
 // public surface is fetched before the lookups and after them, and the daily export is written and
 // read. A leak is a value that a surface shows after the lookups and did not show before: the
 // lookups published it (a value the seed's own text already holds, `runner` or `localhost`, is not
