@@ -78,7 +78,7 @@ export interface Watched {
 /**
  * A browser step that could hang (puppeteer's evaluate and close have no time limit of their own):
  * it fails after `ms`, naming the step. A test's own limit only says that the test ran too long;
- * this says where (the /kb/ page test ran past its 60 s in two of seven full runs on 2026-11-29, never
+ * this says where (the /kb/ page test ran past its 60 s in two of ten full runs on 2026-11-29, never
  * when run alone or with the other page tests).
  */
 export async function step<T>(label: string, p: Promise<T>, ms = 50_000): Promise<T> {
