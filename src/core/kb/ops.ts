@@ -14,7 +14,7 @@ import { digestOps } from './digests.js';
 import { answer, named } from './answer.js';
 import { ERRSIG_VERSION, errsig } from './errsig/errsig.js';
 import { libStr, libsInText, parseLib } from './libs.js';
-import { publicLibs, publicSig } from './public-sig.js';
+import { ownNames, publicLibs, publicSig } from './public-sig.js';
 import type { KbEntry, KbHit, KbRepo, Lib, NewEntry, OutcomeResult } from './ports.js';
 import type { SpaceEntry } from './space/ports.js';
 import { day, entryMd, entryText, entryView, flat, hitLine, noteView, outcomesOf, score, type EntryView } from './render.js';
@@ -402,10 +402,12 @@ async function lookup(ctx: Ctx, text: string): Promise<LookupOut> {
   // The signature as replies and wanted rows show it: what ErrSig keeps of private hosts and names
   // masked (public-sig.ts); `h` stays the hash of the signature itself.
   const { h } = a.key;
-  const sig = publicSig(a.key.sig, text);
+  // (The output's own names are read once, for the signature and for a wanted row's libraries.)
+  const own = ownNames(text);
+  const sig = publicSig(a.key.sig, text, own);
   // No fix for this very signature: the demand is recorded (a near answer is a neighbour's fix);
   // not a member's, whose misses may name their team's private errors (docs/decisions.md).
-  if (a.match !== 'exact' && !pool.spaces.length) await recordWanted(ctx, h, sig, publicLibs(libsInText(text), text));
+  if (a.match !== 'exact' && !pool.spaces.length) await recordWanted(ctx, h, sig, publicLibs(libsInText(text), text, own));
   if (a.match === 'none') return miss(ctx, { sig, h, raw: text.length }, sigWords(sig), `no fix yet for ${flat(sig, 160)}`, pool.kb);
   if (a.match === 'related') {
     const related = named(a, RELATED).map((c) => ({

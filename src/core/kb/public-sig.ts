@@ -25,7 +25,7 @@ const FORGE = /\b((?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)[/:])[
  * run of name characters starts only where such a run does (`(?<![\w.-])`), or a long hyphenated run
  * is tried from each of its characters, in quadratic time.
  */
-function ownNames(text: string): Set<string> {
+export function ownNames(text: string): Set<string> {
   const out = new Set<string>();
   const add = (v: string | undefined) => {
     const x = v?.replace(/\.git$/, '');
@@ -66,24 +66,24 @@ function ownNames(text: string): Set<string> {
   // A project's own directory: the one that holds its environment or dependencies (`/srv/desk/.venv`,
   // `~/shop/node_modules`); its name is also the Django app or package name in the messages.
   for (const m of text.matchAll(/[/\\]([\w.-]+)[/\\](?:\.?venv|\.tox|node_modules|vendor|target|\.gradle)[/\\]/g)) add(m[1]);
-  for (const name of cloudNames(text)) add(name);
+  for (const name of resourceNames(text)) add(name);
   return out;
 }
 
 /**
- * The names of a caller's cloud resources and builds, which a message repeats bare (`target-group
- * api-tg-prod`, `Resource group 'rg-prod' could not be found`): an ARN's resource path, a Google
- * Cloud project and what sits under it (also as `project [shop-prod-19]` and a Cloud SQL
- * `project:region:instance`), an Azure resource group, a Gradle or Maven project, a Kubernetes
- * object named after its kind, and what a command line names with a resource flag.
+ * The names a caller gives its resources, which a message repeats bare (`target-group api-tg-prod`,
+ * `Resource group 'rg-prod' could not be found`): an ARN's resource path, a Google Cloud project and
+ * what sits under it (also as `project [shop-prod-19]` and a Cloud SQL `project:region:instance`),
+ * an Azure resource group and resource, a Gradle or Maven project, a Kubernetes object named after
+ * its kind, what a command line names with a resource flag, an ECS service, a container, an app.
  */
-function cloudNames(text: string): string[] {
+function resourceNames(text: string): string[] {
   const out: string[] = [];
   // An ARN's resource path: every part but the resource type (`role/ci-deployer`, `stack/api-dev/<id>`;
   // an S3 ARN starts with its bucket, an SQS or SNS one is the name alone).
   if (text.includes('arn:aws'))
-    for (const m of text.matchAll(/\barn:aws[\w-]*:[\w-]*:[\w-]*:\d*:([^\s,;'"()\]]+)/g))
-      for (const part of m[1]!.split(/[/:]/)) if (!ARN_TYPES.has(part)) out.push(part);
+    for (const [arn] of text.matchAll(ARN))
+      for (const part of arn.split(':').slice(5).join(':').split(/[/:]/)) if (part && !ARN_TYPES.has(part)) out.push(part);
   // A Google Cloud resource path: the project and every name under it but a zone, region, location or version
   // (`projects/shop-prod/zones/europe-west1-b/clusters/prod-gke`).
   if (text.includes('projects/'))
@@ -98,13 +98,9 @@ function cloudNames(text: string): string[] {
       for (const [, , name] of m[1]!.matchAll(/\/([A-Za-z]+)\/([^/]+)/g)) if (!AZURE_WORDS.test(name!)) out.push(name!);
   // (Not an Azure action: `…/resourcegroups/write`.)
   if (text.includes('esource'))
-    for (const m of text.matchAll(/\bresource ?groups?[/ ]['"]?([\w-]+(?:\.[\w-]+)*)/gi)) if (!/^(?:read|write|delete|action)$/.test(m[1]!)) out.push(m[1]!);
+    for (const m of text.matchAll(/\bresource ?groups?[/ ]['"]?([\w-]+(?:\.[\w-]+)*)/gi)) if (!AZURE_WORDS.test(m[1]!)) out.push(m[1]!);
   // A Cloud SQL connection name: project:region:instance.
-  if (CLOUD_REGION.test(text))
-    for (const m of text.matchAll(
-      /\b([a-z][a-z0-9-]{4,28}[a-z0-9]):(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-[a-z]+\d:([a-z][a-z0-9-]*[a-z0-9])\b/g,
-    ))
-      out.push(m[1]!, m[2]!);
+  if (CLOUD_REGION.test(text)) for (const m of text.matchAll(CLOUD_SQL)) out.push(m[1]!, m[2]!);
   if (text.includes('roject')) {
     // gcloud's `project [shop-prod-19]`, Maven's `on project billing:`, Gradle's `root project 'cli-tool'` and `project ':app'`.
     for (const m of text.matchAll(/\bproject \[([a-z][a-z0-9-]{4,28}[a-z0-9])\]|\bon project ([\w.-]+):|\bproject '(?::)?([\w.:-]+)'/g))
@@ -113,11 +109,7 @@ function cloudNames(text: string): string[] {
     for (const m of text.matchAll(/\b[Pp]roject[ =:]+["']?([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) out.push(m[1]!);
   }
   // A Kubernetes object named after its kind, as kubectl quotes it (`pods "cart-api-7d9f8c-x2kqz"`, `namespace "shop-prod"`).
-  if (text.includes(' "'))
-    for (const m of text.matchAll(
-      /\b(?:pods?|deployments?(?:\.apps)?|services?|secrets?|configmaps?|namespaces?|statefulsets?(?:\.apps)?|daemonsets?(?:\.apps)?|jobs?(?:\.batch)?|cronjobs?(?:\.batch)?|ingress(?:es)?|persistentvolumeclaims?|serviceaccounts?|nodes?) "([a-z0-9][a-z0-9.-]*)"/g,
-    ))
-      out.push(m[1]!);
+  if (text.includes(' "')) for (const m of text.matchAll(K8S_QUOTED)) out.push(m[1]!);
   // A command line's resource flags (`--stack-name api-dev`, `--secret=stripe-key`, `az … -g rg-shared -n stlogs`).
   if (text.includes(' --'))
     for (const m of text.matchAll(
@@ -142,8 +134,15 @@ const GO_PROXY = /(?:^|\.)(?:proxy\.golang\.org|goproxy\.io|goproxy\.cn)$/;
 /** Words of Azure's resource types and actions, not names. */
 const AZURE_WORDS = /^(?:subscriptions|resourcegroups|resourceGroups|providers|deployments|read|write|delete|action)$/;
 
-/** A Google Cloud region between colons (`acme-prod:europe-west1:orders-db`). */
-const CLOUD_REGION = /:(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-[a-z]+\d:/;
+/** A Google Cloud region (`europe-west1`). */
+const GCP_REGION = String.raw`(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-[a-z]+\d`;
+/** A region between colons: the cheap test before CLOUD_SQL, whose start is tried at every word. */
+const CLOUD_REGION = new RegExp(`:${GCP_REGION}:`);
+/** A Cloud SQL connection name: project:region:instance. */
+const CLOUD_SQL = new RegExp(String.raw`\b([a-z][a-z0-9-]{4,28}[a-z0-9]):${GCP_REGION}:([a-z][a-z0-9-]*[a-z0-9])\b`, 'g');
+
+/** An ARN (`arn:aws:iam::123456789012:role/ci-deployer`): an account, a role or user and a resource, all of them the caller's. */
+const ARN = /\barn:aws[\w-]*:[^\s,;'"()\]]*/g;
 
 /** The resource types of ARNs (`arn:aws:iam::1:role/x`): words, not names. */
 const ARN_TYPES = new Set([
@@ -232,9 +231,12 @@ const MAVEN = /(?<![\w.-])((?:[a-z][\w-]*\.)+[a-z][\w-]*):[\w.-]+(?::[\w.-]+){0,
 const PUBLIC_GROUP =
   /^(?:org\.(?:springframework|hibernate|junit|mockito|eclipse|jboss|slf4j|projectlombok|jetbrains|postgresql|mariadb|flywaydb|liquibase|testcontainers|yaml|jacoco|sonarsource|codehaus|ow2|glassfish|bouncycastle)|io\.(?:netty|micrometer|quarkus|projectreactor|grpc|swagger|jsonwebtoken|github)|com\.(?:fasterxml|mysql|h2database|zaxxer|squareup|oracle|microsoft|amazonaws|google|jayway|github)|ch\.qos|jakarta|javax|net\.bytebuddy|commons-[\w-]+|mysql)(?:\.|$)/;
 
-/** A Kubernetes kind (as kubectl and the API server print it) and the quoted name of an object of it (not TypeScript's `Cannot find namespace 'JSX'`). */
-const K8S_NAMED =
-  /(?<!Cannot find |has no exported member |\bfind )\b((?:pods?|secrets?|configmaps?|services?|serviceaccounts?|service account|namespaces?|the namespace|nodes?|volumes?|(?:deployments?|statefulsets?|daemonsets?|replicasets?)(?:\.apps)?|(?:jobs?|cronjobs?)(?:\.batch)?|ingress(?:es)?(?:\.networking\.k8s\.io)?|persistentvolumeclaims?|persistentvolumes?|(?:cluster)?roles?|(?:cluster)?rolebindings?|releases?|charts?))(\s+)'[^'\s]+'/gi;
+/** The kinds of Kubernetes objects as kubectl and the API server print them. */
+const K8S_KINDS = String.raw`pods?|secrets?|configmaps?|services?|serviceaccounts?|service account|namespaces?|the namespace|nodes?|volumes?|(?:deployments?|statefulsets?|daemonsets?|replicasets?)(?:\.apps)?|(?:jobs?|cronjobs?)(?:\.batch)?|ingress(?:es)?(?:\.networking\.k8s\.io)?|persistentvolumeclaims?|persistentvolumes?|(?:cluster)?roles?|(?:cluster)?rolebindings?|releases?|charts?`;
+/** A kind and the name of an object of it, quoted as a signature quotes (not TypeScript's `Cannot find namespace 'JSX'`). */
+const K8S_NAMED = new RegExp(String.raw`(?<!\bfind )\b((?:${K8S_KINDS}))(\s+)'[^'\s]+'`, 'gi');
+/** The same in the output, as kubectl quotes it (`pods "cart-api-7d9f8c-x2kqz"`, `namespaces "shop-prod"`). */
+const K8S_QUOTED = new RegExp(String.raw`\b(?:${K8S_KINDS}) "([a-z0-9][a-z0-9.-]*)"`, 'g');
 
 /** The status column of a kubectl row (nodes, pods). */
 const K8S_STATUS =
@@ -245,10 +247,13 @@ const TABLE_HEADER = /^\s*(?:NAME|NAMESPACE|CONTAINER ID|REPOSITORY)\s{2,}[A-Z][
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The signature as a wanted row may show it: private hosts, forge owners and repositories, and the output's own names masked. */
-export function publicSig(sig: string, text: string): string {
+/**
+ * The signature as a wanted row may show it: private hosts, forge owners and repositories, and the
+ * output's own names masked. `own` is ownNames(text), passed in when the caller needs it twice.
+ */
+export function publicSig(sig: string, text: string, own: ReadonlySet<string> = ownNames(text)): string {
   // An ARN names an account, a role or user and a resource: all of it the caller's.
-  let out = sig.replace(/\barn:aws[\w-]*:[^\s,;'"]*/g, '<arn>').replace(FORGE, '$1<repo>');
+  let out = sig.replace(ARN, '<arn>').replace(FORGE, '$1<repo>');
   out = out.replace(HOST, (h) => (PUBLIC_HOST.test(h) || NOT_HOST.test(h) ? h : '<host>'));
   // A Maven coordinate (`org.acme:legacy-api:jar:0.3`) under a group no public host owns: a private artifact.
   out = out.replace(MAVEN, (c, group: string) =>
@@ -264,7 +269,7 @@ export function publicSig(sig: string, text: string): string {
   const cells = row && new RegExp(`^\\s*${escapeRe(row[2]!)}\\s{2,}(\\S+)`, 'm').exec(text);
   // (A row pasted alone is known by its status column.)
   if (row && cells && (TABLE_HEADER.test(text) || K8S_STATUS.test(cells[1]!))) out = `${row[1]}<name>${out.slice(row[1]!.length + row[2]!.length)}`;
-  for (const name of ownNames(text)) {
+  for (const name of own) {
     // Only names the line still holds cost a pattern.
     if (COMMON.has(name.toLowerCase()) || !out.includes(name)) continue;
     out = out.replace(new RegExp(`(?<![\\w.-])${escapeRe(name)}(?![\\w-])`, 'g'), '<name>');
@@ -277,10 +282,10 @@ export function publicSig(sig: string, text: string): string {
  * the output marks as its own (`github.com/halden-io/envcfg`, `@acme/ui`): a module path names its
  * owner, who may be the caller.
  */
-export function publicLibs<L extends { name: string }>(libs: L[], text: string): L[] {
+export function publicLibs<L extends { name: string }>(libs: L[], text: string, own?: ReadonlySet<string>): L[] {
   if (!libs.length) return libs; // most outputs name none: no need to read the text's own names
-  const own = [...ownNames(text)].filter((n) => !COMMON.has(n.toLowerCase()));
-  return libs.filter((l) => !FORGE_LIB.test(l.name) && !own.some((n) => new RegExp(`(?<![\\w.-])${escapeRe(n)}(?![\\w-])`).test(l.name)));
+  const mine = [...(own ?? ownNames(text))].filter((n) => !COMMON.has(n.toLowerCase()));
+  return libs.filter((l) => !FORGE_LIB.test(l.name) && !mine.some((n) => new RegExp(`(?<![\\w.-])${escapeRe(n)}(?![\\w-])`).test(l.name)));
 }
 
 /** A library named by a forge path (a Go module on GitHub): its owner and repository. */
