@@ -38,11 +38,14 @@ function planted(i: number): { output: string; secrets: string[] } {
     uuid: `5e1f${(0x1000 + i).toString(16)}-7a2b-4c3d-9e8f-0123456789ab`,
     hex: `${(0xabc000 + i).toString(16)}def0123456789abcdef0123456789abcdef01`,
     ip: `100.79.${150 + i}.${211 - i}`,
-    // Cloud resources and builds (wanted rows mask them: src/core/kb/public-sig.ts, cloudNames).
+    // Cloud resources and builds (wanted rows mask them: src/core/kb/public-sig.ts, resourceNames).
     cloud: `${t}gke`,
     group: `${t}rg`,
     db: `${t}db`,
     svc: `${t}-api`,
+    // Slack's workspace and channel ids (`T024BE7LD`, `C08Q1N2K3L4`).
+    team: `T0${(1296 + i).toString(36).toUpperCase()}QZ4BW`,
+    channel: `C0${(1296 + i).toString(36).toUpperCase()}QZ7XK1`,
   };
   const kinds = [
     () =>
@@ -91,6 +94,7 @@ function planted(i: number): { output: string; secrets: string[] } {
       `[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:compile (default-compile) on project ${secrets.repo}: Compilation failure`,
     () => `* What went wrong:\nTask 'assembleRelease' not found in root project '${secrets.image}'.`,
     () => `Error from server (NotFound): namespaces "${secrets.project}" not found`,
+    () => `[ERROR] bolt-app An API error occurred: not_in_channel (channel ${secrets.team}/${secrets.channel})`,
   ];
   return { output: kinds[i % kinds.length]!(), secrets: Object.values(secrets) };
 }

@@ -205,6 +205,22 @@ it("masks a caller's cloud resources and builds wherever the line repeats them, 
     expect(publicSig(sig, text), sig).toBe(sig);
 });
 
+it("masks Slack's workspace, channel, user and bot ids, and keeps codes and constants of that shape", () => {
+  expect(publicSig('node:Error: An API error occurred: not_in_channel (channel T024BE7LD/C08Q1N2K3L4)', '')).toBe(
+    'node:Error: An API error occurred: not_in_channel (channel <id>/<id>)',
+  );
+  expect(publicSig('other:[ERROR] slack: invalid_auth for workspace T024BE7LD user U02ABCDEF12 bot B08Q1N2K3L4', '')).toBe(
+    'other:[ERROR] slack: invalid_auth for workspace <id> user <id> bot <id>',
+  );
+  for (const sig of [
+    'java:java.lang.UnsatisfiedLinkError: <path>: wrong ELF class: ELFCLASS32',
+    'other:error NETSDK1045: The current .NET SDK does not support targeting .NET <v>',
+    'ts:error TS2322: Type <s> is not assignable to type <s>',
+    'other:D3DERR_INVALIDCALL',
+  ])
+    expect(publicSig(sig, ''), sig).toBe(sig);
+});
+
 it('runs in linear time on 16 KiB outputs built against its patterns', () => {
   // Each was a second or more of one lookup's CPU when a pattern starting with a run of name
   // characters was tried from inside such runs, or a quoted name was read with two nested runs.

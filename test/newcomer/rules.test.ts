@@ -39,7 +39,7 @@ describe('topic rules are published, not only in the error', () => {
     expect(json.rules.map((r) => r.key)).toEqual(['topic', 'topic.room', 'topic.access', 'space.private', 'space.owners', 'kb.wanted']);
     expect(text).toMatch(/^rule\.space\.owners .*last owner of a closed space/m);
     // What a lookup publishes as wanted, and what its row masks.
-    expect(text).toMatch(/^rule\.kb\.wanted a lookup with no exact fix is demand: .*Google Cloud projects/m);
+    expect(text).toMatch(/^rule\.kb\.wanted a lookup with no exact fix is demand: .*Google Cloud projects.*Slack workspace, channel and user ids/m);
     expect(await get('/limits.md')).toMatch(/## Name rules\n\n- \*\*topic\*\*: /);
     expect(await (await fetch(`${s.url}/help`, { headers: { accept: 'text/markdown' } })).text()).toMatch(/## Name rules\n\n- \*\*topic\*\*: /);
   });

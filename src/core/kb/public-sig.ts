@@ -253,7 +253,10 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function publicSig(sig: string, text: string, own: ReadonlySet<string> = ownNames(text)): string {
   // An ARN names an account, a role or user and a resource: all of it the caller's.
-  let out = sig.replace(ARN, '<arn>').replace(FORGE, '$1<repo>');
+  let out = sig
+    .replace(ARN, '<arn>')
+    .replace(FORGE, '$1<repo>')
+    .replace(SLACK_ID, (id) => (/\d[A-Z]/.test(id.slice(1)) ? '<id>' : id));
   out = out.replace(HOST, (h) => (PUBLIC_HOST.test(h) || NOT_HOST.test(h) ? h : '<host>'));
   // A Maven coordinate (`org.acme:legacy-api:jar:0.3`) under a group no public host owns: a private artifact.
   out = out.replace(MAVEN, (c, group: string) =>
@@ -287,6 +290,13 @@ export function publicLibs<L extends { name: string }>(libs: L[], text: string, 
   const mine = [...(own ?? ownNames(text))].filter((n) => !COMMON.has(n.toLowerCase()));
   return libs.filter((l) => !FORGE_LIB.test(l.name) && !mine.some((n) => new RegExp(`(?<![\\w.-])${escapeRe(n)}(?![\\w-])`).test(l.name)));
 }
+
+/**
+ * A Slack workspace, channel, user, bot or file id (`T024BE7LD`, `C08Q1N2K3L4`): a kind letter and
+ * 8-12 capitals and digits, a letter after a digit among them (error codes are shorter, `TS2322`;
+ * a constant's digits close it, `ELFCLASS32`).
+ */
+const SLACK_ID = /\b[TCUBGWDEF][A-Z0-9]{8,12}\b/g;
 
 /** A library named by a forge path (a Go module on GitHub): its owner and repository. */
 const FORGE_LIB = /^(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\//i;

@@ -760,7 +760,7 @@ export const NAME_RULES: readonly { key: string; rule: string }[] = [
   },
   {
     key: 'kb.wanted',
-    rule: "a lookup with no exact fix is demand: its signature is listed publicly as wanted (/wanted, its feeds, /brief), unless the caller is a member of a closed space. ErrSig v3 has already taken out paths, URLs, users, e-mail addresses, IPs, UUIDs, long hex ids, repositories, images and Compose names; the row also masks the names the signature still holds (<name>, <host>, <arn>, <repo>, <artifact>): private hosts, forge owners and repositories, private Maven artifacts, Kubernetes objects, ARNs, Google Cloud projects and what sits under them, Azure resource groups and resources, Cloud SQL instances, Gradle and Maven projects, the names a command line's resource flags give, and the output's own names (its home directory's user, its registry namespace)",
+    rule: "a lookup with no exact fix is demand: its signature is listed publicly as wanted (/wanted, its feeds, /brief), unless the caller is a member of a closed space. ErrSig v3 has already taken out paths, URLs, users, e-mail addresses, IPs, UUIDs, long hex ids, repositories, images and Compose names; the row also masks the names the signature still holds (<name>, <host>, <arn>, <repo>, <artifact>, <id>): private hosts, forge owners and repositories, private Maven artifacts, Kubernetes objects, ARNs, Google Cloud projects and what sits under them, Azure resource groups and resources, Cloud SQL instances, Gradle and Maven projects, the names a command line's resource flags give, Slack workspace, channel and user ids, and the output's own names (its home directory's user, its registry namespace)",
   },
 ];
 
