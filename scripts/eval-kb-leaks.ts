@@ -119,6 +119,8 @@ export function privateValues(output: string): string[] {
   // a Google Cloud project and what sits under it, an Azure resource group and resource.
   for (const m of output.matchAll(/\barn:aws[\w-]*:[\w-]*:[\w-]*:\d*:([^\s,;'"]+)/g)) for (const part of m[1]!.split(/[/:]/).slice(1)) add(part);
   for (const m of output.matchAll(/\bprojects\/([a-z][a-z0-9-]{4,28}[a-z0-9])\b/g)) add(m[1]);
+  // A Terraform provider's resource (`creating S3 Bucket (acme-assets-prod)`).
+  for (const m of output.matchAll(/\b(?:creating|reading|updating|deleting|waiting for)(?: [A-Z]\w*)+ \(([\w.-]+)\)/g)) add(m[1]);
   for (const m of output.matchAll(/\b[Pp]roject[ =:]+[[('"]?([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) add(m[1]);
   for (const m of output.matchAll(
     /\/(?:instances|buckets|datasets|topics|subscriptions|secrets|clusters|serviceAccounts|keyRings|cryptoKeys|storageAccounts|virtualMachines|sites|vaults|registries|managedClusters|servers|workspaces)\/([\w.@-]+)/g,

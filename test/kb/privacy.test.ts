@@ -43,6 +43,7 @@ function planted(i: number): { output: string; secrets: string[] } {
     group: `${t}rg`,
     db: `${t}db`,
     svc: `${t}-api`,
+    tf: `${t}-deployer`,
     // Slack's workspace and channel ids (`T024BE7LD`, `C08Q1N2K3L4`).
     team: `T0${(1296 + i).toString(36).toUpperCase()}QZ4BW`,
     channel: `C0${(1296 + i).toString(36).toUpperCase()}QZ7XK1`,
@@ -94,6 +95,7 @@ function planted(i: number): { output: string; secrets: string[] } {
       `[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:compile (default-compile) on project ${secrets.repo}: Compilation failure`,
     () => `* What went wrong:\nTask 'assembleRelease' not found in root project '${secrets.image}'.`,
     () => `Error from server (NotFound): namespaces "${secrets.project}" not found`,
+    () => `│ Error: creating IAM Role (${secrets.tf}): EntityAlreadyExists: Role with name ${secrets.tf} already exists.\n│ \n│   with aws_iam_role.ci,`,
     () => `[ERROR] bolt-app An API error occurred: not_in_channel (channel ${secrets.team}/${secrets.channel})`,
   ];
   return { output: kinds[i % kinds.length]!(), secrets: Object.values(secrets) };

@@ -171,6 +171,22 @@ it("masks a caller's cloud resources and builds wherever the line repeats them, 
       'Error response from daemon: No such container: api-dev',
       'other:Error response from daemon: No such container: <name>',
     ],
+    // Terraform's providers: the resource an AWS action names (and the line repeating it), azurerm's resource id.
+    [
+      'node:Error: creating IAM Role (ci-deployer): EntityAlreadyExists: Role with name ci-deployer already exists.',
+      'Error: creating IAM Role (ci-deployer): EntityAlreadyExists: Role with name ci-deployer already exists.',
+      'node:Error: creating IAM Role (<name>): EntityAlreadyExists: Role with name <name> already exists.',
+    ],
+    [
+      'other:node group workers-a in cluster platform-prod failed',
+      'Error: waiting for EKS Node Group (platform-prod:workers-a) create: unexpected state CREATE_FAILED',
+      'other:node group <name> in cluster <name> failed',
+    ],
+    [
+      'other:StorageAccountAlreadyTaken: The storage account named stwebshoplogs01 is already taken.',
+      'Error: creating Storage Account (Subscription: "0b1f6471-1bf0-4dda-aec3-111122223333"\nResource Group Name: "rg-webshop"\nStorage Account Name: "stwebshoplogs01"): StorageAccountAlreadyTaken',
+      'other:StorageAccountAlreadyTaken: The storage account named <name> is already taken.',
+    ],
   ];
   // A registry path written in capitals is still one (the error says so); `API` is a common word.
   cases.push([
@@ -232,6 +248,8 @@ it('runs in linear time on 16 KiB outputs built against its patterns', () => {
     quote: `"${'1'.repeat(N - 30)} be opened`,
     dockerRun: 'docker run '.repeat(Math.floor(N / 11)),
     gcloud: `projects/abcdef${'/a/b'.repeat(N / 4 - 10)}/`,
+    terraform: `creating ${'A '.repeat(N / 2 - 10)}`,
+    azurerm: `Subscription: "x" ${'Aa '.repeat(N / 3 - 10)}`,
   };
   for (const [name, text] of Object.entries(hostile)) {
     const { ms } = ownMs(() => publicSig(`other:x ${text.slice(0, 150)}`, text));

@@ -118,6 +118,11 @@ function resourceNames(text: string): string[] {
       out.push(m[1]!);
   if (text.includes('az '))
     for (const m of text.matchAll(/^\s*(?:\$ )?az [^\n]*?\s-[gn] ([\w.-]+)(?:[^\n]*?\s-[gn] ([\w.-]+))?/gm)) out.push(m[1]!, ...(m[2] ? [m[2]] : []));
+  // Terraform's providers name the resource they act on: AWS's `creating S3 Bucket (acme-assets)`,
+  // `waiting for EKS Cluster (platform-prod) create`; azurerm's resource ids (`(Subscription: "…"
+  // Resource Group Name: "rg-web" Storage Account Name: "stlogs")`).
+  if (TF_ACTION.test(text)) for (const m of text.matchAll(TF_NAMED)) out.push(m[1]!, ...m[1]!.split(/[/:]/));
+  if (text.includes('Subscription: "')) for (const m of text.matchAll(/\b(?:[A-Z][a-z]+ ){1,4}Name: "([^"\n<>]{2,100})"/g)) out.push(m[1]!);
   // An ECS service (`service api-prod`), a container by its name, an app macOS will not open.
   if (text.includes('service ')) for (const m of text.matchAll(/\bservice ([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) out.push(m[1]!);
   if (text.includes('ontainer')) for (const m of text.matchAll(/\b(?:No such container: |container name "\/)([\w.-]+)/g)) out.push(m[1]!);
@@ -127,6 +132,10 @@ function resourceNames(text: string): string[] {
       if (/^[\w .-]+$/.test(m[1]!) && /[-\d]/.test(m[1]!)) out.push(m[1]!);
   return out.map((n) => n.replace(/\.+$/, ''));
 }
+
+/** A Terraform provider's action on a resource, named after its type (`deleting EC2 VPC (vpc-0a1b)`). */
+const TF_ACTION = /\b(?:creating|reading|updating|deleting|waiting for|modifying|importing) [A-Z]/;
+const TF_NAMED = /\b(?:creating|reading|updating|deleting|waiting for|modifying|importing)(?: [A-Z][\w.]*){1,6} \(([^()\s<>]{2,200})\)/g;
 
 /** Go module proxies: the path under them is a module's, public. */
 const GO_PROXY = /(?:^|\.)(?:proxy\.golang\.org|goproxy\.io|goproxy\.cn)$/;
