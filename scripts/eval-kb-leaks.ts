@@ -121,6 +121,15 @@ export function privateValues(output: string): string[] {
   for (const m of output.matchAll(/\bprojects\/([a-z][a-z0-9-]{4,28}[a-z0-9])\b/g)) add(m[1]);
   // A Terraform provider's resource (`creating S3 Bucket (acme-assets-prod)`).
   for (const m of output.matchAll(/\b(?:creating|reading|updating|deleting|waiting for)(?: [A-Z]\w*)+ \(([\w.-]+)\)/g)) add(m[1]);
+  // A Helm release, a Kafka topic, a MongoDB database and collection. (A release a command line names
+  // by one bare word is often its chart's, a product's name: `helm upgrade --install grafana grafana/grafana`.)
+  for (const m of output.matchAll(/\bin progress for release ([\w.-]+)|\bhelm (?:install|upgrade|uninstall)(?: --?[\w-]+)* ([a-z][\w]*-[\w-]+)(?=\s|$)/gm))
+    add(m[1] ?? m[2]);
+  for (const m of output.matchAll(/\b(?:kafka[^\n]*?topics?:? \[|Topic )([\w.-]+)[\], ]/gi)) add(m[1]);
+  for (const m of output.matchAll(/\bE11000 duplicate key error collection: ([\w-]+)\.([\w.-]+)/g)) {
+    add(m[1]);
+    add(m[2]);
+  }
   for (const m of output.matchAll(/\b[Pp]roject[ =:]+[[('"]?([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) add(m[1]);
   for (const m of output.matchAll(
     /\/(?:instances|buckets|datasets|topics|subscriptions|secrets|clusters|serviceAccounts|keyRings|cryptoKeys|storageAccounts|virtualMachines|sites|vaults|registries|managedClusters|servers|workspaces)\/([\w.@-]+)/g,

@@ -44,6 +44,9 @@ function planted(i: number): { output: string; secrets: string[] } {
     db: `${t}db`,
     svc: `${t}-api`,
     tf: `${t}-deployer`,
+    release: `${t}-gw`,
+    topic: `${t}.events`,
+    mongo: `${t}_prod`,
     // Slack's workspace and channel ids (`T024BE7LD`, `C08Q1N2K3L4`).
     team: `T0${(1296 + i).toString(36).toUpperCase()}QZ4BW`,
     channel: `C0${(1296 + i).toString(36).toUpperCase()}QZ7XK1`,
@@ -96,6 +99,9 @@ function planted(i: number): { output: string; secrets: string[] } {
     () => `* What went wrong:\nTask 'assembleRelease' not found in root project '${secrets.image}'.`,
     () => `Error from server (NotFound): namespaces "${secrets.project}" not found`,
     () => `│ Error: creating IAM Role (${secrets.tf}): EntityAlreadyExists: Role with name ${secrets.tf} already exists.\n│ \n│   with aws_iam_role.ci,`,
+    () => `Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress for release ${secrets.release}`,
+    () => `org.apache.kafka.common.errors.TopicAuthorizationException: Not authorized to access topics: [${secrets.topic}]`,
+    () => `MongoServerError: E11000 duplicate key error collection: ${secrets.mongo}.accounts index: email_1 dup key: { email: "x@example.com" }`,
     () => `[ERROR] bolt-app An API error occurred: not_in_channel (channel ${secrets.team}/${secrets.channel})`,
   ];
   return { output: kinds[i % kinds.length]!(), secrets: Object.values(secrets) };

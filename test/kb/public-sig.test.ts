@@ -187,6 +187,38 @@ it("masks a caller's cloud resources and builds wherever the line repeats them, 
       'Error: creating Storage Account (Subscription: "0b1f6471-1bf0-4dda-aec3-111122223333"\nResource Group Name: "rg-webshop"\nStorage Account Name: "stwebshoplogs01"): StorageAccountAlreadyTaken',
       'other:StorageAccountAlreadyTaken: The storage account named <name> is already taken.',
     ],
+    // An ARN inside Terraform's parentheses is read as an ARN (never `<<name>>`).
+    [
+      "other:│ Error: creating ELBv2 Listener (<arn>): CertificateNotFound: Certificate '<arn>' not found",
+      '│ Error: creating ELBv2 Listener (arn:aws:elasticloadbalancing:eu-central-1:123456789012:loadbalancer/app/web/abc): CertificateNotFound',
+      "other:│ Error: creating ELBv2 Listener (<arn>): CertificateNotFound: Certificate '<arn>' not found",
+    ],
+    // Helm's releases, Kafka's topics, MongoDB's database and collection.
+    [
+      'node:Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress for release payments-gw-staging',
+      'Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress for release payments-gw-staging',
+      'node:Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress for release <name>',
+    ],
+    [
+      'node:Error: uninstall: Release not loaded: grafana-ops: release: not found',
+      '$ helm uninstall -n observability grafana-ops\nError: uninstall: Release not loaded: grafana-ops: release: not found',
+      'node:Error: uninstall: Release not loaded: <name>: release: not found',
+    ],
+    [
+      'java:org.apache.kafka.common.errors.TopicAuthorizationException: Not authorized to access topics: [billing.invoices.v2]',
+      'org.apache.kafka.common.errors.TopicAuthorizationException: Not authorized to access topics: [billing.invoices.v2]',
+      'java:org.apache.kafka.common.errors.TopicAuthorizationException: Not authorized to access topics: [<name>]',
+    ],
+    [
+      'java:org.apache.kafka.common.errors.TimeoutException: Topic inventory-updates not present in metadata after <dur>.',
+      'org.apache.kafka.common.errors.TimeoutException: Topic inventory-updates not present in metadata after 60000 ms.',
+      'java:org.apache.kafka.common.errors.TimeoutException: Topic <name> not present in metadata after <dur>.',
+    ],
+    [
+      'other:MongoServerError: E11000 duplicate key error collection: quillo_prod.customers index: email_1 dup key: { email: <email> }',
+      'MongoServerError: E11000 duplicate key error collection: quillo_prod.customers index: email_1 dup key: { email: "dana@quillo.io" }',
+      'other:MongoServerError: E11000 duplicate key error collection: <name> index: email_1 dup key: { email: <email> }',
+    ],
   ];
   // A registry path written in capitals is still one (the error says so); `API` is a common word.
   cases.push([
@@ -212,6 +244,16 @@ it("masks a caller's cloud resources and builds wherever the line repeats them, 
       'ImportError: lxml.html.clean module is now a separate project lxml_html_clean.',
     ],
     ["ts:error TS2503: Cannot find namespace 'JSX'.", "src/App.tsx(3,20): error TS2503: Cannot find namespace 'JSX'."],
+    // Helm's words and a chart that no release names; a Hibernate collection (a class's field).
+    [
+      'node:Error: UPGRADE FAILED: current release manifest contains removed kubernetes api(s)',
+      '$ helm upgrade api ./chart\nError: UPGRADE FAILED: current release manifest contains removed kubernetes api(s)',
+    ],
+    ['other:Error: could not find tiller', 'helm install stable/nginx-ingress\nError: could not find tiller'],
+    [
+      'java:org.hibernate.HibernateException: Found shared references to a collection: com.menu.Dish.ingredients',
+      'org.hibernate.HibernateException: Found shared references to a collection: com.menu.Dish.ingredients',
+    ],
     [
       "other:WARN[<n>] docker-compose.yml: the attribute 'version' is obsolete",
       'WARN[0000] /home/ola/stack/docker-compose.yml: the attribute `version` is obsolete',
@@ -250,6 +292,9 @@ it('runs in linear time on 16 KiB outputs built against its patterns', () => {
     gcloud: `projects/abcdef${'/a/b'.repeat(N / 4 - 10)}/`,
     terraform: `creating ${'A '.repeat(N / 2 - 10)}`,
     azurerm: `Subscription: "x" ${'Aa '.repeat(N / 3 - 10)}`,
+    helm: `helm install ${'-n -n '.repeat(N / 6 - 10)}`,
+    kafka: `kafka topics: [${'a, '.repeat(N / 3 - 10)}`,
+    mongo: `Mongo collection: ${'a.'.repeat(N / 2 - 20)}`,
   };
   for (const [name, text] of Object.entries(hostile)) {
     const { ms } = ownMs(() => publicSig(`other:x ${text.slice(0, 150)}`, text));

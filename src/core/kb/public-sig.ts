@@ -121,8 +121,29 @@ function resourceNames(text: string): string[] {
   // Terraform's providers name the resource they act on: AWS's `creating S3 Bucket (acme-assets)`,
   // `waiting for EKS Cluster (platform-prod) create`; azurerm's resource ids (`(Subscription: "…"
   // Resource Group Name: "rg-web" Storage Account Name: "stlogs")`).
-  if (TF_ACTION.test(text)) for (const m of text.matchAll(TF_NAMED)) out.push(m[1]!, ...m[1]!.split(/[/:]/));
+  // (An ARN's names are read above.)
+  if (TF_ACTION.test(text)) for (const m of text.matchAll(TF_NAMED)) if (!m[1]!.startsWith('arn:')) out.push(m[1]!, ...m[1]!.split(/[/:]/));
   if (text.includes('Subscription: "')) for (const m of text.matchAll(/\b(?:[A-Z][a-z]+ ){1,4}Name: "([^"\n<>]{2,100})"/g)) out.push(m[1]!);
+  // A Helm release: the name a helm command line gives (`helm upgrade --install web ./chart`), and the
+  // ones Helm's messages name (`in progress for release pay-gw`, `release web failed`, `"web" has no
+  // deployed releases`, `must equal "web-v2"`).
+  if (/\bhelm\b|\b(?:UPGRADE|INSTALLATION) FAILED\b/i.test(text)) {
+    for (const m of text.matchAll(HELM_COMMAND)) {
+      const name = helmRelease(m[1]!);
+      if (name) out.push(name);
+    }
+    for (const m of text.matchAll(
+      /\bfor release ([a-z0-9][-a-z0-9.]*[a-z0-9])|\brelease ["']([a-z0-9][-a-z0-9.]*)["']|\brelease ([a-z0-9][-a-z0-9.]*[a-z0-9]) failed\b|["']([a-z0-9][-a-z0-9.]*)["'] has no deployed releases|release-name" must equal "([^"\n]{1,60})": current value is "([^"\n]{1,60})"/g,
+    ))
+      for (const name of m.slice(1)) if (name) out.push(name);
+  }
+  // Kafka's topics (`Not authorized to access topics: [billing.invoices]`, `Topic orders not present in metadata`)
+  // and MongoDB's `collection: shop.customers`.
+  if (/kafka/i.test(text))
+    for (const m of text.matchAll(/\btopics?:? \[([^\]\n]{1,200})\]|\bTopic ([\w.-]+) not present in metadata/g))
+      for (const name of (m[1] ?? m[2]!).split(/,\s*/)) out.push(name.trim());
+  if (text.includes('collection: ') && /\bE11000\b|\bMongo/.test(text))
+    for (const m of text.matchAll(/\bcollection: ([\w-]+(?:\.[\w-]+)*)/g)) out.push(m[1]!, ...m[1]!.split('.'));
   // An ECS service (`service api-prod`), a container by its name, an app macOS will not open.
   if (text.includes('service ')) for (const m of text.matchAll(/\bservice ([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) out.push(m[1]!);
   if (text.includes('ontainer')) for (const m of text.matchAll(/\b(?:No such container: |container name "\/)([\w.-]+)/g)) out.push(m[1]!);
@@ -136,6 +157,27 @@ function resourceNames(text: string): string[] {
 /** A Terraform provider's action on a resource, named after its type (`deleting EC2 VPC (vpc-0a1b)`). */
 const TF_ACTION = /\b(?:creating|reading|updating|deleting|waiting for|modifying|importing) [A-Z]/;
 const TF_NAMED = /\b(?:creating|reading|updating|deleting|waiting for|modifying|importing)(?: [A-Z][\w.]*){1,6} \(([^()\s<>]{2,200})\)/g;
+
+/** A helm command that names a release first (`helm upgrade --install web ./chart`): the rest of its line. */
+const HELM_COMMAND = /\bhelm (?:install|upgrade|uninstall|rollback|status|history|test)\b([^\n]{0,300})/g;
+/** Helm's flags that take a value as the next word. */
+const HELM_VALUED = new Set(['-n', '-f', '--namespace', '--timeout', '--values', '--version', '--set', '--set-string', '--kube-context', '--repo']);
+
+/** The release a helm command's arguments name: the first word that is no flag nor a flag's value. */
+function helmRelease(args: string): string | null {
+  const words = args.trim().split(/\s+/);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.startsWith('-')) {
+      if (HELM_VALUED.has(w)) i++;
+      continue;
+    }
+    return /^[a-z0-9][-a-z0-9.]*$/.test(w) && !HELM_WORDS.has(w) ? w : null;
+  }
+  return null;
+}
+/** Words of prose after `helm upgrade` (`helm upgrade with a 3 MiB configmap`), not a release's name. */
+const HELM_WORDS = new Set(['with', 'a', 'an', 'the', 'to', 'and', 'of', 'is', 'fails', 'failed', 'works', 'hangs']);
 
 /** Go module proxies: the path under them is a module's, public. */
 const GO_PROXY = /(?:^|\.)(?:proxy\.golang\.org|goproxy\.io|goproxy\.cn)$/;
@@ -284,7 +326,8 @@ export function publicSig(sig: string, text: string, own: ReadonlySet<string> = 
   for (const name of own) {
     // Only names the line still holds cost a pattern.
     if (COMMON.has(name.toLowerCase()) || !out.includes(name)) continue;
-    out = out.replace(new RegExp(`(?<![\\w.-])${escapeRe(name)}(?![\\w-])`, 'g'), '<name>');
+    // (Not inside a placeholder: a name `arn` is no part of `<arn>`.)
+    out = out.replace(new RegExp(`(?<![\\w.<-])${escapeRe(name)}(?![\\w>-])`, 'g'), '<name>');
   }
   return out;
 }
