@@ -47,6 +47,7 @@ function planted(i: number): { output: string; secrets: string[] } {
     release: `${t}-gw`,
     topic: `${t}.events`,
     mongo: `${t}_prod`,
+    table: `${t}_payouts`,
     // Slack's workspace and channel ids (`T024BE7LD`, `C08Q1N2K3L4`).
     team: `T0${(1296 + i).toString(36).toUpperCase()}QZ4BW`,
     channel: `C0${(1296 + i).toString(36).toUpperCase()}QZ7XK1`,
@@ -102,6 +103,7 @@ function planted(i: number): { output: string; secrets: string[] } {
     () => `Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress for release ${secrets.release}`,
     () => `org.apache.kafka.common.errors.TopicAuthorizationException: Not authorized to access topics: [${secrets.topic}]`,
     () => `MongoServerError: E11000 duplicate key error collection: ${secrets.mongo}.accounts index: email_1 dup key: { email: "x@example.com" }`,
+    () => `ERROR:  permission denied for table ${secrets.table}`,
     () => `[ERROR] bolt-app An API error occurred: not_in_channel (channel ${secrets.team}/${secrets.channel})`,
   ];
   return { output: kinds[i % kinds.length]!(), secrets: Object.values(secrets) };

@@ -214,6 +214,42 @@ it("masks a caller's cloud resources and builds wherever the line repeats them, 
       'org.apache.kafka.common.errors.TimeoutException: Topic inventory-updates not present in metadata after 60000 ms.',
       'java:org.apache.kafka.common.errors.TimeoutException: Topic <name> not present in metadata after <dur>.',
     ],
+    // A data store's own names, a secret under a project number, a private Action.
+    [
+      'sql:ERROR: permission denied for table quillo_payouts',
+      'ERROR:  permission denied for table quillo_payouts',
+      'sql:ERROR: permission denied for table <name>',
+    ],
+    [
+      'other:Requested resource not found: Table: quillo-orders-prod not found',
+      'An error occurred (ResourceNotFoundException) when calling the GetItem operation: Requested resource not found: Table: quillo-orders-prod not found',
+      'other:Requested resource not found: Table: <name> not found',
+    ],
+    [
+      "py:elasticsearch.NotFoundError: NotFoundError(<n>, 'index_not_found_exception', 'no such index [logs-quillo-2026.11]', logs-quillo-2026.11, index_or_alias)",
+      "elasticsearch.NotFoundError: NotFoundError(404, 'index_not_found_exception', 'no such index [logs-quillo-2026.11]', logs-quillo-2026.11, index_or_alias)",
+      "py:elasticsearch.NotFoundError: NotFoundError(<n>, 'index_not_found_exception', 'no such index [<name>]', <name>, index_or_alias)",
+    ],
+    [
+      "other:pika.exceptions.ChannelClosedByBroker: (<n>, 'NOT_FOUND - no queue 'quillo.billing.retry' in vhost '/'')",
+      `pika.exceptions.ChannelClosedByBroker: (404, "NOT_FOUND - no queue 'quillo.billing.retry' in vhost '/'")`,
+      "other:pika.exceptions.ChannelClosedByBroker: (<n>, 'NOT_FOUND - no queue '<name>' in vhost '/'')",
+    ],
+    [
+      'other:ActiveRecord::NoDatabaseError: We could not find your database: quillo_development.',
+      'ActiveRecord::NoDatabaseError: We could not find your database: quillo_development.',
+      'other:ActiveRecord::NoDatabaseError: We could not find your database: <name>.',
+    ],
+    [
+      'other:google.api_core.exceptions.NotFound: <n> Secret [projects/<n>/secrets/quillo-db-password] not found or has no versions.',
+      'google.api_core.exceptions.NotFound: 404 Secret [projects/884412093311/secrets/quillo-db-password] not found or has no versions.',
+      'other:google.api_core.exceptions.NotFound: <n> Secret [projects/<n>/secrets/<name>] not found or has no versions.',
+    ],
+    [
+      "node:Error: Unable to resolve action 'quillo-dev/setup-tools@v3', repository not found",
+      'Error: Unable to resolve action `quillo-dev/setup-tools@v3`, repository not found',
+      "node:Error: Unable to resolve action '<name>@v3', repository not found",
+    ],
     [
       'other:MongoServerError: E11000 duplicate key error collection: quillo_prod.customers index: email_1 dup key: { email: <email> }',
       'MongoServerError: E11000 duplicate key error collection: quillo_prod.customers index: email_1 dup key: { email: "dana@quillo.io" }',
@@ -244,6 +280,12 @@ it("masks a caller's cloud resources and builds wherever the line repeats them, 
       'ImportError: lxml.html.clean module is now a separate project lxml_html_clean.',
     ],
     ["ts:error TS2503: Cannot find namespace 'JSX'.", "src/App.tsx(3,20): error TS2503: Cannot find namespace 'JSX'."],
+    // PostgreSQL's own schema; a public Action at a version that does not exist.
+    ['node:Error: ERROR: permission denied for schema public', 'ERROR: permission denied for schema public'],
+    [
+      "node:Error: Unable to resolve action 'actions/setup-go@v7', unable to find version 'v7'",
+      'Error: Unable to resolve action `actions/setup-go@v7`, unable to find version `v7`',
+    ],
     // Helm's words and a chart that no release names; a Hibernate collection (a class's field).
     [
       'node:Error: UPGRADE FAILED: current release manifest contains removed kubernetes api(s)',
@@ -295,6 +337,7 @@ it('runs in linear time on 16 KiB outputs built against its patterns', () => {
     helm: `helm install ${'-n -n '.repeat(N / 6 - 10)}`,
     kafka: `kafka topics: [${'a, '.repeat(N / 3 - 10)}`,
     mongo: `Mongo collection: ${'a.'.repeat(N / 2 - 20)}`,
+    store: `resolve action ${'a/'.repeat(N / 2 - 20)}`,
   };
   for (const [name, text] of Object.entries(hostile)) {
     const { ms } = ownMs(() => publicSig(`other:x ${text.slice(0, 150)}`, text));

@@ -87,7 +87,7 @@ function resourceNames(text: string): string[] {
   // A Google Cloud resource path: the project and every name under it but a zone, region, location or version
   // (`projects/shop-prod/zones/europe-west1-b/clusters/prod-gke`).
   if (text.includes('projects/'))
-    for (const m of text.matchAll(/\bprojects\/([a-z][a-z0-9-]{4,28}[a-z0-9])((?:\/[A-Za-z]+\/[\w@-]+(?:\.[\w@-]+)*)*)/g)) {
+    for (const m of text.matchAll(/\bprojects\/([a-z][a-z0-9-]{4,28}[a-z0-9]|\d{6,20})((?:\/[A-Za-z]+\/[\w@-]+(?:\.[\w@-]+)*)*)/g)) {
       out.push(m[1]!);
       for (const [, kind, name] of m[2]!.matchAll(/\/([A-Za-z]+)\/([^/]+)/g)) if (!/^(?:zones|regions|locations|global|versions)$/.test(kind!)) out.push(name!);
     }
@@ -144,6 +144,15 @@ function resourceNames(text: string): string[] {
       for (const name of (m[1] ?? m[2]!).split(/,\s*/)) out.push(name.trim());
   if (text.includes('collection: ') && /\bE11000\b|\bMongo/.test(text))
     for (const m of text.matchAll(/\bcollection: ([\w-]+(?:\.[\w-]+)*)/g)) out.push(m[1]!, ...m[1]!.split('.'));
+  // A data store's own names: a table PostgreSQL names bare (`permission denied for table payouts`),
+  // DynamoDB's `Table: orders-prod`, Elasticsearch's `no such index [logs-2026.11]`, RabbitMQ's
+  // queues and exchanges, the database Rails could not find; a GitHub Action whose repository is not found.
+  if (/\b(?:for (?:table|sequence|schema|view|function|database)|Table: |no such index|no (?:queue|exchange) |find your database|resolve action)/.test(text))
+    for (const m of text.matchAll(STORE_NAMED)) {
+      const name = m.slice(1).find(Boolean)!;
+      // (PostgreSQL's own schema; GitHub's own Actions, whose owner is public.)
+      if (name !== 'public' && !/^(?:actions|github)\//.test(name)) out.push(name, ...name.split('/'));
+    }
   // An ECS service (`service api-prod`), a container by its name, an app macOS will not open.
   if (text.includes('service ')) for (const m of text.matchAll(/\bservice ([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) out.push(m[1]!);
   if (text.includes('ontainer')) for (const m of text.matchAll(/\b(?:No such container: |container name "\/)([\w.-]+)/g)) out.push(m[1]!);
@@ -178,6 +187,10 @@ function helmRelease(args: string): string | null {
 }
 /** Words of prose after `helm upgrade` (`helm upgrade with a 3 MiB configmap`), not a release's name. */
 const HELM_WORDS = new Set(['with', 'a', 'an', 'the', 'to', 'and', 'of', 'is', 'fails', 'failed', 'works', 'hangs']);
+
+/** The names of the precheck above: a table, an index, a queue, a database, an Action (`owner/repo`). */
+const STORE_NAMED =
+  /\bpermission denied for (?:table|sequence|schema|view|function|database) "?([\w.-]+)|\bTable: ([\w.-]+) not found|\bno such index \[([^\]\s]{1,200})\]|\bno (?:queue|exchange) '([^'\s]{1,200})'|\bfind your database: ([\w-]+)|\bresolve action [`'"]?([\w.-]+\/[\w.-]+)(?=[^\n]{0,40}repository not found)/g;
 
 /** Go module proxies: the path under them is a module's, public. */
 const GO_PROXY = /(?:^|\.)(?:proxy\.golang\.org|goproxy\.io|goproxy\.cn)$/;
