@@ -126,6 +126,9 @@ export function privateValues(output: string): string[] {
   for (const m of output.matchAll(/\bin progress for release ([\w.-]+)|\bhelm (?:install|upgrade|uninstall)(?: --?[\w-]+)* ([a-z][\w]*-[\w-]+)(?=\s|$)/gm))
     add(m[1] ?? m[2]);
   for (const m of output.matchAll(/\b(?:kafka[^\n]*?topics?:? \[|Topic )([\w.-]+)[\], ]/gi)) add(m[1]);
+  // A unit of the caller's own (named with a hyphen; not systemd's), a Compose v1 container, a kind cluster.
+  for (const m of output.matchAll(/\bJob for ([a-z][\w]*-[\w.-]*)\.service failed|^ERROR: for ([\w.-]+) |\bcluster with the name "([\w.-]+)"/gm))
+    if (!m[1]?.startsWith('systemd-')) add(m.slice(1).find(Boolean));
   // A data store's names: a table, an index, a queue, a Rails database; a Secret Manager secret under a project number.
   for (const m of output.matchAll(
     /\bpermission denied for table ([\w.-]+)|\bTable: ([\w.-]+) not found|\bno such index \[([\w.-]+)\]|\bno queue '([\w.-]+)'|\bfind your database: ([\w-]+)|\bprojects\/\d+\/secrets\/([\w-]+)/g,

@@ -48,6 +48,7 @@ function planted(i: number): { output: string; secrets: string[] } {
     topic: `${t}.events`,
     mongo: `${t}_prod`,
     table: `${t}_payouts`,
+    unit: `${t}-ledger`,
     // Slack's workspace and channel ids (`T024BE7LD`, `C08Q1N2K3L4`).
     team: `T0${(1296 + i).toString(36).toUpperCase()}QZ4BW`,
     channel: `C0${(1296 + i).toString(36).toUpperCase()}QZ7XK1`,
@@ -104,6 +105,8 @@ function planted(i: number): { output: string; secrets: string[] } {
     () => `org.apache.kafka.common.errors.TopicAuthorizationException: Not authorized to access topics: [${secrets.topic}]`,
     () => `MongoServerError: E11000 duplicate key error collection: ${secrets.mongo}.accounts index: email_1 dup key: { email: "x@example.com" }`,
     () => `ERROR:  permission denied for table ${secrets.table}`,
+    () =>
+      `Job for ${secrets.unit}.service failed because the control process exited with error code.\nSee "systemctl status ${secrets.unit}.service" for details.`,
     () => `[ERROR] bolt-app An API error occurred: not_in_channel (channel ${secrets.team}/${secrets.channel})`,
   ];
   return { output: kinds[i % kinds.length]!(), secrets: Object.values(secrets) };

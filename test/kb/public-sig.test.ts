@@ -214,6 +214,38 @@ it("masks a caller's cloud resources and builds wherever the line repeats them, 
       'org.apache.kafka.common.errors.TimeoutException: Topic inventory-updates not present in metadata after 60000 ms.',
       'java:org.apache.kafka.common.errors.TimeoutException: Topic <name> not present in metadata after <dur>.',
     ],
+    // A unit of the caller's own, a Vault secret's path, a Compose v1 container, an Azure DevOps
+    // service connection, a Service Bus queue, a kind cluster.
+    [
+      'other:Job for quillo-ledger.service failed because the control process exited with error code.',
+      'Job for quillo-ledger.service failed because the control process exited with error code.',
+      'other:Job for <name>.service failed because the control process exited with error code.',
+    ],
+    [
+      'other:Error reading secret/data/quillo/payments: Error making API request.',
+      'Error reading secret/data/quillo/payments: Error making API request.\n\nCode: 403. Errors:\n\n* permission denied',
+      'other:Error reading secret/data/<name>/<name>: Error making API request.',
+    ],
+    [
+      'other:ERROR: for quillo_db_1 Cannot start service db: driver failed programming external connectivity on endpoint quillo_db_1',
+      'ERROR: for quillo_db_1  Cannot start service db: driver failed programming external connectivity on endpoint quillo_db_1 (2b1c)',
+      'other:ERROR: for <name> Cannot start service db: driver failed programming external connectivity on endpoint <name>',
+    ],
+    [
+      'other:references service connection quillo-prod-arm which could not be found. The service connection does not exist',
+      'Step input azureSubscription references service connection quillo-prod-arm which could not be found. The service connection does not exist',
+      'other:references service connection <name> which could not be found. The service connection does not exist',
+    ],
+    [
+      "node:Error: The Service Bus queue 'quillo-invoices-dlq' could not be found.",
+      "Error: The Service Bus queue 'quillo-invoices-dlq' could not be found.",
+      "node:Error: The Service Bus queue '<name>' could not be found.",
+    ],
+    [
+      "node:Error: failed to create cluster: node(s) already exist for a cluster with the name 'quillo-dev'",
+      'Error: failed to create cluster: node(s) already exist for a cluster with the name "quillo-dev"',
+      "node:Error: failed to create cluster: node(s) already exist for a cluster with the name '<name>'",
+    ],
     // A data store's own names, a secret under a project number, a private Action.
     [
       'sql:ERROR: permission denied for table quillo_payouts',
@@ -280,6 +312,12 @@ it("masks a caller's cloud resources and builds wherever the line repeats them, 
       'ImportError: lxml.html.clean module is now a separate project lxml_html_clean.',
     ],
     ["ts:error TS2503: Cannot find namespace 'JSX'.", "src/App.tsx(3,20): error TS2503: Cannot find namespace 'JSX'."],
+    // A package's unit, systemd's own.
+    [
+      'other:Job for nginx.service failed because the control process exited with error code.',
+      'Job for nginx.service failed because the control process exited with error code.',
+    ],
+    ['other:Failed to start systemd-resolved.service', 'Failed to start systemd-resolved.service'],
     // PostgreSQL's own schema; a public Action at a version that does not exist.
     ['node:Error: ERROR: permission denied for schema public', 'ERROR: permission denied for schema public'],
     [
@@ -338,6 +376,8 @@ it('runs in linear time on 16 KiB outputs built against its patterns', () => {
     kafka: `kafka topics: [${'a, '.repeat(N / 3 - 10)}`,
     mongo: `Mongo collection: ${'a.'.repeat(N / 2 - 20)}`,
     store: `resolve action ${'a/'.repeat(N / 2 - 20)}`,
+    unit: `${'a-'.repeat(N / 2 - 20)}.servic .service`,
+    vault: `Error reading ${'a/'.repeat(N / 2 - 20)}`,
   };
   for (const [name, text] of Object.entries(hostile)) {
     const { ms } = ownMs(() => publicSig(`other:x ${text.slice(0, 150)}`, text));

@@ -153,6 +153,18 @@ function resourceNames(text: string): string[] {
       // (PostgreSQL's own schema; GitHub's own Actions, whose owner is public.)
       if (name !== 'public' && !/^(?:actions|github)\//.test(name)) out.push(name, ...name.split('/'));
     }
+  // A Vault secret's path but its engine's words (`Error reading secret/data/shop/stripe`).
+  if (text.includes('Error ') && text.includes('/'))
+    for (const m of text.matchAll(/\bError (?:reading|writing|deleting|listing) ([\w.-]+(?:\/[\w.-]+){1,20}):/g))
+      for (const part of m[1]!.split('/')) if (!VAULT_WORDS.has(part)) out.push(part);
+  // A unit of the caller's own (`quillo-ledger.service`; one named by a bare word is a package's,
+  // `nginx.service`), a Compose v1 container (`ERROR: for shop_db_1`, `endpoint shop_db_1`), an Azure
+  // DevOps service connection (named with a hyphen, a digit or an underscore: `the service connection
+  // does not exist` is prose), a queue or subscription quoted after its kind, a kind cluster.
+  if (text.includes('.service') || text.includes('.socket') || text.includes('.timer'))
+    for (const m of text.matchAll(/(?<![\w.@-])([\w@-]+(?:\.[\w@-]+)*)\.(?:service|socket|timer)\b/g))
+      if (/[-_\d@]/.test(m[1]!) && !m[1]!.startsWith('systemd-')) out.push(m[1]!);
+  for (const m of text.matchAll(SERVICE_NAMED)) out.push(m.slice(1).find(Boolean)!);
   // An ECS service (`service api-prod`), a container by its name, an app macOS will not open.
   if (text.includes('service ')) for (const m of text.matchAll(/\bservice ([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) out.push(m[1]!);
   if (text.includes('ontainer')) for (const m of text.matchAll(/\b(?:No such container: |container name "\/)([\w.-]+)/g)) out.push(m[1]!);
@@ -188,6 +200,11 @@ function helmRelease(args: string): string | null {
 /** Words of prose after `helm upgrade` (`helm upgrade with a 3 MiB configmap`), not a release's name. */
 const HELM_WORDS = new Set(['with', 'a', 'an', 'the', 'to', 'and', 'of', 'is', 'fails', 'failed', 'works', 'hangs']);
 
+/** Words of Vault's paths, not a secret's names. */
+const VAULT_WORDS = new Set(['secret', 'data', 'metadata', 'kv', 'v1', 'v2', 'auth', 'sys', 'transit', 'pki', 'database', 'creds', 'aws', 'config']);
+/** `ERROR: for x`, `endpoint x`, `service connection x`, `queue 'x'`, `cluster with the name "x"`. */
+const SERVICE_NAMED =
+  /^ERROR: for ([\w.-]+) |\bon endpoint ([\w.-]+)|\bservice connection ([\w.]*[-_\d][\w.-]*)|\b(?:queue|exchange|subscription) '([^'\s]{1,200})'|\bcluster with the name ["']([\w.-]+)["']/gm;
 /** The names of the precheck above: a table, an index, a queue, a database, an Action (`owner/repo`). */
 const STORE_NAMED =
   /\bpermission denied for (?:table|sequence|schema|view|function|database) "?([\w.-]+)|\bTable: ([\w.-]+) not found|\bno such index \[([^\]\s]{1,200})\]|\bno (?:queue|exchange) '([^'\s]{1,200})'|\bfind your database: ([\w-]+)|\bresolve action [`'"]?([\w.-]+\/[\w.-]+)(?=[^\n]{0,40}repository not found)/g;
