@@ -118,53 +118,8 @@ function resourceNames(text: string): string[] {
       out.push(m[1]!);
   if (text.includes('az '))
     for (const m of text.matchAll(/^\s*(?:\$ )?az [^\n]*?\s-[gn] ([\w.-]+)(?:[^\n]*?\s-[gn] ([\w.-]+))?/gm)) out.push(m[1]!, ...(m[2] ? [m[2]] : []));
-  // Terraform's providers name the resource they act on: AWS's `creating S3 Bucket (acme-assets)`,
-  // `waiting for EKS Cluster (platform-prod) create`; azurerm's resource ids (`(Subscription: "…"
-  // Resource Group Name: "rg-web" Storage Account Name: "stlogs")`).
-  // (An ARN's names are read above.)
-  if (TF_ACTION.test(text)) for (const m of text.matchAll(TF_NAMED)) if (!m[1]!.startsWith('arn:')) out.push(m[1]!, ...m[1]!.split(/[/:]/));
-  if (text.includes('Subscription: "')) for (const m of text.matchAll(/\b(?:[A-Z][a-z]+ ){1,4}Name: "([^"\n<>]{2,100})"/g)) out.push(m[1]!);
-  // A Helm release: the name a helm command line gives (`helm upgrade --install web ./chart`), and the
-  // ones Helm's messages name (`in progress for release pay-gw`, `release web failed`, `"web" has no
-  // deployed releases`, `must equal "web-v2"`).
-  if (/\bhelm\b|\b(?:UPGRADE|INSTALLATION) FAILED\b/i.test(text)) {
-    for (const m of text.matchAll(HELM_COMMAND)) {
-      const name = helmRelease(m[1]!);
-      if (name) out.push(name);
-    }
-    for (const m of text.matchAll(
-      /\bfor release ([a-z0-9][-a-z0-9.]*[a-z0-9])|\brelease ["']([a-z0-9][-a-z0-9.]*)["']|\brelease ([a-z0-9][-a-z0-9.]*[a-z0-9]) failed\b|["']([a-z0-9][-a-z0-9.]*)["'] has no deployed releases|release-name" must equal "([^"\n]{1,60})": current value is "([^"\n]{1,60})"/g,
-    ))
-      for (const name of m.slice(1)) if (name) out.push(name);
-  }
-  // Kafka's topics (`Not authorized to access topics: [billing.invoices]`, `Topic orders not present in metadata`)
-  // and MongoDB's `collection: shop.customers`.
-  if (/kafka/i.test(text))
-    for (const m of text.matchAll(/\btopics?:? \[([^\]\n]{1,200})\]|\bTopic ([\w.-]+) not present in metadata/g))
-      for (const name of (m[1] ?? m[2]!).split(/,\s*/)) out.push(name.trim());
-  if (text.includes('collection: ') && /\bE11000\b|\bMongo/.test(text))
-    for (const m of text.matchAll(/\bcollection: ([\w-]+(?:\.[\w-]+)*)/g)) out.push(m[1]!, ...m[1]!.split('.'));
-  // A data store's own names: a table PostgreSQL names bare (`permission denied for table payouts`),
-  // DynamoDB's `Table: orders-prod`, Elasticsearch's `no such index [logs-2026.11]`, RabbitMQ's
-  // queues and exchanges, the database Rails could not find; a GitHub Action whose repository is not found.
-  if (/\b(?:for (?:table|sequence|schema|view|function|database)|Table: |no such index|no (?:queue|exchange) |find your database|resolve action)/.test(text))
-    for (const m of text.matchAll(STORE_NAMED)) {
-      const name = m.slice(1).find(Boolean)!;
-      // (PostgreSQL's own schema; GitHub's own Actions, whose owner is public.)
-      if (name !== 'public' && !/^(?:actions|github)\//.test(name)) out.push(name, ...name.split('/'));
-    }
-  // A Vault secret's path but its engine's words (`Error reading secret/data/shop/stripe`).
-  if (text.includes('Error ') && text.includes('/'))
-    for (const m of text.matchAll(/\bError (?:reading|writing|deleting|listing) ([\w.-]+(?:\/[\w.-]+){1,20}):/g))
-      for (const part of m[1]!.split('/')) if (!VAULT_WORDS.has(part)) out.push(part);
-  // A unit of the caller's own (`quillo-ledger.service`; one named by a bare word is a package's,
-  // `nginx.service`), a Compose v1 container (`ERROR: for shop_db_1`, `endpoint shop_db_1`), an Azure
-  // DevOps service connection (named with a hyphen, a digit or an underscore: `the service connection
-  // does not exist` is prose), a queue or subscription quoted after its kind, a kind cluster.
-  if (text.includes('.service') || text.includes('.socket') || text.includes('.timer'))
-    for (const m of text.matchAll(/(?<![\w.@-])([\w@-]+(?:\.[\w@-]+)*)\.(?:service|socket|timer)\b/g))
-      if (/[-_\d@]/.test(m[1]!) && !m[1]!.startsWith('systemd-')) out.push(m[1]!);
-  for (const m of text.matchAll(SERVICE_NAMED)) out.push(m.slice(1).find(Boolean)!);
+  // The kinds below, read only when the output has one of their cue words (one scan, not one per kind).
+  if (RESOURCE_CUES.test(text)) resourceNamesByCue(text, out);
   // An ECS service (`service api-prod`), a container by its name, an app macOS will not open.
   if (text.includes('service ')) for (const m of text.matchAll(/\bservice ([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b/g)) out.push(m[1]!);
   if (text.includes('ontainer')) for (const m of text.matchAll(/\b(?:No such container: |container name "\/)([\w.-]+)/g)) out.push(m[1]!);
@@ -208,6 +163,78 @@ const SERVICE_NAMED =
 /** The names of the precheck above: a table, an index, a queue, a database, an Action (`owner/repo`). */
 const STORE_NAMED =
   /\bpermission denied for (?:table|sequence|schema|view|function|database) "?([\w.-]+)|\bTable: ([\w.-]+) not found|\bno such index \[([^\]\s]{1,200})\]|\bno (?:queue|exchange) '([^'\s]{1,200})'|\bfind your database: ([\w-]+)|\bresolve action [`'"]?([\w.-]+\/[\w.-]+)(?=[^\n]{0,40}repository not found)/g;
+
+/** Cue words of the resource kinds `resourceNamesByCue` reads. */
+const RESOURCE_CUES =
+  /creating |reading |updating |deleting |waiting for |modifying |importing |Subscription: "|helm|Helm|UPGRADE FAILED|INSTALLATION FAILED|afka|AFKA|collection: |denied for |Table: |no such index|no queue|no exchange|find your database|resolve action|Error (?:reading|writing|deleting|listing) |\.service|\.socket|\.timer|ERROR: for |endpoint |service connection|queue '|exchange '|subscription '|cluster with/;
+
+/** Names of Terraform's, Helm's, Kafka's, data stores', Vault's, systemd's and other tools' resources (`resourceNames`). */
+function resourceNamesByCue(text: string, out: string[]): void {
+  // Terraform's providers name the resource they act on: AWS's `creating S3 Bucket (acme-assets)`,
+  // `waiting for EKS Cluster (platform-prod) create`; azurerm's resource ids (`(Subscription: "…"
+  // Resource Group Name: "rg-web" Storage Account Name: "stlogs")`).
+  // (An ARN's names are read by resourceNames.)
+  if (TF_ACTION.test(text)) for (const m of text.matchAll(TF_NAMED)) if (!m[1]!.startsWith('arn:')) out.push(m[1]!, ...m[1]!.split(/[/:]/));
+  if (text.includes('Subscription: "')) for (const m of text.matchAll(/\b(?:[A-Z][a-z]+ ){1,4}Name: "([^"\n<>]{2,100})"/g)) out.push(m[1]!);
+  // A Helm release: the name a helm command line gives (`helm upgrade --install web ./chart`), and the
+  // ones Helm's messages name (`in progress for release pay-gw`, `release web failed`, `"web" has no
+  // deployed releases`, `must equal "web-v2"`).
+  if (/\bhelm\b|\b(?:UPGRADE|INSTALLATION) FAILED\b/i.test(text)) {
+    for (const m of text.matchAll(HELM_COMMAND)) {
+      const name = helmRelease(m[1]!);
+      if (name) out.push(name);
+    }
+    for (const m of text.matchAll(
+      /\bfor release ([a-z0-9][-a-z0-9.]*[a-z0-9])|\brelease ["']([a-z0-9][-a-z0-9.]*)["']|\brelease ([a-z0-9][-a-z0-9.]*[a-z0-9]) failed\b|["']([a-z0-9][-a-z0-9.]*)["'] has no deployed releases|release-name" must equal "([^"\n]{1,60})": current value is "([^"\n]{1,60})"/g,
+    ))
+      for (const name of m.slice(1)) if (name) out.push(name);
+  }
+  // Kafka's topics (`Not authorized to access topics: [billing.invoices]`, `Topic orders not present in metadata`)
+  // and MongoDB's `collection: shop.customers`.
+  if (text.includes('afka') || text.includes('AFKA'))
+    for (const m of text.matchAll(/\btopics?:? \[([^\]\n]{1,200})\]|\bTopic ([\w.-]+) not present in metadata/g))
+      for (const name of (m[1] ?? m[2]!).split(/,\s*/)) out.push(name.trim());
+  if (text.includes('collection: ') && /\bE11000\b|\bMongo/.test(text))
+    for (const m of text.matchAll(/\bcollection: ([\w-]+(?:\.[\w-]+)*)/g)) out.push(m[1]!, ...m[1]!.split('.'));
+  // A data store's own names: a table PostgreSQL names bare (`permission denied for table payouts`),
+  // DynamoDB's `Table: orders-prod`, Elasticsearch's `no such index [logs-2026.11]`, RabbitMQ's
+  // queues and exchanges, the database Rails could not find; a GitHub Action whose repository is not found.
+  if (
+    text.includes('denied for ') ||
+    text.includes('Table: ') ||
+    text.includes('no such index') ||
+    text.includes('no queue') ||
+    text.includes('no exchange') ||
+    text.includes('find your database') ||
+    text.includes('resolve action')
+  )
+    for (const m of text.matchAll(STORE_NAMED)) {
+      const name = m.slice(1).find(Boolean)!;
+      // (PostgreSQL's own schema; GitHub's own Actions, whose owner is public.)
+      if (name !== 'public' && !/^(?:actions|github)\//.test(name)) out.push(name, ...name.split('/'));
+    }
+  // A Vault secret's path but its engine's words (`Error reading secret/data/shop/stripe`).
+  if (text.includes('Error reading ') || text.includes('Error writing ') || text.includes('Error deleting ') || text.includes('Error listing '))
+    for (const m of text.matchAll(/\bError (?:reading|writing|deleting|listing) ([\w.-]+(?:\/[\w.-]+){1,20}):/g))
+      for (const part of m[1]!.split('/')) if (!VAULT_WORDS.has(part)) out.push(part);
+  // A unit of the caller's own (`quillo-ledger.service`; one named by a bare word is a package's,
+  // `nginx.service`), a Compose v1 container (`ERROR: for shop_db_1`, `endpoint shop_db_1`), an Azure
+  // DevOps service connection (named with a hyphen, a digit or an underscore: `the service connection
+  // does not exist` is prose), a queue or subscription quoted after its kind, a kind cluster.
+  if (text.includes('.service') || text.includes('.socket') || text.includes('.timer'))
+    for (const m of text.matchAll(/(?<![\w.@-])([\w@-]+(?:\.[\w@-]+)*)\.(?:service|socket|timer)\b/g))
+      if (/[-_\d@]/.test(m[1]!) && !m[1]!.startsWith('systemd-')) out.push(m[1]!);
+  if (
+    text.includes('ERROR: for ') ||
+    text.includes('endpoint ') ||
+    text.includes('service connection') ||
+    text.includes("queue '") ||
+    text.includes("exchange '") ||
+    text.includes("subscription '") ||
+    text.includes('cluster with')
+  )
+    for (const m of text.matchAll(SERVICE_NAMED)) out.push(m.slice(1).find(Boolean)!);
+}
 
 /** Go module proxies: the path under them is a module's, public. */
 const GO_PROXY = /(?:^|\.)(?:proxy\.golang\.org|goproxy\.io|goproxy\.cn)$/;
