@@ -160,9 +160,9 @@ const VAULT_WORDS = new Set(['secret', 'data', 'metadata', 'kv', 'v1', 'v2', 'au
 /** `ERROR: for x`, `endpoint x`, `service connection x`, `queue 'x'`, `cluster with the name "x"`. */
 const SERVICE_NAMED =
   /^ERROR: for ([\w.-]+) |\bon endpoint ([\w.-]+)|\bservice connection ([\w.]*[-_\d][\w.-]*)|\b(?:queue|exchange|subscription) '([^'\s]{1,200})'|\bcluster with the name ["']([\w.-]+)["']/gm;
-/** The names of the precheck above: a table, an index, a queue, a database, an Action (`owner/repo`). */
+/** A data store's names (a table, a DynamoDB table, an index, a Rails database) and a private Action (`owner/repo`). */
 const STORE_NAMED =
-  /\bpermission denied for (?:table|sequence|schema|view|function|database) "?([\w.-]+)|\bTable: ([\w.-]+) not found|\bno such index \[([^\]\s]{1,200})\]|\bno (?:queue|exchange) '([^'\s]{1,200})'|\bfind your database: ([\w-]+)|\bresolve action [`'"]?([\w.-]+\/[\w.-]+)(?=[^\n]{0,40}repository not found)/g;
+  /\bpermission denied for (?:table|sequence|schema|view|function|database) "?([\w.-]+)|\bTable: ([\w.-]+) not found|\bno such index \[([^\]\s]{1,200})\]|\bfind your database: ([\w-]+)|\bresolve action [`'"]?([\w.-]+\/[\w.-]+)(?=[^\n]{0,40}repository not found)/g;
 
 /** Cue words of the resource kinds `resourceNamesByCue` reads. */
 const RESOURCE_CUES =
@@ -191,49 +191,30 @@ function resourceNamesByCue(text: string, out: string[]): void {
   }
   // Kafka's topics (`Not authorized to access topics: [billing.invoices]`, `Topic orders not present in metadata`)
   // and MongoDB's `collection: shop.customers`.
-  if (text.includes('afka') || text.includes('AFKA'))
+  if (/kafka/i.test(text))
     for (const m of text.matchAll(/\btopics?:? \[([^\]\n]{1,200})\]|\bTopic ([\w.-]+) not present in metadata/g))
       for (const name of (m[1] ?? m[2]!).split(/,\s*/)) out.push(name.trim());
   if (text.includes('collection: ') && /\bE11000\b|\bMongo/.test(text))
     for (const m of text.matchAll(/\bcollection: ([\w-]+(?:\.[\w-]+)*)/g)) out.push(m[1]!, ...m[1]!.split('.'));
   // A data store's own names: a table PostgreSQL names bare (`permission denied for table payouts`),
-  // DynamoDB's `Table: orders-prod`, Elasticsearch's `no such index [logs-2026.11]`, RabbitMQ's
-  // queues and exchanges, the database Rails could not find; a GitHub Action whose repository is not found.
-  if (
-    text.includes('denied for ') ||
-    text.includes('Table: ') ||
-    text.includes('no such index') ||
-    text.includes('no queue') ||
-    text.includes('no exchange') ||
-    text.includes('find your database') ||
-    text.includes('resolve action')
-  )
-    for (const m of text.matchAll(STORE_NAMED)) {
-      const name = m.slice(1).find(Boolean)!;
-      // (PostgreSQL's own schema; GitHub's own Actions, whose owner is public.)
-      if (name !== 'public' && !/^(?:actions|github)\//.test(name)) out.push(name, ...name.split('/'));
-    }
+  // DynamoDB's `Table: orders-prod`, Elasticsearch's `no such index [logs-2026.11]`, the database
+  // Rails could not find; a GitHub Action whose repository is not found.
+  for (const m of text.matchAll(STORE_NAMED)) {
+    const name = m.slice(1).find(Boolean)!;
+    // (PostgreSQL's own schema; GitHub's own Actions, whose owner is public.)
+    if (name !== 'public' && !/^(?:actions|github)\//.test(name)) out.push(name, ...name.split('/'));
+  }
   // A Vault secret's path but its engine's words (`Error reading secret/data/shop/stripe`).
-  if (text.includes('Error reading ') || text.includes('Error writing ') || text.includes('Error deleting ') || text.includes('Error listing '))
-    for (const m of text.matchAll(/\bError (?:reading|writing|deleting|listing) ([\w.-]+(?:\/[\w.-]+){1,20}):/g))
-      for (const part of m[1]!.split('/')) if (!VAULT_WORDS.has(part)) out.push(part);
+  for (const m of text.matchAll(/\bError (?:reading|writing|deleting|listing) ([\w.-]+(?:\/[\w.-]+){1,20}):/g))
+    for (const part of m[1]!.split('/')) if (!VAULT_WORDS.has(part)) out.push(part);
   // A unit of the caller's own (`quillo-ledger.service`; one named by a bare word is a package's,
   // `nginx.service`), a Compose v1 container (`ERROR: for shop_db_1`, `endpoint shop_db_1`), an Azure
   // DevOps service connection (named with a hyphen, a digit or an underscore: `the service connection
-  // does not exist` is prose), a queue or subscription quoted after its kind, a kind cluster.
-  if (text.includes('.service') || text.includes('.socket') || text.includes('.timer'))
-    for (const m of text.matchAll(/(?<![\w.@-])([\w@-]+(?:\.[\w@-]+)*)\.(?:service|socket|timer)\b/g))
-      if (/[-_\d@]/.test(m[1]!) && !m[1]!.startsWith('systemd-')) out.push(m[1]!);
-  if (
-    text.includes('ERROR: for ') ||
-    text.includes('endpoint ') ||
-    text.includes('service connection') ||
-    text.includes("queue '") ||
-    text.includes("exchange '") ||
-    text.includes("subscription '") ||
-    text.includes('cluster with')
-  )
-    for (const m of text.matchAll(SERVICE_NAMED)) out.push(m.slice(1).find(Boolean)!);
+  // does not exist` is prose), a queue, exchange or subscription quoted after its kind (RabbitMQ's `no
+  // queue 'x'`, Service Bus), a kind cluster.
+  for (const m of text.matchAll(/(?<![\w.@-])([\w@-]+(?:\.[\w@-]+)*)\.(?:service|socket|timer)\b/g))
+    if (/[-_\d@]/.test(m[1]!) && !m[1]!.startsWith('systemd-')) out.push(m[1]!);
+  for (const m of text.matchAll(SERVICE_NAMED)) out.push(m.slice(1).find(Boolean)!);
 }
 
 /** Go module proxies: the path under them is a module's, public. */
