@@ -214,6 +214,12 @@ it("masks a caller's cloud resources and builds wherever the line repeats them, 
       'org.apache.kafka.common.errors.TimeoutException: Topic inventory-updates not present in metadata after 60000 ms.',
       'java:org.apache.kafka.common.errors.TimeoutException: Topic <name> not present in metadata after <dur>.',
     ],
+    // Cloud Run's API path (a project and a service).
+    [
+      "other:ERROR: (gcloud.run.deploy) PERMISSION_DENIED: Permission 'run.services.get' denied on resource 'namespaces/quillo-prod-4471/services/ledger-api'",
+      "ERROR: (gcloud.run.deploy) PERMISSION_DENIED: Permission 'run.services.get' denied on resource 'namespaces/quillo-prod-4471/services/ledger-api' (or resource may not exist).",
+      "other:ERROR: (gcloud.run.deploy) PERMISSION_DENIED: Permission 'run.services.get' denied on resource 'namespaces/<name>/services/<name>'",
+    ],
     // A unit of the caller's own, a Vault secret's path, a Compose v1 container, an Azure DevOps
     // service connection, a Service Bus queue, a kind cluster.
     [

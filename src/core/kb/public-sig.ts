@@ -91,6 +91,8 @@ function resourceNames(text: string): string[] {
       out.push(m[1]!);
       for (const [, kind, name] of m[2]!.matchAll(/\/([A-Za-z]+)\/([^/]+)/g)) if (!/^(?:zones|regions|locations|global|versions)$/.test(kind!)) out.push(name!);
     }
+  // Cloud Run's and Kubernetes' API paths: `namespaces/shop-prod/services/ledger-api`.
+  if (text.includes('namespaces/')) for (const m of text.matchAll(/\bnamespaces\/([a-z0-9][\w.-]*)\/services\/([\w.-]+)/g)) out.push(m[1]!, m[2]!);
   // An Azure resource (`Microsoft.ContainerService/managedClusters/aks-dev`): each type's name, not
   // the words of an action (`Microsoft.Resources/subscriptions/resourcegroups/write`).
   if (text.includes('Microsoft.'))
