@@ -133,7 +133,6 @@ function resourceNames(text: string): string[] {
 }
 
 /** A Terraform provider's action on a resource, named after its type (`deleting EC2 VPC (vpc-0a1b)`). */
-const TF_ACTION = /\b(?:creating|reading|updating|deleting|waiting for|modifying|importing) [A-Z]/;
 const TF_NAMED = /\b(?:creating|reading|updating|deleting|waiting for|modifying|importing)(?: [A-Z][\w.]*){1,6} \(([^()\s<>]{2,200})\)/g;
 
 /** A helm command that names a release first (`helm upgrade --install web ./chart`): the rest of its line. */
@@ -176,7 +175,7 @@ function resourceNamesByCue(text: string, out: string[]): void {
   // `waiting for EKS Cluster (platform-prod) create`; azurerm's resource ids (`(Subscription: "…"
   // Resource Group Name: "rg-web" Storage Account Name: "stlogs")`).
   // (An ARN's names are read by resourceNames.)
-  if (TF_ACTION.test(text)) for (const m of text.matchAll(TF_NAMED)) if (!m[1]!.startsWith('arn:')) out.push(m[1]!, ...m[1]!.split(/[/:]/));
+  for (const m of text.matchAll(TF_NAMED)) if (!m[1]!.startsWith('arn:')) out.push(m[1]!, ...m[1]!.split(/[/:]/));
   if (text.includes('Subscription: "')) for (const m of text.matchAll(/\b(?:[A-Z][a-z]+ ){1,4}Name: "([^"\n<>]{2,100})"/g)) out.push(m[1]!);
   // A Helm release: the name a helm command line gives (`helm upgrade --install web ./chart`), and the
   // ones Helm's messages name (`in progress for release pay-gw`, `release web failed`, `"web" has no
@@ -337,6 +336,8 @@ const K8S_STATUS =
 const TABLE_HEADER = /^\s*(?:NAME|NAMESPACE|CONTAINER ID|REPOSITORY)\s{2,}[A-Z][A-Z ()-]*\s{2,}[A-Z]/m;
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A name of the output's as a whole word of a line (not part of a longer name, nor of a placeholder: `arn` is no part of `<arn>`). */
+const nameRe = (name: string, flags = '') => new RegExp(`(?<![\\w.<-])${escapeRe(name)}(?![\\w>-])`, flags);
 
 /**
  * The signature as a wanted row may show it: private hosts, forge owners and repositories, and the
@@ -366,8 +367,7 @@ export function publicSig(sig: string, text: string, own: ReadonlySet<string> = 
   for (const name of own) {
     // Only names the line still holds cost a pattern.
     if (COMMON.has(name.toLowerCase()) || !out.includes(name)) continue;
-    // (Not inside a placeholder: a name `arn` is no part of `<arn>`.)
-    out = out.replace(new RegExp(`(?<![\\w.<-])${escapeRe(name)}(?![\\w>-])`, 'g'), '<name>');
+    out = out.replace(nameRe(name, 'g'), '<name>');
   }
   return out;
 }
@@ -380,7 +380,7 @@ export function publicSig(sig: string, text: string, own: ReadonlySet<string> = 
 export function publicLibs<L extends { name: string }>(libs: L[], text: string, own?: ReadonlySet<string>): L[] {
   if (!libs.length) return libs; // most outputs name none: no need to read the text's own names
   const mine = [...(own ?? ownNames(text))].filter((n) => !COMMON.has(n.toLowerCase()));
-  return libs.filter((l) => !FORGE_LIB.test(l.name) && !mine.some((n) => new RegExp(`(?<![\\w.-])${escapeRe(n)}(?![\\w-])`).test(l.name)));
+  return libs.filter((l) => !FORGE_LIB.test(l.name) && !mine.some((n) => nameRe(n).test(l.name)));
 }
 
 /**
